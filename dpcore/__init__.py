@@ -1,0 +1,1 @@
+"""dpcore: the differential-privacy maths behind DP Explorer (pure numpy/scipy, no drawing)."""

@@ -1,0 +1,142 @@
+"""Shared argument checks: one place for "epsilon must be > 0, got -1".
+
+Every public ``dpcore`` function validates its inputs through these helpers, so that
+bad input always raises :class:`ValueError` naming the parameter and its valid range.
+Each helper returns the value converted to the canonical type (``float``, ``int``,
+``numpy.ndarray`` …) so callers can write ``eps = _v.positive("epsilon", epsilon)``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "real",
+    "positive",
+    "nonnegative",
+    "probability",
+    "integer",
+    "real_array",
+    "choice",
+    "rng",
+]
+
+
+def _fmt(x: float) -> str:
+    if x == math.inf:
+        return "inf"
+    if x == -math.inf:
+        return "-inf"
+    return f"{x:g}"
+
+
+def _range_text(low: float, high: float, low_open: bool, high_open: bool) -> str:
+    return f"{'(' if low_open else '['}{_fmt(low)}, {_fmt(high)}{')' if high_open else ']'}"
+
+
+def _to_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real | np.floating | np.integer):
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            return _to_float(name, value.item())
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def real(
+    name: str,
+    value: Any,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_inf: bool = False,
+) -> float:
+    """A real scalar in the interval low..high (closed unless ``*_open``); NaN never passes."""
+    x = _to_float(name, value)
+    rng_txt = _range_text(low, high, low_open, high_open)
+    if math.isnan(x):
+        raise ValueError(f"{name} must be a number in {rng_txt}, got nan")
+    if math.isinf(x) and not allow_inf:
+        raise ValueError(f"{name} must be finite and in {rng_txt}, got {_fmt(x)}")
+    too_low = x <= low if low_open else x < low
+    too_high = x >= high if high_open else x > high
+    if too_low or too_high:
+        raise ValueError(f"{name} must be in {rng_txt}, got {value!r}")
+    return x
+
+
+def positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """A real scalar > 0."""
+    return real(name, value, low=0.0, low_open=True, high_open=True, allow_inf=allow_inf)
+
+
+def nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """A real scalar >= 0."""
+    return real(name, value, low=0.0, high_open=True, allow_inf=allow_inf)
+
+
+def probability(name: str, value: Any, *, low_open: bool = False, high_open: bool = False) -> float:
+    """A probability in [0, 1], optionally with open ends (e.g. delta in (0, 1))."""
+    return real(name, value, low=0.0, high=1.0, low_open=low_open, high_open=high_open)
+
+
+def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer (Python or numpy, or an integral float) in [low, high]."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, numbers.Integral | np.integer):
+        n = int(value)
+    elif isinstance(value, numbers.Real | np.floating) and math.isfinite(value) and float(value).is_integer():
+        n = int(value)
+    else:
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    lo_txt = "-inf" if low is None else str(low)
+    hi_txt = "inf" if high is None else str(high)
+    if (low is not None and n < low) or (high is not None and n > high):
+        raise ValueError(f"{name} must be an integer in [{lo_txt}, {hi_txt}], got {value!r}")
+    return n
+
+
+def real_array(
+    name: str,
+    value: Any,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    allow_inf: bool = True,
+) -> np.ndarray:
+    """A float array (any shape, scalars become 0-d) with no NaN and every entry in [low, high]."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be real numbers, got {value!r}") from None
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not contain nan")
+    if not allow_inf and np.isinf(arr).any():
+        raise ValueError(f"{name} must be finite")
+    if arr.size and (arr.min() < low or arr.max() > high):
+        raise ValueError(f"{name} must lie in [{_fmt(low)}, {_fmt(high)}]")
+    return arr
+
+
+def choice(name: str, value: Any, options: Iterable[str]) -> str:
+    """One of a fixed set of strings."""
+    opts = tuple(options)
+    if not isinstance(value, str) or value not in opts:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, opts))}; got {value!r}")
+    return value
+
+
+def rng(value: Any) -> np.random.Generator:
+    """``numpy.random.Generator`` from a Generator, a non-negative int seed, or None (fresh entropy)."""
+    if isinstance(value, np.random.Generator):
+        return value
+    if value is None:
+        return np.random.default_rng()
+    return np.random.default_rng(integer("rng", value, low=0))
