@@ -1,1 +1,44 @@
-"""dpcore: the differential-privacy maths behind DP Explorer (pure numpy/scipy, no drawing)."""
+"""dpcore: the differential-privacy maths behind DP Explorer (pure numpy/scipy, no drawing).
+
+Modules: :mod:`~dpcore.accounting` (calibration, δ(ε), composition, zCDP), :mod:`~dpcore.baseline`
+(Gaussian and Laplace noise), and one module per paper idea (brdp, noise_reduction, filters, svt, ldp, r2dp).
+"""
+
+from dpcore.accounting import (
+    PLD_DISCRETIZATION,
+    dp_to_zcdp,
+    epsilon_for_delta,
+    gaussian_delta,
+    gaussian_epsilon,
+    gaussian_rho,
+    gaussian_sigma,
+    laplace_delta,
+    laplace_epsilon,
+    laplace_scale,
+    pld_delta,
+    posterior_bound,
+    zcdp_to_dp,
+)
+from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, sample_noise, within_probability
+
+__all__ = [
+    "PLD_DISCRETIZATION",
+    "Calibration",
+    "calibrate",
+    "dp_to_zcdp",
+    "epsilon_for_delta",
+    "error_bound",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "gaussian_rho",
+    "gaussian_sigma",
+    "laplace_delta",
+    "laplace_epsilon",
+    "laplace_scale",
+    "noise_density",
+    "pld_delta",
+    "posterior_bound",
+    "sample_noise",
+    "within_probability",
+    "zcdp_to_dp",
+]

@@ -59,6 +59,9 @@ def real(
 ) -> float:
     """A real scalar in the interval low..high (closed unless ``*_open``); NaN never passes."""
     x = _to_float(name, value)
+    if allow_inf:  # an infinite end of the interval is then attainable
+        low_open = low_open and math.isfinite(low)
+        high_open = high_open and math.isfinite(high)
     rng_txt = _range_text(low, high, low_open, high_open)
     if math.isnan(x):
         raise ValueError(f"{name} must be a number in {rng_txt}, got nan")

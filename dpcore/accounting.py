@@ -45,6 +45,7 @@ __all__ = [
     "zcdp_to_dp",
     "dp_to_zcdp",
     "gaussian_rho",
+    "posterior_bound",
 ]
 
 #: Width of the privacy-loss grid used for PLD composition (see module docstring).
@@ -132,7 +133,7 @@ def gaussian_sigma(
     # brentq may land a hair on the wrong side; step to the sound side (δ_G ≤ δ).
     while f(math.log(mu)) > 0:
         mu = np.nextafter(mu, 0.0)
-    return d / mu
+    return float(d / mu)
 
 
 def gaussian_epsilon(
@@ -371,3 +372,16 @@ def dp_to_zcdp(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     big_l = math.log(1.0 / dl)
     # (√(ε+L) − √L)² = ε² / (√(ε+L) + √L)², free of cancellation for small ε
     return _out(e**2 / (np.sqrt(e + big_l) + math.sqrt(big_l)) ** 2)
+
+
+def posterior_bound(prior: FloatOrArray, epsilon: float) -> FloatOrArray:
+    """Largest posterior an observer can reach from ``prior`` after seeing any output of an ε-DP mechanism.
+
+    ε-DP bounds the likelihood ratio of any output by e^ε, so posterior odds ≤ e^ε · prior odds:
+    p′ ≤ p e^ε / (p e^ε + 1 − p). Computed as a logistic function of log-odds for stability; vectorised over p.
+    """
+    p = _v.real_array("prior", prior, low=0.0, high=1.0)
+    e = _v.nonnegative("epsilon", epsilon, allow_inf=True)
+    with np.errstate(divide="ignore"):
+        log_odds = np.log(p) - np.log1p(-p)
+    return _out(special.expit(log_odds + e))

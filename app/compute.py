@@ -1,0 +1,125 @@
+"""Cached wrappers around dpcore: scalar arguments in, small frames out (``st.cache_data`` keys on the scalars).
+
+Each function evaluates dpcore on the grid a chart needs and returns a pandas DataFrame that is both the chart's
+data and its CSV download. No figures here, and no formulas beyond evaluating dpcore functions on a grid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dpcore
+from dpcore import baseline
+
+_MAX_ENTRIES = 256  # every cache is bounded, so many classroom sessions cannot grow memory without limit
+MECHS = baseline.MECHANISMS
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def calibration(epsilon: float, delta: float, sensitivity: float, method: str) -> dpcore.Calibration:
+    """σ (analytic or classic) and the tight Laplace b for (ε, δ, Δ)."""
+    return dpcore.calibrate(epsilon, delta, sensitivity=sensitivity, method=method)
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
+    """Noise densities of both calibrated mechanisms on a common grid (x, gaussian, laplace)."""
+    cal = calibration(epsilon, delta, sensitivity, method)
+    half = max(4.0 * cal.sigma, 7.0 * cal.laplace_scale)
+    x = np.linspace(-half, half, 601)
+    frame = {"x": x}
+    for m in MECHS:
+        frame[m] = baseline.noise_density(x, mechanism=m, scale=cal.scale(m))
+    return pd.DataFrame(frame)
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def accuracy_curve(theta: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
+    """P(|noise| ≤ θ) of both mechanisms calibrated at each ε of a log grid 0.01 … 20 (epsilon, gaussian, laplace)."""
+    eps = np.geomspace(0.01, 20.0, 160)
+    rows = {"epsilon": eps, "gaussian": np.empty_like(eps), "laplace": np.empty_like(eps)}
+    for i, e in enumerate(eps):
+        cal = dpcore.calibrate(float(e), delta, sensitivity=sensitivity, method=method)
+        for m in MECHS:
+            rows[m][i] = baseline.within_probability(theta, mechanism=m, scale=cal.scale(m))
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def profiles(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
+    """Privacy profiles δ(ε′) of both calibrated mechanisms over ε′ ∈ [−1, max(3ε, ε + 4)]."""
+    cal = calibration(epsilon, delta, sensitivity, method)
+    grid = np.linspace(-1.0, max(3.0 * epsilon, epsilon + 4.0), 400)
+    return pd.DataFrame(
+        {
+            "epsilon": grid,
+            "gaussian": dpcore.gaussian_delta(grid, sigma=cal.sigma, sensitivity=sensitivity),
+            "laplace": dpcore.laplace_delta(grid, scale=cal.laplace_scale, sensitivity=sensitivity),
+        }
+    )
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
+def composition(epsilon: float, delta: float, sensitivity: float, method: str, t_max: int) -> pd.DataFrame:
+    """ε(T) at the slider's δ after T releases, T = 1 … t_max, in long form (T, mechanism, epsilon).
+
+    Gaussian: exact closed form at every T. Laplace: ``dp_accounting`` PLD on ≤ 40 log-spaced T. Basic composition
+    T·ε (which holds at δ·T) is the naive reference line.
+    """
+    cal = calibration(epsilon, delta, sensitivity, method)
+    t_all = np.arange(1, t_max + 1)
+    gauss = dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity, compositions=t_all)
+    t_lap = np.unique(np.round(np.geomspace(1, t_max, 40)).astype(int))
+    lap = [
+        dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity, compositions=int(t))
+        for t in t_lap
+    ]
+    return pd.concat(
+        [
+            pd.DataFrame({"T": t_all, "mechanism": "gaussian", "epsilon": np.atleast_1d(gauss)}),
+            pd.DataFrame({"T": t_lap, "mechanism": "laplace", "epsilon": lap}),
+            pd.DataFrame({"T": t_all, "mechanism": "reference", "epsilon": epsilon * t_all}),
+        ],
+        ignore_index=True,
+    )
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def sampled_outputs(
+    epsilon: float, delta: float, sensitivity: float, method: str, theta: float, seed: int, n: int = 100_000
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """n seeded noise draws per mechanism, binned: (histogram frame, summary frame with empirical vs exact accuracy)."""
+    cal = calibration(epsilon, delta, sensitivity, method)
+    half = max(4.0 * cal.sigma, 7.0 * cal.laplace_scale)
+    edges = np.linspace(-half, half, 81)
+    centers = (edges[:-1] + edges[1:]) / 2
+    rng = np.random.default_rng(seed)
+    hist, summary = [], []
+    for m in MECHS:
+        draws = baseline.sample_noise(n, mechanism=m, scale=cal.scale(m), rng=rng)
+        counts, _ = np.histogram(draws, bins=edges)
+        hist.append(
+            pd.DataFrame(
+                {
+                    "mechanism": m,
+                    "bin_left": edges[:-1],
+                    "bin_right": edges[1:],
+                    "count": counts,
+                    "empirical_density": counts / (n * np.diff(edges)),
+                    "density": baseline.noise_density(centers, mechanism=m, scale=cal.scale(m)),
+                }
+            )
+        )
+        inside = float(np.mean(np.abs(draws) <= theta))
+        summary.append(
+            {
+                "mechanism": m,
+                "samples": n,
+                "empirical_within_theta": inside,
+                "standard_error": float(np.sqrt(inside * (1 - inside) / n)),
+                "exact_within_theta": baseline.within_probability(theta, mechanism=m, scale=cal.scale(m)),
+            }
+        )
+    return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)

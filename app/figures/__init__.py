@@ -1,0 +1,1 @@
+"""Pure Plotly figure builders: data in, ``go.Figure`` out (no Streamlit, no maths beyond layout)."""

@@ -1,0 +1,94 @@
+"""The pages of DP Explorer: one entry per page, used by the navigation and by the home page's cards.
+
+A page appears in the navigation (and its card links to it) only when its script exists, so the home page never
+links to a page that has not been built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    script: str  # file name under pages/
+    title: str
+    url_path: str
+    icon: str
+    blurb: str  # one sentence for the home page card
+    paper: str = ""  # citation of the paper the page teaches
+
+    @property
+    def path(self) -> Path:
+        return PAGES_DIR / self.script
+
+    @property
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+
+HOME = PageInfo("home.py", "Home", "", ":material/home:", "What differential privacy promises, in plain words.")
+
+BASELINES = PageInfo(
+    "baselines.py",
+    "Gaussian & Laplace",
+    "baselines",
+    ":material/show_chart:",
+    "The two classic noise mechanisms every paper compares against: calibration, accuracy, privacy "
+    "profiles and composition.",
+)
+
+#: The five paper topics, in the order the home page shows them.
+TOPICS: tuple[PageInfo, ...] = (
+    PageInfo(
+        "brdp.py",
+        "BR-DP: budget recycling",
+        "brdp",
+        ":material/recycling:",
+        "Redraw noisy answers that miss the target and pay for it in the privacy budget, and see where the "
+        "paper's own accountant under-reports δ.",
+        "Budget recycling differential privacy (BR-DP)",
+    ),
+    PageInfo(
+        "noise_reduction.py",
+        "Accuracy first: noise reduction",
+        "noise-reduction",
+        ":material/trending_down:",
+        "Start very private and remove noise until the answer is accurate enough, paying only the ex-post "
+        "privacy loss, under a privacy filter.",
+        "Accuracy first: selecting a DP level for accuracy-constrained ERM / Brownian noise reduction",
+    ),
+    PageInfo(
+        "svt.py",
+        "Sparse vector technique",
+        "svt",
+        ":material/filter_alt:",
+        "Find the queries above a threshold with exponential noise and the optimal threshold correction.",
+        "Sparse vector technique with exponential noise",
+    ),
+    PageInfo(
+        "ldp.py",
+        "Local DP: Bayesian privacy filter",
+        "ldp",
+        ":material/person_search:",
+        "Measure the privacy each answer really costs and keep answering while the realized loss stays in "
+        "budget.",
+        "Realized privacy loss and a Bayesian privacy filter for local DP",
+    ),
+    PageInfo(
+        "r2dp.py",
+        "R²DP: randomized Laplace scale",
+        "r2dp",
+        ":material/casino:",
+        "Draw the Laplace scale itself at random and gain accuracy at the same exact ε.",
+        "R²DP: randomizing the Laplace scale",
+    ),
+)
+
+
+def available_pages() -> list[PageInfo]:
+    """Home, the baselines page and every topic page whose script exists, in navigation order."""
+    return [p for p in (HOME, BASELINES, *TOPICS) if p.exists]

@@ -1,0 +1,85 @@
+"""Small layout helpers shared by every page: headers, "what to notice" captions, guarded panels, chart + CSV."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Iterator
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from app import params
+
+_log = logging.getLogger("dp_explorer")
+
+
+def header(title: str, intro: str) -> None:
+    """Page title and a short plain-language introduction (URL problems are shown above it by app/main.py)."""
+    st.title(title)
+    st.markdown(intro)
+
+
+def show_url_problems() -> None:
+    """Show, with ``st.error``, each invalid value the page's link carried (the control fell back to its default)."""
+    for message in params.take_url_problems():
+        st.error(message, icon=":material/link_off:")
+
+
+def notice(text: str) -> None:
+    """The "what to notice" caption under a panel."""
+    st.caption(f"**What to notice:** {text}")
+
+
+def show_error(exc: BaseException) -> None:
+    """Show an error without a traceback: ValueErrors verbatim (they name the parameter), others generically."""
+    if isinstance(exc, ValueError):
+        st.error(f"{exc}", icon=":material/error:")
+    else:
+        _log.exception("panel failed", exc_info=exc)
+        st.error(
+            "This panel could not be computed for these settings; the rest of the page still works. "
+            f"({type(exc).__name__})",
+            icon=":material/error:",
+        )
+
+
+@contextlib.contextmanager
+def panel(title: str, notice_text: str | None = None) -> Iterator[None]:
+    """A titled panel; any exception inside it is shown as an error in the panel and the page carries on."""
+    st.subheader(title)
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
+        show_error(exc)
+    else:
+        if notice_text:
+            notice(notice_text)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
+    """A Plotly chart with alt text and a button to download the data behind it as CSV."""
+    slug = _slug(name)
+    st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
+    st.download_button(
+        "Download the data (CSV)",
+        data.to_csv(index=False).encode(),
+        file_name=f"{slug}.csv",
+        mime="text/csv",
+        key=f"csv-{slug}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+
+def share_hint() -> None:
+    """Remind the reader that the address bar always holds a link to exactly this view."""
+    st.sidebar.caption(
+        ":material/link: Every control is saved in the page address: copy the address bar to share this exact view."
+    )
