@@ -52,6 +52,7 @@ __all__ = [
 PLD_DISCRETIZATION = 1e-3
 
 FloatOrArray = float | np.ndarray
+_SQRT2 = math.sqrt(2.0)
 
 
 def _out(arr: np.ndarray) -> FloatOrArray:
@@ -67,7 +68,9 @@ def _out(arr: np.ndarray) -> FloatOrArray:
 def _gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """ln δ_G(ε) = ln[Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)], stable in both tails (Balle & Wang 2018, Thm 8).
 
-    Written as ln Φ(a) + ln(−expm1(ε + ln Φ(b) − ln Φ(a))) so that δ down to 1e-300 keeps full precision.
+    Written as ln Φ(a) + ln(−expm1(g)) with g = ε + ln Φ(b) − ln Φ(a), a = μ/2 − ε/μ, b = a − μ. For a < 0, g is
+    computed as ln erfcx(−b/√2) − ln erfcx(−a/√2): with Φ(x) = ½e^{−x²/2} erfcx(−x/√2) and b² − a² = 2ε the ε terms
+    cancel exactly, which keeps full relative precision for δ down to 1e-300 even when μ is small.
     """
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)
@@ -78,9 +81,16 @@ def _gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
     out[neg_inf] = 0.0
     e, m = eps[fin], mu[fin]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        la = special.log_ndtr(m / 2 - e / m)
-        lb = special.log_ndtr(-m / 2 - e / m)
-        gap = np.minimum(e + lb - la, 0.0)  # ≤ 0 mathematically; clip rounding
+        a = m / 2 - e / m
+        b = a - m
+        la = special.log_ndtr(a)
+        tail = a < 0
+        gap = np.where(
+            tail,
+            np.log(special.erfcx(-b / _SQRT2)) - np.log(special.erfcx(-a / _SQRT2)),
+            e + special.log_ndtr(b) - la,
+        )
+        gap = np.minimum(gap, 0.0)  # ≤ 0 mathematically; clip rounding
         val = la + np.log(-np.expm1(gap))
     out[fin] = np.minimum(val, 0.0)
     return out

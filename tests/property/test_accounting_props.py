@@ -1,0 +1,70 @@
+"""Properties of the accountant over random parameters (hypothesis): ranges, monotonicity, stability."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dpcore
+
+sigmas = st.floats(0.05, 100.0)
+sens = st.floats(0.1, 10.0)
+eps_lists = st.lists(st.floats(-50.0, 50.0), min_size=2, max_size=30)
+
+
+@given(eps=eps_lists, sigma=sigmas, d=sens, t=st.integers(1, 10_000))
+def test_gaussian_profile_in_unit_interval_and_nonincreasing(eps, sigma, d, t):
+    e = np.sort(np.array(eps))
+    delta = dpcore.gaussian_delta(e, sigma=sigma, sensitivity=d, compositions=t)
+    assert np.all((delta >= 0) & (delta <= 1))
+    assert np.all(np.diff(delta) <= 1e-15)
+
+
+@given(eps=eps_lists, b=st.floats(0.05, 50.0), d=sens)
+def test_laplace_profile_in_unit_interval_and_nonincreasing(eps, b, d):
+    e = np.sort(np.array(eps))
+    delta = dpcore.laplace_delta(e, scale=b, sensitivity=d)
+    assert np.all((delta >= 0) & (delta <= 1))
+    assert np.all(np.diff(delta) <= 1e-15)
+
+
+@settings(max_examples=15)
+@given(eps=eps_lists, b=st.floats(0.2, 20.0), t=st.integers(2, 30))
+def test_composed_laplace_profile_in_unit_interval_and_nonincreasing(eps, b, t):
+    e = np.sort(np.array(eps))
+    delta = dpcore.laplace_delta(e, scale=b, compositions=t)
+    assert np.all((delta >= 0) & (delta <= 1))
+    assert np.all(np.diff(delta) <= 1e-12)
+
+
+@given(eps=st.floats(1e-3, 50.0), log10_delta=st.floats(-300.0, -0.5), d=sens)
+def test_analytic_sigma_is_valid_and_stable(eps, log10_delta, d):
+    delta = 10.0**log10_delta
+    s = dpcore.gaussian_sigma(eps, delta, sensitivity=d)
+    assert math.isfinite(s) and s > 0
+    assert dpcore.gaussian_delta(eps, sigma=s, sensitivity=d) <= delta * (1 + 1e-9)
+
+
+@given(log10_delta=st.floats(-300.0, -0.01), sigma=sigmas, t=st.integers(1, 10_000))
+def test_gaussian_epsilon_finite_and_sound(log10_delta, sigma, t):
+    delta = 10.0**log10_delta
+    e = dpcore.gaussian_epsilon(delta, sigma=sigma, compositions=t)
+    assert math.isfinite(e)
+    assert dpcore.gaussian_delta(e, sigma=sigma, compositions=t) <= delta * (1 + 1e-9)
+
+
+@given(eps=st.floats(1e-3, 50.0), log10_delta=st.floats(-300.0, -0.01))
+def test_laplace_scale_positive_and_zcdp_round_trip(eps, log10_delta):
+    delta = 10.0**log10_delta
+    b = dpcore.laplace_scale(eps, delta=delta)
+    assert math.isfinite(b) and 0 < b <= 1 / eps
+    rho = dpcore.dp_to_zcdp(eps, delta)
+    assert rho >= 0 and math.isclose(dpcore.zcdp_to_dp(rho, delta), eps, rel_tol=1e-9)
+
+
+@given(p=st.floats(0.0, 1.0), e1=st.floats(0.0, 50.0), e2=st.floats(0.0, 50.0))
+def test_posterior_bound_between_prior_and_one_and_monotone(p, e1, e2):
+    lo, hi = sorted((e1, e2))
+    a, b = dpcore.posterior_bound(p, lo), dpcore.posterior_bound(p, hi)
+    assert p - 1e-15 <= a <= b + 1e-15 <= 1 + 1e-15
