@@ -133,17 +133,13 @@ def choice(
     *,
     name: str,
     help: str | None = None,
-    labels: dict[str, str] | None = None,
     container: Any = None,
 ) -> str:
-    """A URL-bound radio choice among strings (the URL carries the option string itself)."""
+    """A URL-bound radio choice among short strings; the option string itself is the URL value, so no relabelling."""
     c = container or st.sidebar
     _prefill(key, name, options, str, default)
     kwargs = {"index": list(options).index(default)}
-    fmt = (lambda o: labels.get(o, o)) if labels else str
-    return c.radio(
-        label, list(options), key=key, bind="query-params", help=help, horizontal=True, format_func=fmt, **kwargs
-    )
+    return c.radio(label, list(options), key=key, bind="query-params", help=help, horizontal=True, **kwargs)
 
 
 def epsilon(key: str = "eps", default: float = 1.0, *, label: str = "ε — privacy-loss budget", container: Any = None) -> float:

@@ -28,8 +28,7 @@ with st.sidebar:
     t = params.compositions()
     method = params.choice(
         "calib", "Gaussian calibration", ("analytic", "classic"), "analytic", name="the calibration",
-        labels={"analytic": "analytic (tight)", "classic": "classic formula"},
-        help="Analytic: the smallest σ that is (ε, δ)-DP (Balle & Wang 2018). Classic: σ = Δ√(2 ln(1.25/δ))/ε, "
+        help="analytic (tight): the smallest σ that is (ε, δ)-DP (Balle & Wang 2018). Classic: σ = Δ√(2 ln(1.25/δ))/ε, "
         "proven only for ε < 1 and always noisier.",
     )
     seed = params.seed()

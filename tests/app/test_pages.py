@@ -1,0 +1,126 @@
+"""AppTest: every page renders without exception, every control changes what is shown, bad links are handled."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import params, registry
+from tests.app.conftest import open_page, shown_numbers
+
+PAGES = [p.script for p in registry.available_pages()]
+
+
+@pytest.mark.parametrize("script", PAGES)
+def test_every_page_renders_without_exception(script):
+    at = open_page(script)
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.title, "each page has a title"
+
+
+def test_home_links_only_to_existing_pages():
+    at = open_page("home.py")
+    md = " ".join(m.value for m in at.markdown)
+    for topic in registry.TOPICS:
+        assert topic.title in md
+    # every page_link element points at an existing page
+    links = at.get("page_link")
+    assert len(links) == sum(p.exists for p in (registry.BASELINES, *registry.TOPICS))
+
+
+def test_home_epsilon_moves_the_belief_table():
+    at = open_page("home.py")
+    before = shown_numbers(at)
+    at.select_slider(key="eps").set_value(3.0).run()
+    assert not at.exception
+    assert shown_numbers(at) != before
+
+
+def _other(options, current):
+    return options[0] if current != options[0] else options[-1]
+
+
+@pytest.mark.parametrize(
+    "key,options",
+    [
+        ("eps", params.EPSILON_OPTIONS),
+        ("delta", params.DELTA_OPTIONS),
+        ("sens", params.SENSITIVITY_OPTIONS),
+        ("theta", params.log_grid(0.1, 100.0)),
+        ("T", params.COMPOSITION_OPTIONS),
+    ],
+)
+def test_baselines_each_slider_changes_the_numbers(key, options):
+    at = open_page("baselines.py")
+    before = shown_numbers(at)
+    slider = at.select_slider(key=key)
+    slider.set_value(_other(options, slider.value)).run()
+    assert not at.exception, at.exception
+    assert shown_numbers(at) != before
+
+
+def test_baselines_calibration_and_seed_change_the_numbers():
+    at = open_page("baselines.py")
+    before = shown_numbers(at)
+    at.radio(key="calib").set_value("classic").run()
+    after_calib = shown_numbers(at)
+    assert after_calib != before
+    at.number_input(key="seed").set_value(12345).run()
+    assert not at.exception
+    assert shown_numbers(at) != after_calib
+
+
+def test_baselines_metrics_match_dpcore():
+    import dpcore
+
+    at = open_page("baselines.py", {"eps": "0.5", "delta": "1e-06", "sens": "2"})
+    values = {m.label: m.value for m in at.metric}
+    assert values["Gaussian σ"] == f"{dpcore.gaussian_sigma(0.5, 1e-6, sensitivity=2.0):.4g}"
+    assert values["Laplace b"] == f"{dpcore.laplace_scale(0.5, sensitivity=2.0, delta=1e-6):.4g}"
+
+
+def test_shared_url_restores_the_view():
+    at = open_page("baselines.py", {"eps": "2", "delta": "1e-08", "T": "100", "seed": "7", "calib": "classic"})
+    assert at.select_slider(key="eps").value == 2.0
+    assert at.select_slider(key="delta").value == 1e-8
+    assert at.select_slider(key="T").value == 100
+    assert at.number_input(key="seed").value == 7
+    assert at.radio(key="calib").value == "classic"
+    assert not at.error
+
+
+def test_off_grid_url_value_snaps_to_the_nearest_grid_point():
+    at = open_page("baselines.py", {"eps": "1.45"})
+    assert at.select_slider(key="eps").value == 1.5
+    assert not at.error
+
+
+BAD_LINKS = [
+    {"eps": "-1"},
+    {"eps": "nan"},
+    {"eps": "abc"},
+    {"eps": "inf"},
+    {"T": "1000000000"},
+    {"T": "0"},
+    {"delta": "2"},
+    {"delta": "0"},
+    {"sens": "-3"},
+    {"theta": "1e400"},
+    {"seed": "-5"},
+    {"seed": "1.5"},
+    {"calib": "<script>alert(1)</script>"},
+]
+
+
+@pytest.mark.parametrize("script", PAGES)
+@pytest.mark.parametrize("query", BAD_LINKS, ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_bad_links_show_a_clear_message_and_the_page_keeps_working(script, query):
+    at = open_page(script, query)
+    assert not at.exception, at.exception
+    key = next(iter(query))
+    uses_key = key in {w.key for w in (*at.select_slider, *at.number_input, *at.radio)}
+    if uses_key:
+        assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
+    assert at.title  # the page rendered
+    if script == "baselines.py":
+        assert len(at.metric) == 6
