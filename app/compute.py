@@ -123,3 +123,11 @@ def sampled_outputs(
             }
         )
     return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
+
+
+@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
+    """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
+    post = np.atleast_1d(dpcore.posterior_bound(list(priors), epsilon))
+    table = pd.DataFrame({"prior": priors, "largest_posterior": post})
+    return table, float(np.exp(epsilon))

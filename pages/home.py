@@ -5,8 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import dpcore
-from app import params, registry, ui
+from app import compute, params, registry, ui
 
 ui.header(
     "DP Explorer",
@@ -38,17 +37,17 @@ with right:
         st.markdown("**Try it: how far can one answer move an observer's belief?**")
         eps = params.epsilon(container=st.container())
         try:
-            priors = [0.01, 0.1, 0.5, 0.9]
-            post = dpcore.posterior_bound(priors, eps)
-            table = pd.DataFrame(
-                {"observer's belief before": [f"{p:.0%}" for p in priors],
-                 f"at most, after one ε = {eps:g} answer": [f"{q:.1%}" for q in post]}
+            table, factor = compute.belief_table(eps)
+            shown = pd.DataFrame(
+                {"observer's belief before": [f"{p:.0%}" for p in table["prior"]],
+                 f"at most, after one ε = {eps:g} answer": [f"{q:.1%}" for q in table["largest_posterior"]]}
             )
-            st.dataframe(table, hide_index=True, width="stretch")
-            st.metric("odds can move by at most e^ε =", f"{float(dpcore.posterior_bound(0.5, eps)) / (1 - float(dpcore.posterior_bound(0.5, eps))):.3g}×")
+            st.dataframe(shown, hide_index=True, width="stretch")
+            st.metric("largest factor on the odds, e^ε", f"{factor:.3g}×")
+            half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
             ui.notice(
-                f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most "
-                f"{float(dpcore.posterior_bound(0.5, eps)):.1%} by any single answer at ε = {eps:g}."
+                f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {half:.1%} by any "
+                f"single answer at ε = {eps:g}."
             )
         except ValueError as exc:
             ui.show_error(exc)

@@ -1,0 +1,49 @@
+# DP Explorer — the two set-up commands (README) plus the benchmark.
+#   make app    create .venv, install, serve the app headless on http://127.0.0.1:8501
+#   make test   create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
+#   make bench  print the benchmark table (not part of pass/fail)
+# Both are idempotent: the install step re-runs only when pyproject.toml or the constraints change.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+CONSTRAINTS := requirements/constraints.txt
+PYTEST_ARGS ?=
+
+.PHONY: app test bench chromium clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[test]"
+	$(BIN)/python -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
+	touch $@
+
+app: $(VENV)/.installed
+	$(BIN)/streamlit run app/main.py --server.headless true --server.address 127.0.0.1 --server.port 8501 \
+		--browser.gatherUsageStats false
+
+# Debian chromium for the browser tests: installed when missing and we can (root, or password-less sudo).
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian chromium for the browser tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true)"; fi
+
+test: $(VENV)/.installed-test chromium
+	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,92 @@
+"""Browser tests: a real app server on 127.0.0.1 and Debian chromium driven by pytest-playwright.
+
+Chromium cannot be downloaded here (``playwright install`` is blocked), so the launch uses the system
+``/usr/bin/chromium``. Without it the tests skip on a developer machine and FAIL under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "e2e"  # not test-results/: pytest-playwright wipes that folder
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or (shutil.which("/usr/bin/chromium"))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("Debian chromium is required for the browser tests under CI=true (make test installs it)")
+        pytest.skip("Debian chromium not installed on this machine (run `make test` as root to install it)")
+    return {**browser_type_launch_args, "executable_path": exe, "args": CHROMIUM_FLAGS}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Start ``streamlit run app/main.py`` headless on a free loopback port; yield its base URL."""
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.terminate()
+        raise RuntimeError("the app server did not become healthy within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()

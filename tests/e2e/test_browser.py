@@ -1,0 +1,85 @@
+"""End-to-end in Debian chromium: home → Gaussian & Laplace, move ε by keyboard, chart and metric change,
+the page's URL restores the same state in a fresh browser context, bad links show a message. Saves screenshots."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ARTIFACTS, ROOT
+
+TIMEOUT = 30_000
+
+
+def wait_for_app(page: Page) -> None:
+    """Wait until Streamlit has finished the current script run."""
+    page.wait_for_selector("[data-testid='stApp']", timeout=TIMEOUT)
+    page.wait_for_selector("[data-testid='stMain'] h1", timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
+    )
+    page.wait_for_timeout(300)
+
+
+def metric(page: Page, label: str) -> str:
+    box = page.locator("[data-testid='stMetric']").filter(has_text=label).first
+    return box.locator("[data-testid='stMetricValue']").inner_text()
+
+
+def eps_slider(page: Page):
+    # Streamlit ≥ 1.6x sliders are React Aria: the slider role is implicit on a hidden <input type=range>
+    return page.get_by_role("slider", name="ε — privacy-loss budget")
+
+
+def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(app_url + "/", timeout=TIMEOUT)
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="DP Explorer")).to_be_visible(timeout=TIMEOUT)
+    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+
+    page.get_by_text("Open Gaussian & Laplace").click()
+    page.wait_for_url(re.compile(r".*/baselines.*"), timeout=TIMEOUT)
+    wait_for_app(page)
+    expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
+    sigma_before = metric(page, "Gaussian σ")
+    slider = eps_slider(page)
+    assert slider.get_attribute("aria-valuetext") == "1"
+
+    slider.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    wait_for_app(page)
+    expect(slider).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
+    expect(page.locator("[data-testid='stMetric']").filter(has_text="Gaussian σ").first).not_to_contain_text(
+        sigma_before, timeout=TIMEOUT
+    )
+    sigma_after = metric(page, "Gaussian σ")
+    assert float(sigma_after) < float(sigma_before)
+    assert page.locator(".js-plotly-plot").count() >= 5
+    page.wait_for_url(re.compile(r".*eps=2.*"), timeout=TIMEOUT)
+    shared = page.url
+    page.screenshot(path=str(ARTIFACTS / "baselines.png"), full_page=False)
+    page.screenshot(path=str(ROOT / "assets" / "screenshot.png"), full_page=False)
+
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    other = fresh.new_page()
+    other.goto(shared, timeout=TIMEOUT)
+    wait_for_app(other)
+    expect(eps_slider(other)).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
+    assert metric(other, "Gaussian σ") == sigma_after
+    other.screenshot(path=str(ARTIFACTS / "shared-url.png"))
+    fresh.close()
+
+
+def test_bad_link_shows_message_and_page_works(page: Page, app_url):
+    page.goto(app_url + "/baselines?eps=abc&T=1000000000", timeout=TIMEOUT)
+    wait_for_app(page)
+    alerts = page.locator("[data-testid='stAlert']")
+    expect(alerts.filter(has_text="eps=abc")).to_be_visible(timeout=TIMEOUT)
+    expect(alerts.filter(has_text="T=1000000000")).to_be_visible(timeout=TIMEOUT)
+    assert page.locator("text=Traceback").count() == 0
+    assert metric(page, "Gaussian σ") == "3.731"
+    expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
+    page.screenshot(path=str(ARTIFACTS / "bad-link.png"))
