@@ -16,6 +16,7 @@ from dpcore.accounting import (
     laplace_epsilon,
     laplace_scale,
     pld_delta,
+    pld_profile,
     posterior_bound,
     zcdp_to_dp,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "laplace_scale",
     "noise_density",
     "pld_delta",
+    "pld_profile",
     "posterior_bound",
     "sample_noise",
     "within_probability",

@@ -1,6 +1,13 @@
-"""One look for every chart: a colour per mechanism used across the whole app, and a shared layout."""
+"""One look for every chart: a colour per mechanism used across the whole app, and a shared layout.
+
+Figures are built in one ``go.Figure(data=…, layout=…)`` call from plain dicts: Plotly validates once, which keeps a
+chart at about 1 ms instead of 10–30 ms with ``add_vline``/``update_*`` chains (page reruns must stay under 100 ms).
+No Plotly template is set: Streamlit applies its own theme.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -27,20 +34,59 @@ LABELS: dict[str, str] = {
 }
 
 
-def layout(fig: go.Figure, *, title: str, x: str, y: str, log_x: bool = False, log_y: bool = False) -> go.Figure:
-    """Apply the shared layout: title, axis titles (with units), legend on top, compact margins."""
-    fig.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left"},
-        xaxis_title=x,
-        yaxis_title=y,
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
-        margin={"l": 60, "r": 20, "t": 70, "b": 50},
-        hovermode="x unified",
-        template="plotly_white",
-        height=380,
-    )
-    if log_x:
-        fig.update_xaxes(type="log")
+def line(x: Any, y: Any, *, name: str, color: str, width: float = 2.5, dash: str | None = None, **kw: Any) -> dict:
+    """A line trace as a dict."""
+    return {"type": "scatter", "mode": "lines", "x": x, "y": y, "name": name,
+            "line": {"color": color, "width": width, "dash": dash}, **kw}
+
+
+def vline(x: float, text: str, *, position: str = "bottom") -> tuple[dict, dict]:
+    """A dotted vertical marker line across the plot and its label (shape, annotation)."""
+    shape = {"type": "line", "x0": x, "x1": x, "y0": 0, "y1": 1, "yref": "paper",
+             "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
+    note = {"x": x, "y": 0.02 if position == "bottom" else 0.98, "yref": "paper", "text": text, "showarrow": False,
+            "xanchor": "left", "font": {"color": COLORS["reference"]}}
+    return shape, note
+
+
+def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
+    """A shaded vertical band and its label (shape, annotation)."""
+    shape = {"type": "rect", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "yref": "paper", "fillcolor": COLORS["reference"],
+             "opacity": 0.12, "line": {"width": 0}, "layer": "below"}
+    note = {"x": x0, "y": 0.98, "yref": "paper", "text": text, "showarrow": False, "xanchor": "left"}
+    return shape, note
+
+
+def figure(
+    traces: list[dict],
+    *,
+    title: str,
+    x: str,
+    y: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    marks: list[tuple[dict, dict]] = (),
+    y_range: tuple[float, float] | None = None,
+    **layout: Any,
+) -> go.Figure:
+    """Build a figure with the shared layout: title, axis titles (with units), legend on top, compact margins."""
+    yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
-        fig.update_yaxes(type="log", exponentformat="power")
-    return fig
+        yaxis |= {"type": "log", "exponentformat": "power"}
+    if y_range is not None:
+        yaxis["range"] = list(y_range)
+    return go.Figure(
+        data=traces,
+        layout={
+            "title": {"text": title, "x": 0.0, "xanchor": "left"},
+            "xaxis": {"title": {"text": x}, **({"type": "log"} if log_x else {})},
+            "yaxis": yaxis,
+            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
+            "margin": {"l": 60, "r": 20, "t": 70, "b": 50},
+            "hovermode": "x unified",
+            "height": 380,
+            "shapes": [m[0] for m in marks],
+            "annotations": [m[1] for m in marks],
+            **layout,
+        },
+    )

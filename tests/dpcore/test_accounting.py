@@ -186,3 +186,23 @@ BAD_CALLS = [
 def test_bad_inputs_raise_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_composed_laplace_accepts_unsorted_epsilon_and_matches_dp_accounting():
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    e = np.array([3.0, -0.5, 1.0, 0.0, 7.0, -3.0])
+    ours = dpcore.laplace_delta(e, scale=1.0, compositions=5)
+    ref = pld.from_laplace_mechanism(1.0, value_discretization_interval=dpcore.PLD_DISCRETIZATION).self_compose(5)
+    theirs = np.array([ref.get_delta_for_epsilon(float(x)) for x in e])
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)
+
+
+def test_pld_profile_public_fallback_agrees_with_fast_path():
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    p = pld.from_laplace_mechanism(0.8).self_compose(3)
+    e = np.linspace(-4, 5, 23)[::-1]
+    fast = acc.pld_profile(p)(e)
+    slow = np.array([p.get_delta_for_epsilon(float(x)) for x in e])
+    np.testing.assert_allclose(fast, slow, atol=1e-12)
