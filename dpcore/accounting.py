@@ -267,10 +267,9 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
 
 @functools.lru_cache(maxsize=64)
 def _laplace_pld(eps0: float, compositions: int, discretization: float) -> _pld.PrivacyLossDistribution:
-    base = _pld.from_laplace_mechanism(
-        1.0 / eps0, sensitivity=1.0, value_discretization_interval=discretization
-    )
-    return base.self_compose(compositions) if compositions > 1 else base
+    if compositions > 1:  # compose the cached single-release PLD (building it is the costly part)
+        return _laplace_pld(eps0, 1, discretization).self_compose(compositions)
+    return _pld.from_laplace_mechanism(1.0 / eps0, sensitivity=1.0, value_discretization_interval=discretization)
 
 
 @functools.lru_cache(maxsize=64)
