@@ -1,0 +1,1735 @@
+"""Budget Recycling Differential Privacy (BR-DP), paper 000 (Jiang, Du, Sharma, Yan, arXiv:2403.11445).
+
+A kernel (Gaussian or Laplace noise calibrated to a sub-budget ``epsilon_y``) is wrapped in a *recycler*:
+an out-of-bound draw (``|n| > theta``) is discarded with probability ``q`` and drawn again.
+
+Two accountants are provided (spec §4):
+
+* ``"paper"`` — the mixture model of Thm. 1 / Prop. 2 / Thm. 3 (W and L).  It is **not** a valid bound in
+  general (spec §4.8): it can under-report delta by orders of magnitude.
+* ``"exact"`` — the hockey-stick divergence between the two BR-DP output laws (closed form on pieces),
+  the sup over shifts in (0, Delta_f], and exact T-fold composition of the BR-DP privacy-loss distribution
+  with ``dp_accounting``.  This is the default.
+
+Notation: ``scale`` is the kernel's sigma (Gaussian) or b (Laplace); ``sensitivity`` is Delta_f;
+acceptable outputs satisfy ``|y_n - y| <= theta`` (tau_u = theta, tau_l = -theta).
+
+The number of kernel draws of one release is geometric with success probability 1 - pbar_theta q.  It does
+not depend on the true answer (translation-invariant kernel), so the iteration count leaks nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from scipy import integrate, special, stats
+from scipy import optimize as _opt
+
+from dpcore import _validate as _v
+
+__all__ = [
+    "BRDPPlan",
+    "SubsamplingPlan",
+    "kernel_scale",
+    "success_probability",
+    "kernel_delta",
+    "acceptance_rate",
+    "expected_draws",
+    "output_density",
+    "output_cdf",
+    "output_variance",
+    "sample_outputs",
+    "simulate_recycler",
+    "baseline_q",
+    "recycling_loss",
+    "paper_w",
+    "paper_delta",
+    "paper_q",
+    "objective",
+    "exact_delta",
+    "exact_pld",
+    "optimize",
+    "composed_delta",
+    "composed_epsilon",
+    "amplify",
+    "deamplify",
+    "sampling_error_std",
+    "subsampled_acceptance",
+    "optimal_sampling_rate",
+    "budget_split_landscape",
+    "acceptance_curve",
+    "privacy_profile",
+    "composition_curve",
+    "loss_distribution",
+    "make_plan",
+    "experiment_releases",
+    "compare_accountants",
+]
+
+Kernel = Literal["gaussian", "laplace"]
+_KERNELS = ("gaussian", "laplace")
+_SQRT2 = math.sqrt(2.0)
+_BUDGET_RTOL = 1e-6  # relative tolerance when comparing a delta with a target delta (float rounding of
+# the calibrations, e.g. Laplace eps' = eps - 2 ln(1 - delta) at delta = 1e-12, is ~1e-4 relative)
+
+
+# ---------------------------------------------------------------------------------------------------
+# validation helpers
+# ---------------------------------------------------------------------------------------------------
+
+
+def _kernel(kernel: Any) -> str:
+    return _v.choice("kernel", kernel, _KERNELS)
+
+
+def _scale(scale: Any) -> float:
+    return _v.positive("scale", scale)
+
+
+def _theta(theta: Any) -> float:
+    return _v.positive("theta", theta)
+
+
+def _q(q: Any) -> float:
+    return _v.probability("q", q)
+
+
+def _sens(sensitivity: Any) -> float:
+    return _v.positive("sensitivity", sensitivity)
+
+
+def _delta(delta: Any) -> float:
+    return _v.probability("delta", delta, low_open=True, high_open=True)
+
+
+def _eps_pos(epsilon: Any) -> float:
+    return _v.positive("epsilon", epsilon)
+
+
+def _eps_y(epsilon_y: Any, epsilon: float) -> float:
+    e = _v.positive("epsilon_y", epsilon_y)
+    if e > epsilon * (1 + 1e-12):
+        raise ValueError(f"epsilon_y must be in (0, epsilon] = (0, {epsilon:g}], got {epsilon_y!r}")
+    return min(e, epsilon)
+
+
+# ---------------------------------------------------------------------------------------------------
+# kernel primitives (private, fast; vectorised where marked)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _cdf(kernel: str, x: Any, s: float) -> np.ndarray:
+    """Kernel CDF F_N(x) (vectorised)."""
+    x = np.asarray(x, dtype=float)
+    if kernel == "gaussian":
+        return special.ndtr(x / s)
+    with np.errstate(over="ignore"):
+        neg = 0.5 * np.exp(np.minimum(x, 0.0) / s)
+        return np.where(x < 0, neg, 1.0 - 0.5 * np.exp(-np.maximum(x, 0.0) / s))
+
+
+def _pdf(kernel: str, x: Any, s: float) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    if kernel == "gaussian":
+        return np.exp(-0.5 * (x / s) ** 2) / (s * math.sqrt(2 * math.pi))
+    return np.exp(-np.abs(x) / s) / (2 * s)
+
+
+def _mass(kernel: str, lo: np.ndarray, hi: np.ndarray, s: float) -> np.ndarray:
+    """P(lo < N <= hi) for the kernel, accurate in both tails (vectorised, hi >= lo)."""
+    lo = np.asarray(lo, dtype=float)
+    hi = np.asarray(hi, dtype=float)
+    left = _cdf(kernel, hi, s) - _cdf(kernel, lo, s)
+    right = _cdf(kernel, -lo, s) - _cdf(kernel, -hi, s)  # survival differences (symmetric kernel)
+    return np.maximum(np.where(lo >= 0, right, left), 0.0)
+
+
+def _p_theta(kernel: str, s: float, theta: float) -> float:
+    """Eq. (4): p_theta = F_N(theta) - F_N(-theta)."""
+    if kernel == "gaussian":
+        return math.erf(theta / (s * _SQRT2))
+    return -math.expm1(-theta / s)
+
+
+def _cdf_s(kernel: str, x: float, s: float) -> float:
+    """Scalar kernel CDF (hot loops)."""
+    if kernel == "gaussian":
+        return float(special.ndtr(x / s))
+    return 0.5 * math.exp(x / s) if x < 0 else 1.0 - 0.5 * math.exp(-x / s)
+
+
+def _w(kernel: str, s: float, theta: float, d: float) -> float:
+    """Eq. (7) with tau_l = -theta, tau_u = theta.
+
+    Equals W = F(min(D-theta, theta)) - F(-theta) (spec §4.4).
+    """
+    tl, tu = -theta, theta
+    first = _cdf_s(kernel, min(tl + d, tu), s) - _cdf_s(kernel, tl, s)
+    lo2, hi2 = max(tu, tl + d), tu + d  # both > 0: use survival functions
+    second = _cdf_s(kernel, -lo2, s) - _cdf_s(kernel, -hi2, s)
+    return max(first, second, 0.0)
+
+
+def _profile_s(kernel: str, eps: float, s: float, d: float) -> float:
+    """Scalar kernel profile delta_Z(eps), every real eps incl. +-inf (hot loops)."""
+    if eps == -math.inf:
+        return 1.0
+    if eps == math.inf:
+        return 0.0
+    if kernel == "gaussian":
+        return min(1.0, max(0.0, _gdelta_scalar(eps, d / s)))
+    e0 = d / s
+    if eps >= e0:
+        return 0.0
+    return -math.expm1((eps - e0) / 2) if eps >= -e0 else -math.expm1(eps)
+
+
+def _gauss_profile(eps: Any, mu: float) -> np.ndarray:
+    """Gaussian hockey-stick delta(eps) for N(0,1) vs N(mu,1), every real eps incl. +-inf (vectorised)."""
+    eps = np.asarray(eps, dtype=float)
+    with np.errstate(all="ignore"):
+        a = mu / 2 - eps / mu
+        b = -mu / 2 - eps / mu
+        out = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
+    out = np.where(eps == -np.inf, 1.0, np.where(eps == np.inf, 0.0, out))
+    return np.clip(out, 0.0, 1.0)
+
+
+def _laplace_profile(eps: Any, eps0: float) -> np.ndarray:
+    """Laplace hockey-stick delta(eps) with eps0 = D/b, every real eps (spec §4.3, vectorised)."""
+    eps = np.asarray(eps, dtype=float)
+    with np.errstate(all="ignore"):
+        mid = -np.expm1((eps - eps0) / 2)
+        low = -np.expm1(eps)
+    out = np.where(eps >= eps0, 0.0, np.where(eps >= -eps0, mid, low))
+    return np.clip(out, 0.0, 1.0)
+
+
+def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: str = "exact"):
+    """Kernel privacy profile delta_Z^T as a vectorised callable (built once; spec §4.3, §6.4).
+
+    Gaussian: closed form with sensitivity sqrt(T) D.  Laplace: closed form at T = 1; for T > 1 the
+    dp_accounting Laplace PLD (pessimistic, grid 1e-4, as dpcore.accounting.laplace_delta) evaluated by
+    suffix sums, or RDP (``method="rdp"`` / ``"rdp_improved"``).
+    """
+    if kernel == "gaussian":
+        mu = math.sqrt(compositions) * d / s
+        return lambda eps: _gauss_profile(eps, mu)
+    if compositions == 1:
+        return lambda eps: _laplace_profile(eps, d / s)
+    if method != "exact":
+        return lambda eps: _laplace_rdp_delta(eps, s, d, compositions, method)
+    from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
+    base = pld_lib.from_laplace_mechanism(s, sensitivity=d, value_discretization_interval=1e-4)
+    fn = _pld_profile_fn(base.self_compose(compositions))
+    total = compositions * d / s
+
+    def f(eps: Any) -> np.ndarray:
+        e = np.asarray(eps, dtype=float)
+        with np.errstate(over="ignore"):
+            exact_low = -np.expm1(np.minimum(e, 0.0))
+        return np.where(e >= total, 0.0, np.where(e <= -total, exact_low, fn(e)))
+
+    return f
+
+
+def _profile(
+    kernel: str, eps: Any, s: float, d: float, compositions: int = 1, method: str = "exact"
+) -> np.ndarray:
+    """Kernel privacy profile delta_Z^T(eps), vectorised; Laplace T > 1 by PLD or RDP (``method``)."""
+    return np.asarray(_profile_fn(kernel, s, d, compositions, method)(eps), dtype=float)
+
+
+def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) -> np.ndarray:
+    """T-fold Laplace profile from RDP (Mironov 2017; spec §6.4), the paper's method for the Laplace kernel.
+
+    eps_RDP(a) = ln[a/(2a-1) e^{(a-1)/lam} + (a-1)/(2a-1) e^{-a/lam}]/(a-1), lam = b/D; R_T = T eps_RDP.
+    "rdp": delta = min_a exp((a-1)(R_T - eps)); "rdp_improved": times ((a-1)/a)^{a-1}/a (Canonne et al.).
+    """
+    eps = np.asarray(eps, dtype=float)
+    a = np.concatenate((np.linspace(1.01, 10, 400), np.linspace(10, 1000, 2001)[1:]))
+    lam = s / d
+    r = np.logaddexp(np.log(a / (2 * a - 1)) + (a - 1) / lam, np.log((a - 1) / (2 * a - 1)) - a / lam)
+    r = r / (a - 1)
+    rt = t * r
+    with np.errstate(all="ignore"):
+        log_d = (a - 1) * (rt - eps[..., None])
+        if conversion == "rdp_improved":
+            log_d = log_d + (a - 1) * np.log((a - 1) / a) - np.log(a)
+        out = np.exp(np.minimum(log_d.min(-1), 0.0))
+    out = np.where(eps == -np.inf, 1.0, np.where(eps == np.inf, 0.0, out))
+    return np.clip(out, 0.0, 1.0)
+
+
+def _gdelta_scalar(eps: float, mu: float) -> float:
+    """Scalar Gaussian profile (hot loops of Alg. 1/2)."""
+    a = mu / 2 - eps / mu
+    b = -mu / 2 - eps / mu
+    lb = float(special.log_ndtr(b))
+    return float(special.ndtr(a)) - (math.exp(eps + lb) if eps + lb < 700 else math.inf)
+
+
+def _gauss_mu_analytic(eps: float, delta: float) -> float:
+    """mu = D/sigma of the analytic Gaussian (Balle & Wang 2018): delta_G(eps; mu) = delta."""
+    f = lambda m: _gdelta_scalar(eps, m) - delta  # noqa: E731  (increasing in m)
+    hi = eps / math.sqrt(2 * math.log(1.25 / delta))  # classic mu: a good first guess
+    while f(hi) < 0:
+        hi *= 2.0
+    lo = hi / 2
+    while f(lo) > 0 and lo > 1e-300:
+        lo /= 2.0
+    return _opt.brentq(f, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=200)
+
+
+def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: str) -> float:
+    """Kernel scale for budget (eps_y, delta) (spec §4.2): analytic/classic Gaussian, tight/pure Laplace."""
+    if kernel == "gaussian":
+        if calibration == "classic":
+            return d * math.sqrt(2 * math.log(1.25 / delta)) / eps_y
+        return d / _gauss_mu_analytic(eps_y, delta)
+    if calibration == "classic":
+        return d / eps_y
+    return d / (eps_y - 2 * math.log1p(-delta))
+
+
+def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
+    """The kernel's epsilon at delta t: smallest x with delta_Z(x) <= t (scalar)."""
+    if t >= 1:
+        return -math.inf
+    if kernel == "laplace":
+        eps0 = d / s
+        if t <= 0:
+            return eps0
+        x = eps0 + 2 * math.log1p(-t)
+        return x if x >= -eps0 else math.log1p(-t)
+    if t <= 0:
+        return math.inf
+    mu = d / s
+    lo = math.log1p(-t)  # delta_G(x) >= 1 - e^x >= t here
+    hi = mu * mu / 2 - mu * float(special.ndtri(t))  # delta_G(x) <= Phi(mu/2 - x/mu) <= t here
+    if hi <= lo:
+        return lo
+    f = lambda x: _gdelta_scalar(x, mu) - t  # noqa: E731
+    if f(lo) <= 0:
+        return lo
+    if f(hi) > 0:
+        return hi
+    return _opt.brentq(f, lo, hi, xtol=1e-14, rtol=1e-15, maxiter=200)
+
+
+# ---------------------------------------------------------------------------------------------------
+# kernel-level public helpers
+# ---------------------------------------------------------------------------------------------------
+
+
+def kernel_scale(
+    epsilon_y: float,
+    delta: float,
+    *,
+    sensitivity: float = 1.0,
+    kernel: Kernel = "gaussian",
+    calibration: Literal["analytic", "classic"] = "analytic",
+) -> float:
+    """Kernel scale (sigma or b) for the sub-budget (epsilon_y, delta).
+
+    Spec §4.2 [AMBIG -> REC]: Gaussian "analytic" (Balle & Wang) or "classic" (D sqrt(2 ln(1.25/delta))/eps);
+    Laplace "analytic" = tight b = D/eps', eps' = eps - 2 ln(1 - delta), "classic" = pure b = D/eps.
+    Delegates to :mod:`dpcore.accounting`.
+    """
+    from dpcore import accounting
+
+    kernel = _kernel(kernel)
+    e = _v.positive("epsilon_y", epsilon_y)
+    dl = _delta(delta)
+    d = _sens(sensitivity)
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    if kernel == "gaussian":
+        return float(accounting.gaussian_sigma(e, dl, sensitivity=d, method=calibration))
+    return float(accounting.laplace_scale(e, sensitivity=d, delta=dl if calibration == "analytic" else 0.0))
+
+
+def success_probability(*, kernel: Kernel, scale: float, theta: float) -> float:
+    """p_theta = Pr(|N| <= theta) of the kernel (eqs. 4-5)."""
+    return _p_theta(_kernel(kernel), _scale(scale), _theta(theta))
+
+
+def kernel_delta(
+    epsilon: Any, *, kernel: Kernel, scale: float, sensitivity: float = 1.0, compositions: int = 1
+) -> np.ndarray | float:
+    """Kernel privacy profile delta_Z^T(epsilon) for every real epsilon incl. +-inf (spec §4.3, §6.4)."""
+    kernel = _kernel(kernel)
+    s = _scale(scale)
+    d = _sens(sensitivity)
+    t = _v.integer("compositions", compositions, low=1)
+    eps = _v.real_array("epsilon", epsilon)
+    out = _profile(kernel, eps, s, d, t)
+    return float(out) if out.ndim == 0 else out
+
+
+def acceptance_rate(*, kernel: Kernel, scale: float, theta: float, q: float) -> float:
+    """Acceptance Pr(|N_brdp| <= theta) = p_theta / (1 - pbar_theta q) (eq. 9)."""
+    p = _p_theta(_kernel(kernel), _scale(scale), _theta(theta))
+    q = _q(q)
+    return _acc(p, q)
+
+
+def _acc(p: float, q: float) -> float:
+    den = 1.0 - (1.0 - p) * q
+    return 1.0 if den <= 0 else min(1.0, p / den)
+
+
+def expected_draws(*, kernel: Kernel, scale: float, theta: float, q: float) -> float:
+    """E[K] = 1/(1 - pbar_theta q): mean number of kernel draws per release (spec §3.2)."""
+    p = _p_theta(_kernel(kernel), _scale(scale), _theta(theta))
+    q = _q(q)
+    den = 1.0 - (1.0 - p) * q
+    return math.inf if den <= 0 else 1.0 / den
+
+
+def output_density(
+    x: Any, *, kernel: Kernel, scale: float, theta: float, q: float, center: float = 0.0
+) -> np.ndarray | float:
+    """BR-DP output density f_brdp(x | y=center) (Prop. 1, eq. 3; App. A erratum: final form is right)."""
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    c = _v.real("center", center)
+    xs = _v.real_array("x", x)
+    p = _p_theta(kernel, s, th)
+    den = 1.0 - (1.0 - p) * q
+    n = xs - c
+    f = _pdf(kernel, n, s) * np.where(np.abs(n) <= th, 1.0, 1.0 - q) / den
+    return float(f) if f.ndim == 0 else f
+
+
+def output_cdf(
+    x: Any, *, kernel: Kernel, scale: float, theta: float, q: float, center: float = 0.0
+) -> np.ndarray | float:
+    """BR-DP output CDF (spec §3.3 [REC]).
+
+    F(t) = [(1-q)F_N(t) + q max(0, F_N(min(t, theta)) - F_N(-theta))] / (1 - pbar q).
+    """
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    c = _v.real("center", center)
+    t = _v.real_array("x", x) - c
+    p = _p_theta(kernel, s, th)
+    den = 1.0 - (1.0 - p) * q
+    inner = _mass(kernel, np.full_like(t, -th), np.clip(t, -th, th), s)
+    out = np.clip(((1 - q) * _cdf(kernel, t, s) + q * inner) / den, 0.0, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def output_variance(*, kernel: Kernel, scale: float, theta: float, q: float) -> float:
+    """Var of the BR-DP noise: (Var_N - q E[N^2; |N| > theta]) / (1 - pbar q) (spec §3.3 [REC])."""
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    p = _p_theta(kernel, s, th)
+    if kernel == "gaussian":
+        z = th / s
+        var = s * s
+        tail = 2 * s * s * (z * float(stats.norm.pdf(z)) + float(special.ndtr(-z)))
+    else:
+        var = 2 * s * s
+        tail = math.exp(-th / s) * (th * th + 2 * s * th + 2 * s * s)
+    return (var - q * tail) / (1.0 - (1.0 - p) * q)
+
+
+# ---------------------------------------------------------------------------------------------------
+# samplers
+# ---------------------------------------------------------------------------------------------------
+
+
+def _draw_kernel(kernel: str, s: float, size: int, gen: np.random.Generator) -> np.ndarray:
+    if kernel == "gaussian":
+        return gen.normal(0.0, s, size)
+    return gen.laplace(0.0, s, size)
+
+
+def sample_outputs(
+    n: int,
+    *,
+    kernel: Kernel,
+    scale: float,
+    theta: float,
+    q: float,
+    center: float = 0.0,
+    rng: np.random.Generator | int | None = None,
+) -> np.ndarray:
+    """n independent BR-DP releases around ``center`` by the direct sampler (spec §3.2 [REC]).
+
+    Same law as the recycling loop: with probability p_theta/(1 - pbar q) the noise is the kernel truncated to
+    [-theta, theta], otherwise the kernel truncated to |n| > theta (inverse CDF; exact even when q -> 1).
+    """
+    n = _v.integer("n", n, low=0)
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    c = _v.real("center", center)
+    gen = _v.rng(rng)
+    p = _p_theta(kernel, s, th)
+    a = _acc(p, q)
+    u = gen.random(n)
+    w = 2.0 * gen.random(n) - 1.0  # sign(w) and |w| are independent; |w| ~ U(0, 1)
+    v = np.abs(w)
+    inside = u < a
+    if kernel == "gaussian":
+        # |N| given in-bound: Phi^{-1}(1/2 + V p/2); given out-of-bound: -Phi^{-1}(V Phi(-theta/s))
+        with np.errstate(divide="ignore"):
+            r = special.ndtri(np.where(inside, 0.5 + v * (0.5 * p), v * float(special.ndtr(-th / s))))
+        out = np.where(inside, np.minimum(r * s, th), np.maximum(-r * s, th))
+    else:
+        # in-bound: exponential truncated to [0, theta]; out-of-bound: theta + Exp(s) (memoryless tail)
+        lg = np.log1p(np.where(inside, -v * p, -v))
+        out = np.where(inside, np.minimum(-s * lg, th), th - s * lg)
+    return c + np.copysign(out, w)
+
+
+def simulate_recycler(
+    n_releases: int,
+    *,
+    kernel: Kernel,
+    scale: float,
+    theta: float,
+    q: float,
+    center: float = 0.0,
+    rng: np.random.Generator | int | None = None,
+    max_draws: int = 1_000_000,
+) -> pd.DataFrame:
+    """Step-by-step recycler of Fig. 1 / spec §3.2 recording every kernel draw (for the animation).
+
+    Columns: ``draw`` (0-based), ``release`` (index of the release the draw belongs to), ``noise``,
+    ``output``, ``in_bound``, ``outcome`` in {"released in-bound", "released out-of-bound", "recycled"}.
+    Stops after ``n_releases`` releases or ``max_draws`` draws (q = 1 with tiny p_theta).
+    """
+    n_rel = _v.integer("n_releases", n_releases, low=0)
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    c = _v.real("center", center)
+    cap = _v.integer("max_draws", max_draws, low=1)
+    gen = _v.rng(rng)
+    noises: list[np.ndarray] = []
+    coins: list[np.ndarray] = []
+    released = 0
+    total = 0
+    chunk = max(16, 2 * n_rel)
+    while released < n_rel and total < cap:
+        m = min(chunk, cap - total)
+        nz = _draw_kernel(kernel, s, m, gen)
+        cn = gen.random(m)
+        noises.append(nz)
+        coins.append(cn)
+        released += int(np.count_nonzero((np.abs(nz) <= th) | (cn >= q)))
+        total += m
+    noise = np.concatenate(noises) if noises else np.empty(0)
+    coin = np.concatenate(coins) if coins else np.empty(0)
+    inb = np.abs(noise) <= th
+    rel = inb | (coin >= q)
+    if n_rel == 0:
+        keep = 0
+    elif released >= n_rel:
+        keep = int(np.flatnonzero(rel)[n_rel - 1]) + 1
+    else:
+        keep = len(noise)
+    noise, inb, rel = noise[:keep], inb[:keep], rel[:keep]
+    release_idx = np.concatenate(([0], np.cumsum(rel)[:-1])) if keep else np.empty(0, dtype=int)
+    outcome = np.where(rel & inb, "released in-bound", np.where(rel, "released out-of-bound", "recycled"))
+    return pd.DataFrame(
+        {
+            "draw": np.arange(keep),
+            "release": release_idx.astype(int),
+            "noise": noise,
+            "output": c + noise,
+            "in_bound": inb,
+            "outcome": outcome,
+        }
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# the paper's accountant (Thm. 1, Prop. 2, Thm. 2, Alg. 1)
+# ---------------------------------------------------------------------------------------------------
+
+
+def baseline_q(epsilon: float, epsilon_y: float) -> float:
+    """Baseline recycling probability q_base = 1 - exp(-(epsilon - epsilon_y)) (Thm. 2 / Remark 1).
+
+    Spec §4.6 erratum: the paper's proof is for probabilistic DP; the rigorous guarantee of the kernel at
+    (eps_y, delta) with q_base is (eps, delta/(1 - pbar q))-DP.
+    """
+    e = _eps_pos(epsilon)
+    ey = _eps_y(epsilon_y, e)
+    return float(-math.expm1(-(e - ey)))
+
+
+def recycling_loss(q: float) -> float:
+    """Extra privacy loss L = -ln(1 - q) of the recycler (eq. 6); inf at q = 1."""
+    q = _q(q)
+    return math.inf if q >= 1 else -math.log1p(-q)
+
+
+def paper_w(*, kernel: Kernel, scale: float, theta: float, sensitivity: float) -> float:
+    """W of eq. (7): kernel probability of being in-bound for X and out-of-bound for X' (Thm. 1).
+
+    With tau = +-theta, (7) and (14) agree (spec §4.4) and W = F(min(D - theta, theta)) - F(-theta).
+    """
+    return _w(_kernel(kernel), _scale(scale), _theta(theta), _sens(sensitivity))
+
+
+def _paper_delta(kernel: str, eps: np.ndarray, s: float, theta: float, q: float, d: float) -> np.ndarray:
+    w = _w(kernel, s, theta, d)
+    big_l = math.inf if q >= 1 else -math.log1p(-q)
+    return np.clip((1 - w) * _profile(kernel, eps, s, d) + w * _profile(kernel, eps - big_l, s, d), 0.0, 1.0)
+
+
+def paper_delta(
+    epsilon: Any, *, kernel: Kernel, scale: float, theta: float, q: float, sensitivity: float
+) -> np.ndarray | float:
+    """The paper's BR-DP privacy profile (Prop. 2, eq. 8): (1 - W) delta_Z(eps) + W delta_Z(eps - L).
+
+    Printed with ">=", used as the accountant's value (spec §4.5).
+    NOT a valid bound in general (spec §4.8).
+    """
+    kernel = _kernel(kernel)
+    s, th, q, d = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
+    eps = _v.real_array("epsilon", epsilon)
+    out = _paper_delta(kernel, eps, s, th, q, d)
+    return float(out) if out.ndim == 0 else out
+
+
+def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: float, tol: float) -> float:
+    """Alg. 1 solved in closed form / by one root-find: the largest q with (8) <= delta."""
+    w = _w(kernel, s, theta, d)
+    dz = _profile_s(kernel, eps, s, d)
+    if w <= 0:
+        return 1.0 if dz <= delta else 0.0
+    t = (delta - (1 - w) * dz) / w  # needed delta_Z(eps - L)
+    if t >= 1:
+        return 1.0
+    if t < 0:
+        return 0.0
+    x = _kernel_eps_for_delta(kernel, t, s, d)
+    big_l = eps - x
+    if big_l <= 0:
+        return 0.0
+    q = float(-math.expm1(-big_l))
+
+    def d_of(qq: float) -> float:
+        ll = math.inf if qq >= 1 else -math.log1p(-qq)
+        return (1 - w) * dz + w * _profile_s(kernel, eps - ll, s, d)
+
+    step = max(tol, 1e-15)
+    while q > 0 and d_of(q) > delta:  # stay on the feasible side, as Alg. 1 returns q_lo
+        q = max(0.0, q - step)
+        step *= 2
+    return q
+
+
+def paper_q(
+    *,
+    epsilon: float,
+    delta: float,
+    epsilon_y: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    calibration: Literal["analytic", "classic"] = "analytic",
+    tol: float = 1e-10,
+) -> float:
+    """Alg. 1: largest q with the paper's delta_Gamma(epsilon) <= delta for a kernel at (epsilon_y, delta).
+
+    delta_Gamma is nondecreasing in q, so Alg. 1's bisection and this root-find agree; the returned q
+    is on the feasible side (q_lo).  Fixes of spec §4.7: delta_y = delta, q = 1 allowed (L = inf,
+    delta_Z(-inf) = 1).
+    """
+    kernel = _kernel(kernel)
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    ey = _eps_y(epsilon_y, e)
+    d, th = _sens(sensitivity), _theta(theta)
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    tol = _v.positive("tol", tol)
+    s = _calibrate(kernel, ey, dl, d, calibration)
+    return _alg1(kernel, e, dl, s, d, th, tol)
+
+
+def objective(
+    p_theta: float, q: float, *, variant: Literal["corrected", "as_printed"] = "corrected"
+) -> float:
+    """Alg. 2 objective: corrected O = q + (1 - q)/p_theta = 1/acceptance (spec §5.1); printed eq. (10)
+    O = 1 - q + q/p_theta only with ``variant="as_printed"`` (an algebra error)."""
+    p = _v.probability("p_theta", p_theta, low_open=True)
+    q = _q(q)
+    variant = _v.choice("variant", variant, ("corrected", "as_printed"))
+    return q + (1 - q) / p if variant == "corrected" else 1 - q + q / p
+
+
+# ---------------------------------------------------------------------------------------------------
+# exact accountant (spec §4.8)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _threshold(kernel: str, s: float, d: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """sup{x : Z_d(x) > level} for the kernel loss Z_d(x) = ln f(x)/f(x - d) (nonincreasing in x)."""
+    with np.errstate(all="ignore"):
+        if kernel == "gaussian":
+            t = d / 2 - s * s * level / d
+            t = np.where(level == np.inf, -np.inf, np.where(level == -np.inf, np.inf, t))
+        else:
+            e0 = d / s
+            t = np.where(level >= e0, -np.inf, np.where(level < -e0, np.inf, (d - s * level) / 2))
+    return t
+
+
+def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
+    """Pieces [l, r] of the line where c_0 and c_d are constant.
+
+    Returns l, r, a, b, c = ln(a/b), each with a last axis of length 5.
+    """
+    d = np.asarray(d, dtype=float)
+    q = np.asarray(q, dtype=float)
+    d, q = np.broadcast_arrays(d, q)
+    parts = [np.full(d.shape, -theta), np.full(d.shape, theta), d - theta, d + theta]
+    cuts = np.sort(np.stack(parts, -1), -1)
+    inf = np.full(d.shape + (1,), np.inf)
+    lo = np.concatenate([-inf, cuts], -1)
+    hi = np.concatenate([cuts, inf], -1)
+    mid = np.where(np.isinf(lo), hi - 1.0, np.where(np.isinf(hi), lo + 1.0, (lo + hi) / 2))
+    qq = q[..., None]
+    a = np.where(np.abs(mid) <= theta, 1.0, 1.0 - qq)
+    b = np.where(np.abs(mid - d[..., None]) <= theta, 1.0, 1.0 - qq)
+    with np.errstate(divide="ignore"):
+        big_l = np.where(qq >= 1, np.inf, -np.log1p(-np.minimum(qq, 1.0)))
+    c = np.where(a == b, 0.0, np.where(a > b, big_l, -big_l))
+    return lo, hi, a, b, c
+
+
+def _exact_core(kernel: str, s: float, theta: float, eps: Any, q: Any, d: Any) -> np.ndarray:
+    """Hockey-stick H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)) in closed form on pieces (broadcast eps, q, d)."""
+    eps, q, d = np.broadcast_arrays(np.asarray(eps, float), np.asarray(q, float), np.asarray(d, float))
+    lo, hi, a, b, c = _pieces(theta, d, q)
+    e = eps[..., None]
+    with np.errstate(all="ignore"):
+        level = e - c
+        t = _threshold(kernel, s, d[..., None], level)
+        t = np.where(b == 0, np.inf, t)
+        u = np.clip(t, lo, hi)
+        mp = _mass(kernel, lo, u, s)
+        mq = _mass(kernel, lo - d[..., None], u - d[..., None], s)
+        qpart = np.where((b == 0) | (mq == 0), 0.0, np.exp(e) * b * mq)
+        qpart = np.where(np.isnan(qpart), 0.0, qpart)
+        contrib = np.where((u > lo) & (a > 0), a * mp - qpart, 0.0)
+    p = _p_theta(kernel, s, theta)
+    norm = 1.0 - (1.0 - p) * q
+    return np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)
+
+
+def _exact_quad(kernel: str, s: float, theta: float, eps: float, q: float, d: float) -> float:
+    """Same quantity by adaptive quadrature of max(0, P - e^eps Q) on every sub-piece (spec §4.8)."""
+    p = _p_theta(kernel, s, theta)
+    norm = 1.0 - (1.0 - p) * q
+    ee = math.exp(eps) if eps < 700 else math.inf
+
+    def f(x: float) -> float:
+        px = float(_pdf(kernel, x, s)) * (1.0 if abs(x) <= theta else 1 - q)
+        qx = float(_pdf(kernel, x - d, s)) * (1.0 if abs(x - d) <= theta else 1 - q)
+        return max(0.0, px - (ee * qx if qx > 0 else 0.0))
+
+    span = 40 * s + theta + d
+    cuts = sorted({-span, -theta, theta, d - theta, d + theta, 0.0, d, span})
+    total = 0.0
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        if hi > lo:
+            total += integrate.quad(f, lo, hi, epsabs=1e-15, epsrel=1e-12, limit=200)[0]
+    return min(1.0, total / norm)
+
+
+def exact_delta(
+    epsilon: Any,
+    *,
+    kernel: Kernel,
+    scale: float,
+    theta: float,
+    q: float,
+    sensitivity: float,
+    shifts: int = 200,
+    method: Literal["closed_form", "quadrature"] = "closed_form",
+) -> np.ndarray | float:
+    """Exact BR-DP privacy profile: sup over d in (0, Delta_f] of H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)).
+
+    Spec §4.8 [REC]: the loss is Z_d + ell with ell = +-L on S(0)\\S(d) / S(d)\\S(0); on each piece cut at
+    {+-theta, d +- theta} the integrand is positive on x < t, giving a closed form for both kernels (Laplace
+    loss is clipped-linear).  ``method="quadrature"`` integrates each sub-piece with scipy.quad instead.
+    The sup uses ``shifts`` equally spaced d (d = Delta_f included; in every test d = Delta_f was worst).
+    Both directions are equal by symmetry.
+    """
+    kernel = _kernel(kernel)
+    s, th, q, dd = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
+    k = _v.integer("shifts", shifts, low=1)
+    method = _v.choice("method", method, ("closed_form", "quadrature"))
+    eps = _v.real_array("epsilon", epsilon)
+    dgrid = dd * np.arange(1, k + 1) / k
+    if method == "closed_form":
+        out = _exact_core(kernel, s, th, eps[..., None], q, dgrid).max(-1)
+    else:
+        flat = np.array(
+            [max(_exact_quad(kernel, s, th, float(e), q, float(x)) for x in dgrid) for e in eps.ravel()]
+        )
+        out = flat.reshape(eps.shape)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def exact_pld(
+    *,
+    kernel: Kernel,
+    scale: float,
+    theta: float,
+    q: float,
+    sensitivity: float,
+    value_discretization_interval: float = 1e-4,
+    tail_mass_truncation: float = 1e-15,
+):
+    """Exact BR-DP privacy-loss distribution (pessimistic, shift d = Delta_f) as a dp_accounting PLD.
+
+    The loss Gamma(x) = Z_D(x) + ell(x) is nonincreasing on each piece, so P(Gamma > g) is a sum of kernel
+    masses; losses are rounded *up* to the grid (pessimistic), mass beyond the upper truncation and the
+    +L region at q = 1 go to the infinity mass.  Symmetric (remove = add).
+    """
+    from dp_accounting.pld import pld_pmf, privacy_loss_distribution as pld
+
+    kernel = _kernel(kernel)
+    s, th, q, d = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
+    h = _v.positive("value_discretization_interval", value_discretization_interval)
+    tail = _v.probability("tail_mass_truncation", tail_mass_truncation, low_open=True, high_open=True)
+    big_l = math.inf if q >= 1 else -math.log1p(-q)
+    mu = d / s
+    if kernel == "gaussian":
+        zq = float(-special.ndtri(tail / 4))
+        zlo, zhi = mu * mu / 2 - zq * mu, mu * mu / 2 + zq * mu
+    else:
+        zlo, zhi = -mu, mu
+    lf = big_l if math.isfinite(big_l) else 0.0
+    kmin = math.floor((zlo - lf) / h) - 1
+    kmax = math.ceil((zhi + lf) / h) + 1
+    grid = np.arange(kmin, kmax + 1) * h
+    surv = _loss_survival(kernel, s, th, q, d, grid)  # P(Gamma > g) incl. infinite mass
+    p_inf = _loss_survival(kernel, s, th, q, d, np.array([np.inf]))[0]
+    # pessimistic: mass in (g_{k-1}, g_k] -> g_k ; below g_kmin -> g_kmin ; above g_kmax -> infinity
+    probs = np.empty(len(grid))
+    probs[0] = 1.0 - surv[0]
+    probs[1:] = surv[:-1] - surv[1:]
+    probs = np.maximum(probs, 0.0)
+    inf_mass = float(min(max(surv[-1], p_inf), 1.0 - 1e-15))  # dp_accounting needs infinity_mass < 1
+    pmf = pld_pmf.DensePLDPmf(
+        discretization=h, lower_loss=int(kmin), probs=probs, infinity_mass=inf_mass, pessimistic_estimate=True
+    )
+    return pld.PrivacyLossDistribution(pmf)
+
+
+def _pld_profile_fn(pld):
+    """Fast delta(eps) evaluator for a dp_accounting PLD (its vectorised method is slow and needs sorted eps).
+
+    delta(eps) = m_inf + sum_{l > eps} p_l - e^eps sum_{l > eps} p_l e^{-l}, with suffix sums (log space).
+    Falls back to the public scalar method if the PMF internals are not available.
+    """
+    pmf = getattr(pld, "_pmf_remove", None)
+    probs = getattr(pmf, "_probs", None)
+    if probs is None or getattr(pld, "_symmetric", True) is False:
+        def slow(eps: Any) -> np.ndarray:
+            vals = [float(pld.get_delta_for_epsilon(float(e))) for e in np.ravel(eps)]
+            return np.array(vals).reshape(np.shape(eps))
+
+        return slow
+    losses = (np.arange(len(probs)) + pmf._lower_loss) * pmf._discretization
+    keep = probs > 0
+    losses, probs = losses[keep], probs[keep]
+    m_inf = float(pmf._infinity_mass)
+    s1 = np.concatenate((np.cumsum(probs[::-1])[::-1], [0.0]))
+    with np.errstate(divide="ignore"):
+        log_s2 = np.concatenate((np.logaddexp.accumulate((np.log(probs) - losses)[::-1])[::-1], [-np.inf]))
+
+    def f(eps: Any) -> np.ndarray:
+        e = np.asarray(eps, dtype=float)
+        k = np.searchsorted(losses, e, side="right")
+        with np.errstate(all="ignore"):
+            tail = s1[k] - np.exp(np.where(np.isneginf(e), -np.inf, e + log_s2[k]))
+        tail = np.where(np.isnan(tail), 0.0, tail)
+        return np.clip(m_inf + np.maximum(tail, 0.0), 0.0, 1.0)
+
+    return f
+
+
+def _pld_deltas(pld, eps: np.ndarray) -> np.ndarray:
+    """Hockey-stick deltas of a dp_accounting PLD for many eps."""
+    return _pld_profile_fn(pld)(eps)
+
+
+def _loss_survival(kernel: str, s: float, theta: float, q: float, d: float, g: np.ndarray) -> np.ndarray:
+    """P_{x ~ f_brdp(.|0)}(Gamma(x) > g), Gamma = ln f_brdp(x|0)/f_brdp(x|d).
+
+    g may be +inf: then the result is the mass of the infinite loss.
+    """
+    g = np.asarray(g, dtype=float)
+    lo, hi, a, b, c = _pieces(theta, np.full(g.shape, d), np.full(g.shape, q))
+    with np.errstate(all="ignore"):
+        t = _threshold(kernel, s, np.full(g.shape, d)[..., None], g[..., None] - c)
+        t = np.where(b == 0, np.inf, t)  # Q = 0 there: infinite loss, counted for every g incl. +inf
+        t = np.where((b > 0) & np.isposinf(g[..., None]), -np.inf, t)
+    u = np.clip(t, lo, hi)
+    m = np.where((u > lo) & (a > 0), a * _mass(kernel, lo, u, s), 0.0)
+    p = _p_theta(kernel, s, theta)
+    return np.clip(m.sum(-1) / (1.0 - (1.0 - p) * q), 0.0, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# budget split (Alg. 2) and the exact optimiser
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BRDPPlan:
+    """A BR-DP configuration for one release and what each accountant says about it.
+
+    ``acceptance`` is always the true acceptance p_theta/(1 - pbar q) of eq. (9); ``objective_value`` is the
+    objective Alg. 2 minimised (1/acceptance for the corrected objective; the printed eq. (10) otherwise).
+    ``paper_delta`` is Prop. 2 at ``epsilon``, ``exact_delta`` the exact hockey-stick (spec §4.8).
+    """
+
+    epsilon: float
+    delta: float
+    sensitivity: float
+    theta: float
+    kernel: str
+    accountant: str
+    objective: str
+    calibration: str
+    epsilon_y: float
+    q: float
+    scale: float
+    p_theta: float
+    w: float
+    loss: float
+    acceptance: float
+    expected_draws: float
+    baseline_q: float
+    objective_value: float
+    dp_scale: float
+    dp_acceptance: float
+    paper_delta: float
+    exact_delta: float
+
+    @property
+    def sound(self) -> bool:
+        """True when the exact delta at epsilon is within the target delta (relative tolerance 1e-6)."""
+        return self.exact_delta <= self.delta * (1 + 1e-6)
+
+    @property
+    def gain(self) -> float:
+        """Acceptance of BR-DP minus acceptance of the plain kernel at the full budget (Prop. 4)."""
+        return self.acceptance - self.dp_acceptance
+
+
+def _alg2(
+    kernel: str,
+    eps: float,
+    delta: float,
+    d: float,
+    theta: float,
+    calibration: str,
+    variant: str,
+    p_fn=None,
+    n_grid: int = 40,
+) -> tuple[float, float, float, float]:
+    """Alg. 2 (coarse grid + bounded Brent refine of the ternary search): returns (eps_y, scale, q, O)."""
+    cache: dict[float, tuple[float, float, float]] = {}
+
+    def ev(ey: float) -> float:
+        if ey not in cache:
+            s = _calibrate(kernel, ey, delta, d, calibration)
+            q = _alg1(kernel, eps, delta, s, d, theta, 1e-12)
+            p = _p_theta(kernel, s, theta) if p_fn is None else p_fn(s)
+            # infeasible even at q = 0 (classic Gaussian calibration is not (eps_y, delta)-DP for eps_y >~ 1)
+            infeasible = _profile_s(kernel, eps, s, d) > delta * (1 + 1e-6)
+            if p <= 0 or infeasible:
+                o = math.inf
+            else:
+                o = q + (1 - q) / p if variant == "corrected" else 1 - q + q / p
+            cache[ey] = (s, q, o)
+        return cache[ey][2]
+
+    lo_eps = 1e-6 * eps
+    grid = eps * np.arange(1, n_grid + 1) / n_grid
+    vals = np.array([ev(float(g)) for g in grid])
+    i = int(np.argmin(vals))
+    a = float(grid[i - 1]) if i > 0 else lo_eps
+    b = float(grid[min(i + 1, len(grid) - 1)])
+    if b > a:
+        res = _opt.minimize_scalar(ev, bounds=(a, b), method="bounded", options={"xatol": 1e-9 * eps})
+        ev(float(res.x))
+    best = min(cache, key=lambda k: (cache[k][2], -k))
+    s, q, o = cache[best]
+    return best, s, q, o
+
+
+def _largest_exact_q(
+    kernel: str, s: float, theta: float, eps: float, delta: float, dgrid: np.ndarray
+) -> float:
+    """Largest q with max_d exact delta(eps) <= delta; delta is not monotone in q, so grid then bisect."""
+    qgrid = np.unique(np.concatenate((np.linspace(0.0, 1.0, 121), 1.0 - np.logspace(-3, -12, 10))))
+    vals = _exact_core(kernel, s, theta, eps, qgrid[:, None], dgrid[None, :]).max(-1)
+    ok = vals <= delta * (1 + _BUDGET_RTOL)
+    if not ok.any():
+        return -1.0
+    k = int(np.flatnonzero(ok)[-1])
+    if k == len(qgrid) - 1:
+        return 1.0
+    lo, hi = float(qgrid[k]), float(qgrid[k + 1])
+    while hi - lo > 1e-10:
+        mid = 0.5 * (lo + hi)
+        if _exact_core(kernel, s, theta, eps, mid, dgrid).max() <= delta * (1 + _BUDGET_RTOL):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _exact_opt(
+    kernel: str, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32
+) -> tuple[float, float, float]:
+    """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice."""
+    coarse_d = d * np.arange(1, 17) / 16
+    full_d = d * np.arange(1, 201) / 200
+    cache: dict[float, tuple[float, float, float]] = {}
+
+    def ev(ey: float) -> float:
+        if ey not in cache:
+            s = _calibrate(kernel, ey, delta, d, calibration)
+            q = _largest_exact_q(kernel, s, theta, eps, delta, coarse_d)
+            cache[ey] = (s, q, -1.0 if q < 0 else _acc(_p_theta(kernel, s, theta), q))
+        return cache[ey][2]
+
+    grid = eps * np.arange(1, n_grid + 1) / n_grid
+    for _ in range(3):
+        vals = np.array([ev(float(g)) for g in grid])
+        i = int(np.argmax(vals))
+        a = float(grid[max(i - 1, 0)])
+        b = float(grid[min(i + 1, len(grid) - 1)])
+        grid = np.linspace(a, b, 9)
+    order = sorted(cache, key=lambda k: (-cache[k][2], -k))
+    for ey in order:  # verify on the fine shift grid; repair q if a finer shift is worse
+        s, q, acc = cache[ey]
+        if q < 0:
+            continue
+        if _exact_core(kernel, s, theta, eps, q, full_d).max() <= delta * (1 + _BUDGET_RTOL):
+            return ey, s, q
+        q2 = _largest_exact_q(kernel, s, theta, eps, delta, full_d)
+        if q2 >= 0:
+            return ey, s, q2
+    s = _calibrate(kernel, eps, delta, d, calibration)
+    return eps, s, 0.0
+
+
+def optimize(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    accountant: Literal["exact", "paper"] = "exact",
+    objective: Literal["corrected", "as_printed"] = "corrected",
+    calibration: Literal["analytic", "classic"] = "analytic",
+) -> BRDPPlan:
+    """Budget split (epsilon_y, q) for one (epsilon, delta) BR-DP release.
+
+    ``accountant="paper"``: Alg. 2 (ternary search over eps_y; here a 40-point grid + bounded Brent refine,
+    spec §5.2 [REC]) with q from Alg. 1, minimising the corrected objective q + (1-q)/p_theta (spec §5.1);
+    the printed eq. (10) only with ``objective="as_printed"``.  Its guarantee is the paper's mixture
+    model, which can be unsound (check ``plan.exact_delta`` / ``plan.sound``).
+    ``accountant="exact"`` (default): largest acceptance subject to the exact delta(epsilon) <= delta over
+    eps_y in (0, eps] and q in [0, 1] (exact delta is not monotone in q: grid + bisection, spec §4.8).
+    """
+    kernel = _kernel(kernel)
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    accountant = _v.choice("accountant", accountant, ("exact", "paper"))
+    objective = _v.choice("objective", objective, ("corrected", "as_printed"))
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    if accountant == "exact" and objective != "corrected":
+        raise ValueError("objective must be 'corrected' with accountant='exact'; 'as_printed' is paper-only")
+    if accountant == "paper":
+        ey, s, q, o = _alg2(kernel, e, dl, d, th, calibration, objective)
+    else:
+        ey, s, q = _exact_opt(kernel, e, dl, d, th, calibration)
+        o = math.nan
+    return _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o)
+
+
+def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o) -> BRDPPlan:
+    p = _p_theta(kernel, s, th)
+    acc = _acc(p, q)
+    if math.isnan(o):
+        o = 1 / acc
+    dp_s = _calibrate(kernel, e, dl, d, calibration)
+    den = 1 - (1 - p) * q
+    return BRDPPlan(
+        epsilon=e,
+        delta=dl,
+        sensitivity=d,
+        theta=th,
+        kernel=kernel,
+        accountant=accountant,
+        objective=objective,
+        calibration=calibration,
+        epsilon_y=float(ey),
+        q=float(q),
+        scale=float(s),
+        p_theta=p,
+        w=_w(kernel, s, th, d),
+        loss=math.inf if q >= 1 else -math.log1p(-q),
+        acceptance=acc,
+        expected_draws=math.inf if den <= 0 else 1 / den,
+        baseline_q=float(-math.expm1(-(e - ey))),
+        objective_value=o,
+        dp_scale=dp_s,
+        dp_acceptance=_p_theta(kernel, dp_s, th),
+        paper_delta=float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
+        exact_delta=float(_exact_core(kernel, s, th, e, q, d * np.arange(1, 201) / 200).max()),
+    )
+
+
+def make_plan(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    epsilon_y: float,
+    q: float | None = None,
+    calibration: Literal["analytic", "classic"] = "analytic",
+) -> BRDPPlan:
+    """A plan for a user-chosen eps_y and q (q = None: Alg. 1's q) — the app's "q override"."""
+    kernel = _kernel(kernel)
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    ey = _eps_y(epsilon_y, e)
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    s = _calibrate(kernel, ey, dl, d, calibration)
+    qq = _alg1(kernel, e, dl, s, d, th, 1e-12) if q is None else _q(q)
+    acc_name = "paper" if q is None else "manual"
+    return _make_plan(kernel, e, dl, d, th, calibration, acc_name, "corrected", ey, s, qq,
+                      math.nan)
+
+
+# ---------------------------------------------------------------------------------------------------
+# composition (Thm. 3 / Alg. 3 and exact PLD)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _plan(plan: Any) -> BRDPPlan:
+    if not isinstance(plan, BRDPPlan):
+        raise ValueError(f"plan must be a BRDPPlan (from optimize or make_plan), got {type(plan).__name__}")
+    return plan
+
+
+def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
+    """Thm. 3 / Alg. 3 with j = T - k: sum_j binom.pmf(j, T, W) delta_Z^T(eps - j L); ``prof`` = delta_Z^T."""
+    j = np.arange(t + 1)
+    wts = stats.binom.pmf(j, t, w)
+    if drop_k0:
+        wts = wts[:-1]
+        j = j[:-1]
+    keep = wts > 1e-300
+    j, wts = j[keep], wts[keep]
+    with np.errstate(invalid="ignore"):
+        shift = np.where(j == 0, 0.0, j * big_l)
+    args = eps[..., None] - shift
+    args = np.where(np.isnan(args), -np.inf, args)
+    return np.clip((np.asarray(prof(args)) * wts).sum(-1), 0.0, 1.0)
+
+
+def composed_delta(
+    epsilon: Any,
+    *,
+    compositions: int,
+    plan: BRDPPlan,
+    accountant: Literal["exact", "paper"] = "exact",
+    variant: Literal["corrected", "as_printed"] = "corrected",
+    value_discretization_interval: float = 1e-4,
+    kernel_composition: Literal["exact", "rdp", "rdp_improved"] = "exact",
+) -> np.ndarray | float:
+    """delta after T non-adaptive compositions of the plan's BR-DP mechanism.
+
+    ``accountant="paper"``: Thm. 3 / Alg. 3, sum_{k=0}^T C(T,k)(1-W)^k W^{T-k} delta_Z^T(eps - (T-k)L)
+    with the k = 0 term (spec §6.3 erratum; ``variant="as_printed"`` loops k = 1..T).
+    delta_Z^T: Gaussian closed form (sensitivity sqrt(T) D), Laplace via ``dpcore.accounting.laplace_delta``
+    (PLD) or, as in the paper's Fig. 5(b), RDP (``kernel_composition="rdp"``: Mironov conversion;
+    ``"rdp_improved"``; spec §6.4).
+    ``accountant="exact"``: the exact BR-DP PLD (shift D, pessimistic grid) composed by dp_accounting.
+    """
+    pl = _plan(plan)
+    t = _v.integer("compositions", compositions, low=1)
+    accountant = _v.choice("accountant", accountant, ("exact", "paper"))
+    variant = _v.choice("variant", variant, ("corrected", "as_printed"))
+    kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
+    eps = _v.real_array("epsilon", epsilon)
+    if accountant == "paper":
+        prof = _profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc)
+        out = _thm3(prof, eps, pl.w, pl.loss, t, variant == "as_printed")
+    else:
+        pld = exact_pld(
+            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            value_discretization_interval=value_discretization_interval,
+        )
+        if t > 1:
+            pld = pld.self_compose(t)
+        flat = eps.ravel()
+        fin = np.isfinite(flat)
+        res = np.empty(flat.shape)
+        if fin.any():
+            res[fin] = _pld_deltas(pld, flat[fin])
+        res[flat == -np.inf] = 1.0
+        if (flat == np.inf).any():
+            res[flat == np.inf] = pld.get_delta_for_epsilon(1e6)
+        out = np.clip(res.reshape(eps.shape), 0.0, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def composed_epsilon(
+    delta: float,
+    *,
+    compositions: int,
+    plan: BRDPPlan,
+    accountant: Literal["exact", "paper", "dp"] = "exact",
+    value_discretization_interval: float = 1e-4,
+    kernel_composition: Literal["exact", "rdp", "rdp_improved"] = "exact",
+) -> float:
+    """Leakage after T compositions: eps_T = min{eps : delta^T(eps) <= delta} (spec §6.3).
+
+    ``accountant="dp"`` gives the plain kernel at the full budget (the plan's dp_scale, q = 0) for comparison.
+    ``kernel_composition`` (Laplace, T > 1, paper/dp accountants): "exact" PLD or the paper's RDP bounds.
+    """
+    pl = _plan(plan)
+    dl = _delta(delta)
+    t = _v.integer("compositions", compositions, low=1)
+    accountant = _v.choice("accountant", accountant, ("exact", "paper", "dp"))
+    kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
+    if accountant == "exact":
+        pld = exact_pld(
+            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            value_discretization_interval=value_discretization_interval,
+        )
+        if t > 1:
+            pld = pld.self_compose(t)
+        return float(pld.get_epsilon_for_delta(dl))
+    if accountant == "dp":
+        prof = _profile_fn(pl.kernel, pl.dp_scale, pl.sensitivity, t, kc)
+
+        def f(x: float) -> float:
+            return float(prof(np.float64(x))) - dl
+    else:
+        prof = _profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc)
+
+        def f(x: float) -> float:
+            return float(_thm3(prof, np.float64(x), pl.w, pl.loss, t, False)) - dl
+
+    if f(0.0) <= 0:
+        lo = -1.0
+        while f(lo) <= 0 and lo > -1e6:
+            lo *= 2
+        return _opt.brentq(f, lo, 0.0, xtol=1e-10)
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2
+        if hi > 1e7:
+            return math.inf
+    return _opt.brentq(f, 0.0, hi, xtol=1e-10)
+
+
+# ---------------------------------------------------------------------------------------------------
+# subsampling (Sec. 7, Thm. 4, Prop. 6, eq. 13, Alg. 4)
+# ---------------------------------------------------------------------------------------------------
+
+
+def amplify(epsilon: float, delta: float, *, rate: float) -> tuple[float, float]:
+    """Thm. 4: an (eps, delta)-DP mechanism on a rate-p subsample is (ln(1 + p(e^eps - 1)), p delta)-DP."""
+    e = _v.nonnegative("epsilon", epsilon)
+    dl = _v.probability("delta", delta)
+    p = _v.probability("rate", rate, low_open=True)
+    if e > 30:  # log space: ln(1 + p(e^eps - 1)) = eps + ln(p + (1 - p) e^-eps)
+        return e + math.log(p + (1 - p) * math.exp(-e)), p * dl
+    return float(math.log1p(p * math.expm1(e))), p * dl
+
+
+def deamplify(epsilon: float, delta: float, *, rate: float) -> tuple[float, float]:
+    """Inverse of Thm. 4 (spec §7.1 [AMBIG]): the inner budget (ln(1 + (e^eps - 1)/p), delta/p)."""
+    e = _v.nonnegative("epsilon", epsilon)
+    dl = _v.probability("delta", delta)
+    p = _v.probability("rate", rate, low_open=True)
+    if dl / p >= 1:
+        raise ValueError(f"rate must exceed delta = {dl:g} so that the inner delta/p < 1, got {rate!r}")
+    if e > 30:  # log space: ln(1 + (e^eps - 1)/p) = eps + ln((1 - e^-eps)/p + e^-eps)
+        return e + math.log(-math.expm1(-e) / p + math.exp(-e)), dl / p
+    return float(math.log1p(math.expm1(e) / p)), dl / p
+
+
+def sampling_error_std(
+    query: Literal["sum", "average", "count"],
+    *,
+    rate: float,
+    n_records: int,
+    sigma_x: float = 1.0,
+    p_c: float = 0.5,
+) -> float:
+    """Prop. 6: std of the sampling error E (fixed-size sampling without replacement, x_i ~ N(mu, sigma_x^2)).
+
+    sum: sigma_x sqrt(|X|(1-p)/p); average: sigma_x sqrt((1-p)/(p|X|)); count: sqrt(|X|(1-p)p_c(1-p_c)/p).
+    (App. G erratum: two intermediate lines are wrong, the final formulas are right.)
+    """
+    query = _v.choice("query", query, ("sum", "average", "count"))
+    p = _v.probability("rate", rate, low_open=True)
+    n = _v.integer("n_records", n_records, low=1)
+    sx = _v.nonnegative("sigma_x", sigma_x)
+    pc = _v.probability("p_c", p_c)
+    f = (1 - p) / p
+    if query == "sum":
+        return sx * math.sqrt(n * f)
+    if query == "average":
+        return sx * math.sqrt(f / n)
+    return math.sqrt(n * f * pc * (1 - pc))
+
+
+def subsampled_acceptance(
+    *,
+    scale: float,
+    theta: float,
+    q: float,
+    sigma_e: float,
+    kernel: Kernel = "gaussian",
+    variant: Literal["true", "corrected", "as_printed"] = "true",
+) -> float:
+    """Acceptance Pr(|E + N_brdp| <= theta) of the subsampled estimator (spec §7.3).
+
+    ``"true"``: int f_brdp(n)[Phi((theta-n)/sigma_E) - Phi((-theta-n)/sigma_E)] dn (quadrature over the three
+    pieces).  ``"corrected"``: eq. (13) with the §5.1 fix, 1/(q + (1-q)/P_tot), P_tot the N(0, sigma_y^2 +
+    sigma_E^2) mass of [-theta, theta] (Gaussian kernel; it wrongly assumes the recycler bounds E + N).
+    ``"as_printed"``: 1/(1 - q + q/P_tot).
+    """
+    kernel = _kernel(kernel)
+    s, th, q = _scale(scale), _theta(theta), _q(q)
+    se = _v.nonnegative("sigma_e", sigma_e)
+    variant = _v.choice("variant", variant, ("true", "corrected", "as_printed"))
+    if variant != "true":
+        if kernel != "gaussian":
+            raise ValueError("kernel must be 'gaussian' for eq. (13) (variant 'corrected'/'as_printed')")
+        ptot = math.erf(th / (math.hypot(s, se) * _SQRT2))
+        return 1 / (q + (1 - q) / ptot) if variant == "corrected" else 1 / (1 - q + q / ptot)
+    p = _p_theta(kernel, s, th)
+    if se == 0:
+        return _acc(p, q)
+    den = 1 - (1 - p) * q
+
+    def f(n: float) -> float:
+        w = 1.0 if abs(n) <= th else 1 - q
+        g = float(special.ndtr((th - n) / se) - special.ndtr((-th - n) / se))
+        return float(_pdf(kernel, n, s)) * w * g
+
+    span = th + 12 * se + 40 * s
+    total = 0.0
+    for lo, hi in ((-span, -th), (-th, th), (th, span)):
+        total += integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-10, limit=200)[0]
+    return min(1.0, total / den)
+
+
+@dataclass(frozen=True)
+class SubsamplingPlan:
+    """Result of Alg. 4: sampling rate and the inner BR-DP parameters.
+
+    ``acceptance`` is what the mode optimised (paper: eq. 13 corrected; corrected mode: the true acceptance);
+    ``true_acceptance`` is always Pr(|E + N_brdp| <= theta) of the mechanism Thm. 4 covers.
+    """
+
+    mode: str
+    query: str
+    rate: float
+    epsilon_in: float
+    delta_in: float
+    kernel_sensitivity: float
+    epsilon_y: float
+    q: float
+    sigma_y: float
+    sigma_e: float
+    acceptance: float
+    eq13_acceptance: float
+    true_acceptance: float
+
+
+def optimal_sampling_rate(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    n_records: int,
+    query: Literal["sum", "average", "count"],
+    sigma_x: float = 10.0,
+    p_c: float = 0.1,
+    mode: Literal["paper", "corrected"] = "paper",
+    tol: float = 1e-3,
+) -> SubsamplingPlan:
+    """Alg. 4 (Gaussian kernel): sampling rate p maximising the acceptance of subsampled BR-DP.
+
+    For each p: inner budget from Thm. 4 inverted, sigma_E from Prop. 6 (paper: "prop. 7", erratum),
+    eps_y and q from Alg. 2/1 at the inner budget.
+    ``mode="paper"``: kernel sensitivity Delta_f and objective eq. (13) corrected (reproduces Fig. 6).
+    ``mode="corrected"`` (spec §7.3): sensitivity Delta_f/p of the rescaled estimator and the true
+    acceptance.  Ternary search on [p_min, 1] as printed (a *local* search: with
+    eq. (13) the degenerate corner q = 1 at tiny p reports acceptance 1, spec §7.3), then the better of its
+    result and p = 1; p_min = max(1/|X|, 2 delta, 1e-4).
+    """
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    n = _v.integer("n_records", n_records, low=1)
+    query = _v.choice("query", query, ("sum", "average", "count"))
+    sx = _v.nonnegative("sigma_x", sigma_x)
+    pc = _v.probability("p_c", p_c)
+    mode = _v.choice("mode", mode, ("paper", "corrected"))
+    tol = _v.positive("tol", tol)
+    cache: dict[float, SubsamplingPlan] = {}
+
+    def ev(p: float) -> SubsamplingPlan:
+        p = float(min(1.0, p))
+        if p not in cache:
+            ei, di = (e, dl) if p >= 1 else deamplify(e, dl, rate=p)
+            se = sampling_error_std(query, rate=p, n_records=n, sigma_x=sx, p_c=pc) if p < 1 else 0.0
+            dk = d if mode == "paper" else d / p
+            if mode == "paper":
+                p_fn = lambda s: math.erf(th / (math.hypot(s, se) * _SQRT2))  # noqa: E731
+                ey, s, q, _ = _alg2("gaussian", ei, di, dk, th, "analytic", "corrected", p_fn=p_fn, n_grid=24)
+            else:
+                ey, s, q, _ = _alg2("gaussian", ei, di, dk, th, "analytic", "corrected", n_grid=24)
+            eq13 = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="corrected")
+            true = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="true")
+            cache[p] = SubsamplingPlan(
+                mode=mode, query=query, rate=p, epsilon_in=ei, delta_in=di, kernel_sensitivity=dk,
+                epsilon_y=ey, q=q, sigma_y=s, sigma_e=se, acceptance=eq13 if mode == "paper" else true,
+                eq13_acceptance=eq13, true_acceptance=true,
+            )
+        return cache[p]
+
+    p_min = max(1.0 / n, 2 * dl, 1e-4)
+    if p_min >= 1:
+        return ev(1.0)
+    lo, hi = p_min, 1.0
+    while hi - lo > tol:  # Alg. 4 lines 2-8: ternary search (local, as printed)
+        p1, p2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if ev(p1).acceptance < ev(p2).acceptance:
+            lo = p1
+        else:
+            hi = p2
+    ev(0.5 * (lo + hi))
+    ev(1.0)
+    best = max(cache, key=lambda k: (cache[k].acceptance, k))
+    return cache[best]
+
+
+# ---------------------------------------------------------------------------------------------------
+# data for the §14 visualisations (pure functions returning DataFrames)
+# ---------------------------------------------------------------------------------------------------
+
+
+def budget_split_landscape(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    calibration: Literal["analytic", "classic"] = "analytic",
+    n: int = 100,
+    exact: bool = True,
+) -> pd.DataFrame:
+    """Alg. 2 landscape over eps_y in (0, eps] (spec §14 panels 3-4, Fig. 3).
+
+    Columns: epsilon_y, scale, p_theta, w, q (Alg. 1), q_base (Remark 1), acceptance (= 1/O corrected),
+    objective_corrected, objective_as_printed, paper_delta (at eps), exact_delta (at eps, if ``exact``).
+    """
+    kernel = _kernel(kernel)
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    k = _v.integer("n", n, low=2)
+    rows = []
+    dgrid = d * np.arange(1, 41) / 40
+    for ey in e * np.arange(1, k + 1) / k:
+        s = _calibrate(kernel, float(ey), dl, d, calibration)
+        q = _alg1(kernel, e, dl, s, d, th, 1e-12)
+        p = _p_theta(kernel, s, th)
+        rows.append(
+            {
+                "epsilon_y": float(ey),
+                "scale": s,
+                "p_theta": p,
+                "w": _w(kernel, s, th, d),
+                "q": q,
+                "q_base": float(-math.expm1(-(e - ey))),
+                "acceptance": _acc(p, q),
+                "objective_corrected": q + (1 - q) / p,
+                "objective_as_printed": 1 - q + q / p,
+                "paper_delta": float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
+                "exact_delta": float(_exact_core(kernel, s, th, e, q, dgrid).max()) if exact else math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def acceptance_curve(
+    epsilons: Any,
+    *,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    calibration: Literal["analytic", "classic"] = "analytic",
+    exact: bool = False,
+) -> pd.DataFrame:
+    """Acceptance against total eps (Fig. 4, spec §14 panel 5): DP, BR-DP (paper Alg. 2) and optionally
+    BR-DP with the exact optimiser.  Columns: epsilon, dp, brdp_paper, brdp_exact, epsilon_y, q."""
+    kernel = _kernel(kernel)
+    eps = _v.real_array("epsilons", epsilons, low=0.0, allow_inf=False).ravel()
+    if (eps <= 0).any():
+        raise ValueError("epsilons must all be > 0")
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
+    rows = []
+    for e in eps:
+        e = float(e)
+        ey, s, q, _ = _alg2(kernel, e, dl, d, th, calibration, "corrected")
+        row = {
+            "epsilon": e,
+            "dp": _p_theta(kernel, _calibrate(kernel, e, dl, d, calibration), th),
+            "brdp_paper": _acc(_p_theta(kernel, s, th), q),
+            "epsilon_y": ey,
+            "q": q,
+            "brdp_exact": math.nan,
+        }
+        if exact:
+            _, s2, q2 = _exact_opt(kernel, e, dl, d, th, calibration)
+            row["brdp_exact"] = _acc(_p_theta(kernel, s2, th), q2)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def privacy_profile(epsilons: Any, *, plan: BRDPPlan) -> pd.DataFrame:
+    """Privacy profiles of a plan (spec §14 panel 7).
+
+    Columns: kernel delta_Z, paper delta_Gamma (Prop. 2), exact BR-DP delta, plain DP (kernel at the full
+    budget) and ``under_reported`` (exact > paper).
+    """
+    pl = _plan(plan)
+    eps = _v.real_array("epsilons", epsilons).ravel()
+    paper = _paper_delta(pl.kernel, eps, pl.scale, pl.theta, pl.q, pl.sensitivity)
+    dgrid = pl.sensitivity * np.arange(1, 201) / 200
+    exact = _exact_core(pl.kernel, pl.scale, pl.theta, eps[:, None], pl.q, dgrid[None, :]).max(-1)
+    return pd.DataFrame(
+        {
+            "epsilon": eps,
+            "kernel": _profile(pl.kernel, eps, pl.scale, pl.sensitivity),
+            "paper": paper,
+            "exact": exact,
+            "dp": _profile(pl.kernel, eps, pl.dp_scale, pl.sensitivity),
+            "under_reported": exact > paper * (1 + 1e-9) + 1e-300,
+        }
+    )
+
+
+def composition_curve(
+    compositions: Any,
+    *,
+    plan: BRDPPlan,
+    delta: float | None = None,
+    exact: bool = True,
+    value_discretization_interval: float = 1e-4,
+) -> pd.DataFrame:
+    """eps_T against T (Fig. 5, spec §14 panel 8): BR-DP via Thm. 3 (paper), BR-DP exact PLD, plain DP.
+
+    delta defaults to the plan's delta.  The exact curve composes the BR-DP PLD once per T with dp_accounting.
+    """
+    pl = _plan(plan)
+    ts = np.atleast_1d(np.asarray(compositions))
+    tt = [_v.integer("compositions", t, low=1) for t in ts]
+    dl = pl.delta if delta is None else _delta(delta)
+    rows = []
+    base = None
+    if exact:
+        base = exact_pld(
+            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            value_discretization_interval=value_discretization_interval,
+        )
+    for t in tt:
+        row = {
+            "compositions": t,
+            "paper": composed_epsilon(dl, compositions=t, plan=pl, accountant="paper"),
+            "dp": composed_epsilon(dl, compositions=t, plan=pl, accountant="dp"),
+            "exact": math.nan,
+        }
+        if base is not None:
+            row["exact"] = float((base.self_compose(t) if t > 1 else base).get_epsilon_for_delta(dl))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def loss_distribution(plan: BRDPPlan, *, n: int = 400) -> pd.DataFrame:
+    """Privacy-loss picture (Thm. 1, spec §14 panel 6) on a loss grid: CDFs P(loss <= g) of the kernel Z,
+    the paper's mixture (1-W) Z + W (Z + L), and the exact BR-DP loss Gamma (shift D); plus the mass at +inf
+    of the exact loss in ``exact_inf``.  Densities follow by differencing (Gamma has atoms for Laplace)."""
+    pl = _plan(plan)
+    k = _v.integer("n", n, low=2)
+    s, d, th, q = pl.scale, pl.sensitivity, pl.theta, pl.q
+    mu = d / s
+    big_l = pl.loss if math.isfinite(pl.loss) else 0.0
+    if pl.kernel == "gaussian":
+        lo, hi = mu * mu / 2 - 5 * mu - big_l, mu * mu / 2 + 5 * mu + big_l
+    else:
+        lo, hi = -mu - big_l - 0.1 * mu, mu + big_l + 0.1 * mu
+    g = np.linspace(lo, hi, k)
+    zero_q = _loss_survival(pl.kernel, s, th, 0.0, d, g)  # kernel loss survival (q = 0)
+    shifted = _loss_survival(pl.kernel, s, th, 0.0, d, g - pl.loss) if math.isfinite(pl.loss) else np.ones(k)
+    exact = _loss_survival(pl.kernel, s, th, q, d, g)
+    return pd.DataFrame(
+        {
+            "loss": g,
+            "kernel_cdf": 1 - zero_q,
+            "paper_cdf": 1 - ((1 - pl.w) * zero_q + pl.w * shifted),
+            "exact_cdf": 1 - exact,
+            "exact_inf": float(_loss_survival(pl.kernel, s, th, q, d, np.array([np.inf]))[0]),
+        }
+    )
+
+
+_MECHANISMS = ("Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP", "SMP-Lap-BRDP", "SMP-Gau-BRDP")
+
+
+def experiment_releases(
+    values: Any,
+    *,
+    query: Literal["sum", "average", "count"],
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    n_releases: int = 1000,
+    accountant: Literal["exact", "paper"] = "exact",
+    subsampling_mode: Literal["paper", "corrected"] = "paper",
+    mechanisms: tuple[str, ...] = _MECHANISMS,
+    rng: np.random.Generator | int | None = None,
+) -> pd.DataFrame:
+    """Experiment sandbox (Sec. 8, Figs. 7/8; spec §14 panel 10): repeated releases of one query.
+
+    ``values``: one number per record (for ``query="count"`` pass 0/1 indicators of the predicate C).
+    Mechanisms: Lap-DP, Gau-DP, Lap-BRDP, Gau-BRDP (plans from :func:`optimize` with ``accountant``) and the
+    subsampled SMP-*-BRDP (rate from Alg. 4 with sigma_x / p_c estimated from ``values``; a fresh fixed-size
+    subsample per release; Laplace reuses the Gaussian rate, spec §7.4; the SMP rate and the SMP-Gau kernel
+    always come from Alg. 4, i.e. the paper's accountant).  Returns a long DataFrame with
+    columns mechanism, release, output, error (output - true answer, the paper's "centred" output), in_bound.
+    """
+    x = _v.real_array("values", values, allow_inf=False).ravel()
+    if x.size < 1:
+        raise ValueError("values must contain at least one record")
+    query = _v.choice("query", query, ("sum", "average", "count"))
+    e = _eps_pos(epsilon)
+    dl = _delta(delta)
+    d, th = _sens(sensitivity), _theta(theta)
+    n_rel = _v.integer("n_releases", n_releases, low=1)
+    accountant = _v.choice("accountant", accountant, ("exact", "paper"))
+    mode = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
+    for m in mechanisms:
+        _v.choice("mechanisms", m, _MECHANISMS)
+    gen = _v.rng(rng)
+    n = x.size
+    if query == "count":
+        x = (x != 0).astype(float)
+
+    def answer(v: np.ndarray) -> float:
+        return float(v.mean()) if query == "average" else float(v.sum())
+
+    truth = answer(x)
+    frames = []
+    for mech in mechanisms:
+        kernel = "laplace" if "Lap" in mech else "gaussian"
+        if mech.endswith("-DP"):
+            s = _calibrate(kernel, e, dl, d, "analytic")
+            noise = _draw_kernel(kernel, s, n_rel, gen)
+            est = np.full(n_rel, truth)
+        elif not mech.startswith("SMP"):
+            pl = optimize(epsilon=e, delta=dl, sensitivity=d, theta=th, kernel=kernel, accountant=accountant)
+            noise = sample_outputs(n_rel, kernel=kernel, scale=pl.scale, theta=th, q=pl.q, rng=gen)
+            est = np.full(n_rel, truth)
+        else:
+            sp = optimal_sampling_rate(
+                epsilon=e, delta=dl, sensitivity=d, theta=th, n_records=n, query=query,
+                sigma_x=float(np.std(x)), p_c=float(np.mean(x)) if query == "count" else 0.5, mode=mode,
+            )
+            m_sub = max(1, round(sp.rate * n))
+            est = np.empty(n_rel)
+            for i in range(n_rel):
+                sub = x[gen.choice(n, m_sub, replace=False)] if m_sub < n else x
+                est[i] = float(sub.mean()) if query == "average" else float(sub.sum()) * n / m_sub
+            if kernel == "gaussian":
+                noise = sample_outputs(n_rel, kernel=kernel, scale=sp.sigma_y, theta=th, q=sp.q, rng=gen)
+            else:
+                pl = optimize(epsilon=sp.epsilon_in, delta=sp.delta_in, sensitivity=sp.kernel_sensitivity,
+                              theta=th, kernel="laplace", accountant=accountant)
+                noise = sample_outputs(n_rel, kernel=kernel, scale=pl.scale, theta=th, q=pl.q, rng=gen)
+        out = est + noise
+        frames.append(pd.DataFrame({
+            "mechanism": mech,
+            "release": np.arange(n_rel),
+            "output": out,
+            "error": out - truth,
+            "in_bound": np.abs(out - truth) <= th,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def compare_accountants(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: Kernel,
+    calibration: Literal["analytic", "classic"] = "analytic",
+) -> pd.DataFrame:
+    """"Paper vs exact" audit (spec §14 panel 11): one row per plan (paper Alg. 2, exact optimum, plain DP).
+
+    Columns: plan, epsilon_y, q, acceptance, paper_delta, exact_delta, ratio (exact / target delta) and status
+    ("sound" if exact delta <= target, else "anti-conservative").
+    """
+    kw = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
+              calibration=calibration)
+    paper = optimize(accountant="paper", **kw)
+    exact = optimize(accountant="exact", **kw)
+    dp = make_plan(epsilon_y=epsilon, q=0.0, **kw)
+    rows = []
+    for name, pl in (("paper (Alg. 2 + Alg. 1)", paper), ("exact optimum", exact), ("plain DP kernel", dp)):
+        rows.append({
+            "plan": name,
+            "epsilon_y": pl.epsilon_y,
+            "q": pl.q,
+            "acceptance": pl.acceptance,
+            "paper_delta": pl.paper_delta,
+            "exact_delta": pl.exact_delta,
+            "ratio": pl.exact_delta / pl.delta,
+            "status": "sound" if pl.sound else "anti-conservative",
+        })
+    return pd.DataFrame(rows)
