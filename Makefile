@@ -9,6 +9,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 CONSTRAINTS := requirements/constraints.txt
 PYTEST_ARGS ?=
+# one BLAS thread per process: the small optimisations in dpcore slow down 10-25x when BLAS threads compete
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
 
 .PHONY: app test bench chromium clean
 

@@ -223,3 +223,12 @@ def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
             help="Same seed, same random draws: share the link and others see exactly your samples.", **kwargs
         )
     )
+
+
+def toggle(key: str, label: str, default: bool = False, *, help: str | None = None, container: Any = None) -> bool:
+    """A URL-bound on/off switch (``?key=true`` / ``?key=false``)."""
+    c = container or st.sidebar
+    raw = _first_look(key)
+    if raw is not None and raw.lower() not in ("true", "false"):
+        _record(f"The link set `{key}={raw}`, but {label!r} must be true or false. Showing {str(default).lower()}.")
+    return bool(c.toggle(label, value=default, key=key, bind="query-params", help=help))

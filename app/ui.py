@@ -83,3 +83,29 @@ def share_hint() -> None:
     st.sidebar.caption(
         ":material/link: Every control is saved in the page address: copy the address bar to share this exact view."
     )
+
+
+def paper_vs_exact(
+    label: str,
+    paper: float,
+    exact: float,
+    *,
+    fmt: str = "{:.4g}",
+    paper_underreports: bool | None = None,
+    help: str | None = None,
+) -> None:
+    """The paper's number as printed beside the exact one, with a warning when the paper under-reports privacy loss.
+
+    ``paper_underreports`` defaults to ``exact > paper`` (for δ or ε, larger means more privacy loss).
+    """
+    worse = (exact > paper * (1 + 1e-9) + 1e-300) if paper_underreports is None else paper_underreports
+    left, right = st.columns(2)
+    left.metric(f"{label} — paper's accountant", fmt.format(paper), help=help)
+    right.metric(f"{label} — exact", fmt.format(exact))
+    if worse:
+        ratio = exact / paper if paper > 0 else float("inf")
+        st.warning(
+            f"The paper under-reports the privacy loss here: exact {label} = {fmt.format(exact)} vs "
+            f"{fmt.format(paper)} as printed ({ratio:.3g}×). The app's defaults use the exact value.",
+            icon=":material/warning:",
+        )

@@ -22,7 +22,18 @@ from dpcore.accounting import (
 )
 from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, sample_noise, within_probability
 
+# One module per paper idea; their names overlap (each has an ``optimize``), so they stay namespaced:
+# ``dpcore.brdp.optimize``, ``dpcore.r2dp.optimize`` …
+from dpcore import brdp, data, filters, ldp, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
+
 __all__ = [
+    "brdp",
+    "data",
+    "filters",
+    "ldp",
+    "noise_reduction",
+    "r2dp",
+    "svt",
     "PLD_DISCRETIZATION",
     "Calibration",
     "calibrate",

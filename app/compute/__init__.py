@@ -2,6 +2,8 @@
 
 Each function evaluates dpcore on the grid a chart needs and returns a pandas DataFrame that is both the chart's
 data and its CSV download. No figures here, and no formulas beyond evaluating dpcore functions on a grid.
+This module holds the baselines (home, Gaussian & Laplace); each paper page has its own submodule
+(``app.compute.brdp`` …) built the same way, with :data:`MAX_ENTRIES` bounding every cache.
 """
 
 from __future__ import annotations
@@ -13,17 +15,17 @@ import streamlit as st
 import dpcore
 from dpcore import baseline
 
-_MAX_ENTRIES = 256  # every cache is bounded, so many classroom sessions cannot grow memory without limit
+MAX_ENTRIES = 256  # every cache is bounded, so many classroom sessions cannot grow memory without limit
 MECHS = baseline.MECHANISMS
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def calibration(epsilon: float, delta: float, sensitivity: float, method: str) -> dpcore.Calibration:
     """σ (analytic or classic) and the tight Laplace b for (ε, δ, Δ)."""
     return dpcore.calibrate(epsilon, delta, sensitivity=sensitivity, method=method)
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """Noise densities of both calibrated mechanisms on a common grid (x, gaussian, laplace)."""
     cal = calibration(epsilon, delta, sensitivity, method)
@@ -35,7 +37,7 @@ def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> 
     return pd.DataFrame(frame)
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def accuracy_curve(theta: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """P(|noise| ≤ θ) of both mechanisms calibrated at each ε of a log grid 0.01 … 20 (epsilon, gaussian, laplace)."""
     eps = np.geomspace(0.01, 20.0, 160)
@@ -47,7 +49,7 @@ def accuracy_curve(theta: float, delta: float, sensitivity: float, method: str) 
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def profiles(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """Privacy profiles δ(ε′) of both calibrated mechanisms over ε′ ∈ [−1, max(3ε, ε + 4)]."""
     cal = calibration(epsilon, delta, sensitivity, method)
@@ -69,7 +71,7 @@ def composition_range(compositions: int) -> int:
     return int(min(1000, max(100, 10 * compositions)))
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
 def composition(epsilon: float, delta: float, sensitivity: float, method: str, t_max: int) -> pd.DataFrame:
     """ε(T) at the slider's δ after T releases, T = 1 … t_max, in long form (T, mechanism, epsilon).
 
@@ -96,7 +98,7 @@ def composition(epsilon: float, delta: float, sensitivity: float, method: str, t
     )
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
 def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: str, compositions: int) -> dict[str, float]:
     """Total ε at δ after exactly T releases: Gaussian closed form, Laplace PLD on the default grid."""
     cal = calibration(epsilon, delta, sensitivity, method)
@@ -108,7 +110,7 @@ def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: 
     }
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def sampled_outputs(
     epsilon: float, delta: float, sensitivity: float, method: str, theta: float, seed: int, n: int = 100_000
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -147,7 +149,7 @@ def sampled_outputs(
     return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
 
 
-@st.cache_data(max_entries=_MAX_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
     """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
     post = np.atleast_1d(dpcore.posterior_bound(list(priors), epsilon))
