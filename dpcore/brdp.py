@@ -30,6 +30,7 @@ from scipy import integrate, special, stats
 from scipy import optimize as _opt
 
 from dpcore import _validate as _v
+from dpcore import accounting as _acct
 
 __all__ = [
     "BRDPPlan",
@@ -175,67 +176,51 @@ def _w(kernel: str, s: float, theta: float, d: float) -> float:
 
 
 def _profile_s(kernel: str, eps: float, s: float, d: float) -> float:
-    """Scalar kernel profile delta_Z(eps), every real eps incl. +-inf (hot loops)."""
+    """Scalar kernel profile delta_Z(eps), every real eps incl. +-inf, for the hot loops of Alg. 1/2.
+
+    Uses :mod:`dpcore.accounting`'s unvalidated cores (the public functions' argument checks would cost more
+    than the evaluation itself, hundreds of times per :func:`optimize`).
+    """
     if eps == -math.inf:
         return 1.0
     if eps == math.inf:
         return 0.0
     if kernel == "gaussian":
-        return min(1.0, max(0.0, _gdelta_scalar(eps, d / s)))
-    e0 = d / s
-    if eps >= e0:
-        return 0.0
-    return -math.expm1((eps - e0) / 2) if eps >= -e0 else -math.expm1(eps)
+        return math.exp(_gauss_log_delta_s(eps, d / s))
+    return float(_acct._laplace_delta_single(eps, d / s))
 
 
-def _gauss_profile(eps: Any, mu: float) -> np.ndarray:
-    """Gaussian hockey-stick delta(eps) for N(0,1) vs N(mu,1), every real eps incl. +-inf (vectorised)."""
-    eps = np.asarray(eps, dtype=float)
-    with np.errstate(all="ignore"):
-        a = mu / 2 - eps / mu
-        b = -mu / 2 - eps / mu
-        out = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
-    out = np.where(eps == -np.inf, 1.0, np.where(eps == np.inf, 0.0, out))
-    return np.clip(out, 0.0, 1.0)
+def _gauss_log_delta_s(eps: float, mu: float) -> float:
+    """ln delta_G(eps; mu): scalar fast path of ``accounting._gaussian_log_delta_finite`` (same formula).
 
-
-def _laplace_profile(eps: Any, eps0: float) -> np.ndarray:
-    """Laplace hockey-stick delta(eps) with eps0 = D/b, every real eps (spec §4.3, vectorised)."""
-    eps = np.asarray(eps, dtype=float)
-    with np.errstate(all="ignore"):
-        mid = -np.expm1((eps - eps0) / 2)
-        low = -np.expm1(eps)
-    out = np.where(eps >= eps0, 0.0, np.where(eps >= -eps0, mid, low))
-    return np.clip(out, 0.0, 1.0)
+    Kept private because Alg. 2 evaluates it ~700 times per :func:`optimize` (Alg. 1's root-find per eps_y):
+    accounting's array version costs ~9 us per scalar call (np.errstate, ufunc dispatch), this one ~1 us,
+    which is what keeps ``optimize(accountant="paper")`` within its 10 ms budget.
+    """
+    a = mu / 2 - eps / mu
+    b = a - mu
+    la = float(special.log_ndtr(a))
+    if la == -math.inf:  # delta = 0 (a = -inf, or erfcx below would underflow to 0/0)
+        return -math.inf
+    if a < 0:  # ln Phi(b) - ln Phi(a) + eps without cancellation: Phi(x) = e^{-x^2/2} erfcx(-x/sqrt 2) / 2
+        gap = math.log(float(special.erfcx(-b / _SQRT2)) / float(special.erfcx(-a / _SQRT2)))
+    else:
+        gap = eps + float(special.log_ndtr(b)) - la
+    return min(la + math.log(-math.expm1(gap)), 0.0) if gap < 0 else -math.inf
 
 
 def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: str = "exact"):
-    """Kernel privacy profile delta_Z^T as a vectorised callable (built once; spec §4.3, §6.4).
+    """Kernel privacy profile delta_Z^T as a vectorised callable (spec §4.3, §6.4).
 
-    Gaussian: closed form with sensitivity sqrt(T) D.  Laplace: closed form at T = 1; for T > 1 the
-    dp_accounting Laplace PLD (pessimistic, grid 1e-4, as dpcore.accounting.laplace_delta) evaluated by
-    suffix sums, or RDP (``method="rdp"`` / ``"rdp_improved"``).
+    Gaussian: :func:`dpcore.accounting.gaussian_delta` (closed form, sensitivity sqrt(T) D).  Laplace:
+    :func:`dpcore.accounting.laplace_delta` (closed form at T = 1, cached PLD beyond), or RDP for T > 1
+    (``method="rdp"`` / ``"rdp_improved"``, the paper's method).
     """
     if kernel == "gaussian":
-        mu = math.sqrt(compositions) * d / s
-        return lambda eps: _gauss_profile(eps, mu)
-    if compositions == 1:
-        return lambda eps: _laplace_profile(eps, d / s)
-    if method != "exact":
+        return lambda eps: _acct.gaussian_delta(eps, sigma=s, sensitivity=d, compositions=compositions)
+    if compositions > 1 and method != "exact":
         return lambda eps: _laplace_rdp_delta(eps, s, d, compositions, method)
-    from dp_accounting.pld import privacy_loss_distribution as pld_lib
-
-    base = pld_lib.from_laplace_mechanism(s, sensitivity=d, value_discretization_interval=1e-4)
-    fn = _pld_profile_fn(base.self_compose(compositions))
-    total = compositions * d / s
-
-    def f(eps: Any) -> np.ndarray:
-        e = np.asarray(eps, dtype=float)
-        with np.errstate(over="ignore"):
-            exact_low = -np.expm1(np.minimum(e, 0.0))
-        return np.where(e >= total, 0.0, np.where(e <= -total, exact_low, fn(e)))
-
-    return f
+    return lambda eps: _acct.laplace_delta(eps, scale=s, sensitivity=d, compositions=compositions)
 
 
 def _profile(
@@ -266,55 +251,42 @@ def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) ->
     return np.clip(out, 0.0, 1.0)
 
 
-def _gdelta_scalar(eps: float, mu: float) -> float:
-    """Scalar Gaussian profile (hot loops of Alg. 1/2)."""
-    a = mu / 2 - eps / mu
-    b = -mu / 2 - eps / mu
-    lb = float(special.log_ndtr(b))
-    return float(special.ndtr(a)) - (math.exp(eps + lb) if eps + lb < 700 else math.inf)
-
-
-def _gauss_mu_analytic(eps: float, delta: float) -> float:
-    """mu = D/sigma of the analytic Gaussian (Balle & Wang 2018): delta_G(eps; mu) = delta."""
-    f = lambda m: _gdelta_scalar(eps, m) - delta  # noqa: E731  (increasing in m)
-    hi = eps / math.sqrt(2 * math.log(1.25 / delta))  # classic mu: a good first guess
-    while f(hi) < 0:
-        hi *= 2.0
-    lo = hi / 2
-    while f(lo) > 0 and lo > 1e-300:
-        lo /= 2.0
-    return _opt.brentq(f, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=200)
-
-
 def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: str) -> float:
-    """Kernel scale for budget (eps_y, delta) (spec §4.2): analytic/classic Gaussian, tight/pure Laplace."""
+    """Kernel scale for budget (eps_y, delta) (spec §4.2) from :mod:`dpcore.accounting`.
+
+    Gaussian: analytic (Balle & Wang) or classic sigma; Laplace: tight b = D/eps' ("analytic") or pure
+    b = D/eps ("classic", i.e. delta = 0).  Unvalidated analytic core in the Gaussian case (Alg. 2 hot loop).
+    """
     if kernel == "gaussian":
         if calibration == "classic":
-            return d * math.sqrt(2 * math.log(1.25 / delta)) / eps_y
-        return d / _gauss_mu_analytic(eps_y, delta)
-    if calibration == "classic":
-        return d / eps_y
-    return d / (eps_y - 2 * math.log1p(-delta))
+            return _acct.gaussian_sigma(eps_y, delta, sensitivity=d, method="classic")
+        return d / _acct._analytic_mu(eps_y, delta)
+    return _acct.laplace_scale(eps_y, sensitivity=d, delta=delta if calibration == "analytic" else 0.0)
 
 
 def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
-    """The kernel's epsilon at delta t: smallest x with delta_Z(x) <= t (scalar)."""
+    """The kernel's epsilon at delta t: smallest x with delta_Z(x) <= t (scalar).
+
+    Laplace: :func:`dpcore.accounting.laplace_epsilon` (closed form).  Gaussian: ``brentq`` on
+    ln delta_G(x) - ln t with the scalar fast path :func:`_gauss_log_delta_s` (``accounting.gaussian_epsilon``
+    is the vectorised equivalent, but its per-call set-up, ~1 ms, is too slow for Alg. 1 inside Alg. 2).
+    """
     if t >= 1:
         return -math.inf
     if kernel == "laplace":
-        eps0 = d / s
-        if t <= 0:
-            return eps0
-        x = eps0 + 2 * math.log1p(-t)
-        return x if x >= -eps0 else math.log1p(-t)
+        return _acct.laplace_epsilon(max(t, 0.0), scale=s, sensitivity=d)
     if t <= 0:
         return math.inf
     mu = d / s
+    log_t = math.log(t)
     lo = math.log1p(-t)  # delta_G(x) >= 1 - e^x >= t here
     hi = mu * mu / 2 - mu * float(special.ndtri(t))  # delta_G(x) <= Phi(mu/2 - x/mu) <= t here
     if hi <= lo:
         return lo
-    f = lambda x: _gdelta_scalar(x, mu) - t  # noqa: E731
+
+    def f(x: float) -> float:
+        return _gauss_log_delta_s(x, mu) - log_t
+
     if f(lo) <= 0:
         return lo
     if f(hi) > 0:
@@ -341,16 +313,12 @@ def kernel_scale(
     Laplace "analytic" = tight b = D/eps', eps' = eps - 2 ln(1 - delta), "classic" = pure b = D/eps.
     Delegates to :mod:`dpcore.accounting`.
     """
-    from dpcore import accounting
-
     kernel = _kernel(kernel)
     e = _v.positive("epsilon_y", epsilon_y)
     dl = _delta(delta)
     d = _sens(sensitivity)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
-    if kernel == "gaussian":
-        return float(accounting.gaussian_sigma(e, dl, sensitivity=d, method=calibration))
-    return float(accounting.laplace_scale(e, sensitivity=d, delta=dl if calibration == "analytic" else 0.0))
+    return float(_calibrate(kernel, e, dl, d, calibration))
 
 
 def success_probability(*, kernel: Kernel, scale: float, theta: float) -> float:
@@ -829,44 +797,6 @@ def exact_pld(
     return pld.PrivacyLossDistribution(pmf)
 
 
-def _pld_profile_fn(pld):
-    """Fast delta(eps) evaluator for a dp_accounting PLD (its vectorised method is slow and needs sorted eps).
-
-    delta(eps) = m_inf + sum_{l > eps} p_l - e^eps sum_{l > eps} p_l e^{-l}, with suffix sums (log space).
-    Falls back to the public scalar method if the PMF internals are not available.
-    """
-    pmf = getattr(pld, "_pmf_remove", None)
-    probs = getattr(pmf, "_probs", None)
-    if probs is None or getattr(pld, "_symmetric", True) is False:
-        def slow(eps: Any) -> np.ndarray:
-            vals = [float(pld.get_delta_for_epsilon(float(e))) for e in np.ravel(eps)]
-            return np.array(vals).reshape(np.shape(eps))
-
-        return slow
-    losses = (np.arange(len(probs)) + pmf._lower_loss) * pmf._discretization
-    keep = probs > 0
-    losses, probs = losses[keep], probs[keep]
-    m_inf = float(pmf._infinity_mass)
-    s1 = np.concatenate((np.cumsum(probs[::-1])[::-1], [0.0]))
-    with np.errstate(divide="ignore"):
-        log_s2 = np.concatenate((np.logaddexp.accumulate((np.log(probs) - losses)[::-1])[::-1], [-np.inf]))
-
-    def f(eps: Any) -> np.ndarray:
-        e = np.asarray(eps, dtype=float)
-        k = np.searchsorted(losses, e, side="right")
-        with np.errstate(all="ignore"):
-            tail = s1[k] - np.exp(np.where(np.isneginf(e), -np.inf, e + log_s2[k]))
-        tail = np.where(np.isnan(tail), 0.0, tail)
-        return np.clip(m_inf + np.maximum(tail, 0.0), 0.0, 1.0)
-
-    return f
-
-
-def _pld_deltas(pld, eps: np.ndarray) -> np.ndarray:
-    """Hockey-stick deltas of a dp_accounting PLD for many eps."""
-    return _pld_profile_fn(pld)(eps)
-
-
 def _loss_survival(kernel: str, s: float, theta: float, q: float, d: float, g: np.ndarray) -> np.ndarray:
     """P_{x ~ f_brdp(.|0)}(Gamma(x) > g), Gamma = ln f_brdp(x|0)/f_brdp(x|d).
 
@@ -1193,7 +1123,7 @@ def composed_delta(
         fin = np.isfinite(flat)
         res = np.empty(flat.shape)
         if fin.any():
-            res[fin] = _pld_deltas(pld, flat[fin])
+            res[fin] = _acct.pld_profile(pld)(flat[fin])
         res[flat == -np.inf] = 1.0
         if (flat == np.inf).any():
             res[flat == np.inf] = pld.get_delta_for_epsilon(1e6)
@@ -1232,24 +1162,14 @@ def composed_epsilon(
         prof = _profile_fn(pl.kernel, pl.dp_scale, pl.sensitivity, t, kc)
 
         def f(x: float) -> float:
-            return float(prof(np.float64(x))) - dl
+            return float(prof(np.float64(x)))
     else:
         prof = _profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc)
 
         def f(x: float) -> float:
-            return float(_thm3(prof, np.float64(x), pl.w, pl.loss, t, False)) - dl
+            return float(_thm3(prof, np.float64(x), pl.w, pl.loss, t, False))
 
-    if f(0.0) <= 0:
-        lo = -1.0
-        while f(lo) <= 0 and lo > -1e6:
-            lo *= 2
-        return _opt.brentq(f, lo, 0.0, xtol=1e-10)
-    hi = 1.0
-    while f(hi) > 0:
-        hi *= 2
-        if hi > 1e7:
-            return math.inf
-    return _opt.brentq(f, 0.0, hi, xtol=1e-10)
+    return _acct.epsilon_for_delta(f, dl)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ Every other valid law has a finite ε.
 
 from __future__ import annotations
 
+import abc
 import math
 from dataclasses import dataclass, field
 from itertools import product
@@ -256,27 +257,27 @@ def _atoms_logd(t: Any, n: int, atoms: tuple[float, ...], probs: tuple[float, ..
 # --------------------------------------------------------------------------------------------
 
 
-class MixingLaw:
-    """Law G of the inverse Laplace scale u = 1/b (base class; see the concrete laws)."""
+class MixingLaw(abc.ABC):
+    """Law G of the inverse Laplace scale u = 1/b (abstract base class; see the concrete laws)."""
 
     discrete: bool = False
 
     # --- to implement
+    @abc.abstractmethod
     def log_mgf_derivative(self, t: Any, n: int = 0) -> np.ndarray:
         """log M^{(n)}(t) = log E[u^n e^{t u}] (vectorised over t; +inf where the MGF diverges)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         """n independent draws of u."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def scaled(self, c: float) -> MixingLaw:
         """The law of c·u (c > 0)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _small_u_exponent(self) -> float:
-        # β with P(u <= x) ~ C x^β as x -> 0 (inf if u is bounded away from 0): E[u^-m] < inf iff β > m
-        raise NotImplementedError
+        """β with P(u <= x) ~ C x^β as x -> 0 (inf if u is bounded away from 0): E[u^-m] < inf iff β > m."""
 
     # --- derived
     def mgf(self, t: Any) -> np.ndarray | float:
@@ -323,8 +324,9 @@ class _Discrete(MixingLaw):
     discrete = True
 
     @property
+    @abc.abstractmethod
     def atoms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        raise NotImplementedError
+        """(values, probabilities) of the atoms."""
 
     def log_mgf_derivative(self, t: Any, n: int = 0) -> np.ndarray:
         vals, probs = self.atoms
