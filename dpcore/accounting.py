@@ -66,13 +66,28 @@ def _out(arr: np.ndarray) -> FloatOrArray:
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _gaussian_log_delta_finite(e, m):
-    """ln δ_G(ε) for finite ε and μ > 0; works on Python floats (fast scalar path) and on arrays alike.
+def _gaussian_log_delta_scalar(eps: float, mu: float) -> float:
+    """ln δ_G(ε; μ) for finite float ε and μ > 0 (Balle & Wang 2018, Thm 8), without cancellation in the tails.
 
-    ln δ = ln Φ(a) + ln(−expm1(g)) with g = ε + ln Φ(b) − ln Φ(a), a = μ/2 − ε/μ, b = a − μ (Balle & Wang 2018,
-    Thm 8). For a < 0, g = ln erfcx(−b/√2) − ln erfcx(−a/√2): with Φ(x) = ½e^{−x²/2} erfcx(−x/√2) and b² − a² = 2ε
-    the ε terms cancel exactly, which keeps full relative precision for δ down to 1e-300 even when μ is small.
+    ln δ = ln Φ(a) + ln(−expm1(g)) with g = ε + ln Φ(b) − ln Φ(a), a = μ/2 − ε/μ, b = a − μ. For a < 0,
+    g = ln[erfcx(−b/√2) / erfcx(−a/√2)]: with Φ(x) = ½e^{−x²/2} erfcx(−x/√2) and b² − a² = 2ε the ε terms cancel
+    exactly, which keeps full relative precision for δ down to 1e-300 even when μ is small. Plain-float code
+    (about 1 µs): calibration and BR-DP's Alg. 1/2 call it thousands of times.
     """
+    a = mu / 2 - eps / mu
+    b = a - mu
+    la = float(special.log_ndtr(a))
+    if la == -math.inf:  # δ = 0 (a = −inf, where the erfcx ratio below would be 0/0)
+        return -math.inf
+    if a < 0:
+        gap = math.log(float(special.erfcx(-b / _SQRT2)) / float(special.erfcx(-a / _SQRT2)))
+    else:
+        gap = eps + float(special.log_ndtr(b)) - la
+    return min(la + math.log(-math.expm1(gap)), 0.0) if gap < 0 else -math.inf
+
+
+def _gaussian_log_delta_finite(e: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Array version of :func:`_gaussian_log_delta_scalar` (same formula) for finite ε and μ > 0."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = m / 2 - e / m
         b = a - m
@@ -82,7 +97,8 @@ def _gaussian_log_delta_finite(e, m):
             np.log(special.erfcx(-b / _SQRT2)) - np.log(special.erfcx(-a / _SQRT2)),
             e + special.log_ndtr(b) - la,
         )
-        return np.minimum(la + np.log(-np.expm1(np.minimum(gap, 0.0))), 0.0)  # clip rounding: g ≤ 0, δ ≤ 1
+        val = np.minimum(la + np.log(-np.expm1(np.minimum(gap, 0.0))), 0.0)  # clip rounding: g ≤ 0, δ ≤ 1
+        return np.where(la == -np.inf, -np.inf, val)
 
 
 def _gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -134,13 +150,13 @@ def gaussian_sigma(
 def _analytic_mu(eps: float, delta: float) -> float:
     """μ = Δ/σ of the analytic Gaussian: the largest μ with δ_G(ε; μ) ≤ δ (δ_G increases with μ).
 
-    ``brentq`` on the scalar core from the classic μ = ε/√(2 ln(1.25/δ)) as first guess (about 0.1 ms); the root is
+    ``brentq`` on the scalar core from the classic μ = ε/√(2 ln(1.25/δ)) as first guess (tens of µs); the root is
     then nudged to the sound side so that δ_G(ε; μ) ≤ δ holds exactly in floating point.
     """
     log_target = math.log(delta)
 
     def f(mu: float) -> float:
-        return float(_gaussian_log_delta_finite(eps, mu)) - log_target
+        return _gaussian_log_delta_scalar(eps, mu) - log_target
 
     hi = max(eps, 1e-3) / math.sqrt(2.0 * math.log(1.25 / delta))
     while f(hi) <= 0:

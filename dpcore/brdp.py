@@ -186,27 +186,8 @@ def _profile_s(kernel: str, eps: float, s: float, d: float) -> float:
     if eps == math.inf:
         return 0.0
     if kernel == "gaussian":
-        return math.exp(_gauss_log_delta_s(eps, d / s))
+        return math.exp(_acct._gaussian_log_delta_scalar(eps, d / s))
     return float(_acct._laplace_delta_single(eps, d / s))
-
-
-def _gauss_log_delta_s(eps: float, mu: float) -> float:
-    """ln delta_G(eps; mu): scalar fast path of ``accounting._gaussian_log_delta_finite`` (same formula).
-
-    Kept private because Alg. 2 evaluates it ~700 times per :func:`optimize` (Alg. 1's root-find per eps_y):
-    accounting's array version costs ~9 us per scalar call (np.errstate, ufunc dispatch), this one ~1 us,
-    which is what keeps ``optimize(accountant="paper")`` within its 10 ms budget.
-    """
-    a = mu / 2 - eps / mu
-    b = a - mu
-    la = float(special.log_ndtr(a))
-    if la == -math.inf:  # delta = 0 (a = -inf, or erfcx below would underflow to 0/0)
-        return -math.inf
-    if a < 0:  # ln Phi(b) - ln Phi(a) + eps without cancellation: Phi(x) = e^{-x^2/2} erfcx(-x/sqrt 2) / 2
-        gap = math.log(float(special.erfcx(-b / _SQRT2)) / float(special.erfcx(-a / _SQRT2)))
-    else:
-        gap = eps + float(special.log_ndtr(b)) - la
-    return min(la + math.log(-math.expm1(gap)), 0.0) if gap < 0 else -math.inf
 
 
 def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: str = "exact"):
@@ -285,7 +266,7 @@ def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
         return lo
 
     def f(x: float) -> float:
-        return _gauss_log_delta_s(x, mu) - log_t
+        return _acct._gaussian_log_delta_scalar(x, mu) - log_t
 
     if f(lo) <= 0:
         return lo
