@@ -27,6 +27,11 @@ def metric(page: Page, label: str) -> str:
     return box.locator("[data-testid='stMetricValue']").inner_text()
 
 
+def first_chart_peak(page: Page) -> float:
+    """Largest y of the first trace of the first Plotly chart (the Gaussian noise density)."""
+    return page.evaluate("() => Math.max(...document.querySelector('.js-plotly-plot').data[0].y)")
+
+
 def eps_slider(page: Page):
     # Streamlit ≥ 1.6x sliders are React Aria: the slider role is implicit on a hidden <input type=range>
     return page.get_by_role("slider", name="ε — privacy-loss budget")
@@ -44,6 +49,7 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     wait_for_app(page)
     expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
     sigma_before = metric(page, "Gaussian σ")
+    peak_before = first_chart_peak(page)
     slider = eps_slider(page)
     assert slider.get_attribute("aria-valuetext") == "1"
 
@@ -57,6 +63,10 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     )
     sigma_after = metric(page, "Gaussian σ")
     assert float(sigma_after) < float(sigma_before)
+    # less noise at ε = 2: the density chart was redrawn with a taller peak
+    page.wait_for_function(f"() => Math.max(...document.querySelector('.js-plotly-plot').data[0].y) > {peak_before}",
+                           timeout=TIMEOUT)
+    assert first_chart_peak(page) > peak_before
     assert page.locator(".js-plotly-plot").count() >= 5
     page.wait_for_url(re.compile(r".*eps=2.*"), timeout=TIMEOUT)
     shared = page.url
