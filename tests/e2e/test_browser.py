@@ -27,9 +27,12 @@ def metric(page: Page, label: str) -> str:
     return box.locator("[data-testid='stMetricValue']").inner_text()
 
 
+PEAK_JS = "Math.max(...Array.from(document.querySelector('.js-plotly-plot')._fullData[0].y))"
+
+
 def first_chart_peak(page: Page) -> float:
-    """Largest y of the first trace of the first Plotly chart (the Gaussian noise density)."""
-    return page.evaluate("() => Math.max(...document.querySelector('.js-plotly-plot').data[0].y)")
+    """Largest y of the first trace of the first Plotly chart (the Gaussian noise density, decoded by Plotly)."""
+    return page.evaluate(f"() => {PEAK_JS}")
 
 
 def eps_slider(page: Page):
@@ -64,8 +67,7 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     sigma_after = metric(page, "Gaussian σ")
     assert float(sigma_after) < float(sigma_before)
     # less noise at ε = 2: the density chart was redrawn with a taller peak
-    page.wait_for_function(f"() => Math.max(...document.querySelector('.js-plotly-plot').data[0].y) > {peak_before}",
-                           timeout=TIMEOUT)
+    page.wait_for_function(f"() => {PEAK_JS} > {peak_before}", timeout=TIMEOUT)
     assert first_chart_peak(page) > peak_before
     assert page.locator(".js-plotly-plot").count() >= 5
     page.wait_for_url(re.compile(r".*eps=2.*"), timeout=TIMEOUT)
