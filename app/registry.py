@@ -55,7 +55,7 @@ TOPICS: tuple[PageInfo, ...] = (
     PageInfo(
         "noise_reduction.py",
         "Accuracy first: noise reduction",
-        "noise-reduction",
+        "noise_reduction",
         ":material/trending_down:",
         "Start very private and remove noise until the answer is accurate enough, paying only the ex-post "
         "privacy loss, under a privacy filter.",

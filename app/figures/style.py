@@ -7,6 +7,7 @@ No Plotly template is set: Streamlit applies its own theme.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import plotly.graph_objects as go
@@ -57,6 +58,13 @@ def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     return shape, note
 
 
+def _on_axis(note: dict, log_x: bool) -> dict:
+    """Annotations placed in data coordinates on a log x axis take log10(x) (shapes take data values)."""
+    if log_x and note.get("xref", "x") != "paper":
+        return {**note, "x": math.log10(note["x"])}
+    return note
+
+
 def figure(
     traces: list[dict],
     *,
@@ -86,7 +94,7 @@ def figure(
             "hovermode": "x unified",
             "height": 380,
             "shapes": [m[0] for m in marks],
-            "annotations": [m[1] for m in marks],
+            "annotations": [_on_axis(m[1], log_x) for m in marks],
             **layout,
         },
     )

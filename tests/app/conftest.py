@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = str(ROOT / "app" / "main.py")
 
@@ -18,7 +20,11 @@ def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
         at.switch_page(f"../pages/{script}")
     for k, v in (query or {}).items():
         at.query_params[k] = v
-    return at.run()
+    at.run()
+    # AppTest finds the page by file name: make sure we really landed on it (not silently on the home page)
+    expected = next(p.url_path for p in registry.available_pages() if p.script == script)
+    assert at.session_state["_page"] == expected, f"opened {at.session_state['_page']!r}, not {script}"
+    return at
 
 
 def shown_numbers(at: AppTest) -> tuple:

@@ -1,0 +1,141 @@
+"""Figures of the "Accuracy first: noise reduction" page (paper 001, spec §7). Frames in, one ``go.Figure`` out."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.figures.style import COLORS, figure, line, vline
+
+NR = "#009E73"  # noise reduction (Brownian)
+DB = "#CC79A7"  # doubling baseline
+METHOD_COLORS = {"noise_reduction": NR, "doubling": DB}
+METHOD_LABELS = {"noise_reduction": "noise reduction (Thm 6 filter)", "doubling": "doubling (Thm 2 filter)"}
+PATH_COLORS = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9")
+MECH_LABELS = {"brownian": "Brownian", "laplace": "Laplace"}
+
+
+def _hline(y: float, text: str) -> tuple[dict, dict]:
+    shape = {"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": y, "y1": y,
+             "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
+    note = {"x": 0.0, "xref": "paper", "y": y, "text": text, "showarrow": False, "xanchor": "left",
+            "yanchor": "bottom", "font": {"color": COLORS["reference"]}}
+    return shape, note
+
+
+def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, mechanism: str) -> go.Figure:
+    """V1: coupled paths Y(ε) shrinking onto y, the ±1/ε band, the acceptance region and each path's stop."""
+    be = bands["epsilon"].to_numpy()
+    traces: list[dict] = [
+        line(be, bands["band_high"].to_numpy(), name="y ± 1/ε (noise scale)", color=COLORS["reference"], width=1,
+             dash="dash", legendgroup="band"),
+        line(be, bands["band_low"].to_numpy(), name="y − 1/ε", color=COLORS["reference"], width=1, dash="dash",
+             legendgroup="band", showlegend=False),
+        line(be, bands["boundary"].to_numpy(), name="stop once ŷ ≥ (2+α)/(αε)", color="#000000", width=1.5),
+    ]
+    n = len(stops)
+    eps = df["epsilon"].to_numpy()[: len(df) // n]
+    rel = df["release"].to_numpy().reshape(n, -1)
+    shape = "hv" if mechanism == "laplace" else "linear"
+    for i in range(n):
+        traces.append(line(eps, rel[i], name=f"path {i + 1}", color=PATH_COLORS[i % len(PATH_COLORS)], width=1.5,
+                           opacity=0.8, line_shape=shape))
+    traces.append({"type": "scatter", "mode": "markers", "x": stops["epsilon_stop"].to_numpy(),
+                   "y": stops["release"].to_numpy(),
+                   "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
+                   "text": [f"ε_T = {e:.3g}, charge {c:.3g}" for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
+    span = max(abs(value), 10.0)
+    return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
+                  "revealed left to right", x="noise level ε (log scale; right = less noise)",
+                  y="released value ŷ", log_x=True, y_range=(value - 2.5 * span, value + 2.5 * span),
+                  marks=[_hline(value, f"true count y = {value:g}")], hovermode="closest")
+
+
+def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
+    """Where the runs stop: share of runs per stopping charge, against the ex-ante worst-case charge."""
+    unit = "ρ_T = ε_T²/2" if mechanism == "brownian" else "ε_T (ex-post ε)"
+    bar = {"type": "bar", "x": hist["charge"].to_numpy(), "y": hist["share"].to_numpy(), "name": "share of runs stopping here",
+           "marker": {"color": NR}, "hovertemplate": "charge %{x:.4g}: %{y:.1%}<extra></extra>"}
+    return figure([bar], title="What each run actually paid (ex post) vs what it might have paid (ex ante)",
+                  x=f"charge at the stop, {unit} (log scale)", y="share of runs", log_x=True,
+                  marks=[vline(worst, f"ex-ante worst case {worst:.3g}", position="top")], bargap=0.1,
+                  hovermode="closest")
+
+
+def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
+    """V5: cumulative ρ after each count of the queue, noise reduction vs doubling, against the budget ρ*."""
+    traces = []
+    symbols = {"accepted": "circle", "failed (discarded)": "x", "refused": "circle-open"}
+    for m in ("noise_reduction", "doubling"):
+        part = df[df["method"] == m]
+        traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m], color=METHOD_COLORS[m],
+                           line_shape="hv", mode="lines+markers",
+                           marker={"symbol": [symbols[s] for s in part["status"]], "size": 9},
+                           text=[f"y = {y:g}: {s}" for y, s in zip(part["true_count"], part["status"])]))
+    return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
+                  x="count in the queue (largest first)", y="cumulative ρ spent",
+                  marks=[_hline(budget, f"budget ρ* = {budget:.4g}")], hovermode="closest")
+
+
+def gauge(*, remaining: float, budget: float) -> go.Figure:
+    """Remaining zCDP budget of the live filter as a Plotly gauge."""
+    ind = {"type": "indicator", "mode": "gauge+number", "value": remaining,
+           "number": {"valueformat": ".4g"},
+           "title": {"text": "remaining ρ"},
+           "gauge": {"axis": {"range": [0, budget]}, "bar": {"color": NR},
+                     "threshold": {"line": {"color": "#000000", "width": 3}, "value": budget}}}
+    return go.Figure(data=[ind], layout={"height": 230, "margin": {"l": 30, "r": 30, "t": 50, "b": 10}})
+
+
+def costs(df: pd.DataFrame, *, value: float) -> go.Figure:
+    """V7: expected ε² spent per count against the true count, noise reduction vs doubling vs the oracle."""
+    y = df["value"].to_numpy()
+    traces = [
+        line(y, df["bm_cost"].to_numpy(), name="noise reduction (pays the last level)", color=NR, mode="lines+markers"),
+        line(y, df["doubling_cost"].to_numpy(), name="doubling (pays every attempt)", color=DB, mode="lines+markers"),
+        line(y, df["oracle"].to_numpy(), name="oracle ((2+α)/α/y)²", color=COLORS["reference"], dash="dot"),
+    ]
+    return figure(traces, title="Privacy cost of one accurate count", x="true count y (log scale)",
+                  y="expected ε² spent (log scale)", log_x=True, log_y=True, marks=[vline(value, f"y = {value:g}")])
+
+
+def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_printed: float) -> go.Figure:
+    """V4 / E1: DP ε certified for a zCDP spend ρ with the corrected and the printed Thm 6 constant."""
+    rho = df["rho"].to_numpy()
+    traces = [
+        line(rho, df["corrected"].to_numpy(), name="corrected ρ + 2√(ρ log(1/δ''))", color=NR),
+        line(rho, df["as_printed"].to_numpy(), name="as printed ρ + 2√(2ρ log(1/δ''))", color=DB, dash="dash"),
+        {"type": "scatter", "mode": "markers", "x": [rho_corrected, rho_printed], "y": [epsilon, epsilon],
+         "name": "ρ* under each constant", "marker": {"color": "#000000", "size": 10, "symbol": "x"}},
+    ]
+    return figure(traces, title="How much zCDP budget ρ a total ε buys", x="zCDP budget ρ", y="certified DP ε",
+                  marks=[_hline(epsilon, f"ε = {epsilon:g}")], hovermode="closest")
+
+
+def composition(df: pd.DataFrame, *, count: int) -> go.Figure:
+    """V9: ε after m Brownian noise reductions under Thm 6, the corrected Thm 5 and basic ex-post composition."""
+    m = df["m"].to_numpy()
+    traces = [
+        line(m, df["thm6"].to_numpy(), name="Thm 6 filter (corrected constant)", color=NR),
+        line(m, df["thm5"].to_numpy(), name="Thm 5 odometer (with the drift, E3)", color="#0072B2", dash="dash"),
+        line(m, df["basic"].to_numpy(), name="basic ex-post composition (Lemma 5.1)", color=DB, dash="dot"),
+    ]
+    return figure(traces, title="Why composition matters: m noise reductions, each stopped at ε² = 0.01",
+                  x="number of mechanisms m (log scale)", y="total ε (log scale)", log_x=True, log_y=True,
+                  marks=[vline(count, f"m = {count}")])
+
+
+def figure3(df: pd.DataFrame, *, column: str, title: str, y: str) -> go.Figure:
+    """Figure 3 panel: mean ± sd of ``column`` against n (log axis), noise reduction vs doubling."""
+    traces = []
+    for m in ("noise_reduction", "doubling"):
+        part = df[df["method"] == m].sort_values("n")
+        traces.append(line(part["n"].to_numpy(), part[f"{column}_mean"].to_numpy(), name=METHOD_LABELS[m],
+                           color=METHOD_COLORS[m], mode="lines+markers",
+                           error_y={"type": "data", "array": part[f"{column}_sd"].to_numpy(), "visible": True}))
+    return figure(traces, title=title, x="sample size n (log scale)", y=y, log_x=True, hovermode="closest")
+
+
+__all__ = ["paths", "stopping", "odometer", "gauge", "costs", "constants", "composition", "figure3"]
