@@ -1060,7 +1060,8 @@ def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
     j, wts = j[keep], wts[keep]
     with np.errstate(invalid="ignore"):
         shift = np.where(j == 0, 0.0, j * big_l)
-    args = eps[..., None] - shift
+    with np.errstate(invalid="ignore"):  # q = 1 makes L infinite: ∞ − ∞ at ε = ∞ is mapped to −∞ below
+        args = eps[..., None] - shift
     args = np.where(np.isnan(args), -np.inf, args)
     return np.clip((np.asarray(prof(args)) * wts).sum(-1), 0.0, 1.0)
 

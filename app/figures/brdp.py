@@ -1,0 +1,266 @@
+"""Figures of the BR-DP page (paper 000). Each builder takes a frame from ``app.compute.brdp`` → go.Figure."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.figures.style import COLORS, LABELS, figure, line, vline
+
+OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
+MECH_COLORS = {"Lap-DP": "#D55E00", "Gau-DP": "#0072B2", "Lap-BRDP": "#E69F00", "Gau-BRDP": "#009E73",
+               "SMP-Lap-BRDP": "#CC79A7", "SMP-Gau-BRDP": "#56B4E9"}
+QUERY_COLORS = {"sum": "#0072B2", "average": "#D55E00", "count": "#009E73"}
+ACCOUNTANT_NAMES = {"paper": "BR-DP, paper's accountant (Thm. 3)", "exact": "BR-DP, exact PLD",
+                    "dp": "plain DP kernel at the full ε"}
+
+
+def hband(y0: float, y1: float, text: str) -> tuple[dict, dict]:
+    """A shaded horizontal band and its label (shape, annotation): the acceptable set ±θ."""
+    shape = {"type": "rect", "y0": y0, "y1": y1, "x0": 0, "x1": 1, "xref": "paper", "fillcolor": COLORS["brdp"],
+             "opacity": 0.10, "line": {"width": 0}, "layer": "below"}
+    note = {"y": y1, "x": 0.0, "xref": "paper", "text": text, "showarrow": False, "xanchor": "left",
+            "yanchor": "bottom"}
+    return shape, note
+
+
+def hline(y: float, text: str) -> tuple[dict, dict]:
+    """A dotted horizontal reference line and its label."""
+    shape = {"type": "line", "y0": y, "y1": y, "x0": 0, "x1": 1, "xref": "paper",
+             "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
+    note = {"y": y, "x": 1.0, "xref": "paper", "text": text, "showarrow": False, "xanchor": "right",
+            "yanchor": "bottom", "font": {"color": COLORS["reference"]}}
+    return shape, note
+
+
+def _dp_name(kernel: str) -> str:
+    return f"{LABELS[kernel]} DP at the full ε"
+
+
+def recycler(draws: pd.DataFrame, *, theta: float) -> go.Figure:
+    """Fig. 1 as a stream: every kernel draw in order, coloured released in-bound / out-of-bound / recycled."""
+    traces = []
+    for outcome, color in OUTCOME_COLORS.items():
+        part = draws[draws["outcome"] == outcome]
+        traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"], "name": outcome,
+                       "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
+                       "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
+                       "noise %{y:.3g}<extra></extra>"})
+    n_rel = int(draws["release"].max()) + 1 if len(draws) else 0
+    return figure(traces, title=f"The recycler at work: every kernel draw of the first {n_rel} releases",
+                  x="kernel draw (in order)", y="noise n = output − true answer",
+                  marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {theta:g}")], hovermode="closest")
+
+
+def density(curves: pd.DataFrame, hist: pd.DataFrame | None, *, kernel: str, theta: float,
+            title: str = "Output density around the true answer (Prop. 1)") -> go.Figure:
+    """f_brdp (Prop. 1) against the kernel at ε_y and DP at the full ε, optionally over a sampled histogram."""
+    traces = []
+    if hist is not None:
+        n = int(hist["samples"].iloc[0])
+        traces.append({"type": "bar", "x": (hist["bin_left"] + hist["bin_right"]) / 2, "y": hist["empirical_density"],
+                       "width": hist["bin_right"] - hist["bin_left"], "name": f"{n:,} sampled BR-DP outputs",
+                       "marker": {"color": COLORS["brdp"]}, "opacity": 0.3})
+    traces += [
+        line(curves["x"], curves["kernel"], name="kernel alone at ε_y", color=COLORS["reference"], dash="dash",
+             width=1.8),
+        line(curves["x"], curves["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
+        line(curves["x"], curves["brdp"], name="BR-DP (kernel at ε_y + recycler)", color=COLORS["brdp"]),
+    ]
+    marks = [vline(-theta, "−θ"), vline(theta, "+θ")]
+    return figure(traces, title=title, x="output − true answer", y="probability density", marks=marks,
+                  barmode="overlay", bargap=0)
+
+
+def landscape(df: pd.DataFrame, *, epsilon: float, delta: float, chosen_eps_y: float) -> go.Figure:
+    """Alg. 2's landscape: acceptance (left) and q, q_base, p_θ (right) against ε_y, optimum and DP marked.
+
+    ε_y whose Alg.-1 q is *not* (ε, δ)-DP under the exact accountant are marked with red crosses; the printed
+    eq. (10) objective (as 1/O) is in the legend, hidden until clicked.
+    """
+    best = df.loc[df["acceptance"].idxmax()]
+    bad = df[df["exact_delta"] > delta * (1 + 1e-6)]
+    right = {"yaxis": "y2"}
+    traces = [
+        line(df["epsilon_y"], df["acceptance"], name="acceptance 1/O (Alg. 1's q)", color=COLORS["brdp"]),
+        line(df["epsilon_y"], 1 / df["objective_as_printed"], name="1/O with the printed eq. (10) (erratum)",
+             color=COLORS["brdp_paper"], dash="dot", visible="legendonly"),
+        line(df["epsilon_y"], df["q"], name="q from Alg. 1 (right axis)", color="#E69F00", width=1.8, **right),
+        line(df["epsilon_y"], df["q_base"], name="baseline q (right axis)", color="#E69F00", dash="dash", width=1.5,
+             **right),
+        line(df["epsilon_y"], df["p_theta"], name="p_θ of the kernel (right axis)", color=COLORS["reference"],
+             dash="dot", width=1.5, **right),
+        {"type": "scatter", "mode": "markers", "x": [best["epsilon_y"]], "y": [best["acceptance"]],
+         "name": f"Alg. 2 optimum ε_y = {best['epsilon_y']:.3g}", "marker": {"size": 13, "color": COLORS["brdp"],
+                                                                              "symbol": "star"}},
+        {"type": "scatter", "mode": "markers", "x": [epsilon], "y": [df["p_theta"].iloc[-1]],
+         "name": "plain DP (ε_y = ε, q = 0)", "marker": {"size": 11, "color": "black", "symbol": "diamond"}},
+    ]
+    if len(bad):
+        traces.append({"type": "scatter", "mode": "markers", "x": bad["epsilon_y"], "y": bad["acceptance"],
+                       "name": "exact δ(ε) > target: not (ε, δ)-DP", "marker": {"color": "#C00000", "symbol": "x",
+                                                                                 "size": 7}})
+    return figure(traces, title="Budget split: where to put ε (Alg. 2)", x="ε_y — kernel's share of ε",
+                  y="acceptance Pr(|error| ≤ θ)", y_range=(0, 1.02), marks=[vline(chosen_eps_y, "this page's ε_y")],
+                  yaxis2={"title": {"text": "q, p_θ"}, "overlaying": "y", "side": "right", "range": [0, 1.02]},
+                  height=460, margin={"l": 60, "r": 60, "t": 130, "b": 50})
+
+
+def q_curves(df: pd.DataFrame, *, epsilon: float, title: str | None = None) -> go.Figure:
+    """q against ε_y (Fig. 3): baseline 1 − e^{−(ε − ε_y)} and Alg. 1 for each δ."""
+    palette = ("#0072B2", "#009E73", "#CC79A7", "#D55E00", "#E69F00")
+    traces = []
+    for i, (name, part) in enumerate(df.groupby("curve", sort=False)):
+        base = name == "baseline"
+        traces.append(line(part["epsilon_y"], part["q"], name=name if not base else "baseline (Remark 1)",
+                           color="black" if base else palette[i % len(palette)], dash="dash" if base else None,
+                           width=2 if base else 2.5))
+    return figure(traces, title=title or f"Recycling probability q against ε_y (total ε = {epsilon:g})",
+                  x="ε_y — kernel's share of ε", y="q", y_range=(0, 1.02))
+
+
+def acceptance(df: pd.DataFrame, *, kernel: str, epsilon: float | None = None, rho: float = 0.9,
+               title: str | None = None) -> go.Figure:
+    """Acceptance against total ε (Fig. 4): DP, BR-DP with the paper's plan, BR-DP with the exact optimum."""
+    traces = [
+        line(df["epsilon"], df["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
+        line(df["epsilon"], df["brdp_paper"], name=LABELS["brdp_paper"] + " (Alg. 2)", color=COLORS["brdp_paper"]),
+    ]
+    ex = df.dropna(subset=["brdp_exact"])
+    if len(ex):
+        traces.append(line(ex["epsilon"], ex["brdp_exact"], name=LABELS["brdp"] + " optimum", color=COLORS["brdp"],
+                           mode="lines+markers"))
+    marks = [hline(rho, f"target ρ = {rho:g}")]
+    if epsilon is not None:
+        marks.append(vline(epsilon, f"ε = {epsilon:g}"))
+    return figure(traces, title=title or "Utility against privacy: acceptance for each total ε",
+                  x="total ε (right = less private)", y="acceptance Pr(|error| ≤ θ)", y_range=(0, 1.02), marks=marks)
+
+
+def loss(df: pd.DataFrame, *, epsilon: float, inf_mass: float) -> go.Figure:
+    """Privacy-loss picture (Thm. 1): densities of the kernel loss Z, the paper's mixture and the exact loss Γ."""
+    mid = (df["loss_left"] + df["loss_right"]) / 2
+    traces = [
+        line(mid, df["kernel"], name="kernel loss Z", color=COLORS["reference"], dash="dash", width=1.8),
+        line(mid, df["paper"], name="paper: (1 − W)·Z + W·(Z + L)", color=COLORS["brdp_paper"]),
+        line(mid, df["exact"], name="exact BR-DP loss Γ", color=COLORS["brdp"]),
+    ]
+    title = "Privacy-loss distributions (mass right of ε feeds δ)"
+    if inf_mass > 0:
+        title += f" — exact loss is +∞ with probability {inf_mass:.3g}"
+    return figure(traces, title=title, x="privacy loss ln(P/Q) at the output", y="density",
+                  marks=[vline(epsilon, f"ε = {epsilon:g}", position="top")])
+
+
+def profile(df: pd.DataFrame, *, epsilon: float, delta: float, kernel: str) -> go.Figure:
+    """Privacy profiles δ(ε′): kernel, paper (Prop. 2), exact BR-DP and plain DP, with the target (ε, δ)."""
+    def pos(s: pd.Series) -> pd.Series:
+        return s.where(s > 0)
+
+    traces = [
+        line(df["epsilon"], pos(df["kernel"]), name="kernel alone at ε_y", color=COLORS["reference"], dash="dash",
+             width=1.8),
+        line(df["epsilon"], pos(df["dp"]), name=_dp_name(kernel), color=COLORS[kernel], width=1.8),
+        line(df["epsilon"], pos(df["paper"]), name="BR-DP, paper's δ_Γ (Prop. 2)", color=COLORS["brdp_paper"]),
+        line(df["epsilon"], pos(df["exact"]), name="BR-DP, exact δ", color=COLORS["brdp"]),
+        {"type": "scatter", "mode": "markers", "x": [epsilon], "y": [delta], "name": "target (ε, δ)",
+         "marker": {"color": "black", "size": 12, "symbol": "x"}},
+    ]
+    low = math.log10(delta) - 8  # log axis: range in log10 units; 8 decades below the target
+    return figure(traces, title="Privacy profile δ(ε′): the exact curve must pass below the target",
+                  x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.3))
+
+
+def composition(df: pd.DataFrame, *, delta: float, compositions: int | None = None,
+                title: str | None = None) -> go.Figure:
+    """ε_T after T releases (Fig. 5): BR-DP under Thm. 3, BR-DP exact PLD, plain DP."""
+    colors = {"paper": COLORS["brdp_paper"], "exact": COLORS["brdp"], "dp": COLORS["reference"]}
+    traces = [line(df["compositions"], df[c], name=ACCOUNTANT_NAMES[c], color=colors[c], mode="lines+markers",
+                   marker={"size": 5}, dash="dot" if c == "dp" else None)
+              for c in ("paper", "exact", "dp") if df[c].notna().any()]
+    marks = [vline(compositions, f"T = {compositions}", position="top")] if compositions else []
+    return figure(traces, title=title or f"Total ε after T releases (at δ = {delta:g})", x="T (log scale)",
+                  y="total ε_T", log_x=True, log_y=True, marks=marks)
+
+
+def subsampling_noise(df: pd.DataFrame, *, rate: float, query: str) -> go.Figure:
+    """Sec. 7 trade-off: sampling error σ_E(p) against the kernel σ_y(p) of the amplified budget (both modes)."""
+    paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
+    traces = [
+        line(paper["rate"], paper["sigma_e"], name=f"sampling error σ_E ({query})", color="#D55E00"),
+        line(paper["rate"], paper["sigma_y"], name="kernel σ_y, paper (Δ_f)", color=COLORS["brdp_paper"]),
+        line(corr["rate"], corr["sigma_y"], name="kernel σ_y, corrected (Δ_f / p)", color=COLORS["brdp"]),
+        line(paper["rate"], paper["total"], name="total √(σ_E² + σ_y²), paper", color=COLORS["brdp_paper"],
+             dash="dot", width=1.8),
+        line(corr["rate"], corr["total"], name="total, corrected", color=COLORS["brdp"], dash="dot", width=1.8),
+    ]
+    return figure(traces, title="Sampling noise against perturbation noise", x="sampling rate p (log scale)",
+                  y="standard deviation (log scale)", log_x=True, log_y=True, marks=[vline(rate, f"p = {rate:g}")])
+
+
+def subsampling_acceptance(df: pd.DataFrame, *, rate: float, optima: dict[str, float]) -> go.Figure:
+    """Acceptance against p: as the paper computes it (eq. 13 corrected, Δ_f) and truly (Δ_f / p), p* marked."""
+    paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
+    traces = [
+        line(paper["rate"], paper["acceptance"], name="paper mode: eq. (13) corrected, sensitivity Δ_f",
+             color=COLORS["brdp_paper"]),
+        line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ_f / p",
+             color=COLORS["brdp"]),
+    ]
+    marks = [vline(rate, f"p = {rate:g}")]
+    marks += [vline(p, f"p* {m}", position="top") for m, p in optima.items()]
+    return figure(traces, title="Acceptance of subsampled Gaussian BR-DP against the sampling rate",
+                  x="sampling rate p (log scale)", y="acceptance", log_x=True, y_range=(0, 1.02), marks=marks)
+
+
+def experiment(stats: pd.DataFrame, *, theta: float, title: str | None = None) -> go.Figure:
+    """Figs. 7/8 left column: box per mechanism (IQR box, whiskers 2.5–97.5 %), ±θ band, acceptance printed.
+
+    The y axis spans the non-subsampled mechanisms; a subsampled box that reaches beyond it is cut off (its
+    numbers are in the table).
+    """
+    traces = [{"type": "box", "name": m, "x": [m], "q1": [r.q25], "median": [r.median], "q3": [r.q75],
+               "lowerfence": [r.q025], "upperfence": [r.q975], "mean": [r.mean],
+               "marker": {"color": MECH_COLORS.get(m, COLORS["reference"])}, "line": {"width": 1.5},
+               "showlegend": False}
+              for r in stats.itertuples() for m in [r.mechanism]]
+    plain = stats[~stats["mechanism"].str.startswith("SMP")]
+    span = max(1.5 * theta, 1.15 * float(np.nanmax(np.abs(plain[["q025", "q975"]].to_numpy())))) if len(plain) \
+        else None
+    notes = [{"x": r.mechanism, "y": 1.0, "yref": "paper", "yanchor": "bottom", "showarrow": False,
+              "text": f"acc {r.acceptance:.3f}"} for r in stats.itertuples()]
+    shape, _note = hband(-theta, theta, "")
+    return figure(traces, title=title or "1 000 centred releases per mechanism", x="mechanism",
+                  y="release − true answer", y_range=(-span, span) if span and math.isfinite(span) else None,
+                  marks=[], shapes=[shape], annotations=notes, hovermode="closest", margin={"l": 60, "r": 20,
+                                                                                             "t": 90, "b": 50})
+
+
+def fig6(df: pd.DataFrame, *, column: str, title: str, y: str) -> go.Figure:
+    """Fig. 6: Alg. 4's p* (or its acceptance) against |X| per query, paper mode solid, corrected dashed."""
+    traces = []
+    for (query, mode), part in df.groupby(["query", "mode"], sort=False):
+        traces.append(line(part["n_records"], part[column], name=f"{query}, {mode}", color=QUERY_COLORS[query],
+                           dash=None if mode == "paper" else "dash", mode="lines+markers"))
+    return figure(traces, title=title, x="data-set size |X| (log scale)", y=y, log_x=True, y_range=(0, 1.05))
+
+
+__all__ = [
+    "acceptance",
+    "composition",
+    "density",
+    "experiment",
+    "fig6",
+    "hband",
+    "hline",
+    "landscape",
+    "loss",
+    "profile",
+    "q_curves",
+    "recycler",
+    "subsampling_acceptance",
+    "subsampling_noise",
+]

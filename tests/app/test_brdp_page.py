@@ -1,0 +1,151 @@
+"""AppTest of the BR-DP page (paper 000): renders, every control moves the numbers, numbers match dpcore,
+the paper-under-reports warning appears exactly where spec §4.8 says, the reproduce view renders."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import params
+from dpcore import brdp
+from tests.app.conftest import open_page, shown_numbers
+
+PAGE = "brdp.py"
+COUNTEREXAMPLE_B = {"eps": "5", "delta": "1e-08", "theta": "3", "sens": "0.2", "acct": "paper", "split": "true",
+                    "share": "0.3"}
+
+
+def _ok(at) -> None:
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _other(options, current):
+    return options[0] if current != options[0] else options[-1]
+
+
+def test_renders_at_defaults_with_sound_plan():
+    at = open_page(PAGE)
+    _ok(at)
+    values = _metrics(at)
+    assert values["δ at ε — exact"] == "1e-05"
+    assert not any("under-reports" in w.value for w in at.warning), "no erratum warning at the sound defaults"
+    assert len(at.get("plotly_chart")) == 2  # the Mechanism tab only: lazy tabs
+
+
+@pytest.mark.parametrize(
+    "key,options",
+    [
+        ("eps", params.EPSILON_OPTIONS),
+        ("delta", params.DELTA_OPTIONS),
+        ("theta", params.log_grid(0.1, 100.0)),
+        ("sens", params.SENSITIVITY_OPTIONS),
+    ],
+)
+def test_each_budget_slider_changes_the_numbers(key, options):
+    at = open_page(PAGE, {"acct": "paper"})  # the paper's optimiser is fast: keep the test quick
+    before = shown_numbers(at)
+    slider = at.select_slider(key=key)
+    slider.set_value(_other(options, slider.value)).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+
+
+@pytest.mark.parametrize("key,value", [("kernel", "laplace"), ("acct", "paper"), ("calib", "classic")])
+def test_each_choice_changes_the_numbers(key, value):
+    at = open_page(PAGE)
+    before = shown_numbers(at)
+    at.radio(key=key).set_value(value).run()
+    assert not at.exception, at.exception
+    assert shown_numbers(at) != before
+
+
+def test_manual_split_and_q_override_change_the_numbers():
+    at = open_page(PAGE, {"acct": "paper"})
+    before = shown_numbers(at)
+    at.toggle(key="split").set_value(True).run()
+    on = shown_numbers(at)
+    assert on != before
+    at.select_slider(key="share").set_value(0.5).run()
+    shared = shown_numbers(at)
+    assert shared != on
+    at.toggle(key="qov").set_value(True).run()
+    assert shown_numbers(at) != shared
+    at.select_slider(key="q").set_value(0.9).run()
+    assert not at.exception
+    assert _metrics(at)["q (recycling probability)"] == "0.9"
+
+
+def test_seed_changes_the_simulated_counters():
+    at = open_page(PAGE)
+    before = shown_numbers(at)
+    at.number_input(key="seed").set_value(7).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+
+
+def test_compositions_change_the_privacy_tab():
+    at = open_page(PAGE, {"part": "Privacy"})
+    _ok(at)
+    before = shown_numbers(at)
+    at.select_slider(key="T").set_value(100).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+    assert "ε after T = 100, exact" in _metrics(at)
+
+
+@pytest.mark.parametrize("key,value", [("p", 0.1), ("query", "sum"), ("n", 10_000.0)])
+def test_subsampling_controls_change_the_subsampling_tab(key, value):
+    at = open_page(PAGE, {"part": "Subsampling", "acct": "paper"})
+    _ok(at)
+    before = shown_numbers(at)
+    widget = at.radio(key=key) if key == "query" else at.select_slider(key=key)
+    widget.set_value(value).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+
+
+def test_metrics_match_dpcore():
+    at = open_page(PAGE, {"eps": "2", "delta": "1e-05", "acct": "paper", "theta": "1", "sens": "1"})
+    _ok(at)
+    plan = brdp.optimize(epsilon=2.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
+    values = _metrics(at)
+    assert values["BR-DP acceptance"] == f"{plan.acceptance:.4f}" == "0.4663"  # spec §9 Fig. 2(b)
+    assert values["q (recycling probability)"] == f"{plan.q:.4g}"
+    assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
+    assert values["plain DP acceptance"] == f"{plan.dp_acceptance:.4f}"
+
+
+def test_counterexample_shows_the_paper_underreports_warning():
+    at = open_page(PAGE, COUNTEREXAMPLE_B)
+    assert not at.exception, at.exception
+    plan = brdp.make_plan(epsilon=5.0, delta=1e-8, sensitivity=0.2, theta=3.0, kernel="gaussian", epsilon_y=1.5)
+    assert plan.exact_delta > 100 * 1e-8  # spec §4.8: 7.5e-6, 750 times the target
+    values = _metrics(at)
+    assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
+    assert values["δ at ε — paper's accountant"] == f"{plan.paper_delta:.3g}"
+    assert any("under-reports" in w.value for w in at.warning)
+
+
+def test_preset_button_loads_counterexample_a():
+    at = open_page(PAGE)
+    at.button(key="preset0").click().run()
+    assert not at.exception, at.exception
+    assert at.select_slider(key="eps").value == 0.1
+    assert at.select_slider(key="sens").value == 5.0
+    assert _metrics(at)["δ at ε — exact"] == "1"  # disjoint supports: exact δ = 1 (spec §4.8, R28)
+    assert any("under-reports" in w.value for w in at.warning)
+    at.button(key="preset3").click().run()  # back to the sound defaults
+    assert not at.exception
+    assert not any("under-reports" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("tab", [None, "Figs 5-6", "Fig 7, Table I"])
+def test_reproduce_view_renders(tab):
+    query = {"view": "reproduce"} | ({"figs": tab} if tab else {})
+    at = open_page(PAGE, query)
+    _ok(at)
+    assert at.get("plotly_chart") or at.dataframe
