@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, figure, line, vline
+from app.figures.style import COLORS, figure, hline, line, vline
 
 NR = "#009E73"  # noise reduction (Brownian)
 DB = "#CC79A7"  # doubling baseline
@@ -15,14 +14,6 @@ METHOD_COLORS = {"noise_reduction": NR, "doubling": DB}
 METHOD_LABELS = {"noise_reduction": "noise reduction (Thm 6 filter)", "doubling": "doubling (Thm 2 filter)"}
 PATH_COLORS = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9")
 MECH_LABELS = {"brownian": "Brownian", "laplace": "Laplace"}
-
-
-def _hline(y: float, text: str) -> tuple[dict, dict]:
-    shape = {"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": y, "y1": y,
-             "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
-    note = {"x": 0.0, "xref": "paper", "y": y, "text": text, "showarrow": False, "xanchor": "left",
-            "yanchor": "bottom", "font": {"color": COLORS["reference"]}}
-    return shape, note
 
 
 def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, mechanism: str) -> go.Figure:
@@ -50,7 +41,7 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
                   y="released value ŷ", log_x=True, y_range=(value - 2.5 * span, value + 2.5 * span),
-                  marks=[_hline(value, f"true count y = {value:g}")], hovermode="closest")
+                  marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
 
 
 def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
@@ -76,7 +67,7 @@ def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
                            text=[f"y = {y:g}: {s}" for y, s in zip(part["true_count"], part["status"])]))
     return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
                   x="count in the queue (largest first)", y="cumulative ρ spent",
-                  marks=[_hline(budget, f"budget ρ* = {budget:.4g}")], hovermode="closest")
+                  marks=[hline(budget, f"budget ρ* = {budget:.4g}")], hovermode="closest")
 
 
 def gauge(*, remaining: float, budget: float) -> go.Figure:
@@ -111,7 +102,7 @@ def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_pri
          "name": "ρ* under each constant", "marker": {"color": "#000000", "size": 10, "symbol": "x"}},
     ]
     return figure(traces, title="How much zCDP budget ρ a total ε buys", x="zCDP budget ρ", y="certified DP ε",
-                  marks=[_hline(epsilon, f"ε = {epsilon:g}")], hovermode="closest")
+                  marks=[hline(epsilon, f"ε = {epsilon:g}")], hovermode="closest")
 
 
 def composition(df: pd.DataFrame, *, count: int) -> go.Figure:

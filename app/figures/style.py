@@ -51,6 +51,17 @@ def vline(x: float, text: str, *, position: str = "bottom") -> tuple[dict, dict]
     return shape, note
 
 
+def hline(
+    y: float, text: str, *, color: str = COLORS["reference"], dash: str = "dot", side: str = "left"
+) -> tuple[dict, dict]:
+    """A horizontal marker line across the plot and its label at the left or right end (shape, annotation)."""
+    shape = {"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": y, "y1": y,
+             "line": {"color": color, "dash": dash, "width": 1.5}}
+    note = {"x": 0.0 if side == "left" else 1.0, "xref": "paper", "y": y, "text": text, "showarrow": False,
+            "xanchor": side, "yanchor": "bottom", "font": {"color": color}}
+    return shape, note
+
+
 def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     """A shaded vertical band and its label (shape, annotation)."""
     shape = {"type": "rect", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "yref": "paper", "fillcolor": COLORS["reference"],
@@ -59,11 +70,14 @@ def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     return shape, note
 
 
-def _on_axis(note: dict, log_x: bool) -> dict:
-    """Annotations placed in data coordinates on a log x axis take log10(x) (shapes take data values)."""
+def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
+    """Annotations in data coordinates on a log axis take log10 of the value (shapes take data values)."""
+    out = dict(note)
     if log_x and note.get("xref", "x") != "paper":
-        return {**note, "x": math.log10(note["x"])}
-    return note
+        out["x"] = math.log10(note["x"])
+    if log_y and note.get("yref", "y") != "paper":
+        out["y"] = math.log10(note["y"])
+    return out
 
 
 def figure(
@@ -96,7 +110,7 @@ def figure(
             "height": 380,
             "template": "none",
             "shapes": [m[0] for m in marks],
-            "annotations": [_on_axis(m[1], log_x) for m in marks],
+            "annotations": [_on_axis(m[1], log_x, log_y) for m in marks],
             **layout,
         },
     )

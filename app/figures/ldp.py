@@ -1,0 +1,534 @@
+"""Figures of the Local-DP page (paper 003). Pure builders: frames from ``app.compute.ldp`` in, Figures out.
+
+Losses are plotted on the display scale the reader picked (``ratio=False``: ℓ in ε units; ``ratio=True``:
+e^ℓ on a log axis, so the picture keeps its shape and only the tick labels change; spec §0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.figures.style import COLORS, figure, hline, line, vline
+
+BAYES = "#0072B2"  # Bayesian privacy filter / posterior
+SIMPLE = "#56B4E9"  # Simplified filter
+BASIC = COLORS["reference"]  # basic composition
+PRIOR = "#9E9E9E"
+LIKE = "#E69F00"  # likelihood
+BUDGET = "#D55E00"  # ε_G
+GOOD = "#009E73"
+MAXC, MINC = "#CC79A7", "#009E73"  # argmax / argmin of Λ
+
+
+def _col(name: str, ratio: bool) -> str:
+    return f"{name}_ratio" if ratio else name
+
+
+def _loss_axis(ratio: bool) -> dict[str, Any]:
+    return {"log_y": True} if ratio else {}
+
+
+def _step(x: Any, y: Any, **kw: Any) -> dict:
+    """A step line (value holds until the next query)."""
+    tr = line(x, y, **kw)
+    tr["line"]["shape"] = "hv"
+    return tr
+
+
+# --- panels 1–4 ------------------------------------------------------------------------------------
+
+
+def beliefs(df: pd.DataFrame) -> go.Figure:
+    """Panel 1: prior (grey), likelihood Λ(x) rescaled (orange), posterior (blue) over the domain."""
+    traces = [
+        {"type": "bar", "x": df["x"], "y": df["prior"], "name": "prior b(x)", "marker": {"color": PRIOR}},
+        {
+            "type": "bar",
+            "x": df["x"],
+            "y": df["posterior"],
+            "name": "posterior b(x | y)",
+            "marker": {"color": BAYES},
+        },
+        line(
+            df["x"],
+            df["likelihood_scaled"],
+            name="likelihood Λ(x) (rescaled)",
+            color=LIKE,
+            dash="dot",
+            mode="lines+markers",
+        ),
+    ]
+    return figure(
+        traces,
+        title="Belief before and after the outputs (Bayes' rule, Eq. 2)",
+        x="value x of the object",
+        y="probability",
+        barmode="group",
+    )
+
+
+def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
+    """Panel 2: the gain of one statement and the Lemma 3.2 worst case inside the realized and the LDP bands."""
+    lo, hi = bands[_col("low", ratio)].to_numpy(), bands[_col("high", ratio)].to_numpy()
+    names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "y": [names[i]],
+            "x": [hi[i] - lo[i]],
+            "base": [lo[i]],
+            "name": names[i],
+            "marker": {"color": c},
+            "opacity": 0.45,
+            "hovertemplate": f"{lo[i]:.4g} … {hi[i]:.4g}<extra></extra>",
+        }
+        for i, c in ((0, BASIC), (1, BAYES))
+    ]
+    traces += [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "y": [names[i]],
+            "x": [lo[i]],
+            "name": names[i],
+            "marker": {"color": c, "size": 14, "symbol": sym},
+        }
+        for i, c, sym in ((2, LIKE, "diamond"), (3, MAXC, "x"))
+    ]
+    x_title = "gain b(φ|y)/b(φ) (log axis)" if ratio else "ln of the gain (ε units)"
+    return figure(
+        traces,
+        title="Knowledge gain b(φ|y)/b(φ) against its bands",
+        x=x_title,
+        y="",
+        showlegend=False,
+        hovermode="closest",
+        height=300,
+        xaxis={"title": {"text": x_title}, **({"type": "log"} if ratio else {})},
+    )
+
+
+def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
+    """Panel 2: gain of the Lemma 3.2 statement/prior against α, approaching L(y) = e^ℓ from below."""
+    y = "lemma_gain" if ratio else "lemma_log_gain"
+    traces = [
+        line(df["alpha"], df[y], name="Lemma 3.2 gain", color=MAXC),
+        line(
+            df["alpha"],
+            df[_col("bound", ratio)],
+            name="realized loss (the supremum)",
+            color=BAYES,
+            dash="dash",
+        ),
+    ]
+    return figure(
+        traces,
+        title="The adversarial prior α·δ(x_a) + (1−α)·δ(x_b) reaches the realized loss as α → 0",
+        x="α (log scale)",
+        y="gain (log axis)" if ratio else "ln gain (ε units)",
+        xaxis={"title": {"text": "α (log scale)"}, "type": "log", "exponentformat": "power"},
+        marks=[vline(alpha, f"α = {alpha:g}")],
+        **_loss_axis(ratio),
+    )
+
+
+def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
+    """Panel 3: ℓ of each output pattern (sorted), coloured by its probability under x*, against Σε."""
+    labels = df["pattern"] if len(df) <= 64 else df["rank"]
+    bound = float(df[_col("basic", ratio)].iloc[0])
+    traces = [
+        {
+            "type": "bar",
+            "x": labels,
+            "y": df[_col("loss", ratio)],
+            "name": "realized loss of the pattern",
+            "customdata": np.column_stack([df["pattern"], df["probability"]]),
+            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]:.3g}<extra></extra>",
+            "marker": {
+                "color": df["probability"],
+                "colorscale": "Blues",
+                "showscale": True,
+                "colorbar": {"title": {"text": "P(· | x*)"}},
+                "line": {"width": 0},
+            },
+        }
+    ]
+    return figure(
+        traces,
+        title="Realized loss of every output pattern vs the LDP bound",
+        x="output pattern" if len(df) <= 64 else "output pattern (sorted by loss)",
+        y=f"loss, {'e^ℓ' if ratio else 'ℓ'}",
+        marks=[hline(bound, "LDP bound Σε", color=BUDGET, dash="dash", side="right")],
+        hovermode="closest",
+        bargap=0.05 if len(df) > 64 else 0.2,
+        **_loss_axis(ratio),
+    )
+
+
+def landscape(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
+    """Panel 4: ln Λ(x) − min ln Λ over the domain (or Λ/min Λ); the tallest bar is the realized loss ℓ."""
+    y = df[_col("log_likelihood_rel", ratio)]
+    colors = [MAXC if v in s["argmax"] else MINC if v in s["argmin"] else LIKE for v in df["x"]]
+    ext = [(s["argmax"], "argmax Λ", MAXC, "triangle-down"), (s["argmin"], "argmin Λ", MINC, "triangle-up")]
+    traces = [
+        {
+            "type": "bar",
+            "x": df["x"],
+            "y": y,
+            "name": "Λ(x) / min Λ" if ratio else "ln Λ(x) − min ln Λ",
+            "marker": {"color": colors},
+        }
+    ]
+    traces += [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": xs,
+            "y": y[df["x"].isin(xs)],
+            "name": name,
+            "marker": {"color": c, "symbol": sym, "size": 14},
+        }
+        for xs, name, c, sym in ext
+    ]
+    top = float(y.max())
+    return figure(
+        traces,
+        title="Likelihood landscape: the realized loss is the gap between its extremes",
+        x="value x of the object",
+        y="Λ(x) / min Λ (log axis)" if ratio else "ln Λ(x) − min ln Λ",
+        marks=[hline(top, f"realized loss = {top:.4g}", color=BAYES, dash="dot", side="right")],
+        **_loss_axis(ratio),
+    )
+
+
+def landscape_2d(grid: pd.DataFrame, b: dict) -> go.Figure:
+    """Panel 4: heatmap of ln Λ(x₁, x₂) for 2-D logistic queries with the certified argmax/argmin and x*."""
+    g = np.sort(grid["x1"].unique())
+    z = grid["log_likelihood"].to_numpy().reshape(len(g), len(g))
+    pts = [
+        (b["argmax"], "argmax (B&B)", MAXC, "triangle-up"),
+        (b["argmin"], "argmin (B&B)", MINC, "triangle-down"),
+        (b["x_star"], "x* (answers drawn here)", "black", "x"),
+    ]
+    traces = [
+        {
+            "type": "heatmap",
+            "x": g,
+            "y": g,
+            "z": z,
+            "colorscale": "Viridis",
+            "colorbar": {"title": {"text": "ln Λ"}},
+            "name": "ln Λ",
+        }
+    ]
+    traces += [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": [p[0]],
+            "y": [p[1]],
+            "name": name,
+            "marker": {"color": c, "size": 14, "symbol": sym, "line": {"color": "white", "width": 1.5}},
+        }
+        for p, name, c, sym in pts
+    ]
+    return figure(
+        traces,
+        title=f"ln Λ over the box [−1, 1]² for {b['k']} logistic queries",
+        x="x₁",
+        y="x₂",
+        hovermode="closest",
+        height=420,
+    )
+
+
+# --- panels 5–8: the filter ------------------------------------------------------------------------
+
+
+def timeline(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
+    """Panel 5: odometer (step), look-ahead W_k (dots), budget ε_G, basic composition Σε; rejection markers."""
+    acc = df["accepted"]
+    steps = np.r_[0, df["step"]]
+    loss = np.r_[1.0 if ratio else 0.0, df[_col("loss", ratio)]]
+    basic = np.r_[1.0 if ratio else 0.0, df[_col("basic_spent", ratio)].where(df["basic_accepted"])]
+    traces = [
+        _step(steps, loss, name="Bayesian odometer ℓ(r)", color=BAYES),
+        _step(steps, basic, name="basic composition Σε (while it accepts)", color=BASIC, dash="dot"),
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": df.loc[acc, "step"],
+            "y": df.loc[acc, _col("worst_case", ratio)],
+            "name": "look-ahead max_y ℓ(r + (q, y)): accepted",
+            "marker": {"color": GOOD, "size": 9},
+        },
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": df.loc[~acc, "step"],
+            "y": df.loc[~acc, _col("worst_case", ratio)],
+            "name": "look-ahead: rejected (query not run)",
+            "marker": {"color": BUDGET, "size": 10, "symbol": "x"},
+        },
+    ]
+    marks = [hline(float(df[_col("budget", ratio)].iloc[0]), "budget ε_G", color=BUDGET, dash="dash", side="right")]
+    if s["basic_stop"] is not None:
+        marks.append(vline(s["basic_stop"] - 0.5, "basic composition stops", position="top"))
+    if s["first_rejection"] is not None:
+        marks.append(vline(s["first_rejection"] - 0.5, "first Bayesian rejection"))
+    return figure(
+        traces,
+        title="Filter timeline: the look-ahead decides, the odometer may go down",
+        x="query number",
+        y=f"privacy loss, {'e^ℓ (log axis)' if ratio else 'ℓ'}",
+        marks=marks,
+        hovermode="closest",
+        height=440,
+        margin={"l": 60, "r": 20, "t": 110, "b": 50},
+        **_loss_axis(ratio),
+    )
+
+
+def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
+    """Panel 7: accepted counts over the simulated runs (BPF, Simplified) with basic composition's count."""
+    names = {"bayesian": ("Bayesian filter", BAYES), "simplified": ("Simplified filter", SIMPLE)}
+    traces = []
+    for m, (name, c) in names.items():
+        part = df[df["method"] == m]
+        traces.append(
+            {"type": "bar", "x": part["accepted"], "y": part["runs"], "name": name, "marker": {"color": c}}
+        )
+    return figure(
+        traces,
+        title="How many queries get answered? (greedy adversary, seeded runs)",
+        x="accepted queries",
+        y="runs",
+        barmode="group",
+        marks=[vline(basic, f"basic composition: {basic}", position="top")],
+        hovermode="closest",
+    )
+
+
+def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
+    """Panel 7: E[#accepted] on a binary RR stream vs ε_G (closed form, RC13) with Monte Carlo means ± 2 SE."""
+    mc = df.dropna(subset=["mc_mean"])
+    traces = [
+        line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES),
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": mc["budget"],
+            "y": mc["mc_mean"],
+            "name": "Monte Carlo mean ± 2 SE",
+            "error_y": {"type": "data", "array": 2 * mc["mc_se"], "visible": True},
+            "marker": {"color": "black", "size": 8},
+        },
+        _step(df["budget"], df["basic"], name="basic composition ⌊ε_G/ε⌋", color=BASIC, dash="dot"),
+    ]
+    lo, hi = float(df["budget"].min()), float(df["budget"].max())
+    marks = [vline(budget, f"ε_G = {budget:g}", position="top")] if lo <= budget <= hi else []
+    return figure(
+        traces,
+        title="Expected answered queries for a binary randomized-response stream",
+        x="budget ε_G",
+        y="E[# accepted]",
+        marks=marks,
+    )
+
+
+def regions(df: pd.DataFrame, *, remaining: float) -> go.Figure:
+    """Panel 8: which candidate queries (slope, ε_q) each rule accepts from the current state (a category map)."""
+    order = ("both reject", "only the full BPF", "both accept")
+    colors = ("#DDDDDD", BAYES, GOOD)
+    piv = df.assign(code=df["region"].map({r: i for i, r in enumerate(order)})).pivot(
+        index="epsilon", columns="slope", values="code"
+    )
+    wc = df.pivot(index="epsilon", columns="slope", values="worst_case")
+    scale = [[b, c] for i, c in enumerate(colors) for b in (i / 3, (i + 1) / 3)]
+    traces = [
+        {
+            "type": "heatmap",
+            "x": piv.columns,
+            "y": piv.index,
+            "z": piv.to_numpy(),
+            "zmin": -0.5,
+            "zmax": 2.5,
+            "colorscale": scale,
+            "customdata": wc.to_numpy(),
+            "xgap": 1,
+            "ygap": 1,
+            "colorbar": {"tickvals": [0, 1, 2], "ticktext": list(order), "title": {"text": ""}},
+            "hovertemplate": "slope %{x:.2f}, ε_q %{y:.3g}<br>look-ahead ℓ %{customdata:.4g}<extra></extra>",
+        }
+    ]
+    shown = float(df["epsilon"].min()) <= remaining <= float(df["epsilon"].max())
+    marks = (
+        [hline(remaining, "Simplified boundary ε_q = ε_G − ℓ(r)", color=BUDGET, dash="dash", side="right")]
+        if shown
+        else []
+    )
+    return figure(
+        traces,
+        title="Acceptance regions: Simplified (ℓ + ε_q ≤ ε_G) vs full look-ahead",
+        x="slope of the candidate query v(x) = slope · x/(|D|−1) (0: it says nothing)",
+        y="declared ε_q of the candidate (log axis)",
+        log_y=True,
+        marks=marks,
+        hovermode="closest",
+        height=420,
+    )
+
+
+# --- panel 9: branch-and-bound ---------------------------------------------------------------------
+
+
+def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
+    """Panel 9: certified lower and attained upper bounds of both extremes of ln Λ against explored nodes."""
+    traces = []
+    for search, c in (("min ln Λ", MINC), ("max ln Λ", MAXC)):
+        part = trace[trace["search"] == search]
+        traces.append(_step(part["nodes"], part["upper_bound"], name=f"{search}: upper bound", color=c))
+        traces.append(
+            _step(part["nodes"], part["lower_bound"], name=f"{search}: lower bound", color=c, dash="dot")
+        )
+    return figure(
+        traces,
+        title=f"Branch-and-bound converges from both sides (a stop at gap {loose_gap:g} explains App. E)",
+        x="nodes explored",
+        y="ln Λ bound",
+        hovermode="x unified",
+    )
+
+
+def secant(df: pd.DataFrame, *, z_range: tuple[float, float]) -> go.Figure:
+    """Panel 9: DC split f = C − V of one logistic term and the secant V̂ ≥ V that makes C − V̂ convex and ≤ f."""
+    traces = [
+        line(df["z"], df["f"], name="f(z) = ln Pr[y | z]", color="black"),
+        line(df["z"], df["V"], name="V(z) = softplus(z) (convex)", color=MAXC),
+        line(df["z"], df["V_secant"], name="secant V̂ ≥ V", color=MAXC, dash="dash"),
+        line(df["z"], df["relaxed"], name="relaxation C − V̂ ≤ f (convex)", color=MINC, dash="dot"),
+    ]
+    return figure(
+        traces,
+        title=f"Secant relaxation of one term on z ∈ [{z_range[0]:.2f}, {z_range[1]:.2f}]",
+        x="score z = θ·x̃",
+        y="value",
+    )
+
+
+# --- the "Reproduce the paper" view ----------------------------------------------------------------
+
+
+def example2(df: pd.DataFrame) -> go.Figure:
+    """Example 2: Λ(x) of outputs (1, 0, 1) with the values the paper prints (x = 2 misprinted)."""
+    printed = df.dropna(subset=["paper"])
+    traces = [
+        {
+            "type": "bar",
+            "x": df["x"],
+            "y": df["likelihood"],
+            "name": "Λ(x), reconstructed Eq. 11",
+            "marker": {"color": LIKE},
+        },
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": printed["x"],
+            "y": printed["paper"],
+            "name": "paper's table",
+            "marker": {"color": "black", "size": 11, "symbol": "diamond"},
+        },
+    ]
+    return figure(
+        traces,
+        title="Example 2: Λ(x) for outputs (1, 0, 1); max/min = 0.144/0.096 = 1.5",
+        x="x",
+        y="Λ(x)",
+        hovermode="closest",
+    )
+
+
+def evaluation(bands: pd.DataFrame, *, paper: float, title: str) -> go.Figure:
+    """Fig. 1(b)/(d): 10th–90th percentile band and median of accepted counts against ε_G, basic composition."""
+    x = bands["budget"]
+    traces = [
+        line(x, bands["p90"], name="90th percentile", color=BAYES, width=0.5),
+        line(
+            x,
+            bands["p10"],
+            name="10th–90th percentile",
+            color=BAYES,
+            width=0.5,
+            fill="tonexty",
+            fillcolor="rgba(0,114,178,0.2)",
+        ),
+        line(x, bands["median"], name="median (reproduced)", color=BAYES),
+        line(x, bands["basic"], name="basic composition", color=BASIC, dash="dot"),
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": [10],
+            "y": [paper],
+            "name": "paper's median at ε_G = 10",
+            "marker": {"color": BUDGET, "size": 13, "symbol": "star"},
+        },
+    ]
+    return figure(traces, title=title, x="budget ε_G", y="accepted queries")
+
+
+def healthcare(df: pd.DataFrame, s: dict) -> go.Figure:
+    """App. E: the 16 output patterns sorted by exact loss, paper's values as markers, medians and the budget 4."""
+    d = df.sort_values("certified")
+    traces = [
+        {
+            "type": "bar",
+            "x": d["pattern"],
+            "y": d["certified"],
+            "name": "exact (certified B&B)",
+            "marker": {"color": BAYES},
+        },
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": d["pattern"],
+            "y": d["paper"],
+            "name": "paper (App. E)",
+            "marker": {"color": BUDGET, "size": 10, "symbol": "diamond"},
+        },
+    ]
+    marks = [
+        hline(s["exact_median"], f"exact median {s['exact_median']:.4f}", color=BAYES, dash="dot", side="right"),
+        hline(4.0, "budget ε_G = 4", color=BUDGET, dash="dash", side="right"),
+    ]
+    return figure(
+        traces,
+        title="Healthcare example: realized loss of the 16 answer patterns",
+        x="heart·stroke·diabetes / sleep",
+        y="ℓ (ε units)",
+        marks=marks,
+        hovermode="closest",
+    )
+
+
+__all__ = [
+    "accepted_hist",
+    "beliefs",
+    "bnb_trace",
+    "evaluation",
+    "example2",
+    "healthcare",
+    "landscape",
+    "landscape_2d",
+    "lemma_curve",
+    "output_losses",
+    "regions",
+    "rr_curve",
+    "secant",
+    "statement_band",
+    "timeline",
+]
