@@ -1,0 +1,807 @@
+"""Cached tables for the SVT page (paper 002, spec ``svt.md``): scalar arguments in, small DataFrames out.
+
+Every function evaluates :mod:`dpcore.svt` / :mod:`dpcore.data` on the grid one chart needs. Δ = 1 throughout
+(item counts). Noise families are named as in ``dpcore.svt.NOISES``; the correction rule is "optimal" (r^op of
+Eq. 9 under the paper's Eq. 8 model), "mean" (E[v]) or "none" (r = 0).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from scipy import stats
+
+from app.compute import MAX_ENTRIES
+from dpcore import data as dpdata
+from dpcore import svt
+
+NOISES = svt.NOISES
+RULES = ("optimal", "mean", "none")
+#: Data sets of Table 2 by their short URL value (spec §4 Table 2).
+DATASETS = {
+    "zipf": "Zipf",
+    "binary": "Binary",
+    "t40": "T40I10D100K",
+    "bmspos": "BMS-POS",
+    "kosarak": "Kosarak",
+    "adult": "Adult",
+}
+EXPERIMENT_EPSILONS = (0.05, 0.1, 0.5, 1.0, 2.0)  # spec §4 Fig. 7: the ε grid is not stated in the paper
+LIVE_MAX_ITEMS = 500
+BIN_GRID = (11, 21, 51, 101, 201, 501, 1001, 2001, 5001, 10001, 20001)
+_GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (spec §1.14: δ = 1e-5 assumed)
+
+
+# ---------------------------------------------------------------------------------------------- calibration
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def calibration(
+    epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
+) -> svt.BudgetSplit:
+    """Budget split and noise scales of one method (spec §1.15); ``w`` overrides the optimal split."""
+    return svt.split_budget(epsilon, c=c, noise=noise, monotonic=monotonic, w=w, delta=_GAUSS_DELTA)
+
+
+def _correction_r(sp: svt.BudgetSplit, k: int, alpha: float, rule: str) -> float:
+    if rule == "none":
+        return 0.0
+    if rule == "mean":
+        return sp.mean_correction
+    return _rop(sp.threshold_scale, sp.query_scale, k, alpha, sp.noise, sp.threshold_noise)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noise: str) -> float:
+    """r^op of Eq. 9: closed-form Γ, except Gumbel, whose Γ has no closed form and whose quadrature optimiser
+    takes minutes when α ≫ the noise scales — there the FFT framework (Alg. 3, m = 20 001) is used."""
+    method = "numeric" if noise == "gumbel" else "analytic"
+    return svt.correction_term(
+        b, theta, k=k, alpha=alpha, query_noise=noise, threshold_noise=threshold_noise, method=method
+    ).r
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def _gumbel_grid(b: float, g: float) -> svt.DiscretisedComparison:
+    return svt.discretise_comparison(b, g, query_noise="gumbel")
+
+
+def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
+    """Exact success probability with one shared ρ (spec §3.2 item 6); Gumbel tails overflow harmlessly."""
+    with np.errstate(over="ignore", under="ignore"):
+        return svt.shared_success_probability(
+            r,
+            k=k,
+            alpha=alpha,
+            threshold_scale=sp.threshold_scale,
+            query_scale=sp.query_scale,
+            query_noise=sp.noise,
+            threshold_noise=sp.threshold_noise,
+        )
+
+
+def _eq8(sp: svt.BudgetSplit, r, k: int, alpha: float):
+    """p(r) of Eq. 8 (vectorised over r). Gumbel: Γ̄ of the FFT framework (within 1e-7 of quadrature, which
+    is slow far in the tails)."""
+    if sp.noise == "gumbel":
+        disc = _gumbel_grid(sp.threshold_scale, sp.query_scale)
+        return disc.cdf(np.asarray(r) + alpha) ** k * (1 - disc.cdf(np.asarray(r) - alpha))
+    return svt.success_probability(
+        r,
+        k=k,
+        alpha=alpha,
+        threshold_scale=sp.threshold_scale,
+        query_scale=sp.query_scale,
+        query_noise=sp.noise,
+        threshold_noise=sp.threshold_noise,
+    )
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def summary(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str) -> dict:
+    """Headline numbers: scales, the correction in use, r^op (Eq. 9), p(r) by Eq. 8 and exactly (shared ρ)."""
+    sp = calibration(epsilon, c, noise, monotonic)
+    r = _correction_r(sp, k, alpha, rule)
+    r_op = _correction_r(sp, k, alpha, "optimal")
+    return {
+        "b": sp.threshold_scale,
+        "theta": sp.query_scale,
+        "mean": sp.mean_correction,
+        "r": r,
+        "r_op": r_op,
+        "p_eq8": float(_eq8(sp, r, k, alpha)),
+        "p_shared": float(_shared(sp, r, k, alpha)),
+        "p_floor": math.exp(k * math.log(k / (k + 1)) - math.log(k + 1)),  # k^k/(k+1)^(k+1), Thm 8
+        "epsilon1": sp.epsilon1,
+        "epsilon2": sp.epsilon2,
+        "w": sp.w,
+        "V": sp.variance,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- panel 1–3
+def _pdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:
+    dist = {
+        "exponential": stats.expon,
+        "laplace": stats.laplace,
+        "gumbel": stats.gumbel_r,
+        "gaussian": stats.norm,
+    }
+    return dist[noise].pdf(x, scale=scale)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Panel 1: densities of the threshold noise and of each query noise at its own calibrated scale.
+
+    Returns (long frame x, curve, density; table of w*, ε₁, ε₂, scales, variances and V per method)."""
+    splits = {n: calibration(epsilon, c, n, monotonic) for n in NOISES}
+    th = splits["exponential"].query_scale
+    x = np.linspace(-3 * th, 6 * th, 451)
+    sel = splits[noise]
+    frames = [
+        pd.DataFrame(
+            {
+                "x": x,
+                "curve": f"threshold ρ ~ {sel.threshold_noise}",
+                "density": _pdf(sel.threshold_noise, sel.threshold_scale, x),
+            }
+        )
+    ]
+    frames += [
+        pd.DataFrame({"x": x, "curve": n, "density": _pdf(n, splits[n].query_scale, x)}) for n in NOISES
+    ]
+    var = {"exponential": 1.0, "laplace": 2.0, "gumbel": math.pi**2 / 6, "gaussian": 1.0}
+    table = pd.DataFrame(
+        [
+            {
+                "query noise": n,
+                "w*": s.w,
+                "ε₁": s.epsilon1,
+                "ε₂": s.epsilon2,
+                "threshold scale": s.threshold_scale,
+                "query scale": s.query_scale,
+                "Var ρ": s.variance - var[n] * s.query_scale**2,
+                "Var v": var[n] * s.query_scale**2,
+                "V = Var ρ + Var v": s.variance,
+            }
+            for n, s in splits.items()
+        ]
+    )
+    return pd.concat(frames, ignore_index=True), table
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Panel 2: V(w)·ε² over w (Eq. 6) for the four families, and ε₁, ε₂ at each w* for the slider's ε."""
+    w = np.geomspace(0.05, max(200.0, 10 * c), 160)
+    rows, opt = [], []
+    for n in NOISES:
+        v = [
+            svt.split_budget(1.0, c=c, noise=n, monotonic=monotonic, w=float(x), delta=_GAUSS_DELTA).variance
+            for x in w
+        ]
+        rows.append(pd.DataFrame({"w": w, "noise": n, "V_eps2": v}))
+        s = calibration(epsilon, c, n, monotonic)
+        opt.append(
+            {
+                "noise": n,
+                "w_star": s.w,
+                "V_eps2_star": s.variance_optimal * epsilon**2,
+                "epsilon1": s.epsilon1,
+                "epsilon2": s.epsilon2,
+            }
+        )
+    return pd.concat(rows, ignore_index=True), pd.DataFrame(opt)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Panel 3 (spec §1.7): per-positive loss ln S₂(x − 2Δ) − ln S₂(x) of each query noise at the exponential
+    method's scale f·cΔ/ε₂, and threshold loss ln f₁(u − Δ) − ln f₁(u) at scale Δ/ε₁."""
+    sp = calibration(epsilon, c, "exponential", monotonic)
+    shift = 1.0 if monotonic else 2.0
+    th = sp.query_scale
+    x = np.linspace(-4 * th, 8 * th, 361)
+    q = pd.concat(
+        [
+            pd.DataFrame(
+                {"x": x, "noise": n, "loss": svt.query_loss_profile(x, noise=n, scale=th, shift=shift)}
+            )
+            for n in NOISES
+        ],
+        ignore_index=True,
+    )
+    b = sp.threshold_scale
+    u = np.linspace(-6 * b, 6 * b, 361)
+    t = pd.concat(
+        [
+            pd.DataFrame({"u": u, "noise": n, "loss": svt.threshold_loss_profile(u, noise=n, scale=b)})
+            for n in ("laplace", "gaussian", "exponential")
+        ],
+        ignore_index=True,
+    )
+    t["loss"] = t["loss"].where(np.isfinite(t["loss"]))
+    return q, t, {"per_positive": sp.epsilon2 / c, "epsilon1": sp.epsilon1}
+
+
+# ---------------------------------------------------------------------------------------------- panel 4–7
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def comparison(
+    epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Panel 4: density of Z = v − ρ (closed form for SVT-Exp, FFT framework otherwise) and P[⊤ | q − T = d]
+    for r ∈ {0, E[v], r^op} at d ∈ {−θ, 0, θ, 3θ}."""
+    sp = calibration(epsilon, c, noise, monotonic)
+    b, th = sp.threshold_scale, sp.query_scale
+    r_op = _correction_r(sp, k, alpha, "optimal")
+    lo, hi = -4 * b - 2 * th if noise != "exponential" else -6 * b, max(r_op + 2 * th, 6 * th)
+    z = np.linspace(lo, hi, 501)
+    if noise == "exponential":
+        dens = svt.comparison_pdf(z, threshold_scale=b, query_scale=th)
+    else:
+        disc = svt.discretise_comparison(
+            b, th, n_bins=2001, query_noise=noise, threshold_noise=sp.threshold_noise
+        )
+        dens = np.interp(z, disc.z, disc.pmf / disc.width)
+    df = pd.DataFrame({"z": z, "density": dens})
+    d = np.array([-th, 0.0, th, 3 * th])
+    acc = {"q − T": [f"{x:.4g}" for x in d]}
+    for label, r in (
+        ("r = 0", 0.0),
+        (f"r = E[v] = {sp.mean_correction:.4g}", sp.mean_correction),
+        (f"r = r^op = {r_op:.4g}", r_op),
+    ):
+        acc[f"P[⊤], {label}"] = (
+            1 - _gumbel_grid(b, th).cdf(r - d)
+            if noise == "gumbel"
+            else svt.acceptance_probability(
+                d,
+                r=r,
+                threshold_scale=b,
+                query_scale=th,
+                query_noise=noise,
+                threshold_noise=sp.threshold_noise,
+            )
+        )
+    return df, pd.DataFrame(acc)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def success_curve(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool) -> pd.DataFrame:
+    """Panel 5: p(r) of Eq. 8 and the exact shared-ρ probability over r (spec §3.2)."""
+    sp = calibration(epsilon, c, noise, monotonic)
+    r_op = _correction_r(sp, k, alpha, "optimal")
+    s = max(sp.threshold_scale, sp.query_scale)
+    r = np.linspace(min(-2 * s, r_op - 4 * s), r_op + 4 * s, 121)
+    return pd.DataFrame({"r": r, "eq8": _eq8(sp, r, k, alpha), "shared": _shared(sp, r, k, alpha)})
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def rop_vs_k(epsilon: float, c: int, alpha: float, monotonic: bool) -> pd.DataFrame:
+    """Panel 6a: SVT-Exp r^op against k for ε/2, ε, 2ε, with the mean θ (spec §3.2 item 5)."""
+    ks = np.unique(np.geomspace(1, 5000, 30).astype(int))
+    rows = []
+    for e in (epsilon / 2, epsilon, 2 * epsilon):
+        sp = calibration(e, c, "exponential", monotonic)
+        for kk in ks:
+            rows.append(
+                {
+                    "epsilon": e,
+                    "k": int(kk),
+                    "r_op": _correction_r(sp, int(kk), alpha, "optimal"),
+                    "theta": sp.query_scale,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def rop_vs_epsilon(c: int, k: int, alpha: float, monotonic: bool) -> pd.DataFrame:
+    """Panel 6b: r^op·ε and θ·ε against ε — flat at α = 0 (scale invariance, spec §3.2 item 2)."""
+    rows = []
+    for e in np.geomspace(0.01, 20.0, 30):
+        sp = calibration(float(e), c, "exponential", monotonic)
+        rows.append(
+            {
+                "epsilon": float(e),
+                "r_op_eps": _correction_r(sp, k, alpha, "optimal") * e,
+                "theta_eps": sp.query_scale * e,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def rop_vs_alpha(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
+    """Panel 6c: r^op against α — V-shaped when θ > b (spec §3.2 item 4, §7 item 7)."""
+    sp = calibration(epsilon, c, "exponential", monotonic)
+    a = np.linspace(0.0, 4 * sp.query_scale, 41)
+    return pd.DataFrame(
+        {"alpha": a, "r_op": [_correction_r(sp, k, float(x), "optimal") for x in a], "theta": sp.query_scale}
+    )
+
+
+AB_METHODS = {  # Fig. 3 curves: label → (query noise, correction rule)
+    "SVT-Exp + r^op": ("exponential", "optimal"),
+    "SVT-Exp, r = 0": ("exponential", "none"),
+    "SVT-Exp, r = θ": ("exponential", "mean"),
+    "SVT-Lap": ("laplace", "none"),
+    "SVT-Gumbel + mean": ("gumbel", "mean"),
+    "SVT-Gau": ("gaussian", "none"),
+}
+
+
+def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) -> pd.DataFrame:
+    """β = 1 − p at each α, Eq. 8 (:func:`_eq8`) and exact (shared ρ)."""
+    rows = []
+    for label, (n, rule) in AB_METHODS.items():
+        sp = splits[n]
+        for a in alphas:
+            r = _correction_r(sp, k, float(a), rule)
+            p8 = float(_eq8(sp, r, k, float(a)))
+            rows.append(
+                {
+                    "method": label,
+                    "alpha": float(a),
+                    "r": r,
+                    "beta_eq8": 1 - p8,
+                    "beta_exact": 1 - float(_shared(sp, r, k, float(a))),
+                }
+            )
+    df = pd.DataFrame(rows)
+    df[["beta_eq8", "beta_exact"]] = df[["beta_eq8", "beta_exact"]].clip(lower=1e-12)
+    return df
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Computing (α, β) curves …")
+def alpha_beta(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
+    """Panel 7: β(α) = 1 − p for the Fig. 3 methods at the slider's calibration, Eq. 8 and exact shared ρ."""
+    splits = {n: calibration(epsilon, c, n, monotonic) for n in NOISES}
+    return _alpha_beta(splits, k, np.linspace(0.0, 8 * splits["exponential"].query_scale, 17))
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def theorem4(epsilon: float, k: int, beta: float = 0.1) -> dict:
+    """Theorem 4 (c = 1, ε₁ = ε₂ = ε/2): printed 4(ln k + ln 2/β)/ε, the corrected union bound 8(…)/ε and the
+    exact α needed (shared ρ) by SVT-Exp with r^op and r = 0 and by SVT-Lap (spec §1.12, §5 R16)."""
+    exp = svt.split_budget(epsilon, c=1, w=1.0)
+    lap = svt.split_budget(epsilon, c=1, w=1.0, noise="laplace")
+    r_op = svt.correction_term(exp.threshold_scale, exp.query_scale, k=k).r
+    kw = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
+    return {
+        "printed": svt.accuracy_bound(k, beta, epsilon, variant="as_printed"),
+        "corrected": svt.accuracy_bound(k, beta, epsilon),
+        "exp_rop": svt.accuracy_alpha(beta, k=k, r=r_op, **kw),
+        "exp_r0": svt.accuracy_alpha(beta, k=k, r=0.0, **kw),
+        "lap_r0": svt.accuracy_alpha(
+            beta, k=k, threshold_scale=lap.threshold_scale, query_scale=lap.query_scale, query_noise="laplace"
+        ),
+        "beta": beta,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- panel 8–9
+def live_queue_size(c: int, k: int) -> int:
+    """Items in the live-run queue: c·k (so k = ⌊n/c⌋ as in the paper), at least 20, at most 500."""
+    return int(min(max(c * k, 20), LIVE_MAX_ITEMS))
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def live_run(
+    epsilon: float,
+    c: int,
+    k: int,
+    alpha: float,
+    threshold: float,
+    noise: str,
+    monotonic: bool,
+    append: bool,
+    traverses: int,
+    resample: bool,
+    rule: str,
+    seed: int,
+) -> tuple[pd.DataFrame, dict]:
+    """Panel 8: one seeded run of SVT on a shuffled Zipf queue s_i = T·c/i (exactly c items ≥ T; the paper's
+    Zipf set when c = 50, T = 200), every comparison recorded. Returns (comparisons, summary)."""
+    n = live_queue_size(c, k)
+    rng = np.random.default_rng(seed)
+    scores = dpdata.zipf_scores(n, scale=threshold * c)[rng.permutation(n)]
+    sp = calibration(epsilon, c, noise, monotonic)
+    run = svt.run_svt(
+        scores,
+        threshold=threshold,
+        epsilon=epsilon,
+        c=c,
+        noise=noise,
+        correction=_correction_r(sp, k, alpha, rule),
+        append=append,
+        traverses=traverses if append else None,
+        resample=resample,
+        rng=rng,
+        k=k,
+        alpha=alpha,
+        monotonic=monotonic,
+        delta=_GAUSS_DELTA,
+    )
+    comp = run.comparisons.drop(columns=["threshold"])
+    comp["true_positive"] = comp["answer"] >= threshold
+    info = {
+        "n_items": n,
+        "n_comparisons": run.n_comparisons,
+        "n_positive": run.n_positive,
+        "halted": run.halted,
+        "correction": run.correction,
+        "epsilon_spent": run.epsilon_spent,
+        "threshold_draws": run.n_threshold_draws,
+        "passes": int(comp["pass"].max()) if len(comp) else 0,
+        "true_positives_selected": int(comp.loc[comp["positive"], "true_positive"].sum()),
+    }
+    return comp, info
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def appending(
+    epsilon: float, c: int, k: int, alpha: float, monotonic: bool, traverses: int
+) -> tuple[pd.DataFrame, dict]:
+    """Panel 9 (spec §7 item 8, §5 R18): P[selected within t passes] vs d = q − T, t ∈ {1, 2, 5, 10, slider}:
+    exact shared ρ, fresh-ρ 1 − (1 − p)^t and the paper's t·p; and the worst gap of t·p at the slider's t."""
+    sp = calibration(epsilon, c, "exponential", monotonic)
+    r = _correction_r(sp, k, alpha, "optimal")
+    kw = dict(r=r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
+    d = np.linspace(r - 4 * sp.query_scale, r + 3 * sp.query_scale, 71)
+    rows = []
+    for t in sorted({1, 2, 5, 10, traverses}):
+        frame = {"d": d, "t": t}
+        for v in ("shared", "independent", "as_printed"):
+            frame[v] = svt.appending_probability(d, traverses=t, variant=v, **kw)
+        rows.append(pd.DataFrame(frame))
+    df = pd.concat(rows, ignore_index=True)
+    at = df[df["t"] == traverses].reset_index(drop=True)
+    reach = np.flatnonzero(at["as_printed"].to_numpy() >= 1.0)  # where t·p first claims certain selection
+    if traverses == 1:  # t·p is exact for one pass: report the query at the threshold
+        i = int(np.argmin(np.abs(at["d"].to_numpy())))
+    else:
+        i = int(reach[0]) if reach.size else int(np.argmax((at["as_printed"] - at["shared"]).to_numpy()))
+    row = at.iloc[i]
+    return df, {
+        "d": float(row["d"]),
+        "paper": float(row["as_printed"]),
+        "exact": float(row["shared"]),
+        "independent": float(row["independent"]),
+        "r": r,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- panel 10
+@st.cache_data(max_entries=16, show_spinner=False)
+def dataset(name: str, seed: int = 2024) -> dpdata.Dataset:
+    """A Table-2 data set (Zipf and Binary exact; the other four generated stand-ins, seeded)."""
+    return dpdata.svt_dataset(DATASETS[name], rng=seed)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def _experiment_method(
+    method: str,
+    data: str,
+    threshold: float,
+    c: int,
+    epsilons: tuple[float, ...],
+    traverses: tuple[int, ...],
+    append: bool,
+    resample: bool,
+    monotonic: bool,
+    alpha: float,
+    n_runs: int,
+    seed: int,
+) -> pd.DataFrame:
+    ds = dataset(data)
+    rng = np.random.default_rng([seed, list(svt.METHODS).index(method)])
+    return svt.run_experiment(
+        ds.scores,
+        threshold=threshold,
+        epsilons=list(epsilons),
+        c=c,
+        methods=[method],
+        n_runs=n_runs,
+        traverses=list(traverses),
+        append=append,
+        alpha=alpha,
+        monotonic=monotonic,
+        resample=resample,
+        rng=rng,
+    )
+
+
+def experiment(
+    data: str,
+    threshold: float,
+    c: int,
+    *,
+    epsilons: tuple[float, ...] = EXPERIMENT_EPSILONS,
+    traverses: tuple[int, ...] = (1,),
+    append: bool = True,
+    resample: bool = False,
+    monotonic: bool = False,
+    alpha: float = 0.0,
+    n_runs: int = 20,
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> pd.DataFrame:
+    """Panel 10 / Figs. 7, 8, 10, 11: every Table-3 method, means and 95 % CIs over runs (spec §2.8).
+
+    Cached per method (so a progress callback can report between methods); k = ⌊n_items/c⌋."""
+    out = []
+    methods = list(svt.METHODS)
+    for i, m in enumerate(methods):
+        out.append(
+            _experiment_method(
+                m,
+                data,
+                float(threshold),
+                int(c),
+                tuple(epsilons),
+                tuple(traverses),
+                bool(append),
+                bool(resample),
+                bool(monotonic),
+                float(alpha),
+                int(n_runs),
+                int(seed),
+            )
+        )
+        if progress is not None:
+            progress((i + 1) / len(methods))
+    return pd.concat(out, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------------- panel 11–12
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def numeric_framework(
+    epsilon: float, c: int, k: int, alpha: float, monotonic: bool, n_bins: int
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Panel 11 / Figs. 9, 17 (spec §2.6, §5 R9): the discretised pmfs at ``n_bins`` against the exact Γ, and
+    r̄^op, its error, the RMS error of p̄ over r ∈ [−5θ, 20θ] and the runtime for every bin count."""
+    sp = calibration(epsilon, c, "exponential", monotonic)
+    b, th = sp.threshold_scale, sp.query_scale
+    exact = svt.correction_term(b, th, k=k, alpha=alpha).r
+    r = np.linspace(-5 * th, 20 * th, 2001)
+    p_exact = svt.success_probability(r, k=k, alpha=alpha, threshold_scale=b, query_scale=th)
+    rows = []
+    for m in BIN_GRID:
+        runtime = math.inf
+        for _ in range(3):  # best of three: the machine is shared
+            t0 = time.perf_counter()
+            corr = svt.correction_term(b, th, k=k, alpha=alpha, method="numeric", n_bins=m)
+            runtime = min(runtime, time.perf_counter() - t0)
+        disc = svt.discretise_comparison(b, th, n_bins=m)
+        p_num = disc.cdf(r + alpha) ** k * (1 - disc.cdf(r - alpha))
+        rows.append(
+            {
+                "n_bins": m,
+                "r_op_numeric": corr.r,
+                "abs_error": abs(corr.r - exact),
+                "rms_error_p": float(np.sqrt(np.mean((p_num - p_exact) ** 2))),
+                "runtime_ms": 1e3 * runtime,
+            }
+        )
+    disc = svt.discretise_comparison(b, th, n_bins=n_bins)
+    shown = (disc.z >= -6 * b) & (disc.z <= max(exact + 3 * th, 8 * th))
+    step = max(1, int(shown.sum()) // 800)
+    zs = disc.z[shown][::step]
+    pmf = pd.DataFrame(
+        {
+            "z": zs,
+            "numeric_density": (disc.pmf / disc.width)[shown][::step],
+            "numeric_cdf": disc.cdf(zs),
+            "exact_cdf": svt.comparison_cdf(zs, threshold_scale=b, query_scale=th),
+            "exact_density": svt.comparison_pdf(zs, threshold_scale=b, query_scale=th),
+        }
+    )
+    return pmf, pd.DataFrame(rows), {"r_op": exact, "B": disc.bound, "u": disc.width}
+
+
+def accountant(epsilon: float, c: int, noise: str, monotonic: bool) -> dict:
+    """Panel 12: ε₁, ε₂, scales and the total ε, RESAMPLE off / on (corrected Thm 3: c·ε₁ + ε₂, §7 item 1)."""
+    sp = calibration(epsilon, c, noise, monotonic)
+    return {
+        "epsilon1": sp.epsilon1,
+        "epsilon2": sp.epsilon2,
+        "b": sp.threshold_scale,
+        "theta": sp.query_scale,
+        "w": sp.w,
+        "off": sp.total_epsilon(False),
+        "on": sp.total_epsilon(True),
+        "on_as_printed": c * sp.epsilon1,
+        "mono_misuse": sp.epsilon1 + 2 * sp.epsilon2,
+        "delta": sp.delta,
+        "pure": sp.pure,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- reproduce
+@st.cache_data(max_entries=8, show_spinner="Reproducing Fig. 3 …")
+def fig3() -> pd.DataFrame:
+    """Fig. 3 at the paper's settings: k = 50, ε = 1, c = 1, ε₁ = ε₂ (b = 2, θ = 4), δ = 1e-5 for SVT-Gau."""
+    splits = {n: svt.split_budget(1.0, c=1, noise=n, w=1.0, delta=_GAUSS_DELTA) for n in NOISES}
+    return _alpha_beta(
+        splits, 50, np.array([0, 2.5, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 50, 60], float)
+    )
+
+
+#: spec §4 Fig. 3 reproduction table (Eq. 8 β at α = 0, 10, 20, 30).
+FIG3_SPEC = {
+    "SVT-Exp + r^op": (0.9927, 0.4682, 0.0216, 0.0008),
+    "SVT-Exp, r = 0": (1.0, 0.9963, 0.3624, 0.0362),
+    "SVT-Exp, r = θ": (1.0, 0.8699, 0.1525, 0.0135),
+    "SVT-Lap": (1.0, 0.9398, 0.2048, 0.0186),
+    "SVT-Gumbel + mean": (1.0, 0.9478, 0.2216, 0.0205),
+    "SVT-Gau": (1.0, 1.0, 1.0, 0.9880),
+}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def fig4(c: int = 50) -> pd.DataFrame:
+    """Fig. 4: minimal comparison variance V* against ε ∈ [0.01, 2] for the four query noises (c = 50)."""
+    eps = np.geomspace(0.01, 2.0, 60)
+    return pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "epsilon": eps,
+                    "noise": n,
+                    "V": [
+                        svt.split_budget(float(e), c=c, noise=n, delta=_GAUSS_DELTA).variance_optimal
+                        for e in eps
+                    ],
+                }
+            )
+            for n in NOISES
+        ],
+        ignore_index=True,
+    )
+
+
+def _fig5_split(e: float) -> svt.BudgetSplit:
+    return svt.split_budget(
+        e, c=1, monotonic=True
+    )  # captions' Lap(1/ε₁), Exp(1/ε₂): monotonic, c = 1 (spec §4)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def fig5() -> dict[str, pd.DataFrame]:
+    """Fig. 5 (a)–(d) with the Table-6 split, c = 1, monotonic (spec §4): density of Z, and p(r) for several
+    k (ε = 0.1), α (k = 10) and ε (k = 10); frames carry the r^op and mean θ of each curve."""
+    sp = _fig5_split(0.1)
+    z = np.linspace(-6 * sp.threshold_scale, 8 * sp.query_scale, 401)
+    a = pd.DataFrame(
+        {
+            "z": z,
+            "density": svt.comparison_pdf(z, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale),
+        }
+    )
+
+    def curves(param: str, values, eps_of, k_of, alpha_of) -> pd.DataFrame:
+        out = []
+        for v in values:
+            s = _fig5_split(eps_of(v))
+            kw = dict(
+                k=k_of(v), alpha=alpha_of(v), threshold_scale=s.threshold_scale, query_scale=s.query_scale
+            )
+            corr = svt.correction_term(s.threshold_scale, s.query_scale, k=kw["k"], alpha=kw["alpha"])
+            r = np.linspace(-3 * s.query_scale, 9 * s.query_scale, 301)
+            out.append(
+                pd.DataFrame(
+                    {
+                        "r": r,
+                        param: v,
+                        "p": svt.success_probability(r, **kw),
+                        "r_op": corr.r,
+                        "p_max": corr.success_probability,
+                        "theta": s.query_scale,
+                    }
+                )
+            )
+        return pd.concat(out, ignore_index=True)
+
+    return {
+        "a": a,
+        "b": curves("k", (1, 5, 10, 20, 50, 100), lambda v: 0.1, lambda v: v, lambda v: 0.0),
+        "c": curves("alpha", (0, 5, 10, 20, 40), lambda v: 0.1, lambda v: 10, lambda v: float(v)),
+        "d": curves("epsilon", (0.05, 0.1, 0.5, 1.0), lambda v: v, lambda v: 10, lambda v: 0.0),
+    }
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def fig9() -> tuple[pd.DataFrame, dict]:
+    """Fig. 9: p̄(r) of the FFT framework (m = 20 001) against the closed form; ε = 0.03, k = 10, α = 0, c = 1,
+    Table-4 split (b = 75.331, θ = 119.580, r^op = 334.709; spec §4, §5 R9)."""
+    sp = svt.split_budget(0.03, c=1)
+    b, th = sp.threshold_scale, sp.query_scale
+    disc = svt.discretise_comparison(b, th, n_bins=20001)
+    r = np.linspace(-5 * th, 12 * th, 600)
+    num = disc.cdf(r) ** 10 * (1 - disc.cdf(r))
+    exact = svt.success_probability(r, k=10, threshold_scale=b, query_scale=th)
+    ana = svt.correction_term(b, th, k=10).r
+    numr = svt.correction_term(b, th, k=10, method="numeric").r
+    return pd.DataFrame({"r": r, "analytic": exact, "numeric": num}), {
+        "b": b,
+        "theta": th,
+        "r_op": ana,
+        "r_op_numeric": numr,
+    }
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def table5() -> pd.DataFrame:
+    """Table 5 (c = 50, α = 0): the paper's printed rows beside Alg. 2's calibration (r^op with k = 200, the
+    mean θ) and the calibration that reproduces the printed Mean row, θ = cΔ/ε₂ with w = (2c)^{2/3} (spec §4,
+    §7 item 12)."""
+    rows = []
+    printed = {
+        0.01: (35450.45, 5332.08),
+        0.05: (7147.15, 1046.42),
+        0.1: (2803.30, 523.21),
+        1.0: (280.78, 52.32),
+        2.0: (138.89, 26.16),
+    }
+    for e, (opt, mean) in printed.items():
+        sp = svt.split_budget(e, c=50)
+        fit = svt.split_budget(e, c=50, monotonic=True, w=100 ** (2 / 3))
+        rows.append(
+            {
+                "ε": e,
+                "Optimal (paper)": opt,
+                "Mean (paper)": mean,
+                "r^op, Alg. 2 (k = 200)": svt.correction_term(sp.threshold_scale, sp.query_scale, k=200).r,
+                "θ, Alg. 2": sp.query_scale,
+                "θ = cΔ/ε₂, w = (2c)^(2/3)": fit.query_scale,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fig. 6: sorted item scores of the six data sets (thinned to ≤ 400 points each) and their thresholds."""
+    curves, info = [], []
+    for key, name in DATASETS.items():
+        ds = dataset(key)
+        s = np.sort(ds.scores)[::-1]
+        idx = np.unique(np.geomspace(1, s.size, 400).astype(int)) - 1
+        curves.append(pd.DataFrame({"data": name, "rank": idx + 1, "score": np.maximum(s[idx], 0.5)}))
+        info.append(
+            {
+                "data set": name,
+                "items": ds.n_items,
+                "threshold T": ds.threshold,
+                "c": ds.c,
+                "k = ⌊n/c⌋": ds.k,
+                "items ≥ T": ds.n_above,
+                "source": "generated stand-in" if ds.synthetic_stand_in else "exact (synthetic)",
+            }
+        )
+    return pd.concat(curves, ignore_index=True), pd.DataFrame(info)
+
+
+#: spec §5 R20 sanity band for SVT-Exp (optimal) and SVT-Lap NCR (40 runs, one pass / ten passes).
+R20 = pd.DataFrame(
+    [
+        ("Zipf", 1, 0.5, 0.317, 0.020),
+        ("Zipf", 1, 1.0, 0.511, 0.065),
+        ("Zipf", 1, 2.0, 0.709, 0.297),
+        ("Zipf", 10, 0.5, 0.354, 0.025),
+        ("Zipf", 10, 1.0, 0.603, 0.067),
+        ("Zipf", 10, 2.0, 0.823, 0.291),
+        ("Binary", 1, 0.5, 0.045, 0.091),
+        ("Binary", 1, 1.0, 0.539, 0.562),
+        ("Binary", 1, 2.0, 1.0, 0.994),
+        ("Binary", 10, 0.5, 0.322, 0.098),
+        ("Binary", 10, 1.0, 0.961, 0.508),
+        ("Binary", 10, 2.0, 1.0, 0.995),
+    ],
+    columns=["data", "traverses", "epsilon", "spec Exp-opt", "spec Lap"],
+)

@@ -1,0 +1,154 @@
+"""AppTest of the SVT page (paper 002): renders, controls move the numbers, metrics match dpcore, errata."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpcore import svt
+from tests.app.conftest import open_page, shown_numbers
+
+PAGE = "svt.py"
+FAST = {"runs": "10"}  # keep the experiment small in tests
+
+
+def _ok(at) -> None:
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_renders_at_defaults():
+    at = open_page(PAGE)
+    _ok(at)
+    assert at.title
+    assert {"threshold noise scale b", "query noise scale θ", "correction r in use"} <= set(_metrics(at))
+    assert not at.warning, [w.value for w in at.warning]  # no erratum warning at the sound defaults
+
+
+@pytest.mark.parametrize("tab", ["Correction", "Live run", "Experiment", "Numerics & accountant"])
+def test_every_tab_renders_at_defaults(tab):
+    at = open_page(PAGE, {"tab": tab, **FAST})
+    _ok(at)
+    assert not at.warning, [w.value for w in at.warning]
+
+
+# (widget kind, key, new value, URL query that opens the tab where the control shows)
+CONTROLS = [
+    ("select_slider", "eps", 0.5, {}),
+    ("select_slider", "c", 5, {}),
+    ("select_slider", "k", 50, {}),
+    ("select_slider", "alpha", 10, {}),
+    ("select_slider", "T", 500.0, {"tab": "Live run"}),
+    ("radio", "noise", "laplace", {}),
+    ("radio", "corr", "mean", {}),
+    ("toggle", "mono", True, {}),
+    ("toggle", "resample", True, {}),
+    ("toggle", "append", True, {"tab": "Live run"}),
+    ("select_slider", "trav", 2, {"tab": "Live run", "append": "true"}),
+    ("radio", "data", "adult", {"tab": "Experiment", **FAST}),
+    ("radio", "metric", "f1", {"tab": "Experiment", **FAST}),
+    ("select_slider", "runs", 20, {"tab": "Experiment", **FAST}),
+    ("select_slider", "bins", 1001, {"tab": "Numerics & accountant"}),
+    ("number_input", "seed", 7, {"tab": "Live run"}),
+]
+
+
+@pytest.mark.parametrize("kind,key,value,query", CONTROLS, ids=[c[1] for c in CONTROLS])
+def test_each_control_changes_the_numbers(kind, key, value, query):
+    at = open_page(PAGE, query)
+    _ok(at)
+    before = shown_numbers(at)
+    getattr(at, kind)(key=key).set_value(value).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+
+
+def test_view_switches_to_the_reproduction():
+    at = open_page(PAGE, FAST)
+    at.radio(key="view").set_value("reproduce").run()
+    _ok(at)
+    assert any("Fig. 3" in h.value for h in at.subheader)
+
+
+def test_metrics_match_dpcore():
+    at = open_page(PAGE, {"eps": "0.5", "c": "1", "k": "10", "alpha": "5"})
+    _ok(at)
+    m = _metrics(at)
+    sp = svt.split_budget(0.5, c=1)
+    corr = svt.optimal_correction(0.5, c=1, k=10, alpha=5.0)
+    assert m["threshold noise scale b"] == f"{sp.threshold_scale:.4g}"
+    assert m["query noise scale θ"] == f"{sp.query_scale:.4g}"
+    assert m["correction r in use"] == f"{corr.r:.4g}"
+    assert m["success p(r), Eq. 8"] == f"{corr.success_probability:.4g}"
+
+
+def test_spec_reference_values_at_the_paper_setting():
+    # spec §3.4: ε = 1, c = 50, k = 200 → r^op = 564.4856, p = k^k/(k+1)^(k+1) = 0.0018348
+    m = _metrics(open_page(PAGE))
+    assert m["correction r in use"] == "564.5"
+    assert m["success p(r), Eq. 8"] == "0.001835"
+
+
+def test_resample_erratum_warning():
+    at = open_page(PAGE, {"tab": "Numerics & accountant"})
+    assert not at.warning
+    at = open_page(PAGE, {"tab": "Numerics & accountant", "resample": "true"})
+    _ok(at)
+    m = _metrics(at)
+    sp = svt.split_budget(1.0, c=50)
+    assert m["ε with RESAMPLE — exact"] == f"{50 * sp.epsilon1 + sp.epsilon2:.4g}"
+    assert m["ε with RESAMPLE — paper's accountant"] == f"{50 * sp.epsilon1:.4g}"
+    assert any("under-reports" in w.value for w in at.warning)
+
+
+def test_eq8_erratum_warning_for_small_c():
+    # spec §3.4: c = 1, k = 10 → Eq. 8 gives 0.03505, the shared-ρ truth 0.02669
+    at = open_page(PAGE, {"tab": "Correction", "c": "1", "k": "10"})
+    _ok(at)
+    m = _metrics(at)
+    assert m["p(r) — paper's Eq. 8"] == "0.03505"
+    assert m["p(r) — exact, shared ρ"] == "0.02669"
+    assert any("Eq. 8 over-states" in w.value for w in at.warning)
+
+
+def test_appending_erratum_warning_only_with_append():
+    assert not open_page(PAGE, {"tab": "Live run"}).warning
+    at = open_page(PAGE, {"tab": "Live run", "append": "true"})
+    _ok(at)
+    assert any("t·p" in w.value for w in at.warning)
+
+
+def test_live_run_step_and_reset():
+    at = open_page(PAGE, {"tab": "Live run"})
+    full = _metrics(at)["comparisons n_a"]
+    n = full.split(" / ")[1]
+    at.button(key="svt_reset").click().run()
+    assert _metrics(at)["comparisons n_a"] == f"0 / {n}"
+    at.button(key="svt_one").click().run()
+    assert _metrics(at)["comparisons n_a"] == f"1 / {n}"
+    at.button(key="svt_next").click().run()
+    assert _metrics(at)["⊤ answers n_c / c"].startswith("1 /")
+    at.button(key="svt_end").click().run()
+    assert _metrics(at)["comparisons n_a"] == full
+    _ok(at)
+
+
+def test_reproduce_view_renders():
+    at = open_page(PAGE, {"view": "reproduce", **FAST})
+    _ok(at)
+    titles = " ".join(h.value for h in at.subheader)
+    for fig in ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5", "Fig. 6", "Figs. 7/10", "Figs. 9 and 17"):
+        assert fig in titles
+    assert any("cannot be downloaded" in i.value for i in at.info)
+
+
+def test_extreme_gumbel_setting_stays_fast_and_clean():
+    # α ≫ the noise scales: dpcore's Gumbel quadrature optimiser takes minutes; the page uses Alg. 3 (FFT)
+    at = open_page(
+        PAGE, {"eps": "20", "c": "1", "k": "1", "alpha": "500", "noise": "gumbel", "tab": "Correction"}
+    )
+    _ok(at)
+    assert _metrics(at)["success p(r), Eq. 8"]
