@@ -9,7 +9,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, figure, line, vband, vline
+from app.figures.style import COLORS, figure, hline, line, vband, vline
 
 #: One colour per noise family / Table-3 method (Okabe–Ito), shared by every SVT chart.
 NOISE_COLORS = {
@@ -43,30 +43,6 @@ _BELOW = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
     "margin": {"l": 60, "r": 20, "t": 40, "b": 130},
 }
-
-
-def _hline(y: float, text: str, *, color: str = _GREY, dash: str = "dot") -> tuple[dict, dict]:
-    """A horizontal marker line across the plot and its label (shape, annotation)."""
-    shape = {
-        "type": "line",
-        "x0": 0,
-        "x1": 1,
-        "xref": "paper",
-        "y0": y,
-        "y1": y,
-        "line": {"color": color, "dash": dash, "width": 1.5},
-    }
-    note = {
-        "x": 1,
-        "xref": "paper",
-        "y": y,
-        "text": text,
-        "showarrow": False,
-        "xanchor": "right",
-        "yanchor": "bottom",
-        "font": {"color": color},
-    }
-    return shape, note
 
 
 def noise_zoo(df: pd.DataFrame, *, selected: str) -> go.Figure:
@@ -173,7 +149,7 @@ def query_loss(df: pd.DataFrame, *, per_positive: float) -> go.Figure:
         y_range=(-0.1 * per_positive, 2.5 * per_positive),
         height=430,
         **_BELOW,
-        marks=[_hline(per_positive, f"ε₂/c = {per_positive:.3g}")],
+        marks=[hline(per_positive, f"ε₂/c = {per_positive:.3g}", side="right")],
     )
 
 
@@ -202,7 +178,7 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
         y_range=(-2.5 * epsilon1, 2.5 * epsilon1),
         height=430,
         **_BELOW,
-        marks=[_hline(epsilon1, f"ε₁ = {epsilon1:.3g}"), _hline(-epsilon1, "−ε₁")],
+        marks=[hline(epsilon1, f"ε₁ = {epsilon1:.3g}", side="right"), hline(-epsilon1, "−ε₁", side="right")],
     )
 
 
@@ -238,7 +214,7 @@ def success(df: pd.DataFrame, *, r_op: float, mean: float, p_floor: float, log_y
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
-        _hline(p_floor, "k^k/(k+1)^(k+1)"),
+        hline(p_floor, "k^k/(k+1)^(k+1)", side="right"),
     ]
     return figure(
         traces,
@@ -396,7 +372,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
                 "marker": {"color": "rgba(0,0,0,0)", "size": 18, "line": {"color": "black", "width": 2}},
             }
         )
-    t_shape, t_note = _hline(threshold, f"T = {threshold:g}", color="black", dash="dash")
+    t_shape, t_note = hline(threshold, f"T = {threshold:g}", color="black", dash="dash", side="right")
     marks = [(t_shape, {**t_note, "y": math.log10(threshold)})]  # log axis: annotations take log10(y)
     starts = shown.loc[shown["pass"].diff().fillna(0) > 0, ["step", "pass"]]
     marks += [vline(float(s) - 0.5, f"pass {int(p)}", position="top") for s, p in starts.to_numpy()]
@@ -432,7 +408,7 @@ def appending(df: pd.DataFrame, *, traverses: int) -> go.Figure:
         x="d = q − T",
         y="probability",
         y_range=(0, 1.6),
-        marks=[_hline(1.0, "probability 1", color="black")],
+        marks=[hline(1.0, "probability 1", color="black", side="right")],
         height=470,
         **_BELOW,
     )
