@@ -335,7 +335,7 @@ def laplace_epsilon(
     compositions: int = 1,
     discretization: float = PLD_DISCRETIZATION,
 ) -> float:
-    """Smallest ε with δ_L(ε) ≤ δ for T-fold Laplace composition (closed form at T = 1, PLD beyond)."""
+    """Smallest ε with δ_L(ε) ≤ δ for T-fold Laplace composition (closed form at T = 1, PLD profile inverted beyond)."""
     dl = _v.probability("delta", delta)
     b = _v.positive("scale", scale)
     d = _v.positive("sensitivity", sensitivity)
@@ -349,7 +349,19 @@ def laplace_epsilon(
         return eps0 + 2.0 * math.log1p(-dl) if dl <= -math.expm1(-eps0) else math.log1p(-dl)
     if dl == 0.0:
         return t * eps0
-    return float(min(_laplace_pld(eps0, t, h).get_epsilon_for_delta(dl), t * eps0))
+    # Invert our own profile: dp_accounting's get_epsilon_for_delta overflows at large ε and then over-reports
+    # (by ~1 at ε₀ = 20, T = 1000, where its own δ(ε) already meets the target ~1 lower).
+    profile = _laplace_profile(eps0, t, h)
+    total = t * eps0
+
+    def delta_fn(e: float) -> float:
+        if e >= total:
+            return 0.0
+        if e <= -total:
+            return -math.expm1(e)
+        return float(profile(np.array([e]))[0])
+
+    return epsilon_for_delta(delta_fn, dl)
 
 
 # --------------------------------------------------------------------------------------------------------------

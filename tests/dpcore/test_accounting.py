@@ -206,3 +206,11 @@ def test_pld_profile_public_fallback_agrees_with_fast_path():
     fast = acc.pld_profile(p)(e)
     slow = np.array([p.get_delta_for_epsilon(float(x)) for x in e])
     np.testing.assert_allclose(fast, slow, atol=1e-12)
+
+
+@pytest.mark.parametrize("eps0,t", [(20.0, 1000), (8.0, 1000), (1.0, 50), (0.1, 1000)])
+def test_laplace_epsilon_is_the_smallest_epsilon_meeting_delta(eps0, t):
+    # dp_accounting's own get_epsilon_for_delta over-reports by ~1 at (20, 1000); ours must be tight
+    e = dpcore.laplace_epsilon(1e-5, scale=1 / eps0, compositions=t)
+    assert dpcore.laplace_delta(e, scale=1 / eps0, compositions=t) <= 1e-5 * (1 + 1e-9)
+    assert dpcore.laplace_delta(e - 1e-6 * max(1.0, e), scale=1 / eps0, compositions=t) > 1e-5
