@@ -38,15 +38,17 @@ with ui.panel("Calibrated noise"):
     cal = compute.calibration(eps, delta, sens, method)
     _, summary = compute.sampled_outputs(eps, delta, sens, method, theta, seed)
     total = compute.composed_epsilons(eps, delta, sens, method, t)
-    c = st.columns(3)
-    c[0].metric("Gaussian σ", f"{cal.sigma:.4g}", help=f"{method} calibration for (ε, δ) = ({eps:g}, {delta:g})")
-    c[1].metric("Gaussian P(|noise| ≤ θ)", f"{summary.loc[0, 'exact_within_theta']:.4f}")
-    c[2].metric(f"Gaussian total ε after T = {t}", f"{total['gaussian']:.4g}", help=f"exact, at δ = {delta:g}")
-    c = st.columns(3)
-    c[0].metric("Laplace b", f"{cal.laplace_scale:.4g}", help="b = Δ/ε′ with ε′ = ε − 2 ln(1 − δ)")
-    c[1].metric("Laplace P(|noise| ≤ θ)", f"{summary.loc[1, 'exact_within_theta']:.4f}")
-    c[2].metric(f"Laplace total ε after T = {t}", f"{total['laplace']:.4g}",
-                help=f"privacy-loss distribution (dp_accounting), at δ = {delta:g}")
+    scale_help = {
+        "gaussian": f"{method} calibration for (ε, δ) = ({eps:g}, {delta:g})",
+        "laplace": "b = Δ/ε′ with ε′ = ε − 2 ln(1 − δ)",
+    }
+    total_help = {"gaussian": "exact", "laplace": "privacy-loss distribution (dp_accounting)"}
+    for row, mech in enumerate(compute.MECHS):
+        name = mech.capitalize()
+        c = st.columns(3)
+        c[0].metric(f"{name} {'σ' if mech == 'gaussian' else 'b'}", f"{cal.scale(mech):.4g}", help=scale_help[mech])
+        c[1].metric(f"{name} P(|noise| ≤ θ)", f"{summary.loc[row, 'exact_within_theta']:.4f}")
+        c[2].metric(f"{name} total ε after T = {t}", f"{total[mech]:.4g}", help=f"{total_help[mech]}, at δ = {delta:g}")
 
 with ui.panel(
     "1 · How much noise?",
