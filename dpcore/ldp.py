@@ -88,7 +88,11 @@ __all__ = [
 ]
 
 TOLERANCE = 1e-12
-"""Absolute tolerance of every budget test ``ℓ ≤ ε_G`` (spec §0.3, §3)."""
+"""Relative tolerance of every budget test (spec §0.3, §3): ``ℓ ≤ ε_G + TOLERANCE·max(1, |values|)``.
+
+``|values|`` are the magnitudes of the finite operands (budget, ln Λ, ln Pr, ε): a difference of
+ln-likelihoods of size M carries round-off of a few ulp(M), so a fixed absolute margin can wrongly
+reject equality when the operands are large (see :func:`_margin`)."""
 
 _ROW_SUM_TOL = 1e-9
 _SUBSOLVER = "TNC"  # robust to OpenBLAS thread contention on small problems (L-BFGS-B is not)
@@ -101,6 +105,26 @@ class QueryRejected(ValueError):
 # ---------------------------------------------------------------------------------------------
 # Likelihood tables and realized loss
 # ---------------------------------------------------------------------------------------------
+
+
+def _margin(tolerance: float, *values: Any) -> float:
+    """Round-off margin ``tolerance·max(1, |v|)`` over the finite entries of ``values`` (spec §0.3).
+
+    Infinite and nan entries are ignored, so an infinite loss never fits a finite budget.
+    """
+    scale = 1.0
+    for v in values:
+        a = np.abs(np.asarray(v, dtype=float))
+        a = a[np.isfinite(a)]
+        if a.size:
+            scale = max(scale, float(a.max()))
+    return tolerance * scale
+
+
+def _ratio(log_value: float) -> float:
+    """``e^x`` for display: +inf beyond the float range (never OverflowError), 0 below it."""
+    with np.errstate(over="ignore", under="ignore"):
+        return float(np.exp(log_value))
 
 
 def _safe_log(p: np.ndarray) -> np.ndarray:
@@ -293,6 +317,20 @@ def _two_point_high(values: np.ndarray, low: float, high: float, eps: float) -> 
     return special.expit(-eps) + t * math.tanh(eps / 2)  # 1/(e^ε+1) + t (e^ε−1)/(e^ε+1)
 
 
+def _two_point_log_prob(t: np.ndarray, u: np.ndarray, eps: float) -> np.ndarray:
+    """``ln Pr[high | x]`` of Eq. 5 at position t = (v−low)/(high−low), u = 1 − t, without cancellation.
+
+    ``Pr[high] = (t + u e^{−ε})/(1 + e^{−ε})`` and ``t + u e^{−ε} = 1 + u·expm1(−ε)``: log1p where that
+    argument is ≥ −1/2, else ``logaddexp(ln t, ln u − ε)`` (no 1 − p_high: exact for ε up to float range).
+    """
+    x = u * math.expm1(-eps)
+    near_one = x >= -0.5
+    with np.errstate(divide="ignore"):
+        small = np.logaddexp(np.log(t), np.log(u) - eps)
+    head = np.where(near_one, np.log1p(np.where(near_one, x, 0.0)), small)
+    return head - math.log1p(math.exp(-eps))
+
+
 def two_point(
     epsilon: float, values: Any, *, low: float = 0.0, high: float = 1.0, name: str = ""
 ) -> LikelihoodTable:
@@ -307,8 +345,9 @@ def two_point(
     v = _v.real_array("values", values, low=lo, high=hi, allow_inf=False)
     if v.ndim != 1 or v.size == 0:
         raise ValueError("values must be a non-empty 1-D array of v(x) over the domain")
-    p_hi = _two_point_high(v, lo, hi, eps)
-    lp = np.column_stack([np.log1p(-p_hi), np.log(p_hi)])
+    t = (v - lo) / (hi - lo)
+    u = (hi - v) / (hi - lo)
+    lp = np.column_stack([_two_point_log_prob(u, t, eps), _two_point_log_prob(t, u, eps)])
     return _make_table(lp, (lo, hi), name or f"two-point(ε={eps:g})")
 
 
@@ -410,16 +449,20 @@ class Lemma32:
 
     statement: np.ndarray
     prior: np.ndarray
-    gain: float
-    bound: float  # L(y) = e^ℓ for "sup", 1/L(y) for "inf" (ratio scale)
+    gain: float  # ratio scale, display only (+inf / 0 where e^log_gain leaves the float range)
+    bound: float  # L(y) = e^ℓ for "sup", 1/L(y) for "inf" (ratio scale, display only; +inf / 0 likewise)
     x_a: int
     x_b: int
+    log_gain: float  # ln of the gain, exact for any ℓ
+    log_bound: float  # ℓ for "sup", −ℓ for "inf" (log scale)
 
 
 def lemma32_construction(log_likelihood: Any, *, alpha: float = 1e-6, direction: str = "sup") -> Lemma32:
     """Statement ``φ = 1[x = x_a]`` and prior ``α δ_{x_a} + (1−α) δ_{x_b}`` whose gain → L(y) as α → 0.
 
     Lemma 3.2, Eq. 8/23, App. A.3 (spec §2.10).  ``direction="inf"`` swaps x_a and x_b, giving gain → 1/L.
+    Computed in log space: ``ln gain = ln p_a − ln(α p_a + (1−α) p_b)``; ``log_gain``/``log_bound`` are
+    exact for any ℓ, the ratio fields ``gain``/``bound`` saturate to +inf (or 0) outside the float range.
     """
     ll = _loglik(log_likelihood)
     if np.all(ll == -np.inf):
@@ -433,11 +476,13 @@ def lemma32_construction(log_likelihood: Any, *, alpha: float = 1e-6, direction:
     prior = np.zeros(ll.size)
     prior[x_a] += a
     prior[x_b] += 1.0 - a
-    loss = realized_loss(ll)
-    bound = math.exp(loss if d == "sup" else -loss)
     if x_a == x_b:
-        return Lemma32(phi, prior, 1.0, 1.0, x_a, x_b)
-    return Lemma32(phi, prior, knowledge_gain(phi, prior, ll), bound, x_a, x_b)
+        return Lemma32(phi, prior, 1.0, 1.0, x_a, x_b, 0.0, 0.0)
+    loss = realized_loss(ll)
+    log_bound = loss if d == "sup" else -loss
+    # ll[x_a] and ll[x_b] are not both -inf (checked above), so no -inf - -inf
+    log_gain = float(ll[x_a] - np.logaddexp(math.log(a) + ll[x_a], math.log1p(-a) + ll[x_b]))
+    return Lemma32(phi, prior, _ratio(log_gain), _ratio(log_bound), x_a, x_b, log_gain, log_bound)
 
 
 @dataclass(frozen=True)
@@ -515,8 +560,14 @@ class _FilterBase(abc.ABC):
         """Remaining budget ``ε_G − O(r)`` (can grow back)."""
         return self.budget - self.loss
 
-    def _limit(self) -> float:
-        return self.budget + self.tolerance * max(1.0, self.budget)
+    def _limit(self, *scales: Any) -> float:
+        """Budget plus the round-off margin of the operands (budget, ln Λ_r, and ``scales``; spec §0.3)."""
+        return self.budget + _margin(self.tolerance, self.budget, self._ll, *scales)
+
+    def _fits(self, losses: np.ndarray, tab: LikelihoodTable) -> bool:
+        """Look-ahead test: every possible output's ℓ within the budget (nan = impossible output)."""
+        la = losses[~np.isnan(losses)]
+        return bool(la.size == 0 or la.max() <= self._limit(tab.log_prob))
 
     def _check(self, table: Any) -> LikelihoodTable:
         tab = _as_table("table", table)
@@ -578,16 +629,17 @@ class BayesianPrivacyFilter(_FilterBase):
 
     def would_accept(self, table: Any) -> bool:
         """Look-ahead over every possible output of the query (decision uses public data only)."""
-        la = self.look_ahead(table)
-        la = la[~np.isnan(la)]
-        return bool(la.size == 0 or la.max() <= self._limit())
+        tab = self._check(table)
+        return self._fits(self.look_ahead(tab), tab)
 
 
 class SimplifiedBayesianFilter(_FilterBase):
     """Simplified Bayesian Privacy Filter (Def. 4.4, Thm 4.2, Algorithm 3): accept iff ``ℓ(r) + ε_q ≤ ε_G``.
 
     ``ε_q`` is the declared LDP level of the query (defaults to its tight level ``table.epsilon``); a
-    declared value below the tight level is invalid.  Whenever this filter accepts, the full BPF accepts.
+    declared value below the tight level by more than round-off (``TOLERANCE·max(1, |ln Pr|)``) is
+    invalid.  The test uses ``max(ε_q, tight)``, so a declaration within round-off below the computed
+    tight level never buys budget.  Whenever this filter accepts, the full BPF accepts.
     """
 
     def would_accept(self, table: Any, *, epsilon: float | None = None) -> bool:
@@ -597,9 +649,12 @@ class SimplifiedBayesianFilter(_FilterBase):
             eps_q = tight
         else:
             eps_q = _v.nonnegative("epsilon", epsilon, allow_inf=True)
-            if eps_q < tight - 1e-12:
-                raise ValueError(f"epsilon must be ≥ the query's tight LDP level {tight:.6g}, got {eps_q:g}")
-        return bool(self.loss + eps_q <= self._limit())
+            if eps_q < tight - _margin(TOLERANCE, tight, tab.log_prob):
+                raise ValueError(
+                    f"epsilon must be ≥ the query's tight LDP level {tight!r}, got {eps_q!r}"
+                )
+        eff = max(eps_q, tight)
+        return bool(self.loss + eff <= self._limit(tab.log_prob, eff))
 
 
 class ApproximateBayesianFilter(_FilterBase):
@@ -628,17 +683,16 @@ class ApproximateBayesianFilter(_FilterBase):
         eps_q = tab.epsilon
         if self.mode == "OI":
             if (
-                self._eps_spent + eps_q <= self._limit()
-                and self._delta_spent + dq <= self.delta + self.tolerance
+                self._eps_spent + eps_q
+                <= self.budget + _margin(self.tolerance, self.budget, tab.log_prob, self._eps_spent + eps_q)
+                and self._delta_spent + dq <= self.delta + _margin(self.tolerance, self.delta)
             ):
                 self._pending = (eps_q, dq)
                 return True
             self.mode = "BAYES" if self.loss <= self._limit() else "HALT"
         if self.mode == "BAYES":
-            la = self.look_ahead(tab)
-            la = la[~np.isnan(la)]
             self._pending = (0.0, 0.0)
-            return bool(la.size == 0 or la.max() <= self._limit())
+            return self._fits(self.look_ahead(tab), tab)
         return False
 
     def _on_commit(self, tab: LikelihoodTable) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import mpmath
 import numpy as np
 import pandas as pd
 import pytest
@@ -607,3 +608,135 @@ def test_filter_timeline_example3():
         ldp.filter_timeline(tabs, math.log(2.25), true_value=0, outputs=[1])
     with pytest.raises(ValueError, match="true_value"):
         ldp.filter_timeline(tabs, 1.0, true_value=11)
+
+
+# --- regression tests: large losses and large ε ------------------------------------------------
+
+
+def _mp_lemma32_log_gain(log_pa: float, log_pb: float, alpha: float) -> float:
+    """ln of the App.-A.3 gain p_a / (α p_a + (1−α) p_b), in 60-digit arithmetic (independent of dpcore)."""
+    with mpmath.workdps(60):
+        pa, pb, a = mpmath.exp(log_pa), mpmath.exp(log_pb), mpmath.mpf(alpha)
+        return float(mpmath.log(pa / (a * pa + (1 - a) * pb)))
+
+
+@pytest.mark.parametrize("loss", [5.0, 709.5, 800.0, 1e4])
+@pytest.mark.parametrize("alpha", [1e-6, 0.3])
+def test_lemma32_large_loss_is_computed_in_log_space(loss, alpha):
+    """Regression: e^ℓ overflowed (OverflowError) for ℓ > 709; the log-scale fields must be exact."""
+    ll = np.array([-3.0, -3.0 - loss, -3.0 - loss / 2])
+    sup = ldp.lemma32_construction(ll, alpha=alpha)
+    assert (sup.x_a, sup.x_b) == (0, 1)
+    assert sup.log_bound == pytest.approx(loss, rel=1e-15)
+    assert sup.log_gain == pytest.approx(_mp_lemma32_log_gain(-3.0, -3.0 - loss, alpha), rel=1e-13)
+    assert sup.log_gain <= sup.log_bound  # Lemma 3.1
+    # ratio fields: e^ℓ where representable, +inf (float overflow) beyond; the gain agrees with Bayes' rule
+    assert sup.bound == pytest.approx(float(mpmath.exp(loss)), rel=1e-12)  # float() of e^800 is +inf
+    assert (sup.bound == math.inf) == (loss > 709.79)
+    assert sup.gain == pytest.approx(ldp.knowledge_gain(sup.statement, sup.prior, ll), rel=1e-12)
+    assert sup.gain == pytest.approx(math.exp(sup.log_gain), rel=1e-15)
+    inf = ldp.lemma32_construction(ll, alpha=alpha, direction="inf")
+    assert (inf.x_a, inf.x_b) == (1, 0)
+    assert inf.log_bound == pytest.approx(-loss, rel=1e-15)
+    assert inf.log_gain == pytest.approx(_mp_lemma32_log_gain(-3.0 - loss, -3.0, alpha), rel=1e-13)
+    assert inf.log_gain >= inf.log_bound
+    assert inf.bound == pytest.approx(math.exp(-loss), rel=1e-12, abs=0)
+    assert inf.gain == pytest.approx(math.exp(inf.log_gain), rel=1e-12, abs=0)
+
+
+def test_lemma32_zero_probability_and_flat():
+    res = ldp.lemma32_construction([0.0, -math.inf], alpha=1e-3)
+    assert res.log_bound == math.inf and res.bound == math.inf
+    assert res.log_gain == pytest.approx(-math.log(1e-3)) and res.gain == pytest.approx(1e3)
+    low = ldp.lemma32_construction([0.0, -math.inf], alpha=1e-3, direction="inf")
+    assert low.log_gain == -math.inf and low.gain == 0.0 and low.log_bound == -math.inf
+    flat = ldp.lemma32_construction([-2.0, -2.0, -2.0])
+    assert (flat.gain, flat.bound, flat.log_gain, flat.log_bound) == (1.0, 1.0, 0.0, 0.0)
+
+
+def _mp_two_point_log_prob(eps: float, t: float) -> tuple[float, float]:
+    """(ln Pr[low], ln Pr[high]) of Eq. 5 at relative position t, in 60-digit arithmetic."""
+    with mpmath.workdps(60):
+        e, tt = mpmath.exp(mpmath.mpf(eps)), mpmath.mpf(t)
+        p_hi = (1 + tt * (e - 1)) / (e + 1)
+        p_lo = (1 + (1 - tt) * (e - 1)) / (e + 1)
+        return float(mpmath.log(p_lo)), float(mpmath.log(p_hi))
+
+
+@pytest.mark.parametrize("eps", [1e-6, 0.7, 12.0, 20.0, 30.0, 40.0, 100.0, 800.0])
+def test_two_point_log_probabilities_accurate_for_large_epsilon(eps):
+    """Regression: 1 − p_high cancelled catastrophically (−inf at ε ≳ 37, wrong by 1e-4 at ε = 30)."""
+    v = np.array([0.0, 1e-9, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0 - 1e-9, 1.0])
+    t = ldp.two_point(eps, v)
+    expected = np.array([_mp_two_point_log_prob(eps, float(x)) for x in v])
+    np.testing.assert_allclose(t.log_prob, expected, rtol=1e-12, atol=1e-15 * max(1.0, eps))
+    assert t.epsilon == pytest.approx(eps, rel=1e-13)
+    np.testing.assert_allclose(t.probabilities.sum(axis=1), 1.0, atol=1e-14)
+
+
+@pytest.mark.parametrize("eps", [10.0, 12.0, 15.0, 20.0, 30.0, 37.5, 50.0, 75.0, 100.0])
+def test_simplified_accepts_declared_tight_epsilon_for_large_two_point_queries(eps):
+    """Regression: a declared ε equal to the tight ε was refused (fixed 1e-12 tolerance) for ε ≳ 10."""
+    n = 11
+    for slope in np.linspace(0.0, 1.0, 21):
+        for intercept in (0.0, 0.05):
+            tab = ldp.two_point(eps, np.clip(intercept + slope * np.arange(n) / (n - 1), 0.0, 1.0))
+            for budget in (eps, 2.0 * eps):
+                sbf = ldp.SimplifiedBayesianFilter(budget, domain_size=n)
+                bpf = ldp.BayesianPrivacyFilter(budget, domain_size=n)
+                assert sbf.would_accept(tab, epsilon=eps)
+                assert bpf.would_accept(tab)
+
+
+def test_budget_tolerance_is_relative_but_never_generous():
+    """Tight-ε check and budget tests allow 1e-12·max(1, |values|) of round-off, never more."""
+    eps = 50.0
+    hi, lo = -1e-20, -1e-20 - eps * (1 + 3e-14)  # tight ε = ε(1+3e-14): 1.5e-12 above ε, a rounding-size gap
+    tab = ldp.LikelihoodTable(np.array([[hi, lo], [lo, hi]]), (0, 1))
+    assert tab.epsilon - eps > 1e-12
+    sbf = ldp.SimplifiedBayesianFilter(eps, domain_size=2)
+    assert sbf.would_accept(tab, epsilon=eps)
+    assert ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(tab)
+    # a real excess of 1e-9 relative (5e-8 absolute) is not round-off: refused / rejected
+    big = ldp.LikelihoodTable(np.array([[hi, -eps * (1 + 1e-9)], [-eps * (1 + 1e-9), hi]]), (0, 1))
+    with pytest.raises(ValueError, match="epsilon"):
+        sbf.would_accept(big, epsilon=eps)
+    assert not sbf.would_accept(big)
+    assert not ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(big)
+    small = ldp.SimplifiedBayesianFilter(eps * (1 - 1e-9), domain_size=2)
+    assert not small.would_accept(tab, epsilon=eps)
+    assert not ldp.BayesianPrivacyFilter(eps * (1 - 1e-9), domain_size=2).would_accept(tab)
+    # infinite tight level: any finite declaration is refused, the query is rejected
+    zero = ldp.likelihood_table([[1.0, 0.0], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="epsilon"):
+        sbf.would_accept(zero, epsilon=1e300)
+    assert not sbf.would_accept(zero, epsilon=math.inf)
+
+
+def test_bpf_tolerance_scales_with_log_likelihood_magnitude():
+    """After many queries |ln Λ| is large and ℓ carries round-off of order ulp(|ln Λ|): equality must pass."""
+    rr = ldp.randomized_response(0.3)
+    for offset in (-1e4, -3e4, -1e5):
+        state = np.array([offset, offset + 0.6])
+        bpf = ldp.BayesianPrivacyFilter(0.9, domain_size=2, log_likelihood=state)
+        sbf = ldp.SimplifiedBayesianFilter(0.9, domain_size=2, log_likelihood=state)
+        # worst case is 0.6 + 0.3 = budget, up to the round-off of storing offset + 0.6 (~ulp(|offset|))
+        assert bpf.would_accept(rr) and sbf.would_accept(rr, epsilon=0.3)
+        tight = ldp.BayesianPrivacyFilter(0.9 - 1e-6, domain_size=2, log_likelihood=state)
+        assert not tight.would_accept(rr)
+
+
+def test_acceptance_regions_full_epsilon_range():
+    """The app's panel-8 grid up to ε = 2·max budget (100) runs, and Simplified ⇒ BPF everywhere."""
+    ll = np.log(np.linspace(0.05, 0.3, 11))
+    for budget in (0.5, 10.0, 50.0):
+        df = ldp.acceptance_regions(
+            ll, budget, epsilons=np.geomspace(0.02, 2 * budget, 24), slopes=np.linspace(0, 1, 21)
+        )
+        assert (~df["simplified"] | df["bayesian"]).all()
+        assert np.isfinite(df["query_loss"]).all()
+        full = df[df["slope"] == 1.0]  # v(x) spans [0, 1]: tight ε = declared ε
+        np.testing.assert_allclose(full["query_loss"], full["epsilon"], rtol=1e-13)
+        loss = ldp.realized_loss(ll)
+        fits = df["epsilon"] <= budget - loss
+        assert df.loc[fits & (df["slope"] == 1.0), "simplified"].all()
