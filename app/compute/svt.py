@@ -199,6 +199,29 @@ def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame,
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def manual_split(epsilon: float, c: int, monotonic: bool, w: float) -> pd.DataFrame:
+    """Panel 2 (spec §6 item 2, Eq. 6): ε₁, ε₂, scales and V at a hand-picked split w = ε₂/ε₁ for every
+    family, against the optimum V* (the ratio is what the manual split costs in comparison variance)."""
+    rows = []
+    for n in NOISES:
+        s = calibration(epsilon, c, n, monotonic, w)
+        rows.append(
+            {
+                "query noise": n,
+                "w": w,
+                "ε₁": s.epsilon1,
+                "ε₂": s.epsilon2,
+                "threshold scale": s.threshold_scale,
+                "query scale": s.query_scale,
+                "V(w)": s.variance,
+                "V*": s.variance_optimal,
+                "V(w)/V*": s.variance / s.variance_optimal,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Panel 3 (spec §1.7): per-positive loss ln S₂(x − 2Δ) − ln S₂(x) of each query noise at the exponential
     method's scale f·cΔ/ε₂, and threshold loss ln f₁(u − Δ) − ln f₁(u) at scale Δ/ε₁."""
@@ -255,19 +278,34 @@ def comparison(
         (f"r = E[v] = {sp.mean_correction:.4g}", sp.mean_correction),
         (f"r = r^op = {r_op:.4g}", r_op),
     ):
-        acc[f"P[⊤], {label}"] = (
-            1 - _gumbel_grid(b, th).cdf(r - d)
-            if noise == "gumbel"
-            else svt.acceptance_probability(
-                d,
-                r=r,
-                threshold_scale=b,
-                query_scale=th,
-                query_noise=noise,
-                threshold_noise=sp.threshold_noise,
-            )
-        )
+        acc[f"P[⊤], {label}"] = _acceptance(sp, d, r)
     return df, pd.DataFrame(acc)
+
+
+def _acceptance(sp: svt.BudgetSplit, d, r: float) -> np.ndarray:
+    """P[⊤ | q − T = d] = P[Z ≥ r − d] (spec §3.5); Gumbel through the FFT framework's Γ̄."""
+    d = np.asarray(d, dtype=float)
+    if sp.noise == "gumbel":
+        return 1 - _gumbel_grid(sp.threshold_scale, sp.query_scale).cdf(r - d)
+    return svt.acceptance_probability(
+        d,
+        r=r,
+        threshold_scale=sp.threshold_scale,
+        query_scale=sp.query_scale,
+        query_noise=sp.noise,
+        threshold_noise=sp.threshold_noise,
+    )
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def acceptance_at(
+    epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str, d: float
+) -> dict:
+    """Panel 4 readouts (spec §6 item 4): P[⊤] at T − d, T and T + d with the correction in use."""
+    sp = calibration(epsilon, c, noise, monotonic)
+    r = _correction_r(sp, k, alpha, rule)
+    below, at, above = (float(x) for x in _acceptance(sp, [-d, 0.0, d], r))
+    return {"r": r, "below": below, "at": at, "above": above}
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
@@ -429,6 +467,8 @@ def live_run(
     )
     comp = run.comparisons.drop(columns=["threshold"])
     comp["true_positive"] = comp["answer"] >= threshold
+    comp["n_positive"] = comp["positive"].cumsum()  # counters after each comparison: a step is a lookup
+    comp["n_true_selected"] = (comp["positive"] & comp["true_positive"]).cumsum()
     info = {
         "n_items": n,
         "n_comparisons": run.n_comparisons,
@@ -561,10 +601,11 @@ def experiment(
 # ---------------------------------------------------------------------------------------------- panel 11–12
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def numeric_framework(
-    epsilon: float, c: int, k: int, alpha: float, monotonic: bool, n_bins: int
+    epsilon: float, c: int, k: int, alpha: float, monotonic: bool, n_bins: int, tail_mass: float = 1e-8
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Panel 11 / Figs. 9, 17 (spec §2.6, §5 R9): the discretised pmfs at ``n_bins`` against the exact Γ, and
-    r̄^op, its error, the RMS error of p̄ over r ∈ [−5θ, 20θ] and the runtime for every bin count."""
+    r̄^op, its error, the RMS error of p̄ over r ∈ [−5θ, 20θ] and the runtime for every bin count; the
+    tail mass e sets the grid's half-width B (the (1 − e)-quantile, spec §2.6 step 1)."""
     sp = calibration(epsilon, c, "exponential", monotonic)
     b, th = sp.threshold_scale, sp.query_scale
     exact = svt.correction_term(b, th, k=k, alpha=alpha).r
@@ -575,9 +616,11 @@ def numeric_framework(
         runtime = math.inf
         for _ in range(3):  # best of three: the machine is shared
             t0 = time.perf_counter()
-            corr = svt.correction_term(b, th, k=k, alpha=alpha, method="numeric", n_bins=m)
+            corr = svt.correction_term(
+                b, th, k=k, alpha=alpha, method="numeric", n_bins=m, tail_mass=tail_mass
+            )
             runtime = min(runtime, time.perf_counter() - t0)
-        disc = svt.discretise_comparison(b, th, n_bins=m)
+        disc = svt.discretise_comparison(b, th, n_bins=m, tail_mass=tail_mass)
         p_num = disc.cdf(r + alpha) ** k * (1 - disc.cdf(r - alpha))
         rows.append(
             {
@@ -588,7 +631,7 @@ def numeric_framework(
                 "runtime_ms": 1e3 * runtime,
             }
         )
-    disc = svt.discretise_comparison(b, th, n_bins=n_bins)
+    disc = svt.discretise_comparison(b, th, n_bins=n_bins, tail_mass=tail_mass)
     shown = (disc.z >= -6 * b) & (disc.z <= max(exact + 3 * th, 8 * th))
     step = max(1, int(shown.sum()) // 800)
     zs = disc.z[shown][::step]
@@ -785,6 +828,37 @@ def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
             }
         )
     return pd.concat(curves, ignore_index=True), pd.DataFrame(info)
+
+
+FIG16_ALPHAS = (0.0, 100.0, 250.0, 500.0, 1000.0)  # "several α" (not listed); 500 = Binary's score gap to T
+FIG16_EPSILONS = tuple(round(0.1 * i, 1) for i in range(1, 11))  # ε ∈ [0.1, 1]
+FIG16_TRAVERSES = 10  # APPEND on; the traverse count is not stated (as Fig. 7)
+
+
+def fig16(n_runs: int = 20, seed: int = 0, progress: Callable[[float], None] | None = None) -> pd.DataFrame:
+    """Fig. 16: NCR of Algorithm 2 (SVT-Exp with r^op at each α) against ε ∈ [0.1, 1] on Binary, c = 50,
+    k = 200, APPEND with t = 10, RESAMPLE off (spec §4). Cached per α; ``progress`` reports between α."""
+    ds = dataset("binary")
+    out = []
+    for i, a in enumerate(FIG16_ALPHAS):
+        df = _experiment_method(
+            "SVT-Exp (optimal)",
+            "binary",
+            float(ds.threshold),
+            int(ds.c),
+            FIG16_EPSILONS,
+            (FIG16_TRAVERSES,),
+            True,
+            False,
+            False,
+            a,
+            int(n_runs),
+            int(seed),
+        )
+        out.append(df.assign(alpha=a))
+        if progress is not None:
+            progress((i + 1) / len(FIG16_ALPHAS))
+    return pd.concat(out, ignore_index=True)
 
 
 #: spec §5 R20 sanity band for SVT-Exp (optimal) and SVT-Lap NCR (40 runs, one pass / ten passes).

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, figure, hline, line, vband, vline
+from app.figures import style
+from app.figures.style import COLORS, hline, line, vband, vline
 
 #: One colour per noise family / Table-3 method (Okabe–Ito), shared by every SVT chart.
 NOISE_COLORS = {
@@ -38,6 +40,20 @@ METHOD_COLORS = {
     "SVT-Exp upper bound": "#000000",
 }
 _GREY = COLORS["reference"]
+
+
+def _numpy(trace: dict) -> dict:
+    """The trace with every pandas Series as a numpy array: Plotly validates a Series through narwhals, about
+    ten times slower, which would cost ~2 ms a trace on every rerun."""
+    return {
+        k: v.to_numpy() if isinstance(v, pd.Series | pd.Index) else _numpy(v) if isinstance(v, dict) else v
+        for k, v in trace.items()
+    }
+
+
+def figure(traces: list[dict], **kw) -> go.Figure:
+    """:func:`app.figures.style.figure` with the traces' data as numpy arrays."""
+    return style.figure([_numpy(t) for t in traces], **kw)
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).
 _BELOW = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
@@ -69,8 +85,9 @@ def noise_zoo(df: pd.DataFrame, *, selected: str) -> go.Figure:
     )
 
 
-def budget_split(curves: pd.DataFrame, opt: pd.DataFrame) -> go.Figure:
-    """Panel 2: V(w)·ε² against the split w (log–log) with the optimum w* of each family (Tables 4/6)."""
+def budget_split(curves: pd.DataFrame, opt: pd.DataFrame, *, w: float | None = None) -> go.Figure:
+    """Panel 2: V(w)·ε² against the split w (log–log) with the optimum w* of each family (Tables 4/6) and a
+    line at the hand-picked split ``w``."""
     traces = [
         line(p["w"], p["V_eps2"], name=NOISE_LABELS[n], color=NOISE_COLORS[n])
         for n, p in curves.groupby("noise", sort=False)
@@ -97,6 +114,7 @@ def budget_split(curves: pd.DataFrame, opt: pd.DataFrame) -> go.Figure:
         y="V·ε² (log scale)",
         log_x=True,
         log_y=True,
+        marks=[vline(w, f"your w = {w:g}", position="top")] if w is not None else [],
     )
 
 
@@ -182,13 +200,14 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
     )
 
 
-def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float) -> go.Figure:
-    """Panel 4: density of Z = v − ρ, lines at 0, the mean E[v] and r^op; the shaded tail is P[⊤ | q = T]."""
+def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float, d: float = 0.0) -> go.Figure:
+    """Panel 4: density of Z = v − ρ, lines at 0, the mean E[v] and r^op; the shaded tail right of r − d is
+    P[⊤ | q = T + d]."""
     marks = [
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
-        vband(r, float(df["z"].max()), f"P[⊤ | q = T] (r = {r:.4g})"),
+        vband(r - d, max(float(df["z"].max()), r - d), f"P[⊤ | q = T + {d:g}] (r = {r:.4g})"),
     ]
     return figure(
         [line(df["z"], df["density"], name="density of Z = v − ρ", color=NOISE_COLORS["exponential"])],
@@ -216,12 +235,14 @@ def success(df: pd.DataFrame, *, r_op: float, mean: float, p_floor: float, log_y
         vline(r_op, "r^op"),
         hline(p_floor, "k^k/(k+1)^(k+1)", side="right"),
     ]
+    top = math.log10(max(float(df["eq8"].max()), float(df["shared"].max()), 1e-300))
     return figure(
         traces,
         title="Success probability p(r): k negatives rejected, then a positive accepted",
         x="correction r",
-        y="p(r)",
+        y="p(r) (log scale)" if log_y else "p(r)",
         log_y=log_y,
+        y_range=(top - 6, top + 0.3) if log_y else None,
         marks=marks,
     )
 
@@ -374,8 +395,9 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
         )
     t_shape, t_note = hline(threshold, f"T = {threshold:g}", color="black", dash="dash", side="right")
     marks = [(t_shape, {**t_note, "y": math.log10(threshold)})]  # log axis: annotations take log10(y)
-    starts = shown.loc[shown["pass"].diff().fillna(0) > 0, ["step", "pass"]]
-    marks += [vline(float(s) - 0.5, f"pass {int(p)}", position="top") for s, p in starts.to_numpy()]
+    passes = shown["pass"].to_numpy()
+    starts = np.flatnonzero(np.diff(passes) > 0) + 1
+    marks += [vline(float(x[j]) - 0.5, f"pass {int(passes[j])}", position="top") for j in starts]
     return figure(
         traces,
         title="Live run: each comparison in queue order (log scale; q + v ≤ 0 not drawn)",
@@ -598,4 +620,38 @@ def scores(df: pd.DataFrame, info: pd.DataFrame) -> go.Figure:
         log_x=True,
         log_y=True,
         marks=marks,
+    )
+
+
+def fig16(df: pd.DataFrame) -> go.Figure:
+    """Fig. 16: NCR of Algorithm 2 against ε on Binary, one line per α (mean, 95 % CI)."""
+    palette = ("#CC79A7", "#56B4E9", "#E69F00", "#009E73", "#0072B2", "#D55E00")
+    traces = []
+    for i, (a, p) in enumerate(df.groupby("alpha", sort=True)):
+        err = {
+            "type": "data",
+            "symmetric": False,
+            "array": p["ncr_hi"] - p["ncr"],
+            "arrayminus": p["ncr"] - p["ncr_lo"],
+            "thickness": 1,
+        }
+        traces.append(
+            line(
+                p["epsilon"],
+                p["ncr"],
+                name=f"α = {a:g}",
+                color=palette[i % len(palette)],
+                width=3.5 if a == 500 else 2,
+                mode="lines+markers",
+                error_y=err,
+            )
+        )
+    return figure(
+        traces,
+        title="Fig. 16 · NCR of Algorithm 2 against ε for several α (Binary, c = 50, APPEND)",
+        x="ε",
+        y="NCR",
+        y_range=(-0.02, 1.05),
+        height=440,
+        **_BELOW,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from dpcore import svt
@@ -53,6 +55,10 @@ CONTROLS = [
     ("select_slider", "runs", 20, {"tab": "Experiment", **FAST}),
     ("select_slider", "bins", 1001, {"tab": "Numerics & accountant"}),
     ("number_input", "seed", 7, {"tab": "Live run"}),
+    # in-panel controls of spec §6 items 2, 4 and 11
+    ("select_slider", "w", 10.0, {}),
+    ("select_slider", "d", 500.0, {"tab": "Correction"}),
+    ("select_slider", "tail", 1e-4, {"tab": "Numerics & accountant"}),
 ]
 
 
@@ -140,9 +146,60 @@ def test_reproduce_view_renders():
     at = open_page(PAGE, {"view": "reproduce", **FAST})
     _ok(at)
     titles = " ".join(h.value for h in at.subheader)
-    for fig in ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5", "Fig. 6", "Figs. 7/10", "Figs. 9 and 17"):
+    for fig in ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5", "Fig. 6", "Figs. 7/10", "Fig. 16", "Figs. 9 and 17"):
         assert fig in titles
     assert any("cannot be downloaded" in i.value for i in at.info)
+    assert any("Figs. 12–15" in i.value and "RDP accountant" in i.value for i in at.info)
+    fig16 = next(df.value for df in at.dataframe if "NCR, α = 500" in df.value.columns)
+    assert list(fig16["epsilon"]) == [round(0.1 * i, 1) for i in range(1, 11)]
+
+
+def _chart_spec(at, title_start: str) -> dict:
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return next(sp for sp in specs if sp["layout"]["title"]["text"].startswith(title_start))
+
+
+def test_log_scale_toggle_of_panel_5():
+    at = open_page(PAGE, {"tab": "Correction"})
+    assert _chart_spec(at, "Success probability")["layout"]["yaxis"].get("type") != "log"
+    at.toggle(key="logp").set_value(True).run()
+    _ok(at)
+    assert _chart_spec(at, "Success probability")["layout"]["yaxis"]["type"] == "log"
+
+
+def test_score_gap_readouts_match_dpcore():
+    at = open_page(PAGE, {"tab": "Correction", "d": "200"})
+    _ok(at)
+    m = _metrics(at)
+    sp = svt.split_budget(1.0, c=50)
+    r = svt.optimal_correction(1.0, c=50, k=200).r
+    kw = dict(r=r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
+    assert m["P[⊤] at T − 200"] == f"{float(svt.acceptance_probability(-200.0, **kw)):.4g}"
+    assert m["P[⊤] at T"] == f"{float(svt.acceptance_probability(0.0, **kw)):.4g}"
+    assert m["P[⊤] at T + 200"] == f"{float(svt.acceptance_probability(200.0, **kw)):.4g}"
+
+
+def test_manual_split_costs_variance():
+    at = open_page(PAGE, {"w": "1"})
+    _ok(at)
+    table = next(df.value for df in at.dataframe if "V(w)/V*" in df.value.columns)
+    exp = table.set_index("query noise").loc["exponential"]
+    sp = svt.split_budget(1.0, c=50, w=1.0)
+    assert exp["ε₁"] == pytest.approx(sp.epsilon1, abs=1e-4)
+    assert exp["V(w)/V*"] == pytest.approx(sp.variance / sp.variance_optimal, abs=1e-4)
+    assert (table["V(w)/V*"] >= 1 - 1e-9).all()  # w* minimises V (Eq. 6)
+
+
+def test_tail_mass_sets_the_grid():
+    at = open_page(PAGE, {"tab": "Numerics & accountant", "tail": "0.001"})
+    _ok(at)
+    m = _metrics(at)
+    sp = svt.split_budget(1.0, c=50)
+    disc = svt.discretise_comparison(sp.threshold_scale, sp.query_scale, n_bins=101, tail_mass=1e-3)
+    b, th = sp.threshold_scale, sp.query_scale
+    num = svt.correction_term(b, th, k=200, method="numeric", n_bins=101, tail_mass=1e-3)
+    assert m["grid half-width B"] == f"{disc.bound:.5g}"
+    assert m["r̄^op, m = 101"] == f"{num.r:.6g}"
 
 
 def test_extreme_gumbel_setting_stays_fast_and_clean():
