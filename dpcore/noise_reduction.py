@@ -32,6 +32,8 @@ __all__ = [
     "laplace_loss",
     "psi",
     "brownian_expost_bound",
+    "backward_martingale",
+    "filter_losses",
     "relative_error_stop",
     "NoiseReductionRelease",
     "release_with_stopping",
@@ -321,6 +323,87 @@ def brownian_expost_bound(
     p = np.asarray(psi(vv, gamma=gamma, delta=delta))
     out = p if var == "as_printed" else vv / 2.0 + p
     return out if out.ndim else float(out)
+
+
+def backward_martingale(noise: Any, epsilons: Any, *, lam: float, sensitivity: float = 1.0) -> np.ndarray:
+    """Lemma 6.1: M(t) = exp(λ·B(t)/t − λ²/(2t)) at t = 1/ε² for Brownian noise Z = Δ·B(t) on an ε grid.
+
+    ``noise`` has shape (..., len(epsilons)); B(t)/t = ε²·Z/Δ = W(ε²) (time inversion, spec §2.8), so M is the
+    exponential martingale of W run forward in s = ε²: E[M] = 1 at every level and E[M(τ)] ≤ 1 at stopping times.
+    """
+    z = _v.real_array("noise", noise, allow_inf=False)
+    eps = _grid("epsilons", epsilons)
+    lm = _v.real("lam", lam)
+    sens = _v.positive("sensitivity", sensitivity)
+    if z.shape[-1:] != eps.shape:
+        raise ValueError(f"noise must have last axis of length len(epsilons) = {eps.size}, got shape {z.shape}")
+    s = eps * eps
+    return np.exp(lm * s * z / sens - lm * lm * s / 2.0)
+
+
+def filter_losses(
+    rho: float,
+    *,
+    n_runs: int,
+    value: float = 100.0,
+    alpha: float = 0.1,
+    zcdp_share: float = 0.4,
+    rho_round: tuple[float, float] = (0.01, 0.1),
+    levels: int = 50,
+    epsilon2_min: float = 1e-4,
+    max_rounds: int = 200,
+    rng: np.random.Generator | int | None = None,
+) -> pd.DataFrame:
+    """Realised total privacy loss of ``n_runs`` unified-filter runs against a worst-case neighbour (Thm 6, V6, C10).
+
+    Each round is, with probability ``zcdp_share``, a Gaussian zCDP release with ρ_i ~ U(rho_round) capped at the
+    remainder (loss ρ_i + √(2ρ_i)·ξ), otherwise a Brownian noise reduction of ``value`` on ``levels`` levels linear
+    in ε² from ``epsilon2_min`` to twice the remainder (condition (4)), stopped by the relative-error rule and
+    charged ε_T²/2 (loss ε_T²/2 + ε_T²·Z_T). A run ends when less than ε²_min/2 is left or after ``max_rounds``.
+    By spec §2.12 the total loss is N(S/2, S) given the spend S/2. Columns: loss, spent, rounds, bm_rounds.
+    """
+    r = _v.positive("rho", rho)
+    n = _v.integer("n_runs", n_runs, low=1)
+    y = _v.real("value", value)
+    a = _v.positive("alpha", alpha)
+    share = _v.probability("zcdp_share", zcdp_share)
+    lo, hi = (_v.positive("rho_round", x) for x in rho_round)
+    if hi < lo:
+        raise ValueError(f"rho_round must be an interval (low, high) with low <= high, got {rho_round}")
+    k = _v.integer("levels", levels, low=1)
+    s0 = _v.positive("epsilon2_min", epsilon2_min)
+    rounds_max = _v.integer("max_rounds", max_rounds, low=1)
+    gen = _v.rng(rng)
+    rem = np.full(n, r)
+    loss = np.zeros(n)
+    rounds = np.zeros(n, dtype=int)
+    bm_rounds = np.zeros(n, dtype=int)
+    u = np.linspace(0.0, 1.0, k) if k > 1 else np.ones(1)
+    for _ in range(rounds_max):
+        rows = np.flatnonzero(rem >= s0 / 2.0)
+        if not rows.size:
+            break
+        is_z = gen.random(rows.size) < share
+        zr, br = rows[is_z], rows[~is_z]
+        if zr.size:
+            rho_i = np.minimum(gen.uniform(lo, hi, zr.size), rem[zr])
+            loss[zr] += rho_i + np.sqrt(2.0 * rho_i) * gen.standard_normal(zr.size)
+            rem[zr] = np.maximum(rem[zr] - rho_i, 0.0)
+        if br.size:
+            top = 2.0 * rem[br]
+            s = s0 + (top - s0)[:, None] * u if k > 1 else top[:, None].copy()
+            s[:, -1] = top
+            w = np.cumsum(np.sqrt(np.diff(s, axis=1, prepend=0.0)) * gen.standard_normal(s.shape), axis=1)
+            z = w / s
+            stop = _stop_mask(y + z, 1.0 / np.sqrt(s), a)
+            idx = np.where(stop.any(axis=1), stop.argmax(axis=1), k - 1)
+            pick = np.arange(br.size)
+            s_t, z_t = s[pick, idx], z[pick, idx]
+            loss[br] += s_t / 2.0 + s_t * z_t
+            rem[br] = np.maximum(rem[br] - s_t / 2.0, 0.0)
+            bm_rounds[br] += 1
+        rounds[rows] += 1
+    return pd.DataFrame({"loss": loss, "spent": r - rem, "rounds": rounds, "bm_rounds": bm_rounds})
 
 
 # --------------------------------------------------------------------------------------------------

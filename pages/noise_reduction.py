@@ -9,6 +9,8 @@ from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 
 VARIANTS = {"corrected": "corrected", "printed": "as_printed"}  # URL word → dpcore variant
+PARTS = ("paths", "filter", "costs", "martingale")
+DIRECTIONS = {"up": 1, "down": -1}  # URL word → u = f(x) − f(x'), the neighbour direction of panel 3
 
 ui.header(
     "Accuracy first: noise reduction and privacy filters",
@@ -24,6 +26,12 @@ ui.header(
 with st.sidebar:
     st.header("Controls")
     view = params.choice("view", "View", ("explore", "reproduce"), "explore", name="the view")
+    part = params.choice(
+        "part", "Part", PARTS, "paths", name="the part of the explore view",
+        help="paths: panels 1–4 (noise paths, stopping, time inversion, correlation); filter: panels 5–8 (live "
+        "filter, queue of counts, loss of whole filter runs, Thm 6 constant); costs: panels 9–10 (cost per count, "
+        "the Zipf data); martingale: panel 11 (the backward martingale). One part per rerun keeps the page fast.",
+    ) if view == "explore" else ""
     eps = params.epsilon(default=10.0, label="ε — total privacy budget")
     delta = params.delta(default=1e-6)
     alpha = params.select_number(
@@ -62,6 +70,26 @@ with st.sidebar:
         "trials", "Figure 3 trials", (20, 50, 100, 200, 500, 1000), 200, name="the number of trials",
         help="Trials per sample size in the Figure 3 reproduction (the paper uses 1000).",
     )) if view == "reproduce" else 200
+    direction = DIRECTIONS[params.choice(
+        "nb", "Neighbour direction (panel 3)", tuple(DIRECTIONS), "up", name="the neighbour direction",
+        help="up: the neighbour's count is y − 1 (u = +1); down: y + 1 (u = −1). The loss is s/2 + u·W(s).",
+    )] if part == "paths" else 1
+    lam = float(params.select_number(
+        "lam", "λ — martingale exponent", (0.25, 0.5, 1.0, 1.5, 2.0), 1.0, name="the exponent λ",
+        help="M(t) = exp(λB(t)/t − λ²/(2t)). Its variance exp(λ²ε²) − 1 grows fast with λ, so the Monte Carlo "
+        "band widens.",
+    )) if part == "martingale" else 1.0
+    if part == "costs":
+        zipf_a = float(params.select_number(
+            "a", "a — Zipf exponent (panel 10)", (0.5, 0.75, 1.0, 1.25, 1.5), 0.75, name="the Zipf exponent a",
+            help="Item k is drawn with probability ∝ k^(−a) on {1..300}; the paper uses a = 0.75.",
+        ))
+        zipf_n = int(params.select_number(
+            "n", "n — Zipf sample size (panel 10)", compute.PAPER_SIZES, 8000, name="the Zipf sample size n",
+            help="Number of i.i.d. Zipf draws (users); the paper uses 8k … 128k.",
+        ))
+    else:
+        zipf_a, zipf_n = 0.75, 8000
     seed = params.seed()
     ui.share_hint()
 
@@ -85,7 +113,12 @@ def headline() -> None:
 
 
 def explore() -> None:
-    """Panels 1–6 (spec §7 V1, V4, V5, V7)."""
+    """One part of spec §7's panels per rerun (the sidebar's Part)."""
+    {"paths": part_paths, "filter": part_filter, "costs": part_costs, "martingale": part_martingale}[part]()
+
+
+def part_paths() -> None:
+    """Panels 1–4: V1 (paths and where they stop), V2 (time inversion), V3 (correlation)."""
     with ui.panel(
         "1 · The noise path shrinks",
         "each path starts very noisy (left) and homes in on y as the noise level ε grows; neighbouring levels are "
@@ -118,7 +151,46 @@ def explore() -> None:
                  alt="Bar chart of the share of runs stopping at each charge, with the ex-ante worst case marked.")
 
     with ui.panel(
-        "3 · A live privacy filter",
+        "3 · Time inversion: the privacy loss is a Brownian motion with drift",
+        "on the precision clock s = ε² the rescaled noise W(s) = s·(Y − y) is an ordinary Brownian motion (spread "
+        "±√s), so the 'backward' martingale in t = 1/ε² runs forward in ε². The privacy loss ℒ(s) = s/2 + u·W(s) "
+        "wanders around the drift line s/2 with variance s: exactly the loss of a Gaussian mechanism with "
+        "ρ = s/2, however the stop was chosen. Flipping the neighbour mirrors W, not the drift.",
+    ):
+        inv, summ = compute.inversion(eps, delta, variant, levels, spacing, value, alpha, direction, seed)
+        c = st.columns(3)
+        c[0].metric("Path 1 stops at ε_T", f"{summ['epsilon_stop']:.4g}")
+        c[1].metric("Charge ρ_T = ε_T²/2 (mean of ℒ)", f"{summ['rho_stop']:.4g}")
+        c[2].metric("Realised loss ℒ at the stop (path 1)", f"{summ['loss_stop']:.4g}",
+                    help="(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²), the sign-free form of Thm 4 (E4)")
+        ui.chart(figs.inversion(inv, direction=direction), inv, name="time inversion",
+                 alt="The Brownian paths of panel 1 rescaled as W(s) and the loss process against s = ε², "
+                 "with the drift line s/2.")
+        if mechanism != "brownian":
+            st.caption("This panel always shows the Brownian paths (the Laplace process has no such time inversion).")
+
+    with ui.panel(
+        "4 · Correlation of the noise across levels",
+        "neighbouring levels are almost perfectly correlated and far-apart levels hardly at all; the empirical "
+        "matrix (below the diagonal) matches min ε / max ε (above) for Brownian *and* Laplace noise — both "
+        "processes share this correlation structure. A geometric grid has the same correlation between every pair "
+        "of neighbours; a linear-in-ε² grid is sparse at small ε, dense at large ε.",
+    ):
+        ce, emp, theory, summ = compute.correlation(eps, delta, variant, levels, spacing, mechanism, seed)
+        c = st.columns(2)
+        c[0].metric("Largest |empirical − theory|", f"{summ['max_gap']:.3f}",
+                    help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
+                    f"{2 / compute.N_CORR ** 0.5:.3f}")
+        c[1].metric("Mean correlation of neighbouring levels shown", f"{summ['adjacent']:.3f}")
+        ui.chart(figs.correlation(ce, emp, theory, mechanism=mechanism), compute.correlation_frame(ce, emp, theory),
+                 name="correlation heatmap", alt=f"Heatmap of the correlation between the noise at {len(ce)} levels, "
+                 "empirical below the diagonal and the closed form min ε / max ε above.")
+
+
+def part_filter() -> None:
+    """Panels 5–8: the live filter, the queue (V5), the loss of whole filter runs (V6), the Thm 6 constant."""
+    with ui.panel(
+        "5 · A live privacy filter",
         "the filter admits a mechanism only if its worst case fits what is left (a noise reduction reserves the "
         "whole remainder, then is charged only ε_T²/2 once stopped). A Gaussian release for a small count needs "
         "a large ε and is refused. Nothing ever takes the spend past ρ*.",
@@ -126,7 +198,7 @@ def explore() -> None:
         ledger_panel()
 
     with ui.panel(
-        f"4 · A queue of {count} counts under one budget",
+        f"6 · A queue of {count} counts under one budget",
         "noise reduction climbs more slowly per returned count, so more counts fit. When a count is too small for "
         "what is left, its noise reduction fails and uses up the remainder; everything after it is refused.",
     ):
@@ -137,17 +209,30 @@ def explore() -> None:
         st.dataframe(odo, hide_index=True, width="stretch", height=220)
 
     with ui.panel(
-        "5 · Cost per count: noise reduction vs doubling",
-        "noise reduction tracks the oracle cost ((2+α)/α/y)² closely; doubling pays every failed attempt and costs "
-        "about 2–3× more. The grid here is linear in ε² with K levels (paper §4.4); at large y the grid's first "
-        "levels are coarser than needed, so both flatten.",
+        f"7 · The privacy loss of whole filter runs ({compute.N_FILTER_RUNS} runs)",
+        "the filter mixes Gaussian releases (40 %) with noise reductions of y (60 %) that stop adaptively, until the "
+        "budget is used up; yet the total loss against a worst-case neighbour is just N(ρ*, 2ρ*), the loss of one "
+        "Gaussian mechanism with zCDP ρ*. Adaptive stopping does not fatten the tail, and the runs beyond ε are far "
+        "rarer than δ allows (the conversion to (ε, δ) is conservative).",
     ):
-        df = compute.costs(eps, delta, variant, levels, alpha, value, seed)
-        ui.chart(figs.costs(df, value=value), df, name="cost per count",
-                 alt="Expected epsilon squared spent per count against the true count, log-log.")
+        hist, curve, summ = compute.loss_distribution(eps, delta, variant, value, alpha, seed)
+        c = st.columns(4)
+        c[0].metric("Mean loss (theory ρ*)", f"{summ['mean']:.4g}",
+                    help=f"mean ρ spent per run {summ['spent']:.4g}; ρ* = {summ['rho']:.4g}")
+        c[1].metric("Variance (theory 2ρ*)", f"{summ['var']:.4g}")
+        c[2].metric("Runs with loss > ε", f"{summ['tail']:.3g}", help="empirical share")
+        c[3].metric("Normal tail above ε", f"{summ['tail_gauss']:.2g}",
+                    help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {delta:g} (the Chernoff conversion guarantees ≤ δ)")
+        ui.chart(figs.loss_distribution(hist, curve, epsilon=eps, rho=summ["rho"]), hist,
+                 name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter runs "
+                 "with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
+        st.caption(f"Each run: rounds until less than ε²_min/2 is left or 200 rounds are done (on average "
+                   f"{summ['rounds']:.1f} rounds); "
+                   "Gaussian rounds charge ρ_i ~ U(0.01, 0.1), noise reductions use a 50-level grid linear in ε² up "
+                   "to the remaining budget and are charged ε_T²/2 (spec C10).")
 
     with ui.panel(
-        "6 · Which constant? Theorem 6 corrected vs as printed",
+        "8 · Which constant? Theorem 6 corrected vs as printed",
         "the proof of Theorem 6 shows ρ-zCDP, i.e. ε = ρ + 2√(ρ log(1/δ)); the printed 2√(2ρ log(1/δ)) is true but "
         "loose, and budgets about 40 % less ρ for the same ε. The paper's own experiments (Σε² ≈ 2.705) use the "
         "corrected constant.",
@@ -161,6 +246,62 @@ def explore() -> None:
                     "allows, so fewer counts fit.", icon=":material/info:")
         st.caption("The curves ε(ρ) for both constants are drawn in the *reproduce* view, under the errata.")
 
+
+
+def part_costs() -> None:
+    """Panels 9–10: V7 (cost per count) and V8's Zipf data."""
+    with ui.panel(
+        "9 · Cost per count: noise reduction vs doubling",
+        "noise reduction tracks the oracle cost ((2+α)/α/y)² closely; doubling pays every failed attempt and costs "
+        "about 2–3× more. The grid here is linear in ε² with K levels up to the paper's budget Σε² ≤ 2.706 (paper "
+        "§4.4, spec V7; the sidebar's ε does not enter). Large counts stop at the grid's first step above ε²_min, "
+        "about 2.7/K: with a coarse grid (small K) that step costs more than doubling, which starts at ε² = 1e-4 — "
+        "the paper uses K = 1000.",
+    ):
+        df = compute.costs(levels, alpha, value, seed)
+        ui.chart(figs.costs(df, value=value), df, name="cost per count",
+                 alt="Expected epsilon squared spent per count against the true count, log-log.")
+
+    with ui.panel(
+        f"10 · The Zipf data of the experiments (n = {zipf_n:,}, a = {zipf_a:g})",
+        "a handful of items hold most of the draws and the long tail has counts of a few or none: the "
+        "relative-error rule needs ŷ·ε ≥ (2+α)/α, so only the large counts near the head can ever be released, and "
+        "noise reduction wins by spending less on each of them. Larger n lifts the whole curve, which is why "
+        "Figure 3 returns more results as n grows; larger a makes the head steeper.",
+    ):
+        zdf, zs = compute.zipf_counts(zipf_a, zipf_n, seed)
+        c = st.columns(3)
+        c[0].metric("Largest count", f"{zs['max']:,}")
+        c[1].metric("Items with count ≥ 21/ε_max", f"{zs['releasable']}",
+                    help=f"α = 0.1 at the paper's full budget ε_max = √2.706: a count below {zs['need']:.1f} can "
+                    "never be accepted")
+        c[2].metric("Normaliser Σ k^(−a)", f"{zs['normaliser']:.6f}", help="spec R13: 13.212814 for a = 0.75")
+        ui.chart(figs.zipf(zdf, a=zipf_a, n=zipf_n), zdf, name="zipf counts",
+                 alt="Counts of Zipf draws per item on log-log axes with the expected counts.")
+
+
+def part_martingale() -> None:
+    """Panel 11: V11, the backward martingale of Lemma 6.1 under adaptive stopping."""
+    with ui.panel(
+        "11 · The backward martingale: its mean stays at 1, even when stopped adaptively",
+        "each path of M(t) = exp(λB(t)/t − λ²/(2t)) swings up and down, but their average stays at 1 at every "
+        "level (the band is ± 2 standard errors), and so does their average at the data-dependent stopping time of "
+        "the relative-error rule (×). This e-value property is why a noise reduction stopped at ε_T costs no more "
+        "than a Gaussian mechanism at ε_T. Large λ makes M heavy-tailed: the band widens and the Monte Carlo mean "
+        "wobbles, but the expectation is still 1.",
+    ):
+        shown, mean, summ = compute.martingale(eps, delta, variant, levels, spacing, value, alpha, lam, seed)
+        c = st.columns(3)
+        c[0].metric("Mean of M at the stopping time", f"{summ['stopped_mean']:.3f} ± {2 * summ['stopped_se']:.3f}",
+                    help=f"{compute.N_MART} Brownian runs of y = {value:g}, ± 2 standard errors; Lemma 6.1: ≤ 1")
+        c[1].metric("Runs stopped before the last level", f"{summ['stopped_share']:.1%}")
+        c[2].metric("Median stopping time t_T = 1/ε_T²", f"{summ['median_t_stop']:.4g}")
+        ui.chart(figs.martingale(shown, mean, lam=lam, stopped=summ["stopped_mean"], stopped_se=summ["stopped_se"],
+                                 t_stop=summ["median_t_stop"]), mean, name="backward martingale",
+                 alt="Sample paths of the backward martingale against t on a reversed log axis, their mean with a "
+                 "band, and the mean at the stopping time.")
+        if mechanism != "brownian":
+            st.caption("The martingale belongs to Brownian noise; this panel ignores the Laplace choice.")
 
 def ledger_panel() -> None:
     """Buttons acting on a PrivacyFilter kept in session state (as a dict), a gauge and the ledger table."""

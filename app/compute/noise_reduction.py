@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 import streamlit as st
 
 from app.compute import MAX_ENTRIES
@@ -282,18 +283,23 @@ def _ledger_view(filter_json: str) -> tuple[pd.DataFrame, dict[str, float]]:
 # ---- V7: cost per count --------------------------------------------------------------------------
 
 
-@_cached
-def costs(epsilon: float, delta: float, variant: str, levels: int, alpha: float, value: float,
-          seed: int) -> pd.DataFrame:
-    """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``, §4.4).
+def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
+    """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``, §4.4, V7).
 
-    True counts on a log grid 10 … 10⁴ plus the slider's y; the noise-reduction grid is linear in ε² up to 2ρ*.
+    True counts on a log grid 10 … 10⁴ plus the slider's y. As in spec V7 the budget is the paper's, Σε² ≤ 2ρ*(10,
+    1e-6) = 2.706 (the noise-reduction grid is linear in ε² from ε²_min up to it), so the panel does not depend on
+    the sidebar's ε; each true count is cached on its own, so moving y computes one new row.
     """
-    top = budget(epsilon, delta, variant)["eps2_budget"]
-    make_grid(math.sqrt(top), levels, "linear")  # same clear error as the other panels when nothing fits
     values = np.unique(np.append(np.round(np.geomspace(10.0, 1e4, 13)), value))
-    return nr.cost_comparison(values, alpha=alpha, epsilon2_min=EPS2_MIN, epsilon2_max=top,
-                              grid_size=max(levels, 2), draws=COST_DRAWS, rng=seed)
+    return pd.concat([_cost_row(float(y), levels, alpha, seed) for y in values], ignore_index=True)
+
+
+@_cached
+def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFrame:
+    top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
+    rng = np.random.default_rng([seed, int(round(value * 100))])
+    return nr.cost_comparison([value], alpha=alpha, epsilon2_min=EPS2_MIN, epsilon2_max=top,
+                              grid_size=max(levels, 2), draws=COST_DRAWS, rng=rng)
 
 
 # ---- V4 / E1: the filter constant ----------------------------------------------------------------
@@ -395,3 +401,142 @@ def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     return nr.cost_comparison([30, 50, 100, 200, 500], alpha=PAPER["alpha"], epsilon2_min=EPS2_MIN,
                               epsilon2_max=top, grid_size=PAPER["levels"], draws=draws, rng=seed)
+
+
+# ---- V2: time inversion and the privacy-loss process ----------------------------------------------
+
+
+@_cached
+def inversion(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
+              direction: int, seed: int) -> tuple[pd.DataFrame, dict[str, float]]:
+    """V2: the Brownian paths of panel 1 on the precision clock s = ε²: W(s) = s·(Y − y) (a standard BM, spec §2.8)
+    and the loss process ℒ(s) = s/2 + u·W(s) against the neighbour f(x') = y − u (``brownian_loss``, Thm 4).
+
+    Summary: ε_T, ρ_T = ε_T²/2 and ℒ at the stop of path 1.
+    """
+    df, stops = paths(epsilon, delta, variant, levels, spacing, value, alpha, "brownian", seed)
+    s = df["epsilon"].to_numpy() ** 2
+    rel = df["release"].to_numpy()
+    loss = nr.brownian_loss(rel, epsilon=df["epsilon"].to_numpy(), value=value, neighbour=value - direction)
+    out = pd.DataFrame({"path": df["path"].to_numpy(), "s": s, "W": s * (rel - value), "loss": loss})
+    first = stops.iloc[0]
+    e_t = float(first["epsilon_stop"])
+    summary = {"epsilon_stop": e_t, "rho_stop": e_t**2 / 2.0,
+               "loss_stop": float(nr.brownian_loss(float(first["release"]), epsilon=e_t, value=value,
+                                                   neighbour=value - direction))}
+    return out, summary
+
+
+# ---- V3: correlation of the coupled noise across levels ------------------------------------------
+
+N_CORR = 2000  # paths behind the empirical correlation matrix
+CORR_LEVELS = 25  # levels shown in the heatmap (evenly picked from the page grid)
+
+
+@_cached
+def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing: str, mechanism: str,
+                seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
+    """V3: empirical Corr(Z_i, Z_j) of N_CORR coupled paths against min(ε_i, ε_j)/max(ε_i, ε_j) (spec §2.10, C2/C8).
+
+    Returns (levels ε, empirical matrix, theory matrix, summary: largest |empirical − theory|, adjacent-level
+    correlation in theory).
+    """
+    eps = grid(epsilon, delta, variant, levels, spacing)
+    eps = eps[np.unique(np.round(np.linspace(0, eps.size - 1, min(CORR_LEVELS, eps.size))).astype(int))]
+    sampler = nr.brownian_path if mechanism == "brownian" else nr.laplace_path
+    z = sampler(eps, n_paths=N_CORR, rng=seed)
+    emp = np.corrcoef(z, rowvar=False) if eps.size > 1 else np.ones((1, 1))
+    theory = np.minimum.outer(eps, eps) / np.maximum.outer(eps, eps)
+    adj = float(np.mean(eps[:-1] / eps[1:])) if eps.size > 1 else 1.0
+    return eps, emp, theory, {"max_gap": float(np.abs(emp - theory).max()), "adjacent": adj}
+
+
+def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> pd.DataFrame:
+    """The heatmap's data in long form (epsilon_i, epsilon_j, empirical, theory) for the CSV download."""
+    k = eps.size
+    return pd.DataFrame({"epsilon_i": np.repeat(eps, k), "epsilon_j": np.tile(eps, k), "empirical": emp.ravel(),
+                         "theory": theory.ravel()})
+
+
+# ---- V6: distribution of the total privacy loss of filter runs -----------------------------------
+
+N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
+FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
+
+
+@_cached
+def loss_distribution(epsilon: float, delta: float, variant: str, value: float, alpha: float,
+                      seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """V6: total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: 40 % Gaussian zCDP rounds,
+    60 % Brownian noise reductions of y, spec C10) against a worst-case neighbour, with the N(ρ, 2ρ) density.
+
+    Returns (histogram: loss bin centre, density; curve: loss, normal density; summary: ρ*, mean spent, mean and
+    variance of the loss, empirical and Gaussian tail mass above ε, δ'').
+    """
+    rho = budget(epsilon, delta, variant)["rho"]
+    runs = nr.filter_losses(rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, levels=FILTER_LEVELS, rng=seed)
+    loss = runs["loss"].to_numpy()
+    sd = math.sqrt(2.0 * rho)
+    lo, hi = min(loss.min(), rho - 4 * sd), max(loss.max(), rho + 4 * sd)
+    dens, edges = np.histogram(loss, bins=40, range=(lo, hi), density=True)
+    hist = pd.DataFrame({"loss": (edges[:-1] + edges[1:]) / 2.0, "density": dens, "width": np.diff(edges)})
+    x = np.linspace(lo, hi, 200)
+    curve = pd.DataFrame({"loss": x, "density": stats.norm.pdf(x, loc=rho, scale=sd)})
+    summary = {"rho": rho, "spent": float(runs["spent"].mean()), "mean": float(loss.mean()),
+               "var": float(loss.var(ddof=1)), "tail": float((loss > epsilon).mean()),
+               "tail_gauss": float(stats.norm.sf(epsilon, loc=rho, scale=sd)), "delta": delta,
+               "rounds": float(runs["rounds"].mean())}
+    return hist, curve, summary
+
+
+# ---- V8 left: the Zipf data of Figures 2-3 -------------------------------------------------------
+
+
+@_cached
+def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> tuple[pd.DataFrame, dict[str, float]]:
+    """V8 left: n i.i.d. Zipf(a) draws on {1..support} (``zipf_probabilities``), counted, with the expected n·p_k.
+
+    Summary: largest count, items with a count ≥ (2+α)/α/ε_max at the paper's budget (count 21/√2.706 for α = 0.1
+    would be released at the top level), and the normaliser Σ k^(−a) (spec R13: 13.212814 for a = 0.75).
+    """
+    p = nr.zipf_probabilities(a, support)
+    counts = np.random.default_rng([seed, 3]).multinomial(int(n), p)
+    k = np.arange(1, support + 1)
+    top = math.sqrt(2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"])))
+    need = (2.0 + PAPER["alpha"]) / PAPER["alpha"] / top
+    df = pd.DataFrame({"item": k, "count": counts, "expected": n * p})
+    return df, {"max": int(counts.max()), "releasable": int((counts >= need).sum()), "need": need,
+                "normaliser": float((k.astype(float) ** (-a)).sum())}
+
+
+# ---- V11: the backward martingale ---------------------------------------------------------------
+
+N_MART = 4000  # paths behind the martingale means
+MART_SHOWN = 15  # paths drawn
+
+
+@_cached
+def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
+               lam: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """V11: M(t) = exp(λB(t)/t − λ²/(2t)) (Lemma 6.1, ``backward_martingale``) on N_MART Brownian paths of the
+    page grid, its mean ± 2 se at every level, and its mean at the adaptive stopping time of the relative-error rule.
+
+    Returns (paths: path, t, M for MART_SHOWN paths; mean: t, mean, low, high; summary: mean of M at the stop ± se,
+    share of runs stopped before the last level).
+    """
+    eps = grid(epsilon, delta, variant, levels, spacing)
+    z = nr.brownian_path(eps, n_paths=N_MART, rng=np.random.default_rng([seed, 4]))
+    m = nr.backward_martingale(z, eps, lam=lam)
+    t = 1.0 / eps**2
+    se = m.std(axis=0, ddof=1) / math.sqrt(N_MART)
+    mean = pd.DataFrame({"t": t, "mean": m.mean(axis=0), "low": m.mean(axis=0) - 2 * se,
+                         "high": m.mean(axis=0) + 2 * se})
+    shown = pd.DataFrame({"path": np.repeat(np.arange(1, MART_SHOWN + 1), eps.size), "t": np.tile(t, MART_SHOWN),
+                          "M": m[:MART_SHOWN].ravel()})
+    stop = np.asarray(nr.relative_error_stop(value + z, eps[None, :], alpha=alpha))
+    hit = stop.any(axis=1)
+    idx = np.where(hit, stop.argmax(axis=1), eps.size - 1)
+    at_stop = m[np.arange(N_MART), idx]
+    return shown, mean, {"stopped_mean": float(at_stop.mean()),
+                         "stopped_se": float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
+                         "stopped_share": float(hit.mean()), "median_t_stop": float(np.median(t[idx]))}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -129,4 +129,97 @@ def figure3(df: pd.DataFrame, *, column: str, title: str, y: str) -> go.Figure:
     return figure(traces, title=title, x="sample size n (log scale)", y=y, log_x=True, hovermode="closest")
 
 
-__all__ = ["paths", "stopping", "odometer", "gauge", "costs", "constants", "composition", "figure3"]
+def inversion(df: pd.DataFrame, *, direction: int) -> go.Figure:
+    """V2: W(s) = s·(Y − y) and ℒ(s) = s/2 + u·W(s) against s = ε², with the drift s/2 and the ±√s band of W."""
+    n = int(df["path"].max())
+    s = df["s"].to_numpy()[: len(df) // n]
+    w = df["W"].to_numpy().reshape(n, -1)
+    loss = df["loss"].to_numpy().reshape(n, -1)
+    sq = s**0.5
+    traces: list[dict] = [
+        line(s, s / 2.0, name="drift s/2 = mean of ℒ", color="#000000", width=1.5, dash="dash"),
+        line(s, sq, name="±√s (sd of W)", color=COLORS["reference"], width=1, dash="dot", legendgroup="sd"),
+        line(s, -sq, name="−√s", color=COLORS["reference"], width=1, dash="dot", legendgroup="sd", showlegend=False),
+    ]
+    for i in range(n):
+        c = PATH_COLORS[i % len(PATH_COLORS)]
+        traces.append(line(s, w[i], name="W(s) (faint, one colour per path)", color=c, width=1, opacity=0.45,
+                           legendgroup="w", showlegend=i == 0))
+        traces.append(line(s, loss[i], name="ℒ(s) (bold)", color=c, width=2, legendgroup="loss", showlegend=i == 0))
+    sign = "+" if direction > 0 else "−"
+    return figure(traces, title=f"Time inversion: the privacy loss ℒ(s) = s/2 {sign} W(s) is a Brownian motion with "
+                  "drift ½ in s = ε²", x="precision clock s = ε²", y="W(s) (faint) and ℒ(s) (bold)",
+                  hovermode="closest")
+
+
+def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechanism: str) -> go.Figure:
+    """V3: one heatmap, empirical Corr(Z_i, Z_j) below the diagonal and min ε / max ε above it."""
+    k = len(eps)
+    low = np.tril(np.ones((k, k), dtype=bool), -1)
+    z = np.where(low, emp, theory)
+    labels = [f"{e:.3g}" for e in eps]
+    text = [[f"ε_i = {labels[i]}, ε_j = {labels[j]}<br>{'empirical' if low[i, j] else 'theory'}: {z[i, j]:.3f}"
+             for j in range(k)] for i in range(k)]
+    heat = {"type": "heatmap", "z": z, "x": labels, "y": labels, "zmin": 0, "zmax": 1, "colorscale": "Viridis",
+            "text": text, "hoverinfo": "text", "colorbar": {"title": {"text": "corr"}}}
+    return figure([heat], title=f"{MECH_LABELS[mechanism]} noise: correlation across levels "
+                  "(below the diagonal: empirical; above: min ε / max ε)", x="level ε_j", y="level ε_i",
+                  hovermode="closest", height=480, xaxis={"type": "category", "title": {"text": "level ε_j"}},
+                  yaxis={"type": "category", "autorange": "reversed", "title": {"text": "level ε_i"}})
+
+
+def loss_distribution(hist: pd.DataFrame, curve: pd.DataFrame, *, epsilon: float, rho: float) -> go.Figure:
+    """V6: histogram of the total realised loss of filter runs, the N(ρ, 2ρ) density and the DP ε."""
+    traces = [
+        {"type": "bar", "x": hist["loss"].to_numpy(), "y": hist["density"].to_numpy(),
+         "width": hist["width"].to_numpy(), "name": "filter runs (histogram)", "marker": {"color": NR, "opacity": 0.7}},
+        line(curve["loss"].to_numpy(), curve["density"].to_numpy(), name=f"N(ρ*, 2ρ*), ρ* = {rho:.3g}",
+             color="#000000", width=2),
+    ]
+    return figure(traces, title="Total privacy loss of whole filter runs (worst-case neighbour)",
+                  x="realised privacy loss ℒ of the transcript", y="density",
+                  marks=[vline(epsilon, f"ε = {epsilon:g}", position="top")], hovermode="closest")
+
+
+def zipf(df: pd.DataFrame, *, a: float, n: int) -> go.Figure:
+    """V8 left (Figure 2): counts of n Zipf(a) draws per item, with the expected n·p_k."""
+    traces = [
+        {"type": "bar", "x": df["item"].to_numpy(), "y": df["count"].to_numpy(), "name": "sampled count",
+         "marker": {"color": NR}},
+        line(df["item"].to_numpy(), df["expected"].to_numpy(), name="expected n·k^(−a)/Σ", color="#000000",
+             width=1.5),
+    ]
+    return figure(traces, title=f"Zipf data: n = {n:,} draws, a = {a:g}, items 1–{len(df)} (Figure 2)",
+                  x="item k (log scale)", y="count (log scale)", log_x=True, log_y=True, bargap=0.0,
+                  hovermode="closest")
+
+
+def martingale(shown: pd.DataFrame, mean: pd.DataFrame, *, lam: float, stopped: float, stopped_se: float,
+               t_stop: float) -> go.Figure:
+    """V11: paths of M(t), their mean ± 2 se (≈ 1) against t on a reversed log axis, and E[M] at the stop."""
+    n = int(shown["path"].max())
+    t = mean["t"].to_numpy()
+    m = shown["M"].to_numpy().reshape(n, -1)
+    traces: list[dict] = [
+        line(t, m[i], name="sample paths of M(t)", color="#56B4E9", width=1, opacity=0.5, legendgroup="paths",
+             showlegend=i == 0) for i in range(n)
+    ]
+    traces += [
+        line(t, mean["high"].to_numpy(), name="mean ± 2 se", color=NR, width=0, legendgroup="band",
+             showlegend=False),
+        line(t, mean["low"].to_numpy(), name="mean ± 2 se", color=NR, width=0, legendgroup="band", fill="tonexty",
+             fillcolor="rgba(0,158,115,0.25)"),
+        line(t, mean["mean"].to_numpy(), name="mean over all paths", color=NR, width=2.5),
+        {"type": "scatter", "mode": "markers", "x": [t_stop], "y": [stopped], "name": "mean of M at the stopping time",
+         "marker": {"color": "#000000", "size": 11, "symbol": "x"},
+         "error_y": {"type": "data", "array": [2 * stopped_se], "visible": True}},
+    ]
+    return figure(traces, title=f"Backward martingale M(t) = exp(λB(t)/t − λ²/(2t)), λ = {lam:g}",
+                  x="time t = 1/ε² (log scale, reversed: released left to right)", y="M(t) (log scale)",
+                  log_y=True, marks=[hline(1.0, "1")], hovermode="closest",
+                  xaxis={"type": "log", "autorange": "reversed",
+                         "title": {"text": "time t = 1/ε² (log scale, reversed: released left to right)"}})
+
+
+__all__ = ["paths", "stopping", "odometer", "gauge", "costs", "constants", "composition", "figure3", "inversion",
+           "correlation", "loss_distribution", "zipf", "martingale"]

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from app import params
@@ -30,7 +31,7 @@ def test_renders_at_defaults_without_errors():
     assert at.title[0].value.startswith("Accuracy first")
     m = metrics(at)
     assert m["zCDP budget ρ*"] == "1.35301"  # spec R2 at the page defaults ε = 10, δ = 1e-6
-    assert len(at.get("plotly_chart")) >= 5
+    assert len(at.get("plotly_chart")) == 4  # part "paths": panels 1–4
 
 
 def ledger(at: AppTest):
@@ -42,18 +43,21 @@ def _other(options, current):
 
 
 @pytest.mark.parametrize(
-    "key,options",
+    "key,options,part",
     [
-        ("eps", params.EPSILON_OPTIONS[-8:]),
-        ("delta", params.DELTA_OPTIONS),
-        ("alpha", (0.01, 0.5)),
-        ("y", (30.0, 1000.0)),
-        ("K", (10, 1000)),
-        ("m", (1, 300)),
+        ("eps", params.EPSILON_OPTIONS[-8:], "paths"),
+        ("delta", params.DELTA_OPTIONS, "paths"),
+        ("alpha", (0.01, 0.5), "paths"),
+        ("y", (30.0, 1000.0), "paths"),
+        ("K", (10, 1000), "paths"),
+        ("m", (1, 300), "paths"),
+        ("lam", (0.25, 2.0), "martingale"),
+        ("a", (0.5, 1.5), "costs"),
+        ("n", (8000, 128000), "costs"),
     ],
 )
-def test_each_slider_changes_the_numbers(key, options):
-    at = open_nr()
+def test_each_slider_changes_the_numbers(key, options, part):
+    at = open_nr({"part": part})
     before = shown_numbers(at)
     slider = at.select_slider(key=key)
     slider.set_value(_other(options, slider.value)).run()
@@ -62,7 +66,8 @@ def test_each_slider_changes_the_numbers(key, options):
     assert shown_numbers(at) != before
 
 
-@pytest.mark.parametrize("key,value", [("grid", "linear"), ("noise", "laplace"), ("const", "printed")])
+@pytest.mark.parametrize("key,value", [("grid", "linear"), ("noise", "laplace"), ("const", "printed"), ("nb", "down"),
+                                       ("part", "filter")])
 def test_each_choice_changes_the_numbers(key, value):
     at = open_nr()
     before = shown_numbers(at)
@@ -129,7 +134,8 @@ def test_reproduce_view_runs_figure3_only_on_request():
 
 
 def test_live_ledger_accepts_refuses_and_resets():
-    at = open_nr({"y": "10"})  # queue 10, 6, 4, ...: one-shot Gaussians for these counts are expensive
+    # queue 10, 6, 4, ...: one-shot Gaussians for these counts are expensive
+    at = open_nr({"y": "10", "part": "filter"})
     at.button(key="led_nr").click().run()
     assert not at.exception, at.exception
     assert any("Noise reduction of count 1" in i.value for i in at.info)
@@ -152,10 +158,90 @@ def test_budget_too_small_for_any_level_is_explained():
     assert "zCDP budget ρ*" in metrics(at)  # the headline still shows the budget
 
 
-@pytest.mark.parametrize("query", [{"alpha": "-1"}, {"K": "abc"}, {"m": "1e9"}, {"grid": "<b>"}, {"view": "x"}])
+@pytest.mark.parametrize(
+    "query",
+    [{"alpha": "-1"}, {"K": "abc"}, {"m": "1e9"}, {"grid": "<b>"}, {"view": "x"}, {"part": "zzz"}, {"nb": "left"}],
+)
 def test_bad_links_show_a_message(query):
     at = open_nr(query)
     assert not at.exception, at.exception
     key = next(iter(query))
     assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
     assert "zCDP budget ρ*" in metrics(at)
+
+
+PART_CHARTS = {
+    "paths": {"chart-noise-paths", "chart-stopping-charges", "chart-time-inversion", "chart-correlation-heatmap"},
+    "filter": {"chart-odometer", "chart-filter-loss-distribution"},
+    "costs": {"chart-cost-per-count", "chart-zipf-counts"},
+    "martingale": {"chart-backward-martingale"},
+}
+
+
+@pytest.mark.parametrize("part", list(PART_CHARTS))
+def test_each_part_renders_its_panels(part):
+    at = open_nr({"part": part})
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    keys = {c.key for c in at.get("plotly_chart")}
+    assert PART_CHARTS[part] <= keys, keys
+    others = set().union(*(v for k, v in PART_CHARTS.items() if k != part))
+    assert not keys & others  # one part per rerun
+    assert len(at.caption) >= len(PART_CHARTS[part])  # "what to notice" captions
+
+
+def test_time_inversion_loss_matches_dpcore():
+    q = {"eps": "5", "y": "50", "alpha": "0.2", "K": "50", "seed": "3", "nb": "down"}
+    m = metrics(open_nr(q))
+    rho = fl.rho_budget(5.0, 1e-6)
+    grid = np.geomspace(0.01, math.sqrt(2 * rho), 50)
+    z = nr.brownian_path(grid, n_paths=5, rng=3)[0]  # path 1 of panel 1
+    stop = nr.relative_error_stop(50.0 + z, grid, alpha=0.2)
+    k = int(np.argmax(stop)) if stop.any() else grid.size - 1
+    assert m["Path 1 stops at ε_T"] == f"{grid[k]:.4g}"
+    assert m["Charge ρ_T = ε_T²/2 (mean of ℒ)"] == f"{grid[k] ** 2 / 2:.4g}"
+    # neighbour above (u = −1): ℒ = ε²/2 − ε²·Z
+    assert m["Realised loss ℒ at the stop (path 1)"] == f"{grid[k] ** 2 / 2 - grid[k] ** 2 * z[k]:.4g}"
+
+
+def test_correlation_heatmap_matches_closed_form():
+    at = open_nr({"K": "10", "grid": "linear"})
+    m = metrics(at)
+    grid = np.sqrt(np.linspace(1e-4, 2 * fl.rho_budget(10.0, 1e-6), 10))
+    assert m["Mean correlation of neighbouring levels shown"] == f"{np.mean(grid[:-1] / grid[1:]):.3f}"
+    assert float(m["Largest |empirical − theory|"]) < 0.1  # 2000 paths: sampling error ≈ 0.045 at most
+
+
+def test_filter_loss_distribution_matches_dpcore():
+    at = open_nr({"part": "filter", "eps": "2", "y": "50", "seed": "5"})
+    assert not at.exception, at.exception
+    m = metrics(at)
+    rho = fl.rho_budget(2.0, 1e-6)
+    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, levels=50, rng=5)
+    assert m["Mean loss (theory ρ*)"] == f"{runs['loss'].mean():.4g}"
+    assert m["Variance (theory 2ρ*)"] == f"{runs['loss'].var(ddof=1):.4g}"
+    assert abs(runs["loss"].mean() - rho) < 4 * math.sqrt(2 * rho / 1000)  # N(ρ*, 2ρ*) (spec §2.12)
+    assert m["Normal tail above ε"] == f"{stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)):.2g}"
+    assert stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)) <= 1e-6  # the conversion is conservative
+
+
+def test_zipf_panel_matches_dpcore():
+    m = metrics(open_nr({"part": "costs", "a": "0.75", "n": "16000", "seed": "2"}))
+    assert m["Normaliser Σ k^(−a)"] == "13.212814"  # spec R13
+    counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 300))
+    assert m["Largest count"] == f"{counts.max():,}"
+
+
+def test_backward_martingale_mean_at_stopping_time_is_one():
+    at = open_nr({"part": "martingale", "y": "100", "lam": "1", "seed": "4"})
+    assert not at.exception, at.exception
+    m = metrics(at)
+    mean, band = (float(v) for v in m["Mean of M at the stopping time"].split(" ± "))
+    assert abs(mean - 1.0) <= band + 0.01  # Lemma 6.1: E[M(τ)] = 1 on a finite grid (E16), within 2 se
+    rho = fl.rho_budget(10.0, 1e-6)
+    grid = np.geomspace(0.01, math.sqrt(2 * rho), 100)
+    z = nr.brownian_path(grid, n_paths=4000, rng=np.random.default_rng([4, 4]))
+    stop = np.asarray(nr.relative_error_stop(100.0 + z, grid[None, :], alpha=0.1))
+    idx = np.where(stop.any(axis=1), stop.argmax(axis=1), grid.size - 1)
+    mm = nr.backward_martingale(z, grid, lam=1.0)[np.arange(4000), idx]
+    assert m["Mean of M at the stopping time"].startswith(f"{mm.mean():.3f}")

@@ -416,3 +416,44 @@ def test_cost_comparison_structure_and_bad_inputs():
         nr.cost_comparison([10.0], epsilon2_min=1.0, epsilon2_max=0.5)
     with pytest.raises(ValueError, match="draws"):
         nr.cost_comparison([10.0], draws=1)
+
+
+# ---------------------------------------------------------------------------------- V6 / V11 helpers
+
+
+def test_backward_martingale_formula_and_mean_one():
+    eps = np.array([0.1, 0.5, 1.0])
+    z = np.array([[1.0, -2.0, 0.3]])
+    m = nr.backward_martingale(z, eps, lam=0.7)
+    assert m == pytest.approx(np.exp(0.7 * eps**2 * z - 0.49 * eps**2 / 2))
+    paths = nr.brownian_path(eps, n_paths=200_000, rng=1)
+    mean = nr.backward_martingale(paths, eps, lam=1.0).mean(axis=0)
+    assert mean == pytest.approx(1.0, abs=0.02)  # E[M(t)] = 1 at every level (Lemma 6.1)
+    # at an adaptive stopping time (first level where the release exceeds 1/ε) the mean stays ≤ 1 (≈ 1 on a grid)
+    hit = paths * eps > 1.0
+    idx = np.where(hit.any(axis=1), hit.argmax(axis=1), eps.size - 1)
+    stopped = nr.backward_martingale(paths, eps, lam=1.0)[np.arange(paths.shape[0]), idx]
+    assert stopped.mean() == pytest.approx(1.0, abs=0.02)
+    with pytest.raises(ValueError, match="noise"):
+        nr.backward_martingale(np.zeros((2, 2)), eps, lam=1.0)
+    with pytest.raises(ValueError, match="epsilons"):
+        nr.backward_martingale(np.zeros(2), [0.2, 0.1], lam=1.0)
+
+
+def test_filter_losses_never_overspend_and_loss_is_gaussian():
+    rho = 0.5
+    df = nr.filter_losses(rho, n_runs=4000, value=50.0, rng=3)
+    assert list(df.columns) == ["loss", "spent", "rounds", "bm_rounds"]
+    assert df["spent"].max() <= rho * (1 + 1e-12)
+    assert (df["bm_rounds"] > 0).mean() > 0.5
+    full = df[df["spent"] > rho - 1e-4]  # runs that used (almost) the whole budget: loss ~ N(ρ, 2ρ) (spec §2.12, C6)
+    assert len(full) > 3000
+    sd = math.sqrt(2 * rho)
+    assert abs(full["loss"].mean() - rho) < 4 * sd / math.sqrt(len(full))
+    assert abs(full["loss"].var() / (2 * rho) - 1) < 4 * math.sqrt(2 / len(full))
+    with pytest.raises(ValueError, match="rho"):
+        nr.filter_losses(0.0, n_runs=10)
+    with pytest.raises(ValueError, match="zcdp_share"):
+        nr.filter_losses(1.0, n_runs=10, zcdp_share=1.5)
+    with pytest.raises(ValueError, match="rho_round"):
+        nr.filter_losses(1.0, n_runs=10, rho_round=(0.2, 0.1))
