@@ -52,6 +52,8 @@ __all__ = [
     "mean_abs_noise",
     "rms_noise",
     "entropy",
+    "entropy_both",
+    "scale_pdf",
     "Metrics",
     "metrics",
     "laplace_usefulness",
@@ -62,6 +64,7 @@ __all__ = [
     "laplace_threshold",
     "universal_cap",
     "two_point_for_epsilon",
+    "scale_for_epsilon",
     "OptimizationResult",
     "FAMILIES",
     "optimize",
@@ -767,12 +770,23 @@ def entropy(law: MixingLaw, *, variant: Literal["exact", "as_printed"] = "exact"
 
     ``variant="as_printed"``: the paper's integral alone (missing ``+ ln(2/E[u])``).
     """
-    law = _law(law)
     variant = _v.choice("variant", variant, ("exact", "as_printed"))
+    exact, printed = entropy_both(law)
+    return printed if variant == "as_printed" else exact
+
+
+def entropy_both(law: MixingLaw) -> tuple[float, float]:
+    """(exact, as printed) entropy of W from one evaluation of the integral (see :func:`entropy`).
+
+    Closed forms: Gamma (k+1)/k; Dirac 1 (M''/M' = u, so ∫ u e^{-xu} dx = 1: Laplace's 1 + ln 2b).
+    """
+    law = _law(law)
     if _has_infinite_atom(law):
-        return -math.inf  # an atom of W at 0 (exact answer released): differential entropy -∞
+        return -math.inf, -math.inf  # an atom of W at 0 (exact answer released): differential entropy -∞
     if isinstance(law, Gamma):
         integral = (law.k + 1) / law.k
+    elif isinstance(law, Dirac):
+        integral = 1.0
     else:
 
         def f(x: float) -> float:
@@ -786,9 +800,18 @@ def entropy(law: MixingLaw, *, variant: Literal["exact", "as_printed"] = "exact"
         edges = [0.0, s, 10 * s, 100 * s, math.inf]
         for lo_, hi_ in zip(edges[:-1], edges[1:]):
             integral += integrate.quad(f, lo_, hi_, limit=200)[0]
-    if variant == "as_printed":
-        return integral
-    return math.log(2 / law.mean) + integral
+    return math.log(2 / law.mean) + integral, integral
+
+
+def scale_pdf(law: MixingLaw, b: Any) -> np.ndarray | float:
+    """Density of the Laplace scale b = 1/u: f_u(1/b)/b² (spec §11 panel 1, "or b" toggle; continuous laws)."""
+    law = _law(law)
+    if law.discrete:
+        raise ValueError("law must be continuous (a discrete law has atoms 1/u_i, not a density)")
+    arr = _v.real_array("b", b, low=0.0, allow_inf=False)
+    inv = 1.0 / np.where(arr > 0, arr, 1.0)  # b = 0 (u = ∞) has density 0
+    out = np.where(arr > 0, np.asarray(law.pdf(inv), dtype=float) * inv**2, 0.0)
+    return _out(out, b)
 
 
 @dataclass(frozen=True)
@@ -963,6 +986,26 @@ def two_point_for_epsilon(u0: float, u1: float, *, epsilon: float, sensitivity: 
     c0, c1 = float(_c(u0, eps, dq)), float(_c(u1, eps, dq))
     p1 = -c0 / (c1 - c0)
     return TwoPoint(u0, u1, 1.0 - p1)
+
+
+def scale_for_epsilon(law: MixingLaw, epsilon: float, *, sensitivity: float = 1.0) -> MixingLaw:
+    """law.scaled(s) with s solving exact ε(s) = ε — the app's "lock ε" (ε grows in s from 0 to ∞, §3.3, §6.2)."""
+    law = _law(law)
+    eps = _v.positive("epsilon", epsilon)
+    dq = _v.positive("sensitivity", sensitivity)
+    if _has_infinite_atom(law):
+        raise ValueError("law has an atom at u = inf: its epsilon is infinite at every scale")
+
+    def gap(log_s: float) -> float:
+        return _epsilon_of(law.scaled(math.exp(log_s)), dq) - eps
+
+    centre = math.log(eps / dq / law.mean)
+    lo, hi = centre - 2.0, centre + 2.0
+    while gap(lo) > 0:
+        lo -= 4.0
+    while gap(hi) < 0:
+        hi += 4.0
+    return law.scaled(math.exp(_opt.brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13)))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,10 @@
 """R²DP: randomise the Laplace scale itself (paper 004, spec ``specs/r2dp.md`` §11 panels 1–12 and §9 reproduction).
 
+The explore view has three URL-bound parts, one per rerun: "law" (the default: your law, panels 1–4, 11, 12 — only
+cheap numbers, so moving ε stays fast), "families" (Alg. 1 for every family incl. Gamma + truncated normal, panels
+5–7; seconds the first time) and "explorers" (panels 8–10). Panel buttons ("sample 10⁵", "release") keep their
+state in ``st.session_state``.
+
 Each panel is a small top-level function called from one loop: Streamlit's "magic" re-walks every nested
 ``with``/``if`` block of a page script on each AppTest run, so flat functions keep that cost to a few ms.
 """
@@ -18,6 +23,10 @@ from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 
 FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")
+PARTS = ("law", "families", "explorers")
+MAP_FAMILIES = ("gamma", "uniform", "truncnorm", "combo", "two_point")
+BIG = "r2dp_big_sample"  # session state: panel 2 shows 10⁵ draws
+EXTRA = "r2dp_extra_releases"  # session state: releases added by panel 11's "release" button
 NONNEG = (0.0, *params.log_grid(0.01, 100.0))
 MU_GRID = tuple(i / 2 for i in range(-40, 41))
 P_GRID = tuple(round(i / 100, 2) for i in range(101))
@@ -72,24 +81,36 @@ def law_controls(c: SimpleNamespace) -> None:
     c.sigma = _number("sigma", "σ — normal spread", params.log_grid(0.01, 100.0), 2.0, "the spread σ") \
         if normal_like else 1.0
     c.low = _number("low", "lower cut of u", NONNEG, 0.5, "the lower cut") if normal_like else 1.0
-    st.caption("Two-point law: u0 with probability p, else u1 — the two_point family and panels 9–10 "
-               "(laplace unlocked uses u0).")
-    c.u0 = _number("u0", "u0 — first atom", ATOMS, 0.5, "the atom u0")
-    c.u1 = _number("u1", "u1 — second atom", ATOMS, 50.0, "the atom u1")
-    c.p = _number("p", "p = P(u = u0)", P_GRID, 0.3, "the probability p")
+    explorers = c.part == "explorers"
+    c.u0 = c.u1 = 1.0
+    c.p = 0.5
+    if explorers or c.family == "two_point" or (c.family == "laplace" and not c.lock):
+        st.caption("Two-point law: u0 with probability p, else u1 — the two_point family and panels 9–10 "
+                   "(laplace unlocked uses u0).")
+        c.u0 = _number("u0", "u0 — first atom", ATOMS, 0.5, "the atom u0")
+    if explorers or c.family == "two_point":
+        c.u1 = _number("u1", "u1 — second atom", ATOMS, 50.0, "the atom u1")
+    if explorers or (c.family == "two_point" and not c.lock):
+        c.p = _number("p", "p = P(u = u0)", P_GRID, 0.3, "the probability p")
 
 
 def display_controls(c: SimpleNamespace) -> None:
-    """Controls of single panels: region-map family, log axis, simulator."""
-    st.caption("Display")
-    c.map_family = params.choice("map", "Region map family", ("gamma", "uniform", "truncnorm", "two_point"), "gamma",
-                                 name="the region-map family")
-    c.log_density = params.toggle("logf", "log density axis", False)
-    c.n = int(params.select_number("n", "releases to simulate", (10, 30, 100, 300, 1000, 3000, 10000), 1000,
-                                   name="the number of releases"))
-    c.reveal = params.toggle("reveal", "reveal the secret u", False,
-                             help="For teaching only: publishing u breaks the privacy guarantee.")
-    c.seed = params.seed()
+    """Controls of single panels of the current part: b-axis, log axis, simulator, seed; region-map family."""
+    if c.part == "law":
+        st.caption("Display")
+        c.as_b = params.toggle("showb", "show b = 1/u (the Laplace scale)", False,
+                               help="Panel 1 draws the law of the Laplace scale b = 1/u instead of u = 1/b.")
+        c.log_density = params.toggle("logf", "log density axis", False)
+        c.n = int(params.select_number("n", "releases to simulate", (10, 30, 100, 300, 1000, 3000, 10000), 1000,
+                                       name="the number of releases"))
+        c.reveal = params.toggle("reveal", "reveal the secret u", False,
+                                 help="For teaching only: publishing u breaks the privacy guarantee.")
+        c.seed = params.seed()
+    elif c.part == "families":
+        st.caption("Display")
+        c.map_family = params.choice("map", "Region map family", MAP_FAMILIES, "gamma", name="the region-map family",
+                                     help="combo: Gamma + truncated normal (Alg. 1) on a coarser grid — about 8 s "
+                                     "the first time.")
 
 
 def reproduce_controls(c: SimpleNamespace) -> None:
@@ -105,6 +126,10 @@ def sidebar() -> SimpleNamespace:
     with st.sidebar:
         st.header("Controls")
         c.view = params.choice("view", "View", ("explore", "reproduce"), "explore", name="the view")
+        c.part = params.choice("part", "Part", PARTS, "law", name="the part of the explore view",
+                               help="law: your law, panels 1–4, 11, 12; families: the best law of every family "
+                               "(Alg. 1), panels 5–7 (slow the first time); explorers: panels 8–10.") \
+            if c.view == "explore" else ""
         c.eps = params.epsilon(default=5.0)
         c.gamma = _number("gamma", "γ — error you can tolerate", params.log_grid(0.01, 5.0), 0.1, "the tolerance γ",
                           help="An answer is useful if |noise| ≤ γ.")
@@ -129,7 +154,8 @@ def paused(c: SimpleNamespace) -> bool:
 
 
 def mechanism(c: SimpleNamespace) -> None:
-    """Headline numbers: the law's exact ε and U(γ) next to Laplace, Alg. 1's family optimum, two-point, staircase."""
+    """Headline numbers: the law's exact ε and U(γ) next to Laplace, the two-point optimum and the staircase (all
+    cheap; the per-family optima of Alg. 1 are in part "families")."""
     c.key = compute.law_key(c.family, lock=c.lock, epsilon=c.eps, sensitivity=c.sens, k=c.k, theta=c.theta, a=c.a,
                             b=c.b, mu=c.mu, sigma=c.sigma, low=c.low, u0=c.u0, u1=c.u1, p=c.p)
     c.best = compute.optimum(c.eps, c.gamma, c.sens, "two_point")
@@ -142,14 +168,11 @@ def mechanism(c: SimpleNamespace) -> None:
         ui.show_error(exc)
     if c.law_ok:
         law_metrics(c)
-    best_fam = compute.optimum(c.eps, c.gamma, c.sens, compute.OPT_FAMILY[c.family])
-    cols = st.columns(4)
+    cols = st.columns(3)
     cols[0].metric("Laplace U(γ) at ε", fmt(c.best["laplace"]))
-    cols[1].metric(f"best {c.family} U(γ) (Alg. 1)", fmt(best_fam["usefulness"]),
-                   help="No law of this family beats Laplace here." if best_fam["laplace_optimal"] else
-                   f"Optimal law: {compute.describe(best_fam['law'])}")
-    cols[2].metric("global optimum (two-point) U(γ)", fmt(c.best["usefulness"]))
-    cols[3].metric("optimal staircase U(γ)", fmt(compute.staircase(c.eps, c.gamma, c.sens)))
+    cols[1].metric("global optimum (two-point) U(γ)", fmt(c.best["usefulness"]),
+                   help=f"Best of all R²DP laws (§4.5): {compute.describe(c.best['law'])}")
+    cols[2].metric("optimal staircase U(γ)", fmt(compute.staircase(c.eps, c.gamma, c.sens)))
 
 
 def law_metrics(c: SimpleNamespace) -> None:
@@ -167,16 +190,32 @@ def law_metrics(c: SimpleNamespace) -> None:
 def mixing(c: SimpleNamespace) -> None:
     if paused(c):
         return
-    show("mixing_law", (c.key, c.eps, c.sens, c.seed), epsilon=c.eps, sensitivity=c.sens, name="mixing law",
-         alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value marked.")
+    show("mixing_law", (c.key, c.eps, c.sens, c.seed, c.as_b), epsilon=c.eps, sensitivity=c.sens, as_scale=c.as_b,
+         name="mixing law", alt="Density or probabilities of the inverse Laplace scale u (or of the scale b = 1/u), "
+         "with the Laplace value marked.")
+
+
+def _flip(name: str) -> None:
+    st.session_state[name] = not st.session_state.get(name, False)
+
+
+def _one_more(name: str) -> None:
+    st.session_state[name] = st.session_state.get(name, 0) + 1
 
 
 def noise(c: SimpleNamespace) -> None:
     if paused(c):
         return
-    show("noise", (c.key, c.eps, c.gamma, c.sens, c.seed), gamma=c.gamma, mass=c.head["usefulness"],
-         log_y=c.log_density, name="noise density", alt="Noise density of the chosen R²DP law with a sampled "
-         "histogram, Laplace and staircase densities, and the band |w| ≤ γ.")
+    big = st.session_state.get(BIG, False)
+    samples = compute.BIG_SAMPLES if big else compute.MC_SAMPLES
+    st.button("back to 2·10⁴ draws" if big else "sample 10⁵", key="r2dp_few" if big else "r2dp_many", on_click=_flip,
+              args=(BIG,), icon=":material/casino:", help="Redraw the histogram from 100 000 noise draws (same seed).")
+    _, _, sampled = show("noise", (c.key, c.eps, c.gamma, c.sens, c.seed, samples), gamma=c.gamma,
+                         mass=c.head["usefulness"], log_y=c.log_density, draws=samples, name="noise density",
+                         alt="Noise density of the chosen R²DP law with a sampled histogram, Laplace and staircase "
+                         "densities, and the band |w| ≤ γ.")
+    st.metric(f"sampled share within ±γ ({samples:,} draws)", f"{sampled:.4f}",
+              help=f"Monte Carlo estimate of U(γ) = {c.head['usefulness']:.4f}")
 
 
 def loss(c: SimpleNamespace) -> None:
@@ -195,6 +234,18 @@ def mgf(c: SimpleNamespace) -> None:
     st.caption(f"ln M(+Δq) = {fmt(c.head['necessary'])} vs exact ε = {fmt(c.head['epsilon'])}: " +
                ("the necessary condition holds." if holds else
                 "the necessary condition fails — this law cannot beat Laplace at its own ε."))
+
+
+def optima(c: SimpleNamespace) -> None:
+    """Alg. 1 for every family at the sidebar's ε, γ, Δq (the comparison that used to slow every rerun)."""
+    df = compute.family_optima(c.eps, c.gamma, c.sens)
+    mine = df.set_index("family").loc[compute.OPT_FAMILY[c.family]]
+    st.metric(f"best {c.family} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
+              help="No law of this family beats Laplace here." if c.family != "laplace" and not mine["beats Laplace"]
+              else f"Optimal law: {mine['optimal law']}")
+    st.dataframe(df.drop(columns="family"), hide_index=True, width="stretch",
+                 column_config={"U(γ)": st.column_config.NumberColumn(format="%.4f"),
+                                "ratio to Laplace": st.column_config.NumberColumn(format="%.3f×")})
 
 
 def vs_epsilon(c: SimpleNamespace) -> None:
@@ -251,46 +302,70 @@ def bernoulli(c: SimpleNamespace) -> None:
 def simulator(c: SimpleNamespace) -> None:
     if paused(c):
         return
-    df, exact = show("releases", (c.key, c.gamma, c.sens, c.n, c.seed), true_answer=compute.TRUE_ANSWER,
+    st.button("release", key="r2dp_release", on_click=_one_more, args=(EXTRA,), icon=":material/send:",
+              help="Release the true answer once more: a fresh secret u, then Laplace(1/u) noise.")
+    extra = st.session_state.get(EXTRA, 0)
+    df, exact = show("releases", (c.key, c.gamma, c.sens, c.n, c.seed, extra), true_answer=compute.TRUE_ANSWER,
                      gamma=c.gamma, name="releases",
                      alt="Histogram of released values and the running share within gamma against the exact value.")
-    cols = st.columns(2)
-    cols[0].metric(f"share within ±γ after {c.n} releases", f"{df['running_share'].iloc[-1]:.4f}")
-    cols[1].metric("exact U(γ)", f"{exact:.4f}")
+    total = len(df)
+    cols = st.columns(4)
+    cols[0].metric("latest release", f"{df['released'].iloc[-1]:.4f}",
+                   help=f"Release {total}: {c.n} simulated" + (f" + {extra} by the button" if extra else ""))
+    cols[1].metric(f"share within ±γ after {total} releases", f"{df['running_share'].iloc[-1]:.4f}")
+    cols[2].metric("exact U(γ)", f"{exact:.4f}")
+    cols[3].metric("secret u of the latest release", "hidden" if not c.reveal else
+                   f"{compute.secret_draws(c.key, c.sens, c.n, c.seed, extra)['secret u'].iloc[-1]:.4f}")
     if c.reveal:
-        reveal(c)
+        reveal(c, extra)
 
 
-def reveal(c: SimpleNamespace) -> None:
+def reveal(c: SimpleNamespace, extra: int) -> None:
     st.warning("Revealing u breaks R²DP: given u the release is plain Laplace(1/u), whose ε is Δq·u. "
                "Never publish or reuse the draws.", icon=":material/visibility:")
-    st.dataframe(compute.secret_draws(c.key, c.sens, c.n, c.seed), hide_index=True, width="stretch")
+    st.dataframe(compute.secret_draws(c.key, c.sens, c.n, c.seed, extra), hide_index=True, width="stretch")
 
 
 def metrics(c: SimpleNamespace) -> None:
     if paused(c):
         return
     st.dataframe(compute.metrics_table(c.key, c.eps, c.gamma, c.sens), hide_index=True, width="stretch")
+    st.caption("The usefulness-optimal law of every family, with its E|W| and RMS: part **families**.")
 
 
-EXPLORE = (
-    ("Your mechanism", None, mechanism),
+HEADLINE = ("Your mechanism", None, mechanism)
+LAW_PANELS = (
     ("1 · Mixing law", "the Laplace mechanism is a single spike at u* = ε/Δq; R²DP spreads the inverse scale around "
-     "it — more noise below u*, less noise above.", mixing),
+     "it — more noise below u*, less noise above. Switch to b = 1/u in the sidebar: the same law as a spread of "
+     "Laplace scales around b* = Δq/ε.", mixing),
     ("2 · Noise density", "R²DP noise is a mixture of Laplace densities: a sharper peak and heavier tails than "
-     "Laplace. The shaded band's mass is the usefulness. On the log axis R²DP is convex; the staircase (the optimal "
-     "noise) is not reachable by any R²DP law.", noise),
+     "Laplace. The shaded band's mass is the usefulness; with 10⁵ draws the histogram hugs the density. On the log "
+     "axis R²DP is convex; the staircase (the optimal noise) is not reachable by any R²DP law.", noise),
     ("3 · Privacy-loss profile", "R²DP spends its full ε only at the true answer y = 0 (Cor. 3.3) and less elsewhere; "
      "Laplace spends ε on the whole half-line. The profile is antisymmetric about Δq/2.", loss),
     ("4 · The MGF view", "usefulness is read at t = −γ, ε from the slope M′ at 0 and −Δq, and Thm 4.2's necessary "
      "condition for beating Laplace (ε < ln M(+Δq)) at t = +Δq.", mgf),
+    ("11 · Release simulator", "each release draws a fresh secret u, then Laplace(1/u) noise; press **release** for "
+     "one more. The running share of answers within ±γ settles on the exact usefulness. Publishing u would reduce "
+     "the guarantee to that of Laplace(1/u) — ε = Δq·u, which can be huge.", simulator),
+    ("12 · Metrics (Table I, corrected)", "usefulness-optimal laws often have heavy tails: E|W| or the RMS can be "
+     "larger than Laplace's — or infinite (Gamma k ≤ 1 or ≤ 2, Uniform with a = 0). The paper's ℓ2 double integral "
+     "diverges and its entropy misses ln(2/E[u]).", metrics),
+)
+FAMILY_PANELS = (
+    ("Alg. 1 at your ε, γ, Δq: the best law of every family", "the two-point law is the best R²DP law of all (§4.5) "
+     "and the staircase beats every R²DP law; Gamma + truncated normal is never worse than its two parts. The best "
+     "laws often pay in E|W| or RMS (∞ for Gamma k ≤ 1).", optima),
     ("5 · Usefulness vs ε", "no family beats Laplace for ε ≤ 1; Gamma and Uniform only above ε = 2/(1 − γ/Δq). Gains "
      "grow with ε and with small γ/Δq. The two-point law bounds every family (Gamma + truncated normal, Alg. 1, lies "
      "between them) and the staircase is always on top.", vs_epsilon),
     ("6 · Usefulness vs γ", "at γ a whole multiple of Δq Laplace is optimal among all ε-DP noises (the curves touch); "
      "for γ ≥ Δq R²DP cannot help; the staircase has kinks at integer γ/Δq.", vs_gamma),
     ("7 · Region of improvement (the paper's missing Fig. 10)", "Gamma and Uniform beat Laplace exactly right of the "
-     "red threshold ε = 2/(1 − γ/Δq); the two-point optimum (dashed white) starts earlier.", region),
+     "red threshold ε = 2/(1 − γ/Δq); the truncated normal, Gamma + truncated normal and the two-point optimum "
+     "(dashed white) start earlier.", region),
+)
+EXPLORER_PANELS = (
     ("8 · Constraint landscape (Gamma)", "usefulness grows towards large θ, but only the black curve has exact ε; the "
      "optimum is where the curve reaches the best colour — often k ≤ 1, where E|W| = ∞.", landscape),
     ("9 · Two-point explorer", "mixing a too-private Laplace (u0 < u*) with a not-private-enough one (u1 > u*), p set "
@@ -298,13 +373,10 @@ EXPLORE = (
      "law of all (§4.5).", two_point),
     ("10 · Bernoulli erratum (Thm 4.4)", "the paper's Theorem 4.4, ε = ln M(+Δq), drops the 1/b weights: it is neither "
      "an upper nor a lower bound. Try u0 = 0.2, u1 = 0.8, p = 0.5, where it under-states ε.", bernoulli),
-    ("11 · Release simulator", "each release draws a fresh secret u, then Laplace(1/u) noise; the running share of "
-     "answers within ±γ settles on the exact usefulness. Publishing u would reduce the guarantee to that of "
-     "Laplace(1/u) — ε = Δq·u, which can be huge.", simulator),
-    ("12 · Metrics (Table I, corrected)", "the usefulness-optimal laws often have heavy tails: E|W| or the RMS can be "
-     "larger — or infinite (Gamma k ≤ 1 or ≤ 2, Uniform with a = 0). The paper's ℓ2 double integral diverges and its "
-     "entropy misses ln(2/E[u]).", metrics),
 )
+#: Part of the explore view → its panels (one part per rerun: the families part runs Alg. 1 for every family).
+EXPLORE = {"law": (HEADLINE, *LAW_PANELS), "families": (HEADLINE, *FAMILY_PANELS),
+           "explorers": (HEADLINE, *EXPLORER_PANELS)}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -395,6 +467,6 @@ ui.header(
     "accuracy at the same ε — and when it cannot (small ε, or γ a multiple of Δq).",
 )
 controls = sidebar()
-for title, notice, draw in EXPLORE if controls.view == "explore" else REPRODUCE:
+for title, notice, draw in EXPLORE[controls.part] if controls.view == "explore" else REPRODUCE:
     with ui.panel(title, notice):
         draw(controls)

@@ -19,6 +19,7 @@ FAMILY_COLORS = {
     "gamma": "#CC79A7",
     "uniform": "#0072B2",
     "truncated_normal": "#882255",
+    "gamma+truncated_normal": "#222222",  # dashed (see _family_traces): it overlaps its two parts
     "cap": COLORS["reference"],
 }
 FAMILY_LABELS = {
@@ -28,6 +29,7 @@ FAMILY_LABELS = {
     "gamma": "Gamma*",
     "uniform": "Uniform*",
     "truncated_normal": "truncated normal*",
+    "gamma+truncated_normal": "Gamma + truncated normal* (Alg. 1)",
     "cap": "cap γe^(ε−1)/Δq",
 }
 
@@ -68,37 +70,48 @@ def _marker(x: float, y: float, name: str, color: str, symbol: str = "x", **kw) 
             "marker": {"color": color, "size": 12, "symbol": symbol, "line": {"width": 1, "color": "black"}}, **kw}
 
 
-def mixing_law(df: pd.DataFrame, *, epsilon: float, sensitivity: float) -> go.Figure:
-    """Panel 1: density / pmf of u = 1/b with the Laplace value u* = ε/Δq marked."""
+def mixing_law(df: pd.DataFrame, *, epsilon: float, sensitivity: float, as_scale: bool = False) -> go.Figure:
+    """Panel 1: density / pmf of u = 1/b with the Laplace value u* = ε/Δq marked — or, with ``as_scale``, of the
+    Laplace scale b = 1/u with b* = Δq/ε."""
     kind = df["kind"].iloc[0]
     color = FAMILY_COLORS["this law"]
+    var = "b" if as_scale else "u"
     if kind == "pdf":
-        trace = _line(df["u"], df["density"], name="density of u", color=color, fill="tozeroy")
+        trace = _line(df["x"], df["density"], name=f"density of {var}", color=color, fill="tozeroy")
     else:
-        width = (df["u"].max() * 0.01 + 1e-12) if kind == "pmf" else float(np.diff(df["u"]).mean())
-        trace = {"type": "bar", "x": df["u"].to_numpy(), "y": df["density"].to_numpy(), "width": width, "marker": {"color": color},
-                 "name": "P(u = atom)" if kind == "pmf" else "density of u (sampled)"}
-    ustar = epsilon / sensitivity
-    top = 1.1 * max(float(df["u"].max()), ustar)
-    return figure([trace], title="Mixing law: how the inverse scale u = 1/b is drawn", x="u = 1/b (inverse Laplace scale)",
-                  y="probability" if kind == "pmf" else "density", xaxis={"title": {"text": "u = 1/b (inverse Laplace "
-                  "scale)"}, "range": [0, top]}, marks=[vline(ustar, f"Laplace u* = ε/Δq = {ustar:.3g}", position="top")])
+        width = (df["x"].max() * 0.01 + 1e-12) if kind == "pmf" else float(np.diff(df["x"]).mean())
+        trace = {"type": "bar", "x": df["x"].to_numpy(), "y": df["density"].to_numpy(), "width": width,
+                 "marker": {"color": color},
+                 "name": f"P({var} = atom)" if kind == "pmf" else f"density of {var} (sampled)"}
+    if as_scale:
+        star, axis, mark = sensitivity / epsilon, "b = 1/u (Laplace scale)", "Laplace b* = Δq/ε"
+        title = "Mixing law seen as the Laplace scale b = 1/u: more spread than one fixed b"
+    else:
+        star, axis, mark = epsilon / sensitivity, "u = 1/b (inverse Laplace scale)", "Laplace u* = ε/Δq"
+        title = "Mixing law: how the inverse scale u = 1/b is drawn"
+    top = 1.1 * max(float(df["x"].max()), star)
+    return figure([trace], title=title, x=axis, y="probability" if kind == "pmf" else "density",
+                  xaxis={"title": {"text": axis}, "range": [0, top]}, marks=[vline(star, f"{mark} = {star:.3g}",
+                                                                                   position="top")])
 
 
-def noise(dens: pd.DataFrame, hist: pd.DataFrame, *, gamma: float, mass: float, log_y: bool) -> go.Figure:
-    """Panel 2: R²DP noise density with a seeded histogram, Laplace(Δq/ε), the optimal staircase and |w| ≤ γ."""
+def noise(dens: pd.DataFrame, hist: pd.DataFrame, sampled: float, *, gamma: float, mass: float, log_y: bool,
+          draws: int) -> go.Figure:
+    """Panel 2: R²DP noise density with a histogram of ``draws`` seeded draws (whose share within ±γ is
+    ``sampled``), Laplace(Δq/ε), the optimal staircase and |w| ≤ γ."""
     centers = ((hist["bin_left"] + hist["bin_right"]) / 2).to_numpy()
     traces = [
         {"type": "bar", "x": centers, "y": hist["empirical_density"].to_numpy(),
          "width": (hist["bin_right"] - hist["bin_left"]).to_numpy(),
-         "name": "sampled noise (this law)",
+         "name": f"{draws:,} sampled draws (this law)",
          "marker": {"color": FAMILY_COLORS["this law"]}, "opacity": 0.3},
         _line(dens["w"], dens["r2dp"], name="R²DP (this law)", color=FAMILY_COLORS["this law"]),
         _line(dens["w"], dens["laplace"], name="Laplace(Δq/ε)", color=FAMILY_COLORS["laplace"], width=2),
         _line(dens["w"], dens["staircase"], name="optimal staircase", color=FAMILY_COLORS["staircase"], width=2,
              dash="dash"),
     ]
-    return figure(traces, title=f"Noise density — mass within |w| ≤ γ: {mass:.4f}", x="noise w", y="density" +
+    return figure(traces, title=f"Noise density — mass within |w| ≤ γ: {mass:.4f} (sampled: {sampled:.4f})",
+                  x="noise w", y="density" +
                   (" (log scale)" if log_y else ""), log_y=log_y, marks=[vband(-gamma, gamma, f"|w| ≤ γ = {gamma:g}")],
                   barmode="overlay", bargap=0)
 
@@ -125,14 +138,15 @@ def mgf(df: pd.DataFrame, *, gamma: float, sensitivity: float) -> go.Figure:
 
 def _family_traces(df: pd.DataFrame, x: str, y: str, yaxis: str, show_legend: bool) -> list[dict]:
     traces = []
-    for fam in ("laplace", "staircase", "cap", "two_point", "gamma", "uniform", "truncated_normal"):
+    for fam in ("laplace", "staircase", "cap", "two_point", "gamma", "uniform", "truncated_normal",
+                "gamma+truncated_normal"):
         part = df[df["family"] == fam]
         if part.empty:
             continue
-        dashed = fam in ("cap",)
+        dash = {"cap": "dot", "gamma+truncated_normal": "dash"}.get(fam)
         t = _line(part[x], part[y], name=FAMILY_LABELS[fam], color=FAMILY_COLORS[fam], width=2,
-                 dash="dot" if dashed else None, yaxis=yaxis, legendgroup=fam, showlegend=show_legend)
-        if fam in ("two_point", "gamma", "uniform", "truncated_normal"):
+                 dash=dash, yaxis=yaxis, legendgroup=fam, showlegend=show_legend)
+        if fam in ("two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal"):
             t["mode"] = "lines+markers"
             t["marker"] = {"size": 5}
         traces.append(t)

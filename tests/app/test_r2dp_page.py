@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 
 from dpcore import r2dp
@@ -14,6 +17,11 @@ def _charts(at) -> tuple:
     return tuple(c.proto.spec for c in at.get("plotly_chart"))
 
 
+def _chart_text(at, i: int) -> str:
+    """The i-th chart's figure as readable JSON (Plotly escapes "/" and non-ASCII characters)."""
+    return json.dumps(json.loads(_charts(at)[i]), ensure_ascii=False)
+
+
 def _metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
@@ -23,13 +31,26 @@ def test_renders_at_defaults_without_error_or_warning():
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]  # sound defaults: no erratum warning
-    assert len(_charts(at)) >= 10
-    assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε"} <= set(_metrics(at))
+    assert len(_charts(at)) == 5  # part "law": panels 1–4 and 11
+    assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε", "global optimum (two-point) U(γ)",
+            "optimal staircase U(γ)"} <= set(_metrics(at))
+    assert not any("(Alg. 1)" in label for label in _metrics(at))  # the per-family optima are in part "families"
+
+
+@pytest.mark.parametrize("part,charts", [("families", 3), ("explorers", 2)])
+def test_other_parts_render_without_error(part, charts):
+    at = open_page(PAGE, {"part": part})
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert len(_charts(at)) == charts
 
 
 # (query that makes the control visible, widget kind, key, new value)
+EXPLORERS = {"part": "explorers"}
 CONTROLS = [
+    ({}, "radio", "part", "families"),
     ({}, "select_slider", "eps", 2.0),
+    (EXPLORERS, "select_slider", "eps", 2.0),
     ({}, "select_slider", "gamma", 0.5),
     ({}, "select_slider", "sens", 2.0),
     ({}, "radio", "fam", "uniform"),
@@ -41,9 +62,12 @@ CONTROLS = [
     ({"fam": "truncnorm"}, "select_slider", "mu", -1.0),
     ({"fam": "truncnorm"}, "select_slider", "sigma", 0.5),
     ({"fam": "truncnorm"}, "select_slider", "low", 1.0),
-    ({}, "select_slider", "u0", 0.2),
-    ({}, "select_slider", "u1", 10.0),
-    ({}, "select_slider", "p", 0.6),
+    (EXPLORERS, "select_slider", "u0", 0.2),
+    (EXPLORERS, "select_slider", "u1", 10.0),
+    (EXPLORERS, "select_slider", "p", 0.6),
+    ({"fam": "two_point"}, "select_slider", "u1", 10.0),
+    ({"fam": "two_point", "lock": "false"}, "select_slider", "p", 0.6),
+    ({"fam": "laplace", "lock": "false"}, "select_slider", "u0", 0.2),
     ({}, "select_slider", "n", 100),
     ({}, "toggle", "reveal", True),
     ({}, "number_input", "seed", 7),
@@ -52,7 +76,7 @@ CONTROLS = [
 ]
 
 
-@pytest.mark.parametrize("query,kind,key,value", CONTROLS, ids=[c[2] for c in CONTROLS])
+@pytest.mark.parametrize("query,kind,key,value", CONTROLS, ids=[f"{c[2]}-{'-'.join(c[0].values())}" for c in CONTROLS])
 def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
     at = open_page(PAGE, query)
     before = (shown_numbers(at), _charts(at))
@@ -66,10 +90,11 @@ def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
 
 
 @pytest.mark.parametrize("query,kind,key,value", [
-    ({}, "radio", "map", "uniform"),
+    ({"part": "families"}, "radio", "map", "uniform"),
     ({}, "toggle", "logf", True),
+    ({}, "toggle", "showb", True),
     ({"view": "reproduce"}, "radio", "f3f", "uniform"),
-], ids=["map", "logf", "f3f"])
+], ids=["map", "logf", "showb", "f3f"])
 def test_display_controls_change_a_chart(query, kind, key, value):
     at = open_page(PAGE, query)
     before = _charts(at)
@@ -101,7 +126,7 @@ def test_over_budget_law_is_flagged_when_unlocked():
 
 
 def test_bernoulli_erratum_warning_where_the_paper_understates_epsilon():
-    at = open_page(PAGE, {"u0": "0.2", "u1": "0.8", "p": "0.5"})
+    at = open_page(PAGE, {"part": "explorers", "u0": "0.2", "u1": "0.8", "p": "0.5"})
     assert not at.exception
     values = _metrics(at)
     assert values["ε (Thm 4.4) — paper's accountant"] == "0.544341"
@@ -116,7 +141,10 @@ def test_bad_family_parameters_show_the_value_error_and_the_page_keeps_working()
     at = open_page(PAGE, {"fam": "uniform", "a": "10", "b": "5"})
     assert not at.exception, at.exception
     assert any("b must be > a" in e.value for e in at.error)
-    assert len(_charts(at)) >= 5  # the law-independent panels still render
+    assert "Laplace U(γ) at ε" in _metrics(at)  # the law-independent headline numbers still show
+    at = open_page(PAGE, {"fam": "uniform", "a": "10", "b": "5", "part": "explorers"})
+    assert not at.exception, at.exception
+    assert len(_charts(at)) == 2  # the law-independent panels still render
 
 
 def test_reproduce_view_shows_the_headline_points_and_errata():
@@ -131,3 +159,77 @@ def test_reproduce_view_shows_the_headline_points_and_errata():
     warnings = " ".join(w.value for w in at.warning)
     assert "Lemma 4.10" in warnings and "u0 = 0.2" in warnings
     assert len(_charts(at)) == 2  # Figs. 3 and 4
+
+
+# ----------------------------------------------------------------------------------- the panels' own controls
+
+
+def _locked_gamma(eps: float = 5.0) -> r2dp.Gamma:
+    """The default law: Gamma k = 2 with θ solved for the exact ε."""
+    return r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=eps, sensitivity=1.0)))
+
+
+def test_b_toggle_draws_the_law_of_the_laplace_scale():
+    at = open_page(PAGE)
+    at.toggle(key="showb").set_value(True).run()
+    assert not at.exception, at.exception
+    spec = _chart_text(at, 0)
+    assert "b = 1/u (Laplace scale)" in spec and "Laplace b* = Δq/ε = 0.2" in spec
+    at = open_page(PAGE, {"fam": "two_point", "showb": "true"})  # atoms 1/u of a discrete law
+    assert not at.exception and not at.error
+    assert "P(b = atom)" in _chart_text(at, 0)
+
+
+def test_sample_button_draws_a_hundred_thousand_and_back():
+    at = open_page(PAGE)
+    few = "sampled share within ±γ (20,000 draws)"
+    assert few in _metrics(at)
+    charts = _charts(at)
+    at.button(key="r2dp_many").click().run()
+    assert not at.exception, at.exception
+    many = _metrics(at)["sampled share within ±γ (100,000 draws)"]
+    exact = r2dp.usefulness(_locked_gamma(), gamma=0.1)
+    assert abs(float(many) - exact) < 4 * np.sqrt(exact * (1 - exact) / 100_000)
+    assert _charts(at)[1] != charts[1]
+    at.select_slider(key="eps").set_value(2.0).run()  # the choice persists over other moves
+    assert any("(100,000 draws)" in label for label in _metrics(at))
+    at.button(key="r2dp_few").click().run()
+    assert not at.exception and few in _metrics(at)
+
+
+def test_release_button_adds_one_release_and_keeps_u_secret():
+    at = open_page(PAGE, {"n": "100"})
+    assert _metrics(at)["secret u of the latest release"] == "hidden"
+    before = _metrics(at)["latest release"]
+    at.button(key="r2dp_release").click().run()
+    assert not at.exception, at.exception
+    values = _metrics(at)
+    assert "share within ±γ after 101 releases" in values
+    law = _locked_gamma()
+    expected = 100.0 + r2dp.sample_noise(1, law, np.random.default_rng([0, 1]))[0]  # release 101: rng (seed, 1)
+    assert values["latest release"] == f"{expected:.4f}" != before
+    assert values["secret u of the latest release"] == "hidden"
+    assert not any("secret u" in df.value.columns for df in at.dataframe)
+    at.button(key="r2dp_release").click().run()
+    assert "share within ±γ after 102 releases" in _metrics(at)
+    at.toggle(key="reveal").set_value(True).run()  # revealing shows the secret of exactly that release
+    u = law.sample(1, np.random.default_rng([0, 2]))[0]
+    assert _metrics(at)["secret u of the latest release"] == f"{u:.4f}"
+    table = next(df.value for df in at.dataframe if "secret u" in df.value.columns)
+    assert table["release"].iloc[-1] == 102 and table["secret u"].iloc[-1] == pytest.approx(u)
+    assert any("breaks R²DP" in w.value for w in at.warning)
+
+
+def test_families_part_compares_every_family_including_gamma_plus_truncated_normal():
+    at = open_page(PAGE, {"part": "families"})
+    values = _metrics(at)
+    best = r2dp.optimize(epsilon=5.0, gamma=0.1, sensitivity=1.0, family="gamma")
+    assert values["best gamma U(γ) (Alg. 1)"] == f"{best.usefulness:.4f}"
+    table = at.dataframe[0].value
+    combo = table.set_index("mechanism").loc["Gamma + truncated normal (Alg. 1)", "U(γ)"]
+    assert combo == pytest.approx(r2dp.optimize(epsilon=5.0, gamma=0.1, family="gamma+truncated_normal").usefulness)
+    vs_eps, vs_g = _chart_text(at, 0), _chart_text(at, 1)
+    assert "Gamma + truncated normal* (Alg. 1)" in vs_eps and "Gamma + truncated normal* (Alg. 1)" in vs_g
+    at.radio(key="map").set_value("combo").run()
+    assert not at.exception and not at.error
+    assert "Region of improvement of Gamma + truncated normal* (Alg. 1)" in _chart_text(at, 2)

@@ -516,3 +516,61 @@ def test_lemma_4_10_variants_differ():
     printed = r2dp.lemma_4_10(variant="as_printed")
     assert printed.epsilon == 1.1703 and abs(exact.epsilon - printed.epsilon) > 0.009
     assert exact.log_mgf_at_sensitivity == pytest.approx(printed.log_mgf_at_sensitivity, abs=5e-5)
+
+
+# --------------------------------------------------------------------- helpers of the app (panel 1, lock ε)
+
+
+@pytest.mark.parametrize("law", [r2dp.Gamma(0.7, 2.0), r2dp.Uniform(0.5, 9.0), r2dp.TwoPoint(0.2, 0.8, 0.3),
+                                 r2dp.Dirac(1.7), r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223)], ids=repr)
+def test_entropy_both_is_one_integral_of_both_variants(law):
+    exact, printed = r2dp.entropy_both(law)
+    assert exact == pytest.approx(r2dp.entropy(law))
+    assert printed == pytest.approx(r2dp.entropy(law, variant="as_printed"))
+    assert exact - printed == pytest.approx(math.log(2 / law.mean))
+
+
+def test_entropy_of_dirac_is_laplace_closed_form():
+    b = 0.3
+    assert r2dp.entropy(r2dp.Dirac(1 / b)) == pytest.approx(1 + math.log(2 * b))
+    assert r2dp.entropy_both(r2dp.Dirac(math.inf)) == (-math.inf, -math.inf)
+
+
+@pytest.mark.parametrize("law", [r2dp.Gamma(2.0, 1.5), r2dp.Uniform(0.5, 9.0), r2dp.TruncatedNormal(1.0, 2.0, 0.5)],
+                         ids=repr)
+def test_scale_pdf_is_the_density_of_one_over_u(law):
+    assert integrate.quad(lambda b: r2dp.scale_pdf(law, b), 0, np.inf, limit=400)[0] == pytest.approx(1.0, abs=1e-6)
+    b = np.array([0.0, 0.2, 1.0, 3.0])
+    dens = r2dp.scale_pdf(law, b)
+    assert dens[0] == 0.0
+    assert dens[1:] == pytest.approx(law.pdf(1 / b[1:]) / b[1:] ** 2)
+    # P(b <= 1) = P(u >= 1)
+    assert integrate.quad(lambda x: r2dp.scale_pdf(law, x), 0, 1)[0] == pytest.approx(
+        integrate.quad(law.pdf, 1, np.inf)[0], abs=1e-7)
+
+
+def test_scale_pdf_rejects_discrete_laws_and_negative_scales():
+    with pytest.raises(ValueError, match="continuous"):
+        r2dp.scale_pdf(r2dp.TwoPoint(1.0, 2.0, 0.5), 1.0)
+    with pytest.raises(ValueError, match="b"):
+        r2dp.scale_pdf(r2dp.Gamma(2.0, 1.0), -1.0)
+
+
+@pytest.mark.parametrize("law", [r2dp.Uniform(0.5, 9.0), r2dp.TruncatedNormal(2.0, 2.0, 0.5), r2dp.Gamma(0.5, 3.0),
+                                 r2dp.TwoPoint(0.5, 50.0, 0.3),
+                                 r2dp.Combination((r2dp.Gamma(2.0, 1.0), r2dp.TruncatedNormal(2.0, 2.0, 0.5)))],
+                         ids=repr)
+@pytest.mark.parametrize("eps,dq", [(0.05, 1.0), (5.0, 1.0), (3.0, 0.2)])
+def test_scale_for_epsilon_meets_the_budget_keeping_the_shape(law, eps, dq):
+    out = r2dp.scale_for_epsilon(law, eps, sensitivity=dq)
+    assert r2dp.epsilon(out, sensitivity=dq) == pytest.approx(eps, rel=1e-9)
+    assert type(out) is type(law)
+    if isinstance(law, r2dp.Uniform):
+        assert out.b / out.a == pytest.approx(law.b / law.a)
+
+
+def test_scale_for_epsilon_bad_input():
+    with pytest.raises(ValueError, match="epsilon"):
+        r2dp.scale_for_epsilon(r2dp.Gamma(2.0, 1.0), 0.0)
+    with pytest.raises(ValueError, match="inf"):
+        r2dp.scale_for_epsilon(r2dp.TwoPoint(1.0, math.inf, 0.5), 1.0)
