@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from app import params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SHARE_OPTIONS = tuple(round(0.05 * i, 2) for i in range(1, 21))
 Q_OPTIONS = tuple(round(0.01 * i, 2) for i in range(101))
@@ -119,16 +124,65 @@ def headline() -> None:
                     icon=":material/info:")
 
 
+def recycler_player(draws: pd.DataFrame) -> None:
+    """Spec §14 panel 1: Reset / Step / +10 / Play over the recorded draws of one seeded run, with live
+    counters beside the formulas. The step lives in session state; new settings show the whole new run."""
+    ss = st.session_state
+    n = len(draws)
+    if ss.get("rc_sig") != (key, seed):
+        ss["rc_sig"], ss["rc_step"], ss["rc_play"] = (key, seed), n, False
+
+    @st.fragment(run_every=0.4 if ss.get("rc_play") else None)
+    def player() -> None:
+        c = st.columns(4)
+        if c[0].button("Reset", key="rc_reset", icon=":material/first_page:", width="stretch"):
+            ss["rc_step"], ss["rc_play"] = 0, False
+        if c[1].button("Step", key="rc_one", icon=":material/skip_next:", width="stretch"):
+            ss["rc_step"] = min(ss["rc_step"] + 1, n)
+        if c[2].button("+10", key="rc_ten", width="stretch"):
+            ss["rc_step"] = min(ss["rc_step"] + 10, n)
+        playing = ss.get("rc_play", False)
+        if c[3].button("Pause" if playing else "Play", key="rc_playbtn", width="stretch",
+                       icon=":material/pause:" if playing else ":material/play_arrow:"):
+            ss["rc_play"] = not playing
+            if not playing and ss["rc_step"] >= n:
+                ss["rc_step"] = 0
+            st.rerun()
+        if playing:
+            ss["rc_step"] = min(ss["rc_step"] + max(1, n // 120), n)  # one draw a tick; long runs end in ~50 s
+            if ss["rc_step"] >= n:
+                ss["rc_play"] = False
+                st.rerun()
+        step = int(min(ss["rc_step"], n))
+        live = compute.live_counters(draws, step, key)
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.recycler(draws, theta=theta, step=step), draws.iloc[:step], name="recycler stream",
+                     alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound "
+                     "or recycled, with the acceptable band; the player reveals them one by one.")
+        with right:
+            st.metric("draws revealed", f"{step} / {n}")
+            m = st.columns(2)
+            for i, row in enumerate(live.itertuples()):
+                fmt = "{:.3f}" if i == 3 else "{:.0f}"
+                m[i % 2].metric(row.counter, fmt.format(row[2]) if row[2] == row[2] else "–",
+                                help=f"the formula expects {row[3]:.3g}")
+            st.dataframe(live, hide_index=True, width="stretch",
+                         column_config={"so far": st.column_config.NumberColumn(format="%.3g"),
+                                        "formula (expected)": st.column_config.NumberColumn(format="%.3g")})
+
+    player()
+
+
 def mechanism_panels() -> None:
     """Spec §14 panels 1–2: the recycler stream and the output density."""
     with ui.panel("1 · The recycler at work",
                   "in-bound draws (green) are always released; out-of-bound draws are recycled (grey) with "
-                  "probability q, otherwise released (orange). Raise q and orange turns grey: acceptance → 1, mean "
-                  "draws → 1/p_θ."):
+                  "probability q, otherwise released (orange). Press Reset, then Play or Step, and watch the "
+                  "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ."):
         draws, counters = compute.recycler(key, seed)
-        ui.chart(figs.recycler(draws, theta=theta), draws, name="recycler stream",
-                 alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound or "
-                 "recycled, with the acceptable band.")
+        recycler_player(draws)
+        st.caption(f"Over {compute.RECYCLER_COUNTED:,} releases of the same seeded recycler:")
         st.dataframe(counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"}),
                      hide_index=True, width="stretch")
 
@@ -211,7 +265,8 @@ def sampling_panels() -> None:
                   "smaller p amplifies privacy (larger inner ε) but adds sampling error. The paper keeps the "
                   "sensitivity Δ_f and lets the recycler bound E + N (eq. 13); with the rescaled estimator's "
                   "sensitivity Δ_f/p and the true acceptance the gain disappears (spec §7.3). The curves use Alg. 2's "
-                  "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner."):
+                  "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. Bottom (Fig. 6 "
+                  "at your settings): paper mode can pick p* < 1 (often at small |X|) where corrected mode keeps p* = 1."):
         df = compute.subsampling_curve(eps, delta, sens, theta, query, n_records)
         optima = {m: compute.sampling_plan(eps, delta, sens, theta, query, n_records, m) for m in ("paper",
                                                                                                    "corrected")}
@@ -227,14 +282,34 @@ def sampling_panels() -> None:
                  name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
         st.dataframe(compute.at_rate(eps, delta, sens, theta, query, n_records, rate), hide_index=True,
                      width="stretch")
+        sizes = compute.rate_vs_size(eps, delta, sens, theta, query, n_records)
+        left, right = st.columns(2)
+        with left:
+            ui.chart(figs.fig6(sizes, column="rate", title=f"Best sampling rate p* against |X| ({query})", y="p*",
+                               n_records=n_records), sizes, name="p* vs size",
+                     alt="Alg. 4's optimal sampling rate against the data-set size, paper mode and corrected mode.")
+        with right:
+            ui.chart(figs.fig6(sizes, column="true_acceptance", title="True acceptance at p* against |X|",
+                               y="acceptance", n_records=n_records), sizes, name="acceptance vs size",
+                     alt="True acceptance at Alg. 4's sampling rate against the data-set size, both modes.")
 
     with ui.panel("10 · Experiment sandbox (Figs. 7/8)",
                   "Laplace beats Gaussian at the same budget; BR-DP helps most where θ is small against the noise. "
-                  "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records)."):
+                  "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Right: "
+                  "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
         stats = compute.experiment(eps, delta, sens, theta, query, n_records, acct, seed)
-        ui.chart(figs.experiment(stats, theta=theta,
-                                 title=f"1 000 releases of the {query} of {n_records} synthetic records"), stats,
-                 name="experiment", alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
+        curves = compute.experiment_acceptance(delta, sens, theta, query, n_records, acct, seed)
+        left, right = st.columns(2)
+        with left:
+            ui.chart(figs.experiment(stats, theta=theta,
+                                     title=f"1 000 releases of the {query} of {n_records} synthetic records"),
+                     stats, name="experiment",
+                     alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
+        with right:
+            ui.chart(figs.experiment_acceptance(
+                curves, epsilon=eps, title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
+                curves, name="experiment acceptance",
+                alt="Share of releases within theta against epsilon, one line per mechanism.")
         st.dataframe(stats, hide_index=True, width="stretch")
 
 

@@ -111,6 +111,23 @@ def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     return shown, counters
 
 
+def live_counters(draws: pd.DataFrame, step: int, key: PlanKey) -> pd.DataFrame:
+    """Counters over the first ``step`` recorded draws of the stream (spec §14 panel 1) beside what the
+    formulas expect for the releases completed so far: r·acceptance in-bound, r·(1 − acceptance) out-of-bound,
+    r·(E[K] − 1) recycled (eq. 9, E[K] = 1/(1 − p̄q)) and E[K] draws per release."""
+    p = plan(key)
+    shown = draws.iloc[: max(int(step), 0)]
+    counts = shown["outcome"].value_counts()
+    r = int(len(shown) - counts.get("recycled", 0))
+    e_k = brdp.expected_draws(kernel=p.kernel, scale=p.scale, theta=p.theta, q=p.q)
+    return pd.DataFrame({
+        "counter": ["released in-bound", "released out-of-bound", "recycled", "mean draws per release"],
+        "so far": [float(counts.get("released in-bound", 0)), float(counts.get("released out-of-bound", 0)),
+                   float(counts.get("recycled", 0)), len(shown) / r if r else math.nan],
+        "formula (expected)": [r * p.acceptance, r * (1 - p.acceptance), r * (e_k - 1), e_k],
+    })
+
+
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Output densities (Prop. 1, Fig. 2; spec §14 panel 2): kernel at ε_y, BR-DP, DP at the full ε; and a
@@ -286,6 +303,23 @@ def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, quer
     return pd.DataFrame(rows)
 
 
+SIZE_GRID = (100, 1000, 10_000, 100_000)  # |X| of the p*-against-|X| chart (Fig. 6 at the sidebar's settings)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Alg. 4 at every data-set size …")
+def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
+                 n_records: int) -> pd.DataFrame:
+    """Alg. 4's p* and acceptance against |X| at the sidebar's settings, paper mode and corrected mode
+    (spec §14 panel 9B, Fig. 6); |X| = :data:`SIZE_GRID` and the sidebar's |X|."""
+    rows = []
+    for n in sorted({*SIZE_GRID, int(n_records)}):
+        for mode in ("paper", "corrected"):
+            sp = sampling_plan(epsilon, delta, sensitivity, theta, query, n, mode)
+            rows.append({"query": query, "mode": mode, "n_records": n, "rate": sp.rate,
+                         "acceptance": sp.acceptance, "true_acceptance": sp.true_acceptance})
+    return pd.DataFrame(rows)
+
+
 # ------------------------------------------------------------------------------------------------ experiments
 
 
@@ -312,6 +346,26 @@ def experiment(epsilon: float, delta: float, sensitivity: float, theta: float, q
     }).reset_index()
     stats.insert(1, "releases", n_releases)
     return stats
+
+
+SANDBOX_EPS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)  # ε grid of the acceptance-against-ε chart (panel 10)
+SANDBOX_RELEASES = 300  # releases per mechanism and ε behind that chart
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Releasing answers at every ε …")
+def experiment_acceptance(delta: float, sensitivity: float, theta: float, query: str, n_records: int,
+                          accountant: str, seed: int) -> pd.DataFrame:
+    """Acceptance share within ±θ of each sandbox mechanism against ε (spec §14 panel 10, right column):
+    :data:`SANDBOX_RELEASES` seeded releases per mechanism at each ε of :data:`SANDBOX_EPS`.
+    Long form: epsilon, mechanism, acceptance."""
+    x = synthetic_records(query, n_records, seed)
+    frames = []
+    for e in SANDBOX_EPS:
+        rel = brdp.experiment_releases(x, query=query, epsilon=e, delta=delta, sensitivity=sensitivity,
+                                       theta=theta, n_releases=SANDBOX_RELEASES, accountant=accountant, rng=seed)
+        acc = rel.groupby("mechanism", sort=False)["in_bound"].mean().reset_index(name="acceptance")
+        frames.append(acc.assign(epsilon=e))
+    return pd.concat(frames, ignore_index=True)[["epsilon", "mechanism", "acceptance"]]
 
 
 # ------------------------------------------------------------------------------------------------ reproduce

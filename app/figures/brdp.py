@@ -40,8 +40,15 @@ def _dp_name(kernel: str) -> str:
     return f"{LABELS[kernel]} DP at the full ε"
 
 
-def recycler(draws: pd.DataFrame, *, theta: float) -> go.Figure:
-    """Fig. 1 as a stream: every kernel draw in order, coloured released in-bound / out-of-bound / recycled."""
+def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> go.Figure:
+    """Fig. 1 as a stream: every kernel draw in order, coloured released in-bound / out-of-bound / recycled.
+
+    ``step``: only the first ``step`` draws are shown (the player), on the axes of the whole run so that
+    the picture does not jump while the draws appear; the newest draw is ringed.
+    """
+    full = draws
+    if step is not None:
+        draws = full.iloc[: max(int(step), 0)]
     traces = []
     for outcome, color in OUTCOME_COLORS.items():
         part = draws[draws["outcome"] == outcome]
@@ -49,9 +56,17 @@ def recycler(draws: pd.DataFrame, *, theta: float) -> go.Figure:
                        "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
                        "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
                        "noise %{y:.3g}<extra></extra>"})
-    n_rel = int(draws["release"].max()) + 1 if len(draws) else 0
-    return figure(traces, title=f"The recycler at work: every kernel draw of the first {n_rel} releases",
-                  x="kernel draw (in order)", y="noise n = output − true answer",
+    if step is not None and len(draws):
+        last = draws.iloc[-1]
+        traces.append({"type": "scatter", "mode": "markers", "x": [last["draw"]], "y": [last["noise"]],
+                       "name": "newest draw", "hoverinfo": "skip",
+                       "marker": {"size": 17, "color": "rgba(0,0,0,0)", "line": {"width": 2, "color": "black"}}})
+    n_rel = int(full["release"].max()) + 1 if len(full) else 0
+    span = 1.1 * max(float(full["noise"].abs().max()) if len(full) else 0.0, 1.2 * theta)
+    shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
+    return figure(traces, title=f"Kernel draws of {n_rel} releases{shown}", margin={"l": 60, "r": 20, "t": 110, "b": 50},
+                  x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
+                  xaxis={"title": {"text": "kernel draw (in order)"}, "range": [-1, max(len(full), 1)]},
                   marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {theta:g}")], hovermode="closest")
 
 
@@ -239,13 +254,27 @@ def experiment(stats: pd.DataFrame, *, theta: float, title: str | None = None) -
                                                                                              "t": 90, "b": 50})
 
 
-def fig6(df: pd.DataFrame, *, column: str, title: str, y: str) -> go.Figure:
-    """Fig. 6: Alg. 4's p* (or its acceptance) against |X| per query, paper mode solid, corrected dashed."""
+def fig6(df: pd.DataFrame, *, column: str, title: str, y: str, n_records: int | None = None) -> go.Figure:
+    """Fig. 6: Alg. 4's p* (or its acceptance) against |X| per query, paper mode solid, corrected dashed;
+    ``n_records`` marks the sidebar's |X|."""
     traces = []
     for (query, mode), part in df.groupby(["query", "mode"], sort=False):
         traces.append(line(part["n_records"], part[column], name=f"{query}, {mode}", color=QUERY_COLORS[query],
                            dash=None if mode == "paper" else "dash", mode="lines+markers"))
-    return figure(traces, title=title, x="data-set size |X| (log scale)", y=y, log_x=True, y_range=(0, 1.05))
+    marks = [vline(n_records, f"|X| = {n_records:,}", position="top")] if n_records else []
+    return figure(traces, title=title, x="data-set size |X| (log scale)", y=y, log_x=True, y_range=(0, 1.05),
+                  marks=marks)
+
+
+def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None = None) -> go.Figure:
+    """Panel 10, right column: Monte-Carlo acceptance within ±θ against ε, one line per sandbox mechanism."""
+    traces = [line(part["epsilon"], part["acceptance"], name=m, color=MECH_COLORS.get(m, COLORS["reference"]),
+                   mode="lines+markers", dash="dot" if m.startswith("SMP") else None)
+              for m, part in df.groupby("mechanism", sort=False)]
+    return figure(traces, title=title or "Acceptance against ε per mechanism", x="total ε (log scale)",
+                  y="share of releases within ±θ", log_x=True, y_range=(0, 1.02),
+                  marks=[vline(epsilon, f"ε = {epsilon:g}")], height=420,
+                  margin={"l": 60, "r": 20, "t": 120, "b": 50})
 
 
 __all__ = [
@@ -253,6 +282,7 @@ __all__ = [
     "composition",
     "density",
     "experiment",
+    "experiment_acceptance",
     "fig6",
     "hband",
     "hline",

@@ -3,6 +3,11 @@ the paper-under-reports warning appears exactly where spec §4.8 says, the repro
 
 from __future__ import annotations
 
+import base64
+import json
+import re
+
+import numpy as np
 import pytest
 
 from app import params
@@ -149,3 +154,70 @@ def test_reproduce_view_renders(tab):
     at = open_page(PAGE, query)
     _ok(at)
     assert at.get("plotly_chart") or at.dataframe
+
+
+def _chart(at, name: str) -> dict:
+    """The Plotly spec of the chart ui.chart drew under ``name``."""
+    slug = "chart-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    found = [c for c in at.get("plotly_chart") if c.key == slug]
+    assert found, f"no chart {name!r} among {[c.key for c in at.get('plotly_chart')]}"
+    return json.loads(found[0].proto.spec)
+
+
+def _arr(v) -> np.ndarray:
+    """A trace's x or y: a list, or Plotly's base64 typed array {dtype, bdata}."""
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+    return np.asarray(v if v is not None else [])
+
+
+def test_recycler_player_reveals_the_draws_one_by_one():
+    at = open_page(PAGE, {"acct": "paper"})
+    _ok(at)
+    total = int(_metrics(at)["draws revealed"].split("/")[1])
+    assert _metrics(at)["draws revealed"] == f"{total} / {total}"  # new settings: the whole run is shown
+    at.button(key="rc_reset").click().run()
+    _ok(at)
+    assert _metrics(at)["draws revealed"] == f"0 / {total}"
+    at.button(key="rc_one").click().run()
+    assert _metrics(at)["draws revealed"] == f"1 / {total}"
+    at.button(key="rc_ten").click().run()
+    values = _metrics(at)
+    assert values["draws revealed"] == f"11 / {total}"
+    counted = sum(int(values[k]) for k in ("released in-bound", "released out-of-bound", "recycled"))
+    assert counted == 11
+    shown = sum(len(_arr(t.get("x"))) for t in _chart(at, "recycler stream")["data"] if t.get("name") != "newest draw")
+    assert shown == 11
+    # the formula column: E[K] = 1 / (1 − (1 − p_θ) q) of the page's plan
+    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
+    live = at.dataframe[0].value.set_index("counter")
+    assert live.loc["mean draws per release", "formula (expected)"] == pytest.approx(plan.expected_draws)
+    at.button(key="rc_playbtn").click().run()  # play: every fragment run reveals one more draw
+    _ok(at)
+    assert at.button(key="rc_playbtn").label == "Pause"
+    first = int(_metrics(at)["draws revealed"].split("/")[0])
+    at.run()
+    assert int(_metrics(at)["draws revealed"].split("/")[0]) == first + 1
+    at.button(key="rc_playbtn").click().run()
+    assert at.button(key="rc_playbtn").label == "Play"
+
+
+def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
+    at = open_page(PAGE, {"part": "Subsampling", "acct": "paper", "query": "count"})
+    _ok(at)
+    sizes = _chart(at, "p* vs size")
+    names = {t["name"] for t in sizes["data"]}
+    assert names == {"count, paper", "count, corrected"}
+    corrected = next(t for t in sizes["data"] if t["name"] == "count, corrected")
+    xs, ys = list(_arr(corrected["x"])), _arr(corrected["y"])
+    assert 1000 in xs  # the sidebar's |X| is on the curve
+    sp = brdp.optimal_sampling_rate(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, n_records=1000,
+                                    query="count", sigma_x=10.0, p_c=0.1, mode="corrected")
+    assert ys[xs.index(1000)] == pytest.approx(sp.rate)
+    acc = _chart(at, "experiment acceptance")
+    mechs = {t["name"] for t in acc["data"]}
+    assert {"Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP"} <= mechs
+    assert all(0 <= y <= 1 for t in acc["data"] for y in _arr(t["y"]))
+    at.radio(key="query").set_value("sum").run()
+    _ok(at)
+    assert {t["name"] for t in _chart(at, "p* vs size")["data"]} == {"sum, paper", "sum, corrected"}

@@ -440,3 +440,23 @@ def test_laplace_tfold_profile_matches_accounting_and_unsorted_eps():
     b = brdp.composed_delta(np.array([0.5, 3.0, 6.0]), compositions=5, plan=lp, accountant="paper")
     assert np.allclose(a, b[[2, 0, 1]])
     assert np.all(np.diff(b) <= 0)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplace"])
+def test_exact_q_search_over_many_scales_matches_one_at_a_time(kernel):
+    """The exact optimiser searches q for a whole ε_y grid at once; each scale must give the scalar answer."""
+    scales = np.array([0.3, 0.8, 1.5, 4.0, 12.0])
+    dgrid = np.arange(1, 5) / 4
+    many = brdp._largest_exact_q(kernel, scales, 1.0, 1.0, 1e-5, dgrid)
+    one = [brdp._largest_exact_q(kernel, float(s), 1.0, 1.0, 1e-5, dgrid) for s in scales]
+    np.testing.assert_allclose(many, one, rtol=0, atol=1e-12)
+    for s, q in zip(scales, one):
+        if q >= 0:  # the q found is feasible, and q + 1e-9 is not (unless q = 1)
+            kw = dict(kernel=kernel, scale=float(s), theta=1.0, sensitivity=1.0, shifts=4)
+            assert brdp.exact_delta(1.0, q=q, **kw) <= 1e-5 * (1 + 1e-6)
+            if q < 1:
+                assert brdp.exact_delta(1.0, q=min(q + 1e-9, 1.0), **kw) > 1e-5 * (1 + 1e-6)
+    grid = brdp._exact_core(kernel, scales[:, None], 1.0, 0.5, np.array([0.0, 0.4, 0.9]), 1.0)
+    for i, s in enumerate(scales):
+        np.testing.assert_allclose(grid[i], brdp._exact_core(kernel, float(s), 1.0, 0.5, [0.0, 0.4, 0.9], 1.0),
+                                   rtol=1e-12, atol=1e-300)
