@@ -718,8 +718,9 @@ def exact_delta(
     Spec §4.8 [REC]: the loss is Z_d + ell with ell = +-L on S(0)\\S(d) / S(d)\\S(0); on each piece cut at
     {+-theta, d +- theta} the integrand is positive on x < t, giving a closed form for both kernels (Laplace
     loss is clipped-linear).  ``method="quadrature"`` integrates each sub-piece with scipy.quad instead.
-    The sup uses ``shifts`` equally spaced d (d = Delta_f included; in every test d = Delta_f was worst).
-    Both directions are equal by symmetry.
+    The sup uses ``shifts`` equally spaced d (d = Delta_f included; in every test d = Delta_f was worst); when the
+    grid maximum is interior, a bounded scalar search between its neighbours refines it, so the sup is not
+    under-reported between grid points. Both directions are equal by symmetry.
     """
     kernel = _kernel(kernel)
     s, th, q, dd = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
@@ -728,13 +729,31 @@ def exact_delta(
     eps = _v.real_array("epsilon", epsilon)
     dgrid = dd * np.arange(1, k + 1) / k
     if method == "closed_form":
-        out = _exact_core(kernel, s, th, eps[..., None], q, dgrid).max(-1)
+        vals = _exact_core(kernel, s, th, eps[..., None], q, dgrid)
+        out = np.asarray(vals.max(-1), dtype=float)
+        _refine_interior_sup(out, vals.argmax(-1), eps, dgrid, lambda e, x: float(
+            np.ravel(_exact_core(kernel, s, th, np.array([e]), q, np.array([x])))[0]))
     else:
         flat = np.array(
             [max(_exact_quad(kernel, s, th, float(e), q, float(x)) for x in dgrid) for e in eps.ravel()]
         )
         out = flat.reshape(eps.shape)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def _refine_interior_sup(out: np.ndarray, idx: np.ndarray, eps: np.ndarray, dgrid: np.ndarray, h) -> None:
+    """Raise ``out`` in place to the bounded-search maximum of h(ε, d) around each interior grid argmax."""
+    last = len(dgrid) - 1
+    for j in np.flatnonzero(np.ravel(idx) < last):
+        i = int(np.ravel(idx)[j])
+        e = float(np.ravel(eps)[j])
+        lo = dgrid[i - 1] if i > 0 else dgrid[0] * 1e-9
+        res = _opt.minimize_scalar(lambda x: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
+                                   options={"xatol": 1e-12 * dgrid[-1]})
+        if np.ndim(out) == 0:
+            out[()] = max(float(out), -res.fun)
+        else:
+            out.flat[j] = max(out.flat[j], -res.fun)
 
 
 def exact_pld(
@@ -954,7 +973,7 @@ def _exact_opt(
         s, q, acc = cache[ey]
         if q < 0:
             continue
-        if _exact_core(kernel, s, theta, eps, q, full_d).max() <= delta * (1 + _BUDGET_RTOL):
+        if exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d) <= delta * (1 + _BUDGET_RTOL):
             return ey, s, q
         q2 = _largest_exact_q(kernel, s, theta, eps, delta, full_d)
         if q2 >= 0:

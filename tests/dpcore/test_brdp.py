@@ -460,3 +460,20 @@ def test_exact_q_search_over_many_scales_matches_one_at_a_time(kernel):
     for i, s in enumerate(scales):
         np.testing.assert_allclose(grid[i], brdp._exact_core(kernel, float(s), 1.0, 0.5, [0.0, 0.4, 0.9], 1.0),
                                    rtol=1e-12, atol=1e-300)
+
+
+@pytest.mark.parametrize(
+    "kernel,scale,theta,q,sens,eps",
+    [
+        ("gaussian", 3.7306, 1.0, 0.3, 1.0, 1.0),
+        ("gaussian", 0.8, 2.5, 0.7, 1.5, 0.2),
+        ("laplace", 0.6, 0.4, 0.5, 2.0, 0.5),
+        ("laplace", 1.3, 3.0, 0.9, 0.7, 0.05),
+        ("gaussian", 2.0, 0.3, 0.95, 3.0, -0.5),
+    ],
+)
+def test_exact_delta_sup_matches_a_dense_shift_grid(kernel, scale, theta, q, sens, eps):
+    # the default 200-shift grid (+ refinement) must reach the sup found on a 20 000-shift brute-force grid
+    dense = brdp.exact_delta(eps, kernel=kernel, scale=scale, theta=theta, q=q, sensitivity=sens, shifts=20_000)
+    ours = brdp.exact_delta(eps, kernel=kernel, scale=scale, theta=theta, q=q, sensitivity=sens)
+    assert ours >= dense - 1e-12 * max(1.0, dense)
