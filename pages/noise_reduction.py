@@ -28,9 +28,10 @@ with st.sidebar:
     view = params.choice("view", "View", ("explore", "reproduce"), "explore", name="the view")
     part = params.choice(
         "part", "Part", PARTS, "paths", name="the part of the explore view",
-        help="paths: panels 1–4 (noise paths, stopping, time inversion, correlation); filter: panels 5–8 (live "
-        "filter, queue of counts, loss of whole filter runs, Thm 6 constant); costs: panels 9–10 (cost per count, "
-        "the Zipf data); martingale: panel 11 (the backward martingale). One part per rerun keeps the page fast.",
+        help="paths: panels 1–4b (noise paths, stopping, time inversion, correlation, Laplace process); filter: "
+        "panels 5–8 (live filter, queue of counts, loss of whole filter runs, Thm 6 constant); costs: panels 9–10 "
+        "(cost per count, the Zipf data); martingale: panel 11 (the backward martingale). One part per rerun keeps "
+        "the page fast.",
     ) if view == "explore" else ""
     eps = params.epsilon(default=10.0, label="ε — total privacy budget")
     delta = params.delta(default=1e-6)
@@ -79,17 +80,36 @@ with st.sidebar:
         help="M(t) = exp(λB(t)/t − λ²/(2t)). Its variance exp(λ²ε²) − 1 grows fast with λ, so the Monte Carlo "
         "band widens.",
     )) if part == "martingale" else 1.0
+    if part == "filter":
+        mix = float(params.select_number(
+            "mix", "Share of zCDP rounds (panel 7)", (0.0, 0.2, 0.4, 0.6, 0.8, 1.0), 0.4,
+            name="the share of zCDP rounds",
+            help="Each round of a simulated filter run is a Gaussian zCDP release with this probability, otherwise "
+            "a Brownian noise reduction of y.",
+        ))
+        aggr = float(params.select_number(
+            "stop", "Stopping aggressiveness (panel 7)", (0.25, 0.5, 1.0, 2.0, 4.0), 1.0,
+            name="the stopping aggressiveness",
+            help="Multiplies α for the noise reductions inside the simulated filter runs: larger values accept a "
+            "rougher answer and stop earlier (cheaper rounds, more of them).",
+        ))
+    else:
+        mix, aggr = 0.4, 1.0
     if part == "costs":
         zipf_a = float(params.select_number(
             "a", "a — Zipf exponent (panel 10)", (0.5, 0.75, 1.0, 1.25, 1.5), 0.75, name="the Zipf exponent a",
-            help="Item k is drawn with probability ∝ k^(−a) on {1..300}; the paper uses a = 0.75.",
+            help="Item k is drawn with probability ∝ k^(−a) on {1..max value}; the paper uses a = 0.75.",
         ))
         zipf_n = int(params.select_number(
             "n", "n — Zipf sample size (panel 10)", compute.PAPER_SIZES, 8000, name="the Zipf sample size n",
             help="Number of i.i.d. Zipf draws (users); the paper uses 8k … 128k.",
         ))
+        zipf_k = int(params.select_number(
+            "kmax", "Max value — Zipf support size (panel 10)", (50, 100, 300, 1000, 3000), 300,
+            name="the Zipf support size", help="Items are drawn from {1..max value}; the paper uses 300.",
+        ))
     else:
-        zipf_a, zipf_n = 0.75, 8000
+        zipf_a, zipf_n, zipf_k = 0.75, 8000, 300
     seed = params.seed()
     ui.share_hint()
 
@@ -176,15 +196,48 @@ def part_paths() -> None:
         "processes share this correlation structure. A geometric grid has the same correlation between every pair "
         "of neighbours; a linear-in-ε² grid is sparse at small ε, dense at large ε.",
     ):
-        ce, emp, theory, summ = compute.correlation(eps, delta, variant, levels, spacing, mechanism, seed)
-        c = st.columns(2)
-        c[0].metric("Largest |empirical − theory|", f"{summ['max_gap']:.3f}",
-                    help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
-                    f"{2 / compute.N_CORR ** 0.5:.3f}")
-        c[1].metric("Mean correlation of neighbouring levels shown", f"{summ['adjacent']:.3f}")
-        ui.chart(figs.correlation(ce, emp, theory, mechanism=mechanism), compute.correlation_frame(ce, emp, theory),
-                 name="correlation heatmap", alt=f"Heatmap of the correlation between the noise at {len(ce)} levels, "
-                 "empirical below the diagonal and the closed form min ε / max ε above.")
+        cols = st.columns(2)
+        for col, mech in zip(cols, ("brownian", "laplace")):
+            with col:
+                correlation_view(mech)
+
+    with ui.panel(
+        "4b · The Laplace process: flat stretches and jumps",
+        "Laplace noise reduction (Koufogiannis et al., Appendix A) moves in jumps: between two adjacent levels the "
+        "noise stays exactly flat with probability (b_fine/b_coarse)² = (ε_k/ε_(k+1))², otherwise it jumps. Its "
+        "ex-post loss at any level, stopped or not, is bounded: |ℒ| ≤ ε_T (pure DP, no δ).",
+    ):
+        shown, pairs, ls = compute.laplace_process(eps, delta, variant, levels, spacing, value, alpha, seed)
+        c = st.columns(4)
+        c[0].metric("Empirical P(flat), mean over adjacent levels", f"{ls['flat_empirical']:.4f}",
+                    help=f"share of {compute.N_LAPLACE} paths with X(b_(k+1)) = X(b_k); largest gap to theory "
+                    f"{ls['flat_gap']:.3f}")
+        c[1].metric("Theory (b_fine/b_coarse)², mean", f"{ls['flat_theory']:.4f}")
+        c[2].metric("Ex-post loss ℒ at the stop (path 1)", f"{ls['loss_stop']:.4g}",
+                    help=f"stopped at ε_T = {ls['epsilon_stop']:.4g} by the relative-error rule; neighbour y − 1")
+        c[3].metric("Largest |ℒ| / ε over all paths and levels", f"{ls['max_ratio']:.4f}",
+                    help="Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1")
+        ui.chart(figs.laplace_process(shown, value=value), shown, name="laplace process",
+                 alt="Three Laplace noise-reduction paths X(b) against the noise scale b on a log axis, piecewise "
+                 "constant, with the flat stretches drawn thick.")
+        st.dataframe(pairs.rename(columns={"b_fine": "b fine", "b_coarse": "b coarse", "empirical": "P(flat) "
+                                           "empirical", "theory": "(b fine/b coarse)²"}),
+                     hide_index=True, width="stretch", height=200)
+
+
+def correlation_view(mech: str) -> None:
+    """V3 for one noise process: gap and adjacent-level metrics and the heatmap."""
+    ce, emp, theory, summ = compute.correlation(eps, delta, variant, levels, spacing, mech, seed)
+    label = figs.MECH_LABELS[mech]
+    c = st.columns(2)
+    c[0].metric(f"Largest |empirical − theory| ({label})", f"{summ['max_gap']:.3f}",
+                help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
+                f"{2 / compute.N_CORR ** 0.5:.3f}")
+    c[1].metric(f"Mean neighbour correlation ({label})", f"{summ['adjacent']:.3f}")
+    ui.chart(figs.correlation(ce, emp, theory, mechanism=mech), compute.correlation_frame(ce, emp, theory),
+             name="correlation heatmap" + ("" if mech == "brownian" else " laplace"),
+             alt=f"Heatmap of the correlation between the {label} noise at {len(ce)} levels, "
+             "empirical below the diagonal and the closed form min ε / max ε above.")
 
 
 def part_filter() -> None:
@@ -210,12 +263,13 @@ def part_filter() -> None:
 
     with ui.panel(
         f"7 · The privacy loss of whole filter runs ({compute.N_FILTER_RUNS} runs)",
-        "the filter mixes Gaussian releases (40 %) with noise reductions of y (60 %) that stop adaptively, until the "
+        f"the filter mixes Gaussian releases ({mix:.0%}) with noise reductions of y ({1 - mix:.0%}) that stop "
+        "adaptively, until the "
         "budget is used up; yet the total loss against a worst-case neighbour is just N(ρ*, 2ρ*), the loss of one "
         "Gaussian mechanism with zCDP ρ*. Adaptive stopping does not fatten the tail, and the runs beyond ε are far "
         "rarer than δ allows (the conversion to (ε, δ) is conservative).",
     ):
-        hist, curve, summ = compute.loss_distribution(eps, delta, variant, value, alpha, seed)
+        hist, curve, summ = compute.loss_distribution(eps, delta, variant, value, alpha * aggr, seed, mix)
         c = st.columns(4)
         c[0].metric("Mean loss (theory ρ*)", f"{summ['mean']:.4g}",
                     help=f"mean ρ spent per run {summ['spent']:.4g}; ρ* = {summ['rho']:.4g}")
@@ -227,7 +281,8 @@ def part_filter() -> None:
                  name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter runs "
                  "with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
         st.caption(f"Each run: rounds until less than ε²_min/2 is left or 200 rounds are done (on average "
-                   f"{summ['rounds']:.1f} rounds); "
+                   f"{summ['rounds']:.1f} rounds, {summ['bm_rounds']:.1f} of them noise reductions stopped at "
+                   f"relative error {alpha * aggr:g}); "
                    "Gaussian rounds charge ρ_i ~ U(0.01, 0.1), noise reductions use a 50-level grid linear in ε² up "
                    "to the remaining budget and are charged ε_T²/2 (spec C10).")
 
@@ -263,19 +318,19 @@ def part_costs() -> None:
                  alt="Expected epsilon squared spent per count against the true count, log-log.")
 
     with ui.panel(
-        f"10 · The Zipf data of the experiments (n = {zipf_n:,}, a = {zipf_a:g})",
+        f"10 · The Zipf data of the experiments (n = {zipf_n:,}, a = {zipf_a:g}, items 1–{zipf_k:,})",
         "a handful of items hold most of the draws and the long tail has counts of a few or none: the "
         "relative-error rule needs ŷ·ε ≥ (2+α)/α, so only the large counts near the head can ever be released, and "
         "noise reduction wins by spending less on each of them. Larger n lifts the whole curve, which is why "
         "Figure 3 returns more results as n grows; larger a makes the head steeper.",
     ):
-        zdf, zs = compute.zipf_counts(zipf_a, zipf_n, seed)
+        zdf, zs = compute.zipf_counts(zipf_a, zipf_n, seed, zipf_k)
         c = st.columns(3)
         c[0].metric("Largest count", f"{zs['max']:,}")
         c[1].metric("Items with count ≥ 21/ε_max", f"{zs['releasable']}",
                     help=f"α = 0.1 at the paper's full budget ε_max = √2.706: a count below {zs['need']:.1f} can "
                     "never be accepted")
-        c[2].metric("Normaliser Σ k^(−a)", f"{zs['normaliser']:.6f}", help="spec R13: 13.212814 for a = 0.75")
+        c[2].metric("Normaliser Σ k^(−a)", f"{zs['normaliser']:.6f}", help="spec R13: 13.212814 for a = 0.75 on items 1–300")
         ui.chart(figs.zipf(zdf, a=zipf_a, n=zipf_n), zdf, name="zipf counts",
                  alt="Counts of Zipf draws per item on log-log axes with the expected counts.")
 

@@ -466,15 +466,17 @@ FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated fi
 
 @_cached
 def loss_distribution(epsilon: float, delta: float, variant: str, value: float, alpha: float,
-                      seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
-    """V6: total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: 40 % Gaussian zCDP rounds,
-    60 % Brownian noise reductions of y, spec C10) against a worst-case neighbour, with the N(ρ, 2ρ) density.
+                      seed: int, mix: float = 0.4) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """V6: total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: a share ``mix`` of Gaussian
+    zCDP rounds, the rest Brownian noise reductions of y stopped at relative error ``alpha``, spec C10) against a
+    worst-case neighbour, with the N(ρ, 2ρ) density.
 
     Returns (histogram: loss bin centre, density; curve: loss, normal density; summary: ρ*, mean spent, mean and
     variance of the loss, empirical and Gaussian tail mass above ε, δ'').
     """
     rho = budget(epsilon, delta, variant)["rho"]
-    runs = nr.filter_losses(rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, levels=FILTER_LEVELS, rng=seed)
+    runs = nr.filter_losses(rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, zcdp_share=mix,
+                            levels=FILTER_LEVELS, rng=seed)
     loss = runs["loss"].to_numpy()
     sd = math.sqrt(2.0 * rho)
     lo, hi = min(loss.min(), rho - 4 * sd), max(loss.max(), rho + 4 * sd)
@@ -485,7 +487,7 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
     summary = {"rho": rho, "spent": float(runs["spent"].mean()), "mean": float(loss.mean()),
                "var": float(loss.var(ddof=1)), "tail": float((loss > epsilon).mean()),
                "tail_gauss": float(stats.norm.sf(epsilon, loc=rho, scale=sd)), "delta": delta,
-               "rounds": float(runs["rounds"].mean())}
+               "rounds": float(runs["rounds"].mean()), "bm_rounds": float(runs["bm_rounds"].mean())}
     return hist, curve, summary
 
 
@@ -540,3 +542,43 @@ def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing:
     return shown, mean, {"stopped_mean": float(at_stop.mean()),
                          "stopped_se": float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
                          "stopped_share": float(hit.mean()), "median_t_stop": float(np.median(t[idx]))}
+
+
+# ---- V10: the Laplace noise-reduction process -----------------------------------------------------
+
+N_LAPLACE = 2000  # paths behind the empirical P(flat) and the loss check
+LAPLACE_SHOWN = 3  # paths drawn
+
+
+@_cached
+def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
+                    alpha: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """V10: the piecewise-constant Laplace process X(b), b = 1/ε, on the page grid (``laplace_path``, spec §3.4).
+
+    Returns (paths: path, b, X, flat — whether X(b) equals the value at the next finer level, for LAPLACE_SHOWN
+    paths; pairs: b_fine, b_coarse, empirical share of N_LAPLACE paths flat between the two levels, theory
+    (b_fine/b_coarse)²; summary: mean empirical and theory P(flat), largest gap, ε_T and the ex-post loss
+    (``laplace_loss``, neighbour y − 1) of path 1 at the relative-error stop, and the largest |ℒ|/ε over all
+    paths and levels, which Lemma A.1 keeps ≤ 1).
+    """
+    eps = grid(epsilon, delta, variant, levels, spacing)
+    x = nr.laplace_path(eps, n_paths=N_LAPLACE, rng=np.random.default_rng([seed, 10]))
+    b = 1.0 / eps
+    flat = np.zeros(x.shape, dtype=bool)
+    flat[:, :-1] = x[:, :-1] == x[:, 1:]
+    shown = pd.DataFrame({"path": np.repeat(np.arange(1, LAPLACE_SHOWN + 1), eps.size),
+                          "b": np.tile(b, LAPLACE_SHOWN), "X": x[:LAPLACE_SHOWN].ravel(),
+                          "flat": flat[:LAPLACE_SHOWN].ravel()})
+    pairs = pd.DataFrame({"b_fine": b[1:], "b_coarse": b[:-1], "empirical": flat[:, :-1].mean(axis=0),
+                          "theory": (b[1:] / b[:-1]) ** 2})
+    loss = nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0)
+    stop = np.asarray(nr.relative_error_stop(value + x[0], eps, alpha=alpha))
+    k = int(np.argmax(stop)) if stop.any() else eps.size - 1
+    gap = float(np.abs(pairs["empirical"] - pairs["theory"]).max()) if eps.size > 1 else 0.0
+    return shown, pairs, {
+        "flat_empirical": float(pairs["empirical"].mean()) if eps.size > 1 else 1.0,
+        "flat_theory": float(pairs["theory"].mean()) if eps.size > 1 else 1.0, "flat_gap": gap,
+        "epsilon_stop": float(eps[k]), "loss_stop": float(loss[0, k]),
+        "max_ratio": float(np.max(np.abs(loss) / eps[None, :])), "flat_share_path1": float(flat[0, :-1].mean())
+        if eps.size > 1 else 1.0,
+    }

@@ -162,8 +162,7 @@ def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechani
              for j in range(k)] for i in range(k)]
     heat = {"type": "heatmap", "z": z, "x": labels, "y": labels, "zmin": 0, "zmax": 1, "colorscale": "Viridis",
             "text": text, "hoverinfo": "text", "colorbar": {"title": {"text": "corr"}}}
-    return figure([heat], title=f"{MECH_LABELS[mechanism]} noise: correlation across levels "
-                  "(below the diagonal: empirical; above: min ε / max ε)", x="level ε_j", y="level ε_i",
+    return figure([heat], title=f"{MECH_LABELS[mechanism]}: empirical (below) vs min ε / max ε (above)", x="level ε_j", y="level ε_i",
                   hovermode="closest", height=480, xaxis={"type": "category", "title": {"text": "level ε_j"}},
                   yaxis={"type": "category", "autorange": "reversed", "title": {"text": "level ε_i"}})
 
@@ -223,3 +222,21 @@ def martingale(shown: pd.DataFrame, mean: pd.DataFrame, *, lam: float, stopped: 
 
 __all__ = ["paths", "stopping", "odometer", "gauge", "costs", "constants", "composition", "figure3", "inversion",
            "correlation", "loss_distribution", "zipf", "martingale"]
+
+
+def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
+    """V10: Laplace noise-reduction paths X(b) against b = 1/ε (log axis), flat stretches thick, jumps as dots."""
+    traces = []
+    for i, (p, g) in enumerate(shown.groupby("path")):
+        color = PATH_COLORS[i % len(PATH_COLORS)]
+        b, x, flat = g["b"].to_numpy(), g["X"].to_numpy(), g["flat"].to_numpy()
+        traces.append(line(b, x, name=f"path {p}", color=color, width=1, line_shape="hv",
+                           mode="lines+markers", marker={"size": 4}))
+        k = np.flatnonzero(flat[:-1])
+        seg_x = np.column_stack([b[k], b[k + 1], np.full(k.size, np.nan)]).ravel()
+        seg_y = np.column_stack([x[k], x[k + 1], np.full(k.size, np.nan)]).ravel()
+        traces.append(line(seg_x, seg_y, name="flat stretches (thick)", color=color, width=5,
+                           opacity=0.5, showlegend=i == 0))
+    return figure(traces, title=f"Laplace process X(b), released as y + X(b) with y = {value:g}",
+                  x="noise scale b = 1/ε (log scale; noise shrinks to the left)", y="noise X(b)", log_x=True,
+                  hovermode="closest")

@@ -31,7 +31,7 @@ def test_renders_at_defaults_without_errors():
     assert at.title[0].value.startswith("Accuracy first")
     m = metrics(at)
     assert m["zCDP budget ρ*"] == "1.35301"  # spec R2 at the page defaults ε = 10, δ = 1e-6
-    assert len(at.get("plotly_chart")) == 4  # part "paths": panels 1–4
+    assert len(at.get("plotly_chart")) == 6  # part "paths": panels 1–4b (two heatmaps in panel 4)
 
 
 def ledger(at: AppTest):
@@ -54,6 +54,9 @@ def _other(options, current):
         ("lam", (0.25, 2.0), "martingale"),
         ("a", (0.5, 1.5), "costs"),
         ("n", (8000, 128000), "costs"),
+        ("kmax", (50, 3000), "costs"),
+        ("mix", (0.0, 1.0), "filter"),
+        ("stop", (0.25, 4.0), "filter"),
     ],
 )
 def test_each_slider_changes_the_numbers(key, options, part):
@@ -171,7 +174,8 @@ def test_bad_links_show_a_message(query):
 
 
 PART_CHARTS = {
-    "paths": {"chart-noise-paths", "chart-stopping-charges", "chart-time-inversion", "chart-correlation-heatmap"},
+    "paths": {"chart-noise-paths", "chart-stopping-charges", "chart-time-inversion", "chart-correlation-heatmap",
+              "chart-correlation-heatmap-laplace", "chart-laplace-process"},
     "filter": {"chart-odometer", "chart-filter-loss-distribution"},
     "costs": {"chart-cost-per-count", "chart-zipf-counts"},
     "martingale": {"chart-backward-martingale"},
@@ -208,8 +212,9 @@ def test_correlation_heatmap_matches_closed_form():
     at = open_nr({"K": "10", "grid": "linear"})
     m = metrics(at)
     grid = np.sqrt(np.linspace(1e-4, 2 * fl.rho_budget(10.0, 1e-6), 10))
-    assert m["Mean correlation of neighbouring levels shown"] == f"{np.mean(grid[:-1] / grid[1:]):.3f}"
-    assert float(m["Largest |empirical − theory|"]) < 0.1  # 2000 paths: sampling error ≈ 0.045 at most
+    for label in ("Brownian", "Laplace"):  # V3: both processes, side by side
+        assert m[f"Mean neighbour correlation ({label})"] == f"{np.mean(grid[:-1] / grid[1:]):.3f}"
+        assert float(m[f"Largest |empirical − theory| ({label})"]) < 0.1  # 2000 paths: sampling error ≲ 0.045
 
 
 def test_filter_loss_distribution_matches_dpcore():
@@ -217,7 +222,7 @@ def test_filter_loss_distribution_matches_dpcore():
     assert not at.exception, at.exception
     m = metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
-    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, levels=50, rng=5)
+    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, zcdp_share=0.4, levels=50, rng=5)
     assert m["Mean loss (theory ρ*)"] == f"{runs['loss'].mean():.4g}"
     assert m["Variance (theory 2ρ*)"] == f"{runs['loss'].var(ddof=1):.4g}"
     assert abs(runs["loss"].mean() - rho) < 4 * math.sqrt(2 * rho / 1000)  # N(ρ*, 2ρ*) (spec §2.12)
@@ -245,3 +250,39 @@ def test_backward_martingale_mean_at_stopping_time_is_one():
     idx = np.where(stop.any(axis=1), stop.argmax(axis=1), grid.size - 1)
     mm = nr.backward_martingale(z, grid, lam=1.0)[np.arange(4000), idx]
     assert m["Mean of M at the stopping time"].startswith(f"{mm.mean():.3f}")
+
+
+def test_filter_mix_and_aggressiveness_match_dpcore():
+    at = open_nr({"part": "filter", "eps": "2", "y": "50", "seed": "5", "mix": "0.8", "stop": "2"})
+    assert not at.exception, at.exception
+    m = metrics(at)
+    rho = fl.rho_budget(2.0, 1e-6)
+    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.2, zcdp_share=0.8, levels=50, rng=5)
+    assert m["Mean loss (theory ρ*)"] == f"{runs['loss'].mean():.4g}"
+    assert m["Variance (theory 2ρ*)"] == f"{runs['loss'].var(ddof=1):.4g}"
+
+
+def test_zipf_support_size_matches_dpcore():
+    m = metrics(open_nr({"part": "costs", "a": "0.75", "n": "16000", "seed": "2", "kmax": "1000"}))
+    counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 1000))
+    assert m["Largest count"] == f"{counts.max():,}"
+    assert m["Normaliser Σ k^(−a)"] == f"{(np.arange(1, 1001) ** -0.75).sum():.6f}"
+
+
+def test_laplace_process_matches_dpcore():
+    at = open_nr({"K": "20", "y": "30", "alpha": "0.2", "seed": "6"})
+    assert not at.exception, at.exception
+    m = metrics(at)
+    grid = np.geomspace(0.01, math.sqrt(2 * fl.rho_budget(10.0, 1e-6)), 20)
+    x = nr.laplace_path(grid, n_paths=2000, rng=np.random.default_rng([6, 10]))
+    flat = (x[:, :-1] == x[:, 1:]).mean(axis=0)
+    theory = (grid[:-1] / grid[1:]) ** 2  # (b_fine / b_coarse)²
+    assert m["Empirical P(flat), mean over adjacent levels"] == f"{flat.mean():.4f}"
+    assert m["Theory (b_fine/b_coarse)², mean"] == f"{theory.mean():.4f}"
+    assert np.abs(flat - theory).max() < 0.05  # 2000 paths
+    stop = nr.relative_error_stop(30.0 + x[0], grid, alpha=0.2)
+    k = int(np.argmax(stop)) if stop.any() else grid.size - 1
+    loss = nr.laplace_loss(30.0 + x[0, k], epsilon=grid[k], value=30.0, neighbour=29.0)
+    assert m["Ex-post loss ℒ at the stop (path 1)"] == f"{loss:.4g}"
+    assert abs(loss) <= grid[k] + 1e-12  # Lemma A.1: within ±ε_T
+    assert float(m["Largest |ℒ| / ε over all paths and levels"]) <= 1.0
