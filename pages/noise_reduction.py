@@ -9,7 +9,7 @@ from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 
 VARIANTS = {"corrected": "corrected", "printed": "as_printed"}  # URL word → dpcore variant
-PARTS = ("paths", "filter", "costs", "martingale")
+PARTS = ("paths", "structure", "filter", "costs", "martingale")
 DIRECTIONS = {"up": 1, "down": -1}  # URL word → u = f(x) − f(x'), the neighbour direction of panel 3
 
 ui.header(
@@ -28,7 +28,8 @@ with st.sidebar:
     view = params.choice("view", "View", ("explore", "reproduce"), "explore", name="the view")
     part = params.choice(
         "part", "Part", PARTS, "paths", name="the part of the explore view",
-        help="paths: panels 1–4b (noise paths, stopping, time inversion, correlation, Laplace process); filter: "
+        help="paths: panels 1–2 (noise paths, where they stop); structure: panels 3–4b (time inversion, "
+        "correlation, the Laplace process); filter: "
         "panels 5–8 (live filter, queue of counts, loss of whole filter runs, Thm 6 constant); costs: panels 9–10 "
         "(cost per count, the Zipf data); martingale: panel 11 (the backward martingale). One part per rerun keeps "
         "the page fast.",
@@ -74,7 +75,7 @@ with st.sidebar:
     direction = DIRECTIONS[params.choice(
         "nb", "Neighbour direction (panel 3)", tuple(DIRECTIONS), "up", name="the neighbour direction",
         help="up: the neighbour's count is y − 1 (u = +1); down: y + 1 (u = −1). The loss is s/2 + u·W(s).",
-    )] if part == "paths" else 1
+    )] if part == "structure" else 1
     lam = float(params.select_number(
         "lam", "λ — martingale exponent", (0.25, 0.5, 1.0, 1.5, 2.0), 1.0, name="the exponent λ",
         help="M(t) = exp(λB(t)/t − λ²/(2t)). Its variance exp(λ²ε²) − 1 grows fast with λ, so the Monte Carlo "
@@ -134,11 +135,12 @@ def headline() -> None:
 
 def explore() -> None:
     """One part of spec §7's panels per rerun (the sidebar's Part)."""
-    {"paths": part_paths, "filter": part_filter, "costs": part_costs, "martingale": part_martingale}[part]()
+    {"paths": part_paths, "structure": part_structure, "filter": part_filter, "costs": part_costs,
+     "martingale": part_martingale}[part]()
 
 
 def part_paths() -> None:
-    """Panels 1–4: V1 (paths and where they stop), V2 (time inversion), V3 (correlation)."""
+    """Panels 1–2: V1 (paths and where they stop)."""
     with ui.panel(
         "1 · The noise path shrinks",
         "each path starts very noisy (left) and homes in on y as the noise level ε grows; neighbouring levels are "
@@ -170,6 +172,10 @@ def part_paths() -> None:
         ui.chart(figs.stopping(hist, worst=summ["worst_charge"], mechanism=mechanism), hist, name="stopping charges",
                  alt="Bar chart of the share of runs stopping at each charge, with the ex-ante worst case marked.")
 
+
+
+def part_structure() -> None:
+    """Panels 3–4b: V2 (time inversion), V3 (correlation, both processes), V10 (the Laplace process)."""
     with ui.panel(
         "3 · Time inversion: the privacy loss is a Brownian motion with drift",
         "on the precision clock s = ε² the rescaled noise W(s) = s·(Y − y) is an ordinary Brownian motion (spread "

@@ -31,7 +31,7 @@ def test_renders_at_defaults_without_errors():
     assert at.title[0].value.startswith("Accuracy first")
     m = metrics(at)
     assert m["zCDP budget ρ*"] == "1.35301"  # spec R2 at the page defaults ε = 10, δ = 1e-6
-    assert len(at.get("plotly_chart")) == 6  # part "paths": panels 1–4b (two heatmaps in panel 4)
+    assert len(at.get("plotly_chart")) == 2  # part "paths": panels 1–2 (panels 3–4b are the "structure" part)
 
 
 def ledger(at: AppTest):
@@ -72,7 +72,7 @@ def test_each_slider_changes_the_numbers(key, options, part):
 @pytest.mark.parametrize("key,value", [("grid", "linear"), ("noise", "laplace"), ("const", "printed"), ("nb", "down"),
                                        ("part", "filter")])
 def test_each_choice_changes_the_numbers(key, value):
-    at = open_nr()
+    at = open_nr({"part": "structure"} if key == "nb" else None)
     before = shown_numbers(at)
     at.radio(key=key).set_value(value).run()
     assert not at.exception, at.exception
@@ -166,7 +166,7 @@ def test_budget_too_small_for_any_level_is_explained():
     [{"alpha": "-1"}, {"K": "abc"}, {"m": "1e9"}, {"grid": "<b>"}, {"view": "x"}, {"part": "zzz"}, {"nb": "left"}],
 )
 def test_bad_links_show_a_message(query):
-    at = open_nr(query)
+    at = open_nr({**query, "part": "structure"} if "nb" in query else query)
     assert not at.exception, at.exception
     key = next(iter(query))
     assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
@@ -174,8 +174,9 @@ def test_bad_links_show_a_message(query):
 
 
 PART_CHARTS = {
-    "paths": {"chart-noise-paths", "chart-stopping-charges", "chart-time-inversion", "chart-correlation-heatmap",
-              "chart-correlation-heatmap-laplace", "chart-laplace-process"},
+    "paths": {"chart-noise-paths", "chart-stopping-charges"},
+    "structure": {"chart-time-inversion", "chart-correlation-heatmap", "chart-correlation-heatmap-laplace",
+                  "chart-laplace-process"},
     "filter": {"chart-odometer", "chart-filter-loss-distribution"},
     "costs": {"chart-cost-per-count", "chart-zipf-counts"},
     "martingale": {"chart-backward-martingale"},
@@ -195,7 +196,7 @@ def test_each_part_renders_its_panels(part):
 
 
 def test_time_inversion_loss_matches_dpcore():
-    q = {"eps": "5", "y": "50", "alpha": "0.2", "K": "50", "seed": "3", "nb": "down"}
+    q = {"eps": "5", "y": "50", "alpha": "0.2", "K": "50", "seed": "3", "nb": "down", "part": "structure"}
     m = metrics(open_nr(q))
     rho = fl.rho_budget(5.0, 1e-6)
     grid = np.geomspace(0.01, math.sqrt(2 * rho), 50)
@@ -209,7 +210,7 @@ def test_time_inversion_loss_matches_dpcore():
 
 
 def test_correlation_heatmap_matches_closed_form():
-    at = open_nr({"K": "10", "grid": "linear"})
+    at = open_nr({"K": "10", "grid": "linear", "part": "structure"})
     m = metrics(at)
     grid = np.sqrt(np.linspace(1e-4, 2 * fl.rho_budget(10.0, 1e-6), 10))
     for label in ("Brownian", "Laplace"):  # V3: both processes, side by side
@@ -270,7 +271,7 @@ def test_zipf_support_size_matches_dpcore():
 
 
 def test_laplace_process_matches_dpcore():
-    at = open_nr({"K": "20", "y": "30", "alpha": "0.2", "seed": "6"})
+    at = open_nr({"K": "20", "y": "30", "alpha": "0.2", "seed": "6", "part": "structure"})
     assert not at.exception, at.exception
     m = metrics(at)
     grid = np.geomspace(0.01, math.sqrt(2 * fl.rho_budget(10.0, 1e-6)), 20)
