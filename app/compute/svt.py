@@ -69,6 +69,16 @@ def _gumbel_grid(b: float, g: float) -> svt.DiscretisedComparison:
     return svt.discretise_comparison(b, g, query_noise="gumbel")
 
 
+def _noise(sp: svt.BudgetSplit) -> dict:
+    """The noise pair of a calibrated split, as the keyword arguments dpcore.svt's probability functions take."""
+    return {
+        "threshold_scale": sp.threshold_scale,
+        "query_scale": sp.query_scale,
+        "query_noise": sp.noise,
+        "threshold_noise": sp.threshold_noise,
+    }
+
+
 def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
     """Exact success probability with one shared ρ (spec §3.2 item 6); Gumbel tails overflow harmlessly."""
     with np.errstate(over="ignore", under="ignore"):
@@ -76,10 +86,7 @@ def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
             r,
             k=k,
             alpha=alpha,
-            threshold_scale=sp.threshold_scale,
-            query_scale=sp.query_scale,
-            query_noise=sp.noise,
-            threshold_noise=sp.threshold_noise,
+            **_noise(sp),
         )
 
 
@@ -93,10 +100,7 @@ def _eq8(sp: svt.BudgetSplit, r, k: int, alpha: float):
         r,
         k=k,
         alpha=alpha,
-        threshold_scale=sp.threshold_scale,
-        query_scale=sp.query_scale,
-        query_noise=sp.noise,
-        threshold_noise=sp.threshold_noise,
+        **_noise(sp),
     )
 
 
@@ -290,10 +294,7 @@ def _acceptance(sp: svt.BudgetSplit, d, r: float) -> np.ndarray:
     return svt.acceptance_probability(
         d,
         r=r,
-        threshold_scale=sp.threshold_scale,
-        query_scale=sp.query_scale,
-        query_noise=sp.noise,
-        threshold_noise=sp.threshold_noise,
+        **_noise(sp),
     )
 
 
