@@ -71,7 +71,7 @@ def _first_look(key: str) -> str | None:
     return st.query_params.get(key)
 
 
-def _widget_default(key: str, snapped: bool, **default: Any) -> dict[str, Any]:
+def _widget_default(snapped: bool, **default: Any) -> dict[str, Any]:
     """The default to pass to a widget: none when this run put a snapped URL value into session state."""
     return {} if snapped else default
 
@@ -119,7 +119,7 @@ def select_number(
     """A URL-bound slider over a fixed grid of numbers (log-spaced grids make a log-scale slider)."""
     c = container or st.sidebar
     snapped = _prefill(key, name, options, fmt, default)
-    kwargs = _widget_default(key, snapped, value=default)
+    kwargs = _widget_default(snapped, value=default)
     return c.select_slider(
         label, options=list(options), format_func=fmt, key=key, bind="query-params", help=help, **kwargs
     )
