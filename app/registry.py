@@ -89,6 +89,35 @@ TOPICS: tuple[PageInfo, ...] = (
 )
 
 
+#: Pages that work across the papers: negotiating a budget, keeping a ledger of releases, auditing mechanisms.
+TOOLS: tuple[PageInfo, ...] = (
+    PageInfo(
+        "negotiate.py",
+        "Negotiate a budget",
+        "negotiate",
+        ":material/handshake:",
+        "State the accuracy you need and see the smallest ε every mechanism in the app needs to deliver it "
+        "— or fix ε and see the accuracy each one delivers.",
+    ),
+    PageInfo(
+        "ledger.py",
+        "Privacy ledger",
+        "ledger",
+        ":material/receipt_long:",
+        "Collect releases from every page against one session budget and account for them by basic, advanced, "
+        "zCDP and PLD composition and by a privacy filter that refuses what would overspend.",
+    ),
+    PageInfo(
+        "audit.py",
+        "Privacy audit",
+        "audit",
+        ":material/troubleshoot:",
+        "Attack each mechanism with neighbouring inputs and a Monte-Carlo lower bound on ε: the claims hold, "
+        "and BR-DP calibrated by the paper's accountant is caught.",
+    ),
+)
+
+
 def available_pages() -> list[PageInfo]:
-    """Home, the baselines page and every topic page whose script exists, in navigation order."""
-    return [p for p in (HOME, BASELINES, *TOPICS) if p.exists]
+    """Home, the baselines page, every topic page and every tool page whose script exists, in navigation order."""
+    return [p for p in (HOME, BASELINES, *TOPICS, *TOOLS) if p.exists]

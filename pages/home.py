@@ -52,16 +52,24 @@ with right:
         except ValueError as exc:
             ui.show_error(exc)
 
+def _cards(pages: list[registry.PageInfo]) -> None:
+    cols = st.columns(3, gap="medium")
+    for i, page in enumerate(pages):
+        with cols[i % 3].container(border=True, height="stretch"):
+            st.markdown(f"#### {page.title}")
+            if page.paper:
+                st.caption(page.paper)
+            st.markdown(page.blurb)
+            if page.exists:
+                st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:")
+            else:
+                st.caption(":material/construction: This explorer is not built yet.")
+
+
 st.header("Explore")
-cards = [registry.BASELINES, *registry.TOPICS]
-cols = st.columns(3, gap="medium")
-for i, page in enumerate(cards):
-    with cols[i % 3].container(border=True, height="stretch"):
-        st.markdown(f"#### {page.title}")
-        if page.paper:
-            st.caption(page.paper)
-        st.markdown(page.blurb)
-        if page.exists:
-            st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:")
-        else:
-            st.caption(":material/construction: This explorer is not built yet.")
+_cards([registry.BASELINES, *registry.TOPICS])
+tools = [p for p in registry.TOOLS if p.exists]
+if tools:
+    st.header("Decide")
+    st.markdown("Agree on a budget, keep track of what has been spent, and check the claims.")
+    _cards(tools)
