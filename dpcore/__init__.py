@@ -1,7 +1,8 @@
 """dpcore: the differential-privacy maths behind DP Explorer (pure numpy/scipy, no drawing).
 
 Modules: :mod:`~dpcore.accounting` (calibration, δ(ε), composition, zCDP), :mod:`~dpcore.baseline`
-(Gaussian and Laplace noise), and one module per paper idea (brdp, noise_reduction, filters, svt, ldp, r2dp).
+(Gaussian and Laplace noise), one module per paper idea (brdp, noise_reduction, filters, svt, ldp, r2dp), and
+:mod:`~dpcore.audit` (Monte-Carlo lower bounds on ε).
 """
 
 from dpcore.accounting import (
@@ -24,9 +25,10 @@ from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, 
 
 # One module per paper idea; their names overlap (each has an ``optimize``), so they stay namespaced:
 # ``dpcore.brdp.optimize``, ``dpcore.r2dp.optimize`` …
-from dpcore import brdp, data, filters, ldp, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
+from dpcore import audit, brdp, data, filters, ldp, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
 
 __all__ = [
+    "audit",
     "brdp",
     "data",
     "filters",

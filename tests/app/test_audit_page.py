@@ -1,0 +1,122 @@
+"""AppTest of the Privacy audit page: renders, controls move the numbers, numbers match dpcore, the counterexample."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpcore import audit as dpaudit
+from dpcore import brdp, r2dp
+from tests.app.conftest import open_page, shown_numbers
+
+PAGE = "audit.py"
+SMALL = {"n": "10000"}  # small samples keep each run fast
+
+
+def _ok(at) -> None:
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _charts(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def test_renders_at_defaults():
+    at = open_page(PAGE)
+    _ok(at)
+    m = _metrics(at)
+    assert m["claimed ε"] == "1" and m["verdict"] == "consistent"
+    assert len(_charts(at)) == 3
+    assert at.success  # the "consistent" message
+
+
+# (widget kind, key, new value, URL query that shows the control)
+CONTROLS = [
+    ("radio", "mech", "rr", {}),
+    ("select_slider", "eps", 2.0, {}),
+    ("select_slider", "delta", 1e-3, {}),
+    ("select_slider", "sens", 2.0, {}),
+    ("select_slider", "n", 30_000, {}),
+    ("select_slider", "conf", 0.99, {}),
+    ("number_input", "seed", 5, {}),
+    ("select_slider", "atheta", 0.5, {"mech": "brdp_exact"}),
+    ("select_slider", "ratio", 0.3, {"mech": "brdp_paper"}),
+]
+
+
+@pytest.mark.parametrize("kind,key,value,query", CONTROLS, ids=[c[1] for c in CONTROLS])
+def test_each_control_changes_the_numbers(kind, key, value, query):
+    at = open_page(PAGE, {**SMALL, **query})
+    _ok(at)
+    before = _shown(at), [json.dumps(c) for c in _charts(at)]
+    getattr(at, kind)(key=key).set_value(value).run()
+    _ok(at)
+    after = _shown(at), [json.dumps(c) for c in _charts(at)]
+    assert after[0] != before[0]
+    assert after[1] != before[1]
+
+
+def _shown(at) -> tuple:
+    """Metrics, tables and the captions (the mechanism's setting line carries its noise scale: ε_lb itself is
+    invariant under Δ for Laplace, since the outputs just rescale)."""
+    return shown_numbers(at) + tuple(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("mech", dpaudit.MECHANISMS)
+def test_every_mechanism_renders_and_matches_dpcore(mech):
+    eps, delta, n, seed = 2.0, 1e-3, 10_000, 3
+    at = open_page(PAGE, {"mech": mech, "eps": str(eps), "delta": str(delta), "n": str(n), "seed": str(seed)})
+    assert not at.exception, at.exception
+    res = dpaudit.audit(mech, epsilon=eps, delta=delta, n=n, rng=seed, alpha=0.05, theta=1.0, epsilon_y_ratio=0.6)
+    m = _metrics(at)
+    assert m["claimed ε"] == f"{res.claimed_epsilon:.4g}"
+    assert m["ε lower bound (95.0% conf.)"] == f"{res.epsilon_lb:.4g}"
+    assert m[f"δ lower bound at ε = {res.claimed_epsilon:.3g}"] == f"{res.delta_lb:.4g}"
+    assert m["verdict"] == ("VIOLATION" if res.caught else "consistent")
+
+
+def test_r2dp_claim_is_the_exact_epsilon_of_the_law():
+    at = open_page(PAGE, {"mech": "r2dp", "eps": "3", **SMALL})
+    law = r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=3.0)))
+    assert _metrics(at)["claimed ε"] == f"{r2dp.epsilon(law):.4g}"
+
+
+def test_counterexample_preset_is_caught():
+    at = open_page(PAGE, SMALL)
+    at.button(key="preset").click().run()
+    assert not at.exception, at.exception
+    m = _metrics(at)
+    assert m["verdict"] == "VIOLATION"
+    plan = brdp.make_plan(kernel="gaussian", epsilon=0.1, delta=1e-3, theta=0.1, sensitivity=5.0, epsilon_y=0.06)
+    assert m["δ at the claimed ε — paper's accountant"] == f"{plan.paper_delta:.3g}"
+    assert m["δ at the claimed ε — exact"] == f"{plan.exact_delta:.3g}"
+    assert float(m["δ lower bound at ε = 0.1"]) > 0.99
+    assert any("claim is beaten" in e.value for e in at.error)
+    assert any("under-reports" in w.value for w in at.warning)
+
+
+def test_audit_every_mechanism_flags_the_counterexample():
+    at = open_page(PAGE, SMALL)
+    assert not at.dataframe
+    at.button(key="all").click().run()
+    assert not at.exception, at.exception
+    df = at.dataframe[0].value
+    assert len(df) == len(dpaudit.MECHANISMS) + 1
+    assert list(df["verdict"]).count("VIOLATION") == 1 and df["verdict"].iloc[-1] == "VIOLATION"
+    assert len(at.error) == 1 and "§4.8 counterexample is caught" in at.error[0].value
+    # the table stays after another control moves
+    at.select_slider(key="eps").set_value(0.5).run()
+    assert at.dataframe and not at.exception
+
+
+def test_bad_link_shows_a_message_and_the_page_keeps_working():
+    at = open_page(PAGE, {"mech": "nope", "n": "7", **{}})
+    assert not at.exception, at.exception
+    assert len(at.error) == 2
+    assert _metrics(at)["verdict"] == "consistent"
