@@ -5,8 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import compute, params, ui
+from app import compute, ledger, params, ui
 from app.figures import baselines as figs
+from dpcore import ledger as dl
 
 ui.header(
     "Gaussian & Laplace: the two classic mechanisms",
@@ -49,6 +50,12 @@ with ui.panel("Calibrated noise"):
         c[0].metric(f"{name} {'σ' if mech == 'gaussian' else 'b'}", f"{cal.scale(mech):.4g}", help=scale_help[mech])
         c[1].metric(f"{name} P(|noise| ≤ θ)", f"{summary.loc[row, 'exact_within_theta']:.4f}")
         c[2].metric(f"{name} total ε after T = {t}", f"{total[mech]:.4g}", help=f"{total_help[mech]}, at δ = {delta:g}")
+    ledger.offer(  # the two calibrated mechanisms at the page's settings, T-fold
+        dl.gaussian_release(cal.sigma, sensitivity=sens, delta=delta, compositions=t,
+                            label=f"Gaussian σ={cal.sigma:.3g}", source="baselines"),
+        dl.laplace_release(cal.laplace_scale, sensitivity=sens, compositions=t,
+                           label=f"Laplace b={cal.laplace_scale:.3g}", source="baselines"),
+    )
 
 with ui.panel(
     "1 · How much noise?",

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from app import params, ui
+from app import ledger, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
+from dpcore import ledger as dl
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -408,6 +409,11 @@ def reproduce() -> None:
 
 
 headline()
+try:  # the plan the page shows, as an (ε, δ) release with δ from the exact accountant (never the paper's)
+    _plan = compute.plan(key)
+    ledger.offer(dl.approx_release(eps, _plan.exact_delta, label=f"BR-DP {kernel} plan", source="brdp"))
+except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+    pass  # the plan's own panel already shows the error
 if view == "explore":
     explore()
 else:

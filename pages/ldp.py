@@ -5,9 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import params, ui
+from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
+from dpcore import ledger as dl
 
 ui.header(
     "Local DP: what did the answers *actually* reveal?",
@@ -126,6 +127,9 @@ with st.sidebar:
         '("the loss is 1.5"); budgets are always compared as ℓ ≤ ε_G (spec §0).',
     )
     ui.share_hint()
+
+ledger.offer(  # the Bayesian filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
+    dl.pure_release(budget, label=f"LDP filter session ε_G={budget:g}", source="ldp"))
 
 x = min(x_raw, n - 1)
 unit = "e^ℓ" if ratio else "ℓ"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import params, ui
+from app import ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
+from dpcore import ledger as dl
 
 VARIANTS = {"corrected": "corrected", "printed": "as_printed"}  # URL word → dpcore variant
 PARTS = ("paths", "structure", "filter", "costs", "martingale")
@@ -485,6 +486,18 @@ try:
     headline()
 except Exception as exc:  # noqa: BLE001 — an invalid combination of controls is explained, never a traceback
     ui.show_error(exc)
+try:  # the page's noise reduction of y (grid top ε_max, median stopping level of its runs; cached values)
+    _top = compute.budget(eps, delta, variant)["epsilon_max"]
+    _, _summ = compute.stopping(eps, delta, variant, levels, spacing, value, alpha, mechanism, seed)
+    if mechanism == "brownian":
+        ledger.offer(dl.noise_reduction_release(_summ["median_epsilon_stop"], epsilon_max=_top, delta=delta,
+                                                label=f"noise reduction of y={value:g}",
+                                                source="noise_reduction"))
+    else:  # Laplace noise reduction cannot join the zCDP filter (E18): its ex-ante pure ε_max
+        ledger.offer(dl.pure_release(_top, label=f"Laplace noise reduction of y={value:g}",
+                                     source="noise_reduction"))
+except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+    pass  # the headline already shows the error
 
 if view == "explore":
     explore()

@@ -18,9 +18,10 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import params, ui
+from app import ledger, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
+from dpcore import ledger as dl
 
 FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")
 PARTS = ("law", "families", "explorers")
@@ -470,3 +471,9 @@ controls = sidebar()
 for title, notice, draw in EXPLORE[controls.part] if controls.view == "explore" else REPRODUCE:
     with ui.panel(title, notice):
         draw(controls)
+if controls.law_ok and getattr(controls, "head", None):  # the law of part "law": one release at its exact ε
+    try:
+        ledger.offer(dl.pure_release(controls.head["epsilon"], label=f"R²DP {controls.family} release",
+                                     source="r2dp"))
+    except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+        pass  # e.g. an infinite ε: nothing sound to add

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import params, ui
+from app import ledger, params, ui
 from app.compute import svt as csvt
 from app.views import svt as views
+from dpcore import ledger as dl
 
 ui.header(
     "Sparse vector technique: exponential noise and the optimal threshold correction",
@@ -113,6 +114,14 @@ with st.sidebar:
     n_bins = int(params.select_number("bins", "m — bins (numerical framework)", csvt.BIN_GRID, 101, name="m"))
     seed = params.seed()
     ui.share_hint()
+
+try:  # one SVT run at the sidebar's settings: ε₁ + ε₂ (c·ε₁ + ε₂ with RESAMPLE), as the headline shows it
+    _acct = csvt.accountant(eps, c, noise, monotonic)
+    ledger.offer(dl.approx_release(_acct["on"] if resample else _acct["off"],
+                                   0.0 if _acct["pure"] else _acct["delta"],
+                                   label=f"SVT run c={c} ({noise})", source="svt"))
+except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+    pass  # the headline panel shows the error
 
 views.render(
     views.Settings(

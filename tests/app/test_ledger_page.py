@@ -1,0 +1,138 @@
+"""AppTest: the privacy ledger across pages — add, refuse, account, export, clear, import (one session)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from dp_accounting.pld import common as pld_common
+from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
+import dpcore
+import dpcore.ledger
+from app import ledger as app_ledger
+from tests.app.conftest import open_page
+
+KEY = app_ledger.KEY
+# Defaults of the pages used: baselines ε = 1, δ = 1e-5, Δ = 1, T = 10 (analytic σ); SVT ε = 1 (pure, exponential).
+# Session budget ε = 10, δ = 1e-5 (chosen so that exactly three fit), enforced by the paper-001 filter, δ split 50/50.
+BUDGET_EPS, BUDGET_DELTA = 10.0, 1e-5
+SIGMA = dpcore.gaussian_sigma(1.0, 1e-5)
+RHO_GAUSS = 10 / (2 * SIGMA**2)  # ρ of 10 Gaussian runs, closed form
+RHO_SVT = 1.0**2 / 2  # pure ε = 1 → ε²/2
+L2 = math.log(1 / (BUDGET_DELTA / 2))
+RHO_STAR = (math.sqrt(L2 + BUDGET_EPS) - math.sqrt(L2)) ** 2  # filter budget at δ'' = δ/2, closed form
+
+
+def _ledger(at):
+    return at.session_state[KEY]["ledger"]
+
+
+def _click(at, key):
+    at.button(key=key).click().run()
+    assert not at.exception, at.exception
+
+
+def _metric(at, label_start):
+    m = [m for m in at.metric if m.label.startswith(label_start)]
+    assert len(m) == 1, [x.label for x in at.metric]
+    return float(m[0].value)
+
+
+def test_budget_fits_exactly_three():
+    # sanity of the scenario, computed by hand: G, SVT, G fit; a 4th (SVT) does not
+    assert 2 * RHO_GAUSS + RHO_SVT <= RHO_STAR < 2 * RHO_GAUSS + 2 * RHO_SVT
+
+
+@pytest.mark.slow
+def test_add_refuse_account_export_clear_import():
+    at = open_page("baselines.py")
+    at.session_state[KEY] = {"ledger": dpcore.ledger.Ledger(BUDGET_EPS, BUDGET_DELTA), "log": []}  # the budget
+    _click(at, "ledger_add_baselines_0")  # Gaussian at the page's σ, T = 10
+    assert any("Added" in s.value for s in at.success)
+    at.switch_page("../pages/svt.py")
+    at.run()
+    assert not at.exception
+    _click(at, "ledger_add_svt_0")  # SVT run, pure ε = 1
+    at.switch_page("../pages/baselines.py")
+    at.run()
+    _click(at, "ledger_add_baselines_0")
+    assert len(_ledger(at).releases) == 3
+    at.switch_page("../pages/svt.py")
+    at.run()
+    _click(at, "ledger_add_svt_0")  # the fourth is refused, with the numbers
+    assert len(_ledger(at).releases) == 3
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "Refused" in errors[0]
+    left = RHO_STAR - 2 * RHO_GAUSS - RHO_SVT
+    assert f"ρ = {left:.4g} left" in errors[0] and "needs ρ = 0.5 " in errors[0]  # ρ left and ρ needed
+
+    at.switch_page("../pages/ledger.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    # the four accountants + filter, against independent computations
+    eps_g = dpcore.gaussian_epsilon(1e-5, sigma=SIGMA)
+    assert _metric(at, "ε · basic") == pytest.approx(20 * eps_g + 1.0, rel=5e-4)
+    rho = 2 * RHO_GAUSS + RHO_SVT
+    assert _metric(at, "ε · zCDP") == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1 / BUDGET_DELTA)), rel=5e-4)
+    assert _metric(at, "ε · filter") == pytest.approx(rho + 2 * math.sqrt(rho * L2), rel=5e-4)
+    h = dpcore.PLD_DISCRETIZATION
+    g = pld_lib.from_gaussian_mechanism(SIGMA, value_discretization_interval=h).self_compose(20)
+    s = pld_lib.from_privacy_parameters(pld_common.DifferentialPrivacyParameters(1.0, 0.0),
+                                        value_discretization_interval=h)
+    assert _metric(at, "ε · PLD") == pytest.approx(g.compose(s).get_epsilon_for_delta(BUDGET_DELTA), rel=5e-4)
+    # 20 Gaussian runs at δ = 1e-5 each leave no δ slack: advanced falls back to basic (KOV Thm 3.5 with δ̃ = 0)
+    assert _metric(at, "ε · advanced") == pytest.approx(20 * eps_g + 1.0, rel=5e-4)
+    assert _metric(at, "ε · PLD") < _metric(at, "ε · zCDP") < _metric(at, "ε · basic")
+    refusals = [df.value for df in at.dataframe if "reason" in df.value.columns]
+    assert len(refusals) == 1 and len(refusals[0]) == 1
+
+    # export → clear → import restores the same table
+    exported = _ledger(at).to_json()
+    table_before = _ledger(at).table()
+    _click(at, "clear")
+    assert len(_ledger(at).releases) == 0
+    at.file_uploader(key="upload").set_value(("ledger.json", exported.encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    assert any("Imported 3" in s.value for s in at.success)
+    assert _ledger(at).table().equals(table_before)
+
+    # a malformed import shows st.error and keeps the ledger
+    bad = json.loads(exported)
+    bad["releases"][0]["epsilon"] = -1
+    at.file_uploader(key="upload").set_value(("bad.json", json.dumps(bad).encode(), "application/json")).run()
+    assert not at.exception
+    assert any("unchanged" in e.value and "epsilon" in e.value for e in at.error)
+    assert _ledger(at).table().equals(table_before)
+    at.file_uploader(key="upload").set_value(("junk.csv", b"\x00\xff garbage", "text/csv")).run()
+    assert any("unchanged" in e.value for e in at.error)
+    assert _ledger(at).table().equals(table_before)
+
+
+def test_ledger_page_renders_empty_and_budget_controls_change_numbers():
+    at = open_page("ledger.py")
+    assert not at.exception and not at.error
+    assert len(at.metric) == 5
+    # put one release in, then move the budget δ: the zCDP ε at the session δ changes
+    at.session_state[KEY]["ledger"] = at.session_state[KEY]["ledger"].try_add(
+        dpcore.ledger.pure_release(1.0, label="one", source="test"))
+    at.run()
+    before = _metric(at, "ε · zCDP")
+    (chart,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert len(chart["data"]) == 5  # one line per accountant, each from 0 to 1 release
+    assert all(list(t["x"]) == [0, 1] for t in chart["data"])
+    zcdp_line = next(t for t in chart["data"] if t["name"] == "zCDP")
+    assert zcdp_line["y"][-1] == pytest.approx(before, rel=5e-4)
+    assert chart["layout"]["shapes"][0]["y0"] == 10.0  # the session budget line
+    at.select_slider(key="bdelta").set_value(1e-3).run()
+    assert not at.exception
+    assert _metric(at, "ε · zCDP") != before
+    at.select_slider(key="beps").set_value(0.5).run()  # below what is spent: flagged, not silently changed
+    assert any("over this budget" in e.value for e in at.error)
+    assert any(m.label == "ε · filter · enforcing" for m in at.metric)
+    at.radio(key="enforce").set_value("basic").run()
+    assert not at.exception
+    assert any(m.label == "ε · basic · enforcing" for m in at.metric)
+    assert not any(m.label.startswith("ε · filter ·") for m in at.metric)

@@ -1,0 +1,333 @@
+"""dpcore.ledger: releases, the five accountants against independent computations, the filter's boundary,
+export/import with hostile files."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import dpcore
+from dpcore import ledger as L
+from dpcore.filters import BudgetExceeded
+
+
+def _delta_gauss(eps: float, mu: float) -> float:
+    """Balle & Wang 2018 Thm 8, written out with scipy (independent of dpcore.accounting)."""
+    return stats.norm.cdf(mu / 2 - eps / mu) - math.exp(eps) * stats.norm.cdf(-mu / 2 - eps / mu)
+
+
+def _kov(eps_list, slack):
+    """KOV 2015 Thm 3.5, literally as printed (three bounds, min)."""
+    s1 = sum(eps_list)
+    s2 = sum(e * e for e in eps_list)
+    first = sum((math.exp(e) - 1) * e / (math.exp(e) + 1) for e in eps_list)
+    b2 = first + math.sqrt(2 * s2 * math.log(math.e + math.sqrt(s2) / slack))
+    b3 = first + math.sqrt(2 * s2 * math.log(1 / slack))
+    return min(s1, b2, b3)
+
+
+# ---- releases ------------------------------------------------------------------------------------------------
+
+
+def test_gaussian_release_epsilon_meets_its_delta():
+    r = L.gaussian_release(2.0, sensitivity=1.5, delta=1e-6, compositions=4, label="g", source="baselines")
+    assert r.kind == "gaussian" and r.compositions == 4 and r.scale == 2.0
+    assert _delta_gauss(r.epsilon, 1.5 / 2.0) == pytest.approx(1e-6, rel=1e-6)
+    assert r.rho == pytest.approx(4 * 1.5**2 / (2 * 4.0))
+
+
+def test_other_constructors():
+    lap = L.laplace_release(0.5, sensitivity=2.0, compositions=3, label="l")
+    assert (lap.epsilon, lap.delta, lap.rho) == (4.0, 0.0, pytest.approx(3 * 16 / 2))
+    assert L.approx_release(1.0, 0.0, label="a").kind == "pure"
+    a = L.approx_release(1.0, 1e-6, compositions=2, label="a")
+    assert L.zcdp_cost(a) == (1.0, 2e-6, "Tε²/2, δ-approximate")
+    nr = L.noise_reduction_release(0.3, epsilon_max=2.0, label="nr")
+    assert nr.rho == 2.0 and nr.epsilon == 0.3
+    assert nr.dp_epsilon == pytest.approx(float(dpcore.gaussian_epsilon(1e-6, sigma=0.5)))
+
+
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"kind": "exotic"}, "kind"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"epsilon": float("inf")}, "epsilon"),
+        ({"epsilon": -1.0}, "epsilon"),
+        ({"epsilon": 1e6}, "epsilon"),
+        ({"delta": 1.0}, "delta"),
+        ({"delta": 1e-3}, "delta"),  # a pure release with δ > 0
+        ({"label": "x" * 81}, "label"),
+        ({"label": "=HYPERLINK(1)"}, "label"),
+        ({"label": "a\x00b"}, "label"),
+        ({"label": ""}, "label"),
+        ({"label": 3}, "label"),
+        ({"source": "../etc"}, "source"),
+        ({"compositions": 0}, "compositions"),
+        ({"compositions": 1.5}, "compositions"),
+        ({"scale": 2.0}, "scale"),
+        ({"epsilon_max": 2.0}, "epsilon_max"),
+        ({"sensitivity": -1.0}, "sensitivity"),
+    ],
+)
+def test_release_validation_names_the_field(kwargs, field):
+    base = {"label": "ok", "source": "svt", "kind": "pure", "epsilon": 1.0, "delta": 0.0, "sensitivity": 1.0,
+            "scale": None, "compositions": 1, "epsilon_max": None}
+    with pytest.raises(ValueError, match=field):
+        L.Release(**(base | kwargs))
+
+
+def test_tampered_gaussian_and_noise_reduction_are_refused():
+    g = L.gaussian_release(2.0, delta=1e-6, label="g").to_dict()
+    with pytest.raises(ValueError, match="epsilon"):
+        L.Release.from_dict(g | {"epsilon": 0.01})  # claims less loss than σ gives
+    with pytest.raises(ValueError, match="epsilon"):
+        L.noise_reduction_release(3.0, epsilon_max=2.0, label="nr")
+    with pytest.raises(ValueError, match="epsilon"):
+        L.Release.from_dict(L.laplace_release(1.0, label="l").to_dict() | {"epsilon": 0.5})
+
+
+# ---- accountants ---------------------------------------------------------------------------------------------
+
+MIXED = (
+    L.gaussian_release(3.0, delta=1e-7, compositions=5, label="g"),
+    L.laplace_release(4.0, compositions=3, label="l"),
+    L.pure_release(0.2, compositions=2, label="p"),
+    L.approx_release(0.3, 1e-7, label="a"),
+    L.noise_reduction_release(0.4, epsilon_max=1.0, delta=1e-7, label="nr"),
+)
+
+
+def test_basic_by_hand():
+    e_g = float(dpcore.gaussian_epsilon(1e-7, sigma=3.0))
+    e_nr = float(dpcore.gaussian_epsilon(1e-7, sigma=1.0))
+    res = L.basic(MIXED, 20.0, 1e-5)
+    assert res.epsilon == pytest.approx(5 * e_g + 3 * 0.25 + 2 * 0.2 + 0.3 + e_nr)
+    assert res.delta == pytest.approx(5e-7 + 1e-7 + 1e-7)
+    assert res.within and not L.basic(MIXED, 14.0, 1e-5).within and not L.basic(MIXED, 20.0, 6e-7).within
+
+
+def test_advanced_matches_kov_formula():
+    eps_list = [float(dpcore.gaussian_epsilon(1e-7, sigma=3.0))] * 5 + [0.25] * 3 + [0.2] * 2 + [0.3] + \
+        [float(dpcore.gaussian_epsilon(1e-7, sigma=1.0))]
+    deltas = [1e-7] * 5 + [0.0] * 5 + [1e-7] + [1e-7]
+    slack = 1 - (1 - 1e-5) / np.prod([1 - d for d in deltas])
+    res = L.advanced(MIXED, 10.0, 1e-5)
+    assert res.epsilon == pytest.approx(_kov(eps_list, slack), rel=1e-12)
+    assert res.delta == 1e-5
+
+
+def test_advanced_beats_basic_and_drv_for_many_small_releases():
+    rel = (L.pure_release(0.05, compositions=1000, label="p"),)
+    res = L.advanced(rel, 100.0, 1e-6)
+    drv = math.sqrt(2 * 1000 * math.log(1e6)) * 0.05 + 1000 * 0.05 * math.expm1(0.05)  # DRV 2010 Thm III.3
+    assert res.epsilon < drv < 50.0
+
+
+@pytest.mark.parametrize("eps0,k,delta", [(0.1, 100, 1e-6), (0.5, 30, 1e-5), (1.0, 10, 1e-3), (0.05, 400, 1e-8)])
+def test_advanced_is_sound_against_exact_laplace_composition(eps0, k, delta):
+    rel = (L.laplace_release(1 / eps0, compositions=k, label="l"),)
+    exact = dpcore.laplace_epsilon(delta, scale=1 / eps0, compositions=k)
+    assert L.advanced(rel, 1e3, delta).epsilon >= exact - 1e-9
+
+
+def test_advanced_without_slack_is_basic_and_over_budget():
+    rel = (L.approx_release(1.0, 1e-5, compositions=2, label="a"),)
+    res = L.advanced(rel, 10.0, 1e-5)
+    assert res.epsilon == 2.0 and not res.within
+
+
+def test_zcdp_closed_form():
+    rho = 5 / (2 * 9) + 3 * 0.25**2 / 2 + 2 * 0.2**2 / 2 + 0.3**2 / 2 + 1.0 / 2
+    d = 1e-5 - 1e-7
+    res = L.zcdp(MIXED, 10.0, 1e-5)
+    assert res.epsilon == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1 / d)), rel=1e-12)
+    no_slack = L.zcdp((L.approx_release(1.0, 1e-5, label="a"),), 10.0, 1e-5)
+    assert no_slack.epsilon == math.inf and not no_slack.within
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-9])
+def test_pld_gaussian_only_is_exact(delta):
+    rel = (L.gaussian_release(2.0, sensitivity=1.0, delta=1e-6, compositions=7, label="a"),
+           L.gaussian_release(5.0, sensitivity=2.0, delta=1e-6, compositions=3, label="b"),
+           L.noise_reduction_release(0.2, epsilon_max=0.5, label="nr"))
+    mu = math.sqrt(7 / 4 + 3 * 4 / 25 + 0.25)
+    exact = float(dpcore.gaussian_epsilon(delta, sigma=1 / mu))
+    got = L.pld(rel, 100.0, delta).epsilon
+    assert exact - 1e-9 <= got <= exact + 5e-3  # pessimistic grid of width 1e-3
+
+
+def test_pld_tightest_on_mixed_ledger_and_empty_ledger():
+    res = {r.name: r for r in L.accountants(MIXED, 10.0, 1e-5)}
+    assert res["pld"].epsilon < res["zcdp"].epsilon
+    assert res["pld"].epsilon < res["advanced"].epsilon <= res["basic"].epsilon
+    empty = L.accountants((), 1.0, 1e-6)
+    assert all(r.epsilon == 0 and r.within for r in empty)
+
+
+def test_pld_falls_back_beyond_its_loss_range():
+    rel = (L.pure_release(60.0, compositions=2, label="p"),)
+    res = L.pld(rel, 1e3, 1e-6)
+    assert res.epsilon == pytest.approx(min(120.0, L.zcdp(rel, 1e3, 1e-6).epsilon)) and "not built" in res.note
+
+
+# ---- the enforcing filter ------------------------------------------------------------------------------------
+
+
+def _rho_star(eps, delta_pp):
+    lg = math.log(1 / delta_pp)
+    return (math.sqrt(lg + eps) - math.sqrt(lg)) ** 2
+
+
+def test_filter_refuses_exactly_at_the_boundary():
+    eps, delta = 2.0, 1e-6
+    star = _rho_star(eps, delta / 2)
+    first = L.pure_release(math.sqrt(star), label="first")  # ρ = ε²/2 = ρ*/2
+    led = L.Ledger(eps, delta).try_add(first)
+    exact_rest = math.sqrt(2 * (star - star / 2))
+    led2 = led.try_add(L.pure_release(exact_rest, label="fits"))  # exactly the rest
+    assert len(led2.releases) == 2
+    with pytest.raises(BudgetExceeded, match=r"ρ = .* left; this release needs ρ"):
+        led.try_add(L.pure_release(exact_rest * (1 + 1e-6), label="too much"))
+    with pytest.raises(BudgetExceeded):
+        led2.try_add(L.pure_release(1e-4, label="crumb"))
+
+
+def test_filter_charges_noise_reduction_ex_post_but_admits_on_the_maximum():
+    eps, delta = 3.0, 1e-6
+    star = _rho_star(eps, delta / 2)
+    top = math.sqrt(2 * star)
+    led = L.Ledger(eps, delta).try_add(L.noise_reduction_release(0.1 * top, epsilon_max=top, label="nr"))
+    flt, refused = L.filter_replay(led.releases, eps, delta)
+    assert not refused and flt.rho_spent == pytest.approx((0.1 * top) ** 2 / 2)
+    with pytest.raises(BudgetExceeded, match="ε_max"):  # the next one may not start: its worst case no longer fits
+        led.try_add(L.noise_reduction_release(0.01, epsilon_max=top, label="nr2"))
+    # zCDP (data-independent) charges ε_max²/2: the whole budget
+    assert L.zcdp(led.releases, eps, delta).epsilon > L.accountants(led.releases, eps, delta)[-1].epsilon
+
+
+def test_filter_delta_split_for_approximate_releases():
+    led = L.Ledger(5.0, 1e-5)
+    led = led.try_add(L.approx_release(0.1, 5e-6, label="half"))  # δ_mech = δ/2 exactly
+    with pytest.raises(BudgetExceeded, match="δ"):
+        led.try_add(L.approx_release(0.1, 1e-9, label="more δ"))
+
+
+def test_basic_enforcer_boundary():
+    led = L.Ledger(1.0, 1e-6, "basic").try_add(L.pure_release(0.25, compositions=2, label="a"))
+    led = led.try_add(L.pure_release(0.5, label="b"))
+    with pytest.raises(BudgetExceeded, match="basic composition has ε = 0 left"):
+        led.try_add(L.pure_release(1e-3, label="c"))
+
+
+def test_lowering_the_budget_flags_and_blocks():
+    led = L.Ledger(10.0, 1e-5).try_add(L.pure_release(1.5, label="a"))
+    low = led.with_budget(1.0, 1e-5)
+    assert low.over_budget and low.refusals()[0][0] == 0
+    with pytest.raises(BudgetExceeded, match="already over"):
+        low.try_add(L.pure_release(0.01, label="b"))
+    assert not low.with_budget(10.0, 1e-5).over_budget
+
+
+def test_cumulative_ends_at_the_accountants():
+    df = L.cumulative(MIXED, 10.0, 1e-5)
+    last = df[df["releases"] == len(MIXED)].set_index("accountant")["epsilon"]
+    for r in L.accountants(MIXED, 10.0, 1e-5):
+        assert last[r.name] == pytest.approx(r.epsilon, rel=1e-9)
+    assert (df[df["releases"] == 0]["epsilon"] == 0).all()
+
+
+# ---- export / import -----------------------------------------------------------------------------------------
+
+
+def _full():
+    led = L.Ledger(20.0, 1e-4)
+    for r in MIXED:
+        led = led.try_add(r)
+    return led
+
+
+def test_json_and_csv_round_trip():
+    led = _full()
+    assert len(led.releases) == len(MIXED)
+    back = L.from_json(led.to_json())
+    assert back.ledger == led and back.refused == ()
+    back = L.from_csv(led.to_csv(), base=L.Ledger(20.0, 1e-4))
+    assert back.ledger == led
+    assert L.from_json(led.to_json().encode("utf-8")).ledger == led
+
+
+def test_import_reports_what_no_longer_fits():
+    data = json.loads(_full().to_json())
+    data["budget"]["epsilon"] = 1.0
+    got = L.from_json(json.dumps(data))
+    assert len(got.ledger.releases) + len(got.refused) == len(MIXED)
+    assert got.refused and all("left" in reason for _, reason in got.refused)
+
+
+HOSTILE_JSON = [
+    ("", "not valid JSON"),
+    ("[" * 100_000, "larger than"),
+    ("[" * 30_000 + "]" * 30_000, "nested|not a DP Explorer"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": NaN, "delta": 1e-5, "enforce": "filter"},'
+     ' "releases": []}'), "NaN"),
+    ('{"format": "dp-explorer-ledger", "version": 2}', "version"),
+    ('{"format": "nope"}', "not a DP Explorer ledger"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "eval"}, '
+     '"releases": []}'), "enforce"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": "1", "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": []}'), "epsilon"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": [{"__class__": "os.system"}]}'), "unknown release field"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": {}}'), "releases"),
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": [], "code": "import os"}'), "unknown field"),
+]
+
+
+@pytest.mark.parametrize("text,match", HOSTILE_JSON)
+def test_hostile_json_gives_a_clear_value_error(text, match):
+    with pytest.raises(ValueError, match=match):
+        L.from_json(text)
+
+
+def test_too_many_releases_and_bad_bytes():
+    data = json.loads(_full().to_json())
+    data["releases"] = data["releases"][:1] * (L.MAX_RELEASES + 1)
+    with pytest.raises(ValueError, match="at most 200"):
+        L.from_json(json.dumps(data))
+    with pytest.raises(ValueError, match="UTF-8"):
+        L.from_json(b"\xff\xfe\x00garbage")
+    with pytest.raises(ValueError, match="release 1: epsilon"):
+        d2 = json.loads(_full().to_json())
+        d2["releases"][0]["epsilon"] = True
+        L.from_json(json.dumps(d2))
+
+
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("", "empty"),
+        ("a,b,c\n1,2,3\n", "header"),
+        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,nan,0,1,,1,\n",
+         "epsilon"),
+        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1\n",
+         "columns"),
+        (("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n=cmd|' /C calc'!A0,svt,pure,1,0,"
+         "1,,1,\n"), "label"),
+        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1e400,0,1,,1,\n",
+         "epsilon"),
+        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1e3,\n",
+         "compositions"),
+        ('label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n"x,svt,pure,1,0,1,,1,\n',
+         "CSV|columns"),
+    ],
+)
+def test_hostile_csv_gives_a_clear_value_error(text, match):
+    with pytest.raises(ValueError, match=match):
+        L.from_csv(text, base=L.Ledger())
