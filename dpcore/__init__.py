@@ -2,7 +2,8 @@
 
 Modules: :mod:`~dpcore.accounting` (calibration, δ(ε), composition, zCDP), :mod:`~dpcore.baseline`
 (Gaussian and Laplace noise), one module per paper idea (brdp, noise_reduction, filters, svt, ldp, r2dp), and
-:mod:`~dpcore.audit` (Monte-Carlo lower bounds on ε), :mod:`~dpcore.ledger` (a session's releases under five accountants).
+:mod:`~dpcore.audit` (Monte-Carlo lower bounds on ε), :mod:`~dpcore.ledger` (a session's releases under five accountants), :mod:`~dpcore.negotiate` (accuracy ↔ ε for
+every mechanism).
 """
 
 from dpcore.accounting import (
@@ -25,7 +26,7 @@ from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, 
 
 # One module per paper idea; their names overlap (each has an ``optimize``), so they stay namespaced:
 # ``dpcore.brdp.optimize``, ``dpcore.r2dp.optimize`` …
-from dpcore import audit, brdp, data, filters, ldp, ledger, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
+from dpcore import audit, brdp, data, filters, ldp, ledger, negotiate, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
 
 __all__ = [
     "audit",
@@ -34,6 +35,7 @@ __all__ = [
     "filters",
     "ldp",
     "ledger",
+    "negotiate",
     "noise_reduction",
     "r2dp",
     "svt",

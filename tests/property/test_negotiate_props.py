@@ -1,0 +1,85 @@
+"""Properties of dpcore.negotiate: orderings that theory guarantees, monotonicity, and forward/reverse consistency."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpcore import negotiate as ng
+
+thetas = st.floats(0.05, 20.0)
+confs = st.sampled_from([0.5, 0.7, 0.9, 0.95, 0.99, 0.999])
+sens = st.sampled_from([0.1, 0.5, 1.0, 2.0, 10.0])
+deltas = st.sampled_from([1e-10, 1e-6, 1e-3])
+
+
+@settings(max_examples=25, deadline=None)
+@given(theta=thetas, p=confs, d=sens, delta=deltas)
+def test_cheap_rows_order_and_minimality(theta, p, d, delta):
+    df = ng.epsilon_for_accuracy(theta=theta, confidence=p, sensitivity=d, delta=delta,
+                                 mechanisms=["laplace", "gaussian", "staircase"]).set_index("mechanism")
+    lap, stair = float(df.loc["laplace", "epsilon"]), float(df.loc["staircase", "epsilon"])
+    closed = d * math.log(1 / (1 - p)) / theta
+    assert lap == (pytest.approx(closed, rel=1e-12) if closed <= 50 else math.inf)  # cap: ε ≤ 50
+    if math.isfinite(lap) and lap <= 50:
+        assert stair <= lap * (1 + 1e-4)  # the staircase is the optimal ε-DP additive noise
+    for mech in ("laplace", "gaussian", "staircase"):
+        eps = float(df.loc[mech, "epsilon"])
+        if math.isfinite(eps) and eps > 1e-6:
+            kw = {"theta": theta, "confidence": p, "sensitivity": d, "delta": delta}
+            assert ng.accuracy(mech, eps, **kw) >= p - 1e-9
+            assert ng.accuracy(mech, eps * (1 - 1e-3), **kw) < p
+        else:
+            assert not math.isfinite(eps) or eps <= 1e-6
+
+
+@settings(max_examples=20, deadline=None)
+@given(theta=thetas, p1=confs, p2=confs, delta=deltas)
+def test_more_confidence_costs_more_budget(theta, p1, p2, delta):
+    lo, hi = sorted((p1, p2))
+    mechs = ["laplace", "gaussian", "staircase"]
+    a = ng.epsilon_for_accuracy(theta=theta, confidence=lo, delta=delta, mechanisms=mechs)["epsilon"].to_numpy()
+    b = ng.epsilon_for_accuracy(theta=theta, confidence=hi, delta=delta, mechanisms=mechs)["epsilon"].to_numpy()
+    assert np.all(a <= b * (1 + 1e-4))
+
+
+@settings(max_examples=20, deadline=None)
+@given(eps=st.floats(0.01, 40.0), theta=thetas, d=sens)
+def test_reverse_accuracies_are_probabilities_and_ordered(eps, theta, d):
+    df = ng.accuracy_for_epsilon(eps, theta=theta, sensitivity=d, mechanisms=["laplace", "gaussian", "staircase"])
+    acc = df.set_index("mechanism")["accuracy"]
+    assert ((acc >= 0) & (acc <= 1)).all()
+    assert acc["staircase"] >= acc["laplace"] - 1e-12
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None)
+@given(theta=st.floats(0.1, 3.0), p=st.sampled_from([0.8, 0.9, 0.95]))
+def test_r2dp_between_staircase_and_laplace(theta, p):
+    df = ng.epsilon_for_accuracy(theta=theta, confidence=p,
+                                 mechanisms=["laplace", "staircase", "r2dp_two_point"]).set_index("mechanism")
+    two = float(df.loc["r2dp_two_point", "epsilon"])
+    assert float(df.loc["staircase", "epsilon"]) * (1 - 1e-4) <= two <= float(df.loc["laplace", "epsilon"]) * (1 + 1e-4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", ["gaussian", "laplace"])
+@pytest.mark.parametrize("mech", ["brdp", "brdp_paper"])
+def test_brdp_acceptance_is_monotone_in_epsilon(kernel, mech):
+    """The bisection assumes the optimised acceptance is non-decreasing in ε: check it on a grid."""
+    eps = np.geomspace(0.1, 20, 25)
+    for theta in (0.3, 1.0):
+        acc = [ng.accuracy(mech, float(e), theta=theta, kernel=kernel) for e in eps]
+        assert np.all(np.diff(acc) >= -1e-6), (kernel, theta, acc)
+
+
+@pytest.mark.slow
+def test_svt_success_is_monotone_in_epsilon():
+    eps = np.geomspace(0.05, 20, 20)
+    for mech in ("svt_exp", "svt_laplace"):
+        acc = [ng.accuracy(mech, float(e), requirement="topc", theta=5.0, k=50) for e in eps]
+        assert np.all(np.diff(acc) >= -1e-9), (mech, acc)
