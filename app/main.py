@@ -4,19 +4,35 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import registry, ui
+from app import classroom, ledger, registry, ui
 
 st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
 
-pages = [
-    st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=p is registry.HOME)
-    for p in registry.available_pages()
-]
-page = st.navigation(pages)
+_SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
+_available = set(registry.available_pages())
+sections = {
+    name: [
+        st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=p is registry.HOME)
+        for p in infos
+        if p in _available
+    ]
+    for name, infos in _SECTIONS.items()
+}
+page = st.navigation({name: pages for name, pages in sections.items() if pages})
+#: Session state that outlives a page change: presentation mode and the privacy ledger. Everything else (the
+#: previous page's controls) is dropped, so a control never inherits a value from another page's control of the
+#: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
+_CROSS_PAGE = {"present", ledger.KEY}
 if st.session_state.get("_page") != page.url_path:  # a new page visit: its URL values are judged afresh
+    for key in [k for k in st.session_state if not k.startswith("_") and k not in _CROSS_PAGE]:
+        del st.session_state[key]
     st.session_state["_page"] = page.url_path
     st.session_state.pop("_url_checked", None)
+strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()
+classroom.exercises(page.url_path)  # "Try this" exercises under the page content
+with strip:
+    classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()

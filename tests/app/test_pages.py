@@ -126,3 +126,25 @@ def test_bad_links_show_a_clear_message_and_the_page_keeps_working(script, query
     assert at.title  # the page rendered
     if script == "baselines.py":
         assert len(at.metric) == 6
+
+
+def test_controls_do_not_leak_between_pages():
+    """A page's controls start from its own defaults, not from another page's control of the same key.
+
+    SVT's threshold is ``T`` and the baselines' number of compositions is ``T`` too: moving one must not move the
+    other. Presentation mode, in contrast, stays on across pages.
+    """
+    at = open_page("svt.py")
+    svt_t_default = at.select_slider(key="T").value
+    at.select_slider(key="T").set_value(1000.0).run()
+    at.select_slider(key="eps").set_value(10.0).run()
+    at.toggle(key="present").set_value(True).run()
+    at.switch_page("../pages/baselines.py")
+    at.run()
+    fresh = open_page("baselines.py")
+    assert at.select_slider(key="T").value == fresh.select_slider(key="T").value
+    assert at.select_slider(key="eps").value == fresh.select_slider(key="eps").value
+    assert at.toggle(key="present").value is True
+    at.switch_page("../pages/svt.py")
+    at.run()
+    assert at.select_slider(key="T").value == svt_t_default

@@ -1,0 +1,495 @@
+"""AppTest: the classroom strip (share link, glossary, presentation mode) on every page, and the "Try this" exercises.
+
+Every number written in an exercise's answer is recomputed here independently (closed forms, quadrature,
+root finding with scipy, dp_accounting), and for most exercises the page opened with the exercise's settings must
+show the same number.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+from scipy import integrate, optimize, stats
+
+from app import classroom, registry
+from tests.app.conftest import open_page, shown_numbers
+
+PAGES = registry.available_pages()
+SCRIPT = {p.url_path: p.script for p in PAGES}
+SCRIPT_PATH = {p.script: p.url_path for p in PAGES}
+WITH_EPS = {"", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp"}  # pages with an ε slider
+
+
+# ------------------------------------------------------------------------------------------ independent maths
+
+
+def gauss_delta(eps: float, sigma: float, sens: float = 1.0) -> float:
+    """Exact δ(ε) of the Gaussian mechanism (Balle & Wang 2018, Thm. 8)."""
+    a, b = sens / (2 * sigma), eps * sigma / sens
+    return float(stats.norm.cdf(a - b) - math.exp(eps) * stats.norm.cdf(-a - b))
+
+
+def analytic_sigma(eps: float, delta: float, sens: float = 1.0) -> float:
+    """Smallest σ with δ(ε) ≤ δ, by root finding on the exact profile."""
+    return optimize.brentq(lambda s: gauss_delta(eps, s, sens) - delta, 1e-3 * sens, 1e4 * sens, xtol=1e-12)
+
+
+def gauss_eps_for_delta(delta: float, sigma: float, sens: float = 1.0) -> float:
+    return optimize.brentq(lambda e: gauss_delta(e, sigma, sens) - delta, 0.0, 500.0, xtol=1e-12)
+
+
+def laplace_composed_epsilon(eps: float, delta: float, t: int) -> float:
+    """ε at δ of T Laplace(1/ε′) releases, ε′ = ε − 2 ln(1 − δ), straight from dp_accounting's PLD."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    scale = 1.0 / (eps - 2 * math.log1p(-delta))
+    one = pld.from_laplace_mechanism(scale, sensitivity=1.0, value_discretization_interval=1e-4)
+    return float(one.self_compose(t).get_epsilon_for_delta(delta))
+
+
+def brdp_hockey_stick(eps: float, sigma: float, theta: float, q: float, shift: float) -> float:
+    """∫ (p₀ − e^ε p_d)₊ for the BR-DP output densities (Gaussian kernel, recycle outside ±θ w.p. q) by quadrature."""
+    p_in = stats.norm.cdf(theta / sigma) - stats.norm.cdf(-theta / sigma)
+    z = 1 - (1 - p_in) * q
+
+    def pdf(x: float, c: float) -> float:
+        k = stats.norm.pdf(x - c, scale=sigma)
+        return k / z if abs(x - c) <= theta else (1 - q) * k / z
+
+    def f(x: float) -> float:
+        return max(0.0, pdf(x, 0.0) - math.exp(eps) * pdf(x, shift))
+
+    edges = [-40 * sigma, *sorted({-theta, theta, shift - theta, shift + theta}), 40 * sigma + shift]
+    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0] for a, b in zip(edges, edges[1:]))
+
+
+def brdp_exact_delta(eps: float, sigma: float, theta: float, q: float, sens: float) -> float:
+    """sup over neighbour shifts d ∈ (0, Δ] of the hockey-stick divergence (grid of 20 shifts)."""
+    return max(brdp_hockey_stick(eps, sigma, theta, q, d) for d in np.linspace(sens / 20, sens, 20))
+
+
+def svt_r_op(b: float, theta: float, k: int) -> float:
+    """α = 0 optimum of Eq. 8: Pr[v − ρ > r] = 1/(k + 1), v ~ Exp(θ), ρ ~ Lap(b), by quadrature + root finding."""
+
+    def survival(r: float) -> float:
+        # P(v > r + ρ), r ≥ 0: ρ < −r always passes; otherwise e^(−(r+ρ)/θ), integrated against the Laplace density
+        # on [−r, 0] and [0, ∞) in closed form (θ ≠ b)
+        a, c = 1 / b - 1 / theta, 1 / b + 1 / theta
+        head = 0.5 * math.exp(-r / b)
+        left = math.exp(-r / theta) / (2 * b) * -math.expm1(-r * a) / a
+        right = math.exp(-r / theta) / (2 * b) / c
+        return head + left + right
+
+    # cross-check the closed form once against quadrature at a moderate r
+    r0 = theta
+    quad = stats.laplace.cdf(-r0, scale=b) + integrate.quad(
+        lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), -r0, 0)[0] + integrate.quad(
+        lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), 0, np.inf)[0]
+    assert math.isclose(survival(r0), quad, rel_tol=1e-8)
+    return optimize.brentq(lambda r: survival(r) - 1 / (k + 1), 0.0, 100 * (b + theta), xtol=1e-10)
+
+
+def svt_scales(eps: float, c: int) -> tuple[float, float]:
+    """Threshold scale b and query scale θ of the page's calibration (split from dpcore; the optimum is ours)."""
+    from dpcore import svt
+
+    sp = svt.split_budget(eps, c=c, noise="exponential")
+    return sp.threshold_scale, sp.query_scale
+
+
+def _brdp_b() -> tuple[float, float]:
+    from dpcore import brdp
+
+    eps, delta, sens, theta = 5.0, 1e-8, 0.2, 3.0
+    sigma = analytic_sigma(0.3 * eps, delta, sens)
+    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.3 * eps, sensitivity=sens, theta=theta,
+                     kernel="gaussian")
+    exact = brdp_exact_delta(eps, sigma, theta, q, sens)
+    return exact, exact / delta
+
+
+def _brdp_a() -> tuple[float, float]:
+    from dpcore import brdp
+
+    eps, delta, sens, theta = 0.1, 1e-3, 5.0, 0.1
+    sigma = analytic_sigma(0.6 * eps, delta, sens)
+    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.6 * eps, sensitivity=sens, theta=theta,
+                     kernel="gaussian")
+    assert q == 1.0
+    exact = brdp_hockey_stick(eps, sigma, theta, q, sens)  # disjoint supports: the whole mass
+    w = stats.norm.cdf(theta / sigma) - stats.norm.cdf(-theta / sigma)  # eq. (7): in-bound for X, out for X'
+    paper = (1 - w) * gauss_delta(eps, sigma, sens) + w * 1.0  # Prop. 2 with L = ∞: δ_Z(−∞) = 1
+    return exact, paper
+
+
+def _brdp_sound() -> tuple[float, float]:
+    from dpcore import brdp
+
+    sigma = analytic_sigma(1.0, 1e-5)
+    p = 2 * stats.norm.cdf(1.0 / sigma) - 1
+    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="exact")
+    assert math.isclose(plan.epsilon_y, 1.0)
+    # the optimiser's q must really be (1, 1e-5)-DP: check with our own quadrature
+    assert brdp_exact_delta(1.0, sigma, 1.0, plan.q, 1.0) <= 1e-5 * (1 + 1e-4)
+    return p, p / (1 - (1 - p) * plan.q)  # eq. (9)
+
+
+def _rr_example1() -> tuple[float, float]:
+    eps, n = 0.7, 3
+    keep = math.exp(eps) / (1 + math.exp(eps))
+    answers = [1] * n + [0] * n
+    lik = [math.prod(keep if a == x else 1 - keep for a in answers) for x in (0, 1)]
+    return abs(math.log(lik[0]) - math.log(lik[1])), 2 * n * eps
+
+
+def _rho(eps: float, delta: float, c: float) -> float:
+    """Largest ρ with ρ + 2√(c ρ ln(1/δ)) ≤ ε (c = 1 corrected, 2 as printed), by root finding."""
+    return optimize.brentq(lambda r: r + 2 * math.sqrt(c * r * math.log(1 / delta)) - eps, 0.0, eps, xtol=1e-14)
+
+
+def _odds(prior: float, eps: float) -> float:
+    odds = prior / (1 - prior) * math.exp(eps)
+    return 100 * odds / (1 + odds)
+
+
+CHECKS = {
+    "home-eps1": lambda: (_odds(0.5, 1.0),),
+    "home-eps01": lambda: (math.exp(0.1), _odds(0.5, 0.1)),
+    "home-eps5": lambda: (_odds(0.5, 5.0), _odds(0.01, 5.0)),
+    "base-sigma": lambda: (analytic_sigma(0.5, 1e-5, 2.0), 2.0 / (0.5 - 2 * math.log1p(-1e-5))),
+    "base-classic": lambda: (
+        math.sqrt(2 * math.log(1.25 / 1e-5)) / 0.5,
+        analytic_sigma(0.5, 1e-5),
+        math.sqrt(2 * math.log(1.25 / 1e-5)) / 0.5 / analytic_sigma(0.5, 1e-5),
+    ),
+    "base-compose": lambda: (
+        gauss_eps_for_delta(1e-5, analytic_sigma(1.0, 1e-5) / math.sqrt(100)),  # T Gaussians = one with σ/√T
+        laplace_composed_epsilon(1.0, 1e-5, 100),
+        100 * 1.0,
+    ),
+    "base-accuracy": lambda: tuple(
+        v
+        for e in (0.5, 2.0)
+        for v in (1 - math.exp(-(e - 2 * math.log1p(-1e-5))), math.erf(1 / (analytic_sigma(e, 1e-5) * math.sqrt(2))))
+    ),
+    "brdp-counterexample-b": _brdp_b,
+    "brdp-counterexample-a": _brdp_a,
+    "brdp-sound": _brdp_sound,
+    "nr-rho": lambda: (_rho(10.0, 1e-6, 1),),
+    "nr-printed": lambda: (_rho(10.0, 1e-6, 2), 100 * (1 - _rho(10.0, 1e-6, 2) / _rho(10.0, 1e-6, 1))),
+    "svt-c": lambda: (svt_r_op(*svt_scales(1.0, 1), 200), svt_r_op(*svt_scales(1.0, 50), 200)),
+    "svt-eps": lambda: (svt_r_op(*svt_scales(0.1, 50), 200),),
+    "svt-at-threshold": lambda: (1 / 201,),
+    "ldp-filter": lambda: (math.floor(4.0 / 1.0),),
+    "ldp-example1": _rr_example1,
+    "ldp-bound": lambda: (25 * 1.0,),
+    "r2dp-threshold": lambda: (2 / (1 - 0.1 / 1.0), 1 - math.exp(-0.1 * 2.0), 1 - math.exp(-0.1 * 2.5)),
+    "r2dp-laplace": lambda: (1 - math.exp(-0.1 * 5.0),),
+    "neg-laplace": lambda: (optimize.brentq(lambda e: stats.laplace.cdf(1, scale=1 / e) - stats.laplace.cdf(
+        -1, scale=1 / e) - 0.95, 0.1, 20.0, xtol=1e-12),),
+    "neg-meaning": lambda: (math.exp(10.0), _odds(0.01, 10.0)),
+}
+
+#: Spec reference values the page numbers must also agree with (svt.md §3.4 table).
+SPEC = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
+
+#: What the page shows when opened with the exercise's settings: metric label → text in the answer.
+SHOWN = {
+    "base-sigma": {"Gaussian σ": "14.06", "Laplace b": "4"},
+    "base-classic": {"Gaussian σ": "9.69"},
+    "base-compose": {"Gaussian total ε after T = 100": "14.43", "Laplace total ε after T = 100": "68.25"},
+    "base-accuracy": {"Laplace P(|noise| ≤ θ)": "0.3935", "Gaussian P(|noise| ≤ θ)": "0.1131"},
+    "brdp-counterexample-b": {"δ at ε — exact": "7.53e-06", "δ at ε — paper's accountant": "1e-08"},
+    "brdp-counterexample-a": {"δ at ε — exact": "1", "δ at ε — paper's accountant": "0.00067"},
+    "brdp-sound": {"BR-DP acceptance": "0.3957", "plain DP acceptance": "0.2113"},
+    "nr-rho": {"zCDP budget ρ*": "1.35301"},
+    "nr-printed": {"zCDP budget ρ*": "0.770693"},
+    "svt-c": {"correction r in use": "20.78"},
+    "svt-eps": {"correction r in use": "5645"},
+    "svt-at-threshold": {"P[⊤] at T": "0.004975"},
+    "ldp-filter": {"Answered under basic composition": "4 of 25"},
+    "ldp-bound": {"LDP bound Σε (ℓ)": "25.0000"},
+    "ldp-example1": {"ℓ of the balanced pattern": "0.0000", "Basic composition 2nε": "4.2000"},
+    "r2dp-threshold": {"Laplace U(γ) at ε": "0.2212"},
+    "r2dp-laplace": {"Laplace U(γ) at ε": "0.3935"},
+    "neg-meaning": {"Largest posterior from a 1 % prior": "99.6 %"},
+}
+
+#: Answered in words; their claims are checked on the page by the tests at the end of this file.
+QUALITATIVE = {"nr-expost", "ledger-accountants", "ledger-filter", "audit-laplace", "audit-brdp"}
+
+ALL = [(path, ex) for path, items in classroom.EXERCISES.items() for ex in items]
+ALL_LIVE = [(path, ex) for path, ex in ALL if path in SCRIPT]  # exercises of pages whose script exists
+
+
+def _tolerance(text: str) -> float:
+    """Half a unit in the last digit shown: '14.06' → 0.005, '7.53e-06' → 0.005e-06, '753' → 0.5."""
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (-decimals) * 10.0 ** (int(exponent) if exponent else 0) * (1 + 1e-9)
+
+
+def _first_metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+# ------------------------------------------------------------------------------------------------- glossary
+
+
+def test_glossary_has_the_recurring_terms_in_plain_sentences():
+    wanted = ["ε", "δ", "sensitivity", "composition", "privacy profile", "zCDP", "PLD", "ex-post", "privacy filter",
+              "sparse vector", "realized privacy loss", "randomized response", "hockey-stick", "Laplace mechanism",
+              "Gaussian mechanism", "usefulness"]
+    for word in wanted:
+        assert any(word.lower() in term.lower() for term in classroom.GLOSSARY), word
+    for term, text in classroom.GLOSSARY.items():
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+        assert 1 <= len(sentences) <= 3, (term, sentences)
+        assert len(text) < 400, term
+    for path, terms in classroom.PAGE_TERMS.items():
+        assert terms and set(terms) <= set(classroom.GLOSSARY), path
+
+
+def test_glossary_formulas_are_right():
+    # the two formulas the glossary states in words, checked numerically
+    eps, delta = 1.0, 1e-5
+    rr = classroom.GLOSSARY["randomized response"]
+    assert "e^ε/(1 + e^ε)" in rr  # truthful with this probability: likelihood ratio (p/(1-p)) = e^ε exactly
+    p = math.exp(eps) / (1 + math.exp(eps))
+    assert math.isclose(p / (1 - p), math.exp(eps))
+    z = classroom.GLOSSARY["zCDP"]
+    assert "ρ + 2√(ρ ln(1/δ))" in z
+    rho = 0.3
+    assert rho + 2 * math.sqrt(rho * math.log(1 / delta)) > rho  # stated conversion is the corrected constant
+    assert "Δ/ε" in classroom.GLOSSARY["Laplace mechanism"]
+
+
+# ----------------------------------------------------------------------------------------------- share link
+
+
+def test_share_url_builds_full_links():
+    su = classroom.share_url
+    assert su("http://h:1/brdp", "brdp", {"eps": "2", "delta": "1e-05"}) == "http://h:1/brdp?eps=2&delta=1e-05"
+    assert su("http://h:1", "brdp", {"eps": "2"}) == "http://h:1/brdp?eps=2"
+    assert su("http://h:1/", "", {"eps": "2"}) == "http://h:1/?eps=2"
+    assert su("http://h:1", "", {}) == "http://h:1/"
+    assert su("http://h:1/app/svt", "svt", {}) == "http://h:1/app/svt"
+    assert su(None, "svt", {"c": "5"}) == "/svt?c=5"
+    assert su(None, "", {"eps": "2"}) == "/?eps=2"
+    # anything odd in a value is percent-encoded, never passed through
+    assert su(None, "svt", {"x": "<a b>&c=1"}) == "/svt?x=%3Ca%20b%3E%26c%3D1"
+
+
+def _share_code(at) -> str:
+    codes = [c.value for c in at.code]
+    assert len(codes) == 1, codes
+    return codes[0]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path or "home")
+def test_every_page_has_the_strip(page):
+    query = {"present": "true", **({"eps": "2"} if page.url_path in WITH_EPS else {})}
+    at = open_page(page.script, query)
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    labels = [p.proto.popover.label for p in at.get("popover")]
+    assert "Share this view" in labels
+    url = _share_code(at)
+    parts = urlsplit(url)
+    assert parts.path == f"/{page.url_path}"
+    shared = dict(parse_qsl(parts.query))
+    assert shared.items() >= query.items()  # the link's values, plus every other control at its current value
+    controls = {w.key: w.value for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
+    for key, value in shared.items():
+        if key in controls and isinstance(controls[key], int | float) and not isinstance(controls[key], bool):
+            assert math.isclose(float(value), float(controls[key])), key
+    # glossary popovers of the page, each with its definition
+    terms = classroom.PAGE_TERMS.get(page.url_path, ())
+    assert [t for t in labels if t != "Share this view"] == list(terms)
+    text = " ".join(m.value for m in at.markdown)
+    for term in terms:
+        assert classroom.GLOSSARY[term] in text
+    assert at.toggle(key=classroom.PRESENT_KEY).value is True
+
+
+#: Controls moved in a session (kind, key, value) on the baselines page and two paper pages.
+MOVES = {
+    "baselines.py": [("select_slider", "eps", 2.0), ("select_slider", "delta", 1e-8), ("select_slider", "sens", 2.0),
+                     ("select_slider", "T", 100), ("radio", "calib", "classic"), ("number_input", "seed", 7)],
+    "svt.py": [("select_slider", "eps", 0.5), ("select_slider", "c", 10), ("select_slider", "k", 50),
+               ("radio", "corr", "mean"), ("toggle", "mono", True)],
+    "noise_reduction.py": [("select_slider", "eps", 5.0), ("select_slider", "delta", 1e-8),
+                           ("select_slider", "alpha", 0.05), ("select_slider", "y", 1000.0)],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", list(MOVES))
+def test_the_share_link_restores_the_view_in_a_fresh_session(script):
+    at = open_page(script)
+    default = shown_numbers(at)
+    for kind, key, value in MOVES[script]:
+        getattr(at, kind)(key=key).set_value(value).run()
+        assert not at.exception
+    moved = shown_numbers(at)
+    assert moved != default
+    url = _share_code(at)
+    assert urlsplit(url).path == f"/{SCRIPT_PATH[script]}"
+    shared = dict(parse_qsl(urlsplit(url).query))
+    controls = {w.key for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
+    assert {key for _, key, _ in MOVES[script]} <= set(shared) <= controls | {"tab"}, shared  # every control
+    fresh = open_page(script, shared)
+    assert not fresh.exception and not fresh.error
+    for kind, key, value in MOVES[script]:
+        assert getattr(fresh, kind)(key=key).value == value, key
+    assert shown_numbers(fresh) == moved
+
+
+# --------------------------------------------------------------------------------------------- presentation
+
+
+def _presentation_css(at) -> list[str]:
+    return [h.proto.body for h in at.get("html") if "stMainBlockContainer" in h.proto.body]
+
+
+def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working():
+    at = open_page("baselines.py", {"eps": "2"})
+    before = shown_numbers(at)
+    assert not _presentation_css(at)
+    at.toggle(key=classroom.PRESENT_KEY).set_value(True).run()
+    assert not at.exception and not at.error
+    assert _presentation_css(at) == [classroom.PRESENTATION_CSS.strip()] or _presentation_css(at) == [
+        classroom.PRESENTATION_CSS]
+    assert shown_numbers(at) == before
+    at.select_slider(key="eps").set_value(0.5).run()  # controls still work in presentation mode
+    assert not at.exception and shown_numbers(at) != before and _presentation_css(at)
+    at.toggle(key=classroom.PRESENT_KEY).set_value(False).run()
+    assert not _presentation_css(at)
+
+
+def test_presentation_css_is_a_fixed_stylesheet():
+    css = classroom.PRESENTATION_CSS
+    assert css.strip().startswith("<style>") and css.strip().endswith("</style>")
+    assert "<script" not in css.lower() and "{" in css
+    assert "font-size" in css and "stMain" in css
+
+
+def test_bad_presentation_link_is_reported():
+    at = open_page("baselines.py", {"present": "maybe"})
+    assert not at.exception
+    assert any("present=maybe" in e.value for e in at.error)
+    assert not _presentation_css(at)
+
+
+# ------------------------------------------------------------------------------------------------ exercises
+
+
+def test_every_page_with_content_has_2_to_4_exercises():
+    for page in ("", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp"):
+        assert 2 <= len(classroom.EXERCISES[page]) <= 4, page
+    for path, items in classroom.EXERCISES.items():
+        assert path in SCRIPT or path in {p.url_path for p in registry.TOOLS}, path
+        assert len({ex.id for ex in items}) == len(items)
+    ids = [ex.id for _, ex in ALL]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path or "home")
+def test_exercises_render_with_link_and_hidden_answer(page):
+    at = open_page(page.script)
+    items = classroom.EXERCISES.get(page.url_path, ())
+    expanders = [e for e in at.expander if e.label == "Answer"]
+    assert len(expanders) == len(items)
+    text = " ".join(m.value for m in at.markdown)
+    for ex, box in zip(items, expanders):
+        assert ex.question in text
+        assert f"]({ex.link(page.url_path)})" in text
+        assert [m.value for m in box.markdown] == [ex.answer]
+        assert not box.proto.expanded  # revealed on click only
+    if items:
+        assert any(h.value == "Try this" for h in at.header)
+
+
+@pytest.mark.parametrize("path,ex", ALL, ids=lambda v: v.id if isinstance(v, classroom.Exercise) else None)
+def test_numeric_answers_match_independent_computation(path, ex):
+    if ex.id not in QUALITATIVE:
+        assert ex.numbers and ex.id in CHECKS, f"no independent check for {ex.id}"
+    values = CHECKS[ex.id]() if ex.id in CHECKS else ()
+    assert len(values) == len(ex.numbers), ex.id
+    for text, value in zip(ex.numbers, values):
+        assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
+        assert abs(float(text) - value) <= _tolerance(text), (ex.id, text, value)
+    for text, ref in zip(ex.numbers, SPEC.get(ex.id, ())):
+        if ref is not None:
+            assert abs(float(text) - ref) <= _tolerance(text), (ex.id, text, ref)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path,ex", ALL_LIVE, ids=lambda v: v.id if isinstance(v, classroom.Exercise) else None)
+def test_exercise_link_opens_the_page_with_those_settings(path, ex):
+    assert ex.link(path).startswith(f"./{path}?")
+    assert dict(parse_qsl(urlsplit(ex.link(path)).query)) == dict(ex.settings)
+    at = open_page(SCRIPT[path], dict(ex.settings))
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert not [e for e in errors if e.startswith("The link set")], errors  # every setting is a valid link value
+    assert path == "audit" or not errors, errors  # the audit reports a violation with st.error
+    widgets = {w.key: w for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
+    for key, value in ex.settings.items():
+        if key in widgets:
+            shown = widgets[key].value
+            if isinstance(shown, bool):
+                assert str(shown).lower() == value, (key, shown)
+            elif isinstance(shown, int | float):
+                assert math.isclose(float(shown), float(value)), (key, shown, value)
+            else:
+                assert str(shown) == value, (key, shown)
+    for label, text in SHOWN.get(ex.id, {}).items():
+        assert _first_metric(at, label) == text, (ex.id, label)
+        if ex.id != "brdp-counterexample-b" or "exact" in label:  # the page shows what the answer says
+            shown = float(text.split(" ")[0])
+            assert any(abs(shown - float(n)) <= _tolerance(n) for n in ex.numbers), (ex.id, label, text)
+
+
+@pytest.mark.slow
+def test_ldp_filter_answers_more_than_basic_composition():
+    at = open_page("ldp.py", dict(next(ex for _, ex in ALL if ex.id == "ldp-filter").settings))
+    bayes = int(_first_metric(at, "Answered by the Bayesian filter").split(" ")[0])
+    basic = int(_first_metric(at, "Answered under basic composition").split(" ")[0])
+    assert bayes > basic == 4
+    realized = float(_first_metric(at, "Realized loss ℓ of the 25 answers"))
+    assert realized < 25.0  # ldp-bound: far below Σε
+
+
+@pytest.mark.slow
+def test_noise_reduction_expost_is_below_the_worst_case():
+    at = open_page("noise_reduction.py", dict(next(ex for _, ex in ALL if ex.id == "nr-expost").settings))
+    median = float(_first_metric(at, "Median ex-post charge ρ_T"))
+    worst = float(_first_metric(at, "Ex-ante worst case ρ_T"))
+    assert math.isclose(worst, _rho(10.0, 1e-6, 1), rel_tol=1e-3)
+    assert median < 0.2 * worst
+
+
+@pytest.mark.slow
+def test_audit_exercises_get_the_verdicts_they_state():
+    verdicts = {}
+    for ex in classroom.EXERCISES["audit"]:
+        at = open_page("audit.py", dict(ex.settings))
+        verdicts[ex.id] = _first_metric(at, "verdict")
+        if ex.id == "audit-laplace":
+            assert float(next(m.value for m in at.metric if m.label.startswith("ε lower bound"))) < 1.0
+    assert verdicts == {"audit-laplace": "consistent", "audit-brdp": "VIOLATION"}
+
+
+@pytest.mark.slow
+def test_r2dp_gamma_beats_laplace_only_above_the_threshold():
+    at2 = open_page("r2dp.py", {"part": "families", "eps": "2", "gamma": "0.1"})
+    at25 = open_page("r2dp.py", {"part": "families", "eps": "2.5", "gamma": "0.1"})
+    best2 = float(_first_metric(at2, "best gamma U(γ) (Alg. 1)"))
+    best25 = float(_first_metric(at25, "best gamma U(γ) (Alg. 1)"))
+    assert abs(best2 - (1 - math.exp(-0.2))) < 1e-4  # = Laplace below ε = 2.22
+    assert best25 > (1 - math.exp(-0.25)) + 1e-4  # beats Laplace above it
