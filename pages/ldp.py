@@ -156,7 +156,7 @@ def _explore() -> None:
         help="Unfiltered: all k queries answered. ℓ = ln max Λ − ln min Λ (Def. 3.2, Eq. 10).",
     )
     c[1].metric(
-        f"LDP bound Σε ({unit})",
+        f"LDP bound Σε of the {k} answers ({unit})",
         C.show_loss(s_b["basic"], ratio),
         help="Basic composition: the worst case over all possible answers.",
     )
@@ -243,7 +243,7 @@ def _beliefs(df_b: pd.DataFrame, s_b: dict) -> None:
             )
         c = st.columns(3)
         c[0].metric(f"Expected realized loss under x* ({unit})", C.show_loss(s_o["expected_loss"], ratio))
-        c[1].metric(f"LDP bound Σε ({unit})", C.show_loss(s_o["basic"], ratio))
+        c[1].metric(f"LDP bound Σε of the {s_o['m']} queries shown ({unit})", C.show_loss(s_o["basic"], ratio))
         c[2].metric("Chance the answers reach the bound", f"{s_o['p_at_bound']:.3g}")
         ui.chart(
             F.output_losses(df_o, ratio=ratio),

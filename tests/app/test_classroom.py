@@ -212,7 +212,7 @@ SHOWN = {
     "svt-eps": {"correction r in use": "5645"},
     "svt-at-threshold": {"P[⊤] at T": "0.004975"},
     "ldp-filter": {"Answered under basic composition": "4 of 25"},
-    "ldp-bound": {"LDP bound Σε (ℓ)": "25.0000"},
+    "ldp-bound": {"LDP bound Σε of the 25 answers (ℓ)": "25.0000"},
     "ldp-example1": {"ℓ of the balanced pattern": "0.0000", "Basic composition 2nε": "4.2000"},
     "r2dp-threshold": {"Laplace U(γ) at ε": "0.2212"},
     "r2dp-laplace": {"Laplace U(γ) at ε": "0.3935"},
