@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 _PROBLEMS = "_url_problems"
 _CHECKED = "_url_checked"  # keys whose URL value was already validated during this visit of the page (see app/main.py)
@@ -46,6 +47,17 @@ def _record(message: str) -> None:
     st.session_state.setdefault(_PROBLEMS, []).append(message)
 
 
+def _shown(raw: str, limit: int = 40) -> str:
+    """A URL value as quoted in an error message: printable, no backticks (they would end the code span), short."""
+    text = "".join(ch if ch.isprintable() and ch != "`" else "?" for ch in raw)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _repeated(key: str) -> bool:
+    """True when the link sets ``key`` more than once (the last value counts, as for Streamlit's own widgets)."""
+    return len(st.query_params.get_all(key)) > 1
+
+
 def take_url_problems() -> list[str]:
     """Problems found in this run's URL (each shown once), emptied on read."""
     return st.session_state.pop(_PROBLEMS, [])
@@ -71,6 +83,21 @@ def _first_look(key: str) -> str | None:
     return st.query_params.get(key)
 
 
+def _forget_url_value(key: str) -> None:
+    """Drop ``?key=…`` before its widget reads it.
+
+    Streamlit 1.67's integer number input crashes on ``?seed=inf`` / ``1e400`` (``int(inf)`` raises OverflowError,
+    which its URL seeding does not catch), so an invalid seed is removed from the URL, including the snapshot the
+    widget is seeded from (a private attribute: if it moves, tests/app/test_fuzz_links.py fails).
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        getattr(qp, "_initial_query_params", {}).pop(key, None)
+        qp.remove_param(key)
+
+
 def _widget_default(snapped: bool, **default: Any) -> dict[str, Any]:
     """The default to pass to a widget: none when this run put a snapped URL value into session state."""
     return {} if snapped else default
@@ -85,13 +112,13 @@ def _prefill(key: str, name: str, options: Sequence[Any], fmt: Callable[[Any], s
     if not numeric:
         if raw not in [fmt(o) for o in options]:
             allowed = ", ".join(fmt(o) for o in options)
-            _record(f"The link set `{key}={raw}`, but {name} must be one of {allowed}. Showing {fmt(default)}.")
+            _record(f"The link set `{key}={_shown(raw)}`, but {name} must be one of {allowed}. Showing {fmt(default)}.")
         return False
     x = _parse_number(raw)
     lo, hi = min(options), max(options)
     if x is None or not lo <= x <= hi:
         _record(
-            f"The link set `{key}={raw}`, but {name} must be a number from {fmt(lo)} to {fmt(hi)}. "
+            f"The link set `{key}={_shown(raw)}`, but {name} must be a number from {fmt(lo)} to {fmt(hi)}. "
             f"Showing the default {fmt(default)} instead."
         )
         return False
@@ -99,7 +126,8 @@ def _prefill(key: str, name: str, options: Sequence[Any], fmt: Callable[[Any], s
         nearest = min(options, key=lambda o: abs(math.log(o) - math.log(x)))
     else:
         nearest = min(options, key=lambda o: abs(o - x))
-    if fmt(nearest) != raw:
+    # a slider takes a repeated key (?eps=1&eps=2) for a range and drops it: hand it the last value like other widgets
+    if fmt(nearest) != raw or _repeated(key):
         st.session_state[key] = nearest
         return True
     return False
@@ -214,8 +242,9 @@ def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
     if (raw := _first_look(key)) is not None:
         x = _parse_number(raw)
         if x is None or not x.is_integer() or not 0 <= x <= SEED_MAX:
-            _record(f"The link set `{key}={raw}`, but the seed must be a whole number from 0 to {SEED_MAX}. "
+            _record(f"The link set `{key}={_shown(raw)}`, but the seed must be a whole number from 0 to {SEED_MAX}. "
                     f"Showing seed {default}.")
+            _forget_url_value(key)
     kwargs = {"value": default}
     return int(
         c.number_input(
@@ -230,5 +259,16 @@ def toggle(key: str, label: str, default: bool = False, *, help: str | None = No
     c = container or st.sidebar
     raw = _first_look(key)
     if raw is not None and raw.lower() not in ("true", "false"):
-        _record(f"The link set `{key}={raw}`, but {label!r} must be true or false. Showing {str(default).lower()}.")
+        _record(f"The link set `{key}={_shown(raw)}`, but {label!r} must be true or false. Showing {str(default).lower()}.")
     return bool(c.toggle(label, value=default, key=key, bind="query-params", help=help))
+
+
+def tabs(key: str, labels: Sequence[str], *, name: str, on_change: str = "ignore", container: Any = None) -> Any:
+    """URL-bound tabs (``?key=<label>``, lazy: render only ``tab.open`` ones); an unknown label is reported, not dropped.
+
+    Streamlit silently drops a ``?key=`` value that names no tab, so the raw value is judged here first.
+    """
+    c = container or st
+    labels = list(labels)
+    _prefill(key, name, labels, str, labels[0])
+    return c.tabs(labels, key=key, on_change=on_change, bind="query-params")

@@ -24,6 +24,7 @@ __all__ = [
     "real_array",
     "choice",
     "rng",
+    "sequence",
 ]
 
 
@@ -44,7 +45,10 @@ def _to_float(name: str, value: Any) -> float:
         if isinstance(value, np.ndarray) and value.ndim == 0:
             return _to_float(name, value.item())
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond the float range (10**400): ±inf, judged like any infinity
+        return math.inf if value > 0 else -math.inf
 
 
 def real(
@@ -106,6 +110,15 @@ def integer(name: str, value: Any, *, low: int | None = None, high: int | None =
     return n
 
 
+def _all_real(arr: np.ndarray) -> bool:
+    return all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in arr.ravel())
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def real_array(
     name: str,
     value: Any,
@@ -116,9 +129,12 @@ def real_array(
 ) -> np.ndarray:
     """A float array (any shape, scalars become 0-d) with no NaN and every entry in [low, high]."""
     try:
+        raw = np.asarray(value)
+        if raw.dtype.kind not in "biuf" and not (raw.dtype.kind == "O" and _all_real(raw)):
+            raise TypeError  # complex, strings, None, dates …
         arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be real numbers, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be real numbers, got {_short(value)}") from None
     if np.isnan(arr).any():
         raise ValueError(f"{name} must not contain nan")
     if not allow_inf and np.isinf(arr).any():
@@ -143,3 +159,10 @@ def rng(value: Any) -> np.random.Generator:
     if value is None:
         return np.random.default_rng()
     return np.random.default_rng(integer("rng", value, low=0))
+
+
+def sequence(name: str, value: Any) -> list:
+    """A finite sequence (list, tuple, 1-D array, range …) as a list; a string or a scalar is refused."""
+    if isinstance(value, str | bytes | dict) or not isinstance(value, Iterable) or np.ndim(value) == 0:
+        raise ValueError(f"{name} must be a sequence (a list or tuple), got {_short(value)}")
+    return list(value)

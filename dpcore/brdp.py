@@ -1593,6 +1593,7 @@ def experiment_releases(
     n_rel = _v.integer("n_releases", n_releases, low=1)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
     mode = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
+    mechanisms = _v.sequence("mechanisms", mechanisms)
     for m in mechanisms:
         _v.choice("mechanisms", m, _MECHANISMS)
     gen = _v.rng(rng)

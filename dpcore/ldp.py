@@ -228,6 +228,8 @@ def likelihood_table(
             "probabilities: every row must sum to 1 (within 1e-9); got row sums "
             f"in [{sums.min():.6g}, {sums.max():.6g}]"
         )
+    if outputs is not None:
+        outputs = _v.sequence("outputs", outputs)
     if outputs is not None and len(outputs) != p.shape[1]:
         raise ValueError(f"outputs must have one label per column ({p.shape[1]}), got {len(outputs)}")
     return _make_table(_safe_log(p), outputs, name)
@@ -263,6 +265,7 @@ def realized_loss(log_likelihood: Any) -> float | np.ndarray:
 
 def transcript_log_likelihood(tables: Sequence[LikelihoodTable], outputs: Sequence[Any]) -> np.ndarray:
     """``ln Λ_r(x) = Σ_i ln Pr[q_i(x) = y_i]`` of a transcript (spec §1, Eq. 13, Eq. 19)."""
+    tables, outputs = _v.sequence("tables", tables), _v.sequence("outputs", outputs)
     if len(tables) != len(outputs):
         raise ValueError(f"outputs must have one entry per table ({len(tables)}), got {len(outputs)}")
     if len(tables) == 0:
@@ -946,7 +949,7 @@ def filter_timeline(
         raise ValueError("tables must all have the same domain size")
     x = _v.integer("true_value", true_value, low=0, high=n - 1)
     gen = _v.rng(rng)
-    outs = None if outputs is None else list(outputs)
+    outs = None if outputs is None else _v.sequence("outputs", outputs)
     filt = BayesianPrivacyFilter(b, domain_size=n)
     spent = 0.0
     basic_open = True
@@ -1098,7 +1101,7 @@ def example2(outputs: Sequence[int] = (1, 0, 1), *, epsilon: float = math.log(1.
 
     Erratum: the paper prints 0.109 at x = 2; the model gives 0.1046 (0.109 is the x = 3 value, spec §8.3).
     """
-    outs = [_v.integer("outputs", y, low=0, high=1) for y in outputs]
+    outs = [_v.integer("outputs", y, low=0, high=1) for y in _v.sequence("outputs", outputs)]
     if not outs:
         raise ValueError("outputs must contain at least one output")
     tabs = [running_example_query(i + 1, epsilon=epsilon) for i in range(len(outs))]
@@ -1133,7 +1136,7 @@ def example3(
     Columns: step, loss_if_0, loss_if_1, ratio_if_0, ratio_if_1, accepted, observed, loss_after,
     ratio_after, argmax, argmin (tuples of maximisers/minimisers of Λ).
     """
-    outs = [_v.integer("outputs", y, low=0, high=1) for y in outputs]
+    outs = [_v.integer("outputs", y, low=0, high=1) for y in _v.sequence("outputs", outputs)]
     nq = _v.integer("n_queries", n_queries, low=1)
     filt = BayesianPrivacyFilter(budget, domain_size=11)
     rows = []
@@ -1673,7 +1676,8 @@ def log_likelihood_bounds(
     """
     lo, hi = _box(lower, upper)
     _terms(terms, lo.size)
-    bins = sorted({_v.integer("binary", b, low=0, high=lo.size - 1) for b in binary})
+    tol = _v.positive("tol", tol)
+    bins = sorted({_v.integer("binary", b, low=0, high=lo.size - 1) for b in _v.sequence("binary", binary)})
     best = None
     n_nodes = 0
     conv = True

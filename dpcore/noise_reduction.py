@@ -367,7 +367,10 @@ def filter_losses(
     y = _v.real("value", value)
     a = _v.positive("alpha", alpha)
     share = _v.probability("zcdp_share", zcdp_share)
-    lo, hi = (_v.positive("rho_round", x) for x in rho_round)
+    rr = _v.sequence("rho_round", rho_round)
+    if len(rr) != 2:
+        raise ValueError(f"rho_round must be an interval (low, high), got {rho_round!r}")
+    lo, hi = (_v.positive("rho_round", x) for x in rr)
     if hi < lo:
         raise ValueError(f"rho_round must be an interval (low, high) with low <= high, got {rho_round}")
     k = _v.integer("levels", levels, low=1)
@@ -1035,7 +1038,7 @@ def zipf_trials(
     rho_total = float(rho_budget(eps, dl, variant=variant))
     if isinstance(methods, str):
         methods = (methods,)
-    meths = [_v.choice("methods", m, ("noise_reduction", "doubling")) for m in methods]
+    meths = [_v.choice("methods", m, ("noise_reduction", "doubling")) for m in _v.sequence("methods", methods)]
     if not meths:
         raise ValueError("methods must name at least one of 'noise_reduction', 'doubling'")
     if progress is not None and not callable(progress):

@@ -575,10 +575,10 @@ class Combination(MixingLaw):
     coefficients: tuple[float, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        laws = tuple(self.laws)
+        laws = tuple(_v.sequence("laws", self.laws))
         if len(laws) < 1 or not all(isinstance(x, MixingLaw) for x in laws):
             raise ValueError("laws must be a non-empty sequence of MixingLaw objects")
-        coefs = tuple(self.coefficients) if self.coefficients else (1.0,) * len(laws)
+        coefs = tuple(_v.sequence("coefficients", self.coefficients)) or (1.0,) * len(laws)
         if len(coefs) != len(laws):
             raise ValueError("coefficients must have one entry per law")
         coefs = tuple(_v.positive(f"coefficients[{i}]", c) for i, c in enumerate(coefs))
@@ -1388,6 +1388,7 @@ def usefulness_curves(
     plus "staircase" (§11 panel 5; use γ/Δq grids for panel 6)."""
     e = _eps_array(epsilons).ravel()
     rows = []
+    families = _v.sequence("families", families)
     for fam in families:
         _v.choice("family", fam, FAMILIES)
     for ei in e:

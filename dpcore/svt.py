@@ -817,6 +817,14 @@ def appending_probability(
     th = _v.positive("query_scale", query_scale)
     rr = _v.real("r", r)
     dd = np.atleast_1d(_v.real_array("d", d))
+    if not np.isfinite(dd).all():  # a query infinitely above (below) the threshold: always (never) answered ⊤
+        fin = np.isfinite(dd)
+        out = np.where(dd > 0, float(t) if variant == "as_printed" else 1.0, 0.0)
+        if fin.any():
+            out[fin] = appending_probability(
+                dd[fin], r=rr, traverses=t, threshold_scale=b, query_scale=th, variant=variant
+            )
+        return float(out.ravel()[0]) if np.ndim(d) == 0 else out
     p = np.exp(_exp_lap_logcdf_logsf(rr - dd, b, th)[1])
     if variant == "independent":
         out = -np.expm1(t * np.log1p(-np.minimum(p, 1 - 1e-300)))
@@ -917,6 +925,10 @@ def sample_noise(noise: str, scale: float, size: int | tuple[int, ...] = 1, rng=
     """Draw noise of a family at its scale (spec §0.1 parameterisation): Exp(θ), Lap(b), Gum(s), N(0, σ²)."""
     noise = _v.choice("noise", noise, NOISES)
     sc = _v.positive("scale", scale)
+    if isinstance(size, tuple):
+        size = tuple(_v.integer("size", n, low=0) for n in size)
+    else:
+        size = _v.integer("size", size, low=0)
     g = _v.rng(rng)
     if noise == "exponential":
         return g.exponential(sc, size)
@@ -1253,9 +1265,10 @@ def selection_metrics(selected, scores, *, threshold: float, c: int) -> dict[str
         raise ValueError("scores must be a non-empty one-dimensional array")
     T = _v.real("threshold", threshold)
     c = _v.integer("c", c, low=1)
-    sel = np.unique(np.asarray(selected, dtype=int))
-    if sel.size and (sel.min() < 0 or sel.max() >= s.size):
+    idx = _v.real_array("selected", selected, allow_inf=False).ravel()
+    if idx.size and (idx.min() < 0 or idx.max() >= s.size or not np.all(idx == np.floor(idx))):
         raise ValueError("selected must hold indices into scores")
+    sel = np.unique(idx.astype(int))
     truth = s >= T
     tp = int(truth[sel].sum())
     fp = sel.size - tp
@@ -1303,7 +1316,9 @@ def run_experiment(
     if not eps_list:
         raise ValueError("epsilons must not be empty")
     c = _v.integer("c", c, low=1)
-    methods = list(METHODS) if methods is None else [_v.choice("methods", m, METHODS) for m in methods]
+    methods = list(METHODS) if methods is None else [
+        _v.choice("methods", m, METHODS) for m in _v.sequence("methods", methods)
+    ]
     n_runs = _v.integer("n_runs", n_runs, low=2)
     trav = [traverses] if traverses is None or np.ndim(traverses) == 0 else list(traverses)
     delta_ = 1.0 / max(s.size, 2) if delta is None else delta

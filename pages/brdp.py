@@ -320,7 +320,7 @@ EXPLORE_TABS = {"Mechanism": mechanism_panels, "Budget": budget_panels, "Privacy
 
 def explore() -> None:
     """Spec §14 panels 1–11 in four lazy, URL-bound tabs: only the open tab is computed and drawn."""
-    tabs = st.tabs(list(EXPLORE_TABS), key="part", on_change="rerun", bind="query-params")
+    tabs = params.tabs("part", EXPLORE_TABS, name="the part of the explore view", on_change="rerun")
     for tab, draw in zip(tabs, EXPLORE_TABS.values()):
         if tab.open:
             with tab:
@@ -401,7 +401,7 @@ def reproduce() -> None:
     st.info("The paper's figures at its own parameters (missing ones filled in as spec §9 recommends); the sidebar "
             "does not affect this view. Under each figure: how our reproduction differs from the paper, and why.",
             icon=":material/history_edu:")
-    tabs = st.tabs(list(REPRODUCE_TABS), key="figs", on_change="rerun", bind="query-params")
+    tabs = params.tabs("figs", REPRODUCE_TABS, name="the figures shown", on_change="rerun")
     for tab, draw in zip(tabs, REPRODUCE_TABS.values()):
         if tab.open:
             with tab:

@@ -75,7 +75,7 @@ def explore(s: Settings) -> None:
             help="ε₁ + ε₂, or c·ε₁ + ε₂ with RESAMPLE (corrected Theorem 3)",
         )
 
-    tabs = st.tabs(list(TABS), key="tab", bind="query-params")
+    tabs = params.tabs("tab", TABS, name="the tab")
     for tab, render in zip(tabs, TABS.values(), strict=True):
         if tab.open:
             with tab:
