@@ -351,7 +351,11 @@ def _forward_row(mech: str, req: Requirement, n_runs: int, seed: int) -> dict:
     else:
         acc = lambda e: _accuracy(mech, e, req)  # noqa: E731
         eps_lap = _laplace_eps(req)
-        if mech in ("r2dp", "r2dp_two_point", "staircase"):
+        if mech in ("r2dp", "r2dp_two_point", "staircase") and not _meets(acc, eps_lap * (1 - _RTOL), p):
+            # they dominate Laplace (a Dirac law is Laplace; the staircase is optimal, r2dp spec §7): when they do
+            # not beat it just below Laplace's ε, Laplace's closed-form ε is theirs (θ a multiple of Δ, or small ε)
+            eps = eps_lap
+        elif mech in ("r2dp", "r2dp_two_point", "staircase"):
             # staircase is the optimal ε-DP additive noise (r2dp spec §7) and R²DP is never below Laplace
             lo = 0.999 * _smallest_epsilon(
                 lambda e: float(_r2dp.staircase_usefulness(e, gamma=th, sensitivity=d)), p, req.cap,
