@@ -50,3 +50,12 @@ bench: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV)
+
+# Browser latency (slider release → chart updated, headless Debian chromium) and the 40-session classroom load test;
+# each starts its own server on a private port. See bench/README.md.
+.PHONY: bench-browser bench-load
+bench-browser: $(VENV)/.installed-test
+	$(BIN)/python bench/browser.py
+
+bench-load: $(VENV)/.installed-test
+	$(BIN)/python bench/load.py

@@ -1,0 +1,294 @@
+"""Classroom load: N concurrent sessions moving sliders on random pages (target: rerun p95 ≤ 1 s, zero errors).
+
+Starts its own server (``streamlit run app/main.py`` on 127.0.0.1:PORT, XSRF protection left on, file watcher off)
+and drives ``--sessions`` lightweight websocket clients that speak Streamlit's own protocol, as the browser does:
+connect to ``ws://127.0.0.1:PORT/_stcore/stream`` with subprotocol ``streamlit`` and a same-origin ``Origin``
+header, send ``BackMsg.rerun_script`` (a ``ClientState`` with page, query string and widget states) and read
+``ForwardMsg``s until ``script_finished``. Each session repeatedly
+
+1. opens a random page (rerun with its ``page_script_hash``, as a click in the sidebar navigation does), then
+2. ``--moves`` times sets the page's ε slider (or its first slider) to a random other option — the
+   ``string_array_value`` widget state a ``select_slider`` sends on release — waiting ``--think`` seconds
+   (uniform) between moves, like a student reading the chart.
+
+A rerun's latency is BackMsg sent → ``script_finished`` received. Errors: ``exception`` elements or error alerts in
+the deltas, compile errors, reruns that do not finish within ``--timeout`` seconds, and dropped connections (the
+session then reconnects). Server memory (VmRSS of the server process) is sampled every second; CPU is the server's
+user + system time over the run.
+
+    python bench/load.py [--port 8617] [--sessions 40] [--duration 120] [--moves 4] [--think 1 3] [--spread 5]
+
+Prints a Markdown report and writes it to ``bench/results-load.md``. Needs the ``websockets`` package (a Streamlit
+dependency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser import app_server, cpu_seconds, rss_mb  # noqa: E402
+
+EPS_LABEL = "ε — privacy-loss budget"
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # slider-move reruns
+    page_loads: list[float] = field(default_factory=list)  # page-switch reruns
+    errors: list[str] = field(default_factory=list)
+    disconnects: int = 0
+    rss: list[tuple[float, float]] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    sliders: list  # Slider protos seen in this run
+    pages: dict  # url_pathname -> page_script_hash (from new_session)
+    page_hash: str
+    errors: list[str]
+    query: str | None
+
+
+class Session:
+    """One Streamlit client over a websocket."""
+
+    def __init__(self, port: int, timeout: float):
+        self.port, self.timeout = port, timeout
+        self.ws = None
+        self.query = ""
+        self.pages: dict[str, str] = {}
+
+    async def connect(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(
+            f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
+            origin=f"http://127.0.0.1:{self.port}", max_size=None, open_timeout=60, ping_interval=None,
+            compression=None,
+        )
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def rerun(self, *, page_name: str, page_hash: str, widgets: list | None = None) -> RunResult:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.query_string = self.query
+        cs.page_name = page_name
+        cs.page_script_hash = page_hash
+        cs.widget_states.CopyFrom(WidgetStates(widgets=widgets or []))
+        await self.ws.send(msg.SerializeToString())
+        res = RunResult([], {}, page_hash, [], None)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                res.errors.append(f"timeout: no script_finished within {self.timeout:g} s")
+                return res
+            data = await asyncio.wait_for(self.ws.recv(), timeout=left)
+            fm = ForwardMsg()
+            fm.ParseFromString(data)
+            kind = fm.WhichOneof("type")
+            if kind == "navigation":  # st.navigation: the pages (url path → script hash) and the page being run
+                for p in fm.navigation.app_pages:
+                    res.pages[p.url_pathname] = p.page_script_hash
+                res.page_hash = fm.navigation.page_script_hash
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                el = fm.delta.new_element
+                which = el.WhichOneof("type")
+                if which == "slider":
+                    res.sliders.append(el.slider)
+                elif which == "exception":
+                    res.errors.append(f"exception: {el.exception.type}: {el.exception.message[:120]}")
+                elif which == "alert" and el.alert.format == el.alert.ERROR:
+                    res.errors.append(f"st.error: {el.alert.body[:120]}")
+            elif kind == "page_info_changed":
+                res.query = fm.page_info_changed.query_string
+            elif kind == "page_not_found":
+                res.errors.append(f"page not found: {fm.page_not_found.page_name}")
+            elif kind == "script_finished":
+                status = fm.script_finished
+                if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                    res.errors.append("script compile error")
+                if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
+                    if res.query is not None:
+                        self.query = res.query
+                    self.pages.update(res.pages)
+                    return res
+
+
+def pick_slider(sliders: list):
+    for s in sliders:
+        if s.label == EPS_LABEL and len(s.options) > 1:
+            return s
+    for s in sliders:
+        if len(s.options) > 1 and not s.disabled:
+            return s
+    return None
+
+
+def slider_state(s, option: str):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    w = WidgetState(id=s.id)
+    w.string_array_value.data.append(option)
+    return w
+
+
+async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> None:
+    rnd = random.Random(1000 + i)
+    await asyncio.sleep(rnd.uniform(0, a.ramp))  # students do not all press Enter in the same millisecond
+    sess = Session(a.port, a.timeout)
+    page = ""
+    while time.monotonic() < stop_at:
+        try:
+            if sess.ws is None:
+                await sess.connect()
+                sess.query = ""
+            page = rnd.choice(pages)
+            sess.query = ""
+            t = time.perf_counter()
+            res = await sess.rerun(page_name=page, page_hash=sess.pages.get(page, ""))
+            stats.page_loads.append(time.perf_counter() - t)
+            if res.pages and res.page_hash != res.pages.get(page, res.page_hash):
+                stats.errors.append(f"asked for page {page or 'home'!r}, the server ran another one")
+            stats.errors += [f"{page or 'home'}: {e}" for e in res.errors]
+            slider = pick_slider(res.sliders)
+            page_hash = res.page_hash
+            for _ in range(a.moves):
+                if slider is None or time.monotonic() >= stop_at:
+                    break
+                await asyncio.sleep(rnd.uniform(*a.think))
+                current = [slider.options[int(j)] for j in (slider.value if slider.set_value else slider.default)]
+                pool = list(slider.options)
+                if a.spread:  # the class follows the teacher: only the few values around the default
+                    mid = int(slider.default[0]) if slider.default else len(pool) // 2
+                    lo = max(0, min(mid - a.spread // 2, len(pool) - a.spread))
+                    pool = pool[lo:lo + a.spread]
+                option = rnd.choice([o for o in pool if o not in current] or pool)
+                t = time.perf_counter()
+                res = await sess.rerun(page_name=page, page_hash=page_hash, widgets=[slider_state(slider, option)])
+                stats.latencies.append(time.perf_counter() - t)
+                stats.errors += [f"{page or 'home'} ({slider.label}={option}): {e}" for e in res.errors]
+                slider = pick_slider(res.sliders) or slider
+            await asyncio.sleep(rnd.uniform(*a.think))
+        except Exception as exc:  # noqa: BLE001 — count, reconnect, carry on
+            import websockets
+
+            if isinstance(exc, asyncio.TimeoutError | TimeoutError):  # (a subclass of OSError: test it first)
+                stats.errors.append(f"{page or 'home'}: timeout: no script_finished within {a.timeout:g} s")
+            elif isinstance(exc, websockets.ConnectionClosed | OSError):
+                stats.disconnects += 1
+                stats.errors.append(f"{page or 'home'}: connection dropped: {type(exc).__name__}: {str(exc)[:80]}")
+            else:
+                stats.errors.append(f"client: {type(exc).__name__}: {str(exc)[:100]}")
+            await sess.close()
+            sess.ws = None
+            await asyncio.sleep(1.0)
+    await sess.close()
+
+
+async def sample_rss(pid: int, stats: Stats, stop_at: float) -> None:
+    t0 = time.monotonic()
+    while time.monotonic() < stop_at + 1:
+        stats.rss.append((time.monotonic() - t0, rss_mb(pid)))
+        await asyncio.sleep(1.0)
+
+
+def pct(s: list[float], q: float) -> float:
+    s = sorted(s)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+
+
+async def drive(a, pid: int, pages: list[str]) -> Stats:
+    stats = Stats()
+    stop_at = time.monotonic() + a.duration
+    await asyncio.gather(sample_rss(pid, stats, stop_at),
+                         *(student(i, a, pages, stats, stop_at) for i in range(a.sessions)))
+    return stats
+
+
+def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float) -> str:
+    lat, loads = stats.latencies, stats.page_loads
+    rss = [r for _, r in stats.rss]
+    lines = [
+        f"{a.sessions} concurrent websocket sessions for {a.duration:g} s on 127.0.0.1 (2 cores shared), each opening "
+        f"random pages and moving a slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
+        "moves, " + (f"among the {a.spread} values around each slider's default (the class follows the teacher)."
+                     if a.spread else "to any value of the slider (mostly values no cache has seen: a worst case)."),
+        "",
+        "| measure | value | target |", "|---|---|---|",
+        f"| slider-move reruns completed | {len(lat)} | — |",
+        f"| slider-move rerun latency p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} ms / {pct(lat, .95) * 1e3:.0f} ms"
+        f" / {max(lat) * 1e3:.0f} ms | p95 ≤ 1 s ({'ok' if lat and pct(lat, .95) <= 1 else '**OVER**'}) |" if lat else
+        "| slider-move rerun latency | no reruns completed | p95 ≤ 1 s (**FAIL**) |",
+        f"| page-open reruns completed, p50 / p95 | {len(loads)}, {statistics.median(loads) * 1e3:.0f} ms / "
+        f"{pct(loads, .95) * 1e3:.0f} ms | — |" if loads else "| page-open reruns | 0 | — |",
+        f"| errors (exceptions, st.error, compile errors, timeouts, drops) | {len(stats.errors)} | 0 "
+        f"({'ok' if not stats.errors else '**FAIL**'}) |",
+        f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
+        f"| server RSS idle (before the load) / start / peak / end / after | {rss_idle:.0f} / {rss[0]:.0f} / {max(rss):.0f}"
+        f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |" if rss else "| server RSS | n/a | bounded |",
+        f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core | — |",
+    ]
+    if stats.errors:
+        lines += ["", "First errors:", ""] + [f"* {e}" for e in stats.errors[:10]]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=8617)
+    ap.add_argument("--sessions", type=int, default=40)
+    ap.add_argument("--duration", type=float, default=120.0, help="seconds of load")
+    ap.add_argument("--moves", type=int, default=4, help="slider moves per page visit")
+    ap.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"),
+                    help="seconds between moves (uniform)")
+    ap.add_argument("--ramp", type=float, default=10.0, help="sessions start spread over this many seconds")
+    ap.add_argument("--spread", type=int, default=0, help="move only among this many slider values around the "
+                    "default (a class following the teacher; caches shared by all sessions); 0 = any value")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a rerun counts as an error")
+    ap.add_argument("--pages", default="", help="comma-separated url paths (home = 'home'); default: all pages")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results-load.md"))
+    a = ap.parse_args(argv)
+
+    from app import registry
+
+    wanted = {p.strip() for p in a.pages.split(",") if p.strip()}
+    pages = [p.url_path for p in registry.available_pages() if not wanted or (p.url_path or "home") in wanted]
+    with app_server(a.port, log=ROOT / "artifacts" / f"bench-server-{a.port}.log") as proc:
+        rss_idle = rss_mb(proc.pid)
+        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        stats = asyncio.run(drive(a, proc.pid, pages))
+        cpu, wall = cpu_seconds(proc.pid) - cpu0, time.monotonic() - t0
+        time.sleep(2)
+        rss_after = rss_mb(proc.pid)
+    import os
+
+    text = report(a, stats, cpu, wall, rss_idle, rss_after)
+    text += (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
+             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    print(text)
+    if a.out:
+        Path(a.out).write_text("# DP Explorer classroom load test (bench/load.py)\n\n" + text + "\n")
+    return 0 if not stats.errors and not stats.disconnects else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
