@@ -20,6 +20,7 @@ not depend on the true answer (translation-invariant kernel), so the iteration c
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -129,8 +130,8 @@ def _cdf(kernel: str, x: Any, s: float) -> np.ndarray:
     if kernel == "gaussian":
         return special.ndtr(x / s)
     with np.errstate(over="ignore"):
-        neg = 0.5 * np.exp(np.minimum(x, 0.0) / s)
-        return np.where(x < 0, neg, 1.0 - 0.5 * np.exp(-np.maximum(x, 0.0) / s))
+        half = 0.5 * np.exp(-np.abs(x) / s)  # = 0.5 e^{min(x,0)/s} for x < 0, 0.5 e^{-max(x,0)/s} otherwise
+    return np.where(x < 0, half, 1.0 - half)
 
 
 def _pdf(kernel: str, x: Any, s: float) -> np.ndarray:
@@ -437,6 +438,9 @@ def sample_outputs(
     return c + np.copysign(out, w)
 
 
+_OUTCOMES = np.array(["recycled", "released out-of-bound", "released in-bound"], dtype=object)  # code 0, 1, 2
+
+
 def simulate_recycler(
     n_releases: int,
     *,
@@ -485,7 +489,8 @@ def simulate_recycler(
         keep = len(noise)
     noise, inb, rel = noise[:keep], inb[:keep], rel[:keep]
     release_idx = np.concatenate(([0], np.cumsum(rel)[:-1])) if keep else np.empty(0, dtype=int)
-    outcome = np.where(rel & inb, "released in-bound", np.where(rel, "released out-of-bound", "recycled"))
+    # label by code through an object array: ~5x faster than np.where on strings and pandas' U -> str conversion
+    outcome = _OUTCOMES[rel.astype(np.int8) + (rel & inb)] if keep else np.empty(0, dtype=str)
     return pd.DataFrame(
         {
             "draw": np.arange(keep),
@@ -633,6 +638,36 @@ def _threshold(kernel: str, s: float, d: np.ndarray, level: np.ndarray) -> np.nd
     return t
 
 
+def _cuts(theta: float, d: np.ndarray):
+    """Pieces [l, r] of the line cut at {-theta, theta, d - theta, d + theta}, with a finite point inside each.
+
+    Returns lo, hi, mid with a last axis of length 5 (shape of d + (5,)); read-only, memoised for small d arrays
+    (the optimisers' shift grids are evaluated hundreds of times).
+    """
+    d = np.asarray(d, dtype=float)
+    if d.size <= 256:
+        return _cuts_cached(float(theta), d.tobytes(), d.shape)
+    return _cuts_new(theta, d)
+
+
+@functools.lru_cache(maxsize=256)
+def _cuts_cached(theta: float, d_bytes: bytes, shape: tuple):
+    out = _cuts_new(theta, np.frombuffer(d_bytes, dtype=float).reshape(shape))
+    for arr in out:
+        arr.setflags(write=False)
+    return out
+
+
+def _cuts_new(theta: float, d: np.ndarray):
+    parts = [np.full(d.shape, -theta), np.full(d.shape, theta), d - theta, d + theta]
+    cuts = np.sort(np.stack(parts, -1), -1)
+    inf = np.full(d.shape + (1,), np.inf)
+    lo = np.concatenate([-inf, cuts], -1)
+    hi = np.concatenate([cuts, inf], -1)
+    mid = np.where(np.isinf(lo), hi - 1.0, np.where(np.isinf(hi), lo + 1.0, (lo + hi) / 2))
+    return lo, hi, mid
+
+
 def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
     """Pieces [l, r] of the line where c_0 and c_d are constant.
 
@@ -641,12 +676,7 @@ def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
     d = np.asarray(d, dtype=float)
     q = np.asarray(q, dtype=float)
     d, q = np.broadcast_arrays(d, q)
-    parts = [np.full(d.shape, -theta), np.full(d.shape, theta), d - theta, d + theta]
-    cuts = np.sort(np.stack(parts, -1), -1)
-    inf = np.full(d.shape + (1,), np.inf)
-    lo = np.concatenate([-inf, cuts], -1)
-    hi = np.concatenate([cuts, inf], -1)
-    mid = np.where(np.isinf(lo), hi - 1.0, np.where(np.isinf(hi), lo + 1.0, (lo + hi) / 2))
+    lo, hi, mid = _cuts(theta, d)
     qq = q[..., None]
     a = np.where(np.abs(mid) <= theta, 1.0, 1.0 - qq)
     b = np.where(np.abs(mid - d[..., None]) <= theta, 1.0, 1.0 - qq)
@@ -656,9 +686,42 @@ def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
     return lo, hi, a, b, c
 
 
+def _piece_masses(kernel: str, s: Any, lo: np.ndarray, hi: np.ndarray, dd: np.ndarray, t: np.ndarray):
+    """u = clip(t, lo, hi) and the kernel masses P(lo < N <= u), P(lo - d < N <= u - d), each from its accurate
+    tail (CDF differences left of 0, survival differences right of it, as :func:`_mass`); the CDF at the piece
+    boundaries depends on (s, d) only and is evaluated on that smaller array."""
+    u = np.clip(t, lo, hi)
+    lo_d, u_d = lo - dd, u - dd
+    pos, pos_d = lo >= 0, lo_d >= 0
+    bp = _cdf(kernel, np.where(pos, -lo, lo), s)
+    up = _cdf(kernel, np.where(pos, -u, u), s)
+    mp = np.maximum(np.where(pos, bp - up, up - bp), 0.0)
+    bq = _cdf(kernel, np.where(pos_d, -lo_d, lo_d), s)
+    uq = _cdf(kernel, np.where(pos_d, -u_d, u_d), s)
+    mq = np.maximum(np.where(pos_d, bq - uq, uq - bq), 0.0)
+    return u, mp, mq
+
+
+def _piece_contrib(e, lo, u, a, b, mp, mq) -> np.ndarray:
+    """max(0, P - e^eps Q) on each piece: a·mass_P − e^eps·b·mass_Q where the piece is not empty."""
+    qpart = np.where((b == 0) | (mq == 0), 0.0, np.exp(e) * b * mq)
+    qpart = np.where(np.isnan(qpart), 0.0, qpart)
+    return np.where((u > lo) & (a > 0), a * mp - qpart, 0.0)
+
+
+_Q_FREE, _Q_DEP = [0, 2, 4], [1, 3]  # pieces outside or inside both S(0) and S(d) / inside exactly one of them
+
+
 def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> np.ndarray:
-    """Hockey-stick H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)) in closed form on pieces (broadcast s, eps, q, d)."""
-    eps, q, d = np.broadcast_arrays(np.asarray(eps, float), np.asarray(q, float), np.asarray(d, float))
+    """Hockey-stick H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)) in closed form on pieces (broadcast s, eps, q, d).
+
+    On the pieces inside or outside both S(0) and S(d) (pieces 0, 2, 4 for every d > 0) the loss shift is 0,
+    so the threshold and the kernel masses do not depend on q: they are computed without the q axis, and only
+    the two pieces S(0)\\S(d), S(d)\\S(0) run on the whole (s, eps, q, d) array (same values as piece by piece).
+    """
+    eps, q = np.asarray(eps, float), np.asarray(q, float)
+    d0 = np.asarray(d, float)
+    shape = np.broadcast_shapes(eps.shape, q.shape, d0.shape)
     if np.ndim(s):  # several kernel scales at once (the exact optimiser's eps_y grid); pieces do not depend on s
         s = np.asarray(s, float)
         with np.errstate(all="ignore"):
@@ -666,19 +729,41 @@ def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> 
         s = s[..., None]
     else:
         p = _p_theta(kernel, s, theta)
-    lo, hi, a, b, c = _pieces(theta, d, q)
+    lo, hi, mid = _cuts(theta, d0)  # d0.shape + (5,)
+    dd = d0[..., None]
+    qq = q[..., None]
+    inside_0 = np.abs(mid) <= theta
+    inside_d = np.abs(mid - dd) <= theta
     e = eps[..., None]
     with np.errstate(all="ignore"):
-        level = e - c
-        t = _threshold(kernel, s, d[..., None], level)
-        t = np.where(b == 0, np.inf, t)
-        u = np.clip(t, lo, hi)
-        mp = _mass(kernel, lo, u, s)
-        mq = _mass(kernel, lo - d[..., None], u - d[..., None], s)
-        qpart = np.where((b == 0) | (mq == 0), 0.0, np.exp(e) * b * mq)
-        qpart = np.where(np.isnan(qpart), 0.0, qpart)
-        contrib = np.where((u > lo) & (a > 0), a * mp - qpart, 0.0)
-    norm = 1.0 - (1.0 - p) * q
+        big_l = np.where(qq >= 1, np.inf, -np.log1p(-np.minimum(qq, 1.0)))
+        one_minus_q = 1.0 - qq
+        split = inside_0 != inside_d
+        if np.all(split == np.array([False, True, False, True, False])):
+            # q-free pieces: a = b, c = 0, level = eps (where b = 0, i.e. q = 1 outside, a = 0 drops the piece)
+            lo_f, hi_f, in_f = lo[..., _Q_FREE], hi[..., _Q_FREE], inside_0[..., _Q_FREE]
+            u_f, mp_f, mq_f = _piece_masses(kernel, s, lo_f, hi_f, dd, _threshold(kernel, s, dd, e))
+            a_f = np.where(in_f, 1.0, one_minus_q)
+            contrib_f = _piece_contrib(e, lo_f, u_f, a_f, a_f, mp_f, mq_f)
+            lo_v, hi_v = lo[..., _Q_DEP], hi[..., _Q_DEP]
+            a_v = np.where(inside_0[..., _Q_DEP], 1.0, one_minus_q)
+            b_v = np.where(inside_d[..., _Q_DEP], 1.0, one_minus_q)
+            c_v = np.where(a_v == b_v, 0.0, np.where(a_v > b_v, big_l, -big_l))
+            t_v = np.where(b_v == 0, np.inf, _threshold(kernel, s, dd, e - c_v))
+            u_v, mp_v, mq_v = _piece_masses(kernel, s, lo_v, hi_v, dd, t_v)
+            contrib_v = _piece_contrib(e, lo_v, u_v, a_v, b_v, mp_v, mq_v)
+            full = np.broadcast_shapes(contrib_f.shape[:-1], contrib_v.shape[:-1])
+            contrib = np.empty(full + (5,))
+            contrib[..., _Q_FREE] = contrib_f
+            contrib[..., _Q_DEP] = contrib_v
+        else:  # generic layout (not reached for d > 0; kept for safety)
+            a = np.where(inside_0, 1.0, one_minus_q)
+            b = np.where(inside_d, 1.0, one_minus_q)
+            c = np.where(a == b, 0.0, np.where(a > b, big_l, -big_l))
+            t = np.where(b == 0, np.inf, _threshold(kernel, s, dd, e - c))
+            u, mp, mq = _piece_masses(kernel, s, lo, hi, dd, t)
+            contrib = _piece_contrib(e, lo, u, a, b, mp, mq)
+    norm = 1.0 - (1.0 - p) * np.broadcast_to(q, shape)
     return np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)
 
 

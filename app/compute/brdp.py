@@ -100,11 +100,12 @@ def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     p = plan(key)
     kw = {"kernel": p.kernel, "scale": p.scale, "theta": p.theta, "q": p.q}
     draws = brdp.simulate_recycler(RECYCLER_COUNTED, rng=seed, max_draws=200_000, **kw)
-    released = draws[draws["outcome"] != "recycled"]
-    n_rel = max(len(released), 1)
+    recycled = (draws["outcome"] == "recycled").to_numpy()
+    released_in = draws["in_bound"].to_numpy()[~recycled]  # numpy: a 35 000-row frame copy costs ~3 ms
+    n_rel = max(len(released_in), 1)
     counters = pd.DataFrame({
         "quantity": ["acceptance Pr(|error| ≤ θ)", "mean kernel draws per release", "share of draws recycled"],
-        "simulated": [released["in_bound"].mean(), len(draws) / n_rel, (draws["outcome"] == "recycled").mean()],
+        "simulated": [released_in.mean() if len(released_in) else math.nan, len(draws) / n_rel, recycled.mean()],
         "formula": [p.acceptance, brdp.expected_draws(**kw), (1 - p.p_theta) * p.q],
     })
     shown = draws[draws["release"] < RECYCLER_SHOWN].reset_index(drop=True)
