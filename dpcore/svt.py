@@ -393,13 +393,12 @@ def acceptance_probability(
 # ----------------------------------------------------------------------------------------------------------
 # §2.6 numerical framework (Algorithms 3/4 with the off-by-one fixed)
 # ----------------------------------------------------------------------------------------------------------
+_FAMILIES = {"exponential": stats.expon, "laplace": stats.laplace, "gumbel": stats.gumbel_r, "gaussian": stats.norm}
+
+
 def _dist(noise: str, scale: float):
-    return {
-        "exponential": stats.expon(scale=scale),
-        "laplace": stats.laplace(scale=scale),
-        "gumbel": stats.gumbel_r(scale=scale),
-        "gaussian": stats.norm(scale=scale),
-    }[noise]
+    """The frozen scipy distribution of a noise family at its scale (only the one asked for is built)."""
+    return _FAMILIES[noise](scale=scale)
 
 
 def _fast_cdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:
