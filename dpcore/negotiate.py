@@ -19,6 +19,7 @@ accuracy (optimal plans at a larger ε include those at a smaller one), closed f
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -167,14 +168,36 @@ def _svt_success(eps: float, req: Requirement, noise: str) -> tuple[float, float
 
 
 def _brdp_plan(eps: float, req: Requirement, accountant: str) -> _brdp.BRDPPlan:
-    return _brdp.optimize(epsilon=eps, delta=req.delta, sensitivity=req.sensitivity, theta=req.bound,
-                          kernel=req.kernel, accountant=accountant)
+    return _brdp_plan_cached(float(eps), float(req.delta), float(req.sensitivity), float(req.bound), req.kernel,
+                             accountant)
+
+
+@functools.lru_cache(maxsize=1024)
+def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: str,
+                      accountant: str) -> _brdp.BRDPPlan:
+    """brdp.optimize memoised by its scalars (a bisection and the reverse table ask for the same plans again)."""
+    return _brdp.optimize(epsilon=eps, delta=delta, sensitivity=sensitivity, theta=bound, kernel=kernel,
+                          accountant=accountant)
 
 
 def _r2dp_best(eps: float, req: Requirement, families: Sequence[str]) -> tuple[float, str]:
+    return _r2dp_best_cached(float(eps), float(req.bound), float(req.sensitivity), tuple(families))
+
+
+@functools.lru_cache(maxsize=1024)
+def _r2dp_best_cached(eps: float, bound: float, sensitivity: float, families: tuple[str, ...]) -> tuple[float, str]:
+    """Best U(θ) over the R²DP families and its name ("Laplace" when no family beats it).
+
+    Shortcut: when the optimal staircase is no better than Laplace (θ a whole multiple of Δ, r2dp spec §7), no
+    ε-DP additive noise — so no R²DP law — beats Laplace, and every family optimum is Laplace's own U (ties count
+    as Laplace in :func:`dpcore.r2dp.optimize`): return it without running Alg. 1.
+    """
+    lap = float(_r2dp.usefulness(_r2dp.Dirac(eps / sensitivity), gamma=bound))
+    if float(_r2dp.staircase_usefulness(eps, gamma=bound, sensitivity=sensitivity)) <= lap:
+        return lap, "Laplace"
     best, name = -1.0, ""
     for fam in families:
-        res = _r2dp.optimize(epsilon=eps, gamma=req.bound, sensitivity=req.sensitivity, family=fam)
+        res = _r2dp.optimize(epsilon=eps, gamma=bound, sensitivity=sensitivity, family=fam)
         if res.usefulness > best:
             best, name = res.usefulness, ("Laplace" if res.laplace_optimal else fam)
     return best, name

@@ -21,6 +21,7 @@ Every other valid law has a finite ε.
 from __future__ import annotations
 
 import abc
+import functools
 import math
 from dataclasses import dataclass, field
 from itertools import product
@@ -988,6 +989,21 @@ def two_point_for_epsilon(u0: float, u1: float, *, epsilon: float, sensitivity: 
     return TwoPoint(u0, u1, 1.0 - p1)
 
 
+def _two_point_grid(u0: np.ndarray, u1: np.ndarray, *, epsilon: float, gamma: float,
+                    sensitivity: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised :func:`two_point_for_epsilon` + :func:`usefulness` over arrays of atoms u0 < ε/Δq < u1 (panel 9):
+    (p = P(u0), U(γ)) elementwise, by the same formulas as the scalar calls."""
+    eps, dq, gam = float(epsilon), float(sensitivity), float(gamma)
+    u0, u1 = np.asarray(u0, dtype=float), np.asarray(u1, dtype=float)
+    c0, c1 = _c(u0, eps, dq), _c(u1, eps, dq)
+    p = 1.0 - (-c0 / (c1 - c0))
+    with np.errstate(all="ignore"):
+        terms = np.stack([np.log(p) + (-gam) * u0, np.log(1.0 - p) + (-gam) * u1])
+        terms = np.where(np.stack([p, 1.0 - p]) > 0, terms, -np.inf)
+        useful = -np.expm1(sp.logsumexp(terms, axis=0))
+    return p, useful
+
+
 def scale_for_epsilon(law: MixingLaw, epsilon: float, *, sensitivity: float = 1.0) -> MixingLaw:
     """law.scaled(s) with s solving exact ε(s) = ε — the app's "lock ε" (ε grows in s from 0 to ∞, §3.3, §6.2)."""
     law = _law(law)
@@ -1294,6 +1310,29 @@ def _opt_two_point(eps: float, dq: float, gam: float) -> MixingLaw:
     return TwoPoint(u1, u0, p1)
 
 
+@functools.lru_cache(maxsize=1024)
+def _family_law(eps: float, dq: float, gam: float, family: str) -> MixingLaw:
+    """The best law found inside one family (pure in its scalars, memoised: Alg. 1's Gamma+TN re-uses the Gamma
+    and truncated-normal optima, and pages asking for the same (ε, γ, Δq) share them)."""
+    if family == "laplace":
+        return Dirac(eps / dq)
+    if family == "two_point":
+        return _opt_two_point(eps, dq, gam)
+    if family == "gamma":
+        return _opt_gamma(eps, dq, gam)
+    if family == "uniform":
+        return _opt_uniform(eps, dq, gam)
+    if family == "truncated_normal":
+        return _opt_tn(eps, dq, gam)
+    g_law = _family_law(eps, dq, gam, "gamma")
+    t_law = _family_law(eps, dq, gam, "truncated_normal")
+    fam_law = _opt_gamma_tn(eps, dq, gam, [g_law, t_law])
+    for cand in (g_law, t_law):
+        if float(usefulness(cand, gamma=gam)) > float(usefulness(fam_law, gamma=gam)):
+            fam_law = cand
+    return fam_law
+
+
 def optimize(
     *, epsilon: float, gamma: float, sensitivity: float = 1.0, family: str = "two_point"
 ) -> OptimizationResult:
@@ -1311,23 +1350,7 @@ def optimize(
     family = _v.choice("family", family, FAMILIES)
     lap = Dirac(eps / dq)
     u_lap = float(usefulness(lap, gamma=gam))
-    if family == "laplace":
-        fam_law: MixingLaw = lap
-    elif family == "two_point":
-        fam_law = _opt_two_point(eps, dq, gam)
-    elif family == "gamma":
-        fam_law = _opt_gamma(eps, dq, gam)
-    elif family == "uniform":
-        fam_law = _opt_uniform(eps, dq, gam)
-    elif family == "truncated_normal":
-        fam_law = _opt_tn(eps, dq, gam)
-    else:
-        g_law = _opt_gamma(eps, dq, gam)
-        t_law = _opt_tn(eps, dq, gam)
-        fam_law = _opt_gamma_tn(eps, dq, gam, [g_law, t_law])
-        for cand in (g_law, t_law):
-            if float(usefulness(cand, gamma=gam)) > float(usefulness(fam_law, gamma=gam)):
-                fam_law = cand
+    fam_law = _family_law(eps, dq, gam, family)
     fam_eps = _epsilon_of(fam_law, dq)
     fam_u = float(usefulness(fam_law, gamma=gam))
     if abs(fam_eps - eps) > 1e-7 * max(1.0, eps):  # safety net: never return a law over budget

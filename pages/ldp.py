@@ -318,34 +318,50 @@ def _filter(df_t: pd.DataFrame, s_t: dict) -> None:
         "answered counts spread out but sit well above basic composition's fixed count, and grow roughly "
         "linearly in ε_G with a steeper slope. The Simplified filter sits in between.",
     ):
-        df_a, s_a = C.accepted_counts(family, eps, budget, n, x, seed)
-        c = st.columns(4)
-        c[0].metric(
-            "Bayesian filter: mean answered",
-            f"{s_a['bayesian']['mean']:.2f}",
-            help=f"{C.SIM_RUNS} seeded runs; each stops at the first rejection (Algorithm 5).",
+        simulate = params.toggle(
+            "sim",
+            "simulate the adversary (Monte Carlo)",
+            False,
+            help=f"{C.SIM_RUNS} seeded adversary streams per filter and the randomized-response check: "
+            "0.1–0.5 s for each new setting, so it is off until you ask for it.",
+            container=st,
         )
-        c[1].metric("Simplified filter: mean answered", f"{s_a['simplified']['mean']:.2f}")
-        c[2].metric("Basic composition", s_a["basic"])
         rr = C.rr_expected(eps, budget)
-        c[3].metric(
+        rr_metric = (
             "E[# answered], binary RR stream (closed form)",
             "—" if rr is None else f"{rr:.3f}",
-            help="Spec §5.5: the hitting time of |n₁ − n₀| = ⌊ε_G/ε⌋."
+            "Spec §5.5: the hitting time of |n₁ − n₀| = ⌊ε_G/ε⌋."
             if rr is not None
             else f"⌊ε_G/ε⌋ > {C.RR_CLOSED_FORM_MAX_M}: too large to solve on every rerun.",
         )
-        if max(s_a["bayesian"]["capped"], s_a["simplified"]["capped"]):
-            st.caption(
-                f"Some runs reached the cap of {C.SIM_CAP} answered queries; their counts are cut there."
+        if simulate:
+            df_a, s_a = C.accepted_counts(family, eps, budget, n, x, seed)
+            c = st.columns(4)
+            c[0].metric(
+                "Bayesian filter: mean answered",
+                f"{s_a['bayesian']['mean']:.2f}",
+                help=f"{C.SIM_RUNS} seeded runs; each stops at the first rejection (Algorithm 5).",
             )
-        ui.chart(
-            F.accepted_hist(df_a, basic=s_a["basic"]),
-            df_a,
-            name="accepted counts",
-            alt="Histogram of answered queries per run for the Bayesian and Simplified filters.",
-        )
-        df_r = C.rr_curve(eps, x, seed)
+            c[1].metric("Simplified filter: mean answered", f"{s_a['simplified']['mean']:.2f}")
+            c[2].metric("Basic composition", s_a["basic"])
+            c[3].metric(rr_metric[0], rr_metric[1], help=rr_metric[2])
+            if max(s_a["bayesian"]["capped"], s_a["simplified"]["capped"]):
+                st.caption(
+                    f"Some runs reached the cap of {C.SIM_CAP} answered queries; their counts are cut there."
+                )
+            ui.chart(
+                F.accepted_hist(df_a, basic=s_a["basic"]),
+                df_a,
+                name="accepted counts",
+                alt="Histogram of answered queries per run for the Bayesian and Simplified filters.",
+            )
+        else:
+            st.metric(rr_metric[0], rr_metric[1], help=rr_metric[2])
+            st.caption(
+                "Turn on **simulate the adversary** for the answered counts of the Bayesian and Simplified filters "
+                f"({C.SIM_RUNS} seeded runs each) and Monte-Carlo points on the curve below."
+            )
+        df_r = C.rr_curve(eps, min(x, 1), seed) if simulate else C.rr_closed_form(eps)
         ui.chart(
             F.rr_curve(df_r, budget=budget),
             df_r,

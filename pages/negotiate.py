@@ -73,6 +73,13 @@ need = (f"|answer − truth| ≤ {theta:g}" if kind == "error" else
         f"|answer − x| ≤ {alpha:g}·{value:g} = {alpha * value:g}" if kind == "relative" else
         f"{k} queries {theta:g} below the threshold rejected and the next one {theta:g} above accepted")
 
+@st.cache_resource(max_entries=compute.MAX_ENTRIES, show_spinner=False)
+def _dots(req: tuple, seed: int):
+    """Panel 1's chart, built once per requirement (it does not depend on the ε of panel 2; st.plotly_chart only
+    reads the Figure)."""
+    return figs.epsilon_dots(compute.epsilons(*req, seed), title="Smallest ε that meets the requirement")
+
+
 NOTICE_1 = {
     "error": "the optimal noise (staircase) and R²DP never need more than Laplace, and equal it when θ is a multiple "
     "of Δ; the Gaussian pays for its light tails with a larger ε unless δ is generous; BR-DP gains most for small θ. "
@@ -100,7 +107,7 @@ with ui.panel("1 · The smallest ε for your requirement", NOTICE_1[kind]):
                            f"exact δ = {ex:.3g}, not {delta:g} ({ex / delta:.3g}×). Use the exact row.",
                            icon=":material/warning:")
     st.dataframe(compute.table_view(df, direction="forward"), hide_index=True, width="stretch", key="eps-table")
-    ui.chart(figs.epsilon_dots(df, title="Smallest ε that meets the requirement"), df, name="smallest epsilon",
+    ui.chart(_dots(req, seed), df, name="smallest epsilon",
              alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.")
 
 with ui.panel(

@@ -257,6 +257,9 @@ def vs_epsilon(c: SimpleNamespace) -> None:
 def vs_gamma(c: SimpleNamespace) -> None:
     show("usefulness_vs_g", (c.eps,), g=c.g, name="usefulness vs gamma",
          alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
+    st.caption("Gamma + truncated normal (Alg. 1, up to ~1 s an optimum) is optimised at fewer points: γ/Δq = "
+               + ", ".join(f"{g:g}" for g in compute.COMBO_CURVE_GS) + ". At whole γ/Δq every family is Laplace "
+               "(no ε-DP noise beats it there).")
 
 
 def region(c: SimpleNamespace) -> None:

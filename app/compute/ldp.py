@@ -7,6 +7,7 @@ beyond evaluating :mod:`dpcore.ldp` on the grids the charts need.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -91,8 +92,11 @@ def _statement(kind: str, n: int, x: int) -> np.ndarray:
     raise ValueError(f"statement must be one of {', '.join(STATEMENTS)}, got {kind!r}")
 
 
+@functools.lru_cache(maxsize=4096)
 def _query(family: str, epsilon: float, n: int, i: int) -> ldp.LikelihoodTable:
-    """Query i (1-based) of a family: X^i through Eq. 5 (spec §4.2) or k-ary RR on the whole domain."""
+    """Query i (1-based) of a family: X^i through Eq. 5 (spec §4.2) or k-ary RR on the whole domain.
+
+    Memoised (the tables are frozen): the panels of one rerun ask for the same k tables several times."""
     if family == "powers":
         return ldp.running_example_query(i, epsilon=epsilon, domain_size=n)
     if family == "rr":
@@ -402,25 +406,25 @@ def rr_curve(epsilon: float, x: int, seed: int) -> pd.DataFrame:
     Columns: budget, multiple, closed_form, basic, mc_mean, mc_se (nan where not simulated).
     """
     rr = ldp.randomized_response(epsilon)
-    rows = []
-    for j in RR_MULTIPLES:
-        b = j * epsilon
-        row = {
-            "budget": b,
-            "multiple": j,
-            "closed_form": ldp.rr_expected_accepted(epsilon, b),
-            "basic": j,
-            "mc_mean": math.nan,
-            "mc_se": math.nan,
-        }
+    df = rr_closed_form(epsilon).copy()
+    for i, j in enumerate(RR_MULTIPLES):
         if j in RR_MC_MULTIPLES:
             sim = ldp.simulate_accepted_counts(
-                rr, b, true_value=min(x, 1), n_runs=RR_MC_RUNS, rng=np.random.default_rng([seed, j])
+                rr, j * epsilon, true_value=min(x, 1), n_runs=RR_MC_RUNS, rng=np.random.default_rng([seed, j])
             )
-            row["mc_mean"] = float(sim["accepted"].mean())
-            row["mc_se"] = float(sim["accepted"].std(ddof=1) / math.sqrt(RR_MC_RUNS))
-        rows.append(row)
-    return pd.DataFrame(rows)
+            df.loc[i, "mc_mean"] = float(sim["accepted"].mean())
+            df.loc[i, "mc_se"] = float(sim["accepted"].std(ddof=1) / math.sqrt(RR_MC_RUNS))
+    return df
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def rr_closed_form(epsilon: float) -> pd.DataFrame:
+    """The closed-form part of :func:`rr_curve` (no simulation: mc_mean and mc_se are nan)."""
+    return pd.DataFrame([
+        {"budget": j * epsilon, "multiple": j, "closed_form": ldp.rr_expected_accepted(epsilon, j * epsilon),
+         "basic": j, "mc_mean": math.nan, "mc_se": math.nan}
+        for j in RR_MULTIPLES
+    ])
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)

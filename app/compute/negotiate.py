@@ -51,11 +51,12 @@ def _forward_row(mech: str, key: tuple, seed: int) -> pd.DataFrame:
     return ng.epsilon_for_accuracy(**dict(key), mechanisms=[mech], cap=CAP, n_runs=N_RUNS, seed=seed)
 
 
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def epsilons(kind: str, theta: float, confidence: float, sensitivity: float, delta: float, alpha: float,
              value: float, c: int, k: int, kernel: str, seed: int) -> pd.DataFrame:
     """One row per mechanism: the smallest ε (and δ) meeting the requirement (see dpcore.negotiate).
 
-    Cached row by row on the scalars that row depends on."""
+    Cached row by row on the scalars that row depends on, and as a whole (one cache read when only ε moves)."""
     args = _req_args(kind, theta, confidence, sensitivity, delta, alpha, value, c, k, kernel)
     return pd.concat([_forward_row(m, _key(m, args), seed if m == "noise_reduction" else 0) for m in MECHS],
                      ignore_index=True)

@@ -252,7 +252,7 @@ def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
     Δq = 1 and γ = g = γ/Δq (scale invariance). Long form: epsilon, family, usefulness, ratio (to Laplace). The
     optima go through :func:`optimum`, so they are shared with panel 6 and the family table.
     """
-    opt = pd.DataFrame([(e, fam, *_u_ratio(optimum(e, g, 1.0, fam))) for e in CURVE_EPSILONS for fam in CURVE_FAMILIES],
+    opt = pd.DataFrame([(e, fam, *_curve_point(e, g, fam)) for e in CURVE_EPSILONS for fam in CURVE_FAMILIES],
                        columns=["epsilon", "family", "usefulness", "ratio"])
     eps = np.geomspace(0.1, 20.0, 120)
     lap = r2dp.laplace_usefulness(eps, gamma=g)
@@ -269,10 +269,30 @@ def _u_ratio(res: dict[str, Any]) -> tuple[float, float]:
     return res["usefulness"], res["ratio"]
 
 
+#: γ/Δq points of the Gamma + TN curve of panel 6 (Alg. 1 costs 0.2–1.5 s an optimum, so fewer points; the whole
+#: multiples of Δq are free, see :func:`_curve_point`; 1.5 is left out — for γ ≥ Δq no R²DP law was found to beat
+#: Laplace, spec §4.4).
+COMBO_CURVE_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.0, 2.0, 3.0)
+
+
+def _curve_point(epsilon: float, g: float, family: str) -> tuple[float, float]:
+    """(U, ratio to Laplace) of the family optimum at (ε, γ/Δq = g, Δq = 1), as :func:`optimum` reports it.
+
+    Where the optimal staircase is no better than Laplace (g a whole number, spec §4.4 item 3: Laplace is optimal
+    among all ε-DP additive noises) every family optimum is Laplace itself (ties count as Laplace in
+    :func:`dpcore.r2dp.optimize`), so its U is returned without running Alg. 1.
+    """
+    lap = float(r2dp.usefulness(r2dp.Dirac(epsilon), gamma=g))
+    if staircase(epsilon, g, 1.0) <= lap:
+        return lap, 1.0
+    return _u_ratio(optimum(epsilon, g, 1.0, family))
+
+
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising every family over γ/Δq (Gamma + TN takes a few s) …")
 def usefulness_vs_g(epsilon: float) -> pd.DataFrame:
     """U against g = γ/Δq ∈ (0, 3] at fixed ε (panel 6; Δq = 1). Long form: g, family, usefulness, ratio."""
-    opt = pd.DataFrame([(g, fam, *_u_ratio(optimum(epsilon, g, 1.0, fam))) for g in CURVE_GS for fam in CURVE_FAMILIES],
+    opt = pd.DataFrame([(g, fam, *_curve_point(epsilon, g, fam)) for g in CURVE_GS for fam in CURVE_FAMILIES
+                        if fam != "gamma+truncated_normal" or g in COMBO_CURVE_GS],
                        columns=["g", "family", "usefulness", "ratio"])
     gs = np.linspace(0.005, 3.0, 300)
     lap = np.array([r2dp.laplace_usefulness(epsilon, gamma=x) for x in gs])
@@ -330,12 +350,9 @@ def two_point_map(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     ustar = epsilon / sensitivity
     r0 = np.geomspace(0.01, 0.98, 24)
     r1 = np.geomspace(1.02, 100.0, 28)
-    rows = []
-    for x1 in r1:
-        for x0 in r0:
-            law = r2dp.two_point_for_epsilon(x0 * ustar, x1 * ustar, epsilon=epsilon, sensitivity=sensitivity)
-            rows.append((x0, x1, law.p, float(r2dp.usefulness(law, gamma=gamma))))
-    return pd.DataFrame(rows, columns=["u0_over_ustar", "u1_over_ustar", "p", "usefulness"])
+    x1, x0 = (a.ravel() for a in np.meshgrid(r1, r0, indexing="ij"))  # rows: u1 outer, u0 inner
+    p, useful = r2dp._two_point_grid(x0 * ustar, x1 * ustar, epsilon=epsilon, gamma=gamma, sensitivity=sensitivity)
+    return pd.DataFrame({"u0_over_ustar": x0, "u1_over_ustar": x1, "p": p, "usefulness": useful})
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)

@@ -317,9 +317,9 @@ def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
 def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
     """Panel 7: E[#accepted] on a binary RR stream vs ε_G (closed form, RC13) with Monte Carlo means ± 2 SE."""
     mc = df.dropna(subset=["mc_mean"])
-    traces = [
-        line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES),
-        {
+    traces = [line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES)]
+    if len(mc):  # Monte-Carlo points only when the page's "simulate" toggle is on
+        traces.append({
             "type": "scatter",
             "mode": "markers",
             "x": mc["budget"],
@@ -327,9 +327,8 @@ def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
             "name": "Monte Carlo mean ± 2 SE",
             "error_y": {"type": "data", "array": 2 * mc["mc_se"], "visible": True},
             "marker": {"color": "black", "size": 8},
-        },
-        _step(df["budget"], df["basic"], name="basic composition ⌊ε_G/ε⌋", color=BASIC, dash="dot"),
-    ]
+        })
+    traces.append(_step(df["budget"], df["basic"], name="basic composition ⌊ε_G/ε⌋", color=BASIC, dash="dot"))
     lo, hi = float(df["budget"].min()), float(df["budget"].max())
     marks = [vline(budget, f"ε_G = {budget:g}", position="top")] if lo <= budget <= hi else []
     return figure(

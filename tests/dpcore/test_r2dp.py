@@ -574,3 +574,18 @@ def test_scale_for_epsilon_bad_input():
         r2dp.scale_for_epsilon(r2dp.Gamma(2.0, 1.0), 0.0)
     with pytest.raises(ValueError, match="inf"):
         r2dp.scale_for_epsilon(r2dp.TwoPoint(1.0, math.inf, 0.5), 1.0)
+
+
+def test_vectorised_two_point_grid_matches_the_exact_epsilon_lock():
+    """The page's vectorised two-point map: each (u0, u1, p) is a law whose exact ε (via the MGF) is the target, and
+    U(γ) = p(1 − e^{−γ u0}) + (1 − p)(1 − e^{−γ u1}) (closed form of the mixture's usefulness)."""
+    eps, gamma, dq = 3.0, 0.4, 1.5
+    ustar = eps / dq
+    u0 = ustar * np.array([0.05, 0.3, 0.7, 0.95])
+    u1 = ustar * np.array([1.05, 1.5, 3.0, 10.0])
+    p, useful = r2dp._two_point_grid(u0, u1, epsilon=eps, gamma=gamma, sensitivity=dq)
+    for a, b, pa, ua in zip(u0, u1, p, useful):
+        law = r2dp.TwoPoint(a, b, pa)
+        assert r2dp.epsilon(law, sensitivity=dq) == pytest.approx(eps, rel=1e-9)
+        assert ua == pytest.approx(pa * -np.expm1(-gamma * a) + (1 - pa) * -np.expm1(-gamma * b), rel=1e-12)
+        assert pa == pytest.approx(r2dp.two_point_for_epsilon(a, b, epsilon=eps, sensitivity=dq).p, rel=1e-12)
