@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import classroom, ledger, registry, ui
+from app import classroom, compute, ledger, registry, ui
 
 st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
 
@@ -36,3 +36,4 @@ with strip:
     classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()
+compute.settle_heap()  # after the page imported its modules: keeps Streamlit's post-run gc.collect() cheap

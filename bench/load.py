@@ -17,6 +17,11 @@ session then reconnects). Server memory (VmRSS of the server process) is sampled
 user + system time over the run.
 
     python bench/load.py [--port 8617] [--sessions 40] [--duration 120] [--moves 4] [--think 1 3] [--spread 5]
+                         [--replicas 2] [--server-opt runner.postScriptGC=false]
+
+``--replicas N`` starts N servers on PORT, PORT+1, … and pins session i to server i mod N (a sticky-session load
+balancer: a Streamlit session lives in one process). RSS and CPU are then summed over the servers. ``st.warning`` /
+``st.info`` alerts are counted but are not errors (a valid but infeasible combination is explained with a warning).
 
 Prints a Markdown report and writes it to ``bench/results-load.md``. Needs the ``websockets`` package (a Streamlit
 dependency).
@@ -47,6 +52,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # slider-move reruns
     page_loads: list[float] = field(default_factory=list)  # page-switch reruns
     errors: list[str] = field(default_factory=list)
+    warnings: int = 0  # st.warning alerts seen (not errors)
     disconnects: int = 0
     rss: list[tuple[float, float]] = field(default_factory=list)
 
@@ -58,6 +64,7 @@ class RunResult:
     page_hash: str
     errors: list[str]
     query: str | None
+    warnings: int = 0
 
 
 class Session:
@@ -118,6 +125,8 @@ class Session:
                     res.errors.append(f"exception: {el.exception.type}: {el.exception.message[:120]}")
                 elif which == "alert" and el.alert.format == el.alert.ERROR:
                     res.errors.append(f"st.error: {el.alert.body[:120]}")
+                elif which == "alert" and el.alert.format == el.alert.WARNING:
+                    res.warnings += 1
             elif kind == "page_info_changed":
                 res.query = fm.page_info_changed.query_string
             elif kind == "page_not_found":
@@ -154,7 +163,7 @@ def slider_state(s, option: str):
 async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> None:
     rnd = random.Random(1000 + i)
     await asyncio.sleep(rnd.uniform(0, a.ramp))  # students do not all press Enter in the same millisecond
-    sess = Session(a.port, a.timeout)
+    sess = Session(a.port + i % a.replicas, a.timeout)  # sticky: a session stays on its server
     page = ""
     while time.monotonic() < stop_at:
         try:
@@ -169,6 +178,7 @@ async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> 
             if res.pages and res.page_hash != res.pages.get(page, res.page_hash):
                 stats.errors.append(f"asked for page {page or 'home'!r}, the server ran another one")
             stats.errors += [f"{page or 'home'}: {e}" for e in res.errors]
+            stats.warnings += res.warnings
             slider = pick_slider(res.sliders)
             page_hash = res.page_hash
             for _ in range(a.moves):
@@ -186,6 +196,7 @@ async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> 
                 res = await sess.rerun(page_name=page, page_hash=page_hash, widgets=[slider_state(slider, option)])
                 stats.latencies.append(time.perf_counter() - t)
                 stats.errors += [f"{page or 'home'} ({slider.label}={option}): {e}" for e in res.errors]
+                stats.warnings += res.warnings
                 slider = pick_slider(res.sliders) or slider
             await asyncio.sleep(rnd.uniform(*a.think))
         except Exception as exc:  # noqa: BLE001 — count, reconnect, carry on
@@ -204,10 +215,10 @@ async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> 
     await sess.close()
 
 
-async def sample_rss(pid: int, stats: Stats, stop_at: float) -> None:
+async def sample_rss(pids: list[int], stats: Stats, stop_at: float) -> None:
     t0 = time.monotonic()
     while time.monotonic() < stop_at + 1:
-        stats.rss.append((time.monotonic() - t0, rss_mb(pid)))
+        stats.rss.append((time.monotonic() - t0, sum(rss_mb(p) for p in pids)))
         await asyncio.sleep(1.0)
 
 
@@ -216,19 +227,23 @@ def pct(s: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
 
 
-async def drive(a, pid: int, pages: list[str]) -> Stats:
+async def drive(a, pids: list[int], pages: list[str]) -> Stats:
     stats = Stats()
     stop_at = time.monotonic() + a.duration
-    await asyncio.gather(sample_rss(pid, stats, stop_at),
+    await asyncio.gather(sample_rss(pids, stats, stop_at),
                          *(student(i, a, pages, stats, stop_at) for i in range(a.sessions)))
     return stats
 
 
-def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float) -> str:
+def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float, client_cpu: float = 0.0,
+           load0: float = float("nan")) -> str:
     lat, loads = stats.latencies, stats.page_loads
     rss = [r for _, r in stats.rss]
+    servers = "one server" if a.replicas == 1 else f"{a.replicas} server processes (sessions pinned round-robin)"
+    opts = f", server options {' '.join(a.server_opt)}" if a.server_opt else ""
     lines = [
-        f"{a.sessions} concurrent websocket sessions for {a.duration:g} s on 127.0.0.1 (2 cores shared), each opening "
+        f"{a.sessions} concurrent websocket sessions on {servers}{opts} for {a.duration:g} s on 127.0.0.1 "
+        f"(2 cores shared; load average {load0:.2f} at the start), each opening "
         f"random pages and moving a slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
         "moves, " + (f"among the {a.spread} values around each slider's default (the class follows the teacher)."
                      if a.spread else "to any value of the slider (mostly values no cache has seen: a worst case)."),
@@ -243,9 +258,12 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
         f"| errors (exceptions, st.error, compile errors, timeouts, drops) | {len(stats.errors)} | 0 "
         f"({'ok' if not stats.errors else '**FAIL**'}) |",
         f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
+        f"| st.warning alerts (explanations, not errors) | {stats.warnings} | — |",
         f"| server RSS idle (before the load) / start / peak / end / after | {rss_idle:.0f} / {rss[0]:.0f} / {max(rss):.0f}"
         f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |" if rss else "| server RSS | n/a | bounded |",
-        f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core | — |",
+        f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core"
+        f"{' (summed)' if a.replicas > 1 else ''}; {1e3 * cpu / max(1, len(lat) + len(loads)):.0f} ms per rerun | — |",
+        f"| load generator's own CPU (same 2 cores) | {client_cpu:.0f} s | — |",
     ]
     if stats.errors:
         lines += ["", "First errors:", ""] + [f"* {e}" for e in stats.errors[:10]]
@@ -265,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
                     "default (a class following the teacher; caches shared by all sessions); 0 = any value")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a rerun counts as an error")
     ap.add_argument("--pages", default="", help="comma-separated url paths (home = 'home'); default: all pages")
+    ap.add_argument("--replicas", type=int, default=1, help="server processes on PORT, PORT+1, …; session i uses "
+                    "server i mod N (sticky sessions, as a load balancer must do for Streamlit)")
+    ap.add_argument("--server-opt", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-load.md"))
     a = ap.parse_args(argv)
 
@@ -272,16 +294,24 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = {p.strip() for p in a.pages.split(",") if p.strip()}
     pages = [p.url_path for p in registry.available_pages() if not wanted or (p.url_path or "home") in wanted]
-    with app_server(a.port, log=ROOT / "artifacts" / f"bench-server-{a.port}.log") as proc:
-        rss_idle = rss_mb(proc.pid)
-        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
-        stats = asyncio.run(drive(a, proc.pid, pages))
-        cpu, wall = cpu_seconds(proc.pid) - cpu0, time.monotonic() - t0
-        time.sleep(2)
-        rss_after = rss_mb(proc.pid)
+    extra = tuple(x for kv in a.server_opt for x in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1]))
+    import contextlib
     import os
 
-    text = report(a, stats, cpu, wall, rss_idle, rss_after)
+    with contextlib.ExitStack() as stack:
+        procs = [stack.enter_context(app_server(a.port + k, log=ROOT / "artifacts" / f"bench-server-{a.port + k}.log",
+                                                extra=extra)) for k in range(a.replicas)]
+        pids = [p.pid for p in procs]
+        rss_idle = sum(rss_mb(p) for p in pids)
+        load0 = os.getloadavg()[0]
+        cpu0, t0, own0 = sum(cpu_seconds(p) for p in pids), time.monotonic(), time.process_time()
+        stats = asyncio.run(drive(a, pids, pages))
+        cpu, wall = sum(cpu_seconds(p) for p in pids) - cpu0, time.monotonic() - t0
+        client_cpu = time.process_time() - own0
+        time.sleep(2)
+        rss_after = sum(rss_mb(p) for p in pids)
+
+    text = report(a, stats, cpu, wall, rss_idle, rss_after, client_cpu, load0)
     text += (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
              f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
     print(text)

@@ -12,6 +12,7 @@ from dpcore import ledger as dl
 VARIANTS = {"corrected": "corrected", "printed": "as_printed"}  # URL word → dpcore variant
 PARTS = ("paths", "structure", "filter", "costs", "martingale")
 DIRECTIONS = {"up": 1, "down": -1}  # URL word → u = f(x) − f(x'), the neighbour direction of panel 3
+GRIDLESS = ("filter", "costs")  # parts that still work when no noise level fits the budget
 
 ui.header(
     "Accuracy first: noise reduction and privacy filters",
@@ -124,6 +125,8 @@ def headline() -> None:
     c = st.columns(4)
     c[0].metric("zCDP budget ρ*", f"{b['rho']:.6g}", help=f"largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε ({const} "
                 f"constant); Σε² budget 2ρ* = {b['eps2_budget']:.6g}")
+    if short is not None:
+        return
     _, summ = compute.stopping(eps, delta, variant, levels, spacing, value, alpha, mechanism, seed)
     odo = compute.odometer_summary(compute.odometer(eps, delta, variant, levels, spacing, value, alpha, count, seed))
     c[1].metric(f"Median ex-post charge {unit}", f"{summ['median_charge']:.4g}",
@@ -482,11 +485,36 @@ def errata_panel() -> None:
                "the sign-free loss is used), E5 (Thm 2 gives (ε, δ + δ'')).")
 
 
+def shortfall_warning() -> dict[str, float] | None:
+    """One page-level warning when the budget is valid but reaches no noise level (e.g. ε ≤ 0.05 at δ = 1e-6)."""
+    s = compute.shortfall(eps, delta, variant)
+    if s is not None:
+        if view == "reproduce":
+            after = " Figure 3 and the Section 7.2 budget below use the paper's own ε = 10."
+        elif part in GRIDLESS:
+            after = " The panels below do not use that grid." if part == "costs" else (
+                " The filter panels below still run, but no noise reduction fits the budget.")
+        else:
+            after = " The panels of this part need that grid, so they are hidden."
+        st.warning(
+            f"**No count can be released at ε = {eps:g}, δ = {delta:g}.** The combination is valid, but the "
+            f"filter's budget allows noise levels up to ε_max = √(2ρ*) = {s['epsilon_max']:.3g} only, below the "
+            f"first level of every grid, ε_min = {s['epsilon_min']:g} (ε²_min = 10⁻⁴, Section 7.2).{after} "
+            f"Raise ε above {s['epsilon_needed']:.3g} (or raise δ) to release counts.",
+            icon=":material/info:",
+        )
+    return s
+
+
+short = None
 try:
+    short = shortfall_warning()
     headline()
 except Exception as exc:  # noqa: BLE001 — an invalid combination of controls is explained, never a traceback
     ui.show_error(exc)
 try:  # the page's noise reduction of y (grid top ε_max, median stopping level of its runs; cached values)
+    if short is not None:
+        raise ValueError("no noise level fits the budget")
     _top = compute.budget(eps, delta, variant)["epsilon_max"]
     _, _summ = compute.stopping(eps, delta, variant, levels, spacing, value, alpha, mechanism, seed)
     if mechanism == "brownian":
@@ -499,7 +527,7 @@ try:  # the page's noise reduction of y (grid top ε_max, median stopping level 
 except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
     pass  # the headline already shows the error
 
-if view == "explore":
-    explore()
-else:
+if view == "reproduce":
     reproduce()
+elif short is None or part in GRIDLESS:
+    explore()

@@ -55,6 +55,21 @@ def budget(epsilon: float, delta: float, variant: str) -> dict[str, float]:
             "as_printed": float(fl.rho_budget(epsilon, delta, variant="as_printed"))}
 
 
+@_cached
+def shortfall(epsilon: float, delta: float, variant: str) -> dict[str, float] | None:
+    """None when the budget reaches the grid's first level ε_min; else why not and the smallest ε that does.
+
+    A valid but infeasible combination (e.g. ε = 0.025 at δ = 1e-6): ε_max = √(2ρ*) < ε_min, no count can be released.
+    The smallest sufficient ε is the filter's ε for ρ = ε²_min/2 (Thm 6, ``fl.zcdp_epsilon``).
+    """
+    top = budget(epsilon, delta, variant)["epsilon_max"]
+    eps_min = math.sqrt(EPS2_MIN)
+    if top > eps_min * (1 + 1e-9):
+        return None
+    need = float(fl.zcdp_epsilon(EPS2_MIN / 2.0, delta, variant=variant))
+    return {"epsilon_max": top, "epsilon_min": eps_min, "epsilon_needed": need}
+
+
 def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
     """Noise levels from ε_min = √EPS2_MIN to ``epsilon_max``: equally spaced in ε² ("linear", §3.9) or geometric."""
     eps_min = math.sqrt(EPS2_MIN)
