@@ -41,7 +41,7 @@ class AuditView:
     histogram: pd.DataFrame  # equal-width histogram of both inputs (per-outcome frequencies when discrete)
     ratios: pd.DataFrame  # per quantile bin (or outcome): frequencies of both inputs + log ratio with CI
     event: pd.DataFrame  # the ε event as intervals (lo, hi) or outcomes, for highlighting
-    curve: pd.DataFrame  # ε_lb and δ_lb against n
+    curve: pd.DataFrame | None  # ε_lb and δ_lb against n (None unless asked for: it is half of the cost)
     discrete: bool
     labels: tuple[str, ...] | None
 
@@ -75,8 +75,9 @@ def curve_sizes(n: int) -> list[int]:
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Sampling the mechanism on both neighbouring inputs …")
 def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float,
-        theta: float, ratio: float) -> AuditView:
-    """Sample n outputs per input, audit them (ε_lb, δ_lb at level 1 − confidence overall) and bin them."""
+        theta: float, ratio: float, with_curve: bool = True) -> AuditView:
+    """Sample n outputs per input, audit them (ε_lb, δ_lb at level 1 − confidence overall) and bin them; with
+    ``with_curve`` also re-audit growing prefixes of the samples (ε_lb and δ_lb against n)."""
     alpha = 1.0 - confidence
     pair = A.sample_pair(mechanism, epsilon=epsilon, delta=delta, sensitivity=sensitivity, n=n, rng=seed,
                          theta=theta, epsilon_y_ratio=ratio)
@@ -89,13 +90,15 @@ def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int
     else:
         hist = ratios
         lo = hi = math.nan
-    common = dict(alpha=alpha / 2, bins=AUDIT_BINS, discrete=pair.discrete)
-    sizes = curve_sizes(n)
-    eps_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, delta=pair.claimed_delta, **common)
-    dl_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, target="delta",
-                            epsilon=pair.claimed_epsilon, **common)
-    curve = pd.DataFrame({"n": eps_curve["n"], "epsilon_lb": eps_curve["epsilon_lb"],
-                          "delta_lb": dl_curve["delta_lb"]})
+    curve = None
+    if with_curve:
+        common = dict(alpha=alpha / 2, bins=AUDIT_BINS, discrete=pair.discrete)
+        sizes = curve_sizes(n)
+        eps_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, delta=pair.claimed_delta, **common)
+        dl_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, target="delta",
+                                epsilon=pair.claimed_epsilon, **common)
+        curve = pd.DataFrame({"n": eps_curve["n"], "epsilon_lb": eps_curve["epsilon_lb"],
+                              "delta_lb": dl_curve["delta_lb"]})
     return AuditView(res, hist, ratios, _event_frame(res.epsilon_bound, lo, hi), curve, pair.discrete, pair.labels)
 
 

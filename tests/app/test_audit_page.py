@@ -32,8 +32,17 @@ def test_renders_at_defaults():
     _ok(at)
     m = _metrics(at)
     assert m["claimed ε"] == "1" and m["verdict"] == "consistent"
-    assert len(_charts(at)) == 3
+    assert len(_charts(at)) == 2  # panel 3 (bound vs n) only when asked for
     assert at.success  # the "consistent" message
+
+
+def test_bound_vs_n_panel_on_request_never_beats_the_claim():
+    at = open_page(PAGE, {"curve": "true"})
+    _ok(at)
+    charts = _charts(at)
+    assert len(charts) == 3
+    m = _metrics(at)
+    assert float(m["ε lower bound (95.0% conf.)"]) <= 1.0
 
 
 # (widget kind, key, new value, URL query that shows the control)
@@ -47,6 +56,7 @@ CONTROLS = [
     ("number_input", "seed", 5, {}),
     ("select_slider", "atheta", 0.5, {"mech": "brdp_exact"}),
     ("select_slider", "ratio", 0.3, {"mech": "brdp_paper"}),
+    ("toggle", "curve", True, {}),
 ]
 
 
