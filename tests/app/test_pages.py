@@ -148,3 +148,15 @@ def test_controls_do_not_leak_between_pages():
     at.switch_page("../pages/svt.py")
     at.run()
     assert at.select_slider(key="T").value == svt_t_default
+
+
+@pytest.mark.parametrize(("eps", "t"), [("0.5", "10"), ("15", "100"), ("20", "1000")])
+def test_baselines_total_epsilon_shows_the_default_grid_pld(eps, t):
+    """The Laplace total-ε metric (a coarser, still pessimistic PLD grid at ε₀ ≥ 5 for speed) shows the same four
+    digits as dpcore's default-grid PLD (which is itself cross-validated against dp_accounting)."""
+    import dpcore
+
+    at = open_page("baselines.py", {"eps": eps, "T": t})
+    shown = next(m.value for m in at.metric if m.label == f"Laplace total ε after T = {t}")
+    b = dpcore.laplace_scale(float(eps), delta=1e-5)
+    assert shown == f"{dpcore.laplace_epsilon(1e-5, scale=b, compositions=int(t)):.4g}"
