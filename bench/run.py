@@ -208,7 +208,7 @@ def _tab_parts(script: str) -> list[dict[str, str]]:
     """Explore tabs bound to ``part`` (BR-DP): read their labels from the page source (AppTest shows no tab keys)."""
     src = (ROOT / "pages" / script).read_text()
     m = re.search(r"EXPLORE_TABS\s*=\s*\{(.*?)\}", src, re.S)
-    if not m or 'key="part"' not in src:
+    if not m or not re.search(r'key="part"|tabs\(\s*"part"', src):
         return []
     labels = re.findall(r'"([^"]+)"\s*:', m.group(1))
     return [{"part": lab} for lab in labels[1:]]
