@@ -107,10 +107,14 @@ DEPLOYMENTS = pd.DataFrame(
          "source": "as published by Apple: “Differential Privacy Overview”"},
         {"deployment": "Apple: Health type usage", "epsilon": 2.0, "delta": 0.0, "unit": "per device per day",
          "source": "as published by Apple: “Differential Privacy Overview”"},
-        {"deployment": "Google COVID-19 Community Mobility Reports", "epsilon": 2.64, "delta": 0.0,
-         "unit": "per user per day (0.44 per metric)",
-         "source": "as published by Google: “Google COVID-19 Community Mobility Reports: Anonymization Process "
-                   "Description” (Aktay et al., arXiv:2004.04145)"},
+        {"deployment": "Google COVID-19 Search Trends symptoms dataset", "epsilon": 1.68, "delta": 0.0,
+         "unit": "per user's daily symptom searches",
+         "source": "as published by Google: “Google COVID-19 Search Trends Symptoms Dataset: Anonymization Process "
+                   "Description” (arXiv:2009.01265)"},
+        {"deployment": "Google COVID-19 Vaccination Search Insights", "epsilon": 2.19, "delta": 1e-5,
+         "unit": "per user's daily vaccination searches",
+         "source": "as published by Google: “Google COVID-19 Vaccination Search Insights: Anonymization Process "
+                   "Description” (arXiv:2107.01179)"},
     ]
 )
 
