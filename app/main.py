@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import classroom, compute, ledger, registry, ui
+from app import background, classroom, compute, ledger, registry, ui
 
 st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
 
@@ -28,6 +28,7 @@ if st.session_state.get("_page") != page.url_path:  # a new page visit: its URL 
         del st.session_state[key]
     st.session_state["_page"] = page.url_path
     st.session_state.pop("_url_checked", None)
+background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from app import ledger, params, ui
+from app import background, ledger, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from dpcore import ledger as dl
@@ -245,15 +245,17 @@ def privacy_panels() -> None:
     with ui.panel("8 · Composition: T releases (Fig. 5)",
                   "BR-DP and DP are close and which is lower depends on T and the accountant; a plan that recycles "
                   "\"for free\" at T = 1 (the exact optimum at small ε) composes badly."):
-        with st.spinner("Composing privacy-loss distributions …"):
-            totals = compute.composed(key, t)
-            df = compute.composition(key, compute.composition_range(t))
-        c = st.columns(3)
-        c[0].metric(f"ε after T = {t}, exact", f"{totals['exact']:.4g}", help=f"exact BR-DP PLD, at δ = {delta:g}")
-        c[1].metric(f"ε after T = {t}, paper (Thm. 3)", f"{totals['paper']:.4g}")
-        c[2].metric(f"ε after T = {t}, plain DP", f"{totals['dp']:.4g}")
-        ui.chart(figs.composition(df, delta=delta, compositions=t), df, name="composition",
-                 alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
+        done = background.result(compute.composition, key, t, slot="composition",
+                                 label="Composing privacy-loss distributions")
+        if done is not None:
+            totals, df = done
+            c = st.columns(3)
+            c[0].metric(f"ε after T = {t}, exact", f"{totals['exact']:.4g}",
+                        help=f"exact BR-DP PLD, at δ = {delta:g}")
+            c[1].metric(f"ε after T = {t}, paper (Thm. 3)", f"{totals['paper']:.4g}")
+            c[2].metric(f"ε after T = {t}, plain DP", f"{totals['dp']:.4g}")
+            ui.chart(figs.composition(df, delta=delta, compositions=t), df, name="composition",
+                     alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
 
     with ui.panel("11 · Paper vs exact: audit of the plans",
                   "the paper's plan and the exact optimum side by side, each judged by both accountants."):
@@ -268,50 +270,60 @@ def sampling_panels() -> None:
                   "sensitivity Δ_f/p and the true acceptance the gain disappears (spec §7.3). The curves use Alg. 2's "
                   "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. Bottom (Fig. 6 "
                   "at your settings): paper mode can pick p* < 1 (often at small |X|) where corrected mode keeps p* = 1."):
-        df = compute.subsampling_curve(eps, delta, sens, theta, query, n_records)
-        optima = {m: compute.sampling_plan(eps, delta, sens, theta, query, n_records, m) for m in ("paper",
-                                                                                                   "corrected")}
-        c = st.columns(2)
-        c[0].metric("Alg. 4 p*, paper mode", f"{optima['paper'].rate:.3g}",
-                    help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
-                    f"{optima['paper'].true_acceptance:.3f}")
-        c[1].metric("p*, corrected (Δ_f / p, true acceptance)", f"{optima['corrected'].rate:.3g}",
-                    help=f"true acceptance {optima['corrected'].true_acceptance:.3f}")
-        ui.chart(figs.subsampling_noise(df, rate=rate, query=query), df, name="subsampling noise",
-                 alt="Sampling error and kernel standard deviations against the sampling rate.")
-        ui.chart(figs.subsampling_acceptance(df, rate=rate, optima={m: o.rate for m, o in optima.items()}), df,
-                 name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
+        done = background.result(compute.subsampling, eps, delta, sens, theta, query, n_records, slot="subsampling",
+                                 label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
+        if done is not None:
+            df, sizes = done
+            optima = {m: sizes[(sizes["mode"] == m) & (sizes["n_records"] == n_records)].iloc[0]
+                      for m in ("paper", "corrected")}
+            c = st.columns(2)
+            c[0].metric("Alg. 4 p*, paper mode", f"{optima['paper'].rate:.3g}",
+                        help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
+                        f"{optima['paper'].true_acceptance:.3f}")
+            c[1].metric("p*, corrected (Δ_f / p, true acceptance)", f"{optima['corrected'].rate:.3g}",
+                        help=f"true acceptance {optima['corrected'].true_acceptance:.3f}")
+            ui.chart(figs.subsampling_noise(df, rate=rate, query=query), df, name="subsampling noise",
+                     alt="Sampling error and kernel standard deviations against the sampling rate.")
+            ui.chart(figs.subsampling_acceptance(df, rate=rate, optima={m: o.rate for m, o in optima.items()}), df,
+                     name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
         st.dataframe(compute.at_rate(eps, delta, sens, theta, query, n_records, rate), hide_index=True,
                      width="stretch")
-        sizes = compute.rate_vs_size(eps, delta, sens, theta, query, n_records)
-        left, right = st.columns(2)
-        with left:
-            ui.chart(figs.fig6(sizes, column="rate", title=f"Best sampling rate p* against |X| ({query})", y="p*",
-                               n_records=n_records), sizes, name="p* vs size",
-                     alt="Alg. 4's optimal sampling rate against the data-set size, paper mode and corrected mode.")
-        with right:
-            ui.chart(figs.fig6(sizes, column="true_acceptance", title="True acceptance at p* against |X|",
-                               y="acceptance", n_records=n_records), sizes, name="acceptance vs size",
-                     alt="True acceptance at Alg. 4's sampling rate against the data-set size, both modes.")
+        if done is not None:
+            left, right = st.columns(2)
+            with left:
+                ui.chart(figs.fig6(sizes, column="rate", title=f"Best sampling rate p* against |X| ({query})",
+                                   y="p*", n_records=n_records), sizes, name="p* vs size",
+                         alt="Alg. 4's optimal sampling rate against the data-set size, paper mode and corrected "
+                             "mode.")
+            with right:
+                ui.chart(figs.fig6(sizes, column="true_acceptance", title="True acceptance at p* against |X|",
+                                   y="acceptance", n_records=n_records), sizes, name="acceptance vs size",
+                         alt="True acceptance at Alg. 4's sampling rate against the data-set size, both modes.")
 
     with ui.panel("10 · Experiment sandbox (Figs. 7/8)",
                   "Laplace beats Gaussian at the same budget; BR-DP helps most where θ is small against the noise. "
                   "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Right: "
                   "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
-        stats = compute.experiment(eps, delta, sens, theta, query, n_records, acct, seed)
-        curves = compute.experiment_acceptance(delta, sens, theta, query, n_records, acct, seed)
         left, right = st.columns(2)
         with left:
-            ui.chart(figs.experiment(stats, theta=theta,
-                                     title=f"1 000 releases of the {query} of {n_records} synthetic records"),
-                     stats, name="experiment",
-                     alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
+            stats = background.result(compute.experiment, eps, delta, sens, theta, query, n_records, acct, seed,
+                                      slot="experiment", label="Releasing 1 000 answers per mechanism")
+            if stats is not None:
+                ui.chart(figs.experiment(stats, theta=theta,
+                                         title=f"1 000 releases of the {query} of {n_records} synthetic records"),
+                         stats, name="experiment",
+                         alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
         with right:
-            ui.chart(figs.experiment_acceptance(
-                curves, epsilon=eps, title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
-                curves, name="experiment acceptance",
-                alt="Share of releases within theta against epsilon, one line per mechanism.")
-        st.dataframe(stats, hide_index=True, width="stretch")
+            curves = background.result(compute.experiment_acceptance, delta, sens, theta, query, n_records, acct,
+                                       seed, slot="experiment-acceptance", label="Releasing answers at every ε")
+            if curves is not None:
+                ui.chart(figs.experiment_acceptance(
+                    curves, epsilon=eps,
+                    title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
+                    curves, name="experiment acceptance",
+                    alt="Share of releases within theta against epsilon, one line per mechanism.")
+        if stats is not None:
+            st.dataframe(stats, hide_index=True, width="stretch")
 
 
 EXPLORE_TABS = {"Mechanism": mechanism_panels, "Budget": budget_panels, "Privacy": privacy_panels,

@@ -18,7 +18,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import ledger, params, ui
+from app import background, ledger, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from dpcore import ledger as dl
@@ -239,7 +239,10 @@ def mgf(c: SimpleNamespace) -> None:
 
 def optima(c: SimpleNamespace) -> None:
     """Alg. 1 for every family at the sidebar's ε, γ, Δq (the comparison that used to slow every rerun)."""
-    df = compute.family_optima(c.eps, c.gamma, c.sens)
+    df = background.result(compute.family_optima, c.eps, c.gamma, c.sens, slot="family-optima",
+                           label="Optimising each family under the exact ε (Alg. 1)")
+    if df is None:
+        return
     mine = df.set_index("family").loc[compute.OPT_FAMILY[c.family]]
     st.metric(f"best {c.family} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
               help="No law of this family beats Laplace here." if c.family != "laplace" and not mine["beats Laplace"]
@@ -255,8 +258,10 @@ def vs_epsilon(c: SimpleNamespace) -> None:
 
 
 def vs_gamma(c: SimpleNamespace) -> None:
-    show("usefulness_vs_g", (c.eps,), g=c.g, name="usefulness vs gamma",
-         alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
+    if background.result(compute.usefulness_vs_g_frame, c.eps, slot="usefulness-vs-g",
+                         label="Optimising every family over γ/Δq") is not None:
+        show("usefulness_vs_g", (c.eps,), g=c.g, name="usefulness vs gamma",
+             alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
     st.caption("Gamma + truncated normal (Alg. 1, up to ~1 s an optimum) is optimised at fewer points: γ/Δq = "
                + ", ".join(f"{g:g}" for g in compute.COMBO_CURVE_GS) + ". At whole γ/Δq every family is Laplace "
                "(no ε-DP noise beats it there).")

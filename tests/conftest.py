@@ -1,6 +1,12 @@
 """Shared test configuration: a bounded hypothesis profile so property tests stay fast on 2 cores."""
 
+import os
+
 from hypothesis import HealthCheck, settings
+
+# Heavy panels (app.background) are computed inline in tests, so every AppTest run and every test server draws every
+# panel in one run, as a user sees it once the job is done; tests/app/test_background.py covers the worker path.
+os.environ.setdefault("DPX_BACKGROUND", "inline")
 
 settings.register_profile(
     "dp", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

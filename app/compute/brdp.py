@@ -1,13 +1,16 @@
 """Cached tables of the BR-DP page (paper 000): scalar arguments in, dpcore results / small frames out.
 
 Every function evaluates :mod:`dpcore.brdp` on the grid a chart needs; ``st.cache_data`` keys on the scalars and
-each cache is bounded by :data:`app.compute.MAX_ENTRIES`. A *plan key* is the tuple of scalars that fixes the
+each cache is bounded by :data:`app.compute.MAX_ENTRIES`. The heavy panels' functions (:func:`composition`,
+:func:`subsampling`, :func:`experiment`, :func:`experiment_acceptance`, seconds on a new setting) are plain functions
+that the page runs as background jobs through :mod:`app.background` (which caches and bounds them itself). A *plan key* is the tuple of scalars that fixes the
 BR-DP configuration shown on the page (see :func:`plan`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -55,19 +58,27 @@ def optimal_plan(
                          accountant=accountant, calibration=calibration)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def plan(key: PlanKey) -> brdp.BRDPPlan:
-    """The plan the page shows: the optimum, or ε_y = share·ε and/or a hand-set q (``make_plan``)."""
+def build_plan(key: PlanKey, optimum: Callable[..., brdp.BRDPPlan] = optimal_plan.__wrapped__) -> brdp.BRDPPlan:
+    """The plan the page shows: the optimum, or ε_y = share·ε and/or a hand-set q (``make_plan``).
+
+    ``optimum`` computes Alg. 2 / the exact optimiser: uncached by default (background jobs run outside Streamlit),
+    the cached :func:`optimal_plan` in :func:`plan`.
+    """
     k = PlanKey(*key)
     if k.share is None and k.q is None:
-        return optimal_plan(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration)
+        return optimum(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration)
     if k.share is None:
-        ey = optimal_plan(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant,
-                          k.calibration).epsilon_y
+        ey = optimum(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration).epsilon_y
     else:
         ey = k.share * k.epsilon
     return brdp.make_plan(epsilon=k.epsilon, delta=k.delta, sensitivity=k.sensitivity, theta=k.theta,
                           kernel=k.kernel, epsilon_y=ey, q=k.q, calibration=k.calibration)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def plan(key: PlanKey) -> brdp.BRDPPlan:
+    """:func:`build_plan` with the optimum from the shared cache."""
+    return build_plan(key, optimal_plan)
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
@@ -231,20 +242,16 @@ def composition_range(compositions: int) -> int:
     return int(min(1000, max(100, 10 * compositions)))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
-def composition(key: PlanKey, t_max: int, exact: bool = True) -> pd.DataFrame:
-    """ε_T at the plan's δ against T (Fig. 5, spec §14 panel 8): Thm. 3 (paper), exact BR-DP PLD, plain DP."""
-    ts = np.unique(np.round(np.geomspace(1, t_max, 12)).astype(int))
-    return brdp.composition_curve(ts, plan=plan(key), exact=exact,
-                                  value_discretization_interval=COMPOSITION_INTERVAL)
-
-
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
-def composed(key: PlanKey, compositions: int) -> dict[str, float]:
-    """ε after exactly T releases at the plan's δ under each accountant (exact PLD on the default grid)."""
-    p = plan(key)
-    return {acct: brdp.composed_epsilon(p.delta, compositions=compositions, plan=p, accountant=acct)
-            for acct in ("paper", "exact", "dp")}
+def composition(key: PlanKey, compositions: int) -> tuple[dict[str, float], pd.DataFrame]:
+    """Panel 8 (Fig. 5 at your settings), a background job (:mod:`app.background`): ε after exactly T releases at the
+    plan's δ under each accountant (exact PLD on the default grid), and ε_T against T = 1 … composition_range(T)
+    on :data:`COMPOSITION_INTERVAL` (Thm. 3 (paper), exact BR-DP PLD, plain DP)."""
+    p = build_plan(key)
+    totals = {acct: brdp.composed_epsilon(p.delta, compositions=compositions, plan=p, accountant=acct)
+              for acct in ("paper", "exact", "dp")}
+    ts = np.unique(np.round(np.geomspace(1, composition_range(compositions), 12)).astype(int))
+    curve = brdp.composition_curve(ts, plan=p, value_discretization_interval=COMPOSITION_INTERVAL)
+    return totals, curve
 
 
 # ------------------------------------------------------------------------------------------------ subsampling
@@ -255,7 +262,6 @@ def _rates(n_records: int, delta: float) -> np.ndarray:
     return np.geomspace(low, 1.0, 22) if low < 1 else np.array([1.0])
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Running Alg. 2 at every sampling rate …")
 def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
                       n_records: int) -> pd.DataFrame:
     """Sampling vs perturbation noise against the rate p (Sec. 7, spec §14 panel 9A), Gaussian kernel.
@@ -279,7 +285,6 @@ def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: f
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Alg. 4: searching the sampling rate …")
 def sampling_plan(epsilon: float, delta: float, sensitivity: float, theta: float, query: str, n_records: int,
                   mode: str) -> brdp.SubsamplingPlan:
     """Alg. 4's optimal sampling rate in ``paper`` or ``corrected`` mode (spec §7.4)."""
@@ -307,7 +312,6 @@ def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, quer
 SIZE_GRID = (100, 1000, 10_000, 100_000)  # |X| of the p*-against-|X| chart (Fig. 6 at the sidebar's settings)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Alg. 4 at every data-set size …")
 def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
                  n_records: int) -> pd.DataFrame:
     """Alg. 4's p* and acceptance against |X| at the sidebar's settings, paper mode and corrected mode
@@ -321,6 +325,14 @@ def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float,
     return pd.DataFrame(rows)
 
 
+def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
+                n_records: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Panel 9 as one background job (:mod:`app.background`): :func:`subsampling_curve` and :func:`rate_vs_size`
+    (whose rows at the sidebar's |X| are Alg. 4's optima in both modes)."""
+    return (subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records),
+            rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records))
+
+
 # ------------------------------------------------------------------------------------------------ experiments
 
 
@@ -331,7 +343,6 @@ def synthetic_records(query: str, n_records: int, seed: int) -> np.ndarray:
     return (x > np.quantile(x, 1 - P_C)).astype(float) if query == "count" else x
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Releasing 1 000 answers per mechanism …")
 def experiment(epsilon: float, delta: float, sensitivity: float, theta: float, query: str, n_records: int,
                accountant: str, seed: int, n_releases: int = 1000) -> pd.DataFrame:
     """Experiment sandbox (Figs. 7/8, spec §14 panel 10): box-plot statistics of the centred releases of the six
@@ -353,7 +364,6 @@ SANDBOX_EPS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)  # ε grid of the acceptance-
 SANDBOX_RELEASES = 300  # releases per mechanism and ε behind that chart
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Releasing answers at every ε …")
 def experiment_acceptance(delta: float, sensitivity: float, theta: float, query: str, n_records: int,
                           accountant: str, seed: int) -> pd.DataFrame:
     """Acceptance share within ±θ of each sandbox mechanism against ε (spec §14 panel 10, right column):

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app import background
 from app.compute import MAX_ENTRIES
 from dpcore import r2dp
 
@@ -283,14 +284,20 @@ def _curve_point(epsilon: float, g: float, family: str) -> tuple[float, float]:
     :func:`dpcore.r2dp.optimize`), so its U is returned without running Alg. 1.
     """
     lap = float(r2dp.usefulness(r2dp.Dirac(epsilon), gamma=g))
-    if staircase(epsilon, g, 1.0) <= lap:
+    if staircase.__wrapped__(epsilon, g, 1.0) <= lap:
         return lap, 1.0
-    return _u_ratio(optimum(epsilon, g, 1.0, family))
+    return _u_ratio(optimum.__wrapped__(epsilon, g, 1.0, family))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising every family over γ/Δq (Gamma + TN takes a few s) …")
 def usefulness_vs_g(epsilon: float) -> pd.DataFrame:
-    """U against g = γ/Δq ∈ (0, 3] at fixed ε (panel 6; Δq = 1). Long form: g, family, usefulness, ratio."""
+    """:func:`usefulness_vs_g_frame` from its shared background job (:mod:`app.background`), waiting for it."""
+    return background.submit(usefulness_vs_g_frame, epsilon).result()
+
+
+def usefulness_vs_g_frame(epsilon: float) -> pd.DataFrame:
+    """U against g = γ/Δq ∈ (0, 3] at fixed ε (panel 6; Δq = 1). Long form: g, family, usefulness, ratio.
+
+    Alg. 1 for every family at 11 γ (seconds on a new ε): the page runs it as a background job."""
     opt = pd.DataFrame([(g, fam, *_curve_point(epsilon, g, fam)) for g in CURVE_GS for fam in CURVE_FAMILIES
                         if fam != "gamma+truncated_normal" or g in COMBO_CURVE_GS],
                        columns=["g", "family", "usefulness", "ratio"])
@@ -447,9 +454,10 @@ TABLE_FAMILIES = {"gamma": "Gamma", "uniform": "Uniform", "truncated_normal": "t
                   "gamma+truncated_normal": "Gamma + truncated normal (Alg. 1)", "two_point": "two-point (global)"}
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising each family under the exact ε (Alg. 1) …")
 def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFrame:
     """Alg. 1 for every family at (ε, γ, Δq), with Laplace and the staircase (spec §6; Table I columns ℓ1, ℓ2).
+
+    Up to seconds on a new setting (Gamma + TN): the page runs it as a background job (:mod:`app.background`).
 
     Columns: mechanism, family (dpcore name, "" for the baselines), U(γ), ratio to Laplace, beats Laplace,
     E|W|, RMS and the optimal law.
@@ -458,14 +466,14 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     lap = float(r2dp.usefulness(lap_law, gamma=gamma))
     rows = [("Laplace", "laplace", lap, 1.0, False, lap_law)]
     for fam, label in TABLE_FAMILIES.items():
-        res = optimum(epsilon, gamma, sensitivity, fam)
+        res = optimum.__wrapped__(epsilon, gamma, sensitivity, fam)
         rows.append((label, fam, res["usefulness"], res["ratio"], not res["laplace_optimal"], res["law"]))
     out = pd.DataFrame([{
         "mechanism": label, "family": fam, "U(γ)": u, "ratio to Laplace": ratio, "beats Laplace": beats,
         "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)), "RMS (ℓ2)": _fmt(r2dp.rms_noise(law)),
         "optimal law": describe(law),
     } for label, fam, u, ratio, beats, law in rows])
-    stair = staircase(epsilon, gamma, sensitivity)
+    stair = staircase.__wrapped__(epsilon, gamma, sensitivity)
     staircase_row = {"mechanism": "optimal staircase (not R²DP)", "family": "staircase", "U(γ)": stair,
                      "ratio to Laplace": stair / lap, "beats Laplace": stair > lap * (1 + 1e-12), "E|W| (ℓ1)": "",
                      "RMS (ℓ2)": "", "optimal law": "staircase noise, r* = frac(γ/Δq) (spec §7)"}

@@ -1,0 +1,211 @@
+"""Heavy panels in background jobs (app.background): the page finishes without them, then draws them when ready.
+
+The rest of the suite runs with ``DPX_HEAVY_WAIT`` high (tests/conftest.py), i.e. every job waited for inline; here
+the wait is 0, as in the served app where a rerun waits only a few tens of ms.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app import background
+from app.compute import brdp as bc
+from app.compute import r2dp as rc
+from dpcore import brdp
+from tests.app.conftest import open_page
+
+PLACEHOLDER = "computing in the background"
+
+
+def _wait_for_jobs(timeout: float = 120.0) -> None:
+    """Block until every job held by app.background is finished."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with background._LOCK:
+            jobs = list(background._JOBS.values())
+        if all(j.done() for j in jobs):
+            return
+        time.sleep(0.05)
+    raise AssertionError("background jobs did not finish")
+
+
+def _placeholders(at: AppTest) -> list[str]:
+    return [i.value for i in at.info if PLACEHOLDER in i.value]
+
+
+@pytest.fixture
+def no_wait(monkeypatch):
+    """The served app's path: jobs in worker processes, no inline wait."""
+    monkeypatch.setenv("DPX_BACKGROUND", "process")
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "0")
+    background.clear()
+    yield
+    _wait_for_jobs()
+    background.clear()
+
+
+# --------------------------------------------------------------------------------------------- the mechanism
+# Job functions run in worker processes: module-level and importable, slow by sleeping.
+
+
+def _slow_square(x: float, seconds: float = 1.0) -> float:
+    time.sleep(seconds)
+    return x * x
+
+
+def _fails(x: float) -> float:
+    raise ValueError(f"x must be < 0, got {x}")
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _script() -> None:
+    import streamlit as st
+
+    from app import background
+    from tests.app.test_background import _fails, _slow_square
+
+    x = st.number_input("x", value=3.0)
+    value = background.result(_slow_square, x, slot="square", label="Squaring")
+    if value is not None:
+        st.metric("square", value)
+    st.metric("always", x + 1)  # the rest of the page does not wait
+    if st.checkbox("fail"):
+        try:
+            background.result(_fails, x, slot="fail", label="Failing")
+        except ValueError as exc:
+            st.error(str(exc))
+
+
+def test_a_slow_job_shows_a_placeholder_then_its_value_on_the_next_run(no_wait):
+    at = AppTest.from_function(_script, default_timeout=60).run()
+    assert not at.exception
+    assert [m.label for m in at.metric] == ["always"], "the page must finish without the slow panel"
+    assert _placeholders(at) and "Squaring" in _placeholders(at)[0]
+    _wait_for_jobs()
+    at.run()
+    assert not _placeholders(at)
+    assert {m.label: m.value for m in at.metric} == {"square": "9.0", "always": "4.0"}
+
+
+def test_jobs_run_in_other_processes_and_are_shared(no_wait):
+    assert background.submit(_pid).result(timeout=60) != os.getpid()
+    first = background.submit(_slow_square, 5.0, 0.0)
+    assert first.result(timeout=60) == 25.0
+    assert background.submit(_slow_square, 5.0, 0.0) is first, "a finished job is re-used, not recomputed"
+    assert background.submit(_slow_square, 6.0, 0.0) is not first
+
+
+def test_a_failing_job_raises_in_the_panel_and_is_not_kept(no_wait, monkeypatch):
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "60")  # wait inline: the error must surface in this run
+    at = AppTest.from_function(_script, default_timeout=60).run()
+    at.checkbox[0].check().run()
+    assert [e.value for e in at.error] == ["x must be < 0, got 3.0"]
+    assert background.jobs() == 1, "only the successful job is kept; the failed one is retried next time"
+
+
+@pytest.mark.slow
+def test_moving_on_cancels_this_sessions_queued_job(no_wait):
+    # occupy both workers and the executor's call queue (workers + 1 calls handed over early, no longer cancellable),
+    # so the session's job stays in the executor's own queue, where it can be cancelled
+    n = 2 * background.WORKERS + 1
+    blockers = [background.submit(_slow_square, float(100 + i), 1.5) for i in range(n)]
+    time.sleep(0.5)
+    at = AppTest.from_function(_script, default_timeout=60).run()
+    queued = background.submit(_slow_square, 3.0)
+    assert not queued.running() and not queued.done()
+    at.number_input[0].set_value(4.0).run()  # the session moves on before its job started
+    assert queued.cancelled()
+    _wait_for_jobs()
+    assert [b.result() for b in blockers] == [float(100 + i) ** 2 for i in range(n)]
+    at.run()
+    assert {m.label: m.value for m in at.metric} == {"square": "16.0", "always": "5.0"}
+
+
+def test_a_dead_worker_pool_is_replaced(no_wait):
+    assert background.submit(_slow_square, 7.0, 0.0).result(timeout=60) == 49.0
+    pool = background._pool()
+    pool.shutdown(wait=True)  # as if the pool broke: submit raises on it
+    pool._broken = "killed by the test"
+    assert background.submit(_slow_square, 8.0, 0.0).result(timeout=60) == 64.0
+    assert background._pool() is not pool
+
+
+def test_memory_is_bounded(no_wait, monkeypatch):
+    monkeypatch.setattr(background, "MAX_JOBS", 5)
+    for i in range(20):
+        background.submit(_slow_square, float(i), 0.0).result(timeout=60)
+    assert background.jobs() <= 6  # MAX_JOBS finished jobs plus the one just submitted
+
+
+def test_wait_seconds_reads_the_environment(monkeypatch):
+    for raw, expected in (("0.5", 0.5), ("0", 0.0), ("nan", background.DEFAULT_WAIT),
+                          ("-1", background.DEFAULT_WAIT), ("inf", background.DEFAULT_WAIT),
+                          ("soon", background.DEFAULT_WAIT)):
+        monkeypatch.setenv("DPX_HEAVY_WAIT", raw)
+        assert background.wait_seconds() == expected
+
+
+# --------------------------------------------------------------------------------------------- the BR-DP page
+
+@pytest.mark.slow
+def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
+    eps = "1.37"  # a value no other test uses, so the job is new
+    at = open_page("brdp.py", {"part": "Privacy", "eps": eps})
+    assert not at.exception and not at.error
+    assert any("Composing" in p for p in _placeholders(at))
+    assert not [m for m in at.metric if m.label.startswith("ε after T")]
+    _wait_for_jobs()
+    at.run()
+    assert not _placeholders(at)
+    shown = {m.label: m.value for m in at.metric if m.label.startswith("ε after T")}
+    eps_shown = next(w.value for w in (*at.slider, *at.select_slider) if w.key == "eps")
+    t = int(at.select_slider(key="T").value)
+    plan = brdp.optimize(epsilon=float(eps_shown), delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian",
+                         accountant="exact")
+    exact = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="exact")
+    paper = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="paper")
+    assert shown[f"ε after T = {t}, exact"] == f"{exact:.4g}"
+    assert shown[f"ε after T = {t}, paper (Thm. 3)"] == f"{paper:.4g}"
+
+
+@pytest.mark.slow
+def test_brdp_subsampling_tab_finishes_first_then_draws_alg4(no_wait):
+    at = open_page("brdp.py", {"part": "Subsampling", "eps": "1.37"})
+    assert not at.exception and not at.error
+    assert len(_placeholders(at)) == 3  # panel 9 and both experiment charts
+    assert at.dataframe, "the table at the sidebar's rate is cheap and shown at once"
+    _wait_for_jobs()
+    at.run()
+    assert not _placeholders(at) and not at.error
+    labels = [m.label for m in at.metric]
+    assert "Alg. 4 p*, paper mode" in labels
+
+
+@pytest.mark.slow
+def test_every_page_job_runs_in_a_worker(no_wait):
+    """Each job the pages submit pickles, runs in a worker (no Streamlit script run there) and returns its frame."""
+    key = bc.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian")
+    jobs = {
+        "composition": background.submit(bc.composition, key, 2),
+        "subsampling": background.submit(bc.subsampling, 1.0, 1e-5, 1.0, 1.0, "count", 1000),
+        "experiment": background.submit(bc.experiment, 1.0, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
+        "experiment_acceptance": background.submit(bc.experiment_acceptance, 1e-5, 1.0, 1.0, "count", 1000,
+                                                   "exact", 0),
+        "family_optima": background.submit(rc.family_optima, 1.0, 1.0, 1.0),
+        "usefulness_vs_g": background.submit(rc.usefulness_vs_g_frame, 1.0),
+    }
+    done = {name: job.result(timeout=300) for name, job in jobs.items()}
+    totals, curve = done["composition"]
+    assert set(totals) == {"paper", "exact", "dp"} and len(curve) > 3
+    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="exact")
+    assert totals["exact"] == pytest.approx(brdp.composed_epsilon(1e-5, compositions=2, plan=plan), rel=1e-12)
+    assert {"paper", "corrected"} <= set(done["subsampling"][1]["mode"])
+    assert len(done["experiment"]) == 6 and len(done["family_optima"]) >= 6
+    assert set(done["usefulness_vs_g"]["family"]) >= {"laplace", "staircase"}
