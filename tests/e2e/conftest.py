@@ -59,9 +59,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """Start ``streamlit run app/main.py`` headless on a free loopback port; yield its base URL."""
+def serve(env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run ``streamlit run app/main.py`` headless on a free loopback port (with ``env`` overrides); yield its URL."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
@@ -69,7 +68,7 @@ def app_url() -> Iterator[str]:
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -90,3 +89,9 @@ def app_url() -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """The app served on a free loopback port (heavy panels computed inline, see tests/conftest.py)."""
+    yield from serve()
