@@ -65,18 +65,51 @@ def app_server(port: int, *, log: Path | None = None, extra: tuple[str, ...] = (
             out.close()
 
 
+def tree(pid: int) -> list[int]:
+    """``pid`` and its live descendants (the app server's background worker processes, app.background)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def _mem_kb(pid: int) -> int:
+    """Proportional set size (shared pages split between the processes sharing them), else VmRSS, in KiB."""
+    for name, key in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
+        try:
+            for line in Path(name).read_text().splitlines():
+                if line.startswith(key):
+                    return int(line.split()[1])
+        except OSError:
+            continue
+    return 0
+
+
 def rss_mb(pid: int) -> float:
-    """Resident set size of a process in MiB (VmRSS from /proc/<pid>/status)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    """Memory of a process and its worker processes in MiB: the sum of their PSS (a forked worker shares most of
+    its pages with the forkserver, so summing RSS would count them twice)."""
+    return sum(_mem_kb(p) for p in tree(pid)) / 1024
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds used so far by a process (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds used so far by a process and its live worker processes (/proc/<pid>/stat)."""
+    total = 0.0
+    for p in tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 BUDGET_MS = 300.0

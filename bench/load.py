@@ -13,8 +13,8 @@ header, send ``BackMsg.rerun_script`` (a ``ClientState`` with page, query string
 
 A rerun's latency is BackMsg sent → ``script_finished`` received. Errors: ``exception`` elements or error alerts in
 the deltas, compile errors, reruns that do not finish within ``--timeout`` seconds, and dropped connections (the
-session then reconnects). Server memory (VmRSS of the server process) is sampled every second; CPU is the server's
-user + system time over the run.
+session then reconnects). Server memory (PSS of the server and its background worker processes, app.background) is
+sampled every second; CPU is the user + system time of the server and its workers over the run.
 
     python bench/load.py [--port 8617] [--sessions 40] [--duration 120] [--moves 4] [--think 1 3] [--spread 5]
                          [--replicas 2] [--server-opt runner.postScriptGC=false]
@@ -259,7 +259,7 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
         f"({'ok' if not stats.errors else '**FAIL**'}) |",
         f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
         f"| st.warning alerts (explanations, not errors) | {stats.warnings} | — |",
-        f"| server RSS idle (before the load) / start / peak / end / after | {rss_idle:.0f} / {rss[0]:.0f} / {max(rss):.0f}"
+        f"| server memory (PSS incl. workers) idle (before the load) / start / peak / end / after | {rss_idle:.0f} / {rss[0]:.0f} / {max(rss):.0f}"
         f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |" if rss else "| server RSS | n/a | bounded |",
         f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core"
         f"{' (summed)' if a.replicas > 1 else ''}; {1e3 * cpu / max(1, len(lat) + len(loads)):.0f} ms per rerun | — |",
