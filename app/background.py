@@ -70,12 +70,34 @@ def _no_main() -> Iterator[None]:
     ``__mp_main__``) before it could take a job. An empty ``__main__`` tells multiprocessing there is nothing to re-run.
     """
     main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
+    stub = sys.modules["__main__"] = types.ModuleType("__main__")
     try:
         yield
     finally:
-        if main is not None:
+        # Streamlit itself sets __main__ at the start of every script run (of any session); put ours back only if no
+        # run has replaced the stub meanwhile.
+        if main is not None and sys.modules.get("__main__") is stub:
             sys.modules["__main__"] = main
+
+
+def warm() -> None:
+    """Start the workers now, in a side thread (app/main.py calls this on every run; it acts once per process).
+
+    The forkserver imports dpcore and the compute modules (2–4 s) before it can fork a worker; started at the first
+    page view, that happens while the reader is still reading, not when they first open a heavy panel.
+    """
+    if inline() or _STATE["pool"] is not None or _STATE.get("warming"):
+        return
+    _STATE["warming"] = True
+    threading.Thread(target=_start_workers, name="dpx-background-warm", daemon=True).start()
+
+
+def _start_workers() -> None:
+    with _LOCK:
+        pool = _pool()
+    with _no_main():
+        job = pool.submit(int)  # a no-op job: starts the forkserver (not holding the lock meanwhile) and a worker
+    job.result()
 
 
 def inline() -> bool:

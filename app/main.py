@@ -37,4 +37,5 @@ with strip:
     classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()
+background.warm()  # start the heavy-panel workers once per process, off the script thread
 compute.settle_heap()  # after the page imported its modules: keeps Streamlit's post-run gc.collect() cheap

@@ -55,6 +55,8 @@ class Stats:
     warnings: int = 0  # st.warning alerts seen (not errors)
     disconnects: int = 0
     rss: list[tuple[float, float]] = field(default_factory=list)
+    heavy: list[float] = field(default_factory=list)  # move → background panels drawn (polled like the browser)
+    polls: int = 0  # fragment polls and the full reruns they triggered
 
 
 @dataclass
@@ -65,6 +67,9 @@ class RunResult:
     errors: list[str]
     query: str | None
     warnings: int = 0
+    placeholders: int = 0  # "… computing in the background" notes (app.background)
+    fragment_only: bool = False  # a poll that ended without a full rerun (its job still running)
+    auto_reruns: list = field(default_factory=list)  # fragment ids the page asked the browser to poll
 
 
 class Session:
@@ -89,7 +94,8 @@ class Session:
         if self.ws is not None:
             await self.ws.close()
 
-    async def rerun(self, *, page_name: str, page_hash: str, widgets: list | None = None) -> RunResult:
+    async def rerun(self, *, page_name: str, page_hash: str, widgets: list | None = None,
+                    fragment_id: str = "") -> RunResult:
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
         from streamlit.proto.WidgetStates_pb2 import WidgetStates
@@ -100,6 +106,9 @@ class Session:
         cs.page_name = page_name
         cs.page_script_hash = page_hash
         cs.widget_states.CopyFrom(WidgetStates(widgets=widgets or []))
+        if fragment_id:  # what the browser's run_every timer sends (app.background's polling fragment)
+            cs.fragment_id = fragment_id
+            cs.is_auto_rerun = True
         await self.ws.send(msg.SerializeToString())
         res = RunResult([], {}, page_hash, [], None)
         deadline = time.monotonic() + self.timeout
@@ -127,6 +136,10 @@ class Session:
                     res.errors.append(f"st.error: {el.alert.body[:120]}")
                 elif which == "alert" and el.alert.format == el.alert.WARNING:
                     res.warnings += 1
+                elif which == "alert" and PLACEHOLDER in el.alert.body:
+                    res.placeholders += 1
+            elif kind == "auto_rerun":
+                res.auto_reruns.append(fm.auto_rerun.fragment_id)
             elif kind == "page_info_changed":
                 res.query = fm.page_info_changed.query_string
             elif kind == "page_not_found":
@@ -135,11 +148,49 @@ class Session:
                 status = fm.script_finished
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     res.errors.append("script compile error")
+                if status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and fragment_id:
+                    res.fragment_only = True  # a poll that found its job still running
+                    return res
                 if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
                     if res.query is not None:
                         self.query = res.query
                     self.pages.update(res.pages)
                     return res
+
+
+def other_views(script: str) -> list[str]:
+    """Query strings of a page's other views: each URL-bound part (radio or tabs) and view, as bench/run.py finds
+    them (the page is opened once with AppTest)."""
+    import logging
+
+    from run import _open, _tab_parts, _variants
+
+    logging.disable(logging.WARNING)  # AppTest outside a server warns on every cached call
+    try:
+        at = _open(str(ROOT / "app" / "main.py"), script, {})
+    finally:
+        logging.disable(logging.NOTSET)
+    return ["&".join(f"{k}={v}" for k, v in q.items()) for q in _variants(at)[1:] + _tab_parts(script)]
+
+
+PLACEHOLDER = "computing in the background"
+POLL = 0.25  # app.background.POLL_SECONDS
+
+
+async def await_panels(sess: Session, res: RunResult, *, page_name: str, page_hash: str, stats: Stats, t0: float,
+                       timeout: float) -> RunResult:
+    """Do what the browser does while background panels compute: poll their fragment every 0.25 s until one poll
+    turns into the full rerun that draws them; record the time from ``t0`` (the move) to that rerun's end."""
+    while res.placeholders and res.auto_reruns and time.perf_counter() - t0 < timeout:
+        await asyncio.sleep(POLL)
+        stats.polls += 1
+        poll = await sess.rerun(page_name=page_name, page_hash=page_hash, fragment_id=res.auto_reruns[0])
+        stats.errors += [f"{page_name or 'home'} (poll): {e}" for e in poll.errors]
+        if not poll.fragment_only:  # the job was done: the poll's st.rerun() drew the page again
+            res = poll
+            if not res.placeholders:
+                stats.heavy.append(time.perf_counter() - t0)
+    return res
 
 
 def pick_slider(sliders: list):
@@ -160,7 +211,7 @@ def slider_state(s, option: str):
     return w
 
 
-async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> None:
+async def student(i: int, a, pages: list[tuple[str, str]], stats: Stats, stop_at: float) -> None:
     rnd = random.Random(1000 + i)
     await asyncio.sleep(rnd.uniform(0, a.ramp))  # students do not all press Enter in the same millisecond
     sess = Session(a.port + i % a.replicas, a.timeout)  # sticky: a session stays on its server
@@ -170,11 +221,12 @@ async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> 
             if sess.ws is None:
                 await sess.connect()
                 sess.query = ""
-            page = rnd.choice(pages)
-            sess.query = ""
+            page, sess.query = rnd.choice(pages)
             t = time.perf_counter()
             res = await sess.rerun(page_name=page, page_hash=sess.pages.get(page, ""))
             stats.page_loads.append(time.perf_counter() - t)
+            res = await await_panels(sess, res, page_name=page, page_hash=res.page_hash, stats=stats, t0=t,
+                                     timeout=a.timeout)
             if res.pages and res.page_hash != res.pages.get(page, res.page_hash):
                 stats.errors.append(f"asked for page {page or 'home'!r}, the server ran another one")
             stats.errors += [f"{page or 'home'}: {e}" for e in res.errors]
@@ -197,6 +249,8 @@ async def student(i: int, a, pages: list[str], stats: Stats, stop_at: float) -> 
                 stats.latencies.append(time.perf_counter() - t)
                 stats.errors += [f"{page or 'home'} ({slider.label}={option}): {e}" for e in res.errors]
                 stats.warnings += res.warnings
+                res = await await_panels(sess, res, page_name=page, page_hash=page_hash, stats=stats, t0=t,
+                                         timeout=a.timeout)
                 slider = pick_slider(res.sliders) or slider
             await asyncio.sleep(rnd.uniform(*a.think))
         except Exception as exc:  # noqa: BLE001 — count, reconnect, carry on
@@ -227,7 +281,7 @@ def pct(s: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
 
 
-async def drive(a, pids: list[int], pages: list[str]) -> Stats:
+async def drive(a, pids: list[int], pages: list[tuple[str, str]]) -> Stats:
     stats = Stats()
     stop_at = time.monotonic() + a.duration
     await asyncio.gather(sample_rss(pids, stats, stop_at),
@@ -244,7 +298,7 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
     lines = [
         f"{a.sessions} concurrent websocket sessions on {servers}{opts} for {a.duration:g} s on 127.0.0.1 "
         f"(2 cores shared; load average {load0:.2f} at the start), each opening "
-        f"random pages and moving a slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
+        f"random page views ({'default views' if a.no_parts else 'every part and view of every page'}) and moving a slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
         "moves, " + (f"among the {a.spread} values around each slider's default (the class follows the teacher)."
                      if a.spread else "to any value of the slider (mostly values no cache has seen: a worst case)."),
         "",
@@ -255,6 +309,10 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
         "| slider-move rerun latency | no reruns completed | p95 ≤ 1 s (**FAIL**) |",
         f"| page-open reruns completed, p50 / p95 | {len(loads)}, {statistics.median(loads) * 1e3:.0f} ms / "
         f"{pct(loads, .95) * 1e3:.0f} ms | — |" if loads else "| page-open reruns | 0 | — |",
+        f"| heavy panels (background jobs): move or page open → panels drawn, n / p50 / p95 | {len(stats.heavy)} / "
+        f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, .95) * 1e3:.0f} ms ({stats.polls} polls) | — "
+        "(the rest of the page is live meanwhile) |" if stats.heavy else
+        f"| heavy panels (background jobs) | none drawn ({stats.polls} polls) | — |",
         f"| errors (exceptions, st.error, compile errors, timeouts, drops) | {len(stats.errors)} | 0 "
         f"({'ok' if not stats.errors else '**FAIL**'}) |",
         f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
@@ -283,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
                     "default (a class following the teacher; caches shared by all sessions); 0 = any value")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a rerun counts as an error")
     ap.add_argument("--pages", default="", help="comma-separated url paths (home = 'home'); default: all pages")
+    ap.add_argument("--no-parts", action="store_true", help="default views only (otherwise every URL-bound tab "
+                    "part of a page is a view of its own, e.g. BR-DP part=Privacy)")
     ap.add_argument("--replicas", type=int, default=1, help="server processes on PORT, PORT+1, …; session i uses "
                     "server i mod N (sticky sessions, as a load balancer must do for Streamlit)")
     ap.add_argument("--server-opt", action="append", default=[], metavar="KEY=VALUE",
@@ -293,7 +353,10 @@ def main(argv: list[str] | None = None) -> int:
     from app import registry
 
     wanted = {p.strip() for p in a.pages.split(",") if p.strip()}
-    pages = [p.url_path for p in registry.available_pages() if not wanted or (p.url_path or "home") in wanted]
+    pages = [(p.url_path, query) for p in registry.available_pages() if not wanted or (p.url_path or "home") in wanted
+             for query in ("", *(() if a.no_parts else other_views(p.script)))]
+    print(f"  load: {len(pages)} views: " + ", ".join(f"{p or 'home'}{'?' + q if q else ''}" for p, q in pages),
+          file=sys.stderr, flush=True)
     extra = tuple(x for kv in a.server_opt for x in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1]))
     import contextlib
     import os

@@ -137,6 +137,23 @@ def test_a_dead_worker_pool_is_replaced(no_wait):
     assert background._pool() is not pool
 
 
+def test_warm_starts_the_workers_off_the_calling_thread(no_wait, monkeypatch):
+    monkeypatch.setitem(background._STATE, "pool", None)
+    monkeypatch.setitem(background._STATE, "warming", False)
+    t = time.perf_counter()
+    background.warm()
+    assert time.perf_counter() - t < 0.5, "warm() must not wait for the forkserver"
+    deadline = time.monotonic() + 60
+    while background._STATE["pool"] is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert background.submit(_pid).result(timeout=60) != os.getpid()
+    background.warm()  # once per process: a second call does nothing
+    monkeypatch.setenv("DPX_BACKGROUND", "inline")
+    monkeypatch.setitem(background._STATE, "warming", False)
+    background.warm()
+    assert background._STATE["warming"] is False, "inline mode starts no workers"
+
+
 def test_memory_is_bounded(no_wait, monkeypatch):
     monkeypatch.setattr(background, "MAX_JOBS", 5)
     for i in range(20):
