@@ -84,6 +84,7 @@ __all__ = [
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _SQRT2 = math.sqrt(2.0)
+_LOG2 = math.log(2.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,6 +111,7 @@ def _logS(z: np.ndarray) -> np.ndarray:
 
 
 _S_COEF = np.array([1.0 / math.factorial(2 * m + 1) for m in range(12)])
+_S_COEF_LIST = [float(v) for v in _S_COEF]
 
 
 def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
@@ -223,6 +225,18 @@ def _tn_logM(t: Any, mu: Any, sigma: Any, lo: Any) -> np.ndarray:
         return np.where((alpha > -5) & (a2 > -5), erfcx_form, ndtr_form)
 
 
+def _tn_logd12(t: Any, mu: Any, sigma: Any, lo: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(log M'(t), log M''(t)) of the lower-truncated normal in one pass (:func:`_tn_logd` for n = 1 and 2)."""
+    t = np.asarray(t, dtype=float)
+    logM = _tn_logM(t, mu, sigma, lo)
+    with np.errstate(all="ignore"):
+        alpha = (lo - (mu + sigma**2 * t)) / sigma
+        h0, h1, h2 = _tn_half_moments(alpha, 2)
+        m1 = lo * h0 + sigma * h1
+        m2 = lo**2 * h0 + 2 * lo * sigma * h1 + sigma**2 * h2
+        return logM + np.log(m1), logM + np.log(m2)
+
+
 def _tn_logd(t: Any, n: int, mu: Any, sigma: Any, lo: Any) -> np.ndarray:
     """log M^{(n)}(t) of the lower-truncated normal: M(t) · E[X^n], X ~ TN(μ + σ² t, σ, lo)."""
     t = np.asarray(t, dtype=float)
@@ -240,6 +254,21 @@ def _tn_logd(t: Any, n: int, mu: Any, sigma: Any, lo: Any) -> np.ndarray:
         return logM + np.log(mom)
 
 
+def _lse0(a: np.ndarray) -> np.ndarray:
+    """logsumexp over axis 0 for a few stacked terms, as scipy.special.logsumexp (max term out, log1p of the rest)
+    without its array-API overhead (~40 µs a call, paid on every ε / usefulness of a discrete law)."""
+    if a.shape[0] == 1:
+        return a[0].copy()
+    with np.errstate(all="ignore"):
+        i = np.argmax(a, axis=0)
+        m = np.take_along_axis(a, i[None], axis=0)[0]
+        ms = np.where(np.isfinite(m), m, 0.0)
+        e = np.exp(a - ms)
+        np.put_along_axis(e, i[None], 0.0, axis=0)
+        out = np.log1p(e.sum(axis=0)) + ms
+        return np.where(np.isneginf(m), -np.inf, np.where(np.isposinf(m), np.inf, out))
+
+
 def _atoms_logd(t: Any, n: int, atoms: tuple[float, ...], probs: tuple[float, ...]) -> np.ndarray:
     """log Σ p_i u_i^n e^{t u_i}; atoms may include +inf (the exact answer released)."""
     t = np.asarray(t, dtype=float)
@@ -253,7 +282,7 @@ def _atoms_logd(t: Any, n: int, atoms: tuple[float, ...], probs: tuple[float, ..
                 terms.append(math.log(p) + val)
             else:
                 terms.append(math.log(p) + n * math.log(u) + t * u)
-        return sp.logsumexp(np.stack(np.broadcast_arrays(*terms)), axis=0)
+        return _lse0(np.stack(np.broadcast_arrays(*terms)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1116,6 +1145,199 @@ def _scalar_root(logmp: Any, eps: float, dq: float, s_guess: float) -> float:
     return math.exp(_opt.brentq(f, a, b, xtol=1e-14, rtol=1e-14))
 
 
+class _MaxFev(Exception):
+    pass
+
+
+def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
+                 initial_simplex: Any = None) -> tuple[np.ndarray, float]:
+    """Pure-Python replica of ``scipy.optimize.minimize(method="Nelder-Mead")`` (non-adaptive, no bounds, maxfev
+    only): same simplex, same steps, same order of operations, so the same iterates — without scipy's per-step
+    numpy overhead (≈ 20 µs a step; these objectives cost a few µs). Returns (x, fun) as ``res.x, res.fun``."""
+    if initial_simplex is None:
+        start = [float(v) for v in np.ravel(x0)]
+        n = len(start)
+        sim = [start]
+        for k in range(n):
+            y = list(start)
+            y[k] = (1 + 0.05) * y[k] if y[k] != 0 else 0.00025
+            sim.append(y)
+    else:
+        sim = [[float(v) for v in row] for row in np.asarray(initial_simplex, dtype=float)]
+        n = len(sim[0])
+    fsim = [math.inf] * (n + 1)
+    calls = [0]
+
+    def call(x: list[float]) -> float:
+        if calls[0] >= maxfev:
+            raise _MaxFev
+        calls[0] += 1
+        return float(fun(x))  # the objectives here never modify x (scipy passes a copy)
+
+    def order() -> None:
+        if len(set(fsim)) == n + 1 and all(f == f for f in fsim):  # distinct, no nan: the order is unambiguous
+            idx = sorted(range(n + 1), key=fsim.__getitem__)
+        else:  # np.argsort itself: its order of ties (SIMD sort, not stable) steers the simplex
+            idx = np.argsort(np.array(fsim)).tolist()
+        sim[:] = [sim[i] for i in idx]
+        fsim[:] = [fsim[i] for i in idx]
+
+    try:
+        for k in range(n + 1):
+            fsim[k] = call(sim[k])
+    except _MaxFev:
+        pass
+    order()
+    rng_n = range(n)
+    while calls[0] < maxfev:
+        try:
+            s0, f0 = sim[0], fsim[0]
+            if (all(abs(sim[j][i] - s0[i]) <= xatol for j in range(1, n + 1) for i in rng_n)
+                    and all(abs(f0 - fsim[j]) <= fatol for j in range(1, n + 1))):
+                break
+            xbar = list(sim[0])
+            for j in range(1, n):
+                xbar = [a + b for a, b in zip(xbar, sim[j])]
+            xbar = [a / n for a in xbar]
+            worst = sim[-1]
+            xr = [2 * a - 1 * w for a, w in zip(xbar, worst)]
+            fxr = call(xr)
+            doshrink = False
+            if fxr < fsim[0]:
+                xe = [3 * a - 2 * w for a, w in zip(xbar, worst)]
+                fxe = call(xe)
+                if fxe < fxr:
+                    sim[-1], fsim[-1] = xe, fxe
+                else:
+                    sim[-1], fsim[-1] = xr, fxr
+            elif fxr < fsim[-2]:
+                sim[-1], fsim[-1] = xr, fxr
+            elif fxr < fsim[-1]:
+                xc = [1.5 * a - 0.5 * w for a, w in zip(xbar, worst)]
+                fxc = call(xc)
+                if fxc <= fxr:
+                    sim[-1], fsim[-1] = xc, fxc
+                else:
+                    doshrink = True
+            else:
+                xcc = [0.5 * a + 0.5 * w for a, w in zip(xbar, worst)]
+                fxcc = call(xcc)
+                if fxcc < fsim[-1]:
+                    sim[-1], fsim[-1] = xcc, fxcc
+                else:
+                    doshrink = True
+            if doshrink:
+                for j in range(1, n + 1):
+                    sim[j] = [a + 0.5 * (b - a) for a, b in zip(sim[0], sim[j])]
+                    fsim[j] = call(sim[j])
+        except _MaxFev:
+            pass
+        order()
+    best = math.nan if any(f != f for f in fsim) else min(fsim)
+    return np.array(sim[0]), best
+
+
+def _scale_root_newton(logmp12: Any, eps: float, dq: float, s_guess: Any, maxit: int = 200) -> np.ndarray:
+    """Vectorised safeguarded Newton in log s for ε(s) = ε (same root as :func:`_scale_root`, ~6 steps, not 64).
+
+    ``logmp12(t)`` = (log M_V'(t), log M_V''(t)) broadcast over shapes. Newton runs on F = log ε(s) - log ε,
+    whose slope is d = s Δq M_V''(-sΔq)/M_V'(-sΔq)/ε(s) ∈ (0, 1] (ε(s) = ln E[V] - ln M_V'(-sΔq) is concave in
+    s, since ln M_V' is convex, and ε(0) = 0; a larger computed d is clipped to 1). A step leaving the bracket
+    (known signs, initially log s_guess ± 60 as in the bisection) or following a Newton step that did not halve
+    |F| is a bisection step, so it converges wherever the bisection does. Converged: |F| at rounding level, or a
+    Newton step h <= 1e-8 (its error is O(h²)) right after a Newton step that cut |F| by 1000× (d trustworthy).
+    """
+    g = np.asarray(s_guess, dtype=float)
+    m0 = logmp12(np.zeros_like(g))[0]
+    leps = math.log(eps)
+    x = np.log(g)
+    lo_, hi_ = x - 60.0, x + 60.0
+    prev = np.full(np.shape(x), np.inf)
+    fin = np.zeros(np.shape(x), dtype=bool)  # converged entries stay put while the others iterate
+    with np.errstate(all="ignore"):
+        for _ in range(maxit):
+            t = np.exp(x) * dq
+            l1, l2 = logmp12(-t)
+            e = m0 - l1
+            f = np.where(e > 0, np.log(e) - leps, -np.inf)
+            d = np.minimum(t * np.exp(l2 - l1) / e, 1.0)
+            hi_ = np.where(f > 0, x, hi_)
+            lo_ = np.where(f < 0, x, lo_)
+            step = np.where(f == 0, 0.0, f / d)
+            af = np.abs(f)
+            done = (((np.abs(step) <= 1e-8) & (af <= 1e-7) & (af <= 1e-3 * prev))
+                    | (af <= 1e-15))
+            xn = x - step
+            newton = done | ((xn > lo_) & (xn < hi_) & (af <= 0.5 * prev))
+            x = np.where(fin, x, np.where(newton, xn, 0.5 * (lo_ + hi_)))
+            prev = np.where(newton, af, np.inf)  # progress is judged on Newton steps only
+            fin |= done
+            if np.all(fin):
+                break
+    return np.exp(x)
+
+
+def _scalar_root_newton(logmp12: Any, eps: float, dq: float, s_guess: float, maxit: int = 100,
+                        m0: float | None = None) -> float:
+    """Scalar safeguarded Newton in log s for ε(s) = ε (same root as :func:`_scalar_root`, ~3 steps, not ~13).
+
+    ``logmp12(t)`` = (log M_V'(t), log M_V''(t)); ``m0`` = log M_V'(0) = log E[V] if known (else evaluated). The
+    ε(s) evaluated is the same expression as in :func:`_scalar_root`, only the search differs (see
+    :func:`_scale_root_newton`; while one side of the bracket is unknown, a fallback step is ±8 in log s). Should
+    it not converge in ``maxit`` steps, :func:`_scalar_root` (brentq) finishes the job.
+    """
+    if m0 is None:
+        m0 = logmp12(0.0)[0]
+    exp, log, inf = math.exp, math.log, math.inf
+    leps = log(eps)
+    x = log(s_guess)
+    lo_, hi_ = -inf, inf
+    good = None
+    prev = inf
+    for _ in range(maxit):
+        try:
+            t = exp(x) * dq
+            l1, l2 = logmp12(-t)
+            e = m0 - l1
+            if e > 0.0:
+                f = log(e) - leps
+                d = t * exp(l2 - l1) / e
+            else:
+                f, d = -inf, 0.0
+        except (ValueError, OverflowError, ZeroDivisionError):
+            f = d = math.nan
+        if f != f:  # outside the numerically safe range: back towards the last good point
+            xn = x - 8.0 if good is None else 0.5 * (x + good)
+            if abs(xn - x) <= 1e-14 * max(1.0, abs(x)):
+                return exp(x)
+            x = xn
+            continue
+        good = x
+        if f > 0.0:
+            if x < hi_:
+                hi_ = x
+        elif f < 0.0:
+            if x > lo_:
+                lo_ = x
+        else:
+            return exp(x)
+        af = abs(f)
+        if 0.0 < d < inf and af < inf:
+            step = f / (d if d < 1.0 else 1.0)
+            if (abs(step) <= 1e-8 and af <= 1e-7 and af <= 1e-3 * prev) or af <= 1e-15:
+                return exp(x - step)
+            xn = x - step
+            if lo_ < xn < hi_ and af <= 0.5 * prev:
+                x, prev = xn, af
+                continue
+        prev = inf  # progress is judged on Newton steps only
+        xn = 0.5 * (lo_ + hi_) if (lo_ > -inf and hi_ < inf) else (x + 8.0 if f < 0.0 else x - 8.0)
+        if abs(xn - x) <= 1e-14 * max(1.0, abs(x)):
+            return exp(xn)
+        x = xn
+    return _scalar_root(lambda t: logmp12(t)[0], eps, dq, s_guess)
+
+
 def _opt_uniform(eps: float, dq: float, gam: float) -> MixingLaw:
     # u = s·U(ρ, 1), shape ρ = a/b ∈ [0, 1); s root of the exact ε; maximise U over ρ
     ustar = eps / dq
@@ -1127,20 +1349,21 @@ def _opt_uniform(eps: float, dq: float, gam: float) -> MixingLaw:
         return _uniform_logd(-gam * s, 0, rho, 1.0)
 
     grid = np.concatenate([[0.0], 1 - np.geomspace(1.0, 1e-4, 80)[1:]])
-    s = _scale_root(lambda t: logmp(t, grid), eps, dq, 2 * ustar / (1 + grid))
+    s = _scale_root_newton(lambda t: (logmp(t, grid), _uniform_logd(t, 2, grid, 1.0)), eps, dq,
+                           2 * ustar / (1 + grid))
     vals = logfail(grid, s)
     i = int(np.argmin(vals))
 
     def obj(rho: float) -> float:
-        sr = _scalar_root(lambda t: logmp(t, rho), eps, dq, float(s[i]))
-        return float(logfail(rho, sr))
+        sr = _scalar_root_newton(lambda t: _uniform_logmp12_scalar(t, rho, 1.0), eps, dq, float(s[i]))
+        return _uniform_logM_scalar(-gam * sr, rho, 1.0)
 
     lo_, hi_ = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     best_rho, best_val = grid[i], vals[i]
     res = _opt.minimize_scalar(obj, bounds=(lo_, hi_), method="bounded", options={"xatol": 1e-9})
     if res.fun < best_val:
         best_rho = float(res.x)
-    sr = _scalar_root(lambda t: logmp(t, best_rho), eps, dq, float(s[i]))
+    sr = _scalar_root_newton(lambda t: _uniform_logmp12_scalar(t, best_rho, 1.0), eps, dq, float(s[i]))
     return Uniform(best_rho * sr, sr)
 
 
@@ -1185,6 +1408,105 @@ def _gamma_logmp_scalar(t: float, k: float, theta: float) -> float:
     return math.log(k * theta) - (k + 1) * math.log1p(-theta * t)
 
 
+def _tn_logmp12_scalar(t: float, mu: float, sigma: float, lo: float) -> tuple[float, float]:
+    """(log M'(t), log M''(t)) of the lower-truncated normal; the first is :func:`_tn_logmp_scalar` exactly, the
+    second (E[X²] = lo² + 2 lo σ h1 + σ² h2, h2 = 1 - α' h1) only steers Newton."""
+    lm = _tn_logM_scalar(t, mu, sigma, lo)
+    al = (lo - (mu + sigma * sigma * t)) / sigma
+    g = _g_scalar(al)
+    m1 = lo + sigma * g
+    m2 = max(lo * lo + 2 * lo * sigma * g + sigma * sigma * (1.0 - al * g), m1 * m1)
+    return lm + math.log(m1), lm + math.log(m2)
+
+
+def _tn_scalar012(mu: float, sigma: float, lo: float) -> Any:
+    """t -> (log M(t), log M'(t), log M''(t)) of the lower-truncated normal, for the optimisers' inner loops.
+
+    Same formulas as :func:`_tn_logM_scalar` / :func:`_tn_logmp_scalar` with the t-free parts computed once and
+    one erfcx per call (the tilted α' = α - σt is used both in M and in g(α'))."""
+    alpha = (lo - mu) / sigma
+    fast = alpha > -5
+    la = math.log(float(sp.erfcx(alpha / _SQRT2))) if fast else 0.0
+    ln = 0.0 if fast else float(sp.log_ndtr(-alpha))  # needed for t <= 0 only when α <= -5
+    s2 = sigma * sigma
+    erfcx = sp.erfcx
+
+    def f(t: float) -> tuple[float, float, float]:
+        a2 = alpha - sigma * t
+        ex = float(erfcx(a2 / _SQRT2))
+        if fast and a2 > -5:
+            l0 = t * lo + math.log(ex) - la
+        else:
+            l0 = mu * t + 0.5 * s2 * t * t + float(sp.log_ndtr(-a2)) - (float(sp.log_ndtr(-alpha)) if fast else ln)
+        g = _SQRT_2_OVER_PI / ex - a2 if a2 < 5.0 else _g_scalar(a2)
+        m1 = lo + sigma * g
+        m2 = lo * lo + 2 * lo * sigma * g + s2 * (1.0 - a2 * g)
+        return l0, l0 + math.log(m1), l0 + math.log(m2 if m2 > m1 * m1 else m1 * m1)
+
+    return f
+
+
+def _tn_from_shape_scalar(alpha: float, lr: float, s: float) -> tuple[float, float, float]:
+    """Scalar :func:`_tn_from_shape` (no numpy overhead inside the optimisers)."""
+    sigma = s / _g_scalar(alpha)
+    lo = s * math.exp(lr)
+    return lo - sigma * alpha, sigma, lo
+
+
+def _uniform_logM_scalar(t: float, a: float, b: float) -> float:
+    """Scalar :func:`_uniform_logd` with n = 0: t c + log(sinh(z)/z), z = t h."""
+    c = (a + b) / 2
+    az = abs(t * (b - a) / 2)
+    if az < 20.0:
+        return t * c + (math.log(math.sinh(az) / az) if az > 0 else 0.0)
+    return t * c + az - math.log(2 * az) + math.log1p(-math.exp(-2 * az))
+
+
+def _uniform_logmp_scalar(t: float, a: float, b: float) -> float:
+    """Scalar :func:`_uniform_logd` with n = 1 (same branches and formulas)."""
+    c = (a + b) / 2
+    h = (b - a) / 2
+    z = t * h
+    if abs(z) < 1.0:
+        z2 = z * z
+        S = Sp = 0.0
+        pw = 1.0
+        for m, cf in enumerate(_S_COEF_LIST):
+            if m >= 1:
+                Sp = Sp + 2 * m * cf * pw * z
+                pw = pw * z2
+            S = S + cf * pw
+        return t * c + math.log(c * S + h * Sp)
+    if t < 0:
+        xa = -a * t
+        xb = -b * t
+        ratio = math.exp(-(xb - xa)) * (1 + xb) / (1 + xa)
+        return -xa + math.log1p(xa) + math.log1p(-ratio) - 2 * math.log(abs(t)) - math.log(b - a)
+    return float(_uniform_logd(t, 1, a, b))
+
+
+def _uniform_logmp12_scalar(t: float, a: float, b: float) -> tuple[float, float]:
+    """(log M'(t), log M''(t)) of Uniform(a, b) for t <= 0; the second (closed form or incomplete gamma) only steers
+    Newton."""
+    l1 = _uniform_logmp_scalar(t, a, b)
+    x = -t
+    if x <= 0:
+        return l1, math.log((b**3 - a**3) / (3 * (b - a)))
+    if x * (b - a) >= 2.0:  # [e^{-xa} q(a) - e^{-xb} q(b)] / (x (b - a)), q(u) = u² + 2u/x + 2/x², in logs
+        qa = a * a + 2 * a / x + 2 / (x * x)
+        qb = b * b + 2 * b / x + 2 / (x * x)
+        ratio = math.exp(-x * (b - a)) * qb / qa
+        return l1, -x * a + math.log(qa) + math.log1p(-ratio) - math.log(x) - math.log(b - a)
+    pa = float(sp.gammainc(3, x * a))
+    if pa > 0.5:
+        diff = float(sp.gammaincc(3, x * a) - sp.gammaincc(3, x * b))
+    else:
+        diff = float(sp.gammainc(3, x * b)) - pa
+    if not diff > 0:
+        return l1, l1 + math.log((a + b) / 2)
+    return l1, math.log(2.0) - 3 * math.log(x) + math.log(diff) - math.log(b - a)
+
+
 def _opt_tn(eps: float, dq: float, gam: float) -> MixingLaw:
     ustar = eps / dq
     A, LR = np.meshgrid(np.array([-3.0, -1.0, 0.0, 1.0, 2.5, 5.0, 10.0, 25.0]),
@@ -1195,7 +1517,8 @@ def _opt_tn(eps: float, dq: float, gam: float) -> MixingLaw:
         mu, sig, lo = _tn_from_shape(al, lr, 1.0)
         return _tn_logd(t, 1, mu, sig, lo)
 
-    s = _scale_root(lambda t: logmp_shape(t, A, LR), eps, dq, ustar / (1 + np.exp(LR)))
+    mu1, sig1, lo1 = _tn_from_shape(A, LR, 1.0)
+    s = _scale_root_newton(lambda t: _tn_logd12(t, mu1, sig1, lo1), eps, dq, ustar / (1 + np.exp(LR)))
     mu, sig, lo = _tn_from_shape(A, LR, s)
     vals = _tn_logM(-gam, mu, sig, lo)
     order = np.argsort(vals)
@@ -1208,20 +1531,22 @@ def _opt_tn(eps: float, dq: float, gam: float) -> MixingLaw:
     def obj(x: np.ndarray) -> float:
         al, lr = min(max(float(x[0]), -6.0), 200.0), min(max(float(x[1]), -30.0), 10.0)
         m1, s1, l1 = shape_scalar(al, lr)
-        sr = _scalar_root(lambda t: _tn_logmp_scalar(t, m1, s1, l1), eps, dq, ustar / (1 + math.exp(lr)))
+        f012 = _tn_scalar012(m1, s1, l1)
+        sr = _scalar_root_newton(lambda t: f012(t)[1:], eps, dq, last[0], m0=math.log1p(math.exp(lr)))
+        last[0] = sr  # warm start: the next simplex point is close (the root is unique, only the steps change)
         return _tn_logM_scalar(-gam, m1 * sr, s1 * sr, l1 * sr)
 
     best_x, best_v = np.array([A[order[0]], LR[order[0]]]), float(vals[order[0]])
+    last = [ustar]
     for j in order[:2]:
-        res = _opt.minimize(obj, np.array([A[j], LR[j]]), method="Nelder-Mead",
-                            options={"xatol": 1e-6, "fatol": 1e-12, "maxfev": 160,
-                                     "initial_simplex": np.array([[A[j], LR[j]], [A[j] + 1.0, LR[j]],
-                                                                  [A[j], LR[j] + 0.7]])})
-        if res.fun < best_v:
-            best_x, best_v = res.x, float(res.fun)
+        last[0] = float(s[j])
+        rx, rf = _nelder_mead(obj, np.array([A[j], LR[j]]), xatol=1e-6, fatol=1e-12, maxfev=160,
+                              initial_simplex=np.array([[A[j], LR[j]], [A[j] + 1.0, LR[j]], [A[j], LR[j] + 0.7]]))
+        if rf < best_v:
+            best_x, best_v = rx, float(rf)
     al, lr = min(max(float(best_x[0]), -6.0), 200.0), min(max(float(best_x[1]), -30.0), 10.0)
     m1, s1, l1 = shape_scalar(al, lr)
-    sr = _scalar_root(lambda t: _tn_logmp_scalar(t, m1, s1, l1), eps, dq, ustar / (1 + math.exp(lr)))
+    sr = _scalar_root_newton(lambda t: _tn_logmp12_scalar(t, m1, s1, l1), eps, dq, ustar / (1 + math.exp(lr)))
     return TruncatedNormal(m1 * sr, s1 * sr, l1 * sr)
 
 
@@ -1235,18 +1560,37 @@ def _opt_gamma_tn(eps: float, dq: float, gam: float, starts: list[MixingLaw]) ->
         w = 1.0 / (1.0 + math.exp(-min(max(lw, -30.0), 30.0)))
         al = min(max(al, -6.0), 200.0)
         lr = min(max(lr, -30.0), 10.0)
-        mu, sig, lo = _tn_from_shape(al, lr, s * (1 - w) / (1 + math.exp(lr)))
+        mu, sig, lo = _tn_from_shape_scalar(al, lr, s * (1 - w) / (1 + math.exp(lr)))
         return k, s * w / k, mu, sig, lo
 
-    def logmp(t: float, p: tuple[float, float, float, float, float]) -> float:
+    def logmp12(p: tuple[float, float, float, float, float]) -> Any:
+        """t -> (log M', log M'') of Gamma + TN by the product rule: M' = M_G' M_T + M_G M_T',
+        M'' = M_G'' M_T + 2 M_G' M_T' + M_G M_T''."""
         k, th, mu, sig, lo = p
-        a = _gamma_logmp_scalar(t, k, th) + _tn_logM_scalar(t, mu, sig, lo)
-        b = _gamma_logM_scalar(t, k, th) + _tn_logmp_scalar(t, mu, sig, lo)
-        return max(a, b) + math.log1p(math.exp(-abs(a - b)))
+        lkth = math.log(k * th)
+        lk2 = math.log(k * (k + 1) * th * th)
+        tn = _tn_scalar012(mu, sig, lo)
+
+        def f(t: float) -> tuple[float, float]:
+            lp = math.log1p(-th * t)
+            g0 = -k * lp
+            g1 = lkth - (k + 1) * lp
+            t0, t1, t2 = tn(t)
+            a = g1 + t0
+            b = g0 + t1
+            l1 = max(a, b) + math.log1p(math.exp(-abs(a - b)))
+            c0, c1, c2 = lk2 - (k + 2) * lp + t0, _LOG2 + g1 + t1, g0 + t2
+            top = max(c0, c1, c2)
+            return l1, top + math.log(math.exp(c0 - top) + math.exp(c1 - top) + math.exp(c2 - top))
+
+        return f
+
+    last = [ustar]  # warm start: the previous root (the root is unique, only the number of steps changes)
 
     def solve(x: np.ndarray) -> tuple[float, float]:
-        p1 = tuple(float(v) for v in parts(x, 1.0))
-        s = _scalar_root(lambda t: logmp(t, p1), eps, dq, ustar)
+        p1 = parts(x, 1.0)
+        s = _scalar_root_newton(logmp12(p1), eps, dq, last[0], m0=0.0)  # E[V] = w + (1 - w) = 1 by construction
+        last[0] = s
         k, th, mu, sig, lo = (p1[0], p1[1] * s, p1[2] * s, p1[3] * s, p1[4] * s)
         return _gamma_logM_scalar(-gam, k, th) + _tn_logM_scalar(-gam, mu, sig, lo), s
 
@@ -1260,14 +1604,12 @@ def _opt_gamma_tn(eps: float, dq: float, gam: float, starts: list[MixingLaw]) ->
     x0s.append(np.array([0.0, 0.0, 25.0, -2.0]))
     best_x, best_v = None, math.inf
     for x0 in x0s:
-        res = _opt.minimize(lambda x: solve(x)[0], x0, method="Nelder-Mead",
-                            options={"xatol": 1e-5, "fatol": 1e-11, "maxfev": 150})
-        if res.fun < best_v:
-            best_x, best_v = res.x, float(res.fun)
-    res = _opt.minimize(lambda x: solve(x)[0], best_x, method="Nelder-Mead",  # restart from the best
-                        options={"xatol": 1e-6, "fatol": 1e-12, "maxfev": 200})
-    if res.fun < best_v:
-        best_x, best_v = res.x, float(res.fun)
+        rx, rf = _nelder_mead(lambda x: solve(x)[0], x0, xatol=1e-5, fatol=1e-11, maxfev=150)
+        if rf < best_v:
+            best_x, best_v = rx, float(rf)
+    rx, rf = _nelder_mead(lambda x: solve(x)[0], best_x, xatol=1e-6, fatol=1e-12, maxfev=200)  # restart
+    if rf < best_v:
+        best_x, best_v = rx, float(rf)
     s = solve(best_x)[1]
     k, th, mu, sig, lo = (float(v) for v in parts(best_x, s))
     return Combination((Gamma(k, th), TruncatedNormal(mu, sig, lo)), (1.0, 1.0))
@@ -1286,6 +1628,21 @@ def _two_point_fail(x0: Any, x1: Any, eps: float, dq: float, gam: float) -> tupl
     return fail, u0, u1, (p0, p1)
 
 
+def _two_point_fail_scalar(x0: float, x1: float, eps: float, dq: float, gam: float) -> float:
+    """Scalar :func:`_two_point_fail` (failure probability only; nan where the numpy form gives nan/inf)."""
+    ustar = eps / dq
+    try:
+        u0 = ustar / (1.0 + math.exp(-x0))
+        u1 = ustar + math.exp(x1)
+        c0 = -u0 * math.expm1(eps - dq * u0)
+        c1 = -u1 * math.expm1(eps - dq * u1)
+        p0 = c1 / (c1 - c0)
+        p1 = -c0 / (c1 - c0)
+        return p0 * math.exp(-gam * u0) + p1 * math.exp(-gam * u1)
+    except (OverflowError, ZeroDivisionError, ValueError):
+        return math.nan
+
+
 def _opt_two_point(eps: float, dq: float, gam: float) -> MixingLaw:
     ustar = eps / dq
     X0, X1 = np.meshgrid(np.linspace(-8.0, 8.0, 25), math.log(ustar) + np.linspace(-7.0, 9.0, 33))
@@ -1295,14 +1652,13 @@ def _opt_two_point(eps: float, dq: float, gam: float) -> MixingLaw:
     x, best = np.array([X0[i], X1[i]]), float(fail[i])
 
     def obj(z: np.ndarray) -> float:
-        return float(_two_point_fail(z[0], z[1], eps, dq, gam)[0])
+        return _two_point_fail_scalar(float(z[0]), float(z[1]), eps, dq, gam)
 
     for step in (0.5, 0.1, 0.02):  # restarted Nelder–Mead (the valley is narrow and curved)
         simplex = np.array([x, x + [step, 0.0], x + [0.0, step]])
-        res = _opt.minimize(obj, x, method="Nelder-Mead",
-                            options={"xatol": 1e-10, "fatol": 1e-16, "maxfev": 400, "initial_simplex": simplex})
-        if res.fun <= best:
-            x, best = res.x, float(res.fun)
+        rx, rf = _nelder_mead(obj, x, xatol=1e-10, fatol=1e-16, maxfev=400, initial_simplex=simplex)
+        if rf <= best:
+            x, best = rx, float(rf)
     _, u0, u1, (p0, p1) = _two_point_fail(x[0], x[1], eps, dq, gam)
     u0, u1, p0, p1 = float(u0), float(u1), float(p0), float(p1)
     if p0 <= p1:  # list the rarer atom first so its (possibly tiny, ~e^{-ε}) probability is stored exactly
