@@ -20,6 +20,7 @@ not depend on the true answer (translation-invariant kernel), so the iteration c
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -198,8 +199,13 @@ def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: 
     :func:`dpcore.accounting.laplace_delta` (closed form at T = 1, cached PLD beyond), or RDP for T > 1
     (``method="rdp"`` / ``"rdp_improved"``, the paper's method).
     """
-    if kernel == "gaussian":
-        return lambda eps: _acct.gaussian_delta(eps, sigma=s, sensitivity=d, compositions=compositions)
+    if kernel == "gaussian":  # accounting.gaussian_delta's computation, its argument checks done once here
+        t = _v.integer("compositions", compositions, low=1)
+        try:
+            mu = np.float64(math.sqrt(t) * d / s)
+        except OverflowError:
+            raise ValueError(f"compositions must be an integer in [1, 1e308], got {compositions!r}") from None
+        return lambda eps: np.exp(_acct._gaussian_log_delta(np.asarray(eps, dtype=float), mu))
     if compositions > 1 and method != "exact":
         return lambda eps: _laplace_rdp_delta(eps, s, d, compositions, method)
     return lambda eps: _acct.laplace_delta(eps, scale=s, sensitivity=d, compositions=compositions)
@@ -233,25 +239,115 @@ def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) ->
     return np.clip(out, 0.0, 1.0)
 
 
+# ---------------------------------------------------------------------------------------------------
+# fast scalar root-finds (Alg. 2's hot loop): safeguarded Newton on the log-space closed forms
+# ---------------------------------------------------------------------------------------------------
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_EPS = float(np.finfo(float).eps)
+
+
+def _safe_newton(fg, lo: float, hi: float, lo_positive: bool, x: float, xtol: float, rtol: float,
+                 fg0: tuple[float, float] | None = None, noise_stop: bool = False) -> float:
+    """Scalar Newton kept inside the bracket [lo, hi] (sign change; ``lo_positive`` = sign of f at lo; hi
+    may be +inf), with a bisection (doubling while hi = inf) step whenever Newton leaves it;
+    ``fg(x) -> (f, f')`` (``fg0``: its value at the starting x, if known).  Stops when a step is
+    <= xtol + rtol |x|, or (``noise_stop``) when steps below 1e-11 |x| stop shrinking (the rounding noise of
+    f).  Returns the last Newton point."""
+    prev = math.inf
+    for _ in range(400):
+        f, g = fg(x) if fg0 is None else fg0
+        fg0 = None
+        if f == 0:
+            return x
+        if (f > 0) == lo_positive:
+            lo = x
+        else:
+            hi = x
+        nx = x - f / g if g != 0 and math.isfinite(g) else math.nan
+        if not (min(lo, hi) < nx < max(lo, hi)):
+            nx = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * max(lo, x, 1e-300)
+        step = abs(nx - x)
+        noise = noise_stop and step <= 1e-11 * abs(x) and step > 0.5 * prev
+        if step <= xtol + rtol * abs(x) or nx == x or noise:
+            break
+        prev = step
+        x = nx
+    return nx
+
+
+def _analytic_mu_s(eps: float, delta: float) -> float:
+    """:func:`dpcore.accounting._analytic_mu` (largest mu with delta_G(eps; mu) <= delta) by Newton steps:
+    d delta_G / d mu = phi(mu/2 - eps/mu) (Balle & Wang 2018, Thm 8), so d ln delta/d mu = phi(a)/delta_G.
+
+    Starts from the larger of two feasible points (below the root), both close to it in their regime:
+    sqrt(z^2 + 2 eps) - z, z = -Phi^{-1}(delta), the root of Phi(mu/2 - eps/mu) = delta >= delta_G (large
+    eps),
+    and 2 Phi^{-1}((1 + delta)/2), the root at eps = 0 (delta_G decreases in eps; small eps); about 5
+    evaluations instead of accounting's ~20 (bracketing + ``brentq``).  Nudged to the sound side in
+    floating point (accounting's ``brentq`` if that takes more than a few ulps).
+    """
+    log_t = math.log(delta)
+    core = _acct._gaussian_log_delta_scalar
+    z = -float(special.ndtri(delta))
+    lo = max(math.sqrt(z * z + 2.0 * eps) - z if z > 0 else 0.0,
+             -2.0 * float(special.ndtri(0.5 - 0.5 * delta)))
+
+    def fg(mu: float) -> tuple[float, float]:
+        ld = core(eps, mu)
+        a = mu / 2 - eps / mu
+        g = math.exp(-0.5 * a * a - _LOG_SQRT_2PI - ld) if ld > -math.inf else math.inf
+        return ld - log_t, g
+
+    fg_lo = fg(lo) if lo > 0 and math.isfinite(lo) else (math.inf, 0.0)
+    if not fg_lo[0] <= 0:
+        return _acct._analytic_mu(eps, delta)
+    mu = _safe_newton(fg, lo, math.inf, False, lo, 1e-300, 4 * _EPS, fg_lo, noise_stop=True)
+    for _ in range(64):  # to the sound side in floating point (a few ulps at most)
+        if core(eps, mu) - log_t <= 0:
+            return mu
+        mu = float(np.nextafter(mu, 0.0))
+    return _acct._analytic_mu(eps, delta)
+
+
+def _gauss_eps_for_delta_s(t: float, mu: float, lo: float, hi: float) -> float:
+    """Root of ln delta_G(x; mu) = ln t in (lo, hi) by safeguarded Newton (d delta_G/d x =
+    -e^x Phi(-mu/2 - x/mu), Balle & Wang 2018), from hi."""
+    log_t = math.log(t)
+    core = _acct._gaussian_log_delta_scalar
+
+    def fg(x: float) -> tuple[float, float]:
+        ld = core(x, mu)
+        lb = float(special.log_ndtr(-mu / 2 - x / mu))
+        return ld - log_t, -math.exp(x + lb - ld) if ld > -math.inf else -math.inf
+
+    fg_hi = fg(hi)
+    if fg_hi[0] > 0:  # rounding: delta_G(hi) <= t holds in exact arithmetic
+        return hi
+    return _safe_newton(fg, lo, hi, True, hi, 1e-14, 2 * _EPS, fg_hi)
+
+
 def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: str) -> float:
     """Kernel scale for budget (eps_y, delta) (spec §4.2) from :mod:`dpcore.accounting`.
 
     Gaussian: analytic (Balle & Wang) or classic sigma; Laplace: tight b = D/eps' ("analytic") or pure
-    b = D/eps ("classic", i.e. delta = 0).  Unvalidated analytic core in the Gaussian case (Alg. 2 hot loop).
+    b = D/eps ("classic", i.e. delta = 0).  Unvalidated analytic core in the Gaussian case (Alg. 2 hot loop):
+    :func:`_analytic_mu_s`, the Newton form of ``accounting._analytic_mu`` (same root to ~1e-10 relative).
     """
     if kernel == "gaussian":
         if calibration == "classic":
             return _acct.gaussian_sigma(eps_y, delta, sensitivity=d, method="classic")
-        return d / _acct._analytic_mu(eps_y, delta)
+        return d / _analytic_mu_s(eps_y, delta)
     return _acct.laplace_scale(eps_y, sensitivity=d, delta=delta if calibration == "analytic" else 0.0)
 
 
 def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
     """The kernel's epsilon at delta t: smallest x with delta_Z(x) <= t (scalar).
 
-    Laplace: :func:`dpcore.accounting.laplace_epsilon` (closed form).  Gaussian: ``brentq`` on
-    ln delta_G(x) - ln t with the scalar fast path :func:`_gauss_log_delta_s` (``accounting.gaussian_epsilon``
-    is the vectorised equivalent, but its per-call set-up, ~1 ms, is too slow for Alg. 1 inside Alg. 2).
+    Laplace: :func:`dpcore.accounting.laplace_epsilon` (closed form).  Gaussian: safeguarded Newton
+    (:func:`_gauss_eps_for_delta_s`) on ln delta_G(x) - ln t with accounting's scalar closed form, inside
+    the bracket below (``accounting.gaussian_epsilon`` is the vectorised equivalent, but its per-call
+    set-up, ~1 ms, is too slow for Alg. 1 inside Alg. 2).
     """
     if t >= 1:
         return -math.inf
@@ -265,15 +361,9 @@ def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
     hi = mu * mu / 2 - mu * float(special.ndtri(t))  # delta_G(x) <= Phi(mu/2 - x/mu) <= t here
     if hi <= lo:
         return lo
-
-    def f(x: float) -> float:
-        return _acct._gaussian_log_delta_scalar(x, mu) - log_t
-
-    if f(lo) <= 0:
+    if _acct._gaussian_log_delta_scalar(lo, mu) - log_t <= 0:
         return lo
-    if f(hi) > 0:
-        return hi
-    return _opt.brentq(f, lo, hi, xtol=1e-14, rtol=1e-15, maxiter=200)
+    return _gauss_eps_for_delta_s(t, mu, lo, hi)  # returns hi when delta_G(hi) > t (rounding)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -554,10 +644,14 @@ def paper_delta(
     return float(out) if out.ndim == 0 else out
 
 
-def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: float, tol: float) -> float:
-    """Alg. 1 solved in closed form / by one root-find: the largest q with (8) <= delta."""
+def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: float, tol: float,
+          dz: float | None = None) -> float:
+    """Alg. 1 solved in closed form / by one root-find: the largest q with (8) <= delta.
+
+    ``dz``: the kernel's delta_Z(eps), if the caller already has it."""
     w = _w(kernel, s, theta, d)
-    dz = _profile_s(kernel, eps, s, d)
+    if dz is None:
+        dz = _profile_s(kernel, eps, s, d)
     if w <= 0:
         return 1.0 if dz <= delta else 0.0
     t = (delta - (1 - w) * dz) / w  # needed delta_Z(eps - L)
@@ -767,6 +861,78 @@ def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> 
     return np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)
 
 
+def _exact_q_fn(kernel: str, ss: np.ndarray, theta: float, eps: float, dgrid: np.ndarray):
+    """``qs -> max_d exact delta`` for fixed scales ``ss`` (n,), one eps and a shift grid: :func:`_exact_core`
+    with everything that does not depend on q computed once (thresholds and kernel masses of the q-free
+    pieces, CDFs at the piece ends), for the grid search and bisections of :func:`_largest_exact_q`. ``qs``
+    has shape (n or 1, m), the result (n, m); ``rows`` selects a subset of the scales (then qs has len(rows)
+    or 1 rows). Same floating-point operations as :func:`_exact_core`, so the same values (tested bit for
+    bit). ``None`` when the piece layout is not the generic one (then use :func:`_exact_core`).
+    """
+    ss = np.asarray(ss, dtype=float).reshape(-1)
+    d0 = np.asarray(dgrid, dtype=float).reshape(1, 1, -1)
+    lo, hi, mid = _cuts(theta, d0)  # (1, 1, nd, 5)
+    inside_0 = np.abs(mid) <= theta
+    inside_d = np.abs(mid - d0[..., None]) <= theta
+    if not np.all((inside_0 != inside_d) == np.array([False, True, False, True, False])):
+        return None
+    with np.errstate(all="ignore"):
+        p = special.erf(theta / (ss * _SQRT2)) if kernel == "gaussian" else -np.expm1(-theta / ss)
+    s = ss[:, None, None, None]  # (n, 1, 1, 1)
+    dd = d0[..., None]
+    e = np.float64(eps)
+    ee = np.exp(e)
+    with np.errstate(all="ignore"):
+        lo_f, hi_f, in_f = lo[..., _Q_FREE], hi[..., _Q_FREE], inside_0[..., _Q_FREE]
+        thr_f = _threshold(kernel, s, dd, e)
+        u_f, mp_f, mq_f = _piece_masses(kernel, s, lo_f, hi_f, dd, thr_f)  # (n, 1, nd, 3)
+        nonempty_f = u_f > lo_f
+        lo_v, hi_v = lo[..., _Q_DEP], hi[..., _Q_DEP]
+        in0_v, ind_v = inside_0[..., _Q_DEP], inside_d[..., _Q_DEP]
+        lo_d = lo_v - dd
+        pos, pos_d = lo_v >= 0, lo_d >= 0
+        bp = _cdf(kernel, np.where(pos, -lo_v, lo_v), s)  # (n, 1, nd, 2): CDF at the piece's left end
+        bq = _cdf(kernel, np.where(pos_d, -lo_d, lo_d), s)
+
+    def fn(qs: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        qs = np.asarray(qs, dtype=float)
+        if rows is None:
+            s_, p_, mp_f_, mq_f_, ne_f, bp_, bq_ = s, p, mp_f, mq_f, nonempty_f, bp, bq
+        else:
+            s_, p_, mp_f_, mq_f_, ne_f = s[rows], p[rows], mp_f[rows], mq_f[rows], nonempty_f[rows]
+            bp_, bq_ = bp[rows], bq[rows]
+        qq = qs[..., None, None]  # (n|1, m, 1, 1)
+        with np.errstate(all="ignore"):
+            big_l = np.where(qq >= 1, np.inf, -np.log1p(-np.minimum(qq, 1.0)))
+            one_minus_q = 1.0 - qq
+            a_f = np.where(in_f, 1.0, one_minus_q)
+            qpart = np.where((a_f == 0) | (mq_f_ == 0), 0.0, ee * a_f * mq_f_)
+            qpart = np.where(np.isnan(qpart), 0.0, qpart)
+            contrib_f = np.where(ne_f & (a_f > 0), a_f * mp_f_ - qpart, 0.0)
+            a_v = np.where(in0_v, 1.0, one_minus_q)
+            b_v = np.where(ind_v, 1.0, one_minus_q)
+            c_v = np.where(a_v == b_v, 0.0, np.where(a_v > b_v, big_l, -big_l))
+            t_v = np.where(b_v == 0, np.inf, _threshold(kernel, s_, dd, e - c_v))
+            u = np.clip(t_v, lo_v, hi_v)
+            u_d = u - dd
+            up = _cdf(kernel, np.where(pos, -u, u), s_)
+            mp = np.maximum(np.where(pos, bp_ - up, up - bp_), 0.0)
+            uq = _cdf(kernel, np.where(pos_d, -u_d, u_d), s_)
+            mq = np.maximum(np.where(pos_d, bq_ - uq, uq - bq_), 0.0)
+            qpart = np.where((b_v == 0) | (mq == 0), 0.0, ee * b_v * mq)
+            qpart = np.where(np.isnan(qpart), 0.0, qpart)
+            contrib_v = np.where((u > lo_v) & (a_v > 0), a_v * mp - qpart, 0.0)
+        full = np.broadcast_shapes(contrib_f.shape[:-1], contrib_v.shape[:-1])
+        contrib = np.empty(full + (5,))
+        contrib[..., _Q_FREE] = contrib_f
+        contrib[..., _Q_DEP] = contrib_v
+        norm = 1.0 - (1.0 - p_[:, None, None]) * qs[..., None]  # (n, m, 1)
+        out = np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)  # (n, m, nd)
+        return out.max(-1)
+
+    return fn
+
+
 def _exact_quad(kernel: str, s: float, theta: float, eps: float, q: float, d: float) -> float:
     """Same quantity by adaptive quadrature of max(0, P - e^eps Q) on every sub-piece (spec §4.8)."""
     p = _p_theta(kernel, s, theta)
@@ -894,13 +1060,19 @@ def _loss_survival(kernel: str, s: float, theta: float, q: float, d: float, g: n
     g may be +inf: then the result is the mass of the infinite loss.
     """
     g = np.asarray(g, dtype=float)
-    lo, hi, a, b, c = _pieces(theta, np.full(g.shape, d), np.full(g.shape, q))
+    # the pieces depend on (d, q) only: computed once (shape (5,)) and broadcast against the loss grid
+    lo, hi, a, b, c = _pieces(theta, np.float64(d), np.float64(q))
     with np.errstate(all="ignore"):
-        t = _threshold(kernel, s, np.full(g.shape, d)[..., None], g[..., None] - c)
+        t = _threshold(kernel, s, np.float64(d), g[..., None] - c)
         t = np.where(b == 0, np.inf, t)  # Q = 0 there: infinite loss, counted for every g incl. +inf
         t = np.where((b > 0) & np.isposinf(g[..., None]), -np.inf, t)
     u = np.clip(t, lo, hi)
-    m = np.where((u > lo) & (a > 0), a * _mass(kernel, lo, u, s), 0.0)
+    # _mass(kernel, lo, u, s), evaluating only the accurate tail of each piece (lo is one row of 5 here)
+    pos = lo >= 0
+    mass = np.empty(u.shape)
+    mass[..., pos] = _cdf(kernel, -lo[pos], s) - _cdf(kernel, -u[..., pos], s)
+    mass[..., ~pos] = _cdf(kernel, u[..., ~pos], s) - _cdf(kernel, lo[~pos], s)
+    m = np.where((u > lo) & (a > 0), a * np.maximum(mass, 0.0), 0.0)
     p = _p_theta(kernel, s, theta)
     return np.clip(m.sum(-1) / (1.0 - (1.0 - p) * q), 0.0, 1.0)
 
@@ -970,10 +1142,11 @@ def _alg2(
     def ev(ey: float) -> float:
         if ey not in cache:
             s = _calibrate(kernel, ey, delta, d, calibration)
-            q = _alg1(kernel, eps, delta, s, d, theta, 1e-12)
+            dz = _profile_s(kernel, eps, s, d)
+            q = _alg1(kernel, eps, delta, s, d, theta, 1e-12, dz)
             p = _p_theta(kernel, s, theta) if p_fn is None else p_fn(s)
             # infeasible even at q = 0 (classic Gaussian calibration is not (eps_y, delta)-DP for eps_y >~ 1)
-            infeasible = _profile_s(kernel, eps, s, d) > delta * (1 + 1e-6)
+            infeasible = dz > delta * (1 + 1e-6)
             if p <= 0 or infeasible:
                 o = math.inf
             else:
@@ -995,37 +1168,100 @@ def _alg2(
     return best, s, q, o
 
 
+def _acc_arr(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`_acc` (-1 where q < 0, i.e. no feasible q)."""
+    with np.errstate(all="ignore"):
+        den = 1.0 - (1.0 - p) * q
+        acc = np.where(den <= 0, 1.0, np.minimum(1.0, p / den))
+    return np.where(q < 0, -1.0, acc)
+
+
+_QGRID = np.unique(np.concatenate((np.linspace(0.0, 1.0, 121), 1.0 - np.logspace(-3, -12, 10))))
+_QGRID.setflags(write=False)
+# the q grid searched top down (q = 1 and 1 - 1e-k first) in these index ranges
+_QGRID_CHUNKS = ((len(_QGRID) - 16, len(_QGRID)), (len(_QGRID) - 46, len(_QGRID) - 16),
+                 (len(_QGRID) - 86, len(_QGRID) - 46), (0, len(_QGRID) - 86))
+
+
 def _largest_exact_q(
-    kernel: str, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray
+    kernel: str, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray, prune_p: Any = None
 ) -> Any:
     """Largest q with max_d exact delta(eps) <= delta (-1 if none), for one scale s or an array of scales.
 
     delta is not monotone in q: a 131-point q grid, then a vectorised 32-way bisection of the last feasible
     cell (about 6 calls instead of about 27 halvings), all scales in lockstep.
+
+    ``prune_p`` (p_theta of each scale): branch and bound for the exact optimiser, which only needs the
+    scale of largest acceptance p/(1 - (1-p) q) (nondecreasing in q): the q grid is searched from the top in
+    chunks, and a scale whose acceptance at the upper end of what is left of its range is below the best
+    lower end found so far is no longer searched or bisected. Returns (q, exact) then: ``exact`` marks the
+    scales searched to the end (the others' q is a feasible lower bound, or -1, and their true acceptance is
+    below the best).
     """
     ss = np.atleast_1d(np.asarray(s, dtype=float))
     budget = delta * (1 + _BUDGET_RTOL)
-    qgrid = np.unique(np.concatenate((np.linspace(0.0, 1.0, 121), 1.0 - np.logspace(-3, -12, 10))))
-    ok = _exact_core(kernel, ss[:, None, None], theta, eps, qgrid[None, :, None], dgrid[None, None, :]).max(-1)
-    ok = ok <= budget
-    any_ok = ok.any(-1)
-    k = np.where(any_ok, len(qgrid) - 1 - np.argmax(ok[:, ::-1], -1), 0)
-    top = k == len(qgrid) - 1
+    qgrid = _QGRID
+    nq = len(qgrid)
+    fn = _exact_q_fn(kernel, ss, theta, eps, dgrid)
+    pp = None if prune_p is None else np.atleast_1d(np.asarray(prune_p, dtype=float))
+    pruned = np.zeros(ss.shape, dtype=bool)
+    if fn is None:
+        ok = _exact_core(kernel, ss[:, None, None], theta, eps, qgrid[None, :, None], dgrid[None, None, :])
+        ok = ok.max(-1) <= budget
+        any_ok = ok.any(-1)
+        k = np.where(any_ok, nq - 1 - np.argmax(ok[:, ::-1], -1), 0)
+    elif pp is None:  # same values as _exact_core, with the q-free work done once
+        ok = fn(qgrid[None, :]) <= budget
+        any_ok = ok.any(-1)
+        k = np.where(any_ok, nq - 1 - np.argmax(ok[:, ::-1], -1), 0)
+    else:  # the last feasible grid point, searched from the top in chunks; branch and bound between chunks
+        any_ok = np.zeros(ss.shape, dtype=bool)
+        k = np.zeros(ss.shape, dtype=int)
+        searching = np.ones(ss.shape, dtype=bool)
+        for i0, i1 in _QGRID_CHUNKS:
+            rows = np.flatnonzero(searching)
+            ok = fn(qgrid[None, i0:i1], None if rows.size == ss.size else rows) <= budget
+            hit = ok.any(-1)
+            k[rows[hit]] = i0 + (i1 - i0) - 1 - np.argmax(ok[hit, ::-1], -1)
+            any_ok[rows[hit]] = True
+            searching[rows[hit]] = False
+            if not searching.any() or i0 == 0:
+                break
+            if any_ok.any():  # a scale still searching has q < qgrid[i0]: drop it if even that cannot win
+                best = _acc_arr(pp[any_ok], qgrid[k[any_ok]]).max()
+                drop = searching & (_acc_arr(pp, np.full(ss.shape, qgrid[i0])) < best * (1 - 1e-12))
+                pruned |= drop
+                searching &= ~drop
+                if not searching.any():
+                    break
+    top = k == nq - 1
     lo = np.where(any_ok, qgrid[k], -1.0)
-    hi = np.where(any_ok & ~top, qgrid[np.minimum(k + 1, len(qgrid) - 1)], lo)
+    hi = np.where(any_ok & ~top, qgrid[np.minimum(k + 1, nq - 1)], lo)
     frac = np.linspace(0.0, 1.0, 34)[1:-1]
-    active = any_ok & ~top & (hi - lo > 1e-10)
-    while active.any():
+    active = any_ok & ~top & (hi - lo > 1e-10) & ~pruned
+    while True:
+        if pp is not None and active.any():
+            best = _acc_arr(pp, lo).max()
+            drop = active & (_acc_arr(pp, hi) < best * (1 - 1e-12))
+            pruned |= drop
+            active &= ~drop
+        if not active.any():
+            break
         a_lo, a_hi = lo[active], hi[active]
         qs = a_lo[:, None] + (a_hi - a_lo)[:, None] * frac[None, :]
-        ok = _exact_core(kernel, ss[active][:, None, None], theta, eps, qs[..., None], dgrid[None, None, :])
-        ok = ok.max(-1) <= budget
+        if fn is not None:  # same values as _exact_core, with the q-free work done once
+            ok = fn(qs, None if active.all() else np.flatnonzero(active)) <= budget
+        else:
+            ok = _exact_core(kernel, ss[active][:, None, None], theta, eps, qs[..., None],
+                             dgrid[None, None, :]).max(-1) <= budget
         j = np.where(ok.any(-1), len(frac) - 1 - np.argmax(ok[:, ::-1], -1), -1)
         rows = np.arange(len(j))
         new_lo = np.where(j >= 0, qs[rows, np.maximum(j, 0)], a_lo)
         new_hi = np.where(j + 1 < len(frac), qs[rows, np.minimum(j + 1, len(frac) - 1)], a_hi)
         lo[active], hi[active] = new_lo, new_hi
-        active = any_ok & ~top & (hi - lo > 1e-10)
+        active = any_ok & ~top & (hi - lo > 1e-10) & ~pruned
+    if pp is not None:
+        return lo, ~pruned
     return float(lo[0]) if np.ndim(s) == 0 else lo
 
 
@@ -1036,15 +1272,26 @@ def _exact_opt(
     coarse_d = d * np.arange(1, 5) / 4  # search on 4 shifts; the chosen plan is verified on 200 below
     full_d = d * np.arange(1, 201) / 200
     cache: dict[float, tuple[float, float, float]] = {}
+    inexact: set[float] = set()  # pruned eps_y: q is a feasible lower bound, acceptance below the best (B&B)
 
     def ev(eys: list[float]) -> np.ndarray:
         new = [ey for ey in dict.fromkeys(eys) if ey not in cache]
         if new:
             ss = np.array([_calibrate(kernel, ey, delta, d, calibration) for ey in new])
-            qs = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d)
-            for ey, s, q in zip(new, ss, qs):
-                cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(_p_theta(kernel, float(s), theta), q))
+            ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
+            qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
+            for ey, s, p, q, ex in zip(new, ss, ps, qs, exact):
+                cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
+                if not ex:
+                    inexact.add(ey)
         return np.array([cache[ey][2] for ey in eys])
+
+    def settle() -> None:  # bisect the pruned eps_y to the end (only if the best plans all fail below)
+        for ey in list(inexact):
+            s = cache[ey][0]
+            q = _largest_exact_q(kernel, s, theta, eps, delta, coarse_d)
+            cache[ey] = (s, q, -1.0 if q < 0 else _acc(_p_theta(kernel, s, theta), q))
+        inexact.clear()
 
     grid = eps * np.arange(1, n_grid + 1) / n_grid
     for _ in range(3):
@@ -1054,8 +1301,15 @@ def _exact_opt(
         b = float(grid[min(i + 1, len(grid) - 1)])
         grid = np.linspace(a, b, 9)
     order = sorted(cache, key=lambda k: (-cache[k][2], -k))
-    for ey in order:  # verify on the fine shift grid; repair q if a finer shift is worse
-        s, q, acc = cache[ey]
+    tried: set[float] = set()
+    while order:
+        ey = order.pop(0)
+        if ey in inexact:  # every better plan failed: finish the pruned bisections and sort again
+            settle()
+            order = sorted((k for k in cache if k not in tried), key=lambda k: (-cache[k][2], -k))
+            continue
+        tried.add(ey)
+        s, q, acc = cache[ey]  # verify on the fine shift grid; repair q if a finer shift is worse
         if q < 0:
             continue
         if exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d) <= delta * (1 + _BUDGET_RTOL):
@@ -1175,6 +1429,11 @@ def _plan(plan: Any) -> BRDPPlan:
 
 def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
     """Thm. 3 / Alg. 3 with j = T - k: sum_j binom.pmf(j, T, W) delta_Z^T(eps - j L); ``prof`` = delta_Z^T."""
+    return _thm3_fn(prof, w, big_l, t, drop_k0)(eps)
+
+
+def _thm3_fn(prof, w: float, big_l: float, t: int, drop_k0: bool):
+    """:func:`_thm3` as a function of eps, with the binomial weights and shifts computed once (root-finds)."""
     j = np.arange(t + 1)
     wts = stats.binom.pmf(j, t, w)
     if drop_k0:
@@ -1184,10 +1443,14 @@ def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
     j, wts = j[keep], wts[keep]
     with np.errstate(invalid="ignore"):
         shift = np.where(j == 0, 0.0, j * big_l)
-    with np.errstate(invalid="ignore"):  # q = 1 makes L infinite: ∞ − ∞ at ε = ∞ is mapped to −∞ below
-        args = eps[..., None] - shift
-    args = np.where(np.isnan(args), -np.inf, args)
-    return np.clip((np.asarray(prof(args)) * wts).sum(-1), 0.0, 1.0)
+
+    def fn(eps: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):  # q = 1 makes L infinite: ∞ − ∞ at ε = ∞ is mapped to −∞ below
+            args = np.asarray(eps)[..., None] - shift
+        args = np.where(np.isnan(args), -np.inf, args)
+        return np.clip((np.asarray(prof(args)) * wts).sum(-1), 0.0, 1.0)
+
+    return fn
 
 
 def composed_delta(
@@ -1264,18 +1527,41 @@ def composed_epsilon(
         if t > 1:
             pld = pld.self_compose(t)
         return float(pld.get_epsilon_for_delta(dl))
+    return _composed_epsilon_analytic(pl, dl, t, accountant, kc)
+
+
+def _composed_epsilon_analytic(pl: BRDPPlan, dl: float, t: int, accountant: str, kc: str) -> float:
+    """:func:`composed_epsilon` for the "dp" and "paper" accountants (validated arguments)."""
     if accountant == "dp":
         prof = _profile_fn(pl.kernel, pl.dp_scale, pl.sensitivity, t, kc)
 
         def f(x: float) -> float:
             return float(prof(np.float64(x)))
     else:
-        prof = _profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc)
+        thm3 = _thm3_fn(_profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc), pl.w, pl.loss, t, False)
 
         def f(x: float) -> float:
-            return float(_thm3(prof, np.float64(x), pl.w, pl.loss, t, False))
+            return float(thm3(np.float64(x)))
 
     return _acct.epsilon_for_delta(f, dl)
+
+
+def _pld_epsilon(pld, delta: float) -> float:
+    """``pld.get_epsilon_for_delta(delta)`` of a dense symmetric PLD read off its profile in closed form
+    (:func:`dpcore.accounting.pld_profile` suffix sums, inverted by ``accounting._invert_profile``: one
+    vectorised pass instead of dp_accounting's Python loop over the pmf); dp_accounting's method when that
+    does not apply. Like dp_accounting: +inf when the infinite-loss mass exceeds delta, never below 0."""
+    pmf = getattr(pld, "_pmf_remove", None)
+    m_inf = getattr(pmf, "_infinity_mass", None)
+    if m_inf is not None and m_inf > delta:
+        return math.inf
+    try:
+        e = _acct._invert_profile(_acct.pld_profile(pld), delta, -math.inf, math.inf)
+    except Exception:  # noqa: BLE001  (dp_accounting internals changed: use the public method)
+        e = None
+    if e is None:
+        return float(pld.get_epsilon_for_delta(delta))
+    return max(0.0, float(e))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1342,8 +1628,9 @@ def subsampled_acceptance(
 ) -> float:
     """Acceptance Pr(|E + N_brdp| <= theta) of the subsampled estimator (spec §7.3).
 
-    ``"true"``: int f_brdp(n)[Phi((theta-n)/sigma_E) - Phi((-theta-n)/sigma_E)] dn (quadrature over the three
-    pieces).  ``"corrected"``: eq. (13) with the §5.1 fix, 1/(q + (1-q)/P_tot), P_tot the N(0, sigma_y^2 +
+    ``"true"``: int f_brdp(n)[Phi((theta-n)/sigma_E) - Phi((-theta-n)/sigma_E)] dn: Gaussian kernel in closed
+    form (bivariate-normal rectangle by Owen's T function, Owen 1956), Laplace by quadrature over the pieces.
+    ``"corrected"``: eq. (13) with the §5.1 fix, 1/(q + (1-q)/P_tot), P_tot the N(0, sigma_y^2 +
     sigma_E^2) mass of [-theta, theta] (Gaussian kernel; it wrongly assumes the recycler bounds E + N).
     ``"as_printed"``: 1/(1 - q + q/P_tot).
     """
@@ -1360,16 +1647,38 @@ def subsampled_acceptance(
     if se == 0:
         return _acc(p, q)
     den = 1 - (1 - p) * q
+    if kernel == "gaussian":
+        # closed form: with X = N/s, Y = (N + E)/tau (tau^2 = s^2 + sigma_E^2, corr rho = s/tau), the in-bound
+        # part J = P(|N| <= theta, |N + E| <= theta) is a bivariate-normal rectangle; Owen's (1956) T-function
+        # formula at its four corners (the Phi terms cancel) gives, with h = theta/s, k = theta/tau,
+        # J = 1 - 2[T(k, sigma_E/s) + T(h, 2s/sigma_E) + T(k, (2s^2 + sigma_E^2)/(s sigma_E))]; the whole line
+        # gives P(|N + E| <= theta) = erf(k/sqrt 2), the out-of-bound pieces the rest.
+        tau = math.hypot(s, se)
+        h, k = th / s, th / tau
+        t_sum = float(special.owens_t(k, se / s) + special.owens_t(h, 2 * s / se)
+                      + special.owens_t(k, (2 * s * s + se * se) / (s * se)))
+        j_in = min(max(1.0 - 2.0 * t_sum, 0.0), 1.0)
+        ptot = math.erf(k / _SQRT2)
+        return min(1.0, max(0.0, ((1 - q) * ptot + q * j_in) / den))
 
     def f(n: float) -> float:
         w = 1.0 if abs(n) <= th else 1 - q
         g = float(special.ndtr((th - n) / se) - special.ndtr((-th - n) / se))
         return float(_pdf(kernel, n, s)) * w * g
 
-    span = th + 12 * se + 40 * s
+    # beyond theta + 40 s the kernel's mass is below e^-40 / 2; beyond theta + 13 sigma_E the Gaussian factor
+    # is below Phi(-13) ~ 6e-39: integrating over the shorter span keeps quad's absolute tolerance reachable
+    # (split where the integrand has a kink (0, +-theta) or changes on the scales s, sigma_E, so quad does not
+    # step over a narrow peak)
+    span = th + min(40 * s, 13 * se)
+    cuts = {0.0, th, span}
+    for c in (th - 10 * se, th - se, th + se, th + 10 * se, 10 * s, s, th + s, th + 10 * s):
+        cuts.add(c)
+    pos = sorted(c for c in cuts if 0 <= c <= span)
+    edges = sorted({-c for c in pos} | set(pos))
     total = 0.0
-    for lo, hi in ((-span, -th), (-th, th), (th, span)):
-        total += integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-10, limit=200)[0]
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        total += integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=1e-10, limit=200)[0]
     return min(1.0, total / den)
 
 
@@ -1442,17 +1751,26 @@ def optimal_sampling_rate(
             else:
                 ey, s, q, _ = _alg2("gaussian", ei, di, dk, th, "analytic", "corrected", n_grid=24)
             eq13 = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="corrected")
-            true = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="true")
+            # the true acceptance is what corrected mode optimises; paper mode needs it only for the
+            # returned plan, so it is filled in after the search (NaN placeholder)
+            true = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="true") \
+                if mode == "corrected" else math.nan
             cache[p] = SubsamplingPlan(
                 mode=mode, query=query, rate=p, epsilon_in=ei, delta_in=di, kernel_sensitivity=dk,
-                epsilon_y=ey, q=q, sigma_y=s, sigma_e=se, acceptance=eq13 if mode == "paper" else true,
+                epsilon_y=float(ey), q=q, sigma_y=s, sigma_e=se, acceptance=eq13 if mode == "paper" else true,
                 eq13_acceptance=eq13, true_acceptance=true,
             )
         return cache[p]
 
+    def done(sp: SubsamplingPlan) -> SubsamplingPlan:
+        if not math.isnan(sp.true_acceptance):
+            return sp
+        true = subsampled_acceptance(scale=sp.sigma_y, theta=th, q=sp.q, sigma_e=sp.sigma_e, variant="true")
+        return dataclasses.replace(sp, true_acceptance=true)
+
     p_min = max(1.0 / n, 2 * dl, 1e-4)
     if p_min >= 1:
-        return ev(1.0)
+        return done(ev(1.0))
     lo, hi = p_min, 1.0
     while hi - lo > tol:  # Alg. 4 lines 2-8: ternary search (local, as printed)
         p1, p2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
@@ -1463,7 +1781,7 @@ def optimal_sampling_rate(
     ev(0.5 * (lo + hi))
     ev(1.0)
     best = max(cache, key=lambda k: (cache[k].acceptance, k))
-    return cache[best]
+    return done(cache[best])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1578,6 +1896,80 @@ def privacy_profile(epsilons: Any, *, plan: BRDPPlan) -> pd.DataFrame:
     )
 
 
+def _thm3_epsilons_gauss(d: float, s: float, w: float, big_l: float, ts: list[int],
+                         delta: float) -> np.ndarray:
+    """eps_T = min{eps : Thm. 3 delta^T(eps) <= delta} of a Gaussian kernel for several T at once (w = 0: the
+    plain kernel, delta_G at mu = sqrt(T) D/s).  Thm. 3's sum (as :func:`_thm3`, weights padded with zeros) in
+    one array per step; the bracket of :func:`dpcore.accounting.epsilon_for_delta`, then alternating log-space
+    false-position and bisection steps to a bracket of 1e-12 (1 + |eps|); returns its sound (upper) end.
+    """
+    rows_w, rows_s = [], []
+    for t in ts:
+        j = np.arange(t + 1)
+        wts = stats.binom.pmf(j, t, w)
+        keep = wts > 1e-300
+        j, wts = j[keep], wts[keep]
+        with np.errstate(invalid="ignore"):
+            rows_w.append(wts)
+            rows_s.append(np.where(j == 0, 0.0, j * big_l))
+    width = max(len(r) for r in rows_w)
+    wm = np.zeros((len(ts), width))
+    sm = np.zeros((len(ts), width))
+    for i, (a, b) in enumerate(zip(rows_w, rows_s)):
+        wm[i, : len(a)] = a
+        sm[i, : len(b)] = b
+    mu = np.array([math.sqrt(t) * d / s for t in ts])[:, None]
+
+    def dlt(e: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            args = e[:, None] - sm[idx]
+        args = np.where(np.isnan(args), -np.inf, args)
+        log_d = _acct._gaussian_log_delta(args, np.broadcast_to(mu[idx], args.shape))
+        val = (np.exp(log_d) * wm[idx]).sum(-1)
+        return np.clip(val, 0.0, 1.0)
+
+    n = len(ts)
+    every = np.arange(n)
+    out = np.full(n, np.nan)
+    at_inf = dlt(np.full(n, np.inf), every) > delta
+    out[at_inf] = np.inf
+    at_minf = dlt(np.full(n, -np.inf), every) <= delta
+    out[at_minf & ~at_inf] = -np.inf
+    idx = np.flatnonzero(~at_inf & ~at_minf)
+    if idx.size == 0:
+        return out
+    hi = np.ones(idx.size)
+    grow = dlt(hi, idx) > delta
+    while grow.any():
+        hi[grow] *= 2.0
+        grow[grow] = dlt(hi[grow], idx[grow]) > delta
+    lo = np.where(dlt(np.zeros(idx.size), idx) > delta, 0.0, -1.0)
+    shrink = dlt(lo, idx) <= delta
+    while shrink.any():
+        lo[shrink] *= 2.0
+        shrink[shrink] = dlt(lo[shrink], idx[shrink]) <= delta
+    log_t = math.log(delta)
+    with np.errstate(divide="ignore"):
+        f_lo, f_hi = np.log(dlt(lo, idx)) - log_t, np.log(dlt(hi, idx)) - log_t  # f_lo > 0 >= f_hi
+    act = np.arange(idx.size)
+    for it in range(200):
+        width_ok = hi[act] - lo[act] <= 1e-12 * (1.0 + np.abs(hi[act]))
+        act = act[~width_ok]
+        if act.size == 0:
+            break
+        a, b, fa, fb = lo[act], hi[act], f_lo[act], f_hi[act]
+        with np.errstate(all="ignore"):
+            x = b - fb * (b - a) / (fb - fa) if it % 2 == 0 else 0.5 * (a + b)
+        x = np.where(np.isfinite(x) & (x > a) & (x < b), x, 0.5 * (a + b))
+        with np.errstate(divide="ignore"):
+            fx = np.log(dlt(x, idx[act])) - log_t
+        pos = fx > 0
+        lo[act[pos]], f_lo[act[pos]] = x[pos], fx[pos]
+        hi[act[~pos]], f_hi[act[~pos]] = x[~pos], fx[~pos]
+    out[idx] = hi
+    return out
+
+
 def composition_curve(
     compositions: Any,
     *,
@@ -1601,15 +1993,16 @@ def composition_curve(
             kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
             value_discretization_interval=value_discretization_interval,
         )
-    for t in tt:
-        row = {
-            "compositions": t,
-            "paper": composed_epsilon(dl, compositions=t, plan=pl, accountant="paper"),
-            "dp": composed_epsilon(dl, compositions=t, plan=pl, accountant="dp"),
-            "exact": math.nan,
-        }
-        if base is not None:
-            row["exact"] = float((base.self_compose(t) if t > 1 else base).get_epsilon_for_delta(dl))
+    if pl.kernel == "gaussian" and tt:  # all T at once (same quantities as composed_epsilon, to ~1e-12)
+        paper = _thm3_epsilons_gauss(pl.sensitivity, pl.scale, pl.w, pl.loss, tt, dl)
+        dp = _thm3_epsilons_gauss(pl.sensitivity, pl.dp_scale, 0.0, 0.0, tt, dl)
+    else:
+        paper = [_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt]
+        dp = [_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt]
+    for t, e_paper, e_dp in zip(tt, paper, dp):
+        row = {"compositions": t, "paper": float(e_paper), "dp": float(e_dp), "exact": math.nan}
+        if base is not None:  # accounting's faster self-composition (same pmf) and closed-form inversion
+            row["exact"] = _pld_epsilon(_acct._self_compose(base, t) if t > 1 else base, dl)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -1691,6 +2084,7 @@ def experiment_releases(
 
     truth = answer(x)
     frames = []
+    sp: SubsamplingPlan | None = None
     for mech in mechanisms:
         kernel = "laplace" if "Lap" in mech else "gaussian"
         if mech.endswith("-DP"):
@@ -1702,10 +2096,11 @@ def experiment_releases(
             noise = sample_outputs(n_rel, kernel=kernel, scale=pl.scale, theta=th, q=pl.q, rng=gen)
             est = np.full(n_rel, truth)
         else:
-            sp = optimal_sampling_rate(
-                epsilon=e, delta=dl, sensitivity=d, theta=th, n_records=n, query=query,
-                sigma_x=float(np.std(x)), p_c=float(np.mean(x)) if query == "count" else 0.5, mode=mode,
-            )
+            if sp is None:  # the same Alg. 4 plan for both SMP mechanisms: search once
+                sp = optimal_sampling_rate(
+                    epsilon=e, delta=dl, sensitivity=d, theta=th, n_records=n, query=query,
+                    sigma_x=float(np.std(x)), p_c=float(np.mean(x)) if query == "count" else 0.5, mode=mode,
+                )
             m_sub = max(1, round(sp.rate * n))
             est = np.empty(n_rel)
             for i in range(n_rel):
