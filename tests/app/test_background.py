@@ -190,6 +190,7 @@ def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
     paper = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="paper")
     assert shown[f"ε after T = {t}, exact"] == f"{exact:.4g}"
     assert shown[f"ε after T = {t}, paper (Thm. 3)"] == f"{paper:.4g}"
+    assert len(at.dataframe) == 1 and "exact optimum" in at.dataframe[0].value["plan"].tolist(), "panel 11's audit"
 
 
 @pytest.mark.slow
@@ -211,6 +212,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     key = bc.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian")
     jobs = {
         "composition": background.submit(bc.composition, key, 2),
+        "audit": background.submit(bc.audit, key),
         "subsampling": background.submit(bc.subsampling, 1.0, 1e-5, 1.0, 1.0, "count", 1000),
         "experiment": background.submit(bc.experiment, 1.0, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
         "experiment_acceptance": background.submit(bc.experiment_acceptance, 1e-5, 1.0, 1.0, "count", 1000,
@@ -224,5 +226,8 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="exact")
     assert totals["exact"] == pytest.approx(brdp.composed_epsilon(1e-5, compositions=2, plan=plan), rel=1e-12)
     assert {"paper", "corrected"} <= set(done["subsampling"][1]["mode"])
+    audit = done["audit"].set_index("plan")
+    assert audit.loc["exact optimum", "ε_y"] == pytest.approx(plan.epsilon_y, rel=1e-12)
+    assert audit.loc["exact optimum", "status"] == "sound"
     assert len(done["experiment"]) == 6 and len(done["family_optima"]) >= 6
     assert set(done["usefulness_vs_g"]["family"]) >= {"laplace", "staircase"}
