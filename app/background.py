@@ -154,6 +154,14 @@ def jobs() -> int:
         return len(_JOBS)
 
 
+def wait_all(timeout: float = 300.0) -> bool:
+    """Block until every held job is finished (bench and tests); False if ``timeout`` seconds passed first."""
+    with _LOCK:
+        held = list(_JOBS.values())
+    done, _ = cf.wait(held, timeout=timeout)
+    return len(done) == len(held)
+
+
 def clear() -> None:
     """Forget every finished job (tests); running jobs finish and are dropped."""
     with _LOCK:

@@ -302,13 +302,7 @@ def _drain_background(timeout: float = 300.0) -> None:
     """Wait until every background job (app.background) is finished."""
     from app import background
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with background._LOCK:
-            jobs = list(background._JOBS.values())
-        if all(j.done() for j in jobs):
-            return
-        time.sleep(0.05)
+    background.wait_all(timeout)
 
 
 def _heavy_ready(at, key: str, values: list) -> list[float]:

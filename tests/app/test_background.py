@@ -23,14 +23,7 @@ PLACEHOLDER = "computing in the background"
 
 def _wait_for_jobs(timeout: float = 120.0) -> None:
     """Block until every job held by app.background is finished."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with background._LOCK:
-            jobs = list(background._JOBS.values())
-        if all(j.done() for j in jobs):
-            return
-        time.sleep(0.05)
-    raise AssertionError("background jobs did not finish")
+    assert background.wait_all(timeout), "background jobs did not finish"
 
 
 def _placeholders(at: AppTest) -> list[str]:
