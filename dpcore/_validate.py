@@ -25,7 +25,21 @@ __all__ = [
     "choice",
     "rng",
     "sequence",
+    "MIN_SCALE",
+    "MAX_SCALE",
+    "MAX_MAGNITUDE",
+    "scale",
+    "bounded",
 ]
+
+#: Supported range of scale-like inputs (noise scales σ, b, θ, sensitivities Δ): beyond it a ratio such as Δ/σ or
+#: (Δ/σ)² over- or underflows a double, so results could not be computed soundly; these limits are ~1e90 away from
+#: anything the paper or the app uses.
+MIN_SCALE = 1e-100
+MAX_SCALE = 1e100
+#: Largest supported finite magnitude of unbounded real inputs (ε, values, exponents) where an intermediate such as
+#: ε², e^{ε·…} or value² would overflow: ±inf stays accepted where a function documents it.
+MAX_MAGNITUDE = 1e100
 
 
 def _fmt(x: float) -> str:
@@ -166,3 +180,29 @@ def sequence(name: str, value: Any) -> list:
     if isinstance(value, str | bytes | dict) or not isinstance(value, Iterable) or np.ndim(value) == 0:
         raise ValueError(f"{name} must be a sequence (a list or tuple), got {_short(value)}")
     return list(value)
+
+
+def scale(name: str, value: Any, *, low: float = MIN_SCALE, high: float = MAX_SCALE) -> float:
+    """A positive scale-like real (noise scale, sensitivity …) in [MIN_SCALE, MAX_SCALE] = [1e-100, 1e100]."""
+    return real(name, value, low=low, high=high)
+
+
+def bounded(
+    name: str,
+    value: Any,
+    *,
+    low: float = -math.inf,
+    low_open: bool = False,
+    high: float = math.inf,
+    high_open: bool = False,
+    allow_inf: bool = False,
+    cap: float = MAX_MAGNITUDE,
+) -> float:
+    """:func:`real`, with finite values further limited to |x| ≤ cap (±inf still pass when ``allow_inf``)."""
+    x = real(name, value, low=low, low_open=low_open, high=high, high_open=high_open, allow_inf=allow_inf)
+    if math.isfinite(x) and abs(x) > cap:
+        lo, hi = max(low, -cap), min(high, cap)
+        extra = " (or inf)" if allow_inf else ""
+        raise ValueError(f"{name} must be in {_range_text(lo, hi, low_open and lo == low, False)}{extra}, "
+                         f"got {value!r}")
+    return x

@@ -60,6 +60,11 @@ __all__ = [
 
 #: Width of the privacy-loss grid used for PLD composition (see module docstring).
 PLD_DISCRETIZATION = 1e-3
+#: Largest T composed through a PLD (Laplace, :func:`pld_delta`): the composed pmf grows like √T·ε₀/h grid points
+#: (the app uses T ≤ 1000). The Gaussian closed form takes any T.
+MAX_PLD_COMPOSITIONS = 10_000
+#: Largest finite ε for Gaussian calibration: beyond ~1e70 the root μ ≈ √(2ε) is lost to rounding in δ_G(ε; μ).
+MAX_CALIBRATION_EPSILON = 1e50
 
 FloatOrArray = float | np.ndarray
 _SQRT2 = math.sqrt(2.0)
@@ -130,8 +135,8 @@ def gaussian_delta(
     real ε including negative values and ±inf (δ(−inf) = 1, δ(+inf) = 0). Vectorised over ε.
     """
     eps = _v.real_array("epsilon", epsilon)
-    s = _v.positive("sigma", sigma)
-    d = _v.positive("sensitivity", sensitivity)
+    s = _v.scale("sigma", sigma)
+    d = _v.scale("sensitivity", sensitivity)
     t = _v.integer("compositions", compositions, low=1)
     mu = math.sqrt(t) * d / s
     return _out(np.exp(_gaussian_log_delta(eps, np.float64(mu))))
@@ -147,12 +152,12 @@ def gaussian_sigma(
     proven only for ε < 1 and always larger than the analytic σ.
     """
     m = _v.choice("method", method, ("analytic", "classic"))
-    d = _v.positive("sensitivity", sensitivity)
+    d = _v.scale("sensitivity", sensitivity)
     dl = _v.probability("delta", delta, low_open=True, high_open=True)
     if m == "classic":
-        e = _v.positive("epsilon", epsilon)
-        return d * math.sqrt(2.0 * math.log(1.25 / dl)) / e
-    e = _v.nonnegative("epsilon", epsilon)
+        e = _v.bounded("epsilon", epsilon, low=0.0, low_open=True, cap=MAX_CALIBRATION_EPSILON)
+        return d * math.sqrt(2.0 * (math.log(1.25) - math.log(dl))) / e
+    e = _v.bounded("epsilon", epsilon, low=0.0, cap=MAX_CALIBRATION_EPSILON)
     return d / _analytic_mu(e, dl)
 
 
@@ -162,12 +167,14 @@ def _analytic_mu(eps: float, delta: float) -> float:
     ``brentq`` on the scalar core from the classic μ = ε/√(2 ln(1.25/δ)) as first guess (tens of µs); the root is
     then nudged to the sound side so that δ_G(ε; μ) ≤ δ holds exactly in floating point.
     """
+    if eps > MAX_CALIBRATION_EPSILON:  # also guards callers in other modules (BR-DP's kernel calibration)
+        raise ValueError(f"epsilon must be in [0, {MAX_CALIBRATION_EPSILON:g}] for Gaussian calibration, got {eps!r}")
     log_target = math.log(delta)
 
     def f(mu: float) -> float:
         return _gaussian_log_delta_scalar(eps, mu) - log_target
 
-    hi = max(eps, 1e-3) / math.sqrt(2.0 * math.log(1.25 / delta))
+    hi = max(eps, 1e-3) / math.sqrt(2.0 * (math.log(1.25) - log_target))
     while f(hi) <= 0:
         hi *= 2.0
     lo = hi / 2.0
@@ -189,8 +196,8 @@ def gaussian_epsilon(
     δ = 1 gives −inf; δ = 0 gives +inf.
     """
     dl = _v.real_array("delta", delta, low=0.0, high=1.0)
-    s = _v.positive("sigma", sigma)
-    d = _v.positive("sensitivity", sensitivity)
+    s = _v.scale("sigma", sigma)
+    d = _v.scale("sensitivity", sensitivity)
     t_arr = np.asarray(compositions)
     if t_arr.size == 0 or t_arr.dtype.kind not in "iuf" or not np.all(np.isfinite(t_arr)) \
             or np.any(t_arr != np.round(t_arr)):
@@ -210,22 +217,26 @@ def gaussian_epsilon(
         positive = log_d < at_zero
         z = -special.ndtri(dd)
         lo = np.where(positive, 0.0, np.log1p(-dd))
-        hi = np.where(positive, mm**2 / 2 + mm * np.maximum(z, 0.0) + 1.0, 0.0)
+        with np.errstate(over="ignore"):  # μ > ~1e154: the root ε ≈ μ²/2 exceeds the float range, reported as +inf
+            hi = np.where(positive, mm**2 / 2 + mm * np.maximum(z, 0.0) + 1.0, 0.0)
+        huge = ~np.isfinite(hi)
+        hi = np.where(huge, 0.0, hi)
+        lo = np.where(huge, -1.0, lo)
 
         def f(e: np.ndarray, mu_: np.ndarray, ld: np.ndarray) -> np.ndarray:
             return _gaussian_log_delta(e, mu_) - ld
 
         res = elementwise.find_root(f, (lo, hi), args=(mm, log_d), tolerances={"xatol": 1e-13, "xrtol": 1e-14})
         # Report the bracket's upper end (δ there ≤ target): a sound, never-optimistic ε.
-        out[inner] = np.where(f(res.x, mm, log_d) <= 0, res.x, res.bracket[1])
+        out[inner] = np.where(huge, np.inf, np.where(f(res.x, mm, log_d) <= 0, res.x, res.bracket[1]))
     return _out(out)
 
 
 def gaussian_rho(sigma: float, *, sensitivity: float = 1.0) -> float:
     """zCDP parameter ρ = Δ²/(2σ²) of the Gaussian mechanism (Bun & Steinke 2016, Prop. 1.6)."""
-    s = _v.positive("sigma", sigma)
-    d = _v.positive("sensitivity", sensitivity)
-    return d * d / (2 * s * s)
+    s = _v.scale("sigma", sigma)
+    d = _v.scale("sensitivity", sensitivity)
+    return d * d / (2 * s * s)  # Δ, σ ∈ [1e-100, 1e100]: no 0 denominator; ρ beyond the float range reads as +inf
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -240,9 +251,13 @@ def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.
     slightly larger "enhanced" ε′. δ = 0 gives the pure-DP scale Δ/ε.
     """
     e = _v.positive("epsilon", epsilon)
-    d = _v.positive("sensitivity", sensitivity)
+    d = _v.scale("sensitivity", sensitivity)
     dl = _v.probability("delta", delta, high_open=True)
-    return d / (e - 2.0 * math.log1p(-dl))
+    b = d / (e - 2.0 * math.log1p(-dl))
+    if not _v.MIN_SCALE <= b <= _v.MAX_SCALE:
+        raise ValueError(f"sensitivity/epsilon must give a scale in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], "
+                         f"got sensitivity={sensitivity!r}, epsilon={epsilon!r}")
+    return b
 
 
 def _laplace_delta_single(eps: np.ndarray, eps0: float) -> np.ndarray:
@@ -471,6 +486,15 @@ def _laplace_profile(eps0: float, compositions: int, discretization: float) -> C
     return pld_profile(_laplace_pld(eps0, compositions, discretization))
 
 
+#: Largest ε₀ = Δ/b composed through a PLD: its grid holds 2ε₀/h points before composition.
+MAX_PLD_EPSILON0 = 100.0
+
+
+def _check_pld_eps0(eps0: float) -> None:
+    if eps0 > MAX_PLD_EPSILON0:
+        raise ValueError(f"sensitivity/scale must be in (0, {MAX_PLD_EPSILON0:g}] when compositions > 1, got {eps0:g}")
+
+
 def laplace_delta(
     epsilon: FloatOrArray,
     *,
@@ -486,13 +510,14 @@ def laplace_delta(
     ε ∈ (−Tε₀, Tε₀), and the exact values 0 / 1 − e^ε outside. Valid for every real ε; vectorised over ε.
     """
     eps = _v.real_array("epsilon", epsilon)
-    b = _v.positive("scale", scale)
-    d = _v.positive("sensitivity", sensitivity)
-    t = _v.integer("compositions", compositions, low=1)
+    b = _v.scale("scale", scale)
+    d = _v.scale("sensitivity", sensitivity)
+    t = _v.integer("compositions", compositions, low=1, high=MAX_PLD_COMPOSITIONS)
     h = _v.real("discretization", discretization, low=1e-6, high=0.1)
     eps0 = d / b
     if t == 1:
         return _out(_laplace_delta_single(eps, eps0))
+    _check_pld_eps0(eps0)
     total = t * eps0
     out = np.where(eps >= total, 0.0, 0.0)
     below = eps <= -total
@@ -515,13 +540,15 @@ def laplace_epsilon(
 ) -> float:
     """Smallest ε with δ_L(ε) ≤ δ for T-fold Laplace composition (closed form at T = 1, PLD profile inverted beyond)."""
     dl = _v.probability("delta", delta)
-    b = _v.positive("scale", scale)
-    d = _v.positive("sensitivity", sensitivity)
-    t = _v.integer("compositions", compositions, low=1)
+    b = _v.scale("scale", scale)
+    d = _v.scale("sensitivity", sensitivity)
+    t = _v.integer("compositions", compositions, low=1, high=MAX_PLD_COMPOSITIONS)
     h = _v.real("discretization", discretization, low=1e-6, high=0.1)
     eps0 = d / b
     if dl >= 1.0:
         return -math.inf
+    if t > 1:
+        _check_pld_eps0(eps0)
     if t == 1:
         # invert §4.3: δ ≤ 1 − e^{−ε₀} on the middle branch, 1 − e^ε below −ε₀
         return eps0 + 2.0 * math.log1p(-dl) if dl <= -math.expm1(-eps0) else math.log1p(-dl)
@@ -598,7 +625,7 @@ def pld_delta(
     if lo_.shape != pr.shape:
         raise ValueError("losses and probabilities must have the same length")
     inf_m = _v.probability("infinity_mass", infinity_mass)
-    t = _v.integer("compositions", compositions, low=1)
+    t = _v.integer("compositions", compositions, low=1, high=MAX_PLD_COMPOSITIONS)
     h = _v.real("discretization", discretization, low=1e-6, high=0.1)
     if abs(pr.sum() + inf_m - 1.0) > 1e-6:
         raise ValueError(f"probabilities plus infinity_mass must sum to 1, got {pr.sum() + inf_m:.8g}")
@@ -636,7 +663,9 @@ def dp_to_zcdp(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     dl = _v.probability("delta", delta, low_open=True, high_open=True)
     big_l = math.log(1.0 / dl)
     # (√(ε+L) − √L)² = ε² / (√(ε+L) + √L)², free of cancellation for small ε
-    return _out(e**2 / (np.sqrt(e + big_l) + math.sqrt(big_l)) ** 2)
+    root_sum = np.sqrt(e + big_l) + math.sqrt(big_l)
+    with np.errstate(over="ignore"):  # ε² overflows beyond ~1e154: there square the (smaller) ratio instead
+        return _out(np.where(e < 1e150, e**2 / root_sum**2, (e / root_sum) ** 2))
 
 
 def posterior_bound(prior: FloatOrArray, epsilon: float) -> FloatOrArray:

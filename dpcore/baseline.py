@@ -29,7 +29,7 @@ MECHANISMS = ("gaussian", "laplace")
 
 def _dist(mechanism: str, scale: float) -> stats.rv_continuous:
     m = _v.choice("mechanism", mechanism, MECHANISMS)
-    s = _v.positive("scale", scale)
+    s = _v.scale("scale", scale)
     return stats.norm(scale=s) if m == "gaussian" else stats.laplace(scale=s)
 
 

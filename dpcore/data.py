@@ -29,13 +29,17 @@ __all__ = [
     "zipf_scores",
 ]
 
+#: Most items in a generated score set (one float per item; Table 2's largest, Kosarak, has 41 270).
+MAX_ITEMS = 10_000_000
+
 
 def zipf_scores(n_items: int = 10_000, *, scale: float = 10_000.0, exponent: float = 1.0) -> np.ndarray:
     """Zipf score set of Table 2: s_i = scale / i^exponent, i = 1..n (paper: 10 000/i, 50 items ≥ 200)."""
-    n = _v.integer("n_items", n_items, low=1)
+    n = _v.integer("n_items", n_items, low=1, high=MAX_ITEMS)
     sc = _v.positive("scale", scale)
     ex = _v.nonnegative("exponent", exponent)
-    return sc / np.arange(1, n + 1, dtype=float) ** ex
+    with np.errstate(over="ignore"):  # i^exponent beyond the float range: the score's limit 0
+        return sc / np.arange(1, n + 1, dtype=float) ** ex
 
 
 def binary_scores(
@@ -44,7 +48,7 @@ def binary_scores(
     """Binary score set of Table 2: n_positive items score ``high`` (1000), the rest ``low`` (0).
 
     The paper does not state the number of positives; 50 (= c) is assumed (spec §7 item 18)."""
-    n = _v.integer("n_items", n_items, low=1)
+    n = _v.integer("n_items", n_items, low=1, high=MAX_ITEMS)
     npos = _v.integer("n_positive", n_positive, low=0, high=n)
     hi = _v.real("high", high)
     lo = _v.real("low", low, high=hi)
@@ -88,8 +92,8 @@ def item_supports(
     ``n_above`` items reach the threshold); the tail exponent is solved (brentq) so that sum p_i = avg_length
     when that is reachable (otherwise the closest reachable tail: flat or steepest)."""
     nr = _v.integer("n_records", n_records, low=1)
-    ni = _v.integer("n_items", n_items, low=2)
-    thr = _v.real("threshold", threshold, low=0.0, high=float(nr), low_open=True)
+    ni = _v.integer("n_items", n_items, low=2, high=MAX_ITEMS)
+    thr = _v.real("threshold", threshold, low=_v.MIN_SCALE, high=float(nr))
     L = _v.real("avg_length", avg_length, low=0.0, high=float(ni), low_open=True)
     ts = _v.probability("top_support", top_support, low_open=True)
     na = _v.integer("n_above", n_above, low=1, high=ni - 1)

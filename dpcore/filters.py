@@ -587,6 +587,9 @@ class ConcurrentFilter:
         record: bool = True,
     ) -> None:
         self.zcdp = ZCDPFilter(epsilon, delta, delta_mechanisms=delta_mechanisms, record=record)
+        # checked here so that an error names the ex-post parameter, not ExPostFilter's own ``epsilon``/``delta``
+        _v.positive("epsilon_expost", epsilon_expost)
+        _v.probability("delta_expost", delta_expost, high_open=True)
         self.expost = ExPostFilter(epsilon_expost, delta_expost, record=record)
 
     @property

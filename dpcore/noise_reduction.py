@@ -50,6 +50,11 @@ __all__ = [
 ]
 
 
+#: Most sample paths / runs simulated at once (arrays of this many rows; the app uses ≤ 10⁴).
+MAX_PATHS = 10_000_000
+#: Largest Zipf support (one probability per item).
+MAX_SUPPORT = 10_000_000
+
 # --------------------------------------------------------------------------------------------------
 # validation helpers
 
@@ -90,8 +95,8 @@ class BrownianSampler:
         form: str = "increment",
         rng: np.random.Generator | int | None = None,
     ) -> None:
-        self.n_paths = _v.integer("n_paths", n_paths, low=1)
-        self.sensitivity = _v.positive("sensitivity", sensitivity)
+        self.n_paths = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
+        self.sensitivity = _v.scale("sensitivity", sensitivity)
         self.form = _v.choice("form", form, ("increment", "bridge"))
         self._rng = _v.rng(rng)
         self._s = 0.0
@@ -112,7 +117,7 @@ class BrownianSampler:
 
     def step(self, epsilon: float) -> np.ndarray:
         """Noise at the next level ``epsilon`` (> the current one), shape (n_paths,)."""
-        eps = _v.positive("epsilon", epsilon)
+        eps = _v.scale("epsilon", epsilon)
         if not eps > self._eps:
             raise ValueError(f"epsilon must be > the current level {self._eps:g}, got {eps:g}")
         s_next = eps * eps
@@ -143,8 +148,8 @@ def brownian_path(
     W a BM in s = ε² (spec §3.2a, vectorised form). Marginals N(0, Δ²/ε_k²), Corr = min ε / max ε.
     """
     eps = _grid("epsilons", epsilons)
-    n = _v.integer("n_paths", n_paths, low=1)
-    sens = _v.positive("sensitivity", sensitivity)
+    n = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
+    sens = _v.scale("sensitivity", sensitivity)
     gen = _v.rng(rng)
     s = eps * eps
     steps = np.sqrt(np.diff(s, prepend=0.0))
@@ -193,8 +198,8 @@ class LaplaceSampler:
         sensitivity: float = 1.0,
         rng: np.random.Generator | int | None = None,
     ) -> None:
-        self.n_paths = _v.integer("n_paths", n_paths, low=1)
-        self.sensitivity = _v.positive("sensitivity", sensitivity)
+        self.n_paths = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
+        self.sensitivity = _v.scale("sensitivity", sensitivity)
         self._rng = _v.rng(rng)
         self._b = math.inf
         self._eps = 0.0
@@ -213,7 +218,7 @@ class LaplaceSampler:
 
     def step(self, epsilon: float) -> np.ndarray:
         """Noise at the next level ``epsilon`` (> the current one), shape (n_paths,)."""
-        eps = _v.positive("epsilon", epsilon)
+        eps = _v.scale("epsilon", epsilon)
         if not eps > self.epsilon:
             raise ValueError(f"epsilon must be > the current level {self.epsilon:g}, got {eps:g}")
         b2 = self.sensitivity / eps
@@ -243,8 +248,8 @@ def laplace_path(
     level (§3.4b). Both are exact; marginals Lap(b_k), Corr = min ε / max ε.
     """
     eps = _grid("epsilons", epsilons)
-    n = _v.integer("n_paths", n_paths, low=1)
-    sens = _v.positive("sensitivity", sensitivity)
+    n = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
+    sens = _v.scale("sensitivity", sensitivity)
     meth = _v.choice("method", method, ("fixed", "reverse"))
     gen = _v.rng(rng)
     b = sens / eps
@@ -276,12 +281,18 @@ def brownian_loss(
     Thm 4 in the sign-free form of spec §2.7 (erratum E4): ℒ = (ε²/(2Δ²))·((Y − f(x'))² − (Y − f(x))²).
     Only the last release enters (Lemma 4.1). For f(x) − f(x') = Δ this is ε²/2 + ε²·Z/Δ.
     """
-    y = _v.real_array("release", release, allow_inf=False)
-    eps = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
-    fx = _v.real_array("value", value, allow_inf=False)
-    fxp = _v.real_array("neighbour", neighbour, allow_inf=False)
-    sens = _v.positive("sensitivity", sensitivity)
-    out = (eps**2 / (2 * sens**2)) * ((y - fxp) ** 2 - (y - fx) ** 2)
+    big = _v.MAX_MAGNITUDE
+    y = _v.real_array("release", release, low=-big, high=big, allow_inf=False)
+    eps = _v.real_array("epsilon", epsilon, low=0.0, high=big, allow_inf=False)
+    fx = _v.real_array("value", value, low=-big, high=big, allow_inf=False)
+    fxp = _v.real_array("neighbour", neighbour, low=-big, high=big, allow_inf=False)
+    sens = _v.scale("sensitivity", sensitivity)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = (eps**2 / (2 * sens**2)) * ((y - fxp) ** 2 - (y - fx) ** 2)
+        # where a square overflowed: (Y − f')² − (Y − f)² = (f − f')(2Y − f − f'), scaled factor by factor, so a
+        # loss beyond the float range reads as ±inf (never inf − inf)
+        r = eps / sens
+        out = np.where(np.isfinite(out), out, (r * (fx - fxp)) * (r * (2 * y - fx - fxp)) / 2)
     return out if out.ndim else float(out)
 
 
@@ -296,7 +307,7 @@ def laplace_loss(
     eps = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
     fx = _v.real_array("value", value, allow_inf=False)
     fxp = _v.real_array("neighbour", neighbour, allow_inf=False)
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     out = (eps / sens) * (np.abs(y - fxp) - np.abs(y - fx))
     return out if out.ndim else float(out)
 
@@ -304,7 +315,7 @@ def laplace_loss(
 def psi(v: Any, *, gamma: float, delta: float) -> np.ndarray | float:
     """Gaussian-mixture boundary ψ(v; γ, δ) = √((v+γ)·log((v+γ)/(δ²γ))) (spec §2.8, Howard et al.)."""
     vv = _v.real_array("v", v, low=0.0, allow_inf=False)
-    g = _v.positive("gamma", gamma)
+    g = _v.scale("gamma", gamma)
     d = _v.probability("delta", delta, low_open=True, high_open=True)
     out = np.sqrt((vv + g) * (np.log((vv + g) / g) - 2.0 * math.log(d)))
     return out if out.ndim else float(out)
@@ -334,11 +345,12 @@ def backward_martingale(noise: Any, epsilons: Any, *, lam: float, sensitivity: f
     z = _v.real_array("noise", noise, allow_inf=False)
     eps = _grid("epsilons", epsilons)
     lm = _v.real("lam", lam)
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     if z.shape[-1:] != eps.shape:
         raise ValueError(f"noise must have last axis of length len(epsilons) = {eps.size}, got shape {z.shape}")
     s = eps * eps
-    return np.exp(lm * s * z / sens - lm * lm * s / 2.0)
+    with np.errstate(over="ignore"):  # M beyond the float range reads as +inf
+        return np.exp(lm * s * z / sens - lm * lm * s / 2.0)
 
 
 def filter_losses(
@@ -363,7 +375,7 @@ def filter_losses(
     By spec §2.12 the total loss is N(S/2, S) given the spend S/2. Columns: loss, spent, rounds, bm_rounds.
     """
     r = _v.positive("rho", rho)
-    n = _v.integer("n_runs", n_runs, low=1)
+    n = _v.integer("n_runs", n_runs, low=1, high=MAX_PATHS)
     y = _v.real("value", value)
     a = _v.positive("alpha", alpha)
     share = _v.probability("zcdp_share", zcdp_share)
@@ -442,8 +454,9 @@ def relative_error_stop(
     if eps.size and eps.min() <= 0:
         raise ValueError("epsilon must be > 0")
     a = _v.positive("alpha", alpha)
-    sens = _v.positive("sensitivity", sensitivity)
-    out = _stop_mask(y, sens / eps, a)
+    sens = _v.scale("sensitivity", sensitivity)
+    with np.errstate(over="ignore", invalid="ignore"):  # σ = Δ/ε → inf: never stop
+        out = _stop_mask(y, sens / eps, a)
     return out if out.ndim else bool(out)
 
 
@@ -555,7 +568,7 @@ def release_with_stopping(
     eps = _grid("epsilons", epsilons)
     a = _v.positive("alpha", alpha)
     mech = _v.choice("mechanism", mechanism, ("brownian", "laplace"))
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     nb = y - sens if neighbour is None else _v.real("neighbour", neighbour)
     gen = _v.rng(rng)
     if stop is not None and not callable(stop):
@@ -658,9 +671,9 @@ def release_many(
     y = _v.real("value", value)
     eps = _grid("epsilons", epsilons)
     a = _v.positive("alpha", alpha)
-    n = _v.integer("n_runs", n_runs, low=1)
+    n = _v.integer("n_runs", n_runs, low=1, high=MAX_PATHS)
     mech = _v.choice("mechanism", mechanism, ("brownian", "laplace"))
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     nb = y - sens if neighbour is None else _v.real("neighbour", neighbour)
     gen = _v.rng(rng)
     k = eps.size
@@ -790,8 +803,8 @@ def doubling_levels(epsilon_start: float, epsilon_max: float) -> np.ndarray:
 
     Section 7.1 ("doubling the square"); the final level is min(next, ε_max) (spec E11 d).
     """
-    e0 = _v.positive("epsilon_start", epsilon_start)
-    em = _v.positive("epsilon_max", epsilon_max)
+    e0 = _v.scale("epsilon_start", epsilon_start)
+    em = _v.scale("epsilon_max", epsilon_max)
     if em < e0:
         raise ValueError(f"epsilon_max must be >= epsilon_start = {e0:g}, got {em:g}")
     s0, sm = e0 * e0, em * em
@@ -861,11 +874,11 @@ def doubling_release(
     """
     y = _v.real("value", value)
     a = _v.positive("alpha", alpha)
-    e0 = _v.positive("epsilon_start", epsilon_start)
-    em = _v.positive("epsilon_max", epsilon_max)
+    e0 = _v.scale("epsilon_start", epsilon_start)
+    em = _v.scale("epsilon_max", epsilon_max)
     if em < e0:
         raise ValueError(f"epsilon_max must be >= epsilon_start = {e0:g}, got {em:g}")
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     rb = math.inf if rho_budget is None else _v.positive("rho_budget", rho_budget)
     gen = _v.rng(rng)
     spent, ok, levels, draws = _doubling_run(y, a, e0 * e0, em * em, rb, sens, gen)
@@ -892,7 +905,7 @@ def em_rho(epsilon: Any, *, neighbours: str = "add_remove") -> np.ndarray | floa
     ε²/8 for monotone utilities (add/remove neighbours, the paper's choice), ε²/2 if counts can move
     in both directions (replace-one neighbours), spec E10.
     """
-    e = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
+    e = _v.real_array("epsilon", epsilon, low=0.0, high=_v.MAX_MAGNITUDE, allow_inf=False)
     nb = _v.choice("neighbours", neighbours, ("add_remove", "replace"))
     out = e**2 / (8.0 if nb == "add_remove" else 2.0)
     return out if out.ndim else float(out)
@@ -915,7 +928,7 @@ def exponential_mechanism(
     if sc.ndim not in (1, 2) or sc.shape[-1] == 0:
         raise ValueError("scores must be a non-empty 1-d or 2-d array")
     e = _v.positive("epsilon", epsilon)
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     gen = _v.rng(rng)
     noisy = sc + gen.gumbel(0.0, sens / e, sc.shape)
     if candidates is not None:
@@ -934,7 +947,7 @@ def exponential_mechanism(
 def zipf_probabilities(a: float = 0.75, support: int = 300) -> np.ndarray:
     """Zipf probabilities p_k ∝ k^(−a) on {1..support} (a may be < 1; spec §3.10, R13)."""
     aa = _v.nonnegative("a", a)
-    m = _v.integer("support", support, low=1)
+    m = _v.integer("support", support, low=1, high=MAX_SUPPORT)
     w = np.arange(1, m + 1, dtype=float) ** (-aa)
     return w / w.sum()
 

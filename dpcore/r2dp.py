@@ -110,6 +110,13 @@ def _logS(z: np.ndarray) -> np.ndarray:
     return np.where(az < 20.0, small, large)
 
 
+#: Most draws in one sampling call (the app draws ≤ 10⁶).
+MAX_SAMPLES = 100_000_000
+#: Most grid atoms of :func:`two_point_lp` (default 6000).
+MAX_LP_ATOMS = 100_000
+#: |ln s| beyond which a scale factor s leaves the float range (:func:`scale_for_epsilon`).
+_MAX_LOG_SCALE = 700.0
+
 _S_COEF = np.array([1.0 / math.factorial(2 * m + 1) for m in range(12)])
 _S_COEF_LIST = [float(v) for v in _S_COEF]
 
@@ -748,7 +755,7 @@ def noise_cdf(w: Any, law: MixingLaw) -> np.ndarray | float:
 def sample_noise(n: int, law: MixingLaw, rng: Any = None) -> np.ndarray:
     """n draws of W: fresh secret u ~ G per draw, then Laplace(0, 1/u) (spec §6.8)."""
     law = _law(law)
-    n = _v.integer("n", n, low=0)
+    n = _v.integer("n", n, low=0, high=MAX_SAMPLES)
     g = _v.rng(rng)
     u = law.sample(n, g)
     return g.laplace(0.0, 1.0, n) / u
@@ -839,8 +846,10 @@ def scale_pdf(law: MixingLaw, b: Any) -> np.ndarray | float:
     if law.discrete:
         raise ValueError("law must be continuous (a discrete law has atoms 1/u_i, not a density)")
     arr = _v.real_array("b", b, low=0.0, allow_inf=False)
-    inv = 1.0 / np.where(arr > 0, arr, 1.0)  # b = 0 (u = ∞) has density 0
-    out = np.where(arr > 0, np.asarray(law.pdf(inv), dtype=float) * inv**2, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):  # b → 0 (u = 1/b beyond the float range): density → f_u(inf) = 0
+        inv = 1.0 / np.where(arr > 0, arr, 1.0)  # b = 0 (u = ∞) has density 0
+        dens = np.asarray(law.pdf(inv), dtype=float)
+        out = np.where((arr > 0) & (dens > 0), dens * inv**2, 0.0)
     return _out(out, b)
 
 
@@ -906,10 +915,10 @@ def staircase_usefulness(
     U*(ε) = 1 - e^{-mε} + e^{-mε} (e^ε - 1) g / ((e^ε - 1) g + 1), m = ⌊γ/Δq⌋, g = frac(γ/Δq).
     """
     e = _eps_array(epsilon)
-    gam = _v.positive("gamma", gamma)
-    dq = _v.positive("sensitivity", sensitivity)
+    gam = _v.scale("gamma", gamma)
+    dq = _v.scale("sensitivity", sensitivity)
     ratio = gam / dq
-    m = math.floor(ratio)
+    m = float(math.floor(ratio))
     rho = ratio - m
     with np.errstate(all="ignore"):
         emeps = np.exp(-m * e)
@@ -932,7 +941,7 @@ def staircase_optimal_r(
     e = _v.positive("epsilon", epsilon)
     cost = _v.choice("cost", cost, ("usefulness", "l1", "l2"))
     if cost == "usefulness":
-        g = _v.positive("gamma", gamma) / _v.positive("sensitivity", sensitivity)
+        g = _v.scale("gamma", gamma) / _v.scale("sensitivity", sensitivity)
         return g - math.floor(g)
     if cost == "l1":
         return 1.0 / (1.0 + math.exp(e / 2))
@@ -943,7 +952,7 @@ def staircase_optimal_r(
 def staircase_density(x: Any, epsilon: float, *, sensitivity: float = 1.0, r: float = 0.5) -> np.ndarray | float:
     """Staircase noise density f_r(x) (Geng–Viswanath; spec §7)."""
     e = _v.positive("epsilon", epsilon)
-    dq = _v.positive("sensitivity", sensitivity)
+    dq = _v.scale("sensitivity", sensitivity)
     rr = _v.probability("r", r)
     arr = _v.real_array("x", x)
     ax = np.abs(arr) / dq
@@ -959,9 +968,9 @@ def sample_staircase(
     n: int, epsilon: float, *, sensitivity: float = 1.0, r: float = 0.5, rng: Any = None
 ) -> np.ndarray:
     """n draws of staircase noise (geometric × uniform construction, spec §7)."""
-    n = _v.integer("n", n, low=0)
+    n = _v.integer("n", n, low=0, high=MAX_SAMPLES)
     e = _v.positive("epsilon", epsilon)
-    dq = _v.positive("sensitivity", sensitivity)
+    dq = _v.scale("sensitivity", sensitivity)
     rr = _v.probability("r", r)
     g = _v.rng(rng)
     G = g.geometric(-math.expm1(-e), n) - 1  # P(G = i) = (1 - e^-ε) e^{-iε}
@@ -1044,12 +1053,22 @@ def scale_for_epsilon(law: MixingLaw, epsilon: float, *, sensitivity: float = 1.
     def gap(log_s: float) -> float:
         return _epsilon_of(law.scaled(math.exp(log_s)), dq) - eps
 
-    centre = math.log(eps / dq / law.mean)
+    ratio = eps / dq / law.mean
+    centre = math.log(ratio) if 0.0 < ratio < math.inf else math.inf
+    if abs(centre) > _MAX_LOG_SCALE - 2.0:
+        raise ValueError(f"epsilon/sensitivity = {eps / dq:g} is outside the range this law can be scaled to "
+                         f"(scale factor within e^±{_MAX_LOG_SCALE:g})")
     lo, hi = centre - 2.0, centre + 2.0
     while gap(lo) > 0:
         lo -= 4.0
+        if lo < -_MAX_LOG_SCALE:
+            raise ValueError(f"epsilon={eps:g} needs a scale factor below e^-{_MAX_LOG_SCALE:g} for this law "
+                             "(outside the float range): choose a larger epsilon")
     while gap(hi) < 0:
         hi += 4.0
+        if hi > _MAX_LOG_SCALE:
+            raise ValueError(f"epsilon={eps:g} needs a scale factor above e^{_MAX_LOG_SCALE:g} for this law "
+                             "(outside the float range): choose a smaller epsilon")
     return law.scaled(math.exp(_opt.brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13)))
 
 
@@ -1084,8 +1103,9 @@ def gamma_theta_for_epsilon(k: Any, *, epsilon: float, sensitivity: float = 1.0)
     if np.any(kk <= 0):
         raise ValueError("k must be > 0")
     e = _v.positive("epsilon", epsilon)
-    dq = _v.positive("sensitivity", sensitivity)
-    return _out(np.expm1(e / (kk + 1)) / dq, k)
+    dq = _v.scale("sensitivity", sensitivity)
+    with np.errstate(over="ignore"):  # θ beyond the float range reads as +inf
+        return _out(np.expm1(e / (kk + 1)) / dq, k)
 
 
 def _opt_gamma(eps: float, dq: float, gam: float) -> MixingLaw:
@@ -1743,13 +1763,19 @@ def two_point_lp(
 
     eps = _v.positive("epsilon", epsilon)
     gam = _v.positive("gamma", gamma)
-    dq = _v.positive("sensitivity", sensitivity)
-    n = _v.integer("atoms", atoms, low=10)
+    dq = _v.scale("sensitivity", sensitivity)
+    n = _v.integer("atoms", atoms, low=10, high=MAX_LP_ATOMS)
     ustar = eps / dq
+    if not _v.MIN_SCALE <= ustar <= _v.MAX_SCALE:
+        raise ValueError(f"epsilon/sensitivity must be in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], got {ustar:g}")
     u = np.unique(np.concatenate([np.geomspace(1e-4, 1e3, n) * ustar, [ustar]]))
     cu = _c(u, eps, dq)
+    if not np.all(np.isfinite(cu)):  # u(1 − e^{ε − Δq·u}) overflows on the grid's small atoms once ε ≳ 709
+        raise ValueError(f"epsilon must be at most about 700 for the LP grid (e^epsilon overflows), got {eps:g}")
     res = linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
                   bounds=(0, None), method="highs")
+    if res.x is None:  # extreme ε·γ/Δq: the grid's costs under/overflow and HiGHS finds no solution
+        raise ValueError(f"no LP solution for epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: {res.message}")
     p = res.x
     keep = p > 1e-9
     return 1.0 - float(res.fun), u[keep], p[keep]
@@ -1888,7 +1914,7 @@ def gaussian_mixture_delta(
     """
     e = _v.real("epsilon", epsilon)
     s, w = _mixture(sigmas, weights)
-    dq = _v.positive("sensitivity", sensitivity)
+    dq = _v.scale("sensitivity", sensitivity)
     variant = _v.choice("variant", variant, ("exact", "averaged", "as_printed"))
     if variant == "as_printed":
         return float(np.sum(w * sp.ndtr(-(e * s - 1 / (2 * s)))))

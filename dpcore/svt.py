@@ -56,6 +56,10 @@ __all__ = [
 NOISES = ("exponential", "laplace", "gaussian", "gumbel")
 THRESHOLD_NOISES = ("laplace", "gaussian")
 EULER_GAMMA = float(np.euler_gamma)
+#: Most noise draws in one :func:`sample_noise` call (the app draws ≤ 10⁶).
+MAX_SAMPLES = 100_000_000
+#: Most bins of the discretised comparison (Alg. 3/4; the app uses a few thousand).
+MAX_BINS = 1_000_000
 _LOG_HALF = math.log(0.5)
 
 #: Table 3 of the paper (spec §1.15): method name -> (query noise, correction rule).
@@ -131,11 +135,11 @@ def split_budget(
     ``delta`` only matters when a Gaussian is involved (σ = √(2 ln(1.25/δ))·Δ/ε, spec §7 item 14).
     ``w`` overrides the variance-optimal split.
     """
-    eps = _v.positive("epsilon", epsilon)
+    eps = _v.scale("epsilon", epsilon)
     c = _v.integer("c", c, low=1)
     noise = _v.choice("noise", noise, NOISES)
     delta_ = _v.probability("delta", delta, low_open=True, high_open=True)
-    sens = _v.positive("sensitivity", sensitivity)
+    sens = _v.scale("sensitivity", sensitivity)
     if threshold_noise is None:
         threshold_noise = "gaussian" if noise == "gaussian" else "laplace"
     threshold_noise = _v.choice("threshold_noise", threshold_noise, THRESHOLD_NOISES)
@@ -152,6 +156,10 @@ def split_budget(
     eps2 = eps - eps1
     b = a_unit * sens / eps1
     theta = q_unit * sens / eps2
+    if not (_v.MIN_SCALE <= b <= _v.MAX_SCALE and _v.MIN_SCALE <= theta <= _v.MAX_SCALE):
+        raise ValueError(f"sensitivity/epsilon must give noise scales in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], got "
+                         f"sensitivity={sensitivity!r}, epsilon={epsilon!r} (threshold scale {b:g}, query scale "
+                         f"{theta:g})")
     mean = {"exponential": theta, "gumbel": EULER_GAMMA * theta}.get(noise, 0.0)
     return BudgetSplit(
         epsilon=eps,
@@ -288,8 +296,8 @@ def _pair_logs(z, threshold_scale: float, query_scale: float, query_noise: str, 
 
 
 def _check_pair(threshold_scale, query_scale, query_noise, threshold_noise):
-    b = _v.positive("threshold_scale", threshold_scale)
-    th = _v.positive("query_scale", query_scale)
+    b = _v.scale("threshold_scale", threshold_scale)
+    th = _v.scale("query_scale", query_scale)
     qn = _v.choice("query_noise", query_noise, NOISES)
     tn = _v.choice("threshold_noise", threshold_noise, THRESHOLD_NOISES)
     return b, th, qn, tn
@@ -337,8 +345,8 @@ def comparison_sf(
 
 def comparison_pdf(z, *, threshold_scale: float, query_scale: float):
     """Density f = Γ′ of Z = v − ρ (exponential query, Laplace threshold), spec §3.1; finite at b = θ."""
-    b = _v.positive("threshold_scale", threshold_scale)
-    th = _v.positive("query_scale", query_scale)
+    b = _v.scale("threshold_scale", threshold_scale)
+    th = _v.scale("query_scale", query_scale)
     zz = _v.real_array("z", z)
     out = np.empty_like(zz)
     neg = zz <= 0
@@ -427,6 +435,10 @@ def _fast_sf(noise: str, scale: float, x: float) -> float:
 
 def _quantile_bound(noise: str, scale: float, e: float) -> float:
     """max(F⁻¹(1 − e), −F⁻¹(e), 0): half-width leaving mass ≤ e in each tail."""
+    if e < 1e-300:  # 1/e would overflow: the same logs, taken apart
+        return scale * -math.log(e) if noise == "exponential" else (
+            scale * -(math.log(2.0) + math.log(e)) if noise == "laplace" else
+            scale * math.log(-math.log(e)) if noise == "gumbel" else -scale * float(special.ndtri(e)))
     if noise == "exponential":
         return scale * math.log(1 / e)
     if noise == "laplace":
@@ -473,7 +485,7 @@ def discretise_comparison(
     quantile; the threshold noise is reflected (Z = v − ρ, not v + ρ); ±∞ tail masses handled explicitly.
     """
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
-    m = _v.integer("n_bins", n_bins, low=3)
+    m = _v.integer("n_bins", n_bins, low=3, high=MAX_BINS)
     e = _v.probability("tail_mass", tail_mass, low_open=True, high_open=True)
     # boundary: the (1−e)-quantiles of |v| and |ρ| (for the exponential this is θ ln(1/e), spec §2.6 step 1)
     B = max(_quantile_bound(qn, th, e), _quantile_bound(tn, b, e))
@@ -812,8 +824,8 @@ def appending_probability(
     1 − (1 − p)^t (fresh ρ per pass); "as_printed" = the paper's t·p (first-order, may exceed 1)."""
     t = _v.integer("traverses", traverses, low=1)
     variant = _v.choice("variant", variant, ("shared", "independent", "as_printed"))
-    b = _v.positive("threshold_scale", threshold_scale)
-    th = _v.positive("query_scale", query_scale)
+    b = _v.scale("threshold_scale", threshold_scale)
+    th = _v.scale("query_scale", query_scale)
     rr = _v.real("r", r)
     dd = np.atleast_1d(_v.real_array("d", d))
     if not np.isfinite(dd).all():  # a query infinitely above (below) the threshold: always (never) answered ⊤
@@ -895,11 +907,19 @@ def query_loss_profile(x, *, noise: str, scale: float, shift: float = 2.0):
     Exponential: = shift/θ for x ≥ shift (flat, exactly ε₂/c at the calibrated scale); Laplace and Gumbel stay
     below shift/scale; Gaussian grows without bound (no pure DP). Use shift = 2Δ (non-monotonic) or Δ."""
     noise = _v.choice("noise", noise, NOISES)
-    sc = _v.positive("scale", scale)
+    sc = _v.scale("scale", scale)
     sh = _v.nonnegative("shift", shift)
     xx = _v.real_array("x", x, allow_inf=False)
     d = _dist(noise, sc)
-    return _out(d.logsf(xx - sh) - d.logsf(xx), x)
+    with np.errstate(invalid="ignore"):
+        hi, lo = d.logsf(xx - sh), d.logsf(xx)
+        out = hi - lo
+    # both survival functions underflow far in the right tail: the loss has reached its limit there
+    # (exactly shift/scale for Laplace and exponential, → shift/scale for Gumbel, → +inf for the Gaussian)
+    far = np.isneginf(hi) & np.isneginf(lo)
+    if far.any():
+        out = np.where(far, math.inf if noise == "gaussian" else sh / sc, out)
+    return _out(out, x)
 
 
 def threshold_loss_profile(u, *, noise: str, scale: float, shift: float = 1.0):
@@ -907,7 +927,7 @@ def threshold_loss_profile(u, *, noise: str, scale: float, shift: float = 1.0):
     unbounded for Gaussian. ``noise`` "laplace" or "gaussian" (paper), or beyond the paper "exponential"
     (support ≥ 0; −∞ where f₁(u − shift) = 0) and "gumbel"."""
     noise = _v.choice("noise", noise, ("laplace", "gaussian", "exponential", "gumbel"))
-    sc = _v.positive("scale", scale)
+    sc = _v.scale("scale", scale)
     sh = _v.nonnegative("shift", shift)
     uu = _v.real_array("u", u, allow_inf=False)
     d = _dist(noise, sc)
@@ -923,11 +943,13 @@ def threshold_loss_profile(u, *, noise: str, scale: float, shift: float = 1.0):
 def sample_noise(noise: str, scale: float, size: int | tuple[int, ...] = 1, rng=None) -> np.ndarray:
     """Draw noise of a family at its scale (spec §0.1 parameterisation): Exp(θ), Lap(b), Gum(s), N(0, σ²)."""
     noise = _v.choice("noise", noise, NOISES)
-    sc = _v.positive("scale", scale)
+    sc = _v.scale("scale", scale)
     if isinstance(size, tuple):
-        size = tuple(_v.integer("size", n, low=0) for n in size)
+        size = tuple(_v.integer("size", n, low=0, high=MAX_SAMPLES) for n in size)
+        if math.prod(size) > MAX_SAMPLES:
+            raise ValueError(f"size must hold at most {MAX_SAMPLES} draws in all, got {size!r}")
     else:
-        size = _v.integer("size", size, low=0)
+        size = _v.integer("size", size, low=0, high=MAX_SAMPLES)
     g = _v.rng(rng)
     if noise == "exponential":
         return g.exponential(sc, size)
@@ -1161,8 +1183,8 @@ def pattern_probability(
     if q.ndim != 1 or pat.shape != q.shape:
         raise ValueError("pattern must have the same length as answers")
     T = _v.real("threshold", threshold)
-    b = _v.positive("threshold_scale", threshold_scale)
-    th = _v.positive("query_scale", query_scale)
+    b = _v.scale("threshold_scale", threshold_scale)
+    th = _v.scale("query_scale", query_scale)
     r = _v.real("correction", correction)
     qn = _v.choice("query_noise", query_noise, NOISES)
     tn = _v.choice(
