@@ -97,6 +97,12 @@ reject equality when the operands are large (see :func:`_margin`)."""
 _ROW_SUM_TOL = 1e-9
 _SUBSOLVER = "TNC"  # robust to OpenBLAS thread contention on small problems (L-BFGS-B is not)
 
+try:  # the C core behind optimize.minimize(method="TNC"); see _tnc_box
+    from scipy.optimize import _moduleTNC as _TNC_CORE
+except ImportError:  # pragma: no cover - a SciPy without it falls back to optimize.minimize
+    _TNC_CORE = None
+_NO_SCALING = np.array([])
+
 
 class QueryRejected(ValueError):
     """Raised by ``submit`` when the filter would reject the query (the caller must dry-run first)."""
@@ -794,22 +800,26 @@ def composition_output_losses(
         raise ValueError(f"max_patterns: the composition has {n_pat} output patterns (> {max_patterns})")
     x = None if true_value is None else _v.integer("true_value", true_value, low=0, high=n - 1)
     basic = float(sum(t.epsilon for t in tabs))
-    rows = []
-    for idx in itertools.product(*[range(t.n_outputs) for t in tabs]):
-        ll = np.sum([t.log_prob[:, j] for t, j in zip(tabs, idx, strict=True)], axis=0)
-        if np.all(ll == -np.inf):
-            continue
-        loss = realized_loss(ll)
-        rows.append(
-            {
-                "pattern": tuple(t.outputs[j] for t, j in zip(tabs, idx, strict=True)),
-                "loss": loss,
-                "ratio": math.exp(loss) if loss < 700 else math.inf,
-                "basic": basic,
-                "probability": math.nan if x is None else float(np.exp(ll[x])),
-            }
-        )
-    return pd.DataFrame(rows)
+    # ln Λ of every pattern in itertools.product order (the first query varies slowest), added query by query in
+    # order as np.sum over the stacked columns does: shape (n_patterns, |D|)
+    ll = tabs[0].log_prob.T
+    for t in tabs[1:]:
+        ll = (ll[:, None, :] + t.log_prob.T[None, :, :]).reshape(-1, n)
+    idx = np.flatnonzero(~np.all(ll == -np.inf, axis=1))  # patterns that can occur
+    if idx.size == 0:
+        return pd.DataFrame([])
+    ll = ll[idx]
+    loss = _column_losses(ll.T)  # realized_loss of each pattern (Eq. 10)
+    combos = list(itertools.product(*[t.outputs for t in tabs]))
+    return pd.DataFrame(
+        {
+            "pattern": pd.Series([combos[i] for i in idx], dtype=object),
+            "loss": loss,
+            "ratio": [math.exp(v) if v < 700 else math.inf for v in loss],
+            "basic": basic,
+            "probability": math.nan if x is None else [float(np.exp(v)) for v in ll[:, x]],
+        }
+    )
 
 
 def acceptance_regions(
@@ -825,7 +835,9 @@ def acceptance_regions(
 
     Candidate (ε, slope): Eq.-5 query on [0, 1] of ``v(x) = clip(intercept + slope·x/(|D|−1), 0, 1)``.
     The Simplified filter uses the declared ε (Algorithm 3).  Columns: epsilon, slope, query_loss
-    (tight ε of the candidate), worst_case, bayesian, simplified.
+    (tight ε of the candidate), worst_case, bayesian, simplified.  Vectorised over the slopes: the same
+    numbers as ``two_point`` + ``BayesianPrivacyFilter.would_accept`` / ``SimplifiedBayesianFilter.would_accept``
+    candidate by candidate (tests/dpcore/test_ldp_fastpaths.py).
     """
     ll = _loglik(log_likelihood)
     if np.any(~np.isfinite(ll)):
@@ -836,25 +848,47 @@ def acceptance_regions(
         raise ValueError("epsilons must be a non-empty array of values > 0")
     sl = _v.real_array("slopes", slopes, allow_inf=False).ravel()
     c0 = _v.real("intercept", intercept)
+    tol = _v.nonnegative("tolerance", tolerance)
     n = ll.size
-    bpf = BayesianPrivacyFilter(b, domain_size=n, tolerance=tolerance, log_likelihood=ll)
-    sbf = SimplifiedBayesianFilter(b, domain_size=n, tolerance=tolerance, log_likelihood=ll)
+    if sl.size == 0:
+        return pd.DataFrame([])
     t = np.arange(n) / max(n - 1, 1)
-    rows = []
+    v = np.clip(c0 + sl[:, None] * t, 0.0, 1.0)  # (S, n): the candidates' query values on [0, 1]
+    u = 1.0 - v
+    with np.errstate(divide="ignore"):
+        log_v, log_u = np.log(v), np.log(u)
+    loss = float(ll.max() - ll.min())  # the odometer of the state
+    ll_scale = max(1.0, b, float(np.abs(ll).max()))  # _margin's operands that do not depend on the candidate
+    frames = []
     for e in eps_arr:
-        for s in sl:
-            tab = two_point(float(e), np.clip(c0 + s * t, 0.0, 1.0))
-            rows.append(
-                {
-                    "epsilon": float(e),
-                    "slope": float(s),
-                    "query_loss": tab.epsilon,
-                    "worst_case": bpf.worst_case(tab),
-                    "bayesian": bpf.would_accept(tab),
-                    "simplified": sbf.would_accept(tab, epsilon=float(e)),
-                }
-            )
-    return pd.DataFrame(rows)
+        e = float(e)
+        em1, norm = math.expm1(-e), math.log1p(math.exp(-e))
+        cols = []
+        for q, log_p, log_q in ((v, log_u, log_v), (u, log_v, log_u)):  # _two_point_log_prob(p, q, e)
+            x = q * em1
+            near_one = x >= -0.5
+            small = np.logaddexp(log_p, log_q - e)
+            cols.append(np.where(near_one, np.log1p(np.where(near_one, x, 0.0)), small) - norm)
+        lp = np.stack(cols, axis=-1)  # (S, n, 2): ln Pr[low | x], ln Pr[high | x]
+        with np.errstate(invalid="ignore"):
+            tight = np.fmax(*np.moveaxis(lp.max(axis=1) - lp.min(axis=1), -1, 0))
+            joint = ll[None, :, None] + lp
+            worst = np.fmax(*np.moveaxis(joint.max(axis=1) - joint.min(axis=1), -1, 0))
+        a_lp = np.abs(lp)
+        lp_scale = np.where(np.isfinite(a_lp), a_lp, 0.0).max(axis=(1, 2))
+        bayes = np.isnan(worst) | (worst <= b + tol * np.maximum(ll_scale, lp_scale))
+        fin_tight = np.where(np.isfinite(tight), np.abs(tight), 0.0)
+        below = e < tight - TOLERANCE * np.maximum(np.maximum(1.0, fin_tight), lp_scale)  # Simplified's check
+        if np.any(below):
+            bad = float(tight[np.argmax(below)])
+            raise ValueError(f"epsilon must be ≥ the query's tight LDP level {bad!r}, got {e!r}")
+        eff = np.where(tight > e, tight, e)
+        fin_eff = np.where(np.isfinite(eff), np.abs(eff), 0.0)
+        simple = loss + eff <= b + tol * np.maximum(np.maximum(ll_scale, lp_scale), fin_eff)
+        frames.append((np.full(sl.size, e), sl, tight, worst, bayes, simple))
+    cols_out = [np.concatenate(c) for c in zip(*frames, strict=True)]
+    names = ("epsilon", "slope", "query_loss", "worst_case", "bayesian", "simplified")
+    return pd.DataFrame(dict(zip(names, cols_out, strict=True)))
 
 
 def simulate_accepted_counts(
@@ -1368,6 +1402,8 @@ class _Stack:
 
     def f(self, z: np.ndarray) -> np.ndarray:
         """ln Pr per term, z shape (..., k)."""
+        if self.only_logistic:  # fast path: the logistic branch below on every column
+            return _softplus(z + self.cy) - _softplus(z) + self.dy
         out = np.empty_like(z)
         zl = z[..., self.lin]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -1376,6 +1412,22 @@ class _Stack:
         zg = z[..., self.log]
         out[..., self.log] = _softplus(zg + self.cy[self.log]) - _softplus(zg) + self.dy[self.log]
         return out
+
+    def concave_part(self, z: np.ndarray, sign: int) -> np.ndarray:
+        """V of :meth:`parts` alone (the same values; branching needs only V)."""
+        if self.only_logistic:
+            return np.logaddexp(0.0, z) if sign > 0 else np.logaddexp(0.0, z + self.cy) + self.dy
+        return self.parts(z, sign)[2]
+
+    def convex(self, z: np.ndarray, sign: int) -> tuple[np.ndarray, np.ndarray]:
+        """(C, C') of :meth:`parts` without V (the same values; the B&B subproblem needs only these)."""
+        if self.only_logistic:
+            if sign > 0:
+                u = z + self.cy
+                return np.logaddexp(0.0, u) + self.dy, special.expit(u)
+            return np.logaddexp(0.0, z), special.expit(z)
+        cc, dc, _ = self.parts(z, sign)
+        return cc, dc
 
     def parts(self, z: np.ndarray, sign: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(C, C', V) of ``sign·f = C − V`` with C, V convex (spec §3.8 table); z shape (k,) or (n, k)."""
@@ -1499,9 +1551,9 @@ def _branch_coordinate(
     """Coordinate to bisect: the widest (weighted) edge for the term with the largest secant gap at x̂."""
     zl, zu = _z_range(st.A, st.c, lo, hi)
     z = st.A @ xh + st.c
-    _, _, vl = st.parts(zl, sg)
-    _, _, vu = st.parts(zu, sg)
-    _, _, vz = st.parts(z, sg)
+    vl = st.concave_part(zl, sg)
+    vu = st.concave_part(zu, sg)
+    vz = st.concave_part(z, sg)
     dz = zu - zl
     with np.errstate(divide="ignore", invalid="ignore"):
         sec = np.where(dz > 1e-14, vl + (vu - vl) * (z - zl) / np.where(dz > 1e-14, dz, 1.0), vz)
@@ -1522,6 +1574,43 @@ def single_term_loss(term: RegressionTerm, lower: Any, upper: Any) -> float:
     zl, zu = _z_range(t.a[None, :], np.array([t.c]), lo, hi)
     vals = t.log_prob_z(np.array([zl[0], zu[0]]))
     return float(abs(vals[1] - vals[0]))
+
+
+def _tnc_box(
+    fun: Callable[[np.ndarray], tuple[float, np.ndarray]],
+    x0: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    *,
+    maxfun: int,
+    ftol: float,
+    gtol: float,
+) -> np.ndarray:
+    """``optimize.minimize(fun, x0, jac=True, method="TNC", bounds=Bounds(lo, hi), options=…).x``, same iterates.
+
+    Calls SciPy's TNC core with the arguments ``optimize.minimize`` passes it, without the per-call wrapping
+    (bounds standardisation, ScalarFunction, MemoizeJac: ≈ 0.2 ms a call, most of a B&B node's cost).
+    Falls back to ``optimize.minimize`` when a variable is fixed (lo = hi: minimize then removes it) or the core
+    is unavailable.  Equivalence: tests/dpcore/test_ldp_fastpaths.py.
+    """
+    if _TNC_CORE is None or np.any(lo >= hi):
+        res = optimize.minimize(
+            fun, x0, jac=True, method=_SUBSOLVER, bounds=optimize.Bounds(lo, hi),
+            options={"maxfun": maxfun, "ftol": ftol, "gtol": gtol},
+        )
+        return res.x
+
+    def fg(x: np.ndarray) -> tuple[float, np.ndarray]:
+        f, g = fun(x.copy())
+        return float(f), np.asarray(g, dtype=float)
+
+    # (func_and_grad, x0, low, up, scale, offset, messages=MSG_NONE, maxCGit, maxfun, eta, stepmx, accuracy,
+    #  fmin, ftol, xtol, pgtol, rescale, callback): minimize's defaults for everything but maxfun/ftol/gtol
+    out = _TNC_CORE.tnc_minimize(
+        fg, np.array(x0, dtype=float), np.array(lo, dtype=float), np.array(hi, dtype=float),
+        _NO_SCALING, _NO_SCALING, 0, -1, maxfun, -1, 0, 0, 0, ftol, -1, gtol, -1, None,
+    )
+    return out[3]
 
 
 def minimize_dc(
@@ -1565,29 +1654,21 @@ def minimize_dc(
 
     def solve(lo: np.ndarray, hi: np.ndarray, x0: np.ndarray) -> tuple[float, float, np.ndarray]:
         zl, zu = _z_range(st.A, st.c, lo, hi)
-        _, _, vl = st.parts(zl, sg)
-        _, _, vu = st.parts(zu, sg)
+        vl = st.concave_part(zl, sg)
+        vu = st.concave_part(zu, sg)
         dz = zu - zl
         with np.errstate(divide="ignore", invalid="ignore"):
             slope = np.where(dz > 1e-14, (vu - vl) / np.where(dz > 1e-14, dz, 1.0), 0.0)
 
         def rfun(x: np.ndarray) -> tuple[float, np.ndarray]:
             z = st.A @ x + st.c
-            cc, dc, _ = st.parts(z, sg)
+            cc, dc = st.convex(z, sg)
             sec = vl + slope * (z - zl)
-            return float(np.sum(cc - sec)), st.A.T @ (dc - slope)
+            return float((cc - sec).sum()), st.A.T @ (dc - slope)
 
         free = hi > lo
         if np.any(free):
-            res = optimize.minimize(
-                rfun,
-                np.clip(x0, lo, hi),
-                jac=True,
-                method=_SUBSOLVER,
-                bounds=optimize.Bounds(lo, hi),
-                options={"maxfun": 100, "ftol": 1e-13, "gtol": 1e-10},
-            )
-            xh = np.clip(res.x, lo, hi)
+            xh = np.clip(_tnc_box(rfun, np.clip(x0, lo, hi), lo, hi, maxfun=100, ftol=1e-13, gtol=1e-10), lo, hi)
         else:
             xh = lo.copy()
         rv, gr = rfun(xh)
