@@ -9,4 +9,4 @@ import streamlit.logger
 streamlit.logger.set_log_level("error")
 
 import dpcore  # noqa: E402,F401 — imported for the workers
-from app.compute import brdp, r2dp  # noqa: E402,F401
+from app.compute import brdp, ldp, r2dp  # noqa: E402,F401

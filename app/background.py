@@ -179,11 +179,12 @@ def new_run() -> None:
     st.session_state[_WAITED] = False
 
 
-def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str) -> R | None:
+def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: float | None = None) -> R | None:
     """``fn(*args)`` if it is ready within :func:`wait_seconds` (only the run's first unfinished job is waited for,
     so a page with three heavy panels waits once, not three times); otherwise ``None`` after drawing a placeholder
     that reruns the page once the job is done. Exceptions raised by ``fn`` are raised here (``ui.panel`` shows
-    them). ``slot`` names the panel (unique on the page); ``label`` says what is being computed."""
+    them). ``slot`` names the panel (unique on the page); ``label`` says what is being computed; ``wait`` overrides
+    :func:`wait_seconds` for a panel that is usually quick (it is then drawn in the same run, without a placeholder)."""
     pending: dict[str, cf.Future] = st.session_state.setdefault(_PENDING, {})
     for _ in range(2):  # a job cancelled by another session is resubmitted once
         job = submit(fn, *args)
@@ -191,7 +192,8 @@ def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str) -> R | 
         if previous is not None and previous is not job:
             previous.cancel()  # only succeeds if no worker has started it
         try:
-            value = job.result(timeout=0.0 if st.session_state.get(_WAITED) else wait_seconds())
+            budget = wait_seconds() if wait is None else wait
+            value = job.result(timeout=0.0 if st.session_state.get(_WAITED) else budget)
         except cf.TimeoutError:
             st.session_state[_WAITED] = True
             pending[slot] = job

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import ledger, params, ui
+from app import background, ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from dpcore import ledger as dl
@@ -390,7 +390,10 @@ def _filter(df_t: pd.DataFrame, s_t: dict) -> None:
 
 def _continuous() -> None:
     """Panel 4 on a box and panel 9: 2-D logistic likelihood landscape and the branch-and-bound explorer."""
-    b = C.bnb(eps, k, x, n, seed)
+    b = background.result(C.bnb, eps, k, x, n, seed, slot="bnb", label="Branch-and-bound over the box",
+                          wait=C.BNB_WAIT)
+    if b is None:
+        return
     with ui.panel(
         "4b · The likelihood landscape on a continuous domain",
         "with regression answers the object's value ranges over a box; ln Λ is smooth and its extremes sit "
