@@ -76,6 +76,15 @@ __all__ = [
 Kernel = Literal["gaussian", "laplace"]
 _KERNELS = ("gaussian", "laplace")
 _SQRT2 = math.sqrt(2.0)
+#: Size limits, far above what the app uses (≤ 2·10⁵ draws, 200 shifts, T ≤ 1000, landscapes of ≤ 100 points,
+#: loss pictures of ~300 points, PLD grids of ~10⁵ points): explicit ValueErrors instead of MemoryErrors.
+MAX_SAMPLES = 100_000_000
+MAX_SHIFTS = 100_000
+MAX_GRID = 1_000_000
+#: Most loss-grid points of :func:`exact_pld` ((upper - lower loss)/h; 10⁷ float64 = 80 MB per array).
+MAX_PLD_POINTS = 10_000_000
+#: Smallest tail_mass_truncation of :func:`exact_pld` (its quantile -Φ⁻¹(t/4) must stay finite).
+MIN_TAIL_MASS = 1e-300
 _BUDGET_RTOL = 1e-6  # relative tolerance when comparing a delta with a target delta (float rounding of
 # the calibrations, e.g. Laplace eps' = eps - 2 ln(1 - delta) at delta = 1e-12, is ~1e-4 relative)
 
@@ -90,11 +99,11 @@ def _kernel(kernel: Any) -> str:
 
 
 def _scale(scale: Any) -> float:
-    return _v.positive("scale", scale)
+    return _v.scale("scale", scale)
 
 
 def _theta(theta: Any) -> float:
-    return _v.positive("theta", theta)
+    return _v.scale("theta", theta)
 
 
 def _q(q: Any) -> float:
@@ -102,7 +111,7 @@ def _q(q: Any) -> float:
 
 
 def _sens(sensitivity: Any) -> float:
-    return _v.positive("sensitivity", sensitivity)
+    return _v.scale("sensitivity", sensitivity)
 
 
 def _delta(delta: Any) -> float:
@@ -110,7 +119,8 @@ def _delta(delta: Any) -> float:
 
 
 def _eps_pos(epsilon: Any) -> float:
-    return _v.positive("epsilon", epsilon)
+    # every caller calibrates a kernel at epsilon (or eps_y <= epsilon): accounting's calibration limit
+    return _v.bounded("epsilon", epsilon, low=0.0, low_open=True, cap=_acct.MAX_CALIBRATION_EPSILON)
 
 
 def _eps_y(epsilon_y: Any, epsilon: float) -> float:
@@ -137,9 +147,10 @@ def _cdf(kernel: str, x: Any, s: float) -> np.ndarray:
 
 def _pdf(kernel: str, x: Any, s: float) -> np.ndarray:
     x = np.asarray(x, dtype=float)
-    if kernel == "gaussian":
-        return np.exp(-0.5 * (x / s) ** 2) / (s * math.sqrt(2 * math.pi))
-    return np.exp(-np.abs(x) / s) / (2 * s)
+    with np.errstate(over="ignore"):  # |x|/s beyond ~1e154: (x/s)^2 = inf, density 0
+        if kernel == "gaussian":
+            return np.exp(-0.5 * (x / s) ** 2) / (s * math.sqrt(2 * math.pi))
+        return np.exp(-np.abs(x) / s) / (2 * s)
 
 
 def _mass(kernel: str, lo: np.ndarray, hi: np.ndarray, s: float) -> np.ndarray:
@@ -247,6 +258,11 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _EPS = float(np.finfo(float).eps)
 
 
+def _exp_or_inf(x: float) -> float:
+    """math.exp without OverflowError (inf beyond the float range: :func:`_safe_newton` then bisects)."""
+    return math.exp(x) if x < 709.0 else math.inf
+
+
 def _safe_newton(fg, lo: float, hi: float, lo_positive: bool, x: float, xtol: float, rtol: float,
                  fg0: tuple[float, float] | None = None, noise_stop: bool = False) -> float:
     """Scalar Newton kept inside the bracket [lo, hi] (sign change; ``lo_positive`` = sign of f at lo; hi
@@ -296,7 +312,7 @@ def _analytic_mu_s(eps: float, delta: float) -> float:
     def fg(mu: float) -> tuple[float, float]:
         ld = core(eps, mu)
         a = mu / 2 - eps / mu
-        g = math.exp(-0.5 * a * a - _LOG_SQRT_2PI - ld) if ld > -math.inf else math.inf
+        g = _exp_or_inf(-0.5 * a * a - _LOG_SQRT_2PI - ld) if ld > -math.inf else math.inf
         return ld - log_t, g
 
     fg_lo = fg(lo) if lo > 0 and math.isfinite(lo) else (math.inf, 0.0)
@@ -319,7 +335,7 @@ def _gauss_eps_for_delta_s(t: float, mu: float, lo: float, hi: float) -> float:
     def fg(x: float) -> tuple[float, float]:
         ld = core(x, mu)
         lb = float(special.log_ndtr(-mu / 2 - x / mu))
-        return ld - log_t, -math.exp(x + lb - ld) if ld > -math.inf else -math.inf
+        return ld - log_t, -_exp_or_inf(x + lb - ld) if ld > -math.inf else -math.inf
 
     fg_hi = fg(hi)
     if fg_hi[0] > 0:  # rounding: delta_G(hi) <= t holds in exact arithmetic
@@ -336,9 +352,22 @@ def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: s
     """
     if kernel == "gaussian":
         if calibration == "classic":
-            return _acct.gaussian_sigma(eps_y, delta, sensitivity=d, method="classic")
-        return d / _analytic_mu_s(eps_y, delta)
-    return _acct.laplace_scale(eps_y, sensitivity=d, delta=delta if calibration == "analytic" else 0.0)
+            s = _acct.gaussian_sigma(eps_y, delta, sensitivity=d, method="classic")
+        else:
+            s = d / _analytic_mu_s(eps_y, delta)
+        if not _v.MIN_SCALE <= s <= _v.MAX_SCALE:  # as accounting.laplace_scale does for the Laplace kernel
+            raise _scale_range_error(d, eps_y)
+        return s
+    try:
+        return _acct.laplace_scale(eps_y, sensitivity=d, delta=delta if calibration == "analytic" else 0.0)
+    except ValueError as exc:  # its scale range check, reworded to name epsilon_y (the callers' argument)
+        raise _scale_range_error(d, eps_y) from exc
+
+
+def _scale_range_error(d: float, eps_y: float) -> ValueError:
+    lim = f"[{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}]"
+    return ValueError(f"sensitivity/epsilon must give a kernel scale in {lim}, got sensitivity={d!r}, "
+                      f"epsilon_y={eps_y!r}")
 
 
 def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
@@ -386,7 +415,7 @@ def kernel_scale(
     Delegates to :mod:`dpcore.accounting`.
     """
     kernel = _kernel(kernel)
-    e = _v.positive("epsilon_y", epsilon_y)
+    e = _v.bounded("epsilon_y", epsilon_y, low=0.0, low_open=True, cap=_acct.MAX_CALIBRATION_EPSILON)
     dl = _delta(delta)
     d = _sens(sensitivity)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
@@ -418,8 +447,15 @@ def acceptance_rate(*, kernel: Kernel, scale: float, theta: float, q: float) -> 
     return _acc(p, q)
 
 
-def _acc(p: float, q: float) -> float:
+def _den(p: float, q: float) -> float:
+    """Release probability per draw 1 - (1 - p_theta) q (scalar :func:`_norm`: p_theta + (1 - p_theta)(1 - q)
+    where the difference rounds to <= 0, i.e. p_theta below the float spacing of 1 and q near 1)."""
     den = 1.0 - (1.0 - p) * q
+    return den if den > 0 else p + (1.0 - p) * (1.0 - q)
+
+
+def _acc(p: float, q: float) -> float:
+    den = _den(p, q)
     return 1.0 if den <= 0 else min(1.0, p / den)
 
 
@@ -427,7 +463,7 @@ def expected_draws(*, kernel: Kernel, scale: float, theta: float, q: float) -> f
     """E[K] = 1/(1 - pbar_theta q): mean number of kernel draws per release (spec §3.2)."""
     p = _p_theta(_kernel(kernel), _scale(scale), _theta(theta))
     q = _q(q)
-    den = 1.0 - (1.0 - p) * q
+    den = _den(p, q)
     return math.inf if den <= 0 else 1.0 / den
 
 
@@ -440,7 +476,7 @@ def output_density(
     c = _v.real("center", center)
     xs = _v.real_array("x", x)
     p = _p_theta(kernel, s, th)
-    den = 1.0 - (1.0 - p) * q
+    den = _den(p, q)
     n = xs - c
     f = _pdf(kernel, n, s) * np.where(np.abs(n) <= th, 1.0, 1.0 - q) / den
     return float(f) if f.ndim == 0 else f
@@ -458,7 +494,7 @@ def output_cdf(
     c = _v.real("center", center)
     t = _v.real_array("x", x) - c
     p = _p_theta(kernel, s, th)
-    den = 1.0 - (1.0 - p) * q
+    den = _den(p, q)
     inner = _mass(kernel, np.full_like(t, -th), np.clip(t, -th, th), s)
     out = np.clip(((1 - q) * _cdf(kernel, t, s) + q * inner) / den, 0.0, 1.0)
     return float(out) if out.ndim == 0 else out
@@ -469,14 +505,12 @@ def output_variance(*, kernel: Kernel, scale: float, theta: float, q: float) -> 
     kernel = _kernel(kernel)
     s, th, q = _scale(scale), _theta(theta), _q(q)
     p = _p_theta(kernel, s, th)
-    if kernel == "gaussian":
-        z = th / s
-        var = s * s
-        tail = 2 * s * s * (z * float(stats.norm.pdf(z)) + float(special.ndtr(-z)))
-    else:
-        var = 2 * s * s
-        tail = math.exp(-th / s) * (th * th + 2 * s * th + 2 * s * s)
-    return (var - q * tail) / (1.0 - (1.0 - p) * q)
+    # E[N^2; |N| <= theta] = Var_N P(X <= x) with X ~ Gamma(3/2) (N^2/2s^2, Gaussian) or Gamma(3) (|N|/b,
+    # Laplace): the numerator Var_N - q E[N^2; |N| > theta] = Var_N ((1 - q) + q P(X <= x)), free of the
+    # cancellation of the difference form when q -> 1 and theta << scale
+    z = th / s
+    a, x, var = (1.5, z * z / 2, s * s) if kernel == "gaussian" else (3.0, z, 2 * s * s)
+    return var * ((1.0 - q) + q * float(special.gammainc(a, x))) / _den(p, q)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -505,7 +539,7 @@ def sample_outputs(
     Same law as the recycling loop: with probability p_theta/(1 - pbar q) the noise is the kernel truncated to
     [-theta, theta], otherwise the kernel truncated to |n| > theta (inverse CDF; exact even when q -> 1).
     """
-    n = _v.integer("n", n, low=0)
+    n = _v.integer("n", n, low=0, high=MAX_SAMPLES)
     kernel = _kernel(kernel)
     s, th, q = _scale(scale), _theta(theta), _q(q)
     c = _v.real("center", center)
@@ -548,11 +582,11 @@ def simulate_recycler(
     ``output``, ``in_bound``, ``outcome`` in {"released in-bound", "released out-of-bound", "recycled"}.
     Stops after ``n_releases`` releases or ``max_draws`` draws (q = 1 with tiny p_theta).
     """
-    n_rel = _v.integer("n_releases", n_releases, low=0)
+    n_rel = _v.integer("n_releases", n_releases, low=0, high=MAX_SAMPLES)
     kernel = _kernel(kernel)
     s, th, q = _scale(scale), _theta(theta), _q(q)
     c = _v.real("center", center)
-    cap = _v.integer("max_draws", max_draws, low=1)
+    cap = _v.integer("max_draws", max_draws, low=1, high=MAX_SAMPLES)
     gen = _v.rng(rng)
     noises: list[np.ndarray] = []
     coins: list[np.ndarray] = []
@@ -604,7 +638,7 @@ def baseline_q(epsilon: float, epsilon_y: float) -> float:
     Spec §4.6 erratum: the paper's proof is for probabilistic DP; the rigorous guarantee of the kernel at
     (eps_y, delta) with q_base is (eps, delta/(1 - pbar q))-DP.
     """
-    e = _eps_pos(epsilon)
+    e = _v.positive("epsilon", epsilon)  # no calibration here: any finite epsilon
     ey = _eps_y(epsilon_y, e)
     return float(-math.expm1(-(e - ey)))
 
@@ -806,6 +840,14 @@ def _piece_contrib(e, lo, u, a, b, mp, mq) -> np.ndarray:
 _Q_FREE, _Q_DEP = [0, 2, 4], [1, 3]  # pieces outside or inside both S(0) and S(d) / inside exactly one of them
 
 
+def _norm(p: Any, q: Any) -> np.ndarray:
+    """Release probability 1 - (1 - p_theta) q; where that rounds to <= 0 (p_theta below the float spacing of 1,
+    q near 1) its exact equal p_theta + (1 - p_theta)(1 - q) > 0 (so no 0/0 at a tiny theta/scale)."""
+    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    norm = 1.0 - (1.0 - p) * q
+    return np.where(norm > 0, norm, p + (1.0 - p) * (1.0 - q))
+
+
 def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> np.ndarray:
     """Hockey-stick H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)) in closed form on pieces (broadcast s, eps, q, d).
 
@@ -857,7 +899,7 @@ def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> 
             t = np.where(b == 0, np.inf, _threshold(kernel, s, dd, e - c))
             u, mp, mq = _piece_masses(kernel, s, lo, hi, dd, t)
             contrib = _piece_contrib(e, lo, u, a, b, mp, mq)
-    norm = 1.0 - (1.0 - p) * np.broadcast_to(q, shape)
+    norm = _norm(p, np.broadcast_to(q, shape))
     return np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)
 
 
@@ -881,8 +923,8 @@ def _exact_q_fn(kernel: str, ss: np.ndarray, theta: float, eps: float, dgrid: np
     s = ss[:, None, None, None]  # (n, 1, 1, 1)
     dd = d0[..., None]
     e = np.float64(eps)
-    ee = np.exp(e)
     with np.errstate(all="ignore"):
+        ee = np.exp(e)  # inf for eps > ~709: the e^eps-weighted masses then only cancel where they are 0
         lo_f, hi_f, in_f = lo[..., _Q_FREE], hi[..., _Q_FREE], inside_0[..., _Q_FREE]
         thr_f = _threshold(kernel, s, dd, e)
         u_f, mp_f, mq_f = _piece_masses(kernel, s, lo_f, hi_f, dd, thr_f)  # (n, 1, nd, 3)
@@ -926,7 +968,7 @@ def _exact_q_fn(kernel: str, ss: np.ndarray, theta: float, eps: float, dgrid: np
         contrib = np.empty(full + (5,))
         contrib[..., _Q_FREE] = contrib_f
         contrib[..., _Q_DEP] = contrib_v
-        norm = 1.0 - (1.0 - p_[:, None, None]) * qs[..., None]  # (n, m, 1)
+        norm = _norm(p_[:, None, None], qs[..., None])  # (n, m, 1)
         out = np.clip(np.maximum(contrib, 0.0).sum(-1) / norm, 0.0, 1.0)  # (n, m, nd)
         return out.max(-1)
 
@@ -936,7 +978,7 @@ def _exact_q_fn(kernel: str, ss: np.ndarray, theta: float, eps: float, dgrid: np
 def _exact_quad(kernel: str, s: float, theta: float, eps: float, q: float, d: float) -> float:
     """Same quantity by adaptive quadrature of max(0, P - e^eps Q) on every sub-piece (spec §4.8)."""
     p = _p_theta(kernel, s, theta)
-    norm = 1.0 - (1.0 - p) * q
+    norm = float(_norm(p, q))
     ee = math.exp(eps) if eps < 700 else math.inf
 
     def f(x: float) -> float:
@@ -975,7 +1017,7 @@ def exact_delta(
     """
     kernel = _kernel(kernel)
     s, th, q, dd = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
-    k = _v.integer("shifts", shifts, low=1)
+    k = _v.integer("shifts", shifts, low=1, high=MAX_SHIFTS)
     method = _v.choice("method", method, ("closed_form", "quadrature"))
     eps = _v.real_array("epsilon", epsilon)
     dgrid = dd * np.arange(1, k + 1) / k
@@ -1028,7 +1070,7 @@ def exact_pld(
     kernel = _kernel(kernel)
     s, th, q, d = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
     h = _v.positive("value_discretization_interval", value_discretization_interval)
-    tail = _v.probability("tail_mass_truncation", tail_mass_truncation, low_open=True, high_open=True)
+    tail = _v.real("tail_mass_truncation", tail_mass_truncation, low=MIN_TAIL_MASS, high=1.0, high_open=True)
     big_l = math.inf if q >= 1 else -math.log1p(-q)
     mu = d / s
     if kernel == "gaussian":
@@ -1037,6 +1079,12 @@ def exact_pld(
     else:
         zlo, zhi = -mu, mu
     lf = big_l if math.isfinite(big_l) else 0.0
+    points = (zhi - zlo + 2 * lf) / h  # nan or inf when mu^2 overflows
+    if not points <= MAX_PLD_POINTS:
+        raise ValueError(
+            f"sensitivity/scale = {mu:g} with value_discretization_interval = {h:g} needs {points:.3g} "
+            f"loss-grid points, more than {MAX_PLD_POINTS:g}: use a smaller sensitivity/scale or a larger "
+            f"value_discretization_interval")
     kmin = math.floor((zlo - lf) / h) - 1
     kmax = math.ceil((zhi + lf) / h) + 1
     grid = np.arange(kmin, kmax + 1) * h
@@ -1074,7 +1122,7 @@ def _loss_survival(kernel: str, s: float, theta: float, q: float, d: float, g: n
     mass[..., ~pos] = _cdf(kernel, u[..., ~pos], s) - _cdf(kernel, lo[~pos], s)
     m = np.where((u > lo) & (a > 0), a * np.maximum(mass, 0.0), 0.0)
     p = _p_theta(kernel, s, theta)
-    return np.clip(m.sum(-1) / (1.0 - (1.0 - p) * q), 0.0, 1.0)
+    return np.clip(m.sum(-1) / _den(p, q), 0.0, 1.0)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1364,7 +1412,7 @@ def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, 
     if math.isnan(o):
         o = 1 / acc
     dp_s = _calibrate(kernel, e, dl, d, calibration)
-    den = 1 - (1 - p) * q
+    den = _den(p, q)
     return BRDPPlan(
         epsilon=e,
         delta=dl,
@@ -1473,7 +1521,7 @@ def composed_delta(
     ``accountant="exact"``: the exact BR-DP PLD (shift D, pessimistic grid) composed by dp_accounting.
     """
     pl = _plan(plan)
-    t = _v.integer("compositions", compositions, low=1)
+    t = _v.integer("compositions", compositions, low=1, high=_acct.MAX_PLD_COMPOSITIONS)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
     variant = _v.choice("variant", variant, ("corrected", "as_printed"))
     kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
@@ -1516,7 +1564,7 @@ def composed_epsilon(
     """
     pl = _plan(plan)
     dl = _delta(delta)
-    t = _v.integer("compositions", compositions, low=1)
+    t = _v.integer("compositions", compositions, low=1, high=_acct.MAX_PLD_COMPOSITIONS)
     accountant = _v.choice("accountant", accountant, ("exact", "paper", "dp"))
     kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
     if accountant == "exact":
@@ -1646,7 +1694,7 @@ def subsampled_acceptance(
     p = _p_theta(kernel, s, th)
     if se == 0:
         return _acc(p, q)
-    den = 1 - (1 - p) * q
+    den = _den(p, q)
     if kernel == "gaussian":
         # closed form: with X = N/s, Y = (N + E)/tau (tau^2 = s^2 + sigma_E^2, corr rho = s/tau), the in-bound
         # part J = P(|N| <= theta, |N + E| <= theta) is a bivariate-normal rectangle; Owen's (1956) T-function
@@ -1810,7 +1858,7 @@ def budget_split_landscape(
     dl = _delta(delta)
     d, th = _sens(sensitivity), _theta(theta)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
-    k = _v.integer("n", n, low=2)
+    k = _v.integer("n", n, low=2, high=MAX_GRID)
     rows = []
     dgrid = d * np.arange(1, 41) / 40
     for ey in e * np.arange(1, k + 1) / k:
@@ -1984,7 +2032,7 @@ def composition_curve(
     """
     pl = _plan(plan)
     ts = np.atleast_1d(np.asarray(compositions))
-    tt = [_v.integer("compositions", t, low=1) for t in ts]
+    tt = [_v.integer("compositions", t, low=1, high=_acct.MAX_PLD_COMPOSITIONS) for t in ts]
     dl = pl.delta if delta is None else _delta(delta)
     rows = []
     base = None
@@ -2012,7 +2060,7 @@ def loss_distribution(plan: BRDPPlan, *, n: int = 400) -> pd.DataFrame:
     the paper's mixture (1-W) Z + W (Z + L), and the exact BR-DP loss Gamma (shift D); plus the mass at +inf
     of the exact loss in ``exact_inf``.  Densities follow by differencing (Gamma has atoms for Laplace)."""
     pl = _plan(plan)
-    k = _v.integer("n", n, low=2)
+    k = _v.integer("n", n, low=2, high=MAX_GRID)
     s, d, th, q = pl.scale, pl.sensitivity, pl.theta, pl.q
     mu = d / s
     big_l = pl.loss if math.isfinite(pl.loss) else 0.0

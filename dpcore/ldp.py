@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special
+from scipy import linalg, optimize, special
 
 from dpcore import _validate as _v
 
@@ -95,6 +95,20 @@ ln-likelihoods of size M carries round-off of a few ulp(M), so a fixed absolute 
 reject equality when the operands are large (see :func:`_margin`)."""
 
 _ROW_SUM_TOL = 1e-9
+#: Size limits (hostile input: a huge count is a ValueError, not a MemoryError or a hang; the app stays far below).
+#: Most cells of a likelihood table (|D|·|Y| floats, 80 MB); k-ary RR has k² cells: k ≤ 3162 (the app: k ≤ 101).
+MAX_TABLE_CELLS = 10_000_000
+MAX_RR_DOMAIN = math.isqrt(MAX_TABLE_CELLS)
+#: Most domain values of a filter or a running-example query (the app: |D| ≤ 101).
+MAX_DOMAIN_SIZE = 1_000_000
+#: Most grid points / simulated runs / queries per run / pmf cells (app: ≤ 4000 runs, 200 queries, 5000 cells).
+MAX_GRID = 1_000_000
+MAX_RUNS = 1_000_000
+MAX_QUERIES = 1_000_000
+#: Largest RR-stream threshold m = ⌊ε_G/ε⌋: the chain has 2m + 1 states (the app: m ≤ 300).
+MAX_RR_THRESHOLD = 100_000
+#: Longest worked example: Example 1's 2n outputs, Example 3's n_queries (the paper: n = 3, 6 queries).
+MAX_EXAMPLE_LENGTH = 10_000
 _SUBSOLVER = "TNC"  # robust to OpenBLAS thread contention on small problems (L-BFGS-B is not)
 
 try:  # the C core behind optimize.minimize(method="TNC"); see _tnc_box
@@ -294,7 +308,7 @@ def randomized_response(epsilon: float, *, domain_size: int = 2) -> LikelihoodTa
     Spec §2.13, §3.1; binary RR for ``domain_size=2``.  Fully utilises its budget: ℓ(y) = ε for every y.
     """
     eps = _v.positive("epsilon", epsilon)
-    k = _v.integer("domain_size", domain_size, low=2)
+    k = _v.integer("domain_size", domain_size, low=2, high=MAX_RR_DOMAIN)
     return generalized_randomized_response(eps, categories=np.arange(k), name=f"RR(ε={eps:g}, k={k})")
 
 
@@ -308,17 +322,36 @@ def generalized_randomized_response(
     missed by another.
     """
     eps = _v.positive("epsilon", epsilon)
-    cat = _v.real_array("categories", categories, low=0, allow_inf=False)
+    cat = _v.real_array("categories", categories, low=0, high=MAX_TABLE_CELLS, allow_inf=False)
     if cat.ndim != 1 or cat.size == 0 or np.any(cat != np.round(cat)):
         raise ValueError("categories must be a non-empty 1-D array of category indices 0..K-1")
     cat = cat.astype(int)
     kk = int(cat.max()) + 1 if n_categories is None else _v.integer("n_categories", n_categories, low=2)
     if kk < 2 or cat.max() >= kk:
         raise ValueError(f"n_categories must be ≥ 2 and exceed every category index, got {kk}")
+    if cat.size * kk > MAX_TABLE_CELLS:
+        raise ValueError(f"n_categories times len(categories) must be at most {MAX_TABLE_CELLS} table cells, "
+                         f"got {kk}·{cat.size}")
     log_den = np.logaddexp(eps, math.log(kk - 1))
     lp = np.full((cat.size, kk), -log_den)
     lp[np.arange(cat.size), cat] = eps - log_den
     return _make_table(lp, range(kk), name or f"GRR(ε={eps:g}, K={kk})")
+
+
+def _interval(low: Any, high: Any, lo_name: str = "low", hi_name: str = "high") -> tuple[float, float]:
+    """``low < high``, both finite with |·| ≤ 1e100 (so ``high − low`` is finite); errors name both ends."""
+    lo = _v.bounded(lo_name, low)
+    hi = _v.bounded(hi_name, high)
+    if not hi > lo:
+        raise ValueError(f"{hi_name} must be > {lo_name}, got {lo_name}={low!r}, {hi_name}={high!r}")
+    return lo, hi
+
+
+def _values_in(values: Any, lo: float, hi: float) -> np.ndarray:
+    v = _v.real_array("values", values, allow_inf=False)
+    if v.size and (v.min() < lo or v.max() > hi):
+        raise ValueError(f"values must lie in [low, high] = [{lo:g}, {hi:g}], got [{v.min():g}, {v.max():g}]")
+    return v
 
 
 def _two_point_high(values: np.ndarray, low: float, high: float, eps: float) -> np.ndarray:
@@ -349,9 +382,8 @@ def two_point(
     ``Pr[high | x] = 1/(e^ε+1) + (v(x)−low)/(high−low)·(e^ε−1)/(e^ε+1)``.
     """
     eps = _v.positive("epsilon", epsilon)
-    lo = _v.real("low", low)
-    hi = _v.real("high", high, low=lo, low_open=True)
-    v = _v.real_array("values", values, low=lo, high=hi, allow_inf=False)
+    lo, hi = _interval(low, high)
+    v = _values_in(values, lo, hi)
     if v.ndim != 1 or v.size == 0:
         raise ValueError("values must be a non-empty 1-D array of v(x) over the domain")
     t = (v - lo) / (hi - lo)
@@ -370,9 +402,8 @@ def two_point_sample(
 ) -> np.ndarray:
     """Draw one Eq.-5 output (``low`` or ``high``) for each value (spec §3.1)."""
     eps = _v.positive("epsilon", epsilon)
-    lo = _v.real("low", low)
-    hi = _v.real("high", high, low=lo, low_open=True)
-    v = _v.real_array("values", values, low=lo, high=hi, allow_inf=False)
+    lo, hi = _interval(low, high)
+    v = _values_in(values, lo, hi)
     gen = _v.rng(rng)
     return np.where(gen.random(v.shape) < _two_point_high(v, lo, hi, eps), hi, lo)
 
@@ -380,13 +411,15 @@ def two_point_sample(
 def mean_estimate(outputs: Any, *, epsilon: float, low: float = 0.0, high: float = 1.0) -> float:
     """Unbiased mean from Eq.-5 outputs: ``low + (high−low)((e^ε+1) f̂ − 1)/(e^ε−1)`` (spec §2.6)."""
     eps = _v.positive("epsilon", epsilon)
-    lo = _v.real("low", low)
-    hi = _v.real("high", high, low=lo, low_open=True)
+    lo, hi = _interval(low, high)
     y = _v.real_array("outputs", outputs, allow_inf=False)
     if y.size == 0:
         raise ValueError("outputs must be non-empty")
     f = float(np.mean(y == hi))
-    return lo + (hi - lo) * ((math.exp(eps) + 1) * f - 1) / math.expm1(eps)
+    if eps < 700.0:
+        return lo + (hi - lo) * ((math.exp(eps) + 1) * f - 1) / math.expm1(eps)
+    # the same ratio as f + (2f − 1)/(e^ε − 1), with 1/(e^ε − 1) = e^{−ε} to double precision (no overflow)
+    return lo + (hi - lo) * (f + (2 * f - 1) * math.exp(-eps))
 
 
 def running_example_query(
@@ -398,7 +431,7 @@ def running_example_query(
     Outputs (0, 1).
     """
     i = _v.integer("power", power, low=1)
-    n = _v.integer("domain_size", domain_size, low=2)
+    n = _v.integer("domain_size", domain_size, low=2, high=MAX_DOMAIN_SIZE)
     t = (np.arange(n) / (n - 1)) ** i
     tab = two_point(epsilon, t, low=0.0, high=1.0)
     return _make_table(tab.log_prob, (0, 1), f"X^{i}")
@@ -541,7 +574,7 @@ class _FilterBase(abc.ABC):
         log_likelihood: Any | None = None,
     ) -> None:
         self.budget = _v.positive("budget", budget)
-        n = _v.integer("domain_size", domain_size, low=1)
+        n = _v.integer("domain_size", domain_size, low=1, high=MAX_DOMAIN_SIZE)
         self.tolerance = _v.nonnegative("tolerance", tolerance)
         if log_likelihood is None:
             self._ll = np.zeros(n)
@@ -913,8 +946,8 @@ def simulate_accepted_counts(
         raise ValueError("tables must contain at least one query")
     b = _v.positive("budget", budget)
     m = _v.choice("method", method, ("bayesian", "simplified", "basic"))
-    runs = _v.integer("n_runs", n_runs, low=1)
-    cap = _v.integer("max_queries", max_queries, low=1)
+    runs = _v.integer("n_runs", n_runs, low=1, high=MAX_RUNS)
+    cap = _v.integer("max_queries", max_queries, low=1, high=MAX_QUERIES)
     n = tabs[0].domain_size
     x = _v.integer("true_value", true_value, low=0, high=n - 1)
     gen = _v.rng(rng)
@@ -1023,7 +1056,12 @@ def filter_timeline(
 
 
 def _rr_threshold(epsilon: float, budget: float) -> int:
-    return int(math.floor(budget / epsilon + 1e-9))
+    """m = ⌊ε_G/ε⌋ (≤ MAX_RR_THRESHOLD, else ValueError naming both: the chain has 2m + 1 states)."""
+    ratio = budget / epsilon + 1e-9  # inf when ε is subnormal: rejected below
+    if not ratio < MAX_RR_THRESHOLD + 1:
+        raise ValueError(f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
+                         f"got budget={budget!r}, epsilon={epsilon!r}")
+    return int(math.floor(ratio))
 
 
 def rr_expected_accepted(epsilon: float, budget: float) -> float:
@@ -1038,15 +1076,11 @@ def rr_expected_accepted(epsilon: float, budget: float) -> float:
     if m == 0:
         return 0.0
     p = special.expit(eps)
-    # states d = -(m-1)..(m-1); T(d) = 1 + p T(d+1) + (1-p) T(d-1), T(±m) = 0
+    # states d = -(m-1)..(m-1); T(d) = 1 + p T(d+1) + (1-p) T(d-1), T(±m) = 0: a tridiagonal system
     size = 2 * m - 1
-    a = np.eye(size)
-    for i in range(size):
-        if i + 1 < size:
-            a[i, i + 1] -= p
-        if i - 1 >= 0:
-            a[i, i - 1] -= 1 - p
-    t = np.linalg.solve(a, np.ones(size))
+    ab = np.empty((3, size))
+    ab[0], ab[1], ab[2] = -p, 1.0, -(1 - p)  # super-, main and sub-diagonal (banded storage)
+    t = linalg.solve_banded((1, 1), ab, np.ones(size))
     return float(t[m - 1])
 
 
@@ -1057,7 +1091,7 @@ def rr_accepted_pmf(epsilon: float, budget: float, *, max_count: int = 2000) -> 
     """
     eps = _v.positive("epsilon", epsilon)
     b = _v.positive("budget", budget)
-    cap = _v.integer("max_count", max_count, low=1)
+    cap = _v.integer("max_count", max_count, low=1, high=MAX_GRID)
     m = _rr_threshold(eps, b)
     if m == 0:
         return pd.DataFrame({"accepted": [0], "probability": [1.0]})
@@ -1099,11 +1133,12 @@ class Example1:
 def example1(epsilon: float = 0.7, n: int = 3) -> Example1:
     """Example 1 / Eq. 9 (spec §4.1): balanced binary RR outputs give Λ(0) = Λ(1), ℓ = 0."""
     eps = _v.positive("epsilon", epsilon)
-    nn = _v.integer("n", n, low=1)
+    nn = _v.integer("n", n, low=1, high=MAX_EXAMPLE_LENGTH // 2)
     rr = randomized_response(eps)
     bal = transcript_log_likelihood([rr] * (2 * nn), [0, 1] * nn)
     ones = transcript_log_likelihood([rr] * (2 * nn), [1] * (2 * nn))
-    closed = math.exp(nn * eps - 2 * nn * math.log1p(math.exp(eps)))
+    softplus = math.log1p(math.exp(eps)) if eps < 700.0 else eps + math.log1p(math.exp(-eps))  # ln(1 + e^ε)
+    closed = _ratio(nn * eps - 2 * nn * softplus)
     return Example1(
         eps,
         nn,
@@ -1155,7 +1190,7 @@ def example2(outputs: Sequence[int] = (1, 0, 1), *, epsilon: float = math.log(1.
         "The paper prints Λ(2) = 0.109; the reconstructed queries give 0.1046 (0.109 ≈ Λ(3) = 0.1085), "
         "a misprint with no effect on the max, min or the 1.5 result."
     )
-    return Example2(df, loss, math.exp(loss), float(sum(t.epsilon for t in tabs)), note)
+    return Example2(df, loss, _ratio(loss), float(sum(t.epsilon for t in tabs)), note)
 
 
 def example3(
@@ -1171,7 +1206,7 @@ def example3(
     ratio_after, argmax, argmin (tuples of maximisers/minimisers of Λ).
     """
     outs = [_v.integer("outputs", y, low=0, high=1) for y in _v.sequence("outputs", outputs)]
-    nq = _v.integer("n_queries", n_queries, low=1)
+    nq = _v.integer("n_queries", n_queries, low=1, high=MAX_EXAMPLE_LENGTH)
     filt = BayesianPrivacyFilter(budget, domain_size=11)
     rows = []
     k = 0
@@ -1183,8 +1218,8 @@ def example3(
             "step": i,
             "loss_if_0": la[0],
             "loss_if_1": la[1],
-            "ratio_if_0": math.exp(la[0]),
-            "ratio_if_1": math.exp(la[1]),
+            "ratio_if_0": _ratio(la[0]),
+            "ratio_if_1": _ratio(la[1]),
             "accepted": bool(filt.would_accept(tab)),
             "observed": math.nan,
             "loss_after": math.nan,
@@ -1198,7 +1233,7 @@ def example3(
             row.update(
                 observed=outs[k],
                 loss_after=filt.loss,
-                ratio_after=math.exp(filt.loss),
+                ratio_after=_ratio(filt.loss),
                 argmax=tuple(np.flatnonzero(np.isclose(ll, ll.max(), rtol=0, atol=1e-12))),
                 argmin=tuple(np.flatnonzero(np.isclose(ll, ll.min(), rtol=0, atol=1e-12))),
             )
@@ -1352,8 +1387,7 @@ def _regression_query(kind: str, theta: Any, epsilon: float, low: float, high: f
     if th.ndim != 1 or th.size < 2:
         raise ValueError("theta must be a 1-D array (intercept, weights…) with at least 2 entries")
     eps = _v.positive("epsilon", epsilon)
-    lo = _v.real("low", low)
-    hi = _v.real("high", high, low=lo, low_open=True)
+    lo, hi = _interval(low, high)
     th = th.copy()
     th.setflags(write=False)
     return RegressionQuery(kind, th, eps, lo, hi)
@@ -1445,7 +1479,7 @@ class _Stack:
         dh = np.zeros_like(z)
         if self.any_lin:  # linear: g = 0, h = -ln z (z > 0 is checked by the caller)
             zl = z[..., self.lin]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # subnormal z: −1/z = −inf
                 h[..., self.lin] = -np.log(zl)
                 dh[..., self.lin] = -1.0 / zl
         if self.any_tru:  # truncated: g = max(0, z/c1 - 1), h = g - ln clip(z, c1, c2)
@@ -1520,12 +1554,11 @@ def secant_relaxation(
     """
     if not isinstance(term, RegressionTerm):
         raise ValueError("term must be a RegressionTerm")
-    zl = _v.real("z_low", z_low)
-    zu = _v.real("z_high", z_high, low=zl, low_open=True)
+    zl, zu = _interval(z_low, z_high, "z_low", "z_high")
     sg = _v.integer("sign", sign, low=-1, high=1)
     if sg == 0:
         raise ValueError("sign must be +1 or -1")
-    m = _v.integer("n", n, low=2)
+    m = _v.integer("n", n, low=2, high=MAX_GRID)
     if term.kind == "linear" and zl <= 0:
         raise ValueError("z_low must be > 0 for a linear term (z is a probability)")
     st = _Stack([term])
