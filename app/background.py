@@ -2,7 +2,7 @@
 
 A few panels cost seconds on a never-seen setting (BR-DP's composition curve and Alg. 4 at every data-set size, the
 R²DP family optima and usefulness-against-γ curve). :func:`result` runs such a computation in a small process-wide
-pool of worker processes and waits for it only :func:`wait_seconds` (10 ms). When it is not ready by then,
+pool of worker processes and does not wait for it (:func:`wait_seconds`: 0 s by default). When it is not ready,
 the panel shows a placeholder and the rest of the page finishes at once; a tiny ``st.fragment(run_every=…)`` polls
 the job and calls ``st.rerun()`` when it is done, and that rerun draws the panel from the finished job.
 
@@ -39,7 +39,7 @@ import streamlit as st
 
 R = TypeVar("R")
 
-DEFAULT_WAIT = 0.01  # s a rerun waits (once, over all its panels) for a new job before showing placeholders
+DEFAULT_WAIT = 0.0  # s a rerun waits (once, over all its panels) for a new job before showing placeholders
 POLL_SECONDS = 0.25  # how often a waiting panel checks its job
 WORKERS = 2  # this machine has two cores; more workers would only share them
 MAX_JOBS = 256  # finished jobs kept (LRU), like app.compute.MAX_ENTRIES

@@ -1,6 +1,6 @@
 """In the browser, heavy panels arrive after the rest of the page, without a click (app.background).
 
-This server runs as users get it: jobs in worker processes, the rerun waits the default 10 ms at most.
+This server runs as users get it: jobs in worker processes, the rerun does not wait for a new job (the default).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ PLACEHOLDER = "computing in the background"
 
 @pytest.fixture(scope="module")
 def live_url() -> Iterator[str]:
-    yield from serve({"DPX_BACKGROUND": "process", "DPX_HEAVY_WAIT": "0.01"})
+    yield from serve({"DPX_BACKGROUND": "process", "DPX_HEAVY_WAIT": "0"})
 
 
 def test_brdp_subsampling_panels_arrive_by_themselves(live_url: str, page: Page) -> None:
