@@ -1,10 +1,20 @@
 """What the background workers (app.background) import once, in the forkserver they fork from.
 
+Nothing else imports this module: its settings apply to the worker processes only.
+
 The compute modules decorate functions with ``st.cache_data`` at import; outside a Streamlit server that logs a
 "No runtime found" warning per function, which says nothing useful in a worker (jobs call the plain functions).
 """
 
+import multiprocessing.spawn
+
 import streamlit.logger
+
+# A worker is forked from the forkserver and then "prepared" with the parent's __main__, which in a Streamlit server
+# is whatever page script ran last: re-running it here (as __mp_main__) would be wrong and slow. Job functions are
+# importable by module name, so a worker needs nothing from the parent's __main__ (app.background also hides it).
+multiprocessing.spawn._fixup_main_from_path = lambda main_path: None  # noqa: SLF001
+multiprocessing.spawn._fixup_main_from_name = lambda mod_name: None  # noqa: SLF001
 
 streamlit.logger.set_log_level("error")
 

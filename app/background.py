@@ -49,16 +49,25 @@ _WAITED = "_background_waited"  # session_state: this run already waited once (l
 
 _JOBS: OrderedDict[Hashable, cf.Future] = OrderedDict()
 _LOCK = threading.Lock()
-_STATE: dict[str, Any] = {"pool": None}
+_STATE: dict[str, Any] = {"pool": None, "submitted": 0}
+#: Jobs a pool takes before fresh workers replace it. A worker's memory grows with the long FFTs of PLD compositions
+#: (SciPy keeps a plan per transform length: ~1 GB after ten BR-DP composition curves at T up to 1000) and is not
+#: returned to the system; fresh workers (forked from the forkserver in ~10 ms) start small again. (Python 3.11's
+#: ``max_tasks_per_child`` would do this, but it can deadlock: cpython gh-115634.)
+RECYCLE_AFTER = 8
 
 
 def _pool() -> cf.ProcessPoolExecutor:
-    """The worker pool, created on first use (and again after a worker died)."""
+    """The worker pool, created on first use, after :data:`RECYCLE_AFTER` jobs and after a worker died."""
     pool = _STATE["pool"]
+    if pool is not None and _STATE["submitted"] >= RECYCLE_AFTER:
+        pool.shutdown(wait=False)  # its queued and running jobs still finish; then its workers exit
+        pool = _STATE["pool"] = None
     if pool is None:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(PRELOAD)
         pool = _STATE["pool"] = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx)
+        _STATE["submitted"] = 0
     return pool
 
 
@@ -129,6 +138,7 @@ def submit(fn: Callable[..., R], *args: Hashable) -> cf.Future:
                 except BrokenProcessPool:  # a worker died (e.g. killed): start a new pool once
                     _STATE["pool"] = None
                     job = _pool().submit(fn, *args)
+            _STATE["submitted"] += 1
             return _keep(key, job)
     job = cf.Future()  # inline: computed here, outside the lock
     try:

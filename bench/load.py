@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -166,10 +167,16 @@ def other_views(script: str) -> list[str]:
     from run import _open, _tab_parts, _variants
 
     logging.disable(logging.WARNING)  # AppTest outside a server warns on every cached call
+    before = os.environ.get("DPX_BACKGROUND")
+    os.environ["DPX_BACKGROUND"] = "inline"  # no worker processes in the load generator itself
     try:
         at = _open(str(ROOT / "app" / "main.py"), script, {})
     finally:
         logging.disable(logging.NOTSET)
+        if before is None:
+            os.environ.pop("DPX_BACKGROUND", None)
+        else:
+            os.environ["DPX_BACKGROUND"] = before
     return ["&".join(f"{k}={v}" for k, v in q.items()) for q in _variants(at)[1:] + _tab_parts(script)]
 
 

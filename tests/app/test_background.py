@@ -59,6 +59,10 @@ def _pid() -> int:
     return os.getpid()
 
 
+def _pid_of(i: int) -> tuple[int, int]:
+    return i, os.getpid()
+
+
 def _script() -> None:
     import streamlit as st
 
@@ -105,7 +109,8 @@ def test_a_failing_job_raises_in_the_panel_and_is_not_kept(no_wait, monkeypatch)
 
 
 @pytest.mark.slow
-def test_moving_on_cancels_this_sessions_queued_job(no_wait):
+def test_moving_on_cancels_this_sessions_queued_job(no_wait, monkeypatch):
+    monkeypatch.setattr(background, "RECYCLE_AFTER", 10**6)  # one pool throughout: its queue is what is tested
     # occupy both workers and the executor's call queue (workers + 1 calls handed over early, no longer cancellable),
     # so the session's job stays in the executor's own queue, where it can be cancelled
     n = 2 * background.WORKERS + 1
@@ -146,6 +151,14 @@ def test_warm_starts_the_workers_off_the_calling_thread(no_wait, monkeypatch):
     monkeypatch.setitem(background._STATE, "warming", False)
     background.warm()
     assert background._STATE["warming"] is False, "inline mode starts no workers"
+
+
+def test_workers_are_replaced_after_a_number_of_jobs(no_wait, monkeypatch):
+    """Fresh workers every RECYCLE_AFTER jobs: a worker's memory (FFT plans) goes back to the system."""
+    monkeypatch.setattr(background, "RECYCLE_AFTER", 3)
+    pids = [background.submit(_pid_of, i).result(timeout=60)[1] for i in range(9)]
+    assert len(set(pids)) >= 3, pids  # at least one new worker per pool of 3 jobs
+    assert [background.submit(_pid_of, i).result(timeout=60)[0] for i in range(9)] == list(range(9))
 
 
 def test_memory_is_bounded(no_wait, monkeypatch):
