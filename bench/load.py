@@ -341,8 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--duration", type=float, default=120.0, help="seconds of load")
     ap.add_argument("--moves", type=int, default=4, help="slider moves per page visit")
-    ap.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"),
-                    help="seconds between moves (uniform)")
+    ap.add_argument("--think", type=float, nargs=2, default=(4.0, 12.0), metavar=("MIN", "MAX"),
+                    help="seconds between moves (uniform); default: a student reading the chart; 1 3 is the stress "
+                    "pace at which one server process runs at capacity")
     ap.add_argument("--ramp", type=float, default=10.0, help="sessions start spread over this many seconds")
     ap.add_argument("--spread", type=int, default=0, help="move only among this many slider values around the "
                     "default (a class following the teacher; caches shared by all sessions); 0 = any value")
