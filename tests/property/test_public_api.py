@@ -507,7 +507,7 @@ SLOW = [c for c in CASES if c.slow]
 
 @pytest.mark.parametrize("case", FAST, ids=[c.name for c in FAST])
 def test_invalid_argument(case):
-    assert case.call() is not None or True  # the valid call itself works
+    case.call()  # the valid call itself works (an exception fails the test)
     failures = _sweep(case)
     assert not failures, "\n".join(failures)
 
