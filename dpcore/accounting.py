@@ -679,3 +679,45 @@ def posterior_bound(prior: FloatOrArray, epsilon: float) -> FloatOrArray:
     with np.errstate(divide="ignore"):
         log_odds = np.log(p) - np.log1p(-p)
     return _out(special.expit(log_odds + e))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Building blocks other dpcore modules use (the paper modules never import dp_accounting themselves)
+# --------------------------------------------------------------------------------------------------------------
+
+gaussian_log_delta = _gaussian_log_delta  #: ln δ(ε) of a Gaussian with μ = Δ/σ, vectorised (Balle & Wang 2018, Thm 8)
+gaussian_log_delta_scalar = _gaussian_log_delta_scalar  #: the same for one (ε, μ)
+analytic_mu = _analytic_mu  #: largest μ = Δ/σ with δ_G(ε; μ) ≤ δ (analytic Gaussian calibration)
+laplace_delta_single = _laplace_delta_single  #: exact δ(ε) of one Laplace release with ε₀ = Δ/b
+self_compose = _self_compose  #: T-fold self-composition of a dp_accounting PLD (FFT for symmetric dense PMFs)
+invert_profile = _invert_profile  #: smallest ε with profile(ε) ≤ δ on [low, high], or None
+
+
+def pld_from_dense_pmf(discretization: float, lower_loss: int, probs: np.ndarray, infinity_mass: float,
+                       *, pessimistic: bool = True) -> _pld.PrivacyLossDistribution:
+    """A symmetric PLD from a dense PMF on the loss grid ``(lower_loss + i)·discretization`` (remove = add)."""
+    pmf = _pld_pmf.DensePLDPmf(discretization=discretization, lower_loss=int(lower_loss),
+                               probs=np.asarray(probs, dtype=float), infinity_mass=float(infinity_mass),
+                               pessimistic_estimate=pessimistic)
+    return _pld.PrivacyLossDistribution(pmf)
+
+
+def pld_gaussian(sigma: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
+                 ) -> _pld.PrivacyLossDistribution:
+    """PLD of one Gaussian release with noise σ (pessimistic, dp_accounting)."""
+    return _pld.from_gaussian_mechanism(sigma, sensitivity=sensitivity, value_discretization_interval=discretization)
+
+
+def pld_laplace(scale: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
+                ) -> _pld.PrivacyLossDistribution:
+    """PLD of one Laplace release with scale b (pessimistic, dp_accounting)."""
+    return _pld.from_laplace_mechanism(scale, sensitivity=sensitivity, value_discretization_interval=discretization)
+
+
+def pld_from_epsilon_delta(epsilon: float, delta: float, *, discretization: float = PLD_DISCRETIZATION
+                           ) -> _pld.PrivacyLossDistribution:
+    """The worst PLD of any (ε, δ)-DP mechanism (dp_accounting's ``from_privacy_parameters``)."""
+    from dp_accounting.pld import common
+
+    return _pld.from_privacy_parameters(common.DifferentialPrivacyParameters(epsilon, delta),
+                                        value_discretization_interval=discretization)
