@@ -25,8 +25,8 @@ SETTINGS = [
     ("laplace", 3.0, 0.0, 2.0, 1.0),
     ("gaussian", 1.0, 1e-5, 1.0, 1.0),
     ("gaussian", 0.3, 1e-3, 5.0, 1.0),
-    ("brdp_exact", 1.0, 1e-5, 1.0, 1.0),
-    ("brdp_exact", 2.0, 1e-3, 1.0, 0.5),
+    ("brdp", 1.0, 1e-5, 1.0, 1.0),
+    ("brdp", 2.0, 1e-3, 1.0, 0.5),
     ("brdp_paper", 1.0, 1e-5, 1.0, 1.0),  # the paper's headline setting, where its accountant is conservative
     ("brdp_paper", 3.0, 1e-5, 1.0, 1.0),
     ("svt_exp", 1.0, 0.0, 1.0, 1.0),
