@@ -108,7 +108,7 @@ def svt_success(eps: float, req: Requirement, noise: str) -> tuple[float, float]
          if noise == "exponential" else 0.0)
     p = _svt.shared_success_probability(r, k=req.k, alpha=req.theta, threshold_scale=sp.threshold_scale,
                                         query_scale=sp.query_scale, query_noise=noise)
-    return float(p), float(r)
+    return min(1.0, max(0.0, float(p))), float(r)  # the quadrature can overshoot 1 by ~1e-15
 
 
 def svt_accuracy(noise: str) -> Callable[[float, Requirement], float]:
