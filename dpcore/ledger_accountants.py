@@ -133,7 +133,7 @@ def zcdp(releases: Sequence[Release], budget_epsilon: float, budget_delta: float
     """zCDP: ρ = Σρ_i (ρ per release from :func:`dpcore.ledger_releases.zcdp_cost`) as ε at δ' = δ − Σδ_i."""
     releases, budget_epsilon, budget_delta = _check(releases, budget_epsilon, budget_delta)
     dl_s = _v.probability("budget_delta", budget_delta, low_open=True, high_open=True)
-    costs = [r.spec.zcdp(r) for r in releases]
+    costs = [r.rules.zcdp(r) for r in releases]
     rho = float(sum(c[0] for c in costs))
     d_own = float(sum(c[1] for c in costs))
     slack = dl_s - d_own
@@ -183,7 +183,7 @@ def _pld_prefixes(releases: tuple[Release, ...]) -> tuple[Any, ...]:
     out: list[Any] = []
     mu2, others, acc = 0.0, 0.0, None
     for r in releases:
-        mu2 += r.spec.gaussian_mu2(r)
+        mu2 += r.rules.gaussian_mu2(r)
         part = _PLD_PART.get(r.kind)
         if part is not None:
             others += r.compositions * r.dp_epsilon
@@ -242,7 +242,7 @@ def _new_filter(budget_epsilon: float, budget_delta: float, delta_share: float) 
 def _charge(flt: PrivacyFilter, r: Release) -> None:
     """Charge one release to the privacy filter (Rogers et al. 2023); BudgetExceeded names the numbers."""
     left = flt.remaining_rho
-    if r.spec.epsilon_max:  # a noise reduction: admitted on its worst case, charged ex-post
+    if r.rules.epsilon_max:  # a noise reduction: admitted on its worst case, charged ex-post
         need = r.epsilon_max**2 / 2.0
         if not flt.can_start(epsilon_max=r.epsilon_max):
             raise BudgetExceeded(
@@ -252,11 +252,11 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
         flt.start_noise_reduction(r.epsilon_max, label=r.label)
         flt.charge_noise_reduction(r.epsilon)
         return
-    rho, d, how = r.spec.zcdp(r)
+    rho, d, how = r.rules.zcdp(r)
     if not flt.can_start(rho=rho, delta=d):
         if flt.rho_spent + rho > flt.rho_budget + flt.tol * max(1.0, flt.rho_budget):
             raise BudgetExceeded(f"the filter has ρ = {left:.4g} left; this release needs ρ = {rho:.4g} "
-                                 f"({r.spec.charge_text(r, how)})")
+                                 f"({r.rules.charge_text(r, how)})")
         raise BudgetExceeded(f"the filter has δ = {flt.remaining_delta:.3g} left for the releases' own δ; this "
                              f"release needs δ = {d:.3g} (T·δ)")
     flt.charge_zcdp(rho, delta=d, label=r.label)

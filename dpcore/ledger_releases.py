@@ -172,8 +172,8 @@ class Release:
         set_ = functools.partial(object.__setattr__, self)
         set_("label", _text("label", self.label))
         set_("source", _source(self.source))
-        spec = RELEASE_KINDS[_v.choice("kind", self.kind, KINDS)]
-        kind = spec.name
+        rules = RELEASE_KINDS[_v.choice("kind", self.kind, KINDS)]
+        kind = rules.name
         set_("epsilon", _v.real("epsilon", self.epsilon, low=0.0, high=MAX_EPSILON))
         set_("delta", delta_value("delta", self.delta, allow_zero=True))
         set_("sensitivity", _v.scale("sensitivity", self.sensitivity, low=1e-100, high=1e100))
@@ -181,7 +181,7 @@ class Release:
                 and abs(self.compositions) >= 10**18:
             raise ValueError(f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
         set_("compositions", _v.integer("compositions", self.compositions, low=1, high=MAX_COMPOSITIONS))
-        if spec.scale:
+        if rules.scale:
             if self.scale is None:
                 raise ValueError(f"scale must be given for a {kind} release")
             set_("scale", _v.scale("scale", self.scale, low=1e-100, high=1e100))
@@ -190,7 +190,7 @@ class Release:
                                  f"got {self.scale!r}")
         elif self.scale is not None:
             raise ValueError(f"scale must be empty for a {kind} release, got {short(self.scale)}")
-        if spec.epsilon_max:
+        if rules.epsilon_max:
             if self.epsilon_max is None:
                 raise ValueError(f"epsilon_max must be given for a {kind} release")
             em = _v.real("epsilon_max", self.epsilon_max, low=0.0, high=MAX_EPSILON, low_open=True)
@@ -202,28 +202,28 @@ class Release:
                 raise ValueError(f"compositions must be 1 for a {kind} release")
         elif self.epsilon_max is not None:
             raise ValueError(f"epsilon_max must be empty for a {kind} release, got {short(self.epsilon_max)}")
-        if spec.delta == "positive" and self.delta <= 0:
+        if rules.delta == "positive" and self.delta <= 0:
             raise ValueError(f"delta must be in (0, 1) for a {kind} release (it has no pure ε)")
-        if spec.delta == "zero" and self.delta != 0:
+        if rules.delta == "zero" and self.delta != 0:
             raise ValueError(f"delta must be 0 for a {kind} release, got {self.delta:g}")
-        if self.epsilon <= 0 and spec.derived is None:  # a derived ε (Gaussian at a large δ) may be 0
+        if self.epsilon <= 0 and rules.derived is None:  # a derived ε (Gaussian at a large δ) may be 0
             raise ValueError(f"epsilon must be in (0, {MAX_EPSILON:g}] for a {kind} release")
-        if spec.derived is not None:  # ε follows from the other fields: a file must agree (no tampering)
-            fn, rtol, how = spec.derived
+        if rules.derived is not None:  # ε follows from the other fields: a file must agree (no tampering)
+            fn, rtol, how = rules.derived
             want = fn(self)
             if not math.isclose(self.epsilon, want, rel_tol=rtol, abs_tol=1e-9):
                 raise ValueError(f"epsilon = {self.epsilon:g} does not match {how} (exact ε = {want:.6g})")
 
     # ---- derived -------------------------------------------------------------------------------------------
     @property
-    def spec(self) -> ReleaseKind:
+    def rules(self) -> ReleaseKind:
         """How this kind of release is accounted for."""
         return RELEASE_KINDS[self.kind]
 
     @property
     def dp_epsilon(self) -> float:
         """ε of one run at ``delta`` (ex-ante; for noise reduction the Gaussian with μ = ε_max)."""
-        return self.spec.dp_epsilon(self)
+        return self.rules.dp_epsilon(self)
 
     @property
     def rho(self) -> float:
@@ -306,4 +306,4 @@ def noise_reduction_release(
 
 def zcdp_cost(release: Release) -> tuple[float, float, str]:
     """(ρ, δ_i, how) of a release for a data-independent zCDP accountant (see the module docstring)."""
-    return release.spec.zcdp(release)
+    return release.rules.zcdp(release)

@@ -1,7 +1,7 @@
 """dpcore.negotiate: smallest ε per mechanism for an accuracy requirement, and the reverse.
 
 Every ε is checked against an independent computation: closed forms (Laplace, Gaussian δ via scipy.stats.norm),
-quadrature of output densities (staircase density written from the spec here, R²DP noise density, BR-DP output
+quadrature of output densities (staircase density written out here, R²DP noise density, BR-DP output
 CDF), Monte Carlo with stated tolerances (SVT's shared-threshold success event), and minimality: the requirement
 fails at ε·(1 − 1e-3).
 """
@@ -61,7 +61,7 @@ def test_gaussian_meets_delta_at_the_quantile_sigma(pm1):
 
 
 def _staircase_within(eps: float, theta: float, sens: float = 1.0) -> float:
-    """∫_{−θ}^{θ} of the Geng–Viswanath staircase density at r = frac(θ/Δ) (spec r2dp §7), by quadrature."""
+    """∫_{−θ}^{θ} of the Geng–Viswanath staircase density at r = frac(θ/Δ) (Geng & Viswanath 2016), by quadrature."""
     g = theta / sens
     r = g - math.floor(g)
     a = -math.expm1(-eps) / (2 * sens * (r + (1 - r) * math.exp(-eps)))
@@ -85,7 +85,7 @@ def test_staircase_holds_and_is_minimal(theta, p):
 
 
 def test_staircase_equals_laplace_at_multiples_of_the_sensitivity(pm1):
-    # r2dp spec §4.4-3: at γ = mΔ no ε-DP additive noise beats Laplace
+    # at γ = mΔ no ε-DP additive noise beats Laplace (the optimal staircase equals it there)
     assert float(pm1.loc["staircase", "epsilon"]) == pytest.approx(math.log(20.0), rel=2e-5)
 
 
@@ -121,7 +121,7 @@ def test_r2dp_best_family_holds_and_is_minimal():
 
 
 def _brdp_within(plan, theta: float) -> float:
-    """P(|output − true| ≤ θ) from the BR-DP output CDF (spec §3.3), not from the acceptance formula (9)."""
+    """P(|output − true| ≤ θ) from the BR-DP output CDF (Jiang et al. 2024, Sec. 3), not from the acceptance formula (Eq. 9)."""
     kw = {"kernel": plan.kernel, "scale": plan.scale, "theta": plan.theta, "q": plan.q}
     return float(brdp.output_cdf(theta, **kw) - brdp.output_cdf(-theta, **kw))
 
@@ -161,7 +161,7 @@ def test_brdp_paper_accountant_flagged_where_it_underreports():
 
 def _svt_mc(eps: float, *, c: int, k: int, margin: float, noise: str, n: int = 200_000, seed: int = 7) -> float:
     """Monte Carlo of the success event with ONE shared threshold noise ρ (Alg. 2): k queries at T − θ all
-    rejected and the next at T + θ accepted, against T + ρ + r (svt spec §3.2 item 6)."""
+    rejected and the next at T + θ accepted, against T + ρ + r (Liu et al. 2024, Eq. 8, one shared threshold noise)."""
     sp = svt.split_budget(eps, c=c, noise=noise)
     r = svt.correction_term(sp.threshold_scale, sp.query_scale, k=k, alpha=margin).r if noise == "exponential" else 0.0
     g = np.random.default_rng(seed)
@@ -195,7 +195,7 @@ def test_svt_exp_needs_less_than_svt_laplace():
 
 
 def test_svt_unreachable_without_margin():
-    # at margin → 0 the success probability is at most k^k/(k+1)^(k+1) at every ε (svt spec §3.2 item 1)
+    # at margin → 0 the success probability is at most max_p p^k (1 − p) = k^k/(k+1)^(k+1) at every ε
     df = ng.epsilon_for_accuracy(requirement="topc", theta=1e-4, confidence=0.5, k=10, mechanisms=["svt_exp"])
     assert math.isinf(df["epsilon"].iloc[0])
     assert df["accuracy"].iloc[0] <= 10**10 / 11**11 + 1e-3
@@ -218,7 +218,7 @@ def test_relative_error_maps_to_theta_alpha_x():
 def test_noise_reduction_expected_expost_epsilon():
     alpha, x = 0.1, 100.0
     cost = ng.noise_reduction_cost(alpha=alpha, value=x, n_runs=4000, rng=3)
-    # spec §2.11: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the 601-level
+    # Rogers et al. 2023, §7: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the 601-level
     # grid overshoots by at most one step, factor 1.023; the noise moves ŷ by a few per cent)
     guess = (2 + alpha) / alpha / x
     assert 0.9 * guess < cost.expected_epsilon < 1.15 * guess
