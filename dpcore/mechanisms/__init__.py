@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcore import _validate as _v
-from dpcore.ledger_releases import Release, approx_release, laplace_release, pure_release
+from dpcore import accounting as _acct
+from dpcore.ledger_releases import Release, approx_release, gaussian_release, laplace_release, pure_release
 from dpcore.mechanisms import answers as _a
 from dpcore.mechanisms import sampling as _s
 from dpcore.mechanisms.requirement import REQUIREMENTS, Requirement, make_requirement
@@ -92,7 +93,7 @@ REGISTRY: tuple[Mechanism, ...] = (
         closed_form=True,
         reason=lambda req: (f"Needs σ = θ/z (z the {(1 + req.confidence) / 2:.4g}-quantile of the standard normal); "
                             f"the smallest ε with δ(ε) ≤ {req.delta:g} for that σ (analytic Gaussian)."),
-        sample=_s.sample_gaussian, ledger=_approx),
+        sample=_s.sample_gaussian, ledger=lambda eps, delta, req: ("gaussian", eps, delta)),
     Mechanism(
         "brdp", "BR-DP (exact accountant)", "redraws answers that land too far from the truth (budget recycling)",
         answers=_NUMBERS, elsewhere=_NOT_SELECTION, uses_delta=True, accuracy=_a.brdp_accuracy("exact"),
@@ -197,7 +198,8 @@ def release(
 ) -> Release:
     """The ledger release of ``compositions`` runs of a mechanism calibrated at (ε, δ) for sensitivity Δ.
 
-    BR-DP is recorded at the δ given (pass the exact δ of its plan: the paper's accountant can under-report it);
+    The Gaussian is recorded by its σ (so its releases compose exactly); BR-DP at the δ given (pass the exact δ
+    of its plan: the paper's accountant can under-report it);
     Laplace noise reduction is charged its ex-ante ε = ``cap`` (the ledger cannot use its ex-post ε).
     """
     m = get(mechanism)
@@ -212,6 +214,8 @@ def release(
     build = {
         "laplace": lambda: laplace_release(d / e, sensitivity=d, compositions=compositions, label=text, source=source),
         "approx": lambda: approx_release(e, dd, compositions=compositions, label=text, source=source),
+        "gaussian": lambda: gaussian_release(_acct.gaussian_sigma(e, dd, sensitivity=d), sensitivity=d, delta=dd,
+                                             compositions=compositions, label=text, source=source),
         "pure": lambda: pure_release(e, compositions=compositions, label=text, source=source),
     }[kind]
     return build()

@@ -422,7 +422,8 @@ def test_registry_releases_are_accounted_like_the_mechanism():
     assert lap.kind == "laplace" and lap.scale == pytest.approx(4.0) and lap.epsilon == pytest.approx(0.5)
     assert lap.label == "Laplace" and lap.rho == pytest.approx(3 * 0.5**2 / 2)
     g = M.release("gaussian", 1.0, delta=1e-5)
-    assert g.kind == "approx" and (g.epsilon, g.delta) == (1.0, 1e-5)
+    assert g.kind == "gaussian" and g.delta == 1e-5 and g.epsilon == pytest.approx(1.0, rel=1e-6)
+    assert _delta_gauss(1.0, 1.0 / g.scale) == pytest.approx(1e-5, rel=1e-5)  # σ calibrated exactly to (1, 1e-5)
     assert M.release("brdp", 0.8, delta=2e-6).delta == 2e-6
     assert M.release("brdp_exact", 0.8, delta=2e-6).label == "BR-DP (exact accountant)"
     assert M.release("svt_exp", 0.7).kind == "pure"
