@@ -108,6 +108,11 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
     st.html(f'<p class="dpx-answer" data-testid="dpx-answer">{_escape(answer.sentence)}</p>')
     if not answer.mechanism:
         return None
+    if answer.epsilon <= 0:
+        st.warning(f"δ = {s.delta:g} is so large that ε → 0 already meets the requirement: the protection then rests "
+                   "entirely on δ, the probability that anything may be revealed. Choose δ far below 1 / (number of "
+                   "people) and the answer changes.", icon=":material/warning:")
+        return None
     comp = compute.composition(answer.mechanism, answer.epsilon, answer.delta, s.sens, s.T, s.delta)
     c = st.columns(3)
     c[0].metric("ε per release", compute.fmt_epsilon(answer.epsilon),

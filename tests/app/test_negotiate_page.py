@@ -89,12 +89,14 @@ def test_every_alternative_has_its_reason_in_full(default_page):
     assert "…" not in text
 
 
-def test_ledger_button_adds_the_answer():
-    at = open_page(PAGE)
-    button = next(b for b in at.button if b.key.startswith("ledger_add_negotiate"))
-    button.click().run()
+def test_ledger_button_adds_the_answer_or_says_why_not():
+    at = open_page(PAGE, {"theta": "50"})  # 10 releases at ε = 0.06 fit the default session budget
+    next(b for b in at.button if b.key.startswith("ledger_add_negotiate")).click().run()
     assert not at.exception
-    assert any("Added" in s.value for s in at.sidebar.success)
+    assert any("Added" in s.value for s in at.success)
+    at = open_page(PAGE)  # 10 releases at ε = 3 do not: refused, with the numbers
+    next(b for b in at.button if b.key.startswith("ledger_add_negotiate")).click().run()
+    assert any("Refused" in e.value and "left" in e.value for e in at.error)
 
 
 def test_report_is_a_printable_page_with_the_answer():
