@@ -202,7 +202,7 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
         c1, c2 = st.columns(2)
         c1.metric("Largest factor on an observer's odds, e^ε", f"{m['odds']:.4g}",
                   help="However sure an observer was before, one output multiplies their odds by at most this.")
-        c2.metric(f"Largest belief from a {100 * m['prior']:g} % suspicion", f"{100 * m['posterior']:.3g} %",
+        c2.metric(f"Largest posterior from a {100 * m['prior']:g} % prior", f"{100 * m['posterior']:.3g} %",
                   help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
                        "believe it with at most this probability.")
         st.markdown("**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "
