@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from app import background, classroom, compute, ledger, params, registry, ui
 
-st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+st.set_page_config(page_title="DP Explorer", page_icon=str(ASSETS / "favicon.png"), layout="wide")  # served locally
 
 _SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
