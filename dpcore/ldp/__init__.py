@@ -42,6 +42,7 @@ from dpcore.ldp.evaluation import (
     linear_median_mismatch,
     logistic_median_reproduction,
     regression_experiment,
+    regression_loss_paths,
 )
 from dpcore.ldp.interaction import (
     TranscriptTree,
@@ -140,6 +141,7 @@ __all__ = [
     "grouped_realized_loss",
     "RegressionFilter",
     "regression_experiment",
+    "regression_loss_paths",
     "PaperComparison",
     "logistic_median_reproduction",
     "linear_median_mismatch",

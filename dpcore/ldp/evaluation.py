@@ -27,6 +27,57 @@ from dpcore.ldp.regression import (
 from dpcore.ldp.regression_filter import RegressionFilter
 
 
+@dataclass(frozen=True)
+class _Setup:
+    """Validated settings of the Sec. 6 streams."""
+
+    kind: str
+    d: int
+    eps: float
+    group_size: int
+    x_star: np.ndarray
+    method: str
+    cap: int
+
+
+def _setup(
+    kind: str, dimension: int, epsilon: float, group_size: int, true_value: float, method: str | None, max_queries: int
+) -> _Setup:
+    kd = _v.choice("kind", kind, ("linear", "logistic"))
+    d = _v.integer("dimension", dimension, low=1, high=14)
+    eps = _v.positive("epsilon", epsilon)
+    m = _v.integer("group_size", group_size, low=1)
+    xs = _v.real("true_value", true_value, low=-1.0, high=1.0)
+    meth = method or ("exact_linear" if kd == "linear" else "multistart")
+    meth = _v.choice("method", meth, ("bnb", "exact_linear", "multistart"))
+    cap = _v.integer("max_queries", max_queries, low=1)
+    return _Setup(kd, d, eps, m, np.full(d, xs), meth, cap)
+
+
+def _greedy_run(s: _Setup, budget: float, gen: np.random.Generator) -> tuple[list[float], list[float]]:
+    """One greedy adversary (Algorithm 5) against a :class:`RegressionFilter` with budget ``budget``.
+
+    Returns the look-ahead worst case of every query sent (the last one is the rejected query unless the stream
+    reached ``max_queries``) and the odometer after every accepted query.
+    """
+    lo, hi = -np.ones(s.d), np.ones(s.d)
+    filt = RegressionFilter(budget, lower=lo, upper=hi, group_size=s.group_size, method=s.method, rng=gen)
+    worst: list[float] = []
+    losses: list[float] = []
+    for _ in range(s.cap):
+        theta = gen.uniform(-1.0, 1.0, s.d + 1)
+        if s.kind == "linear":
+            theta = theta / np.abs(theta).sum()
+            q = linear_regression_query(theta, epsilon=s.eps, low=-1.0, high=1.0)
+        else:
+            q = logistic_regression_query(theta, epsilon=s.eps)
+        worst.append(filt.worst_case(q))
+        if not filt.would_accept(q):
+            break
+        losses.append(filt.submit(q, q.sample(s.x_star, gen)))
+    return worst, losses
+
+
 def regression_experiment(
     kind: str,
     *,
@@ -40,52 +91,59 @@ def regression_experiment(
     max_queries: int = 400,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
-    """Evaluation of Sec. 6 (Algorithm 5): accepted counts of a greedy adversary for every budget.
+    """Evaluation of Sec. 6 (Algorithm 5, Fig. 1(b), 1(d)): accepted counts of a greedy adversary for every budget.
 
     Domain [−1, 1]^d, x* = true_value in every coordinate.  Linear: θ ~ U[−1,1]^{d+1} normalised to
     ‖θ‖₁ = 1, Eq. 5 on [−1, 1].  Logistic: θ ~ U[−1,1]^{d+1}, Eq. 5 on [0, 1].  One stream per run gives
-    all budgets: K(ε_G) = min{k : W_k > ε_G} − 1 (the first look-ahead above the budget stops the greedy adversary).  Columns: run, budget, accepted, basic.
+    all budgets: K(ε_G) = min{k : W_k > ε_G} − 1 (the first look-ahead above the budget stops the greedy
+    adversary).  Columns: run, budget, accepted, basic.
     """
-    kd = _v.choice("kind", kind, ("linear", "logistic"))
     bud = _v.real_array("budgets", budgets, low=0.0, allow_inf=False).ravel()
     if bud.size == 0 or np.any(bud <= 0):
         raise ValueError("budgets must be a non-empty array of values > 0")
     runs = _v.integer("n_runs", n_runs, low=1)
-    d = _v.integer("dimension", dimension, low=1, high=14)
-    eps = _v.positive("epsilon", epsilon)
-    m = _v.integer("group_size", group_size, low=1)
-    xs = _v.real("true_value", true_value, low=-1.0, high=1.0)
-    meth = method or ("exact_linear" if kd == "linear" else "multistart")
-    meth = _v.choice("method", meth, ("bnb", "exact_linear", "multistart"))
-    cap = _v.integer("max_queries", max_queries, low=1)
+    s = _setup(kind, dimension, epsilon, group_size, true_value, method, max_queries)
     gen = _v.rng(rng)
-    top = float(bud.max())
-    lo, hi = -np.ones(d), np.ones(d)
-    x_star = np.full(d, xs)
     rows = []
     for run in range(runs):
-        filt = RegressionFilter(top, lower=lo, upper=hi, group_size=m, method=meth, rng=gen)
-        worst: list[float] = []
-        for _ in range(cap):
-            theta = gen.uniform(-1.0, 1.0, d + 1)
-            if kd == "linear":
-                theta = theta / np.abs(theta).sum()
-                q = linear_regression_query(theta, epsilon=eps, low=-1.0, high=1.0)
-            else:
-                q = logistic_regression_query(theta, epsilon=eps)
-            w = filt.worst_case(q)
-            worst.append(w)
-            if not filt.would_accept(q):
-                break
-            filt.submit(q, q.sample(x_star, gen))
-        wk = np.array(worst)
+        wk = np.array(_greedy_run(s, float(bud.max()), gen)[0])
         for b in bud:
             over = np.flatnonzero(wk > b + TOLERANCE * max(1.0, b))
             k = int(over[0]) if over.size else len(wk)
             rows.append(
-                {"run": run, "budget": float(b), "accepted": k, "basic": int(math.floor(b / eps + 1e-9))}
+                {"run": run, "budget": float(b), "accepted": k, "basic": int(math.floor(b / s.eps + 1e-9))}
             )
     return pd.DataFrame(rows)
+
+
+def regression_loss_paths(
+    kind: str,
+    *,
+    budget: float = 10.0,
+    n_runs: int = 10,
+    dimension: int = 9,
+    epsilon: float = 1.0,
+    group_size: int = 10,
+    true_value: float = 0.0,
+    method: str | None = None,
+    max_queries: int = 400,
+    rng: np.random.Generator | int | None = None,
+) -> pd.DataFrame:
+    """Realized loss against the number of accepted queries, one path per run (Sec. 6, Fig. 1(a), 1(c)).
+
+    The streams of :func:`regression_experiment` (same settings and seed give the same runs); the loss is the
+    filter's odometer, certified and grouped as in App. C.  Columns: run, accepted (1, 2, …), loss, basic
+    (= accepted·ε, the basic-composition line the paper draws next to the paths).
+    """
+    b = _v.positive("budget", budget)
+    runs = _v.integer("n_runs", n_runs, low=1)
+    s = _setup(kind, dimension, epsilon, group_size, true_value, method, max_queries)
+    gen = _v.rng(rng)
+    rows = []
+    for run in range(runs):
+        for k, loss in enumerate(_greedy_run(s, b, gen)[1], start=1):
+            rows.append({"run": run, "accepted": k, "loss": loss, "basic": k * s.eps})
+    return pd.DataFrame(rows, columns=["run", "accepted", "loss", "basic"])
 
 
 @dataclass(frozen=True)
