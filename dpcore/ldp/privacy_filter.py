@@ -181,6 +181,11 @@ class ApproximateBayesianFilter(_FilterBase):
         self._delta_spent = 0.0
         self._pending: tuple[float, float] = (0.0, 0.0)
 
+    @property
+    def spent(self) -> tuple[float, float]:
+        """``(Σ ε_i, Σ δ_i)`` of the queries accepted while adding up ε and δ (before any switch to the look-ahead)."""
+        return self._eps_spent, self._delta_spent
+
     def would_accept(self, table: Any, *, delta: float = 0.0) -> bool:
         tab = self._check(table)
         dq = _v.probability("delta", delta)

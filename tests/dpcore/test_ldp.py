@@ -326,7 +326,7 @@ def test_approximate_filter_experimental():
     rr = ldp.randomized_response(1.0)
     f.submit(rr, 1)
     f.submit(rr, 0)  # output-independent (basic composition) mode: Σε = 2
-    assert f.mode == "OI"
+    assert f.mode == "OI" and f.spent == (2.0, 0.0)
     assert f.would_accept(rr)  # OI halts; ℓ(r) = 0 ≤ 2 → Bayesian mode
     assert f.mode == "BAYES"
     f.submit(rr, 1)
