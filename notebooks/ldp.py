@@ -423,10 +423,10 @@ def _(compute, lessons, math, mo):
 @app.cell
 def _(mo):
     mo.md(r"""
-    ### The randomized-response closed form against simulation
+    ### The randomized-response closed form
 
     The expected number of randomized-response queries answered, from the closed form, next to reference values
-    computed independently and a seeded simulation of 400 streams (its mean must lie within 4 standard errors).
+    computed independently (the app's page adds a seeded simulation of 200 streams each).
     """)
     return
 
@@ -438,8 +438,8 @@ def _(compute, lessons, mo):
         mo.ui.table(_ref, selection=None),
         lessons.check(bool(((_ref["closed_form"] - _ref["reference"]).abs() < 1e-3).all()),
                       "closed form = the reference values 8.344, 21.638, 31.489, 92.500 (to 10⁻³)"),
-        lessons.check(bool(((_ref["mc_mean"] - _ref["closed_form"]).abs() < 4 * _ref["mc_se"]).all()),
-                      "the simulation agrees with the closed form within 4 standard errors"),
+        lessons.check(bool((_ref["closed_form"] > 2 * _ref["basic"]).all()),
+                      "the filter answers more than twice as many queries as adding up ε in every setting"),
     ])
     return
 

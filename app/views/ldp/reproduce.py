@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import params, ui
+from app import background, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp._settings import Settings
@@ -123,6 +123,9 @@ def closed_form() -> None:
         "closed form, the reference values and the seeded simulation agree.",
     ):
         df = C.rr_reference()
+        sim = background.result(C.rr_simulated, slot="rr_simulated", label="Simulating 4 × 200 analyst streams")
+        if sim is not None:
+            df = df.merge(sim, on=["epsilon", "budget"])
         st.dataframe(df.rename(columns={
             "epsilon": "ε", "budget": "ε_G", "reference": "reference value", "closed_form": "closed form",
             "mc_mean": "simulated mean", "mc_se": "standard error", "basic": "adding up ε", "runs": "runs"}),
