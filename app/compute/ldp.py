@@ -23,17 +23,17 @@ STATEMENTS = ("equal", "above", "even")
 STATEMENT_TEXT = {"equal": "X = x*", "above": "X ≥ x*", "even": "X is even"}
 REGRESSIONS = ("logistic", "truncated")  # the continuous part's query kind (Sec. 5.3 (c) and (b))
 
-MAX_PATTERNS = 256  # panel 3 enumerates at most this many output patterns
-SIM_RUNS = 100  # Monte Carlo runs per method in panel 7 (seeded)
+MAX_PATTERNS = 256  # the pattern panel enumerates at most this many output patterns
+SIM_RUNS = 100  # Monte Carlo runs per filter of the answered-counts panel (seeded)
 SIM_CAP = 200  # a run stops after this many accepted queries (stated on the page)
-RR_MULTIPLES = tuple(range(1, 13))  # panel 7 closed-form curve: ε_G = j·ε
+RR_MULTIPLES = tuple(range(1, 13))  # the closed-form curve: ε_G = j·ε
 RR_MC_MULTIPLES = (2, 4, 8, 12)
 RR_MC_RUNS = 80
 RR_CLOSED_FORM_MAX_M = 300  # ⌊ε_G/ε⌋ above this: the linear system is too slow for a rerun
 BNB_MAX_QUERIES = 10  # the continuous part: at most this many 2-D regression queries
 BNB_TOL = 1e-6
 BNB_WAIT = 0.06  # s the continuous part waits for its branch-and-bound before showing a placeholder
-REGION_MAX_EPSILON = 100.0  # panel 8's candidate ε range stops at 2·ε_G, and never above this
+REGION_MAX_EPSILON = 100.0  # the acceptance panel's candidate ε range stops at 2·ε_G, and never above this
 LOOSE_GAP = 0.15  # the paper's App. E values sit 0.100–0.149 above the certified optimum
 #: Expected answered binary randomized-response queries, (ε, ε_G, value) computed independently of this project's
 #: closed form (a ±1 walk's hitting time of ⌊ε_G/ε⌋ solved as a linear system); the page shows both.
