@@ -4,7 +4,7 @@ Losses are plotted on the display scale the reader picked (``ratio=False``: ℓ 
 log axis, so the picture keeps its shape and only the tick labels change).
 """
 
-From __future__ import annotations
+from __future__ import annotations
 
 import math
 from typing import Any
@@ -37,7 +37,7 @@ def _loss_axis(ratio: bool) -> dict[str, Any]:
 
 def _step(x: Any, y: Any, **kw: Any) -> dict:
     """A step line (value holds until the next query)."""
-    Tr = line(x, y, **kw)
+    tr = line(x, y, **kw)
     tr["line"]["shape"] = "hv"
     return tr
 
@@ -45,7 +45,7 @@ def _step(x: Any, y: Any, **kw: Any) -> dict:
 def _corners(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """The corners of an "hv" step line: the first and last points and every point whose y differs from the one
     before (a point that repeats its predecessor's y draws nothing new), so long flat runs cost the browser nothing."""
-    X, y = np.asarray(x), np.asarray(y, dtype=float)
+    x, y = np.asarray(x), np.asarray(y, dtype=float)
     if y.size <= 2:
         return x, y
     keep = np.r_[True, ~((y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1])))]
@@ -58,7 +58,7 @@ def _corners(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def idea(df: pd.DataFrame, *, budget: float, ratio: bool) -> go.Figure:
     """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε)."""
-    Traces = [
+    traces = [
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
               name="charged by adding up ε (basic composition)", color=BASIC, dash="dot"),
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
@@ -82,7 +82,7 @@ def idea(df: pd.DataFrame, *, budget: float, ratio: bool) -> go.Figure:
 
 def beliefs(df: pd.DataFrame) -> go.Figure:
     """Prior (grey), likelihood Λ(x) rescaled (orange), posterior (blue) over the domain."""
-    Traces = [
+    traces = [
         {"type": "bar", "x": df["x"], "y": df["prior"], "name": "prior b(x)", "marker": {"color": PRIOR}},
         {
             "type": "bar",
@@ -111,7 +111,7 @@ def beliefs(df: pd.DataFrame) -> go.Figure:
 
 def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     """The gain of one statement and the Lemma 3.2 worst case inside the realized and the LDP bands."""
-    Lo, hi = bands[_col("low", ratio)].to_numpy(), bands[_col("high", ratio)].to_numpy()
+    lo, hi = bands[_col("low", ratio)].to_numpy(), bands[_col("high", ratio)].to_numpy()
     names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
     bands_ = (0, 1)  # the two bands: one bar trace (fewer traces: each costs the browser a redraw pass)
     points = ((2, LIKE, "diamond"), (3, MAXC, "x"))  # the two gains: one marker trace
@@ -151,7 +151,7 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
 
 def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
     """Gain of the Lemma 3.2 statement and prior against the prior's weight w, approaching e^ℓ from below."""
-    Y = "lemma_gain" if ratio else "lemma_log_gain"
+    y = "lemma_gain" if ratio else "lemma_log_gain"
     traces = [
         line(df["alpha"], df[y], name="Lemma 3.2 gain", color=MAXC),
         line(  # a constant: its two ends draw the same line as every weight
@@ -178,7 +178,7 @@ def _blues(values: np.ndarray) -> tuple[list[str], float, float]:
 
     What Plotly draws for ``marker.color=values, colorscale="Blues"``, computed here: per-point colour mapping in the
     browser costs Plotly ≈ 30 ms a redraw for 256 bars; fixed colours are drawn in a third of the time."""
-    Lo, hi = float(np.min(values)), float(np.max(values))
+    lo, hi = float(np.min(values)), float(np.max(values))
     t = (values - lo) / (hi - lo) if hi > lo else np.zeros(len(values))
     stops = np.linspace(0.0, 1.0, len(_BLUES))
     rgb = np.column_stack([np.interp(t, stops, _BLUES[:, c]) for c in range(3)]).round().astype(int)
@@ -187,7 +187,7 @@ def _blues(values: np.ndarray) -> tuple[list[str], float, float]:
 
 def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
     """ℓ of each output pattern (sorted), coloured by its probability under x*, against Σε."""
-    Labels = (df["pattern"] if len(df) <= 64 else df["rank"]).to_numpy()
+    labels = (df["pattern"] if len(df) <= 64 else df["rank"]).to_numpy()
     loss = df[_col("loss", ratio)].to_numpy()
     bound = float(df[_col("basic", ratio)].iloc[0])
     colors, p_lo, p_hi = _blues(df["probability"].to_numpy(dtype=float))
@@ -234,7 +234,7 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
 
 def landscape(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
     """ln Λ(x) − min ln Λ over the domain (or Λ/min Λ); the tallest bar is the realized loss ℓ."""
-    Y = df[_col("log_likelihood_rel", ratio)]
+    y = df[_col("log_likelihood_rel", ratio)]
     colors = [MAXC if v in s.argmax else MINC if v in s.argmin else LIKE for v in df["x"]]
     ext = [(list(s.argmax), "argmax Λ", MAXC, "triangle-down"), (list(s.argmin), "argmin Λ", MINC, "triangle-up")]
     traces = [
@@ -270,7 +270,7 @@ def landscape(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
 
 def landscape_2d(grid: pd.DataFrame, b: Any) -> go.Figure:
     """Heatmap of ln Λ(x₁, x₂) for 2-D regression answers with the certified argmax/argmin and x*."""
-    G = np.sort(grid["x1"].unique())
+    g = np.sort(grid["x1"].unique())
     z = grid["log_likelihood"].to_numpy().reshape(len(g), len(g))
     pts = [
         (b.argmax, "argmax (branch-and-bound)", MAXC, "triangle-up"),
@@ -309,12 +309,12 @@ def landscape_2d(grid: pd.DataFrame, b: Any) -> go.Figure:
     )
 
 
-# --- the filter ------------------------------------------------------------------------
+# --- the filter ----------------------------------------------------------------------------------
 
 
 def timeline(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
     """Odometer (step), look-ahead W_k (dots), budget ε_G, basic composition Σε; rejection markers."""
-    Acc = df["accepted"]
+    acc = df["accepted"]
     steps = np.r_[0, df["step"]]
     loss = np.r_[1.0 if ratio else 0.0, df[_col("loss", ratio)]]
     basic = np.r_[1.0 if ratio else 0.0, df[_col("basic_spent", ratio)].where(df["basic_accepted"])]
@@ -358,7 +358,7 @@ def timeline(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
 
 def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
     """Accepted counts over the simulated runs (BPF, Simplified) with basic composition's count."""
-    Names = {"bayesian": ("Bayesian filter", BAYES), "simplified": ("Simplified filter", SIMPLE)}
+    names = {"bayesian": ("Bayesian filter", BAYES), "simplified": ("Simplified filter", SIMPLE)}
     traces = []
     for m, (name, c) in names.items():
         part = df[df["method"] == m]
@@ -378,7 +378,7 @@ def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
 
 def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
     """E[#accepted] on a binary RR stream vs ε_G (closed form) with Monte Carlo means ± 2 SE."""
-    Mc = df.dropna(subset=["mc_mean"])
+    mc = df.dropna(subset=["mc_mean"])
     traces = [line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES)]
     if len(mc):  # Monte-Carlo points only when the page's "simulate" toggle is on
         traces.append({
@@ -404,7 +404,7 @@ def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
 
 def regions(df: pd.DataFrame, *, remaining: float) -> go.Figure:
     """Which candidate queries (slope, ε_q) each rule accepts from the current state (a category map)."""
-    Order = ("both reject", "only the full BPF", "both accept")
+    order = ("both reject", "only the full filter", "both accept")
     colors = ("#DDDDDD", BAYES, GOOD)
     piv = df.assign(code=df["region"].map({r: i for i, r in enumerate(order)})).pivot(
         index="epsilon", columns="slope", values="code"
@@ -445,12 +445,12 @@ def regions(df: pd.DataFrame, *, remaining: float) -> go.Figure:
     )
 
 
-# --- branch-and-bound ---------------------------------------------------------------------
+# --- branch-and-bound -----------------------------------------------------------------------------
 
 
 def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
     """Certified lower and attained upper bounds of both extremes of ln Λ against explored nodes."""
-    Traces = []
+    traces = []
     for search, c in (("min ln Λ", MINC), ("max ln Λ", MAXC)):
         part = trace[trace["search"] == search]
         traces.append(_step(*_corners(part["nodes"], part["upper_bound"]), name=f"{search}: upper bound", color=c))
@@ -468,7 +468,7 @@ def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
 
 def secant(df: pd.DataFrame, *, z_range: tuple[float, float], kind: str = "logistic") -> go.Figure:
     """DC split f = C − V of one regression term and the secant V̂ ≥ V that makes C − V̂ convex and ≤ f."""
-    V_name = "V(z) = softplus(z) (convex)" if kind == "logistic" else "V(z), the convex part subtracted"
+    v_name = "V(z) = softplus(z) (convex)" if kind == "logistic" else "V(z), the convex part subtracted"
     traces = [
         line(df["z"], df["f"], name="f(z) = ln Pr[y | z]", color="black"),
         line(df["z"], df["V"], name=v_name, color=MAXC),
@@ -488,7 +488,7 @@ def secant(df: pd.DataFrame, *, z_range: tuple[float, float], kind: str = "logis
 
 def example2(df: pd.DataFrame) -> go.Figure:
     """Example 2: Λ(x) of outputs (1, 0, 1) with the values the paper prints (x = 2 misprinted)."""
-    Printed = df.dropna(subset=["paper"])
+    printed = df.dropna(subset=["paper"])
     traces = [
         {
             "type": "bar",
@@ -517,7 +517,7 @@ def example2(df: pd.DataFrame) -> go.Figure:
 
 def evaluation(bands: pd.DataFrame, *, paper: float, title: str) -> go.Figure:
     """Fig. 1(b)/(d): 10th–90th percentile band and median of accepted counts against ε_G, basic composition."""
-    X = bands["budget"]
+    x = bands["budget"]
     traces = [
         line(x, bands["p90"], name="90th percentile", color=BAYES, width=0.5),
         line(
@@ -546,7 +546,7 @@ def evaluation(bands: pd.DataFrame, *, paper: float, title: str) -> go.Figure:
 def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
     """Fig. 1(a)/(c): the filter's odometer against the number of answered regressions, one line per run, next to
     basic composition's k·ε."""
-    Traces = []
+    traces = []
     for i, (run, part) in enumerate(df.groupby("run")):
         tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
                    color=BAYES, width=1.2)
@@ -570,7 +570,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
 
 def healthcare(df: pd.DataFrame, s: Any) -> go.Figure:
     """App. E: the 16 output patterns sorted by exact loss, paper's values as markers, medians and the budget 4."""
-    D = df.sort_values("certified")
+    d = df.sort_values("certified")
     traces = [
         {
             "type": "bar",
