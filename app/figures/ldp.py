@@ -494,7 +494,7 @@ def example2(df: pd.DataFrame) -> go.Figure:
             "type": "bar",
             "x": df["x"],
             "y": df["likelihood"],
-            "name": "Λ(x), reconstructed Eq. 11",
+            "name": "Λ(x) from the queries of Eq. 11",
             "marker": {"color": LIKE},
         },
         {

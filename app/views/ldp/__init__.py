@@ -99,7 +99,7 @@ def headline(s: Settings) -> None:
     b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
     t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
     unit = "e^ℓ" if s.ratio else "ℓ"
-    c = st.columns(4)
+    c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
     c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
                 help="What the k answers, all answered, actually revealed: the largest factor (on the log scale) by which "
                      "they can have moved any observer's belief about the person.")

@@ -78,6 +78,10 @@ def example3(ex: C.Examples) -> None:
             "step": "query", "ratio_if_0": "e^ℓ if the answer is 0", "ratio_if_1": "e^ℓ if the answer is 1",
             "accepted": "answered", "observed": "answer", "ratio_after": "e^ℓ after", "paper_ratio": "paper",
             "loss_after": "ℓ after", "argmax": "most likely x", "argmin": "least likely x"})
+        formats = {"answer": "{:.0f}", "e^ℓ after": "{:.6g}", "paper": "{:.2f}", "ℓ after": "{:.6f}"}
+        for col, fmt in formats.items():  # a refused query has no answer: a dash, not an empty number
+            shown[col] = [fmt.format(v) if ok and v == v else "—" for v, ok in zip(shown[col], shown["answered"],
+                                                                                  strict=True)]
         st.dataframe(shown, hide_index=True, width="stretch")
         c = st.columns(4)
         c[0].metric("Transcripts of the interaction", ex.transcripts,
