@@ -177,3 +177,24 @@ def test_bad_values_of_the_page_controls_show_a_clear_message(query):
     key = next(iter(query))
     assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
     assert len(at.metric) >= 4  # the page still renders with the default in place
+
+
+def test_realized_path_of_randomized_response_is_epsilon_times_the_running_imbalance():
+    """The idea picture for binary randomized response: after j answers ℓ = ε·|#1 − #0| (Example 1's count), and
+    basic composition charges j·ε; the answers are the ones the beliefs panel shows."""
+    eps, k = 0.5, 12
+    df = C.realized_path("rr", eps, 2, k, 1, 4)
+    outs = [int(v) for v in C.beliefs("rr", eps, 2, k, 1, 4, "uniform").outputs]
+    imbalance = [abs(sum(1 if y else -1 for y in outs[:j])) for j in range(1, k + 1)]
+    assert df["realized"].tolist() == pytest.approx([eps * d for d in imbalance], abs=1e-12)
+    assert df["basic"].tolist() == pytest.approx([eps * j for j in range(1, k + 1)], rel=1e-12)
+    assert df["realized_ratio"].tolist() == pytest.approx([math.exp(eps * d) for d in imbalance], rel=1e-12)
+
+
+def test_approximate_run_adds_up_epsilon_until_basic_composition_would_stop():
+    """Algorithm 4 with pure queries: exactly ⌊ε_G/ε⌋ answers while adding up ε, then the look-ahead."""
+    run = C.approximate_run("rr", 1.0, 3.0, 2, 20, 1, 2)
+    adding = run.table[run.table["mode"].str.startswith("adding")]
+    assert len(adding) == 3 and adding["accepted"].all() and adding["spent"].tolist() == [1.0, 2.0, 3.0]
+    assert run.switch_step == 4 and not run.halted
+    assert (run.table["loss"] <= 3.0 + 1e-12).all()
