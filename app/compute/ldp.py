@@ -176,7 +176,7 @@ class Statement:
     """A statement's confidence before and after the answers, its knowledge gain and the bands around it."""
 
     bands: pd.DataFrame  # item, low, high (ln-gain units, + *_ratio)
-    curve: pd.DataFrame  # alpha, lemma_gain (ratio), lemma_log_gain, bound (ℓ), bound_ratio
+    curve: pd.DataFrame  # weight, lemma_gain (ratio), lemma_log_gain, bound (ℓ), bound_ratio
     prior_conf: float
     posterior_conf: float
     gain: float
@@ -203,7 +203,7 @@ def statement(family: str, epsilon: float, n: int, k: int, x: int, seed: int, pr
     weights = np.geomspace(1e-8, 0.5, 40)
     constructions = [ldp.lemma32_construction(ll, alpha=float(a)) for a in weights]
     curve = add_ratio(pd.DataFrame({
-        "alpha": weights,
+        "weight": weights,
         "lemma_gain": [c.gain for c in constructions],  # ratio for display (inf beyond e^709)
         "lemma_log_gain": [c.log_gain for c in constructions],
         "bound": loss,

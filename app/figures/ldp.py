@@ -149,13 +149,13 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     )
 
 
-def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
+def lemma_curve(df: pd.DataFrame, *, ratio: bool, weight: float) -> go.Figure:
     """Gain of the Lemma 3.2 statement and prior against the prior's weight w, approaching e^ℓ from below."""
     y = "lemma_gain" if ratio else "lemma_log_gain"
     traces = [
-        line(df["alpha"], df[y], name="Lemma 3.2 gain", color=MAXC),
+        line(df["weight"], df[y], name="Lemma 3.2 gain", color=MAXC),
         line(  # a constant: its two ends draw the same line as every weight
-            df["alpha"].iloc[[0, -1]].to_numpy(),
+            df["weight"].iloc[[0, -1]].to_numpy(),
             df[_col("bound", ratio)].iloc[[0, -1]].to_numpy(),
             name="realized loss (the supremum)",
             color=BAYES,
@@ -168,7 +168,7 @@ def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
         x="weight w (log scale)",
         y="gain (log axis)" if ratio else "ln gain (ε units)",
         xaxis={"title": {"text": "weight w (log scale)"}, "type": "log", "exponentformat": "power"},
-        marks=[vline(alpha, f"w = {alpha:g}")],
+        marks=[vline(weight, f"w = {weight:g}")],
         **_loss_axis(ratio),
     )
 

@@ -62,7 +62,7 @@ def statement(s: Settings) -> None:
                          f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.")
         ui.chart(F.statement_band(r.bands, ratio=s.ratio, text=text), r.bands, name="statement gain band",
                  alt="The statement's knowledge gain inside the realized band, itself inside the LDP band.")
-        ui.chart(F.lemma_curve(r.curve, ratio=s.ratio, alpha=s.weight), r.curve, name="lemma 3.2 construction",
+        ui.chart(F.lemma_curve(r.curve, ratio=s.ratio, weight=s.weight), r.curve, name="lemma 3.2 construction",
                  alt="Gain of the Lemma 3.2 construction rising towards the realized loss as the weight decreases.")
 
 
