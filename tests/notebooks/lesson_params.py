@@ -9,4 +9,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "ldp": (
+        {"eps": 0.2, "epsg": 1.0, "nq": 60, "dsize": 2, "xtrue": 1, "family": "rr", "prior": "skewed", "seed": 5},
+        {"eps": 5.0, "epsg": 20.0, "nq": 3, "dsize": 101, "xtrue": 100, "prior": "bimodal", "seed": 1},
+    ),
 }
