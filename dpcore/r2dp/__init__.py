@@ -1,23 +1,23 @@
-"""R²DP: randomising the Laplace scale (Mohammady et al. 2020, "R²DP: A Universally Utility-driven Framework via
-Randomizing the Randomization Mechanism of Differential Privacy").
+"""R²DP: randomising the Laplace scale (Mohammady et al. 2020, "R²DP: A Universally Utility-driven Framework
+via Randomizing the Randomization Mechanism of Differential Privacy").
 
-The mechanism releases ``q(d) + W`` with ``W | u ~ Laplace(0, 1/u)`` and the inverse scale ``u = 1/b`` drawn fresh
-(and kept secret) from a *mixing law* G for every release. Everything follows from the moment generating function
-``M(t) = E[e^{t u}]`` of u (Def. 3.2):
+The mechanism releases ``q(d) + W`` with ``W | u ~ Laplace(0, 1/u)`` and the inverse scale ``u = 1/b`` drawn
+fresh (and kept secret) from a *mixing law* G for every release. Everything follows from the moment generating
+function ``M(t) = E[e^{t u}]`` of u (Def. 3.2):
 
 * noise density ``f(w) = M'(-|w|)/2``, tail ``P(|W| > x) = M(-x)`` (Thm 3.1);
 * usefulness ``U(γ) = P(|W| <= γ) = 1 - M(-γ)`` (Cor. 4.1, with M evaluated at -γ);
 * exact privacy ``ε = ln(E[u] / M'(-Δq))`` (Cor. 3.3; tight, the worst output is the true answer).
 
-Modules, following the paper: :mod:`.laws` (mixing laws, Section IV-B/C), :mod:`.mechanism` (privacy, usefulness,
-noise, Section III), :mod:`.utility_metrics` (Table I, corrected), :mod:`.baselines` (Laplace, staircase, caps),
-:mod:`.optimal` (Algorithm 1 and the two-point global optimum), :mod:`.experiments` (curves of the figures,
-Lemma 4.10), :mod:`.gaussian` (the appendix's R²DP Gaussian mechanism).
+Modules, following the paper: :mod:`.laws` (mixing laws, Section IV-B/C), :mod:`.mechanism` (privacy,
+usefulness, noise, Section III), :mod:`.utility_metrics` (Table I, corrected), :mod:`.baselines` (Laplace,
+staircase, caps), :mod:`.optimal` (Algorithm 1 and the two-point global optimum), :mod:`.experiments` (curves
+of the figures, Lemma 4.10), :mod:`.gaussian` (the appendix's R²DP Gaussian mechanism).
 
-Infinite ε. An atom at ``u = inf`` (``Dirac(math.inf)`` or ``TwoPoint(u0, math.inf, p)`` with ``p < 1``: "release
-the exact answer with probability 1 - p", the limit b → 0 of the paper's remark on randomized response) is
-accepted; such laws have ``epsilon(...) == math.inf`` — the honest answer — instead of raising. Every other valid
-law has a finite ε.
+Infinite ε. An atom at ``u = inf`` (``Dirac(math.inf)`` or ``TwoPoint(u0, math.inf, p)`` with ``p < 1``:
+"release the exact answer with probability 1 - p", the limit b → 0 of the paper's remark on randomized
+response) is accepted; such laws have ``epsilon(...) == math.inf`` — the honest answer — instead of raising.
+Every other valid law has a finite ε.
 """
 
 from __future__ import annotations
@@ -34,7 +34,13 @@ from dpcore.r2dp._mgf import (  # noqa: F401
     _uniform_logM_scalar,
     _uniform_logmp12_scalar,
 )
-from dpcore.r2dp._solvers import _nelder_mead, _scalar_root, _scalar_root_newton, _scale_root, _scale_root_newton  # noqa: F401
+from dpcore.r2dp._solvers import (  # noqa: F401
+    _nelder_mead,
+    _scalar_root,
+    _scalar_root_newton,
+    _scale_root,
+    _scale_root_newton,
+)
 from dpcore.r2dp.baselines import (
     laplace_threshold,
     laplace_usefulness,

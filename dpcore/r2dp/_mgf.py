@@ -1,10 +1,11 @@
 """Log-MGF primitives: log E[uⁿ e^{tu}] of each mixing law, vectorised and scalar.
 
 Mohammady et al. 2020 (R²DP), Sections III–IV: the noise density, the usefulness and the exact ε of the R²DP
-Laplace mechanism are all values of the moment generating function M(t) = E[e^{tu}] of the inverse Laplace scale
-u and of its derivatives (Def. 3.2, Thm 3.1, Cor. 3.3). This module computes their logarithms stably (log space,
-erfcx and continued fractions in the tails) for the Gamma (Thm 4.5), Uniform (Thm 4.7), lower-truncated normal
-(Thm 4.9) and discrete laws; the scalar variants are fast paths for the optimisers of :mod:`.optimal`.
+Laplace mechanism are all values of the moment generating function M(t) = E[e^{tu}] of the inverse Laplace
+scale u and of its derivatives (Def. 3.2, Thm 3.1, Cor. 3.3). This module computes their logarithms stably
+(log space, erfcx and continued fractions in the tails) for the Gamma (Thm 4.5), Uniform (Thm 4.7),
+lower-truncated normal (Thm 4.9) and discrete laws; the scalar variants are fast paths for the optimisers of
+:mod:`.optimal`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _S_COEF_LIST = [float(v) for v in _S_COEF]
 
 
 def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
-    """log M^{(n)}(t) of Uniform(a, b) on u (spec §5.4, stable sinh form)."""
+    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width."""
     t = np.asarray(t, dtype=float)
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -145,7 +146,7 @@ def _tn_half_moments(alpha: np.ndarray, nmax: int) -> list[np.ndarray]:
 
 
 def _tn_logM(t: Any, mu: Any, sigma: Any, lo: Any) -> np.ndarray:
-    """log M(t) of N(μ, σ²) truncated to [lo, ∞) (spec §5.5, erfcx identity / log_ndtr)."""
+    """log M(t) of N(μ, σ²) truncated to [lo, ∞) (Thm 4.9; erfcx identity, log_ndtr far in the tail)."""
     t = np.asarray(t, dtype=float)
     with np.errstate(all="ignore"):
         alpha = (lo - mu) / sigma

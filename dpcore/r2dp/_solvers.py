@@ -1,8 +1,8 @@
 """Numerical search used by Algorithm 1: the scale that meets an exact ε, and a fast Nelder–Mead.
 
-Mohammady et al. 2020 (R²DP), Section IV-B/C and Algorithm 1. Every family is searched as u = s·V (shape V, scale
-s); the exact ε of Cor. 3.3 grows strictly with s, from 0 to ∞, so each shape has exactly one scale meeting the
-target ε. These root finders solve for it; :func:`_nelder_mead` searches the shapes.
+Mohammady et al. 2020 (R²DP), Section IV-B/C and Algorithm 1. Every family is searched as u = s·V (shape V,
+scale s); the exact ε of Cor. 3.3 grows strictly with s, from 0 to ∞, so each shape has exactly one scale
+meeting the target ε. These root finders solve for it; :func:`_nelder_mead` searches the shapes.
 """
 
 from __future__ import annotations

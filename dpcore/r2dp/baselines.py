@@ -1,10 +1,11 @@
 """What R²DP is compared with: the Laplace mechanism, the staircase mechanism and two caps.
 
-Mohammady et al. 2020 (R²DP), Thm 2.2 (Laplace usefulness) and Sections IV-C/V (comparison with the optimal noise,
-"Laplace for small ε, staircase for large ε"); the staircase is Geng & Viswanath 2016 ("The optimal noise-adding
-mechanism in differential privacy"). Two bounds are derived here, not in the paper: every ε-DP R²DP Laplace law
-has E[u] <= e^ε E[u e^{-Δq u}] <= e^{ε-1}/Δq, hence U(γ) <= γ e^{ε-1}/Δq (:func:`universal_cap`); and Laplace is a
-local optimum among mixing laws exactly when ε (1 - γ/Δq) <= 2 (:func:`laplace_threshold`).
+Mohammady et al. 2020 (R²DP), Thm 2.2 (Laplace usefulness) and Sections IV-C/V (comparison with the optimal
+noise, "Laplace for small ε, staircase for large ε"); the staircase is Geng & Viswanath 2016 ("The optimal
+noise-adding mechanism in differential privacy"). Two bounds are derived here, not in the paper: every ε-DP
+R²DP Laplace law has E[u] <= e^ε E[u e^{-Δq u}] <= e^{ε-1}/Δq, hence U(γ) <= γ e^{ε-1}/Δq
+(:func:`universal_cap`); and Laplace is a local optimum among mixing laws exactly when ε (1 - γ/Δq) <= 2
+(:func:`laplace_threshold`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def laplace_usefulness(
 ) -> np.ndarray | float:
     """U_Lap = 1 - exp(-ε γ/Δq) (Thm 2.2, corrected; vectorised over ε).
 
-    ``variant="as_printed"``: the appendix's failure probability ``e^{+γ/b(ε)}`` (sign error, E1),
+    ``variant="as_printed"``: the failure probability ``e^{+γ/b(ε)}`` of the appendix's proof of
+    Thm 4.2 (a sign error),
     i.e. ``1 - exp(+ε γ/Δq)`` — negative, not a probability.
     """
     e = _eps_array(epsilon)
@@ -46,7 +48,7 @@ def laplace_usefulness(
 def staircase_usefulness(
     epsilon: Any, *, gamma: float, sensitivity: float = 1.0, r: float | None = None
 ) -> np.ndarray | float:
-    """Usefulness of the Geng–Viswanath staircase (spec §7); r=None → optimal r* = frac(γ/Δq).
+    """Usefulness of the Geng–Viswanath staircase (Geng & Viswanath 2016); r=None → optimal r* = frac(γ/Δq).
 
     U*(ε) = 1 - e^{-mε} + e^{-mε} (e^ε - 1) g / ((e^ε - 1) g + 1), m = ⌊γ/Δq⌋, g = frac(γ/Δq).
     """
@@ -73,7 +75,7 @@ def staircase_optimal_r(
     epsilon: float, *, gamma: float | None = None, sensitivity: float = 1.0, cost: str = "usefulness"
 ) -> float:
     """Optimal staircase fraction r: usefulness → frac(γ/Δq); ``cost="l1"`` → 1/(1+e^{ε/2});
-    ``cost="l2"`` → Geng–Viswanath r2*(ε) (spec §7)."""
+    ``cost="l2"`` → Geng–Viswanath r2*(ε)."""
     e = _v.positive("epsilon", epsilon)
     cost = _v.choice("cost", cost, ("usefulness", "l1", "l2"))
     if cost == "usefulness":
@@ -86,7 +88,7 @@ def staircase_optimal_r(
 
 
 def staircase_density(x: Any, epsilon: float, *, sensitivity: float = 1.0, r: float = 0.5) -> np.ndarray | float:
-    """Staircase noise density f_r(x) (Geng–Viswanath; spec §7)."""
+    """Staircase noise density f_r(x) (Geng & Viswanath 2016)."""
     e = _v.positive("epsilon", epsilon)
     dq = _v.scale("sensitivity", sensitivity)
     rr = _v.probability("r", r)
@@ -103,7 +105,7 @@ def staircase_density(x: Any, epsilon: float, *, sensitivity: float = 1.0, r: fl
 def sample_staircase(
     n: int, epsilon: float, *, sensitivity: float = 1.0, r: float = 0.5, rng: Any = None
 ) -> np.ndarray:
-    """n draws of staircase noise (geometric × uniform construction, spec §7)."""
+    """n draws of staircase noise (geometric × uniform construction of Geng & Viswanath 2016)."""
     n = _v.integer("n", n, low=0, high=MAX_SAMPLES)
     e = _v.positive("epsilon", epsilon)
     dq = _v.scale("sensitivity", sensitivity)
@@ -118,7 +120,12 @@ def sample_staircase(
 
 
 def laplace_threshold(g: Any) -> np.ndarray | float:
-    """Local-optimality threshold ε = 2/(1 - γ/Δq): Gamma/Uniform beat Laplace iff ε above it (§4.4-2)."""
+    """Local-optimality threshold ε = 2/(1 - γ/Δq): Gamma/Uniform beat Laplace iff ε above it.
+
+    Laplace (a point mass at u* = ε/Δq) is a local optimum among mixing laws iff ε (1 - γ/Δq) <= 2 (the
+    second-order condition of the Lagrangian of Eq. 5 at u*); every family that contains laws concentrating on u*
+    beats it above the threshold.
+    """
     arr = _v.real_array("g", g, low=0.0)
     with np.errstate(divide="ignore"):
         out = np.where(arr < 1, 2.0 / (1.0 - np.minimum(arr, 1.0 - 1e-300)), np.inf)
@@ -126,7 +133,11 @@ def laplace_threshold(g: Any) -> np.ndarray | float:
 
 
 def universal_cap(epsilon: Any, *, gamma: float, sensitivity: float = 1.0) -> np.ndarray | float:
-    """min(1, γ e^{ε-1}/Δq): upper bound on the usefulness of every ε-DP R²DP-Laplace mechanism (§4.4-1)."""
+    """min(1, γ e^{ε-1}/Δq): upper bound on the usefulness of every ε-DP R²DP-Laplace mechanism.
+
+    E[u] <= e^ε E[u e^{-Δq u}] <= e^ε max_u u e^{-Δq u} = e^{ε-1}/Δq bounds the peak density f(0) = E[u]/2,
+    hence U(γ) <= 2γ f(0).
+    """
     e = _eps_array(epsilon)
     g = _v.positive("gamma", gamma) / _v.positive("sensitivity", sensitivity)
     with np.errstate(over="ignore"):

@@ -1,8 +1,9 @@
 """Curves behind the paper's figures and the numbers of its worked examples.
 
-Mohammady et al. 2020 (R²DP): usefulness against ε and γ for every family (Figs. 3–6), the region-of-improvement
-map (the Fig. 10 the text refers to but does not contain), the Gamma constraint landscape of Eq. 5, and
-Lemma 4.10's truncated-normal example (whose printed ε is not the exact one; see ``docs/errata.md``).
+Mohammady et al. 2020 (R²DP): usefulness against ε and γ for every family (Figs. 3–6), the
+region-of-improvement map (the Fig. 10 the text refers to but does not contain), the Gamma constraint
+landscape of Eq. 5, and Lemma 4.10's truncated-normal example (whose printed ε is not the exact one; see
+``docs/errata.md``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def usefulness_curves(
     epsilons: Any, *, gamma: float, sensitivity: float = 1.0, families: tuple[str, ...] = FAMILIES[:5]
 ) -> pd.DataFrame:
     """Long table (epsilon, family, usefulness, ratio) over an ε grid: each optimised family,
-    plus "staircase" (§11 panel 5; use γ/Δq grids for panel 6)."""
+    plus "staircase" (the curves of Figs. 3–6)."""
     e = _eps_array(epsilons).ravel()
     rows = []
     families = _v.sequence("families", families)
@@ -44,7 +45,8 @@ def usefulness_curves(
 def improvement_map(
     epsilons: Any, g_values: Any, *, family: str = "gamma", sensitivity: float = 1.0
 ) -> pd.DataFrame:
-    """Region-of-improvement grid (§11 panel 7): ratio U*_family / U_Lap over (ε, γ/Δq)."""
+    """Region-of-improvement grid (the Fig. 10 the paper refers to but omits): ratio U*_family / U_Lap over
+    (ε, γ/Δq)."""
     e = _eps_array(epsilons).ravel()
     gv = _v.real_array("g_values", g_values, low=0.0, allow_inf=False).ravel()
     if np.any(gv <= 0):
@@ -62,7 +64,7 @@ def improvement_map(
 def gamma_landscape(
     k: Any, theta: Any, *, gamma: float, sensitivity: float = 1.0
 ) -> dict[str, np.ndarray]:
-    """Gamma-family constraint landscape on a (k, θ) mesh (§11 panel 8): usefulness, exact ε
+    """Gamma-family constraint landscape on a (k, θ) mesh (the search of Eq. 5): usefulness, exact ε
     ((k+1) ln(1+Δqθ)) and the necessary-condition value ln M(Δq) (inf where Δqθ >= 1)."""
     kk = _v.real_array("k", k, low=0.0, allow_inf=False)
     tt = _v.real_array("theta", theta, low=0.0, allow_inf=False)
@@ -92,7 +94,8 @@ class Lemma410:
 
 
 def lemma_4_10(*, variant: Literal["exact", "as_printed"] = "exact") -> Lemma410:
-    """Lemma 4.10: exact ε = 1.180112, ln M(+Δq) = 1.241735; as printed ε = 1.1703 (E13, off by 0.0098)."""
+    """Lemma 4.10: exact ε = 1.180112, ln M(+Δq) = 1.241735; as printed ε = 1.1703 (the
+    paper's ε is 0.0098 below the exact value for its own parameters; its ln M(Δq) = 1.2417 is right)."""
     variant = _v.choice("variant", variant, ("exact", "as_printed"))
     law = TruncatedNormal(0.5223, 1.5454, 0.5223)
     if variant == "as_printed":

@@ -19,7 +19,8 @@ from dpcore.r2dp._mgf import _LOG_SQRT_2PI
 
 
 def gaussian_kappa(epsilon: float, delta: float) -> float:
-    """κ(δ, ε) = (K + sqrt(K² + 2ε))/(2ε), K = Q^{-1}(δ): σ = κ Δq (Thm A.2, Le Ny–Pappas; mislabelled E10)."""
+    """κ(δ, ε) = (K + sqrt(K² + 2ε))/(2ε), K = Q^{-1}(δ): σ = κ Δq (Thm A.2 = Le Ny & Pappas 2014, printed
+    under the title "Laplace mechanism" although it is the Gaussian one)."""
     e = _v.positive("epsilon", epsilon)
     d = _v.probability("delta", delta, low_open=True, high_open=True)
     K = float(-sp.ndtri(d))
@@ -40,7 +41,7 @@ def _mixture(sigmas: Any, weights: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def gaussian_usefulness(sigmas: Any, *, gamma: float, weights: Any = None) -> float:
-    """R²DP Gaussian usefulness 1 - 2 E_σ[Q(γ/σ)] (Thm A.3 averaged over a discrete σ law, §8)."""
+    """R²DP Gaussian usefulness 1 - 2 E_σ[Q(γ/σ)] (Thm A.3 averaged over a discrete σ law)."""
     s, w = _mixture(sigmas, weights)
     g = _v.positive("gamma", gamma)
     return float(1.0 - 2.0 * np.sum(w * sp.ndtr(-g / s)))
@@ -54,7 +55,7 @@ def gaussian_mixture_delta(
     sensitivity: float = 1.0,
     variant: Literal["exact", "averaged", "as_printed"] = "exact",
 ) -> float:
-    """δ(ε) of the R²DP Gaussian mechanism with σ ~ discrete law (Cor. A.4, corrected §8).
+    """δ(ε) of the R²DP Gaussian mechanism with σ ~ discrete law (Cor. A.4, with a well-formed constraint).
 
     ``exact``: sup over shifts 0 < s <= Δq of ∫(f(x) - e^ε f(x - s))_+ dx for the scale mixture f;
     ``averaged``: E_σ[δ_BW(ε; σ)] (Balle–Wang, sound by convexity); ``as_printed``: E_σ[Q(εσ - 1/(2σ))]

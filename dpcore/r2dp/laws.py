@@ -140,7 +140,8 @@ class Dirac(_Discrete):
 
 @dataclass(frozen=True)
 class TwoPoint(_Discrete):
-    """u = u0 with probability p, u = u1 with probability 1 - p (Bernoulli law, §5.2; spec convention).
+    """u = u0 with probability p, u = u1 with probability 1 - p (the Bernoulli law of Thm 4.4;
+    the paper's pmf and MGF put p on different atoms, here p is always the probability of u0).
 
     ``u1 = inf`` (an atom at b = 0: release the exact answer) is allowed and gives ε = ∞ when p < 1.
     """
@@ -270,7 +271,10 @@ class Uniform(MixingLaw):
 
 @dataclass(frozen=True)
 class TruncatedNormal(MixingLaw):
-    """u ~ N(μ, σ²) conditioned on u >= low (low >= 0; upper truncation = ∞, spec A8; Thm 4.9)."""
+    """u ~ N(μ, σ²) conditioned on u >= low (low >= 0; Thm 4.9, Lemma 4.10).
+
+    The paper's Eq. 9 also names an upper truncation point but never uses it: it is +∞ here.
+    """
 
     mu: float
     sigma: float

@@ -1,8 +1,8 @@
 """The R²DP Laplace mechanism: exact privacy, usefulness, noise law and releases.
 
 Mohammady et al. 2020 (R²DP), Section III (Def. 3.1, Thm 3.1, Thm 3.2, Cor. 3.3) and Section IV-A (Cor. 4.1,
-Thm 4.2). The mechanism releases q(d) + W with W | u ~ Laplace(0, 1/u) and u ~ G drawn fresh and kept secret for
-every release. With M(t) = E[e^{tu}]: noise density f(w) = M'(-|w|)/2, tail P(|W| > x) = M(-x), usefulness
+Thm 4.2). The mechanism releases q(d) + W with W | u ~ Laplace(0, 1/u) and u ~ G drawn fresh and kept secret
+for every release. With M(t) = E[e^{tu}]: noise density f(w) = M'(-|w|)/2, tail P(|W| > x) = M(-x), usefulness
 U(γ) = 1 - M(-γ), exact ε = ln(E[u] / M'(-Δq)) (tight: the worst output is the true answer).
 """
 
@@ -28,8 +28,8 @@ def epsilon(
 
     Returns ``math.inf`` for laws with an atom at u = ∞ (exact answer released with positive
     probability). ``variant="as_printed"``: the paper's Theorem 4.4 for two-point laws,
-    ``ln(p e^{Δq u0} + (1-p) e^{Δq u1}) = ln M(+Δq)`` — wrong (spec §5.2, E6), neither an upper
-    nor a lower bound; only defined for Dirac/TwoPoint.
+    ``ln(p e^{Δq u0} + (1-p) e^{Δq u1}) = ln M(+Δq)`` — wrong (its proof drops the weights u_i of the
+    mixture density), neither an upper nor a lower bound; only defined for Dirac/TwoPoint.
     """
     law = _law(law)
     dq = _v.positive("sensitivity", sensitivity)
@@ -45,7 +45,8 @@ def epsilon(
 
 
 def usefulness(law: MixingLaw, *, gamma: Any) -> np.ndarray | float:
-    """U(γ) = P(|W| <= γ) = 1 - M(-γ) (Thm 3.1 / Cor. 4.1 at t = -γ, spec E8); vectorised over γ."""
+    """U(γ) = P(|W| <= γ) = 1 - M(-γ) (Thm 3.1 / Cor. 4.1; the MGF is evaluated at -γ, not
+    at γ as Cor. 4.1's text says); vectorised over γ."""
     law = _law(law)
     g = _v.real_array("gamma", gamma, low=0.0, allow_inf=False)
     if np.any(g <= 0):
@@ -63,7 +64,12 @@ def necessary_condition(law: MixingLaw, *, sensitivity: float = 1.0) -> float:
 
 
 def reuse_epsilon(law: MixingLaw, *, sensitivity: float = 1.0, queries: int = 2) -> float:
-    """Exact joint ε when ONE draw of u is reused for n queries: ln(M^{(n)}(0)/M^{(n)}(-n Δq)) (spec §2.6-4)."""
+    """Exact joint ε when ONE draw of u is reused for n queries: ln(M^{(n)}(0)/M^{(n)}(-n Δq)).
+
+    The joint density of n outputs is 2^{-n} E[u^n e^{-u Σ|w_i|}]; the worst case is every output at its true
+    answer with every neighbour shifted by Δq. (The paper assumes fresh draws, where ε adds up; this is the price
+    of reuse.)
+    """
     law = _law(law)
     dq = _v.positive("sensitivity", sensitivity)
     n = _v.integer("queries", queries, low=1)
@@ -82,7 +88,7 @@ def noise_density(w: Any, law: MixingLaw) -> np.ndarray | float:
 
 
 def noise_cdf(w: Any, law: MixingLaw) -> np.ndarray | float:
-    """CDF of W: M(w)/2 for w < 0, 1 - M(-w)/2 for w >= 0 (spec §3.1)."""
+    """CDF of W: M(w)/2 for w < 0, 1 - M(-w)/2 for w >= 0 (Thm 3.1)."""
     law = _law(law)
     arr = _v.real_array("w", w)
     with np.errstate(all="ignore"):
@@ -91,7 +97,7 @@ def noise_cdf(w: Any, law: MixingLaw) -> np.ndarray | float:
 
 
 def sample_noise(n: int, law: MixingLaw, rng: Any = None) -> np.ndarray:
-    """n draws of W: fresh secret u ~ G per draw, then Laplace(0, 1/u) (spec §6.8)."""
+    """n draws of W: fresh secret u ~ G per draw, then Laplace(0, 1/u) (Def. 3.1; Algorithm 1, lines 3–5)."""
     law = _law(law)
     n = _v.integer("n", n, low=0, high=MAX_SAMPLES)
     g = _v.rng(rng)
@@ -107,7 +113,7 @@ def release(value: Any, law: MixingLaw, rng: Any = None) -> np.ndarray | float:
 
 
 def privacy_loss(x: Any, law: MixingLaw, *, sensitivity: float = 1.0) -> np.ndarray | float:
-    """Privacy-loss profile L(x) = ln f(x) - ln f(x - Δq) (q(d) = 0, q(d') = Δq; spec §3.3).
+    """Privacy-loss profile L(x) = ln f(x) - ln f(x - Δq) (q(d) = 0, q(d') = Δq; Thm 3.2).
 
     Max ε at x = 0, min -ε at x = Δq, antisymmetric about Δq/2, → Δq·essinf(u) as x → -∞.
     """

@@ -1,11 +1,11 @@
 """Usefulness-optimal mixing laws under the exact ε constraint (Algorithm 1).
 
-Mohammady et al. 2020 (R²DP), Section IV-A (Eq. 5: maximise U = 1 - M(-γ) subject to the exact ε), Section IV-B/C
-(Gamma, Uniform, truncated normal and their combination) and Algorithm 1 (Gamma + truncated normal). The constraint
-is linear in the law (ε_R <= ε ⟺ E[c_ε(u)] <= 0, c_ε(u) = u (1 - e^{ε - Δq u})) and so is the objective, so the
-optimum over *all* laws has at most two atoms: :func:`optimize` with ``family="two_point"`` finds it and
-:func:`two_point_lp` cross-checks it by linear programming. (The paper dismisses the two-point law because of its
-printed Thm 4.4, which is wrong; see ``docs/errata.md``.)
+Mohammady et al. 2020 (R²DP), Section IV-A (Eq. 5: maximise U = 1 - M(-γ) subject to the exact ε), Section
+IV-B/C (Gamma, Uniform, truncated normal and their combination) and Algorithm 1 (Gamma + truncated normal).
+The constraint is linear in the law (ε_R <= ε ⟺ E[c_ε(u)] <= 0, c_ε(u) = u (1 - e^{ε - Δq u})) and so is the
+objective, so the optimum over *all* laws has at most two atoms: :func:`optimize` with ``family="two_point"``
+finds it and :func:`two_point_lp` cross-checks it by linear programming. (The paper dismisses the two-point
+law because of its printed Thm 4.4, which is wrong; see ``docs/errata.md``.)
 """
 
 from __future__ import annotations
@@ -59,13 +59,16 @@ _MAX_LOG_SCALE = 700.0
 
 
 def _c(u: Any, eps: float, dq: float) -> np.ndarray:
-    """Constraint integrand c_ε(u) = u (1 - e^{ε - Δq u}) (ε_R <= ε ⟺ E[c] <= 0, §4.1)."""
+    """Constraint integrand c_ε(u) = u (1 - e^{ε - Δq u}) (ε_R <= ε ⟺ E[c] <= 0: the constraint of Eq. 5 is
+    linear in the law)."""
     with np.errstate(over="ignore"):
         return -u * np.expm1(eps - dq * np.asarray(u, dtype=float))
 
 
 def two_point_for_epsilon(u0: float, u1: float, *, epsilon: float, sensitivity: float = 1.0) -> TwoPoint:
-    """The two-point law on {u0, u1} (u0 < ε/Δq < u1) with p = P(u0) set so the exact ε is met (§4.5, panel 9).
+    """The two-point law on {u0, u1} (u0 < ε/Δq < u1) with p = P(u0) set so the exact ε is met.
+
+    One atom more private than Laplace, one less, mixed to spend exactly ε; the global optimum is such a law.
 
     (:func:`optimize` lists the rarer atom first instead, so that a tiny probability stays exact.)
     """
@@ -85,7 +88,7 @@ def two_point_for_epsilon(u0: float, u1: float, *, epsilon: float, sensitivity: 
 
 def _two_point_grid(u0: np.ndarray, u1: np.ndarray, *, epsilon: float, gamma: float,
                     sensitivity: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised :func:`two_point_for_epsilon` + :func:`usefulness` over arrays of atoms u0 < ε/Δq < u1 (panel 9):
+    """Vectorised :func:`two_point_for_epsilon` + :func:`usefulness` over arrays of atoms u0 < ε/Δq < u1:
     (p = P(u0), U(γ)) elementwise, by the same formulas as the scalar calls."""
     eps, dq, gam = float(epsilon), float(sensitivity), float(gamma)
     u0, u1 = np.asarray(u0, dtype=float), np.asarray(u1, dtype=float)
@@ -99,7 +102,8 @@ def _two_point_grid(u0: np.ndarray, u1: np.ndarray, *, epsilon: float, gamma: fl
 
 
 def scale_for_epsilon(law: MixingLaw, epsilon: float, *, sensitivity: float = 1.0) -> MixingLaw:
-    """law.scaled(s) with s solving exact ε(s) = ε — the app's "lock ε" (ε grows in s from 0 to ∞, §3.3, §6.2)."""
+    """law.scaled(s) with s solving exact ε(s) = ε — the app's "lock ε" (by Cor. 3.3, ε grows strictly in
+    s from 0 to ∞)."""
     law = _law(law)
     eps = _v.positive("epsilon", epsilon)
     dq = _v.positive("sensitivity", sensitivity)
@@ -154,7 +158,7 @@ FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncated_normal", "gam
 
 
 def gamma_theta_for_epsilon(k: Any, *, epsilon: float, sensitivity: float = 1.0) -> np.ndarray | float:
-    """θ(k) = expm1(ε/(k+1))/Δq: the Gamma scale with exact ε (inverse of ε = (k+1) ln(1+Δq θ), §5.3)."""
+    """θ(k) = expm1(ε/(k+1))/Δq: the Gamma scale with exact ε (inverse of ε = (k+1) ln(1+Δq θ), Thm 4.5)."""
     kk = _v.real_array("k", k, low=0.0, allow_inf=False)
     if np.any(kk <= 0):
         raise ValueError("k must be > 0")
@@ -398,11 +402,12 @@ def _family_law(eps: float, dq: float, gam: float, family: str) -> MixingLaw:
 def optimize(
     *, epsilon: float, gamma: float, sensitivity: float = 1.0, family: str = "two_point"
 ) -> OptimizationResult:
-    """Usefulness-optimal mixing law of a family under the exact ε constraint (Alg. 1, spec §6).
+    """Usefulness-optimal mixing law of a family under the exact ε constraint (Eq. 5, Algorithm 1).
 
-    Families: ``"laplace"``; ``"two_point"`` (the global optimum over *all* mixing laws, §4.5);
-    ``"gamma"`` (§6.3), ``"uniform"`` (§6.4), ``"truncated_normal"`` (§6.5, low >= 0, no upper cut),
-    ``"gamma+truncated_normal"`` (Algorithm 1's combination, §6.6; best effort, never worse than
+    Families: ``"laplace"``; ``"two_point"`` (the global optimum over *all* mixing laws: a linear
+    objective under one linear constraint has an optimal law with at most two atoms);
+    ``"gamma"`` (Thm 4.5), ``"uniform"`` (Thm 4.7), ``"truncated_normal"`` (Thm 4.9, low >= 0, no upper cut),
+    ``"gamma+truncated_normal"`` (Algorithm 1's combination, Thm 4.11; best effort, never worse than
     the single-family optima). The result always holds the better of the family optimum and
     Laplace (``laplace_optimal`` tells which), with ε recomputed by Cor. 3.3.
     """
@@ -441,7 +446,8 @@ def _epsilon_of(law: MixingLaw, dq: float) -> float:
 def two_point_lp(
     *, epsilon: float, gamma: float, sensitivity: float = 1.0, atoms: int = 6000
 ) -> tuple[float, np.ndarray, np.ndarray]:
-    """LP cross-check of §4.5: min Σ p_i e^{-γ u_i} s.t. Σ p_i c(u_i) <= 0 over a log grid of atoms.
+    """LP cross-check of the two-point optimum: min Σ p_i e^{-γ u_i} s.t. Σ p_i c(u_i) <= 0 over a log grid of
+    atoms.
 
     Returns (usefulness, support atoms, their probabilities) — the support has <= 2 atoms.
     """

@@ -1,8 +1,8 @@
 """Other utility metrics of an R²DP law (Table I, with its corrected formulas).
 
 Mohammady et al. 2020 (R²DP), Section IV-A-2 and Table I: mean absolute noise E|W| = ∫₀^∞ M(-x) dx, RMS noise
-and differential entropy. Two of the printed formulas are wrong (see ``docs/errata.md``): the ℓ2 double integral
-needs inner limits [x, ∞) (as printed it diverges) and the entropy misses the constant ln(2/E[u]).
+and differential entropy. Two of the printed formulas are wrong (see ``docs/errata.md``): the ℓ2 double
+integral needs inner limits [x, ∞) (as printed it diverges) and the entropy misses the constant ln(2/E[u]).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ def mean_abs_noise(law: MixingLaw) -> float:
 
 
 def rms_noise(law: MixingLaw, *, variant: Literal["exact", "as_printed"] = "exact") -> float:
-    """RMS of W = sqrt(2 E[1/u²]) = sqrt(2 ∫_0^∞ x M(-x) dx) (Table I ℓ2 with corrected limits, E3).
+    """RMS of W = sqrt(2 E[1/u²]) = sqrt(2 ∫_0^∞ x M(-x) dx) (Table I ℓ2 with corrected limits: the inner
+    integral runs over [x, ∞), not [0, ∞)).
 
     ``variant="as_printed"``: the printed double integral over [0, ∞)² diverges → inf.
     """
@@ -37,7 +38,8 @@ def rms_noise(law: MixingLaw, *, variant: Literal["exact", "as_printed"] = "exac
 
 
 def entropy(law: MixingLaw, *, variant: Literal["exact", "as_printed"] = "exact") -> float:
-    """Differential entropy of W: ln(2/E[u]) + ∫_0^∞ M(-x) M''(-x)/M'(-x) dx (Table I, corrected E3).
+    """Differential entropy of W: ln(2/E[u]) + ∫_0^∞ M(-x) M''(-x)/M'(-x) dx (Table I, corrected:
+    the paper omits the constant ln(2/E[u])).
 
     ``variant="as_printed"``: the paper's integral alone (missing ``+ ln(2/E[u])``).
     """
@@ -75,7 +77,7 @@ def entropy_both(law: MixingLaw) -> tuple[float, float]:
 
 
 def scale_pdf(law: MixingLaw, b: Any) -> np.ndarray | float:
-    """Density of the Laplace scale b = 1/u: f_u(1/b)/b² (spec §11 panel 1, "or b" toggle; continuous laws)."""
+    """Density of the Laplace scale b = 1/u: f_u(1/b)/b² (continuous laws only)."""
     law = _law(law)
     if law.discrete:
         raise ValueError("law must be continuous (a discrete law has atoms 1/u_i, not a density)")
@@ -100,7 +102,7 @@ class Metrics:
 
 
 def metrics(law: MixingLaw, *, gamma: float, sensitivity: float = 1.0) -> Metrics:
-    """ε, U(γ), E|W|, RMS, entropy and ln M(Δq) of a law (spec §4.3, §11 panel 12)."""
+    """ε, U(γ), E|W|, RMS, entropy and ln M(Δq) of a law (Table I with the corrected formulas)."""
     law = _law(law)
     return Metrics(
         epsilon=epsilon(law, sensitivity=sensitivity),
