@@ -417,7 +417,15 @@ def optimize(
     family = _v.choice("family", family, FAMILIES)
     lap = Dirac(eps / dq)
     u_lap = float(usefulness(lap, gamma=gam))
-    fam_law = _family_law(eps, dq, gam, family)
+    if u_lap == 1.0:  # Laplace is within γ with probability 1 to float precision: no law can do better
+        fam_law: MixingLaw = lap
+    else:
+        try:
+            with np.errstate(all="ignore"):  # the search's own overflows end in the except below or fail the check
+                fam_law = _family_law(eps, dq, gam, family)
+        except (ValueError, OverflowError, FloatingPointError) as exc:
+            raise ValueError(f"epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: the {family} search leaves the "
+                             f"float range (ε·γ/Δq or ε too extreme); choose a smaller epsilon ({exc})") from None
     fam_eps = _epsilon_of(fam_law, dq)
     fam_u = float(usefulness(fam_law, gamma=gam))
     if abs(fam_eps - eps) > 1e-7 * max(1.0, eps):  # safety net: never return a law over budget

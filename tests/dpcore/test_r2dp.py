@@ -589,3 +589,13 @@ def test_vectorised_two_point_grid_matches_the_exact_epsilon_lock():
         assert r2dp.epsilon(law, sensitivity=dq) == pytest.approx(eps, rel=1e-9)
         assert ua == pytest.approx(pa * -np.expm1(-gamma * a) + (1 - pa) * -np.expm1(-gamma * b), rel=1e-12)
         assert pa == pytest.approx(r2dp.two_point_for_epsilon(a, b, epsilon=eps, sensitivity=dq).p, rel=1e-12)
+
+
+def test_optimize_at_extreme_epsilon_is_laplace_or_names_epsilon():
+    # Laplace is within γ with probability 1 to float precision: every family returns it (no search, no overflow)
+    for fam in r2dp.FAMILIES:
+        res = r2dp.optimize(epsilon=1e9, gamma=0.1, family=fam)
+        assert res.laplace_optimal and res.usefulness == 1.0 and res.law == r2dp.Dirac(1e9)
+    # a search that leaves the float range says which inputs caused it
+    with pytest.raises(ValueError, match="epsilon=800"):
+        r2dp.optimize(epsilon=800.0, gamma=1e-3, family="gamma")
