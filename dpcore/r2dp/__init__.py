@@ -12,8 +12,8 @@ function ``M(t) = E[e^{t u}]`` of u (Def. 3.2):
 Modules, following the paper: :mod:`.laws` (mixing laws, Section IV-B/C), :mod:`.mechanism` (privacy,
 usefulness, noise, Section III), :mod:`.utility_metrics` (Table I, corrected), :mod:`.baselines` (Laplace,
 staircase, caps), :mod:`.optimal` (Algorithm 1 and the two-point global optimum), :mod:`.experiments` (curves
-of the figures, Lemma 4.10), :mod:`.gaussian` (the appendix's R²DP Gaussian mechanism), :mod:`.applications` (the experiments of Section
-VI on synthetic stand-in data).
+of the figures, Lemma 4.10), :mod:`.gaussian` (the appendix's R²DP Gaussian mechanism), :mod:`.applications`
+(the experiments of Section VI on synthetic stand-in data).
 
 Infinite ε. An atom at ``u = inf`` (``Dirac(math.inf)`` or ``TwoPoint(u0, math.inf, p)`` with ``p < 1``:
 "release the exact answer with probability 1 - p", the limit b → 0 of the paper's remark on randomized
