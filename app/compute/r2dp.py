@@ -562,3 +562,109 @@ def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> dict[str,
     return {"exact": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
             "as_printed": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
                                                         variant="as_printed"))}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Fig. 5, the experiments of Figs. 6–9 (stand-in data), the Gaussian appendix, reuse of u
+# --------------------------------------------------------------------------------------------------------------
+
+
+FIG5_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+FIG5_GAMMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising the Fig. 5 grid …")
+def fig5() -> pd.DataFrame:
+    """Fig. 5 re-implemented: counting queries (Δq = 1), usefulness of Laplace and of the best Gamma law over (ε, γ).
+
+    Columns: epsilon, g (= γ, since Δq = 1), usefulness (Gamma optimum), laplace_usefulness, ratio."""
+    return r2dp.improvement_map(np.array(FIG5_EPSILONS), np.array(FIG5_GAMMAS), family="gamma")
+
+
+EXPERIMENT_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 10.0)
+EXPERIMENT_GAMMAS = (0.05, 0.1)
+#: Sensitivity of the two statistical queries of Fig. 6: a count and the paper's average (Δq = 0.2).
+QUERY_SENSITIVITY = {"count": 1.0, "average": 0.2}
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Simulating 10⁴ answers per point …")
+def fig6(query: str, seed: int) -> pd.DataFrame:
+    """Fig. 6 on a stand-in query: share of 10⁴ noisy answers within γ of the true answer (Laplace, R²DP's two-point
+    optimum, staircase) for γ = 0.05 and 0.1. Columns: gamma, epsilon, mechanism, accuracy, exact, standard_error."""
+    frames = [r2dp.applications.query_accuracy(EXPERIMENT_EPSILONS, gamma=g, sensitivity=QUERY_SENSITIVITY[query],
+                                               trials=10_000, rng=np.random.default_rng([seed, i]))
+              .assign(gamma=g) for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Stand-ins for Figs. 7–8: (records, attributes, values per attribute) — synthetic, NOT the paper's data sets.
+CLASSIFIER_STANDINS = {"adult": (1_500, 14, 6), "kdd": (1_500, 20, 4)}
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Training noisy naive Bayes classifiers …")
+def classifier(dataset: str, seed: int) -> pd.DataFrame:
+    """Figs. 7–8 on a synthetic stand-in: precision and recall of a naive Bayes classifier built from noisy counts
+    (two thirds of the records train, one third test). Columns: gamma, epsilon, mechanism, precision, recall."""
+    n, attributes, values = CLASSIFIER_STANDINS[dataset]
+    rec = r2dp.applications.categorical_records(n, attributes=attributes, values=values,
+                                                rng=np.random.default_rng([seed, 7]))
+    cut = 2 * n // 3
+    train = r2dp.applications.Records(rec.features[:cut], rec.labels[:cut], values)
+    test = r2dp.applications.Records(rec.features[cut:], rec.labels[cut:], values)
+    frames = [r2dp.applications.naive_bayes(train, test, EXPERIMENT_EPSILONS, gamma=g,
+                                            rng=np.random.default_rng([seed, i])).assign(gamma=g)
+              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Recommending co-authors from noisy counts …")
+def recommender(threshold: float, seed: int) -> pd.DataFrame:
+    """Fig. 9 on a synthetic co-authorship stand-in (60 groups of 8 authors): precision and recall of Jaccard
+    recommendations from noisy counts against the non-private ones. Columns: gamma, epsilon, mechanism, precision,
+    recall, pairs."""
+    graph = r2dp.applications.coauthor_graph(rng=np.random.default_rng([seed, 9]))
+    frames = [r2dp.applications.recommendation(graph, EXPERIMENT_EPSILONS, gamma=g, threshold=threshold,
+                                               rng=np.random.default_rng([seed, i])).assign(gamma=g)
+              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def gaussian_appendix(epsilon: float, delta: float, gamma: float) -> dict[str, float]:
+    """Thm A.2–A.3 and Cor. A.4 at (ε, δ) with Δq = 1: κ, the δ the paper's calibration claims, the exact δ of the
+    Gaussian at σ = κ (analytic, Balle & Wang 2018) and the usefulness 1 − 2Q(γ/σ)."""
+    kappa = r2dp.gaussian_kappa(epsilon, delta)
+    return {"kappa": kappa, "delta_printed": r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
+            "delta_exact": r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa]),
+            "usefulness": r2dp.gaussian_usefulness([kappa], gamma=gamma)}
+
+
+GAUSSIAN_MIXTURES = (((1.0, 4.0), (0.5, 0.5)), ((2.0,), (1.0,)), ((0.5, 2.0, 8.0), (0.25, 0.5, 0.25)))
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
+    """Cor. A.4 for a few σ laws (Δq = 1): exact δ(ε) of the mixture, the sound average of per-σ δ, the paper's
+    form, and the usefulness. Columns: σ law, exact δ, averaged δ, paper's δ, U(γ)."""
+    rows = []
+    for sigmas, weights in GAUSSIAN_MIXTURES:
+        law = ", ".join(f"σ = {s:g} w.p. {w:g}" for s, w in zip(sigmas, weights))
+        rows.append({"σ law": law,
+                     "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
+                     "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
+                                                                       variant="averaged"),
+                     "paper's δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
+                                                              variant="as_printed"),
+                     "U(γ)": r2dp.gaussian_usefulness(sigmas, gamma=gamma, weights=weights)})
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def reuse(key: LawKey, sensitivity: float, queries: int = 6) -> pd.DataFrame:
+    """Composition: total ε of n releases with a fresh secret u each (n·ε) against reusing one draw of u for all n
+    (exact joint ε ln(M⁽ⁿ⁾(0)/M⁽ⁿ⁾(−nΔq))). Columns: queries, fresh draws, one reused draw."""
+    law = make_law(key)
+    one = r2dp.epsilon(law, sensitivity=sensitivity)
+    return pd.DataFrame([{"queries": n, "fresh draws": n * one,
+                          "one reused draw": r2dp.reuse_epsilon(law, sensitivity=sensitivity, queries=n)}
+                         for n in range(1, queries + 1)])
