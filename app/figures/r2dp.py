@@ -328,5 +328,68 @@ def fig4(df: pd.DataFrame) -> go.Figure:
                   x="ε", y="U*/U_Laplace", marks=[hline(1.4, "paper: 'up to 1.4×'", color="red")])
 
 
+def fig5(df: pd.DataFrame) -> go.Figure:
+    """Reproduced Fig. 5: counting queries (Δq = 1), usefulness of (a) Laplace and (b) the best Gamma R²DP law over
+    (ε, γ), as two heat maps on one colour scale."""
+    traces, layout = [], {}
+    for i, (col, label) in enumerate((("laplace_usefulness", "(a) Laplace"), ("usefulness", "(b) R²DP (Gamma)"))):
+        piv = df.pivot(index="g", columns="epsilon", values=col)
+        xa, ya = ("x", "y") if i == 0 else ("x2", "y2")
+        traces.append({"type": "heatmap", "x": list(piv.columns), "y": list(piv.index), "z": piv.to_numpy(),
+                       "colorscale": "Blues", "zmin": 0, "zmax": 1, "xaxis": xa, "yaxis": ya, "name": label,
+                       "showscale": i == 1, "colorbar": {"title": {"text": "U(γ)"}, "thickness": 12},
+                       "hovertemplate": f"{label}: ε %{{x}}, γ %{{y}} → U %{{z:.4f}}<extra></extra>"})
+        lo = 0.0 if i == 0 else 0.52
+        layout["xaxis" if i == 0 else "xaxis2"] = {"domain": [lo, lo + 0.43], "title": {"text": f"ε — {label}"},
+                                                  "anchor": ya}
+        layout["yaxis" if i == 0 else "yaxis2"] = {"type": "log", "anchor": xa, "showticklabels": i == 0,
+                                                  "title": {"text": "γ (log; Δq = 1)" if i == 0 else ""}}
+    return figure(traces, title="Fig. 5 re-implemented: usefulness of counting queries, Laplace vs R²DP", x="ε",
+                  y="γ", height=400, hovermode="closest", margin={"l": 70, "r": 20, "t": 50, "b": 60}, **layout)
+
+
+#: Colours and names of the mechanisms of the experiments (Figs. 6–9).
+MECHANISM_STYLE = {"none": ("no noise (not private)", COLORS["reference"], "dot"),
+                   "laplace": (LABELS["laplace"], COLORS["laplace"], None),
+                   "r2dp": ("R²DP (best two-point law)", COLORS["r2dp"], None),
+                   "staircase": ("optimal staircase", COLORS["staircase"], "dash")}
+
+
+def experiment(df: pd.DataFrame, *, measures: tuple[str, ...], title: str, y_title: str) -> go.Figure:
+    """Figs. 6–9 re-implemented: one panel per (measure, γ) against ε (log), one line per mechanism."""
+    gammas = sorted(df["gamma"].unique())
+    panels = [(m, g) for m in measures for g in gammas]
+    width = 1.0 / len(panels)
+    traces, layout = [], {}
+    for i, (measure, g) in enumerate(panels):
+        sfx = "" if i == 0 else str(i + 1)
+        for mech, (name, color, dash) in MECHANISM_STYLE.items():
+            part = df[(df["gamma"] == g) & (df["mechanism"] == mech)]
+            if part.empty:
+                continue
+            traces.append(_line(part["epsilon"], part[measure], name=name, color=color, dash=dash, width=2,
+                                mode="lines+markers", marker={"size": 5}, xaxis=f"x{sfx}", yaxis=f"y{sfx}",
+                                legendgroup=mech, showlegend=i == 0))
+        layout[f"xaxis{sfx}"] = {"domain": [i * width + 0.04, (i + 1) * width - 0.03], "type": "log", "anchor": f"y{sfx}",
+                                 "title": {"text": f"ε ({measure}, γ = {g:g})"}}
+        layout[f"yaxis{sfx}"] = {"anchor": f"x{sfx}", "range": [0, 1.02], "showticklabels": i == 0,
+                                 "title": {"text": y_title if i == 0 else ""}}
+    return figure(traces, title=title, x="ε", y=y_title, height=420, hovermode="closest",
+                  legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+                  margin={"l": 60, "r": 20, "t": 50, "b": 100}, **layout)
+
+
+def reuse(df: pd.DataFrame) -> go.Figure:
+    """Composition: total ε of n releases with fresh secret draws (n·ε) and with one reused draw of u."""
+    traces = [_line(df["queries"], df["fresh draws"], name="a fresh secret u per release (ε adds up)",
+                    color=COLORS["laplace"], mode="lines+markers"),
+              _line(df["queries"], df["one reused draw"], name="one secret u reused for all releases (exact)",
+                    color=COLORS["r2dp"], dash="dash", mode="lines+markers")]
+    return figure(traces, title="Total privacy loss of n releases", x="number of releases n", y="total ε",
+                  height=360, hovermode="x unified", legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+                  margin={"l": 60, "r": 20, "t": 50, "b": 90})
+
+
 __all__ = ["mixing_law", "noise", "loss_profile", "mgf", "usefulness_vs_epsilon", "usefulness_vs_g",
-           "improvement_map", "landscape", "two_point_map", "releases", "fig3", "fig4", "hline", "FAMILY_COLORS"]
+           "improvement_map", "landscape", "two_point_map", "releases", "fig3", "fig4", "fig5", "experiment", "reuse", "hline",
+           "FAMILY_COLORS", "MECHANISM_STYLE"]
