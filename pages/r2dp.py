@@ -170,21 +170,21 @@ def mechanism(c: SimpleNamespace) -> None:
     if c.law_ok:
         law_metrics(c)
     cols = st.columns(3)
-    cols[0].metric("Laplace U(γ) at ε", fmt(c.best["laplace"]))
-    cols[1].metric("global optimum (two-point) U(γ)", fmt(c.best["usefulness"]),
-                   help=f"Best of all R²DP laws (§4.5): {compute.describe(c.best['law'])}")
+    cols[0].metric("Laplace U(γ) at ε", fmt(c.best.laplace))
+    cols[1].metric("global optimum (two-point) U(γ)", fmt(c.best.usefulness),
+                   help=f"Best of all R²DP laws (§4.5): {compute.describe(c.best.law)}")
     cols[2].metric("optimal staircase U(γ)", fmt(compute.staircase(c.eps, c.gamma, c.sens)))
 
 
 def law_metrics(c: SimpleNamespace) -> None:
     head = c.head
-    st.markdown(f"**{head['law']}**" + (" — solved so that its exact ε equals the slider's ε." if c.lock else ""))
+    st.markdown(f"**{head.law}**" + (" — solved so that its exact ε equals the slider's ε." if c.lock else ""))
     cols = st.columns(3)
-    cols[0].metric("exact ε — this law", fmt(head["epsilon"]), help="ln(E[u] / M′(−Δq)) (Cor. 3.3, tight)")
-    cols[1].metric("U(γ) — this law", fmt(head["usefulness"]), help="P(|noise| ≤ γ) = 1 − M(−γ)")
-    cols[2].metric("ratio to Laplace at ε", f"{head['ratio']:.3f}×")
-    if head["over_budget"]:
-        st.warning(f"This law spends ε = {fmt(head['epsilon'])}, more than your budget ε = {c.eps:g}. "
+    cols[0].metric("exact ε — this law", fmt(head.epsilon), help="ln(E[u] / M′(−Δq)) (Cor. 3.3, tight)")
+    cols[1].metric("U(γ) — this law", fmt(head.usefulness), help="P(|noise| ≤ γ) = 1 − M(−γ)")
+    cols[2].metric("ratio to Laplace at ε", f"{head.ratio:.3f}×")
+    if head.over_budget:
+        st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = {c.eps:g}. "
                    "Turn on **lock ε** to rescale it to the budget.", icon=":material/warning:")
 
 
@@ -212,17 +212,17 @@ def noise(c: SimpleNamespace) -> None:
     st.button("back to 2·10⁴ draws" if big else "sample 10⁵", key="r2dp_few" if big else "r2dp_many", on_click=_flip,
               args=(BIG,), icon=":material/casino:", help="Redraw the histogram from 100 000 noise draws (same seed).")
     _, _, sampled = show("noise", (c.key, c.eps, c.gamma, c.sens, c.seed, samples), gamma=c.gamma,
-                         mass=c.head["usefulness"], log_y=c.log_density, draws=samples, name="noise density",
+                         mass=c.head.usefulness, log_y=c.log_density, draws=samples, name="noise density",
                          alt="Noise density of the chosen R²DP law with a sampled histogram, Laplace and staircase "
                          "densities, and the band |w| ≤ γ.")
     st.metric(f"sampled share within ±γ ({samples:,} draws)", f"{sampled:.4f}",
-              help=f"Monte Carlo estimate of U(γ) = {c.head['usefulness']:.4f}")
+              help=f"Monte Carlo estimate of U(γ) = {c.head.usefulness:.4f}")
 
 
 def loss(c: SimpleNamespace) -> None:
     if paused(c):
         return
-    show("loss_profile", (c.key, c.eps, c.sens), eps_law=c.head["epsilon"], epsilon=c.eps, sensitivity=c.sens,
+    show("loss_profile", (c.key, c.eps, c.sens), eps_law=c.head.epsilon, epsilon=c.eps, sensitivity=c.sens,
          name="privacy loss", alt="Privacy loss L(y) of the law and of Laplace against the output y.")
 
 
@@ -231,8 +231,8 @@ def mgf(c: SimpleNamespace) -> None:
         return
     show("mgf_view", (c.key, c.gamma, c.sens), figure="mgf", gamma=c.gamma, sensitivity=c.sens, name="mgf",
          alt="The moment generating function of u and its derivative on a log axis.")
-    holds = c.head["necessary"] > c.head["epsilon"]
-    st.caption(f"ln M(+Δq) = {fmt(c.head['necessary'])} vs exact ε = {fmt(c.head['epsilon'])}: " +
+    holds = c.head.necessary > c.head.epsilon
+    st.caption(f"ln M(+Δq) = {fmt(c.head.necessary)} vs exact ε = {fmt(c.head.epsilon)}: " +
                ("the necessary condition holds." if holds else
                 "the necessary condition fails — this law cannot beat Laplace at its own ε."))
 
@@ -281,8 +281,8 @@ def landscape(c: SimpleNamespace) -> None:
 
 def two_point(c: SimpleNamespace) -> None:
     mine = compute.relative(c.u0, c.u1, c.eps, c.sens)
-    show("two_point_map", (c.eps, c.gamma, c.sens), current=mine, laplace=c.best["laplace"],
-         best=compute.relative_atoms(c.best["family_law"], c.eps, c.sens), name="two-point explorer",
+    show("two_point_map", (c.eps, c.gamma, c.sens), current=mine, laplace=c.best.laplace,
+         best=compute.relative_atoms(c.best.family_law, c.eps, c.sens), name="two-point explorer",
          alt="Usefulness of two-point laws with exact epsilon over both atoms.")
     if not mine[0] < 1 < mine[1]:
         st.info(f"Your atoms u0 = {c.u0:g}, u1 = {c.u1:g} do not straddle u* = ε/Δq = "
@@ -294,17 +294,17 @@ def two_point(c: SimpleNamespace) -> None:
     head = compute.headline(key, c.eps, c.gamma, c.sens)
     cols = st.columns(3)
     cols[0].metric("your atoms: p = P(u0) solved", f"{compute.make_law(key).p:.4f}")
-    cols[1].metric("U(γ) of your two-point law", fmt(head["usefulness"]))
-    cols[2].metric("its ratio to Laplace", f"{head['ratio']:.3f}×")
+    cols[1].metric("U(γ) of your two-point law", fmt(head.usefulness))
+    cols[2].metric("its ratio to Laplace", f"{head.ratio:.3f}×")
 
 
 def bernoulli(c: SimpleNamespace) -> None:
     bern = compute.bernoulli(c.u0, c.u1, c.p, c.sens)
     st.markdown(f"Law: u0 = {c.u0:g} with probability p = {c.p:g}, u1 = {c.u1:g} otherwise (free p), "
                 f"Δq = {c.sens:g}.")
-    ui.paper_vs_exact("ε (Thm 4.4)", bern["as_printed"], bern["exact"], fmt="{:.6f}",
+    ui.paper_vs_exact("ε (Thm 4.4)", bern.as_printed, bern.exact, fmt="{:.6f}",
                       help="Thm 4.4 as printed: ln(p e^{Δq u0} + (1−p) e^{Δq u1})")
-    st.metric("brute-force sup of the privacy-loss profile", f"{bern['brute_force']:.6f}",
+    st.metric("brute-force sup of the privacy-loss profile", f"{bern.brute_force:.6f}",
               help="max over 1401 outputs and 40 shifts in (0, Δq]; equals the exact ε (attained at the true answer)")
 
 
@@ -397,9 +397,9 @@ def headline_points(c: SimpleNamespace) -> None:
     df = compute.headline_points()
     pct = compute.headline_percentages(df)
     cols = st.columns(3)
-    cols[0].metric("Uniform U* / U_Lap (paper: 230 %)", f"{pct['uniform_of_laplace']:.1f} %")
-    cols[1].metric("Gamma improvement (paper: up to 125 %)", f"+{pct['gamma_improvement']:.1f} %")
-    cols[2].metric("Laplace U", f"{pct['laplace']:.6f}")
+    cols[0].metric("Uniform U* / U_Lap (paper: 230 %)", f"{pct.uniform_of_laplace:.1f} %")
+    cols[1].metric("Gamma improvement (paper: up to 125 %)", f"+{pct.gamma_improvement:.1f} %")
+    cols[2].metric("Laplace U", f"{pct.laplace:.6f}")
     st.dataframe(df, hide_index=True, width="stretch")
     st.caption("Deviation: none in value — the paper's own families reproduce both points under exact accounting; "
                "the paper's combination optimum is replaced by the single-family optima (spec §9.1: within ~1 %).")
@@ -407,10 +407,10 @@ def headline_points(c: SimpleNamespace) -> None:
 
 def lemma(c: SimpleNamespace) -> None:
     lem = compute.lemma()
-    ui.paper_vs_exact("ε (Lemma 4.10)", lem["eps_printed"], lem["eps_exact"], fmt="{:.6f}")
+    ui.paper_vs_exact("ε (Lemma 4.10)", lem.eps_printed, lem.eps_exact, fmt="{:.6f}")
     cols = st.columns(2)
-    cols[0].metric("ln M(+Δq) — paper", f"{lem['lnM_printed']:.4f}")
-    cols[1].metric("ln M(+Δq) — exact", f"{lem['lnM_exact']:.6f}")
+    cols[0].metric("ln M(+Δq) — paper", f"{lem.lnM_printed:.4f}")
+    cols[1].metric("ln M(+Δq) — exact", f"{lem.lnM_exact:.6f}")
     st.caption("Deviation: ε = 1.180112, not the printed 1.1703 (not explained by rounding, σ-as-variance or lo = 0; "
                "spec §5.5, E13).")
 
@@ -425,7 +425,7 @@ def bernoulli_table(c: SimpleNamespace) -> None:
 
 def theorem22(c: SimpleNamespace) -> None:
     thm = compute.laplace_thm22(c.eps, c.gamma, c.sens)
-    ui.paper_vs_exact("Laplace U(γ)", thm["as_printed"], thm["exact"], fmt="{:.4f}", paper_underreports=False)
+    ui.paper_vs_exact("Laplace U(γ)", thm.as_printed, thm.exact, fmt="{:.4f}", paper_underreports=False)
 
 
 def fig3(c: SimpleNamespace) -> None:
@@ -481,7 +481,7 @@ for title, notice, draw in EXPLORE[controls.part] if controls.view == "explore" 
         draw(controls)
 if controls.law_ok and getattr(controls, "head", None):  # the law of part "law": one release at its exact ε
     try:
-        ledger.offer(dl.pure_release(controls.head["epsilon"], label=f"R²DP {controls.family} release",
+        ledger.offer(dl.pure_release(controls.head.epsilon, label=f"R²DP {controls.family} release",
                                      source="r2dp"))
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # e.g. an infinite ε: nothing sound to add

@@ -8,6 +8,7 @@ depends only on (ε, γ/Δq) use Δq = 1 and γ/Δq (spec §1, scale invariance)
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,81 @@ MC_SAMPLES = 20_000
 #: Draws behind the noise histogram after the "sample 10⁵" button (panel 2).
 BIG_SAMPLES = 100_000
 LawKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The sidebar law's numbers next to the baselines at the same ε (:func:`headline`)."""
+
+    law: str  # a short description of the law's parameters
+    epsilon: float  # its exact ε (Cor. 3.3)
+    usefulness: float  # its U(γ) = 1 − M(−γ)
+    ratio: float  # U / U_Laplace at the budget ε
+    over_budget: bool  # exact ε above the budget (lock ε off)
+    necessary: float  # ln M(+Δq): beating Laplace needs ε below it (Thm 4.2)
+    laplace: float
+    two_point: float  # the best R²DP law of all
+    staircase: float  # the best ε-DP additive noise of all
+    cap: float  # γ e^(ε−1)/Δq, above every R²DP law
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """Algorithm 1 for one family (:func:`optimum`)."""
+
+    law: r2dp.MixingLaw  # the law to use: the family optimum or Laplace, whichever is better
+    family_law: r2dp.MixingLaw  # the best law inside the family
+    usefulness: float
+    laplace: float
+    laplace_optimal: bool
+    ratio: float
+    epsilon: float
+
+
+@dataclass(frozen=True)
+class PaperVsExact:
+    """A number as the paper prints it and the exact one (and, where computed, a brute-force check)."""
+
+    as_printed: float
+    exact: float
+    brute_force: float = math.nan
+
+
+@dataclass(frozen=True)
+class LemmaCheck:
+    """Lemma 4.10 as printed and exact."""
+
+    eps_printed: float
+    eps_exact: float
+    lnM_printed: float
+    lnM_exact: float
+
+
+@dataclass(frozen=True)
+class HeadlinePercentages:
+    """The paper's two headline numbers at ε = 10, Δq = 1, γ = 0.05."""
+
+    uniform_of_laplace: float  # Uniform optimum as % of Laplace (the abstract's "230 %")
+    gamma_improvement: float  # Gamma optimum's gain over Laplace in % (Fig. 5's "up to 125 %")
+    laplace: float
+
+
+@dataclass(frozen=True)
+class GammaPoint:
+    """Shape k and scale θ of a Gamma mixing law."""
+
+    k: float
+    theta: float
+
+
+@dataclass(frozen=True)
+class GaussianCalibration:
+    """Thm A.2–A.3 at one (ε, δ), Δq = 1."""
+
+    kappa: float  # σ = κ Δq
+    delta_printed: float  # the δ the calibration claims
+    delta_exact: float  # the exact δ of the Gaussian at that σ
+    usefulness: float  # 1 − 2Q(γ/σ)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -92,33 +168,32 @@ def describe(law: r2dp.MixingLaw) -> str:
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def headline(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> dict[str, Any]:
+def headline(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> Headline:
     """Exact ε and U(γ) of the law, ln M(Δq) (Thm 4.2), and the Laplace / two-point optimum / staircase / cap at ε."""
     law = make_law(key)
     best = optimum(epsilon, gamma, sensitivity, "two_point")
     useful = float(r2dp.usefulness(law, gamma=gamma))
     eps_law = r2dp.epsilon(law, sensitivity=sensitivity)
-    return {
-        "law": describe(law),
-        "epsilon": eps_law,
-        "usefulness": useful,
-        "ratio": useful / best["laplace"],
-        "over_budget": eps_law > epsilon * (1 + 1e-9),
-        "necessary": r2dp.necessary_condition(law, sensitivity=sensitivity),
-        "laplace": best["laplace"],
-        "two_point": best["usefulness"],
-        "staircase": float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
-        "cap": float(r2dp.universal_cap(epsilon, gamma=gamma, sensitivity=sensitivity)),
-    }
+    return Headline(
+        law=describe(law),
+        epsilon=eps_law,
+        usefulness=useful,
+        ratio=useful / best.laplace,
+        over_budget=eps_law > epsilon * (1 + 1e-9),
+        necessary=r2dp.necessary_condition(law, sensitivity=sensitivity),
+        laplace=best.laplace,
+        two_point=best.usefulness,
+        staircase=float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
+        cap=float(r2dp.universal_cap(epsilon, gamma=gamma, sensitivity=sensitivity)),
+    )
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> dict[str, Any]:
+def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> Optimum:
     """Alg. 1 for one dpcore family: the law used, its U, Laplace's U and whether Laplace is optimal."""
     res = r2dp.optimize(epsilon=epsilon, gamma=gamma, sensitivity=sensitivity, family=family)
-    return {"law": res.law, "family_law": res.family_law, "usefulness": res.usefulness,
-            "laplace": res.laplace_usefulness, "laplace_optimal": res.laplace_optimal, "ratio": res.ratio,
-            "epsilon": res.epsilon}
+    return Optimum(law=res.law, family_law=res.family_law, usefulness=res.usefulness, laplace=res.laplace_usefulness,
+                   laplace_optimal=res.laplace_optimal, ratio=res.ratio, epsilon=res.epsilon)
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
@@ -127,10 +202,10 @@ def staircase(epsilon: float, gamma: float, sensitivity: float) -> float:
     return float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity))
 
 
-def gamma_point(key: LawKey) -> tuple[float, float] | None:
-    """(k, θ) of the law when it is a Gamma law (the marker of panel 8), else None."""
+def gamma_point(key: LawKey) -> GammaPoint | None:
+    """Shape and scale of the law when it is a Gamma law (the marker of the landscape), else None."""
     law = make_law(key)
-    return (law.k, law.theta) if isinstance(law, r2dp.Gamma) else None
+    return GammaPoint(law.k, law.theta) if isinstance(law, r2dp.Gamma) else None
 
 
 def relative_atoms(law: r2dp.MixingLaw, epsilon: float, sensitivity: float) -> tuple[float, float] | None:
@@ -266,8 +341,8 @@ def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
     return pd.concat([fine, opt], ignore_index=True)
 
 
-def _u_ratio(res: dict[str, Any]) -> tuple[float, float]:
-    return res["usefulness"], res["ratio"]
+def _u_ratio(res: Optimum) -> tuple[float, float]:
+    return res.usefulness, res.ratio
 
 
 #: γ/Δq points of the Gamma + TN curve of panel 6 (Alg. 1 costs 0.2–1.5 s an optimum, so fewer points; the whole
@@ -336,14 +411,14 @@ def improvement_maps(family: str) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def landscape(epsilon: float, gamma: float, sensitivity: float) -> tuple[pd.DataFrame, dict[str, float]]:
+def landscape(epsilon: float, gamma: float, sensitivity: float) -> tuple[pd.DataFrame, GammaPoint]:
     """Gamma-family (k, θ) landscape (panel 8): U(γ), exact ε, ln M(Δq) on a log mesh, and the constrained optimum."""
     k = np.geomspace(0.1, 100.0, 32)
     theta = np.geomspace(1e-3, 1e3, 32) / sensitivity
     grid = r2dp.gamma_landscape(k, theta, gamma=gamma, sensitivity=sensitivity)
     df = pd.DataFrame({name: np.ravel(v) for name, v in grid.items()})
-    best = optimum(epsilon, gamma, sensitivity, "gamma")["family_law"]
-    return df, {"k": best.k, "theta": best.theta}
+    best = optimum(epsilon, gamma, sensitivity, "gamma").family_law
+    return df, GammaPoint(best.k, best.theta)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -363,14 +438,14 @@ def two_point_map(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> dict[str, float]:
+def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> PaperVsExact:
     """Thm 4.4 as printed, exact ε (Cor. 3.3) and the brute-force sup of the privacy loss (panel 10, erratum E6)."""
     law = r2dp.TwoPoint(u0, u1, p)
     x = np.linspace(-3 * sensitivity, 4 * sensitivity, 1401)
     shifts = np.linspace(sensitivity / 40, sensitivity, 40)
     brute = max(float(np.max(r2dp.privacy_loss(x, law, sensitivity=s))) for s in shifts)
-    return {"as_printed": r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
-            "exact": r2dp.epsilon(law, sensitivity=sensitivity), "brute_force": brute}
+    return PaperVsExact(as_printed=r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
+                        exact=r2dp.epsilon(law, sensitivity=sensitivity), brute_force=brute)
 
 
 TRUE_ANSWER = 100.0
@@ -467,7 +542,7 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     rows = [("Laplace", "laplace", lap, 1.0, False, lap_law)]
     for fam, label in TABLE_FAMILIES.items():
         res = optimum.__wrapped__(epsilon, gamma, sensitivity, fam)
-        rows.append((label, fam, res["usefulness"], res["ratio"], not res["laplace_optimal"], res["law"]))
+        rows.append((label, fam, res.usefulness, res.ratio, not res.laplace_optimal, res.law))
     out = pd.DataFrame([{
         "mechanism": label, "family": fam, "U(γ)": u, "ratio to Laplace": ratio, "beats Laplace": beats,
         "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)), "RMS (ℓ2)": _fmt(r2dp.rms_noise(law)),
@@ -494,26 +569,27 @@ def headline_points() -> pd.DataFrame:
     rows = []
     for fam in HEADLINE_FAMILIES:
         res = optimum(10.0, 0.05, 1.0, fam)
-        rows.append({"mechanism": fam, "U": res["usefulness"], "U_laplace": res["laplace"], "ratio": res["ratio"]})
+        rows.append({"mechanism": fam, "U": res.usefulness, "U_laplace": res.laplace, "ratio": res.ratio})
     st_u = float(r2dp.staircase_usefulness(10.0, gamma=0.05))
     lap = rows[0]["U_laplace"]
     rows.append({"mechanism": "staircase", "U": st_u, "U_laplace": lap, "ratio": st_u / lap})
     return pd.DataFrame(rows)
 
 
-def headline_percentages(df: pd.DataFrame) -> dict[str, float]:
+def headline_percentages(df: pd.DataFrame) -> HeadlinePercentages:
     """The paper's two headline numbers from :func:`headline_points`: Uniform as % of Laplace, Gamma's gain in %."""
     rows = df.set_index("mechanism")
-    return {"uniform_of_laplace": 100 * rows.loc["uniform", "ratio"],
-            "gamma_improvement": 100 * (rows.loc["gamma", "ratio"] - 1), "laplace": rows.loc["gamma", "U_laplace"]}
+    return HeadlinePercentages(uniform_of_laplace=100 * rows.loc["uniform", "ratio"],
+                               gamma_improvement=100 * (rows.loc["gamma", "ratio"] - 1),
+                               laplace=rows.loc["gamma", "U_laplace"])
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def lemma() -> dict[str, float]:
+def lemma() -> LemmaCheck:
     """Lemma 4.10 as printed and exact (erratum E13)."""
     exact, printed = r2dp.lemma_4_10(), r2dp.lemma_4_10(variant="as_printed")
-    return {"eps_printed": printed.epsilon, "eps_exact": exact.epsilon,
-            "lnM_printed": printed.log_mgf_at_sensitivity, "lnM_exact": exact.log_mgf_at_sensitivity}
+    return LemmaCheck(eps_printed=printed.epsilon, eps_exact=exact.epsilon, lnM_printed=printed.log_mgf_at_sensitivity,
+                      lnM_exact=exact.log_mgf_at_sensitivity)
 
 
 BERNOULLI_TABLE = ((1.0, 2.0, 0.5), (0.2, 0.8, 0.5), (0.5, 5.0, 0.9))
@@ -525,9 +601,9 @@ def bernoulli_table() -> pd.DataFrame:
     rows = []
     for u0, u1, p in BERNOULLI_TABLE:
         b = bernoulli(u0, u1, p, 1.0)
-        rows.append({"u0": u0, "u1": u1, "p": p, "Thm 4.4 as printed": round(b["as_printed"], 6),
-                     "exact (Cor. 3.3)": round(b["exact"], 6), "brute-force sup": round(b["brute_force"], 6),
-                     "paper under-states ε": b["exact"] > b["as_printed"]})
+        rows.append({"u0": u0, "u1": u1, "p": p, "Thm 4.4 as printed": round(b.as_printed, 6),
+                     "exact (Cor. 3.3)": round(b.exact, 6), "brute-force sup": round(b.brute_force, 6),
+                     "paper under-states ε": b.exact > b.as_printed})
     return pd.DataFrame(rows)
 
 
@@ -557,11 +633,11 @@ def fig4() -> pd.DataFrame:
     return df
 
 
-def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> dict[str, float]:
+def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> PaperVsExact:
     """Thm 2.2: Laplace usefulness corrected vs the appendix's sign error (erratum E1)."""
-    return {"exact": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
-            "as_printed": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
-                                                        variant="as_printed"))}
+    return PaperVsExact(exact=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
+                        as_printed=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
+                                                                 variant="as_printed")))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -630,13 +706,14 @@ def recommender(threshold: float, seed: int) -> pd.DataFrame:
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def gaussian_appendix(epsilon: float, delta: float, gamma: float) -> dict[str, float]:
+def gaussian_appendix(epsilon: float, delta: float, gamma: float) -> GaussianCalibration:
     """Thm A.2–A.3 and Cor. A.4 at (ε, δ) with Δq = 1: κ, the δ the paper's calibration claims, the exact δ of the
     Gaussian at σ = κ (analytic, Balle & Wang 2018) and the usefulness 1 − 2Q(γ/σ)."""
     kappa = r2dp.gaussian_kappa(epsilon, delta)
-    return {"kappa": kappa, "delta_printed": r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
-            "delta_exact": r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa]),
-            "usefulness": r2dp.gaussian_usefulness([kappa], gamma=gamma)}
+    return GaussianCalibration(
+        kappa=kappa, delta_printed=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
+        delta_exact=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa]),
+        usefulness=r2dp.gaussian_usefulness([kappa], gamma=gamma))
 
 
 GAUSSIAN_MIXTURES = (((1.0, 4.0), (0.5, 0.5)), ((2.0,), (1.0,)), ((0.5, 2.0, 8.0), (0.25, 0.5, 0.25)))

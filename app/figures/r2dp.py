@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -207,7 +208,7 @@ def improvement_map(df: pd.DataFrame, two_point: pd.DataFrame, *, family: str, e
                   x="ε (log scale)", y="γ/Δq (log scale)", log_x=True, log_y=True, height=460, hovermode="closest")
 
 
-def landscape(df: pd.DataFrame, best: dict, *, current: tuple[float, float] | None, epsilon: float) -> go.Figure:
+def landscape(df: pd.DataFrame, best: Any, *, current: Any, epsilon: float) -> go.Figure:
     """Panel 8: Gamma (k, θ) landscape — usefulness, the exact-ε contour, the necessary-condition boundary, optimum."""
     k_values, th_values = np.unique(df["k"]), np.unique(df["theta"])
     k, th = np.log10(k_values), np.log10(th_values)
@@ -225,10 +226,10 @@ def landscape(df: pd.DataFrame, best: dict, *, current: tuple[float, float] | No
         {"type": "contour", "x": k, "y": th, "z": gap, "showscale": False, "name": "ε = ln M(Δq) (Thm 4.2 boundary)",
          "contours": {"start": 0, "end": 0, "size": 1, "coloring": "lines"}, "colorscale": _solid("red"),
          "line": {"color": "red", "width": 2, "dash": "dash"}, "showlegend": True, "hoverinfo": "skip"},
-        _marker(math.log10(best["k"]), math.log10(best["theta"]), "constrained optimum", "gold", "star"),
+        _marker(math.log10(best.k), math.log10(best.theta), "constrained optimum", "gold", "star"),
     ]
     if current is not None:
-        traces.append(_marker(math.log10(current[0]), math.log10(current[1]), "this law", FAMILY_COLORS["this law"]))
+        traces.append(_marker(math.log10(current.k), math.log10(current.theta), "this law", FAMILY_COLORS["this law"]))
     return figure(traces, title="Gamma family: usefulness over (k, θ) and the ε constraint", x="", y="", height=460,
                   hovermode="closest", xaxis=_log_axis(k_values, "shape k (log scale)"),
                   yaxis=_log_axis(th_values, "scale θ (log scale)"))
