@@ -233,3 +233,52 @@ def test_families_part_compares_every_family_including_gamma_plus_truncated_norm
     at.radio(key="map").set_value("combo").run()
     assert not at.exception and not at.error
     assert "Region of improvement of Gamma + truncated normal* (Alg. 1)" in _chart_text(at, 2)
+
+
+# ----------------------------------------------------------------------------------- compute tables of the new panels
+
+
+def test_gaussian_appendix_numbers_against_closed_forms():
+    from scipy import stats
+
+    from app.compute import r2dp as compute
+
+    eps, delta = np.log(2.0), 0.05
+    cal = compute.gaussian_appendix(eps, delta, 1.0)
+    k = stats.norm.isf(delta)
+    assert cal.kappa == pytest.approx((k + np.sqrt(k * k + 2 * eps)) / (2 * eps), rel=1e-14)
+    assert cal.kappa == pytest.approx(2.645674, abs=1e-6)  # the paper's "about 2.65"
+    assert cal.delta_printed == pytest.approx(0.05, abs=1e-12)
+    # exact δ of N(0, σ²) at ε (Balle & Wang 2018, Thm 8), Δq = 1
+    s = cal.kappa
+    exact = stats.norm.cdf(1 / (2 * s) - eps * s) - np.exp(eps) * stats.norm.cdf(-1 / (2 * s) - eps * s)
+    assert cal.delta_exact == pytest.approx(exact, rel=1e-6) and round(cal.delta_exact, 4) == 0.0069
+    assert cal.usefulness == pytest.approx(1 - 2 * stats.norm.sf(1.0 / s), rel=1e-12)
+
+
+def test_reuse_table_against_the_gamma_closed_form():
+    from app.compute import r2dp as compute
+
+    key = compute.law_key("gamma", lock=False, epsilon=5.0, sensitivity=1.0, k=3.0, theta=0.5, a=0.5, b=10.0, mu=2.0,
+                          sigma=2.0, low=0.5, u0=0.5, u1=50.0, p=0.3)
+    df = compute.reuse(key, 1.0, 4)
+    n = df["queries"].to_numpy()
+    # Gamma(k, θ): M⁽ⁿ⁾(t) ∝ (1 − θt)^(−k−n), so one reused draw costs (k + n) ln(1 + nΔqθ)
+    assert df["one reused draw"].to_numpy() == pytest.approx((3 + n) * np.log1p(0.5 * n), rel=1e-12)
+    assert df["fresh draws"].to_numpy() == pytest.approx(n * 4 * np.log(1.5), rel=1e-12)
+    assert df["one reused draw"].iloc[1] == pytest.approx(5 * np.log(2), rel=1e-12)  # 3.465736 > 3.243721 fresh
+
+
+def test_fig5_and_fig6_tables():
+    from app.compute import r2dp as compute
+
+    df = compute.fig5()
+    assert df["laplace_usefulness"].to_numpy() == pytest.approx(1 - np.exp(-df["epsilon"] * df["g"]), rel=1e-12)
+    assert np.all(df["usefulness"] >= df["laplace_usefulness"] - 1e-12)
+    top = df[(df["epsilon"] == 10.0) & (df["g"] == 0.05)].iloc[0]
+    assert top["ratio"] - 1 == pytest.approx(1.239, abs=1e-3)  # Fig. 5's "up to 125 %"
+    acc = compute.fig6("average", 0)
+    se = np.sqrt(acc["exact"] * (1 - acc["exact"]) / 10_000)
+    assert np.all(np.abs(acc["accuracy"] - acc["exact"]) <= 4.5 * se + 1e-12)
+    lap = acc[acc["mechanism"] == "laplace"]
+    assert lap["exact"].to_numpy() == pytest.approx(1 - np.exp(-lap["epsilon"] * lap["gamma"] / 0.2), rel=1e-12)
