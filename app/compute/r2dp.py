@@ -88,7 +88,7 @@ class HeadlinePercentages:
 
 @dataclass(frozen=True)
 class GammaPoint:
-    """Shape k and scale θ of a Gamma mixing law."""
+    """Shape ν (``k``) and scale s (``theta``) of a Gamma mixing law."""
 
     k: float
     theta: float
@@ -153,17 +153,18 @@ def make_law(key: LawKey) -> r2dp.MixingLaw:
 def describe(law: r2dp.MixingLaw) -> str:
     """A short text of the law's parameters (shown under the headline numbers)."""
     if isinstance(law, r2dp.Dirac):
-        return f"Dirac: u = {law.u:.4g} (Laplace with b = {1 / law.u:.4g})"
+        return f"no randomness: u = {law.u:.4g} always (plain Laplace with b = {1 / law.u:.4g})"
     if isinstance(law, r2dp.TwoPoint):
-        return f"two-point: u0 = {law.u0:.4g} w.p. p = {law.p:.4g}, u1 = {law.u1:.4g} w.p. {1 - law.p:.4g}"
+        return (f"two-point: u₀ = {law.u0:.4g} with probability p₀ = {law.p:.4g}, u₁ = {law.u1:.4g} with probability "
+                f"{1 - law.p:.4g}")
     if isinstance(law, r2dp.Gamma):
-        return f"Gamma: shape k = {law.k:.4g}, scale θ = {law.theta:.4g}"
+        return f"Gamma: shape ν = {law.k:.4g}, scale s = {law.theta:.4g}"
     if isinstance(law, r2dp.Uniform):
-        return f"Uniform: a = {law.a:.4g}, b = {law.b:.4g}"
+        return f"Uniform: u from uₗ = {law.a:.4g} to uₕ = {law.b:.4g}"
     if isinstance(law, r2dp.TruncatedNormal):
-        return f"truncated normal: μ = {law.mu:.4g}, σ = {law.sigma:.4g}, lower cut = {law.low:.4g}"
+        return f"truncated normal: μₙ = {law.mu:.4g}, σₙ = {law.sigma:.4g}, cut at ℓ = {law.low:.4g}"
     parts = " + ".join(f"{c:.4g}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
-    return f"combination: {parts}"
+    return f"sum: {parts}"
 
 
 @cached

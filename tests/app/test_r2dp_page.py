@@ -34,17 +34,17 @@ def test_renders_at_defaults_without_error_or_warning():
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]  # sound defaults: no erratum warning
-    # the idea's picture, then part "Law": noise, privacy loss, MGF, scale law, releases, reuse
+    # the idea's picture, then part "law": noise, privacy loss, MGF, scale law, releases, reuse
     assert len(_charts(at)) == 7
     assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε", "best R²DP law (two-point) U(γ)",
             "optimal staircase U(γ)"} <= set(_metrics(at))
     assert _metrics(at)["exact ε — this law"] == "5.0000"
-    assert not any("(Algorithm 1)" in label for label in _metrics(at))  # the per-family optima are in part Families
+    assert not any("(Algorithm 1)" in label for label in _metrics(at))  # the per-family optima are in part families
     text = " ".join(m.value for m in at.markdown)
     assert "e^{t u}" not in text.replace(r"e^{t u}\right]", "")  # raw braces only inside rendered LaTeX
 
 
-@pytest.mark.parametrize("part,charts", [("Families", 4), ("Explorers", 3)])
+@pytest.mark.parametrize("part,charts", [("families", 4), ("explorers", 3)])
 def test_other_parts_render_without_error(part, charts):
     at = open_page(PAGE, {"part": part})
     assert not at.exception, at.exception
@@ -53,7 +53,7 @@ def test_other_parts_render_without_error(part, charts):
 
 
 # (query that makes the control visible, widget kind, key, new value)
-EXPLORERS = {"part": "Explorers"}
+EXPLORERS = {"part": "explorers"}
 CONTROLS = [
     ({}, "select_slider", "eps", 2.0),
     (EXPLORERS, "select_slider", "eps", 2.0),
@@ -78,7 +78,7 @@ CONTROLS = [
     ({}, "toggle", "reveal", True),
     ({}, "number_input", "seed", 7),
     ({}, "radio", "view", "reproduce"),
-    ({"view": "reproduce", "part": "Figures"}, "radio", "f3g", "0.5"),
+    ({"view": "reproduce", "part": "figures"}, "radio", "f3g", "0.5"),
 ]
 
 
@@ -96,10 +96,10 @@ def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
 
 
 @pytest.mark.parametrize("query,kind,key,value", [
-    ({"part": "Families"}, "radio", "mapfam", "uniform"),
+    ({"part": "families"}, "radio", "mapfam", "uniform"),
     ({}, "toggle", "logf", True),
-    ({"view": "reproduce", "part": "Figures"}, "radio", "f3f", "uniform"),
-    ({"view": "reproduce", "part": "Experiments"}, "radio", "query", "average"),
+    ({"view": "reproduce", "part": "figures"}, "radio", "f3f", "uniform"),
+    ({"view": "reproduce", "part": "experiments"}, "radio", "query", "average"),
 ], ids=["mapfam", "logf", "f3f", "query"])
 def test_display_controls_change_a_chart(query, kind, key, value):
     at = open_page(PAGE, query)
@@ -133,7 +133,7 @@ def test_over_budget_law_is_flagged_when_unlocked():
 
 
 def test_two_point_formula_warning_where_the_paper_understates_epsilon():
-    at = open_page(PAGE, {"part": "Explorers", "u0": "0.2", "u1": "0.8", "p0": "0.5"})
+    at = open_page(PAGE, {"part": "explorers", "u0": "0.2", "u1": "0.8", "p0": "0.5"})
     assert not at.exception
     values = _metrics(at)
     assert values["ε (Thm 4.4) — paper's accountant"] == "0.544341"
@@ -151,13 +151,13 @@ def test_bad_family_parameters_show_the_value_error_and_the_page_keeps_working()
     assert not at.exception, at.exception
     assert any("b must be > a" in e.value for e in at.error)
     assert "Laplace U(γ) at ε" in _metrics(at)  # the law-independent headline numbers still show
-    at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5", "part": "Explorers"})
+    at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5", "part": "explorers"})
     assert not at.exception, at.exception
     assert len(_charts(at)) == 2  # the law-independent panels still render
 
 
-@pytest.mark.parametrize("part,charts", [("Headlines", 2), ("Errata", 1), ("Figures", 3), ("Experiments", 4),
-                                         ("Gaussian", 1)])
+@pytest.mark.parametrize("part,charts", [("headlines", 2), ("errata", 1), ("figures", 3), ("experiments", 4),
+                                         ("gaussian", 1)])
 def test_reproduce_parts_render(part, charts):
     at = open_page(PAGE, {"view": "reproduce", "part": part})
     assert not at.exception, at.exception
@@ -170,16 +170,16 @@ def test_reproduce_view_shows_the_headline_points_and_errata():
     values = _metrics(at)
     assert values["best Uniform law, as % of Laplace (paper: 230 %)"] == "230.0 %"
     assert values["best Gamma law's gain over Laplace (paper: up to 125 %)"] == "+123.9 %"
-    at = open_page(PAGE, {"view": "reproduce", "part": "Errata"})
+    at = open_page(PAGE, {"view": "reproduce", "part": "errata"})
     values = _metrics(at)
     assert values["ε (Lemma 4.10) — exact"] == "1.180112"
     assert values["ε (Lemma 4.10) — paper's accountant"] == "1.170300"
     warnings = " ".join(w.value for w in at.warning)
     assert "Lemma 4.10" in warnings and "u₀ = 0.2" in warnings
-    at = open_page(PAGE, {"view": "reproduce", "part": "Gaussian"})
+    at = open_page(PAGE, {"view": "reproduce", "part": "gaussian"})
     values = _metrics(at)
     assert values["exact δ of that Gaussian"] == "0.0069" and values["δ as the paper's calibration claims"] == "0.0500"
-    at = open_page(PAGE, {"view": "reproduce", "part": "Experiments"})
+    at = open_page(PAGE, {"view": "reproduce", "part": "experiments"})
     assert any("Stand-in data" in m.value for m in at.markdown)
 
 
@@ -195,7 +195,7 @@ def test_scale_panel_draws_the_law_of_the_laplace_scale():
     at = open_page(PAGE)
     assert not at.exception, at.exception
     spec = " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
-    assert "b = 1/u (Laplace scale)" in spec and "Laplace b* = Δq/ε = 0.2" in spec
+    assert "b = 1/u (Laplace scale)" in spec and "Laplace b* = Δ/ε = 0.2" in spec
     at = open_page(PAGE, {"fam": "two_point"})  # atoms 1/u of a discrete law
     assert not at.exception and not at.error
     assert "P(b = atom)" in " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
@@ -242,18 +242,18 @@ def test_release_button_adds_one_release_and_keeps_u_secret():
 
 
 def test_families_part_compares_every_family_including_gamma_plus_truncated_normal():
-    at = open_page(PAGE, {"part": "Families"})
+    at = open_page(PAGE, {"part": "families"})
     values = _metrics(at)
     best = r2dp.optimize(epsilon=5.0, gamma=0.1, sensitivity=1.0, family="gamma")
-    assert values["best gamma U(γ) (Algorithm 1)"] == f"{best.usefulness:.4f}"
+    assert values["best gamma U(γ) (Alg. 1)"] == f"{best.usefulness:.4f}"
     table = at.dataframe[0].value
     combo = table.set_index("mechanism").loc["Gamma + truncated normal (Algorithm 1)", "U(γ)"]
     assert combo == pytest.approx(r2dp.optimize(epsilon=5.0, gamma=0.1, family="gamma+truncated_normal").usefulness)
     vs_eps, vs_g = _chart_text(at, 1), _chart_text(at, 2)
-    assert "Gamma + truncated normal* (Alg. 1)" in vs_eps and "Gamma + truncated normal* (Alg. 1)" in vs_g
+    assert "Gamma + truncated normal* (Algorithm 1)" in vs_eps and "Gamma + truncated normal* (Algorithm 1)" in vs_g
     at.radio(key="mapfam").set_value("combo").run()
     assert not at.exception and not at.error
-    assert "Region of improvement of Gamma + truncated normal* (Alg. 1)" in _chart_text(at, 3)
+    assert "Region of improvement of Gamma + truncated normal* (Algorithm 1)" in _chart_text(at, 3)
 
 
 # ----------------------------------------------------------------------------------- compute tables of the new panels

@@ -164,7 +164,7 @@ def optima(s: Settings, head: compute.Headline | None) -> None:
         if df is None:
             return
         mine = df.set_index("family").loc[compute.OPT_FAMILY[s.family]]
-        st.metric(f"best {s.family} U(γ) (Algorithm 1)", fmt(mine["U(γ)"]),
+        st.metric(f"best {s.family} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
                   help="No law of this family beats Laplace here." if s.family != "laplace" and
                   not mine["beats Laplace"] else f"The best law of the family: {mine['optimal law']}")
         st.dataframe(df.drop(columns="family"), hide_index=True, width="stretch",
@@ -267,7 +267,7 @@ def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:
 
 
 PARTS = {
-    "Law": (noise, loss, mgf, scale_law, simulator, reuse, metrics),
-    "Families": (optima, vs_epsilon, vs_gamma, region),
-    "Explorers": (landscape, explorers),
+    "law": (noise, loss, mgf, scale_law, simulator, reuse, metrics),
+    "families": (optima, vs_epsilon, vs_gamma, region),
+    "explorers": (landscape, explorers),
 }
