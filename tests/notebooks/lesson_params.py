@@ -9,4 +9,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "r2dp": (
+        {"eps": 1.0, "gamma": 0.5, "fam": "uniform"},
+        {"eps": 10.0, "gamma": 0.05, "sens": 2.0, "fam": "two_point", "shape": 0.5},
+    ),
 }
