@@ -194,8 +194,8 @@ def _locked_gamma(eps: float = 5.0) -> r2dp.Gamma:
 def test_scale_panel_draws_the_law_of_the_laplace_scale():
     at = open_page(PAGE)
     assert not at.exception, at.exception
-    spec = " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
-    assert "b = 1/u (Laplace scale)" in spec and "Laplace b* = Δ/ε = 0.2" in spec
+    text = " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
+    assert "b = 1/u (Laplace scale)" in text and "Laplace b* = Δ/ε = 0.2" in text
     at = open_page(PAGE, {"fam": "two_point"})  # atoms 1/u of a discrete law
     assert not at.exception and not at.error
     assert "P(b = atom)" in " ".join(_chart_text(at, i) for i in range(len(_charts(at))))

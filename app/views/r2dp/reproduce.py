@@ -136,13 +136,9 @@ def classifier(s: Settings) -> None:
                   "Being within γ of a count matters little here, so R²DP and Laplace are close."):
         st.markdown(STANDIN)
         data = str(params.control("data", container=st))
-        df = background.result(compute.classifier, data, s.seed, slot="classifier",
-                               label="Training noisy naive Bayes classifiers")
-        if df is None:
-            return
-        ui.chart(figs.experiment(df, measures=("precision", "recall"), title="Figs. 7–8 re-implemented",
-                                 y_title="precision / recall"), df, name="classifier",
-                 alt="Precision and recall of noisy naive Bayes against epsilon per mechanism.")
+        _precision_recall(compute.classifier, data, s.seed, slot="classifier",
+                          label="Training noisy naive Bayes classifiers", title="Figs. 7–8 re-implemented",
+                          alt="Precision and recall of noisy naive Bayes against epsilon per mechanism.")
 
 
 def recommender(s: Settings) -> None:
@@ -151,13 +147,17 @@ def recommender(s: Settings) -> None:
                   "threshold decision suffers from the rare large errors that U(γ) does not count."):
         st.markdown(STANDIN)
         threshold = float(params.control("simthr", container=st))
-        df = background.result(compute.recommender, threshold, s.seed, slot="recommender",
-                               label="Recommending co-authors from noisy counts")
-        if df is None:
-            return
-        ui.chart(figs.experiment(df, measures=("precision", "recall"), title="Fig. 9 re-implemented",
-                                 y_title="precision / recall"), df, name="recommender",
-                 alt="Precision and recall of noisy Jaccard recommendations against epsilon per mechanism.")
+        _precision_recall(compute.recommender, threshold, s.seed, slot="recommender",
+                          label="Recommending co-authors from noisy counts", title="Fig. 9 re-implemented",
+                          alt="Precision and recall of noisy Jaccard recommendations against epsilon per mechanism.")
+
+
+def _precision_recall(fn, arg: object, seed: int, *, slot: str, label: str, title: str, alt: str) -> None:
+    """A precision / recall experiment run in the background, then its chart (one panel per measure and γ)."""
+    df = background.result(fn, arg, seed, slot=slot, label=label)
+    if df is not None:
+        ui.chart(figs.experiment(df, measures=("precision", "recall"), title=title, y_title="precision / recall"),
+                 df, name=slot, alt=alt)
 
 
 # ------------------------------------------------------------------------------------------------------- Gaussian
