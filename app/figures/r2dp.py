@@ -130,8 +130,8 @@ def loss_profile(df: pd.DataFrame, *, eps_law: float, epsilon: float, sensitivit
 
 def mgf(df: pd.DataFrame, *, gamma: float, sensitivity: float) -> go.Figure:
     """M(t) and M′(t) with the points that give usefulness, ε and the necessary condition."""
-    traces = [_line(df["t"], df["M"], name="M(t) = E[e^{tu}]", color=FAMILY_COLORS["this law"]),
-              _line(df["t"], df["M_prime"], name="M′(t) = E[u e^{tu}]", color=FAMILY_COLORS["uniform"], width=2)]
+    traces = [_line(df["t"], df["M"], name="M(t) = E[exp(t·u)]", color=FAMILY_COLORS["this law"]),
+              _line(df["t"], df["M_prime"], name="M′(t) = E[u·exp(t·u)]", color=FAMILY_COLORS["uniform"], width=2)]
     marks = [vline(-gamma, "−γ: U = 1 − M(−γ)"), vline(-sensitivity, "−Δ", position="top"),
              vline(0.0, "0: ε = ln M′(0)/M′(−Δ)", position="top"), vline(sensitivity, "+Δ: ln M(Δ)")]
     return figure(traces, title="One curve, privacy and utility: the MGF of u", x="t", y="value (log scale)",

@@ -15,7 +15,7 @@ import streamlit as st
 from app import ledger, params, ui
 from app.compute import r2dp as compute
 from app.views.r2dp import explore, reproduce
-from app.views.r2dp._common import fmt, show
+from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 from dpcore import ledger as dl
 
 TITLE = "R²DP: draw the noise scale at random"
@@ -109,7 +109,7 @@ def render(s: Settings) -> None:
         explore.render(s, head)
     if head is not None:  # the law of the sidebar: one release at its exact ε
         try:
-            ledger.offer(dl.pure_release(head.epsilon, label=f"R²DP {s.family} release", source="r2dp"))
+            ledger.offer(dl.pure_release(head.epsilon, label=f"R²DP {FAMILY_WORDS[s.family]} release", source="r2dp"))
         except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
             pass  # e.g. an infinite ε: nothing sound to add
 

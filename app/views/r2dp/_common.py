@@ -13,6 +13,10 @@ from app.compute import r2dp as compute
 from app.compute._cache import MAX_ENTRIES
 from app.figures import r2dp as figs
 
+#: How the page names a family in its own words (lower-case where existing links and exercises quote them).
+FAMILY_WORDS = {"laplace": "Laplace", "two_point": "two-point", "gamma": "gamma", "uniform": "uniform",
+                "truncnorm": "truncated-normal", "combo": "Gamma + truncated normal"}
+
 
 def fmt(x: float, digits: int = 4) -> str:
     """A number as shown on the page ("∞" for an infinite ε or moment)."""

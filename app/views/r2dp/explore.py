@@ -10,7 +10,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
-from app.views.r2dp._common import fmt, show
+from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -164,7 +164,7 @@ def optima(s: Settings, head: compute.Headline | None) -> None:
         if df is None:
             return
         mine = df.set_index("family").loc[compute.OPT_FAMILY[s.family]]
-        st.metric(f"best {s.family} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
+        st.metric(f"best {FAMILY_WORDS[s.family]} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
                   help="No law of this family beats Laplace here." if s.family != "laplace" and
                   not mine["beats Laplace"] else f"The best law of the family: {mine['optimal law']}")
         st.dataframe(df.drop(columns="family"), hide_index=True, width="stretch",
