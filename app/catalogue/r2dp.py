@@ -99,11 +99,6 @@ register(
         0.3, tuple(round(i / 100, 2) for i in range(101)), topic="r2dp",
     ),
     Param(
-        "showb", "", "show the noise scale b = 1/u",
-        "Draw the law of the Laplace scale b = 1/u instead of the law of u = 1/b.",
-        False, kind="toggle", topic="r2dp",
-    ),
-    Param(
         "logf", "", "log density axis",
         "A logarithmic density axis shows the tails: R²DP noise decays more slowly than Laplace noise.",
         False, kind="toggle", topic="r2dp",
