@@ -12,7 +12,15 @@ from typing import Any
 import pandas as pd
 
 from dpcore import _validate as _v
-from dpcore.noise_reduction.filter_budget import _TOL, BudgetExceeded, _fits, _Ledger, _RunningTotal
+from dpcore.noise_reduction.filter_budget import (
+    _TOL,
+    BudgetExceeded,
+    _fits,
+    _Ledger,
+    _restore,
+    _RunningTotal,
+    _SpentTotal,
+)
 from dpcore.noise_reduction.unified_filter import ZCDPFilter
 
 __all__ = ["ExPostFilter", "ConcurrentFilter"]
@@ -31,6 +39,8 @@ class ExPostFilter(_Ledger):
     """
 
     kind = "ex_post"
+    epsilon_spent = _SpentTotal("_eps", "Σ of the realised ex-post losses charged so far (exact, rounded to a float).")
+    delta_spent = _SpentTotal("_delta", "Σ δ_n of the mechanisms admitted so far.")
 
     def __init__(self, epsilon: float, delta: float = 0.0, *, tol: float = _TOL, record: bool = True) -> None:
         super().__init__(record)
@@ -41,23 +51,6 @@ class ExPostFilter(_Ledger):
         self._delta = _RunningTotal()
         self._open: dict[str, Any] | None = None
 
-    @property
-    def epsilon_spent(self) -> float:
-        """Σ of the realised ex-post losses charged so far (exact running total, rounded to a float)."""
-        return self._eps.hi
-
-    @epsilon_spent.setter
-    def epsilon_spent(self, value: float) -> None:
-        self._eps = _RunningTotal(_v.nonnegative("epsilon_spent", value))
-
-    @property
-    def delta_spent(self) -> float:
-        """Σ δ_n of the mechanisms admitted so far."""
-        return self._delta.hi
-
-    @delta_spent.setter
-    def delta_spent(self, value: float) -> None:
-        self._delta = _RunningTotal(_v.nonnegative("delta_spent", value))
 
     @property
     def remaining_epsilon(self) -> float:
@@ -148,14 +141,8 @@ class ExPostFilter(_Ledger):
             data["epsilon"], data.get("delta", 0.0), tol=data.get("tol", _TOL),
             record=data.get("record", True),
         )
-        f._eps = _RunningTotal(
-            _v.nonnegative("epsilon_spent", data.get("epsilon_spent", 0.0)),
-            _v.real("epsilon_spent_residual", data.get("epsilon_spent_residual", 0.0)),
-        )
-        f._delta = _RunningTotal(
-            _v.nonnegative("delta_spent", data.get("delta_spent", 0.0)),
-            _v.real("delta_spent_residual", data.get("delta_spent_residual", 0.0)),
-        )
+        f._eps = _restore(data, "epsilon_spent")
+        f._delta = _restore(data, "delta_spent")
         if not (_fits(f._eps, 0.0, f.epsilon, f.tol) and _fits(f._delta, 0.0, f.delta, f.tol)):
             raise ValueError(f"epsilon_spent = {f.epsilon_spent:g} exceeds the budget {f.epsilon:g}")
         f._entries = [dict(e) for e in data.get("entries", [])]

@@ -132,6 +132,31 @@ class _RunningTotal:
         return r if r > 0.0 else 0.0
 
 
+class _SpentTotal:
+    """A float attribute read from (and reset through) the exact running total stored in ``attr``."""
+
+    def __init__(self, attr: str, doc: str) -> None:
+        self.attr = attr
+        self.__doc__ = doc
+        self.name = attr
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else getattr(obj, self.attr).hi
+
+    def __set__(self, obj: Any, value: float) -> None:
+        setattr(obj, self.attr, _RunningTotal(_v.nonnegative(self.name, value)))
+
+
+def _restore(data: dict[str, Any], key: str) -> _RunningTotal:
+    """The running total saved by ``to_dict`` as ``key`` and ``key + "_residual"``."""
+    return _RunningTotal(
+        _v.nonnegative(key, data.get(key, 0.0)), _v.real(f"{key}_residual", data.get(f"{key}_residual", 0.0))
+    )
+
+
 def _fits(total: _RunningTotal, x: float, budget: float, tol: float) -> bool:
     """Does total + x stay within budget·(1 + tol)? (Exact decision up to one rounding of the excess.)"""
     return total.excess(x, budget) <= tol * budget

@@ -23,7 +23,9 @@ from dpcore.noise_reduction.filter_budget import (
     _nonneg,
     _pos,
     _prob,
+    _restore,
     _RunningTotal,
+    _SpentTotal,
     rho_budget,
     zcdp_epsilon,
 )
@@ -49,6 +51,8 @@ class PrivacyFilter(_Ledger):
 
     kind = "unified"
     _allow_nr = True
+    rho_spent = _SpentTotal("_rho", "zCDP budget spent so far (the exact running total, rounded to a float).")
+    delta_spent = _SpentTotal("_delta", "Σ δ_n of the approximate-zCDP mechanisms run so far.")
 
     def __init__(
         self,
@@ -71,23 +75,6 @@ class PrivacyFilter(_Ledger):
         self._delta = _RunningTotal()
         self._open: dict[str, Any] | None = None
 
-    @property
-    def rho_spent(self) -> float:
-        """zCDP budget spent so far (the exact running total, rounded to a float)."""
-        return self._rho.hi
-
-    @rho_spent.setter
-    def rho_spent(self, value: float) -> None:
-        self._rho = _RunningTotal(_v.nonnegative("rho_spent", value))
-
-    @property
-    def delta_spent(self) -> float:
-        """Σ δ_n of the approximate-zCDP mechanisms run so far."""
-        return self._delta.hi
-
-    @delta_spent.setter
-    def delta_spent(self, value: float) -> None:
-        self._delta = _RunningTotal(_v.nonnegative("delta_spent", value))
 
     @classmethod
     def from_rho(cls, rho: float, *, delta: float = 1e-6, record: bool = True, **kw: Any) -> PrivacyFilter:
@@ -308,14 +295,8 @@ class PrivacyFilter(_Ledger):
             record=data.get("record", True),
         )
         f.rho_budget = _v.positive("rho_budget", data.get("rho_budget", f.rho_budget))
-        f._rho = _RunningTotal(
-            _v.nonnegative("rho_spent", data.get("rho_spent", 0.0)),
-            _v.real("rho_spent_residual", data.get("rho_spent_residual", 0.0)),
-        )
-        f._delta = _RunningTotal(
-            _v.nonnegative("delta_spent", data.get("delta_spent", 0.0)),
-            _v.real("delta_spent_residual", data.get("delta_spent_residual", 0.0)),
-        )
+        f._rho = _restore(data, "rho_spent")
+        f._delta = _restore(data, "delta_spent")
         entries = [dict(e) for e in data.get("entries", [])]
         if entries:
             acc = [e for e in entries if e.get("status") == "accepted"]
