@@ -1,7 +1,7 @@
 """Cached tables for the "Accuracy first: noise reduction" page (Rogers, Samorodnitsky, Wu & Ramdas 2023).
 
 Scalar arguments in, small DataFrames and frozen dataclasses out; every cache is bounded by
-:data:`app.compute.MAX_ENTRIES`.
+:data:`app.compute._cache.MAX_ENTRIES` (``@cached`` works inside and outside Streamlit).
 The maths lives in :mod:`dpcore.noise_reduction` and :mod:`dpcore.filters`; this module only evaluates it on the
 grids the charts need. The interactive ledger keeps a :class:`dpcore.filters.PrivacyFilter` as a plain dict
 (``to_dict`` / ``from_dict``) so the page can store it in ``st.session_state``.
@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
-import streamlit as st
 
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
 
@@ -42,10 +40,6 @@ REFERENCE_FIG3 = {
 }
 
 
-def _cached(fn: Callable) -> Callable:
-    return st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)(fn)
-
-
 # ---- budget and grids ---------------------------------------------------------------------------
 
 
@@ -60,7 +54,7 @@ class Budget:
     as_printed: float
 
 
-@_cached
+@cached
 def budget(epsilon: float, delta: float, variant: str) -> Budget:
     """ρ* of the unified filter (Thm 6; ``variant`` picks the constant its proof gives or the printed one)."""
     rho = float(fl.rho_budget(epsilon, delta, variant=variant))
@@ -78,7 +72,7 @@ class Shortfall:
     epsilon_needed: float
 
 
-@_cached
+@cached
 def shortfall(epsilon: float, delta: float, variant: str) -> Shortfall | None:
     """None when the budget reaches the grid's first level ε_min; else why not and the smallest ε that does.
 
@@ -108,7 +102,7 @@ def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
     return np.geomspace(eps_min, epsilon_max, levels)
 
 
-@_cached
+@cached
 def grid(epsilon: float, delta: float, variant: str, levels: int, spacing: str) -> np.ndarray:
     """The page's ε grid: its top level uses the whole budget, ε_max²/2 = ρ*."""
     return make_grid(budget(epsilon, delta, variant).epsilon_max, levels, spacing)
@@ -117,7 +111,7 @@ def grid(epsilon: float, delta: float, variant: str, levels: int, spacing: str) 
 # ---- coupled paths --------------------------------------------------------------------------------
 
 
-@_cached
+@cached
 def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
           mechanism: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """N_PATHS coupled noise-reduction paths Y_k = y + Z_k over the grid (Def 4.4 / Def A.1), and where each stops.
@@ -148,7 +142,7 @@ def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str,
     return frame, stops
 
 
-@_cached
+@cached
 def bands(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
           alpha: float) -> pd.DataFrame:
     """±1/ε noise band around y and the acceptance boundary ŷ = (2+α)/(αε) (the closed form of the Section 7.2 rule)."""
@@ -175,7 +169,7 @@ class StoppingSummary:
     dp_epsilon_worst: float
 
 
-@_cached
+@cached
 def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
              mechanism: str, seed: int) -> tuple[pd.DataFrame, StoppingSummary]:
     """N_RUNS releases (``release_many``): histogram of the charge paid at the stop, and a summary.
@@ -264,7 +258,7 @@ def _release_doubling(flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.
     return Outcome(status, res.release, res.charge)
 
 
-@_cached
+@cached
 def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
              count: int, seed: int) -> pd.DataFrame:
     """Release the queue of counts in order under one budget (Figure 1 made live).
@@ -363,7 +357,7 @@ def ledger_view(state: LedgerState) -> tuple[pd.DataFrame, Gauge]:
     return _ledger_view(json.dumps(state.filter))
 
 
-@_cached
+@cached
 def _ledger_view(filter_json: str) -> tuple[pd.DataFrame, Gauge]:
     flt = fl.PrivacyFilter.from_dict(json.loads(filter_json))
     df = flt.ledger[["step", "mechanism", "label", "status", "epsilon_max", "epsilon_stop", "charge", "spent",
@@ -389,7 +383,7 @@ class ConcurrentSummary:
     delta_total: float
 
 
-@_cached
+@cached
 def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float, alpha: float, count: int,
                levels: int, seed: int) -> tuple[pd.DataFrame, ConcurrentSummary]:
     """The queue of counts under Thm 3's concurrent filter: odd counts by one-shot Gaussian releases (zCDP part, Thm 2
@@ -443,7 +437,7 @@ def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
     return pd.concat([_cost_row(float(y), levels, alpha, seed) for y in values], ignore_index=True)
 
 
-@_cached
+@cached
 def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFrame:
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     rng = np.random.default_rng([seed, int(round(value * 100))])
@@ -454,7 +448,7 @@ def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFram
 # ---- the filter constant of Thm 6 ----------------------------------------------------------------
 
 
-@_cached
+@cached
 def constants(epsilon: float, delta: float) -> pd.DataFrame:
     """ε(ρ) certified by Thm 6 with the corrected constant 2√(ρ log(1/δ'')) and the printed 2√(2ρ log(1/δ''))."""
     top = 1.5 * float(fl.rho_budget(epsilon, delta))
@@ -479,7 +473,7 @@ class Errata:
     lemma52_corrected_max: float
 
 
-@_cached
+@cached
 def errata(epsilon: float, delta: float, count: int, levels: int) -> Errata:
     """Numbers for the misprints: Thm 6's constant, Thm 5's missing drift and Lemma 5.2's admission rule.
 
@@ -505,7 +499,7 @@ def errata(epsilon: float, delta: float, count: int, levels: int) -> Errata:
     )
 
 
-@_cached
+@cached
 def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) -> pd.DataFrame:
     """ε after m Brownian noise reductions each stopped at ε² = ``eps2``, m = 1 … 1000.
 
@@ -529,7 +523,6 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
 FIG3_SECONDS_PER_TRIAL = 0.08
 #: Most trials one request may run: 500 × 0.08 s ≈ 40 s of CPU, under the ~60 s a request may take
 FIG3_MAX_TRIALS = 500
-FIG3_TRIALS = (20, 50, 100, 200, 500)
 
 
 def figure3_seconds(trials: int) -> float:
@@ -585,7 +578,7 @@ def reddit_standin(trials: int, seed: int) -> pd.DataFrame:
                "paper_precision"]]
 
 
-@_cached
+@cached
 def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
     """Cost per count at y ∈ {30, 50, 100, 200, 500} at the paper's settings, grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
@@ -605,7 +598,7 @@ class InversionSummary:
     loss_stop: float
 
 
-@_cached
+@cached
 def inversion(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
               direction: int, seed: int) -> tuple[pd.DataFrame, InversionSummary]:
     """The Brownian paths of the path panel on the precision clock s = ε²: W(s) = s·(Y − y) (a standard BM)
@@ -638,7 +631,7 @@ class CorrelationSummary:
     adjacent: float
 
 
-@_cached
+@cached
 def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing: str, mechanism: str,
                 seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, CorrelationSummary]:
     """Empirical Corr(Z_i, Z_j) of N_CORR coupled paths against min(ε_i, ε_j)/max(ε_i, ε_j) (both processes).
@@ -684,7 +677,7 @@ class LossSummary:
     bm_rounds: float
 
 
-@_cached
+@cached
 def loss_distribution(epsilon: float, delta: float, variant: str, value: float, alpha: float,
                       seed: int, mix: float = 0.4) -> tuple[pd.DataFrame, pd.DataFrame, LossSummary]:
     """Total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: a share ``mix`` of Gaussian
@@ -724,7 +717,7 @@ class ZipfSummary:
     normaliser: float
 
 
-@_cached
+@cached
 def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> tuple[pd.DataFrame, ZipfSummary]:
     """n i.i.d. Zipf(a) draws on {1..support} (``zipf_probabilities``), counted, with the expected n·p_k.
 
@@ -757,7 +750,7 @@ class MartingaleSummary:
     median_t_stop: float
 
 
-@_cached
+@cached
 def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
                lam: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, MartingaleSummary]:
     """M(t) = exp(λB(t)/t − λ²/(2t)) (Lemma 6.1, ``backward_martingale``) on N_MART Brownian paths of the
@@ -801,7 +794,7 @@ class LaplaceSummary:
     max_ratio: float
 
 
-@_cached
+@cached
 def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
                     alpha: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, LaplaceSummary]:
     """The piecewise-constant Laplace process X(b), b = 1/ε, on the page grid (``laplace_path``, Appendix A).
