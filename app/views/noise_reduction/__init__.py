@@ -125,7 +125,7 @@ def headline(s: Settings) -> None:
         got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
         c = st.columns(4)
         c[0].metric(
-            "Total zCDP budget ρ*", f"{b.rho:.6g}",
+            "zCDP budget ρ*", f"{b.rho:.6g}",
             help=f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
                  f"{s.eps:g} at δ = {s.delta:g}. A release that stops at level ε_T uses ε_T²/2 of it.",
         )
