@@ -530,12 +530,14 @@ def figure3_seconds(trials: int) -> float:
     return min(int(trials), FIG3_MAX_TRIALS) * FIG3_SECONDS_PER_TRIAL
 
 
+@cached
 def figure3(trials: int, variant: str, seed: int) -> pd.DataFrame:
     """Figure 3 (Section 7.2): precision and results returned vs n, noise reduction vs doubling (``zipf_experiment``).
 
     Paper settings (ε = 10, δ'' = 1e-6, α = 0.1, ε_EM = 0.1, grid of 1000 levels linear in ε²), at most
     :data:`FIG3_MAX_TRIALS` trials per n (the paper runs 1000). Pure and picklable: the page runs it in a background
-    worker (``app.background.result``), which also keeps the finished result for every session.
+    worker (``app.background.result``), which also keeps the finished result for every session; cached, so a lesson
+    that asks twice computes once.
     """
     t = min(int(trials), FIG3_MAX_TRIALS)
     return nr.zipf_experiment(sample_sizes=PAPER_SIZES, trials=t, alpha=PAPER["alpha"], epsilon=PAPER["epsilon"],
@@ -561,6 +563,7 @@ REDDIT_STANDIN = {"a": 1.0, "n": 2_000_000}
 REDDIT_SECONDS_PER_TRIAL = 0.03
 
 
+@cached
 def reddit_standin(trials: int, seed: int) -> pd.DataFrame:
     """The Reddit experiment's settings on stand-in Zipf data: results and precision of both methods.
 

@@ -9,4 +9,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "noise_reduction": (
+        {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
+        {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
+    ),
 }
