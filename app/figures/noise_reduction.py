@@ -37,10 +37,10 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
                    "text": [f"ε_T = {e:.3g}, charge {c:.3g}" for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
-    span = max(abs(value), 10.0)
+    half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
-                  y="released value ŷ", log_x=True, y_range=(value - 2.5 * span, value + 2.5 * span),
+                  y="released value ŷ", log_x=True, y_range=(value - half, value + half),
                   marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
 
 
@@ -255,12 +255,12 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
          "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
-         "text": [f"  stop here: pay ε_T²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "middle right"},
+         "text": [f"stop here: pay ε_T²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "bottom right"},
     ]
-    span = max(abs(value), 10.0)
+    half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
                   x="noise level ε (log scale; right = less noise, more privacy spent)", y="released value ŷ",
-                  log_x=True, y_range=(value - 2.0 * span, value + 2.0 * span),
+                  log_x=True, y_range=(value - half, value + half),
                   marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
 
 
