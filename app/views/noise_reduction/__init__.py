@@ -140,7 +140,7 @@ def headline(s: Settings) -> None:
                  "with a fixed noise level would have to declare in advance.",
         )
         c[3].metric(
-            "Counts returned: noise reduction / doubling", f"{got.noise_reduction} / {got.doubling}",
+            "Counts returned, vs doubling", f"{got.noise_reduction} vs {got.doubling}",
             help=f"Of a queue of m = {s.m} counts (largest y), how many each method releases within η under this "
                  "one budget. Doubling retries with twice the ε² and pays for every failed try.",
         )
