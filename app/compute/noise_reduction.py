@@ -40,13 +40,9 @@ REFERENCE_FIG3 = {
 }
 
 
-# ---- budget and grids ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Budget:
     """The unified filter's zCDP budget ρ*, its Σε² form 2ρ*, the top noise level √(2ρ*), both constants' ρ*."""
-
     rho: float
     eps2_budget: float
     epsilon_max: float
@@ -66,7 +62,6 @@ def budget(epsilon: float, delta: float, variant: str) -> Budget:
 @dataclass(frozen=True)
 class Shortfall:
     """Why no count can be released: the top level ε_max is below the grid's first level ε_min; the ε that suffices."""
-
     epsilon_max: float
     epsilon_min: float
     epsilon_needed: float
@@ -106,9 +101,6 @@ def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
 def grid(epsilon: float, delta: float, variant: str, levels: int, spacing: str) -> np.ndarray:
     """The page's ε grid: its top level uses the whole budget, ε_max²/2 = ρ*."""
     return make_grid(budget(epsilon, delta, variant).epsilon_max, levels, spacing)
-
-
-# ---- coupled paths --------------------------------------------------------------------------------
 
 
 @cached
@@ -151,13 +143,9 @@ def bands(epsilon: float, delta: float, variant: str, levels: int, spacing: str,
                          "boundary": (2.0 + alpha) / (alpha * eps)})
 
 
-# ---- distribution of the stopping level over many runs -------------------------------------------
-
-
 @dataclass(frozen=True)
 class StoppingSummary:
     """Where many runs of one noise reduction stop: typical and worst-case charge, accuracy, DP ε of the charges."""
-
     median_charge: float
     mean_charge: float
     worst_charge: float
@@ -207,9 +195,6 @@ def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: s
     return hist, summary
 
 
-# ---- the queue of counts, the filter odometer and the live ledger ----------------------------------
-
-
 def queue(value: float, count: int) -> np.ndarray:
     """A Zipf-shaped queue of true counts y·j^(−0.75), j = 1..count, rounded (at least 1), as in Figure 2."""
     return np.maximum(np.round(value * np.arange(1, count + 1, dtype=float) ** (-ZIPF_A)), 1.0)
@@ -218,7 +203,6 @@ def queue(value: float, count: int) -> np.ndarray:
 @dataclass(frozen=True)
 class Outcome:
     """One count of the queue: accepted, failed (discarded) or refused; the value released and the charge."""
-
     status: str
     release: float
     charge: float
@@ -284,7 +268,6 @@ def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: s
 @dataclass(frozen=True)
 class Returned:
     """Counts of the queue returned (accepted) by each method under the same budget."""
-
     noise_reduction: int
     doubling: int
 
@@ -298,7 +281,6 @@ def odometer_summary(df: pd.DataFrame) -> Returned:
 @dataclass(frozen=True)
 class LedgerState:
     """The live ledger kept in the session: its settings, the unified filter as a plain dict, the queue position."""
-
     config: tuple[float, float, str]
     filter: dict[str, Any]
     next: int
@@ -343,7 +325,6 @@ def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha
 @dataclass(frozen=True)
 class Gauge:
     """The live filter's budget ρ*, spent and remaining ρ, the DP ε spent so far, accepted and refused requests."""
-
     budget: float
     spent: float
     remaining: float
@@ -366,13 +347,9 @@ def _ledger_view(filter_json: str) -> tuple[pd.DataFrame, Gauge]:
                      int((df["status"] == "accepted").sum()), int((df["status"] == "refused").sum()))
 
 
-# ---- Theorem 3: a zCDP filter and an ex-post filter side by side ----------------------------------
-
-
 @dataclass(frozen=True)
 class ConcurrentSummary:
     """Thm 3: both budgets, what each part spent, counts returned by each, and the overall (ε + ε', δ) guarantee."""
-
     rho_budget: float
     rho_spent: float
     expost_budget: float
@@ -424,9 +401,6 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
                                  int((ok & df["part"].str.startswith("ex-post")).sum()), eps_total, delta_total)
 
 
-# ---- cost per count -----------------------------------------------------------------------------
-
-
 def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
     """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``).
 
@@ -445,9 +419,6 @@ def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFram
                               grid_size=max(levels, 2), draws=COST_DRAWS, rng=rng)
 
 
-# ---- the filter constant of Thm 6 ----------------------------------------------------------------
-
-
 @cached
 def constants(epsilon: float, delta: float) -> pd.DataFrame:
     """ε(ρ) certified by Thm 6 with the corrected constant 2√(ρ log(1/δ'')) and the printed 2√(2ρ log(1/δ''))."""
@@ -460,7 +431,6 @@ def constants(epsilon: float, delta: float) -> pd.DataFrame:
 @dataclass(frozen=True)
 class Errata:
     """Printed vs correct numbers for the paper's three misprints that change a number (see :func:`errata`)."""
-
     rho_corrected: float
     rho_printed: float
     thm5_v: float
@@ -516,9 +486,6 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
     })
 
 
-# ---- Figure 3 and the cost table at the paper's settings -------------------------------------------
-
-
 #: CPU seconds one Figure 3 trial costs (five sample sizes, both methods; measured on the class server, 0.044–0.08 s)
 FIG3_SECONDS_PER_TRIAL = 0.08
 #: Most trials one request may run: 500 × 0.08 s ≈ 40 s of CPU, under the ~60 s a request may take
@@ -546,11 +513,9 @@ def figure3(trials: int, variant: str, seed: int) -> pd.DataFrame:
 
 def figure3_reference() -> pd.DataFrame:
     """An independent re-implementation's Figure 3 means (1000 trials), to compare with the reproduced means."""
-    rows = []
-    for n, (r_nr, p_nr, r_db, p_db) in REFERENCE_FIG3.items():
-        rows.append({"n": n, "method": "noise_reduction", "results_mean": r_nr, "precision_mean": p_nr})
-        rows.append({"n": n, "method": "doubling", "results_mean": r_db, "precision_mean": p_db})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"n": n, "method": m, "results_mean": r, "precision_mean": q}
+                         for n, (r1, q1, r2, q2) in REFERENCE_FIG3.items()
+                         for m, r, q in (("noise_reduction", r1, q1), ("doubling", r2, q2))])
 
 
 #: The paper's Reddit experiment (Section 7.2): ε = 1, δ'' = 1e-6, α = 0.01, ε_EM = 0.01, smallest level 0.0001
@@ -589,13 +554,9 @@ def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
                               epsilon2_max=top, grid_size=PAPER["levels"], draws=draws, rng=seed)
 
 
-# ---- time inversion and the privacy-loss process -------------------------------------------------
-
-
 @dataclass(frozen=True)
 class InversionSummary:
     """Path 1 of the path panel: its stopping level ε_T, charge ρ_T = ε_T²/2 and realised loss ℒ at the stop."""
-
     epsilon_stop: float
     rho_stop: float
     loss_stop: float
@@ -629,7 +590,6 @@ CORR_LEVELS = 25  # levels shown in the heatmap (evenly picked from the page gri
 @dataclass(frozen=True)
 class CorrelationSummary:
     """Largest |empirical − theory| correlation and the mean correlation of neighbouring levels (theory)."""
-
     max_gap: float
     adjacent: float
 
@@ -668,7 +628,6 @@ FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated fi
 @dataclass(frozen=True)
 class LossSummary:
     """Filter runs: ρ*, mean ρ spent, mean and variance of the total loss, its tail above ε (empirical, normal)."""
-
     rho: float
     spent: float
     mean: float
@@ -707,13 +666,9 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
     return hist, curve, summary
 
 
-# ---- the Zipf data of Figures 2-3 ----------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class ZipfSummary:
     """Largest count, items that could ever be released at the paper's budget, the count that needs, Σ k^(−a)."""
-
     largest: int
     releasable: int
     need: float
@@ -746,7 +701,6 @@ MART_SHOWN = 15  # paths drawn
 @dataclass(frozen=True)
 class MartingaleSummary:
     """Mean of M at the stopping time and its standard error, share stopped early, median stopping time t_T."""
-
     stopped_mean: float
     stopped_se: float
     stopped_share: float
@@ -788,7 +742,6 @@ LAPLACE_SHOWN = 3  # paths drawn
 @dataclass(frozen=True)
 class LaplaceSummary:
     """Mean empirical and theoretical P(flat), largest gap, path 1's stop ε_T and loss, largest |ℒ|/ε (Lemma A.1)."""
-
     flat_empirical: float
     flat_theory: float
     flat_gap: float
