@@ -17,4 +17,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 1.0, "gamma": 0.5, "fam": "uniform"},
         {"eps": 10.0, "gamma": 0.05, "sens": 2.0, "fam": "two_point", "shape": 0.5},
     ),
+    "noise_reduction": (
+        {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
+        {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
+    ),
 }
