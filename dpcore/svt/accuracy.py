@@ -26,10 +26,11 @@ def appending_probability(
     query_scale: float,
     variant: str = "shared",
 ):
-    """P[a query with q − T = d is answered ⊤ within t passes] (spec §4 / §7 item 8, §5 R18).
+    """P[a query with q − T = d is answered ⊤ within t passes] (§4.4, the appending strategy).
 
     ``variant``: "shared" = E_ρ[1 − F_E(ρ + r − d)^t] (exact for Alg. 2, one ρ); "independent" =
-    1 − (1 − p)^t (fresh ρ per pass); "as_printed" = the paper's t·p (first-order, may exceed 1)."""
+    1 − (1 − p)^t (fresh ρ per pass); "as_printed" = the paper's t·p (§4.4), a first-order approximation that
+    exceeds the exact value and can exceed 1 (erratum)."""
     t = _v.integer("traverses", traverses, low=1)
     variant = _v.choice("variant", variant, ("shared", "independent", "as_printed"))
     b = _v.scale("threshold_scale", threshold_scale)
@@ -67,8 +68,8 @@ def appending_probability(
 
 def accuracy_bound(k: int, beta: float, epsilon: float, *, variant: str = "corrected"):
     """α of Theorem 4 (c = 1, ε₁ = ε₂ = ε/2, Δ = 1): "as_printed" 4(ln k + ln 2/β)/ε; "corrected" — the
-    α/2-split union bound done right — 8(ln k + ln 2/β)/ε, the same as Dwork–Roth's Laplace bound (spec §1.12,
-    §7 item 4). The printed bound still holds numerically (see :func:`accuracy_alpha`)."""
+    α/2-split union bound of App. C done right — 8(ln k + ln 2/β)/ε, the same as Dwork and Roth's Laplace bound
+    (erratum: the proof drops a factor ε/4). The printed bound still holds numerically (see :func:`accuracy_alpha`)."""
     k = _v.integer("k", k, low=1)
     beta = _v.probability("beta", beta, low_open=True, high_open=True)
     eps = _v.positive("epsilon", epsilon)
@@ -85,7 +86,7 @@ def accuracy_alpha(
     query_scale: float,
     query_noise: str = "exponential",
 ) -> float:
-    """Smallest α whose exact shared-ρ failure probability is ≤ β (spec §5 R16 setting).
+    """Smallest α whose exact shared-ρ failure probability is ≤ β (the setting of Theorem 4).
 
     Worst case of Def. 3: k − 1 queries at T − α must be rejected and one at T + α accepted, all against the
     same noisy threshold (plus correction r)."""

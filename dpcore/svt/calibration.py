@@ -22,7 +22,7 @@ __all__ = ["BudgetSplit", "split_budget"]
 
 @dataclass(frozen=True)
 class BudgetSplit:
-    """What one SVT method draws (spec §1.15): budget split, noise scales, comparison variance V (Eq. 6)."""
+    """What one SVT method draws (Tables 3, 4 and 6): budget split, noise scales, comparison variance V (Eq. 6)."""
 
     epsilon: float
     c: int
@@ -47,7 +47,8 @@ class BudgetSplit:
         return self.noise != "gaussian" and self.threshold_noise != "gaussian"
 
     def total_epsilon(self, resample: bool = False) -> float:
-        """ε₁ + ε₂ (RESAMPLE=False) or c·ε₁ + ε₂ (RESAMPLE=True, corrected Thm 3, spec §7 item 1)."""
+        """ε₁ + ε₂ (one threshold noise) or c·ε₁ + ε₂ when ρ is redrawn after every ⊤ (``resample``; Theorem 3
+        states "(cε₁, ε₂)-DP", its proof gives pure (cε₁ + ε₂)-DP)."""
         return (self.c * self.epsilon1 if resample else self.epsilon1) + self.epsilon2
 
 
@@ -62,10 +63,11 @@ def split_budget(
     threshold_noise: str | None = None,
     delta: float = 1e-5,
 ) -> BudgetSplit:
-    """Calibrate an SVT method: optimal split w*, ε₁, ε₂, noise scales and V (Eq. 6, spec §1.14–§1.15).
+    """Calibrate an SVT method: optimal split w*, ε₁, ε₂, noise scales and V (Eq. 6, App. G, Tables 4 and 6).
 
-    ``threshold_noise`` defaults to the calibration table (Gaussian for SVT-Gau, Laplace otherwise);
-    ``delta`` only matters when a Gaussian is involved (σ = √(2 ln(1.25/δ))·Δ/ε, spec §7 item 14).
+    ``threshold_noise`` defaults to the paper's choice (Gaussian for SVT-Gau, Laplace otherwise); ``delta`` only
+    matters when a Gaussian is involved: σ = √(2 ln(1.25/δ))·Δ/ε, the classic Gaussian mechanism (App. G.4 writes
+    σ = αΔ/ε with an unexplained constant α).
     ``w`` overrides the variance-optimal split.
     """
     eps = _v.scale("epsilon", epsilon)

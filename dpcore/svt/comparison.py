@@ -32,7 +32,7 @@ def _log_phi(x: np.ndarray) -> np.ndarray:
 def _exp_lap_logcdf_logsf(z: np.ndarray, b: float, theta: float) -> tuple[np.ndarray, np.ndarray]:
     """log Γ and log S for exponential query noise (scale θ) minus Laplace threshold noise (scale b).
 
-    Closed form of spec §3.1 in the stable form (finite at b = θ)."""
+    The closed form of App. D (Eq. 40), rewritten so that it stays finite at b = θ."""
     z = np.asarray(z, dtype=float)
     logcdf = np.empty_like(z)
     logsf = np.empty_like(z)
@@ -78,7 +78,7 @@ def _lap_lap_logcdf_logsf(z: np.ndarray, b: float, a: float) -> tuple[np.ndarray
 
 
 def _gum_lap_logcdf_logsf(z: np.ndarray, b: float, g: float) -> tuple[np.ndarray, np.ndarray]:
-    """Gumbel query (scale g) minus Laplace threshold (scale b), by adaptive quadrature (spec §3.1)."""
+    """Gumbel query (scale g) minus Laplace threshold (scale b), by adaptive quadrature."""
     z = np.asarray(z, dtype=float)
     shape = z.shape
     zf = np.atleast_1d(z).ravel()
@@ -140,7 +140,7 @@ def comparison_cdf(
     threshold_noise: str = "laplace",
     log: bool = False,
 ):
-    """Γ(z) = P[v − ρ ≤ z], closed form for Laplace threshold + exponential query (spec §3.1, App. D Eq. 40).
+    """Γ(z) = P[v − ρ ≤ z], closed form for Laplace threshold + exponential query (App. D Eq. 40).
 
     Stable at b = θ (Γ(0) = 1/4). Other pairs: Lap–Lap closed form, Gumbel–Lap quadrature, Gauss–Gauss.
     Vectorised over z; ``log=True`` returns log Γ.
@@ -160,7 +160,7 @@ def comparison_sf(
     threshold_noise: str = "laplace",
     log: bool = False,
 ):
-    """S(z) = 1 − Γ(z) = P[v − ρ > z], computed directly (accurate in the right tail); spec §3.1."""
+    """S(z) = 1 − Γ(z) = P[v − ρ > z], computed directly (accurate in the right tail)."""
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
     zz = _v.real_array("z", z)
     _, ls = _pair_logs(zz, b, th, qn, tn)
@@ -168,7 +168,7 @@ def comparison_sf(
 
 
 def comparison_pdf(z, *, threshold_scale: float, query_scale: float):
-    """Density f = Γ′ of Z = v − ρ (exponential query, Laplace threshold), spec §3.1; finite at b = θ."""
+    """Density f = Γ′ of Z = v − ρ (exponential query, Laplace threshold); finite at b = θ."""
     b = _v.scale("threshold_scale", threshold_scale)
     th = _v.scale("query_scale", query_scale)
     zz = _v.real_array("z", z)
@@ -198,7 +198,7 @@ def acceptance_probability(
     query_noise: str = "exponential",
     threshold_noise: str = "laplace",
 ):
-    """P[⊤ | q − T = d] = S(r − d) for one comparison (spec §3.5); vectorised over d."""
+    """P[⊤ | q − T = d] = S(r − d) for one comparison (§4.3.2); vectorised over d."""
     dd = _v.real_array("d", d)
     rr = _v.real("r", r)
     return (

@@ -44,7 +44,7 @@ def success_probability(
     """p(r) = Γ(r+α)^k · (1 − Γ(r−α)) (Eq. 8, independent-threshold-noise model of Eq. 7); vectorised over r.
 
     Eq. 7 treats the threshold noise as fresh per comparison; the exact value for Algorithm 2's shared ρ is
-    :func:`shared_success_probability` (spec §3.2 item 6, §7 item 5)."""
+    :func:`shared_success_probability`."""
     k = _v.integer("k", k, low=1)
     a = _v.nonnegative("alpha", alpha)
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
@@ -90,7 +90,7 @@ def shared_success_probability(
     query_noise: str = "exponential",
     threshold_noise: str = "laplace",
 ):
-    """Exact success probability with one shared threshold noise ρ (spec §3.2 item 6; sound Eq. 7/8).
+    """Exact success probability with one shared threshold noise ρ (Eq. 7/8 done for Algorithm 2's shared ρ).
 
     p_sh(r) = E_ρ[F_v(ρ + r + α)^k · S_v(ρ + r − α)]: k negatives at T − α all rejected, then a positive
     at T + α accepted, all compared against the same noisy threshold. One-dimensional integral over ρ by
@@ -167,7 +167,7 @@ def correction_term(
     """r^op = argmax p(r) for given noise scales (Eq. 9; analytic §2.5 or numerical Alg. 3/4 §2.6).
 
     At α = 0 (Eq. 8 model) r^op solves S(r) = 1/(k+1), i.e. Γ(r^op) = k/(k+1), and p = k^k/(k+1)^{k+1}.
-    ``model="shared"`` maximises the exact shared-ρ probability instead (spec §3.2 item 6)."""
+    ``model="shared"`` maximises the exact shared-ρ probability instead."""
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
     k = _v.integer("k", k, low=1)
     a = _v.nonnegative("alpha", alpha)
@@ -266,10 +266,10 @@ def optimal_correction(
     n_bins: int = 20001,
     tail_mass: float = 1e-8,
 ) -> Correction:
-    """r^op for SVT with budget ε and cutoff c (Eq. 9; Alg. 2 line 4), using the calibration of spec §1.15.
+    """r^op for SVT with budget ε and cutoff c (Eq. 9; Alg. 2 line 4), using the calibration of Table 4.
 
     ``model="independent"`` is the paper's Eq. 8 (default, as Alg. 2 uses it); ``"shared"`` the exact
-    shared-ρ optimum (spec §7 item 5)."""
+    shared-ρ optimum."""
     sp = split_budget(epsilon, c=c, noise=noise, monotonic=monotonic, sensitivity=sensitivity, delta=delta)
     return correction_term(
         sp.threshold_scale,

@@ -22,7 +22,7 @@ MAX_BINS = 1_000_000
 
 @dataclass(frozen=True)
 class DiscretisedComparison:
-    """Discretised Z = v − ρ (Algorithms 3/4, spec §2.6): bin pmfs, FFT convolution and the grid CDF Γ̄."""
+    """Discretised Z = v − ρ (Algorithms 3/4): bin pmfs, FFT convolution and the grid CDF Γ̄."""
 
     n_bins: int
     tail_mass: float
@@ -51,15 +51,15 @@ def discretise_comparison(
     query_noise: str = "exponential",
     threshold_noise: str = "laplace",
 ) -> DiscretisedComparison:
-    """Discretise both noises on [−B, B] in 2m−2 bins and FFT-convolve (Alg. 3/4, spec §2.6 steps 1–6).
+    """Discretise both noises on [−B, B] in 2m−2 bins and FFT-convolve (Alg. 3/4).
 
-    Errata fixed (spec §7 item 9): bins i = −(m−1)..m−2 (not m−1); B also covers the threshold noise's
+    Slips of Algorithm 4 fixed: bins i = −(m−1)..m−2 (not m−1); B also covers the threshold noise's
     quantile; the threshold noise is reflected (Z = v − ρ, not v + ρ); ±∞ tail masses handled explicitly.
     """
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
     m = _v.integer("n_bins", n_bins, low=3, high=MAX_BINS)
     e = _v.probability("tail_mass", tail_mass, low_open=True, high_open=True)
-    # boundary: the (1−e)-quantiles of |v| and |ρ| (for the exponential this is θ ln(1/e), spec §2.6 step 1)
+    # boundary: the (1−e)-quantiles of |v| and |ρ| (for the exponential this is θ ln(1/e), Alg. 3 line 1)
     B = max(_quantile_bound(qn, th, e), _quantile_bound(tn, b, e))
     u = B / (m - 1)
     idx = np.arange(-(m - 1), m - 1)  # 2m − 2 bins

@@ -20,7 +20,7 @@ from dpcore.svt.noise import sample_noise
 
 __all__ = ["METHODS", "run_experiment", "run_method", "selection_metrics", "upper_bound_topc"]
 
-#: Table 3 of the paper (spec §1.15): method name -> (query noise, correction rule).
+#: Table 3 of the paper: method name -> (query noise, correction rule).
 METHODS: dict[str, tuple[str, str]] = {
     "SVT-Exp (optimal)": ("exponential", "optimal"),
     "SVT-Exp (mean)": ("exponential", "mean"),
@@ -35,9 +35,10 @@ METHODS: dict[str, tuple[str, str]] = {
 def upper_bound_topc(
     answers, *, epsilon: float, c: int, sensitivity: float = 1.0, monotonic: bool = False, rng=None
 ) -> np.ndarray:
-    """'SVT-Exp upper bound' of Table 3: add Exp(Δ/ε₂) to every score, return the top c (spec §2.4).
+    """'SVT-Exp upper bound' of Table 3: add Exp(Δ/ε₂) to every score, return the top c (§5.3).
 
-    NOT a DP top-c procedure at budget ε (spec §7 item 16) — an empirical ceiling; ε₂ is SVT-Exp's."""
+    NOT a DP top-c procedure at budget ε (a one-shot top-c needs noise ∝ c) — an empirical ceiling; the paper does
+    not say which ε₂, SVT-Exp's is used."""
     q = _v.real_array("answers", answers)
     if q.ndim != 1 or q.size == 0:
         raise ValueError("answers must be a non-empty one-dimensional array")
@@ -62,7 +63,7 @@ def run_method(
     delta: float = 1e-5,
     rng=None,
 ) -> np.ndarray:
-    """Indices selected by one Table-3 method (spec §1.15 calibration, same queue/append logic for all)."""
+    """Indices selected by one Table-3 method (Table 4 calibration, same queue/append logic for all)."""
     method = _v.choice("method", method, METHODS)
     noise, corr = METHODS[method]
     if corr == "upper_bound":
@@ -86,10 +87,11 @@ def run_method(
 
 
 def selection_metrics(selected, scores, *, threshold: float, c: int) -> dict[str, float]:
-    """Precision, recall, F1 and NCR of a top-c selection (spec §2.8, §7 item 17).
+    """Precision, recall, F1 and NCR of a top-c selection (§5.2.2).
 
     True positives: items with score ≥ T. NCR: the true top-1 item scores c, top-2 c−1, …, top-c 1, others
-    0, tied true scores share the average; NCR = Σ_selected / (c(c+1)/2). 0/0 is reported as 0."""
+    0, tied true scores share the average; NCR = Σ_selected / (c(c+1)/2). 0/0 is reported as 0. The paper leaves
+    ties and F1's ground truth unstated; these are the choices made here."""
     s = _v.real_array("scores", scores)
     if s.ndim != 1 or s.size == 0:
         raise ValueError("scores must be a non-empty one-dimensional array")
@@ -135,7 +137,7 @@ def run_experiment(
     rng=None,
     progress: Callable[[float], None] | None = None,
 ) -> pd.DataFrame:
-    """Top-c experiment of §5.2 (spec §2.8): many runs over random queue orders; means with 95 % CIs.
+    """Top-c experiment of §5.2: many runs over random queue orders; means with 95 % CIs.
 
     One row per (method, ε, traverses) with columns <metric>, <metric>_lo, <metric>_hi (Student-t interval)
     for precision, recall, f1, ncr. k defaults to ⌊n_items/c⌋; δ (SVT-Gau) defaults to 1/n_items."""

@@ -80,12 +80,12 @@ def run_svt(
     """Run SVT on a queue of answers: Alg. 1 (any calibrated pair) / Alg. 2 (SVT-Exp) / Alg. 5 (SVT-Gum).
 
     A query is ⊤ iff q + v ≥ T + ρ + r. Halts after c ⊤'s, after ``k_max`` comparisons (checked after every
-    comparison — fixes the infinite loop of Alg. 2, spec §7 item 10), or when the queue is empty. With
+    comparison — Alg. 2 tests k_max only after a ⊤ and loops forever when nothing passes), or when the queue is empty. With
     ``append`` a ⊥ query goes to the back of the queue until it has been compared ``traverses`` times
     (default: unlimited, bounded by k_max; k_max defaults to n·traverses, or 100·n if unlimited).
     ``correction``: "optimal" (r^op of Eq. 9 with k = ⌊n/c⌋ unless given), "mean" (E[v]), "none" or a number.
-    Budget: ε₁ + ε₂, or c·ε₁ + ε₂ with ``resample`` (corrected Theorem 3, spec §7 item 1).
-    Pass-by-pass vectorised; equivalent in law to the sequential loop (spec §2.7).
+    Budget: ε₁ + ε₂, or c·ε₁ + ε₂ with ``resample`` (Theorem 3, read as pure (cε₁ + ε₂)-DP as its proof gives).
+    Pass-by-pass vectorised; equivalent in law to the sequential loop of Alg. 2.
     """
     q = _v.real_array("answers", answers)
     if q.ndim != 1 or q.size == 0:
@@ -136,7 +136,7 @@ def run_svt(
         pos = 0
         negatives = []
         while pos < queue.size:
-            if n_a >= k_max_:  # checked before every comparison (spec §2.2 FIX, §7 item 10)
+            if n_a >= k_max_:  # checked before every comparison (Alg. 2 checks only after a ⊤)
                 halted = "k_max"
                 break
             idx = queue[pos:]

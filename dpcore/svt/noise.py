@@ -24,7 +24,7 @@ MAX_SAMPLES = 100_000_000
 
 
 def _gauss_multiplier(delta: float) -> float:
-    """Classic Gaussian-mechanism multiplier s = √(2 ln(1.25/δ)) (spec §7 item 14)."""
+    """Classic Gaussian-mechanism multiplier s = √(2 ln(1.25/δ)) (Dwork and Roth 2014, Thm A.1)."""
     return math.sqrt(2.0 * math.log(1.25 / delta))
 
 
@@ -104,7 +104,7 @@ def _out(x: np.ndarray, z_in) -> np.ndarray | float:
 
 
 def sample_noise(noise: str, scale: float, size: int | tuple[int, ...] = 1, rng=None) -> np.ndarray:
-    """Draw noise of a family at its scale (spec §0.1 parameterisation): Exp(θ), Lap(b), Gum(s), N(0, σ²)."""
+    """Draw noise of a family at its scale (scale parameterisation): Exp(θ), Lap(b), Gum(s), N(0, σ²)."""
     noise = _v.choice("noise", noise, NOISES)
     sc = _v.scale("scale", scale)
     if isinstance(size, tuple):

@@ -20,7 +20,7 @@ __all__ = ["pattern_probability", "query_loss_profile", "threshold_loss_profile"
 
 
 def query_loss_profile(x, *, noise: str, scale: float, shift: float = 2.0):
-    """ℓ(x) = ln S₂(x − shift) − ln S₂(x): per-positive privacy loss of query noise (spec §1.7, §6 panel 3).
+    """ℓ(x) = ln S₂(x − shift) − ln S₂(x): per-positive privacy loss of query noise (Eq. 5).
 
     Exponential: = shift/θ for x ≥ shift (flat, exactly ε₂/c at the calibrated scale); Laplace and Gumbel stay
     below shift/scale; Gaussian grows without bound (no pure DP). Use shift = 2Δ (non-monotonic) or Δ."""
@@ -41,7 +41,7 @@ def query_loss_profile(x, *, noise: str, scale: float, shift: float = 2.0):
 
 
 def threshold_loss_profile(u, *, noise: str, scale: float, shift: float = 1.0):
-    """ln f₁(u − shift) − ln f₁(u) for threshold noise (spec §1.7, §6 panel 3): within ±shift/b for Laplace,
+    """ln f₁(u − shift) − ln f₁(u) for threshold noise (Eq. 4): within ±shift/b for Laplace,
     unbounded for Gaussian. ``noise`` "laplace" or "gaussian" (paper), or beyond the paper "exponential"
     (support ≥ 0; −∞ where f₁(u − shift) = 0) and "gumbel"."""
     noise = _v.choice("noise", noise, ("laplace", "gaussian", "exponential", "gumbel"))
@@ -66,10 +66,10 @@ def pattern_probability(
     query_noise: str = "exponential",
     threshold_noise: str = "laplace",
 ) -> float:
-    """Exact P[SVT outputs ``pattern``] (RESAMPLE=False; proof of Thm 2, spec §1.7) by quadrature.
+    """Exact P[SVT outputs ``pattern``] (one threshold noise; proof of Theorem 2, App. A) by quadrature.
 
     ∫ f_ρ(t) ∏_{⊥} F_v(T + t + r − q_i) ∏_{⊤} S_v(T + t + r − q_j) dt. ``threshold_noise`` may also be one of
-    the beyond-the-paper families of spec §5 R15: "exponential" (support ≥ 0), "negative_exponential"
+    families beyond the paper: "exponential" (support ≥ 0), "negative_exponential"
     (support ≤ 0) or "gumbel" (all at scale ``threshold_scale``)."""
     q = _v.real_array("answers", answers, allow_inf=False)
     pat = np.asarray(pattern, dtype=bool)
