@@ -164,7 +164,7 @@ def correction_term(
     n_bins: int = 20001,
     tail_mass: float = 1e-8,
 ) -> Correction:
-    """r^op = argmax p(r) for given noise scales (Eq. 9; analytic §2.5 or numerical Alg. 3/4 §2.6).
+    """r^op = argmax p(r) for given noise scales (Eq. 9; analytic via App. D, or numerical by Alg. 3/4 of §4.3.3).
 
     At α = 0 (Eq. 8 model) r^op solves S(r) = 1/(k+1), i.e. Γ(r^op) = k/(k+1), and p = k^k/(k+1)^{k+1}.
     ``model="shared"`` maximises the exact shared-ρ probability instead."""
