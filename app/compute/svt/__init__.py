@@ -9,18 +9,15 @@ Eq. 9 under the paper's Eq. 8 model), "mean" (E[v]) or "none" (r = 0). The top-c
 
 from __future__ import annotations
 
-import functools
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 from scipy import stats
 
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import data as dpdata
 from dpcore import svt
 
@@ -42,7 +39,7 @@ _GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (not stated in the p
 
 
 # ---------------------------------------------------------------------------------------------- calibration
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def calibration(
     epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
 ) -> svt.BudgetSplit:
@@ -58,7 +55,7 @@ def _correction_r(sp: svt.BudgetSplit, k: int, alpha: float, rule: str) -> float
     return _rop(sp.threshold_scale, sp.query_scale, k, alpha, sp.noise, sp.threshold_noise)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noise: str) -> float:
     """r^op of Eq. 9: closed-form Γ, except Gumbel, whose Γ has no closed form and whose quadrature optimiser
     takes minutes when α ≫ the noise scales — there the FFT framework (Alg. 3, m = 20 001) is used."""
@@ -68,7 +65,7 @@ def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noi
     ).r
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def _gumbel_grid(b: float, g: float) -> svt.DiscretisedComparison:
     return svt.discretise_comparison(b, g, query_noise="gumbel")
 
@@ -127,7 +124,7 @@ class Summary:
     V: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def summary(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str) -> Summary:
     """Headline numbers: scales, the correction in use, r^op (Eq. 9), p(r) by Eq. 8 and exactly (shared ρ)."""
     sp = calibration(epsilon, c, noise, monotonic)
@@ -161,7 +158,7 @@ def _pdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:
     return dist[noise].pdf(x, scale=scale)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 1: densities of the threshold noise and of each query noise at its own calibrated scale.
 
@@ -202,7 +199,7 @@ def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> tuple[pd.D
     return pd.concat(frames, ignore_index=True), table
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 2: V(w)·ε² over w (Eq. 6) for the four families, and ε₁, ε₂ at each w* for the slider's ε."""
     opt = []
@@ -220,7 +217,7 @@ def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame,
     return variance_curves(c, monotonic), pd.DataFrame(opt)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def variance_curves(c: int, monotonic: bool) -> pd.DataFrame:
     """V(w)·ε² over w (Eq. 6) for the four families: evaluated at ε = 1, it does not depend on ε (V ∝ 1/ε²),
     so it is cached without ε and a new ε only recomputes the optima."""
@@ -235,7 +232,7 @@ def variance_curves(c: int, monotonic: bool) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def manual_split(epsilon: float, c: int, monotonic: bool, w: float) -> pd.DataFrame:
     """Panel 2 (Eq. 6): ε₁, ε₂, scales and V at a hand-picked split w = ε₂/ε₁ for every
     family, against the optimum V* (the ratio is what the manual split costs in comparison variance)."""
@@ -276,7 +273,7 @@ class LossLimits:
     epsilon1: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame, LossLimits]:
     """Panel 3 (Eqs. 4–5): per-positive loss ln S₂(x − 2Δ) − ln S₂(x) of each query noise at the exponential
     method's scale f·cΔ/ε₂, and threshold loss ln f₁(u − Δ) − ln f₁(u) at scale Δ/ε₁."""
@@ -297,7 +294,7 @@ def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame
 
 
 # ---------------------------------------------------------------------------------------------- panel 4–7
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def comparison(
     epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -317,13 +314,13 @@ def comparison(
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])
-    acc = {"q − T": [f"{x:.4g}" for x in d]}
+    acc = {"count − τ": [f"{x:.4g}" for x in d]}
     for label, r in (
         ("r = 0", 0.0),
-        (f"r = E[v] = {sp.mean_correction:.4g}", sp.mean_correction),
+        (f"r = mean = {sp.mean_correction:.4g}", sp.mean_correction),
         (f"r = r^op = {r_op:.4g}", r_op),
     ):
-        acc[f"P[⊤], {label}"] = _acceptance(sp, d, r)
+        acc[f"P[yes], {label}"] = _acceptance(sp, d, r)
     return df, pd.DataFrame(acc)
 
 
@@ -349,7 +346,7 @@ class Acceptance:
     above: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def acceptance_at(
     epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str, d: float
 ) -> Acceptance:
@@ -360,7 +357,7 @@ def acceptance_at(
     return Acceptance(r=r, below=below, at=at, above=above)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def success_curve(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool) -> pd.DataFrame:
     """Panel 5: p(r) of Eq. 8 and the exact shared-ρ probability over r."""
     sp = calibration(epsilon, c, noise, monotonic)
@@ -370,7 +367,7 @@ def success_curve(epsilon: float, c: int, k: int, alpha: float, noise: str, mono
     return pd.DataFrame({"r": r, "eq8": _eq8(sp, r, k, alpha), "shared": _shared(sp, r, k, alpha)})
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_k(epsilon: float, c: int, alpha: float, monotonic: bool) -> pd.DataFrame:
     """Panel 6a: SVT-Exp r^op against k for ε/2, ε, 2ε, with the mean θ."""
     ks = np.unique(np.geomspace(1, 5000, 30).astype(int))
@@ -389,7 +386,7 @@ def rop_vs_k(epsilon: float, c: int, alpha: float, monotonic: bool) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_epsilon(c: int, k: int, alpha: float, monotonic: bool) -> pd.DataFrame:
     """Panel 6b: r^op·ε and θ·ε against ε — flat at α = 0 (scale invariance)."""
     rows = []
@@ -405,7 +402,7 @@ def rop_vs_epsilon(c: int, k: int, alpha: float, monotonic: bool) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_alpha(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
     """Panel 6c: r^op against α — V-shaped when θ > b (the paper's "larger α, smaller r^op" holds for small α only)."""
     sp = calibration(epsilon, c, "exponential", monotonic)
@@ -418,7 +415,7 @@ def rop_vs_alpha(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFram
 AB_METHODS = {  # Fig. 3 curves: label → (query noise, correction rule)
     "SVT-Exp + r^op": ("exponential", "optimal"),
     "SVT-Exp, r = 0": ("exponential", "none"),
-    "SVT-Exp, r = θ": ("exponential", "mean"),
+    "SVT-Exp, r = mean": ("exponential", "mean"),
     "SVT-Lap": ("laplace", "none"),
     "SVT-Gumbel + mean": ("gumbel", "mean"),
     "SVT-Gau": ("gaussian", "none"),
@@ -447,7 +444,7 @@ def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) 
     return df
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Computing (α, β) curves …")
+@cached(show_spinner="Computing (α, β) curves …")
 def alpha_beta(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
     """Panel 7: β(α) = 1 − p for the Fig. 3 methods at the slider's calibration, Eq. 8 and exact shared ρ."""
     splits = {n: calibration(epsilon, c, n, monotonic) for n in NOISES}
@@ -466,7 +463,7 @@ class Theorem4:
     beta: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
     """Theorem 4 (c = 1, ε₁ = ε₂ = ε/2): printed 4(ln k + ln 2/β)/ε, the corrected union bound 8(…)/ε and the
     exact α needed (shared ρ) by SVT-Exp with r^op and r = 0 and by SVT-Lap."""
@@ -507,7 +504,7 @@ class LiveRun:
     true_positives_selected: int
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def live_run(
     epsilon: float,
     c: int,
@@ -573,7 +570,7 @@ class AppendingGap:
     r: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def appending(
     epsilon: float, c: int, k: int, alpha: float, monotonic: bool, traverses: int
 ) -> tuple[pd.DataFrame, AppendingGap]:
@@ -606,110 +603,6 @@ def appending(
     )
 
 
-# ---------------------------------------------------------------------------------------------- panel 10
-@functools.lru_cache(maxsize=8)
-def dataset(name: str, seed: int = 2024) -> dpdata.Dataset:
-    """A Table-2 data set (Zipf and Binary exact; the other four generated stand-ins, seeded)."""
-    return dpdata.svt_dataset(DATASETS[name], rng=seed)
-
-
-def _experiment_method(
-    method: str,
-    data: str,
-    threshold: float,
-    c: int,
-    epsilons: tuple[float, ...],
-    traverses: tuple[int, ...],
-    append: bool,
-    resample: bool,
-    monotonic: bool,
-    alpha: float,
-    n_runs: int,
-    seed: int,
-) -> pd.DataFrame:
-    ds = dataset(data)
-    rng = np.random.default_rng([seed, list(svt.METHODS).index(method)])
-    return svt.run_experiment(
-        ds.scores,
-        threshold=threshold,
-        epsilons=list(epsilons),
-        c=c,
-        methods=[method],
-        n_runs=n_runs,
-        traverses=list(traverses),
-        append=append,
-        alpha=alpha,
-        monotonic=monotonic,
-        resample=resample,
-        rng=rng,
-    )
-
-
-def experiment(
-    data: str,
-    threshold: float,
-    c: int,
-    epsilons: tuple[float, ...] = EXPERIMENT_EPSILONS,
-    traverses: tuple[int, ...] = (1,),
-    append: bool = True,
-    resample: bool = False,
-    monotonic: bool = False,
-    alpha: float = 0.0,
-    n_runs: int = 20,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Panel 10 / Figs. 7, 8, 10, 11: every Table-3 method, means and 95 % CIs over runs (§5.2); k = ⌊n_items/c⌋.
-
-    A plain function (hashable scalar arguments, no Streamlit): the page runs it in the worker pool of
-    :mod:`app.background`, which keeps the finished tables; :func:`experiment_seconds` estimates its cost first."""
-    out = [
-        _experiment_method(
-            m, data, float(threshold), int(c), tuple(epsilons), tuple(traverses), bool(append), bool(resample),
-            bool(monotonic), float(alpha), int(n_runs), int(seed),
-        )
-        for m in svt.METHODS
-    ]
-    return pd.concat(out, ignore_index=True)
-
-
-def explore_experiment(
-    data: str, threshold: float, c: int, epsilon: float, traverses: int, append: bool, resample: bool,
-    monotonic: bool, n_runs: int, seed: int,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Panel 10: (a) every method against ε at the chosen traverses, (b) against traverses 1, 2, 5, 10 at ε."""
-    by_eps = experiment(data, threshold, c, EXPERIMENT_EPSILONS, (traverses,), append, resample, monotonic,
-                        0.0, n_runs, seed)
-    by_trav = experiment(data, threshold, c, (epsilon,), TRAVERSE_GRID, True, resample, monotonic, 0.0, n_runs,
-                         seed)
-    return by_eps, by_trav
-
-
-#: Traverse counts of the experiment's second chart (Fig. 8 style).
-TRAVERSE_GRID = (1, 2, 5, 10)
-#: Seconds of CPU one experiment request may take; the number of runs is capped to stay under it.
-MAX_EXPERIMENT_SECONDS = 45.0
-# Measured cost of one run of all seven methods, per ε: a fixed part, a part per item and one per extra pass
-_COST_FIXED, _COST_ITEM, _COST_PASS = 0.03, 4e-6, 1.2e-6
-
-
-def experiment_seconds(data: str, n_runs: int, plan: tuple[tuple[int, int], ...]) -> float:
-    """Estimated CPU seconds of ``n_runs`` runs of every method, ``plan`` = ((number of ε, traverses), …)."""
-    n = dataset(data).n_items
-    per_run = sum(n_eps * (_COST_FIXED + n * (_COST_ITEM + _COST_PASS * (t - 1))) for n_eps, t in plan)
-    return n_runs * per_run
-
-
-def explore_plan(epsilon_count: int, traverses: int) -> tuple[tuple[int, int], ...]:
-    """The (number of ε, traverses) pairs :func:`explore_experiment` computes."""
-    return ((epsilon_count, traverses), *((1, t) for t in TRAVERSE_GRID))
-
-
-def capped_runs(data: str, n_runs: int, plan: tuple[tuple[int, int], ...]) -> int:
-    """``n_runs``, lowered (to at least 2) so that :func:`experiment_seconds` stays under the cap."""
-    per_run = experiment_seconds(data, 1, plan)
-    return int(max(2, min(n_runs, MAX_EXPERIMENT_SECONDS // per_run)))
-
-
 # ---------------------------------------------------------------------------------------------- panel 11–12
 @dataclass(frozen=True)
 class Grid:
@@ -720,7 +613,7 @@ class Grid:
     u: float
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def numeric_framework(
     epsilon: float, c: int, k: int, alpha: float, monotonic: bool, n_bins: int, tail_mass: float = 1e-8
 ) -> tuple[pd.DataFrame, pd.DataFrame, Grid]:
@@ -803,242 +696,6 @@ def accountant(epsilon: float, c: int, noise: str, monotonic: bool) -> Accountan
     )
 
 
-# ---------------------------------------------------------------------------------------------- reproduce
-@st.cache_data(max_entries=8, show_spinner="Reproducing Fig. 3 …")
-def fig3() -> pd.DataFrame:
-    """Fig. 3 at the paper's settings: k = 50, ε = 1, c = 1, ε₁ = ε₂ (b = 2, θ = 4), δ = 1e-5 for SVT-Gau."""
-    splits = {n: svt.split_budget(1.0, c=1, noise=n, w=1.0, delta=_GAUSS_DELTA) for n in NOISES}
-    return _alpha_beta(
-        splits, 50, np.array([0, 2.5, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 50, 60], float)
-    )
-
-
-#: Fig. 3 reference values from an independent computation (Eq. 8 β at α = 0, 10, 20, 30).
-FIG3_REFERENCE = {
-    "SVT-Exp + r^op": (0.9927, 0.4682, 0.0216, 0.0008),
-    "SVT-Exp, r = 0": (1.0, 0.9963, 0.3624, 0.0362),
-    "SVT-Exp, r = θ": (1.0, 0.8699, 0.1525, 0.0135),
-    "SVT-Lap": (1.0, 0.9398, 0.2048, 0.0186),
-    "SVT-Gumbel + mean": (1.0, 0.9478, 0.2216, 0.0205),
-    "SVT-Gau": (1.0, 1.0, 1.0, 0.9880),
-}
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig4(c: int = 50) -> pd.DataFrame:
-    """Fig. 4: minimal comparison variance V* against ε ∈ [0.01, 2] for the four query noises (c = 50)."""
-    eps = np.geomspace(0.01, 2.0, 60)
-    return pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "epsilon": eps,
-                    "noise": n,
-                    "V": [
-                        svt.split_budget(float(e), c=c, noise=n, delta=_GAUSS_DELTA).variance_optimal
-                        for e in eps
-                    ],
-                }
-            )
-            for n in NOISES
-        ],
-        ignore_index=True,
-    )
-
-
-def _fig5_split(e: float) -> svt.BudgetSplit:
-    return svt.split_budget(
-        e, c=1, monotonic=True
-    )  # captions' Lap(1/ε₁), Exp(1/ε₂): monotonic, c = 1
-
-
-@dataclass(frozen=True)
-class Fig5:
-    """Fig. 5's four panels: (a) the density of Z, p(r) for several (b) k, (c) α, (d) ε."""
-
-    a: pd.DataFrame
-    b: pd.DataFrame
-    c: pd.DataFrame
-    d: pd.DataFrame
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig5() -> Fig5:
-    """Fig. 5 (a)–(d) with the Table-6 split, c = 1, monotonic: density of Z, and p(r) for several
-    k (ε = 0.1), α (k = 10) and ε (k = 10); frames carry the r^op and mean θ of each curve."""
-    sp = _fig5_split(0.1)
-    z = np.linspace(-6 * sp.threshold_scale, 8 * sp.query_scale, 401)
-    a = pd.DataFrame(
-        {
-            "z": z,
-            "density": svt.comparison_pdf(z, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale),
-        }
-    )
-
-    def curves(param: str, values, eps_of, k_of, alpha_of) -> pd.DataFrame:
-        out = []
-        for v in values:
-            s = _fig5_split(eps_of(v))
-            kw = dict(
-                k=k_of(v), alpha=alpha_of(v), threshold_scale=s.threshold_scale, query_scale=s.query_scale
-            )
-            corr = svt.correction_term(s.threshold_scale, s.query_scale, k=kw["k"], alpha=kw["alpha"])
-            r = np.linspace(-3 * s.query_scale, 9 * s.query_scale, 301)
-            out.append(
-                pd.DataFrame(
-                    {
-                        "r": r,
-                        param: v,
-                        "p": svt.success_probability(r, **kw),
-                        "r_op": corr.r,
-                        "p_max": corr.success_probability,
-                        "theta": s.query_scale,
-                    }
-                )
-            )
-        return pd.concat(out, ignore_index=True)
-
-    return Fig5(
-        a=a,
-        b=curves("k", (1, 5, 10, 20, 50, 100), lambda v: 0.1, lambda v: v, lambda v: 0.0),
-        c=curves("alpha", (0, 5, 10, 20, 40), lambda v: 0.1, lambda v: 10, lambda v: float(v)),
-        d=curves("epsilon", (0.05, 0.1, 0.5, 1.0), lambda v: v, lambda v: 10, lambda v: 0.0),
-    )
-
-
-@dataclass(frozen=True)
-class Fig9:
-    """Fig. 9's setting: the two scales and r^op in closed form and from the FFT framework (m = 20 001)."""
-
-    b: float
-    scale: float
-    r_op: float
-    r_op_numeric: float
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig9() -> tuple[pd.DataFrame, Fig9]:
-    """Fig. 9: p̄(r) of the FFT framework (m = 20 001) against the closed form; ε = 0.03, k = 10, α = 0, c = 1,
-    Table-4 split (b = 75.331, θ = 119.580, r^op = 334.709)."""
-    sp = svt.split_budget(0.03, c=1)
-    b, th = sp.threshold_scale, sp.query_scale
-    disc = svt.discretise_comparison(b, th, n_bins=20001)
-    r = np.linspace(-5 * th, 12 * th, 600)
-    num = disc.cdf(r) ** 10 * (1 - disc.cdf(r))
-    exact = svt.success_probability(r, k=10, threshold_scale=b, query_scale=th)
-    ana = svt.correction_term(b, th, k=10).r
-    numr = svt.correction_term(b, th, k=10, method="numeric").r
-    return pd.DataFrame({"r": r, "analytic": exact, "numeric": num}), Fig9(b=b, scale=th, r_op=ana, r_op_numeric=numr)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def table5() -> pd.DataFrame:
-    """Table 5 (c = 50, α = 0): the paper's printed rows beside Alg. 2's calibration (r^op with k = 200, the
-    mean θ) and the calibration that reproduces the printed Mean row, θ = cΔ/ε₂ with w = (2c)^(2/3)
-    (the printed Mean row's 5332.08 is a typo for 5232.08)."""
-    rows = []
-    printed = {
-        0.01: (35450.45, 5332.08),
-        0.05: (7147.15, 1046.42),
-        0.1: (2803.30, 523.21),
-        1.0: (280.78, 52.32),
-        2.0: (138.89, 26.16),
-    }
-    for e, (opt, mean) in printed.items():
-        sp = svt.split_budget(e, c=50)
-        fit = svt.split_budget(e, c=50, monotonic=True, w=100 ** (2 / 3))
-        rows.append(
-            {
-                "ε": e,
-                "Optimal (paper)": opt,
-                "Mean (paper)": mean,
-                "r^op, Alg. 2 (k = 200)": svt.correction_term(sp.threshold_scale, sp.query_scale, k=200).r,
-                "θ, Alg. 2": sp.query_scale,
-                "θ = cΔ/ε₂, w = (2c)^(2/3)": fit.query_scale,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Fig. 6: sorted item scores of the six data sets (thinned to ≤ 400 points each) and their thresholds."""
-    curves, info = [], []
-    for key, name in DATASETS.items():
-        ds = dataset(key)
-        s = np.sort(ds.scores)[::-1]
-        idx = np.unique(np.geomspace(1, s.size, 400).astype(int)) - 1
-        curves.append(pd.DataFrame({"data": name, "rank": idx + 1, "score": np.maximum(s[idx], 0.5)}))
-        info.append(
-            {
-                "data set": name,
-                "items": ds.n_items,
-                "threshold T": ds.threshold,
-                "c": ds.c,
-                "k = ⌊n/c⌋": ds.k,
-                "items ≥ T": ds.n_above,
-                "source": "generated stand-in" if ds.synthetic_stand_in else "exact (synthetic)",
-            }
-        )
-    return pd.concat(curves, ignore_index=True), pd.DataFrame(info)
-
-
-FIG16_ALPHAS = (0.0, 100.0, 250.0, 500.0, 1000.0)  # "several α" (not listed); 500 = Binary's score gap to T
-FIG16_EPSILONS = tuple(round(0.1 * i, 1) for i in range(1, 11))  # ε ∈ [0.1, 1]
-FIG16_TRAVERSES = 10  # APPEND on; the traverse count is not stated (as Fig. 7)
-
-
-def fig16(n_runs: int = 20, seed: int = 0) -> pd.DataFrame:
-    """Fig. 16: NCR of Algorithm 2 (SVT-Exp with r^op at each α) against ε ∈ [0.1, 1] on Binary, c = 50,
-    k = 200, APPEND with t = 10, RESAMPLE off. A plain function for the worker pool, like :func:`experiment`."""
-    ds = dataset("binary")
-    out = [
-        _experiment_method(
-            "SVT-Exp (optimal)", "binary", float(ds.threshold), int(ds.c), FIG16_EPSILONS, (FIG16_TRAVERSES,), True,
-            False, False, a, int(n_runs), int(seed),
-        ).assign(alpha=a)
-        for a in FIG16_ALPHAS
-    ]
-    return pd.concat(out, ignore_index=True)
-
-
-def fig16_seconds(n_runs: int) -> float:
-    """Estimated CPU seconds of :func:`fig16` (one method of seven, five α)."""
-    return experiment_seconds("binary", n_runs, ((len(FIG16_EPSILONS), FIG16_TRAVERSES),)) * len(FIG16_ALPHAS) / 7
-
-
-def reproduce_experiment(data: str, n_runs: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Figs. 7/10 (against ε, t = 1 and 10) and 8/11 (against traverses 1, 2, 3, 5, 10 at ε = 1) on one data set."""
-    ds = dataset(data)
-    by_eps = experiment(data, ds.threshold, ds.c, EXPERIMENT_EPSILONS, (1, 10), True, False, False, 0.0, n_runs, seed)
-    by_trav = experiment(data, ds.threshold, ds.c, (1.0,), REPRODUCE_TRAVERSES, True, False, False, 0.0, n_runs, seed)
-    return by_eps, by_trav
-
-
-REPRODUCE_TRAVERSES = (1, 2, 3, 5, 10)
-
-
-def reproduce_plan() -> tuple[tuple[int, int], ...]:
-    """The (number of ε, traverses) pairs :func:`reproduce_experiment` computes."""
-    return ((len(EXPERIMENT_EPSILONS), 1), (len(EXPERIMENT_EPSILONS), 10), *((1, t) for t in REPRODUCE_TRAVERSES))
-
-
-#: Mean NCR of SVT-Exp (optimal) and SVT-Lap from an independent implementation of the same simulation (40 runs,
-#: one pass / ten passes): a sanity band of about ±0.05, not the paper's numbers.
-REFERENCE_NCR = pd.DataFrame(
-    [
-        ("Zipf", 1, 0.5, 0.317, 0.020),
-        ("Zipf", 1, 1.0, 0.511, 0.065),
-        ("Zipf", 1, 2.0, 0.709, 0.297),
-        ("Zipf", 10, 0.5, 0.354, 0.025),
-        ("Zipf", 10, 1.0, 0.603, 0.067),
-        ("Zipf", 10, 2.0, 0.823, 0.291),
-        ("Binary", 1, 0.5, 0.045, 0.091),
-        ("Binary", 1, 1.0, 0.539, 0.562),
-        ("Binary", 1, 2.0, 1.0, 0.994),
-        ("Binary", 10, 0.5, 0.322, 0.098),
-        ("Binary", 10, 1.0, 0.961, 0.508),
-        ("Binary", 10, 2.0, 1.0, 0.995),
-    ],
-    columns=["data", "traverses", "epsilon", "reference Exp-opt", "reference Lap"],
-)
+# The top-c experiments (worker-pool jobs) and the paper's own figures and tables, kept apart for size.
+from app.compute.svt.experiments import *  # noqa: E402,F403
+from app.compute.svt.reproduce import *  # noqa: E402,F403
