@@ -125,7 +125,7 @@ def headline(s: Settings) -> None:
     with ui.panel("What these settings do"):
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-        m = st.columns(4)
+        m = st.columns(5)
         m[0].metric(
             "threshold noise scale b", f"{sm.b:.4g}",
             help="The typical size of the one noise ρ added to the threshold (Laplace, b = Δ/ε₁). It is drawn once "
@@ -146,10 +146,10 @@ def headline(s: Settings) -> None:
             help="The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
                  "correction and α = 0 it is 1/(k + 1), whatever the noise.",
         )
-        st.caption(
-            f"Budget: ε₁ = {acct.epsilon1:.4g} for the threshold, ε₂ = {acct.epsilon2:.4g} for the counts; one run "
-            f"spends ε = {acct.on if s.resample else acct.off:.4g}"
-            + (" (a new threshold noise after each yes costs c·ε₁ + ε₂)." if s.resample else ".")
+        m[4].metric(
+            "ε one run spends", f"{acct.on if s.resample else acct.off:.4g}",
+            help=f"ε₁ = {acct.epsilon1:.4g} for the threshold plus ε₂ = {acct.epsilon2:.4g} for the counts, however "
+                 "many queries are asked; a new threshold noise after each yes costs c·ε₁ + ε₂.",
         )
 
 
