@@ -31,7 +31,7 @@ def test_renders_at_defaults():
     assert at.subheader[0].value == "SVT at work"  # the picture of the idea comes before any number
 
 
-@pytest.mark.parametrize("part", ["Correction", "Live run", "Experiment", "Numerics & budget"])
+@pytest.mark.parametrize("part", ["Correction", "Run", "Top-c", "Numerics"])
 def test_every_part_renders_at_defaults(part):
     at = open_page(PAGE, {"part": part, **FAST})
     _ok(at)
@@ -44,22 +44,22 @@ CONTROLS = [
     ("select_slider", "c", 5, {}),
     ("select_slider", "neg", 50, {}),
     ("select_slider", "alpha", 10, {}),
-    ("select_slider", "thr", 500.0, {"part": "Live run"}),
+    ("select_slider", "thr", 500.0, {"part": "Run"}),
     ("radio", "noise", "laplace", {}),
     ("radio", "corr", "mean", {}),
     ("toggle", "mono", True, {}),
     ("toggle", "resample", True, {}),
-    ("toggle", "append", True, {"part": "Live run"}),
-    ("select_slider", "trav", 2, {"part": "Live run", "append": "true"}),
-    ("radio", "data", "adult", {"part": "Experiment", **FAST}),
-    ("radio", "metric", "f1", {"part": "Experiment", **FAST}),
-    ("select_slider", "runs", 20, {"part": "Experiment", **FAST}),
-    ("select_slider", "bins", 1001, {"part": "Numerics & budget"}),
-    ("number_input", "seed", 7, {"part": "Live run"}),
+    ("toggle", "append", True, {"part": "Run"}),
+    ("select_slider", "trav", 2, {"part": "Run", "append": "true"}),
+    ("radio", "data", "adult", {"part": "Top-c", **FAST}),
+    ("radio", "metric", "f1", {"part": "Top-c", **FAST}),
+    ("select_slider", "runs", 20, {"part": "Top-c", **FAST}),
+    ("select_slider", "bins", 1001, {"part": "Numerics"}),
+    ("number_input", "seed", 7, {"part": "Run"}),
     # in-panel controls (split, distance from the threshold) and the advanced numerics
     ("select_slider", "split", 10.0, {}),
     ("select_slider", "gap", 500.0, {"part": "Correction"}),
-    ("select_slider", "tail", 1e-4, {"part": "Numerics & budget"}),
+    ("select_slider", "tail", 1e-4, {"part": "Numerics"}),
 ]
 
 
@@ -103,9 +103,9 @@ def test_reference_values_at_the_paper_setting():
 
 
 def test_resample_erratum_warning():
-    at = open_page(PAGE, {"part": "Numerics & budget"})
+    at = open_page(PAGE, {"part": "Numerics"})
     assert not at.warning
-    at = open_page(PAGE, {"part": "Numerics & budget", "resample": "true"})
+    at = open_page(PAGE, {"part": "Numerics", "resample": "true"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)
@@ -125,14 +125,14 @@ def test_eq8_erratum_warning_for_small_c():
 
 
 def test_appending_erratum_warning_only_with_append():
-    assert not open_page(PAGE, {"part": "Live run"}).warning
-    at = open_page(PAGE, {"part": "Live run", "append": "true"})
+    assert not open_page(PAGE, {"part": "Run"}).warning
+    at = open_page(PAGE, {"part": "Run", "append": "true"})
     _ok(at)
     assert any("t·p" in w.value for w in at.warning)
 
 
 def test_live_run_step_and_reset():
-    at = open_page(PAGE, {"part": "Live run"})
+    at = open_page(PAGE, {"part": "Run"})
     full = _metrics(at)["comparisons so far"]
     n = full.split(" / ")[1]
     at.button(key="svt_reset").click().run()
@@ -148,10 +148,10 @@ def test_live_run_step_and_reset():
 
 #: The reproduce view's parts and the figures each one shows.
 REPRODUCE_PARTS = {
-    "Figs. 3–5, Table 5": ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5"),
-    "Figs. 6–8, 10, 11": ("Fig. 6", "Figs. 7/10"),
+    "Figs. 3–5": ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5"),
+    "Figs. 6–11": ("Fig. 6", "Figs. 7/10"),
     "Fig. 16": ("Fig. 16",),
-    "Figs. 9, 17 (12–15)": ("Figs. 9 and 17",),
+    "Figs. 9, 17": ("Figs. 9 and 17",),
 }
 
 
@@ -166,12 +166,12 @@ def test_reproduce_parts_render(part):
     if part == "Fig. 16":
         fig16 = next(df.value for df in at.dataframe if "rank score, α = 500" in df.value.columns)
         assert list(fig16["epsilon"]) == [round(0.1 * i, 1) for i in range(1, 11)]
-    if part.startswith("Figs. 9"):
+    if part == "Figs. 9, 17":
         assert any("Figs. 12–15" in i.value and "Rényi-DP accountant" in i.value for i in at.info)
 
 
 def test_experiment_states_its_cost_and_caps_the_runs():
-    at = open_page(PAGE, {"part": "Experiment", "data": "kosarak", "runs": "200", "append": "true",
+    at = open_page(PAGE, {"part": "Top-c", "data": "kosarak", "runs": "200", "append": "true",
                           "trav": "20"})
     _ok(at)
     from app.compute import svt as csvt
@@ -219,7 +219,7 @@ def test_manual_split_costs_variance():
 
 
 def test_tail_mass_sets_the_grid():
-    at = open_page(PAGE, {"part": "Numerics & budget", "tail": "0.001"})
+    at = open_page(PAGE, {"part": "Numerics", "tail": "0.001"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)

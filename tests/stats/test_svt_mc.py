@@ -386,3 +386,33 @@ def test_experiment_cis_cover_truth_for_known_rate():
     assert row["recall_hi"] - row["recall_lo"] == pytest.approx(
         2 * 1.96 * math.sqrt(p * (1 - p) / 4000), rel=0.05
     )
+
+
+# ---------------------------------------------------------------------- the paper's claims about Figs. 7 and 16
+@pytest.mark.slow
+def test_exp_optimal_beats_every_other_private_method_on_zipf():
+    """Fig. 7's claim (§5.5.1): with ten passes on Zipf, SVT-Exp with r^op has the best rank score among the private
+    methods at ε = 0.5, 1 and 2 (20 runs; the gaps are 0.25–0.5, far beyond the runs' 95 % intervals)."""
+    ds = data.svt_dataset("Zipf")
+    df = svt.run_experiment(ds.scores, threshold=ds.threshold, epsilons=[0.5, 1.0, 2.0], c=ds.c, n_runs=20,
+                            traverses=10, rng=0)
+    private = df[df["method"] != "SVT-Exp upper bound"]
+    for e, rows in private.groupby("epsilon"):
+        best = rows.set_index("method")
+        others = best.drop(index="SVT-Exp (optimal)")
+        assert best.loc["SVT-Exp (optimal)", "ncr_lo"] > others["ncr_hi"].max(), e
+
+
+@pytest.mark.slow
+def test_fig16_robust_to_alpha_up_to_the_score_gap():
+    """Fig. 16's claim (App. J): with rejected queries asked again, α from 0 to Binary's score gap (500) barely moves
+    the rank score of Algorithm 2, while an α beyond the gap lets negatives in (10 runs, ε ∈ {0.3, 0.6, 1})."""
+    ds = data.svt_dataset("Binary")
+    ncr = {}
+    for a in (0.0, 250.0, 500.0, 1000.0):
+        df = svt.run_experiment(ds.scores, threshold=ds.threshold, epsilons=[0.3, 0.6, 1.0], c=ds.c,
+                                methods=["SVT-Exp (optimal)"], n_runs=10, traverses=10, alpha=a, rng=1)
+        ncr[a] = df["ncr"].to_numpy()
+    upto_gap = np.array([ncr[a] for a in (0.0, 250.0, 500.0)])
+    assert (upto_gap.max(axis=0) - upto_gap.min(axis=0)).max() < 0.1
+    assert ncr[1000.0].mean() < upto_gap.mean(axis=1).min()

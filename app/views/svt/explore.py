@@ -476,7 +476,7 @@ def _accountant(s: Settings) -> None:
 PARTS = {
     "Noise": noise_tab,
     "Correction": correction_tab,
-    "Live run": run_tab,
-    "Experiment": experiment_tab,
-    "Numerics & budget": numerics_tab,
+    "Run": run_tab,
+    "Top-c": experiment_tab,
+    "Numerics": numerics_tab,
 }

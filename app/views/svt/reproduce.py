@@ -255,8 +255,8 @@ def numerics_part(s: Settings) -> None:
 
 #: The reproduce view's parts (``?part=…``).
 PARTS = {
-    "Figs. 3–5, Table 5": accuracy_part,
-    "Figs. 6–8, 10, 11": experiments_part,
+    "Figs. 3–5": accuracy_part,
+    "Figs. 6–11": experiments_part,
     "Fig. 16": alpha_part,
-    "Figs. 9, 17 (12–15)": numerics_part,
+    "Figs. 9, 17": numerics_part,
 }
