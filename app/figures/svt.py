@@ -240,20 +240,22 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
 
 def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float, d: float = 0.0) -> go.Figure:
     """Panel 4: density of Z = v − ρ, lines at 0, the mean E[v] and r^op; the shaded tail right of r − d is
-    P[⊤ | q = T + d]."""
+    P[yes] for a count at τ + d."""
     marks = [
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
         vband(r - d, max(float(df["z"].max()), r - d), f"P[yes] for a count at τ + {d:g} (r = {r:.4g})"),
     ]
-    return figure(
+    fig = figure(
         [line(df["z"], df["density"], name="density of Z = v − ρ", color=NOISE_COLORS["exponential"])],
         title="The noisy comparison: yes iff Z = v − ρ ≥ r − (count − τ)",
         x="z = v − ρ",
         y="density",
         marks=marks,
     )
+    fig.layout.xaxis.range = [float(df["z"].min()), float(df["z"].max())]  # the density's support, not the marks'
+    return fig
 
 
 def success(df: pd.DataFrame, *, r_op: float, mean: float, p_floor: float, log_y: bool = False) -> go.Figure:

@@ -405,8 +405,10 @@ def test_exp_optimal_beats_every_other_private_method_on_zipf():
 
 @pytest.mark.slow
 def test_fig16_robust_to_alpha_up_to_the_score_gap():
-    """Fig. 16's claim (App. J): with rejected queries asked again, α from 0 to Binary's score gap (500) barely moves
-    the rank score of Algorithm 2, while an α beyond the gap lets negatives in (10 runs, ε ∈ {0.3, 0.6, 1})."""
+    """Fig. 16's claims (App. J), 10 runs at ε ∈ {0.3, 0.6, 1}: with rejected queries asked again, α from 0 to
+    Binary's score gap (500) moves the rank score of Algorithm 2 by less than 0.15 at every ε (the 95 % interval of one
+    point is about ±0.1 at 10 runs); α = 500, the gap itself, is best on average; an α beyond the gap (1000) lets
+    negatives in and scores lower than all of them."""
     ds = data.svt_dataset("Binary")
     ncr = {}
     for a in (0.0, 250.0, 500.0, 1000.0):
@@ -414,5 +416,6 @@ def test_fig16_robust_to_alpha_up_to_the_score_gap():
                                 methods=["SVT-Exp (optimal)"], n_runs=10, traverses=10, alpha=a, rng=1)
         ncr[a] = df["ncr"].to_numpy()
     upto_gap = np.array([ncr[a] for a in (0.0, 250.0, 500.0)])
-    assert (upto_gap.max(axis=0) - upto_gap.min(axis=0)).max() < 0.1
+    assert (upto_gap.max(axis=0) - upto_gap.min(axis=0)).max() < 0.15
+    assert upto_gap.mean(axis=1).argmax() == 2
     assert ncr[1000.0].mean() < upto_gap.mean(axis=1).min()
