@@ -29,6 +29,7 @@ from typing import Any
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import catalogue
 from app.catalogue import SEED_MAX, Param, fmt_number, log_grid
@@ -38,6 +39,7 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
+_EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
 KEEP_KEYS: set[str] = {"ledger"}
@@ -271,20 +273,28 @@ def new_run() -> None:
 
 
 def sync_url() -> None:
-    """Write the address from the controls drawn in this run (after the page ran; see the module docstring)."""
+    """Write the address from the controls drawn in this run (after the page ran; see the module docstring).
+
+    The new query string goes to the browser in one message (one history entry), not one per key; keys Streamlit
+    binds to a widget (the parts' tabs) keep the value Streamlit gave them.
+    """
     want = current_values()
-    bound = st.session_state.get(_BOUND, set())
-    qp = st.query_params
-    for key in list(qp.keys()):
-        if key in bound:
-            continue
-        if key not in want or len(qp.get_all(key)) > 1:
-            with contextlib.suppress(StreamlitAPIException):  # a key Streamlit binds to a widget stays its own
-                del qp[key]
-    for key, value in want.items():
-        if key not in bound and qp.get(key) != value:
-            with contextlib.suppress(StreamlitAPIException):
-                qp[key] = value
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        current = {k: qp.get_all(k) for k in qp}
+        target = {k: v for k, v in current.items() if qp.is_bound(k) or k.lower() in _EMBED_KEYS}
+        target |= {k: [v] for k, v in want.items() if not qp.is_bound(k)}
+        if target == current:
+            return
+        for key in list(current):
+            if not qp.is_bound(key) and key.lower() not in _EMBED_KEYS:
+                qp.discard_param_no_forward_msg(key)
+        for key, value in want.items():
+            if not qp.is_bound(key):
+                qp.set_with_no_forward_msg(key, value)
+        qp._send_query_param_msg()  # noqa: SLF001 — one message for the whole new query (Streamlit 1.67)
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -318,6 +318,8 @@ CASES: list[Case] = [
       tolerance=1e-12, rng=0),
     C("ldp.regression_experiment", "linear", budgets=(2.0,), n_runs=2, dimension=2, epsilon=1.0, group_size=2,
       true_value=0.0, method=None, max_queries=20, rng=0, slow=True),
+    C("ldp.regression_loss_paths", "linear", budget=2.0, n_runs=2, dimension=2, epsilon=1.0, group_size=2,
+      true_value=0.0, method=None, max_queries=20, rng=0, slow=True),
     C("ldp.logistic_median_reproduction", n_runs=2, budget=2.0, rng=0, slow=True),
     C("ldp.linear_median_mismatch", n_runs=2, budget=2.0, group_size=2, rng=0, slow=True),
     C("ldp.healthcare_queries", 1.0),
