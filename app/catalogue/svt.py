@@ -86,7 +86,7 @@ register(
         10, (1, 2, 3, 5, 10, 20), topic="svt",
     ),
     Param(
-        "data", "", "data set",
+        "dataset", "", "data set",
         "The items whose counts SVT screens. Zipf and Binary are the paper's synthetic sets; the other four "
         "imitate the paper's real data sets (same number of records, items and threshold), which cannot be "
         "downloaded here.",

@@ -51,7 +51,7 @@ CONTROLS = [
     ("toggle", "resample", True, {}),
     ("toggle", "append", True, {"part": "Run"}),
     ("select_slider", "trav", 2, {"part": "Run", "append": "true"}),
-    ("radio", "data", "adult", {"part": "Top-c", **FAST}),
+    ("radio", "dataset", "adult", {"part": "Top-c", **FAST}),
     ("radio", "metric", "f1", {"part": "Top-c", **FAST}),
     ("select_slider", "runs", 20, {"part": "Top-c", **FAST}),
     ("select_slider", "bins", 1001, {"part": "Numerics"}),

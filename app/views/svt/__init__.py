@@ -78,7 +78,7 @@ def sidebar() -> Settings:
         append = bool(params.control("append"))
         traverses = int(params.control("trav"))
         st.header("Experiment")
-        data = str(params.control("data"))
+        data = str(params.control("dataset"))
         metric = str(params.control("metric"))
         n_runs = int(params.control("runs"))
         seed = int(params.control("seed"))
