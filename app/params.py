@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -212,18 +212,23 @@ def view(*, container: Any = None) -> str:
     return str(control("view", container=container))
 
 
-def parts(labels: Sequence[str], *, key: str = "part", container: Any = None) -> Any:
+def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
+          aliases: Mapping[str, str] | None = None) -> Any:
     """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
 
-    A value that names no tab is reported (Streamlit would drop it silently); ``?tab=`` and ``?figs=`` from older
-    links are read as ``?part=`` by app/main.py.
+    A value that names no tab is reported (Streamlit would drop it silently); ``aliases`` maps the names a part had
+    in older links to its label today; ``?tab=`` and ``?figs=`` from older links are read as ``?part=`` by
+    app/main.py.
     """
     c = container or st
     labels = list(labels)
     raw = _first_look(key)
     if raw is not None and raw not in labels:
-        _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. Showing "
-                f"{labels[0]}.")
+        if aliases and raw in aliases and key == "part":
+            _seed_part(aliases[raw])
+        else:
+            _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. "
+                    f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, set()).add(key)
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
@@ -245,16 +250,30 @@ def current_values() -> dict[str, str]:
     return out
 
 
+def _seed_part(value: str) -> None:
+    """Make ``?part=value`` the value Streamlit seeds the page's tab bar from (its snapshot of the opening address)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        if qp.is_bound("part"):
+            return
+        qp.set_with_no_forward_msg("part", value)
+        initial = getattr(qp, "_initial_query_params", None)
+        if isinstance(initial, dict):
+            initial["part"] = [value]
+
+
 def adopt_legacy_part_keys() -> None:
     """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
     qp = st.query_params
     for old in LEGACY_PART_KEYS:
         if old in qp:
             value = qp.get_all(old)[-1]
-            with contextlib.suppress(StreamlitAPIException):  # already bound to a drawn tab bar: the tab wins
+            with contextlib.suppress(StreamlitAPIException):
                 del qp[old]
-                if "part" not in qp:
-                    qp["part"] = value
+            if "part" not in qp:
+                _seed_part(value)
 
 
 def leave_page(keep: set[str]) -> None:

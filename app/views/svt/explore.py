@@ -14,11 +14,15 @@ from app.views.svt import Settings
 
 def render(s: Settings) -> None:
     """The explore parts as tabs (``?part=``); only the open one runs."""
-    tabs = params.parts(list(PARTS))
+    tabs = params.parts(list(PARTS), aliases=OLD_PART_NAMES)
     for tab, draw in zip(tabs, PARTS.values(), strict=True):
         if tab.open:
             with tab:
                 draw(s)
+
+
+#: Names the parts had in older links (``?tab=Live run``), still understood.
+OLD_PART_NAMES = {"Live run": "Run", "Experiment": "Top-c", "Numerics & accountant": "Numerics"}
 
 
 def noise_tab(s: Settings) -> None:
