@@ -18,7 +18,9 @@ Two accountants: ``"paper"`` (the mixture model of Thm. 1 / Prop. 2 / Thm. 3, **
 it can under-report δ by orders of magnitude, see ``docs/errata.md``) and ``"exact"`` (the default).
 """
 
-from dpcore.brdp._common import Kernel, MAX_GRID, MAX_PLD_POINTS, MAX_SAMPLES, MAX_SHIFTS, MIN_TAIL_MASS
+from dpcore.brdp._common import (
+    Kernel, MAX_COMPOSED_POINTS, MAX_GRID, MAX_PLD_POINTS, MAX_SAMPLES, MAX_SHIFTS, MIN_TAIL_MASS,
+)
 from dpcore.brdp.mechanism import (
     acceptance_rate, expected_draws, kernel_delta, kernel_scale, output_cdf, output_density, output_variance,
     sample_outputs, simulate_recycler, success_probability,
@@ -26,7 +28,7 @@ from dpcore.brdp.mechanism import (
 from dpcore.brdp.paper_accountant import baseline_q, objective, paper_delta, paper_q, paper_w, recycling_loss
 from dpcore.brdp.exact_accountant import exact_delta, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan, make_plan, optimize
-from dpcore.brdp.composition import composed_delta, composed_epsilon
+from dpcore.brdp.composition import composed_delta, composed_epsilon, composition_interval
 from dpcore.brdp.subsampling import (
     amplify, deamplify, optimal_sampling_rate, sampling_error_std, subsampled_acceptance, SubsamplingPlan,
 )
@@ -66,6 +68,7 @@ __all__ = [
     "optimize",
     "composed_delta",
     "composed_epsilon",
+    "composition_interval",
     "amplify",
     "deamplify",
     "sampling_error_std",

@@ -27,6 +27,9 @@ MAX_GRID = 1_000_000
 MAX_PLD_POINTS = 10_000_000
 #: Smallest tail_mass_truncation of :func:`exact_pld` (its quantile -Φ⁻¹(t/4) must stay finite).
 MIN_TAIL_MASS = 1e-300
+#: Most points of the T-fold loss grid of an exact composition (2^22: FFT arrays of ~64 MB each).  Beyond it the
+#: single-release loss grid is coarsened (see :func:`dpcore.brdp.composition.composition_interval`).
+MAX_COMPOSED_POINTS = 2 ** 22
 _BUDGET_RTOL = 1e-6  # relative tolerance when comparing a delta with a target delta (float rounding of
 # the calibrations, e.g. Laplace eps' = eps - 2 ln(1 - delta) at delta = 1e-12, is ~1e-4 relative)
 

@@ -15,9 +15,9 @@ from scipy import stats
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-from dpcore.brdp._common import _delta
+from dpcore.brdp._common import MAX_COMPOSED_POINTS, _delta
 from dpcore.brdp.kernels import _profile_fn
-from dpcore.brdp.exact_accountant import exact_pld
+from dpcore.brdp.exact_accountant import _loss_range, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan
 
 
@@ -25,6 +25,26 @@ def _plan(plan: Any) -> BRDPPlan:
     if not isinstance(plan, BRDPPlan):
         raise ValueError(f"plan must be a BRDPPlan (from optimize or make_plan), got {type(plan).__name__}")
     return plan
+
+
+def composition_interval(plan: BRDPPlan, compositions: int, value_discretization_interval: float = 1e-4) -> float:
+    """Loss-grid step h' >= h that keeps the T-fold exact composition within :data:`MAX_COMPOSED_POINTS` points.
+
+    The T-fold loss lies, up to a 1e-15 tail (the truncation of the FFT composition), within
+    T·mean ± R·sqrt(T ln(2/1e-15)/2) (Hoeffding; R = the single-release loss range), and never outside T times
+    that range: h' = max(h, width / MAX_COMPOSED_POINTS).  Losses are still rounded *up* to the coarser grid, so
+    the composed δ(ε) and ε_T stay upper bounds; ε_T is then within about T·h' of the truth.  Without it a
+    sharp kernel (e.g. ε = 20, Δ_f = 4, T = 1000) needs a grid of ~10⁸ points and gigabytes of memory.
+    """
+    pl = _plan(plan)
+    t = _v.integer("compositions", compositions, low=1, high=_acct.MAX_PLD_COMPOSITIONS)
+    h = _v.positive("value_discretization_interval", value_discretization_interval)
+    lo, hi = _loss_range(pl.kernel, pl.scale, pl.q, pl.sensitivity, 1e-15)
+    r = hi - lo
+    if not math.isfinite(r):
+        return h  # exact_pld reports the unusable range itself
+    width = min(t * r, 2 * r * math.sqrt(t * math.log(2 / 1e-15) / 2)) + r
+    return max(h, width / MAX_COMPOSED_POINTS)
 
 
 def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
@@ -71,7 +91,8 @@ def composed_delta(
     delta_Z^T: Gaussian closed form (sensitivity sqrt(T) D), Laplace via ``dpcore.accounting.laplace_delta``
     (PLD) or, as in the paper's Fig. 5(b), RDP (``kernel_composition="rdp"``: Mironov conversion;
     ``"rdp_improved"``, the paper's method for the Laplace kernel).
-    ``accountant="exact"``: the exact BR-DP PLD (shift D, pessimistic grid) composed by dp_accounting.
+    ``accountant="exact"``: the exact BR-DP PLD (shift D, pessimistic grid, coarsened for large T by
+    :func:`composition_interval`) composed by FFT.
     """
     pl = _plan(plan)
     t = _v.integer("compositions", compositions, low=1, high=_acct.MAX_PLD_COMPOSITIONS)
@@ -85,7 +106,7 @@ def composed_delta(
     else:
         pld = exact_pld(
             kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
-            value_discretization_interval=value_discretization_interval,
+            value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
         )
         if t > 1:
             pld = pld.self_compose(t)
@@ -123,7 +144,7 @@ def composed_epsilon(
     if accountant == "exact":
         pld = exact_pld(
             kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
-            value_discretization_interval=value_discretization_interval,
+            value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
         )
         if t > 1:
             pld = pld.self_compose(t)

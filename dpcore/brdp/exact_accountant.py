@@ -319,6 +319,20 @@ def _refine_interior_sup(out: np.ndarray, idx: np.ndarray, eps: np.ndarray, dgri
             out.flat[j] = max(out.flat[j], -res.fun)
 
 
+def _loss_range(kernel: str, s: float, q: float, d: float, tail: float) -> tuple[float, float]:
+    """Finite loss range [lower, upper] of :func:`exact_pld` (validated arguments): the kernel's loss Z_D
+    (Gaussian: up to the -Φ⁻¹(tail/4) quantiles; Laplace: ±D/b) widened by ±L = ∓ln(1 - q) (0 at q = 1, where
+    the +L region is an infinite loss)."""
+    mu = d / s
+    if kernel == "gaussian":
+        zq = float(-special.ndtri(tail / 4))
+        zlo, zhi = mu * mu / 2 - zq * mu, mu * mu / 2 + zq * mu
+    else:
+        zlo, zhi = -mu, mu
+    lf = 0.0 if q >= 1 else -math.log1p(-q)
+    return zlo - lf, zhi + lf
+
+
 def exact_pld(
     *,
     kernel: Kernel,
@@ -340,22 +354,16 @@ def exact_pld(
     s, th, q, d = _scale(scale), _theta(theta), _q(q), _sens(sensitivity)
     h = _v.positive("value_discretization_interval", value_discretization_interval)
     tail = _v.real("tail_mass_truncation", tail_mass_truncation, low=MIN_TAIL_MASS, high=1.0, high_open=True)
-    big_l = math.inf if q >= 1 else -math.log1p(-q)
     mu = d / s
-    if kernel == "gaussian":
-        zq = float(-special.ndtri(tail / 4))
-        zlo, zhi = mu * mu / 2 - zq * mu, mu * mu / 2 + zq * mu
-    else:
-        zlo, zhi = -mu, mu
-    lf = big_l if math.isfinite(big_l) else 0.0
-    points = (zhi - zlo + 2 * lf) / h  # nan or inf when mu^2 overflows
+    glo, ghi = _loss_range(kernel, s, q, d, tail)
+    points = (ghi - glo) / h  # nan or inf when mu^2 overflows
     if not points <= MAX_PLD_POINTS:
         raise ValueError(
             f"sensitivity/scale = {mu:g} with value_discretization_interval = {h:g} needs {points:.3g} "
             f"loss-grid points, more than {MAX_PLD_POINTS:g}: use a smaller sensitivity/scale or a larger "
             f"value_discretization_interval")
-    kmin = math.floor((zlo - lf) / h) - 1
-    kmax = math.ceil((zhi + lf) / h) + 1
+    kmin = math.floor(glo / h) - 1
+    kmax = math.ceil(ghi / h) + 1
     grid = np.arange(kmin, kmax + 1) * h
     surv = _loss_survival(kernel, s, th, q, d, grid)  # P(Gamma > g) incl. infinite mass
     p_inf = _loss_survival(kernel, s, th, q, d, np.array([np.inf]))[0]

@@ -21,7 +21,7 @@ from dpcore.brdp.mechanism import _draw_kernel, sample_outputs
 from dpcore.brdp.paper_accountant import _alg1, _paper_delta
 from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
-from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon
+from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
 from dpcore.brdp.subsampling import SubsamplingPlan, optimal_sampling_rate
 
 
@@ -216,7 +216,8 @@ def composition_curve(
 ) -> pd.DataFrame:
     """eps_T against T (Fig. 5): BR-DP via Thm. 3 (paper), BR-DP exact PLD, plain DP.
 
-    delta defaults to the plan's delta.  The exact curve composes the BR-DP PLD once per T with dp_accounting.
+    delta defaults to the plan's delta.  The exact curve composes the BR-DP PLD once per T
+    (one loss grid for all T, coarsened for the largest T by :func:`~dpcore.brdp.composition.composition_interval`).
     """
     pl = _plan(plan)
     ts = np.atleast_1d(np.asarray(compositions))
@@ -227,7 +228,7 @@ def composition_curve(
     if exact:
         base = exact_pld(
             kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
-            value_discretization_interval=value_discretization_interval,
+            value_discretization_interval=composition_interval(pl, max(tt, default=1), value_discretization_interval),
         )
     if pl.kernel == "gaussian" and tt:  # all T at once (same quantities as composed_epsilon, to ~1e-12)
         paper = _thm3_epsilons_gauss(pl.sensitivity, pl.scale, pl.w, pl.loss, tt, dl)
