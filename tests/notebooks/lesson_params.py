@@ -9,4 +9,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "brdp": (
+        {"eps": 0.5, "delta": 1e-8, "theta": 3.0, "sens": 2.0, "T": 100},
+        {"eps": 5.0, "kernel": "laplace", "acct": "paper", "theta": 0.5, "T": 1},
+    ),
 }
