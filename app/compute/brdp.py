@@ -3,8 +3,8 @@
 Every function evaluates :mod:`dpcore.brdp` on the grid a chart needs; ``@cached`` keys on the scalars (Streamlit's
 cache in the app, a bounded ``lru_cache`` in a lesson or a worker). The heavy panels' functions (:func:`composition`,
 :func:`subsampling`, :func:`experiment`, :func:`experiment_acceptance`, seconds on a new setting) are plain functions
-that the page runs as background jobs through :mod:`app.background` (which caches and bounds them itself). A *plan key* is the tuple of scalars that fixes the
-BR-DP configuration shown on the page (see :func:`plan`).
+that the page runs as background jobs through :mod:`app.background` (which caches and bounds them itself). A
+*plan key* is the tuple of scalars that fixes the BR-DP configuration shown on the page (see :func:`plan`).
 """
 
 from __future__ import annotations
@@ -410,7 +410,8 @@ def fig5(kernel: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-FIG6_SETTINGS = {"sum": (1.0, 30.0), "average": (0.01, 1.0), "count": (1.0, 3.0)}  # (Δ_f, θ): the paper does not give them
+#: (Δ_f, θ) of each query in Fig. 6: the paper does not give them.
+FIG6_SETTINGS = {"sum": (1.0, 30.0), "average": (0.01, 1.0), "count": (1.0, 3.0)}
 FIG6_SIZES = (100, 1000, 10_000, 100_000)
 
 

@@ -296,7 +296,8 @@ def experiment_releases(
     subsampled SMP-*-BRDP (rate from Alg. 4 with sigma_x / p_c estimated from ``values``; a fresh fixed-size
     subsample per release; Laplace reuses the Gaussian rate, as Alg. 4 is stated for the Gaussian kernel only;
     the SMP rate and the SMP-Gau kernel always come from Alg. 4, i.e. the paper's accountant).  Returns a long
-    DataFrame with columns mechanism, release, output, error (output - true answer, the paper's "centred" output), in_bound.
+    DataFrame with columns mechanism, release, output, error (output - true answer, the paper's "centred"
+    output), in_bound.
     """
     x = _v.real_array("values", values, allow_inf=False).ravel()
     if x.size < 1:

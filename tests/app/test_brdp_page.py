@@ -38,7 +38,7 @@ def test_renders_at_defaults_with_sound_plan():
     _ok(at)
     values = _metrics(at)
     assert values["δ at ε — exact"] == "1e-05"
-    assert not any("under-reports" in w.value for w in at.warning), "no erratum warning at the sound defaults"
+    assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
     # the idea's picture, then the Mechanism tab only (lazy tabs)
     assert [c.key for c in at.get("plotly_chart")] == ["chart-recycling-picture", "chart-recycler-stream",
                                                        "chart-output-density"]
@@ -182,7 +182,7 @@ def test_table1_caption_explains_the_laplace_gap():
 
 
 def _chart(at, name: str) -> dict:
-    """The Plotly spec of the chart ui.chart drew under ``name``."""
+    """The Plotly figure (JSON) of the chart ui.chart drew under ``name``."""
     slug = "chart-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     found = [c for c in at.get("plotly_chart") if c.key == slug]
     assert found, f"no chart {name!r} among {[c.key for c in at.get('plotly_chart')]}"

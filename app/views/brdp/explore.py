@@ -132,9 +132,9 @@ def privacy_panels(s: Settings) -> None:
                  alt="Densities of the kernel privacy loss, the paper's mixture and the exact BR-DP loss.")
 
     with ui.panel("7 · Privacy profile",
-                  "a plan is (ε, δ)-DP exactly when the green curve passes below the × . Try the example "
-                  "settings \"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the true δ is far "
-                  "above it."):
+                  "a plan is (ε, δ)-DP exactly when the green curve passes below the ×. Try the example settings "
+                  "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
+                  "true δ is far above it."):
         plan = compute.plan(s.key)
         df = compute.profile(s.key)
         if not plan.sound:
@@ -145,7 +145,8 @@ def privacy_panels(s: Settings) -> None:
 
     with ui.panel("8 · Composition: T releases (Fig. 5)",
                   "BR-DP and DP are close and which is lower depends on T and the accountant; a plan that recycles "
-                  "\"for free\" at T = 1 (the exact optimum at small ε) composes badly: at the defaults, compare T = 100."):
+                  "\"for free\" at T = 1 (the exact optimum at small ε) composes badly: at the defaults, compare "
+                  "T = 100."):
         done = background.result(compute.composition, s.key, s.T, slot="composition",
                                  label="Composing privacy-loss distributions")
         if done is not None:
@@ -171,9 +172,11 @@ def sampling_panels(s: Settings) -> None:
                   "smaller p amplifies privacy (larger inner ε) but adds sampling error. The paper keeps the "
                   "sensitivity Δ_f and lets the recycler bound E + N (eq. 13); with the rescaled estimator's "
                   "sensitivity Δ_f/p and the true acceptance the gain disappears. The curves use Alg. 2's "
-                  "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. Bottom (Fig. 6 "
-                  "at your settings): paper mode can pick p* < 1 (often at small |X|) where corrected mode keeps p* = 1."):
-        done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, slot="subsampling",
+                  "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. "
+                  "Bottom (Fig. 6 at your settings): paper mode can pick p* < 1 (often at small |X|) where "
+                  "corrected mode keeps p* = 1."):
+        done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
+                                 slot="subsampling",
                                  label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
         if done is not None:
             df, sizes = done
@@ -209,16 +212,16 @@ def sampling_panels(s: Settings) -> None:
                   "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
         left, right = st.columns(2)
         with left:
-            stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.acct, s.seed,
-                                      slot="experiment", label="Releasing 1 000 answers per mechanism")
+            stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
+                                      s.acct, s.seed, slot="experiment", label="Releasing 1 000 answers per mechanism")
             if stats is not None:
                 ui.chart(figs.experiment(stats, theta=s.theta,
                                          title=f"1 000 releases of the {s.query} of {s.n_records} synthetic records"),
                          stats, name="experiment",
                          alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
         with right:
-            curves = background.result(compute.experiment_acceptance, s.delta, s.sens, s.theta, s.query, s.n_records, s.acct,
-                                       s.seed, slot="experiment-acceptance", label="Releasing answers at every ε")
+            curves = background.result(compute.experiment_acceptance, s.delta, s.sens, s.theta, s.query,
+                                       s.n_records, s.acct, s.seed, slot="experiment-acceptance", label="Releasing answers at every ε")
             if curves is not None:
                 ui.chart(figs.experiment_acceptance(
                     curves, epsilon=s.eps,
