@@ -482,9 +482,9 @@ def table1() -> pd.DataFrame:
         for mech, acct in ((f"{short}-DP", "dp"), (f"{short}-BRDP", "paper")):
             ours = [brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant=acct, kernel_composition=kc)
                     for dl in (1e-5, 1e-10)]
-            rows.append({"mechanism": mech, "paper δ=1e-5": PAPER_TABLE1[mech][0], "ours δ=1e-5": ours[0],
-                         "paper δ=1e-10": PAPER_TABLE1[mech][1], "ours δ=1e-10": ours[1]})
+            rows.append({"mechanism": mech, "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0], "this app, δ = 10⁻⁵": ours[0],
+                         "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1], "this app, δ = 10⁻¹⁰": ours[1]})
     for mech in ("SMP-Lap-BRDP", "SMP-Gau-BRDP"):
-        rows.append({"mechanism": mech, "paper δ=1e-5": PAPER_TABLE1[mech][0], "ours δ=1e-5": math.nan,
-                     "paper δ=1e-10": PAPER_TABLE1[mech][1], "ours δ=1e-10": math.nan})
+        rows.append({"mechanism": mech, "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0], "this app, δ = 10⁻⁵": math.nan,
+                     "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1], "this app, δ = 10⁻¹⁰": math.nan})
     return pd.DataFrame(rows)

@@ -121,7 +121,7 @@ def test_metrics_match_dpcore():
     _ok(at)
     plan = brdp.optimize(epsilon=2.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
     values = _metrics(at)
-    assert values["BR-DP: chance of landing within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
+    assert values["BR-DP: chance within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
     assert values["kernel's share ε_y / ε"] == f"{plan.epsilon_y / 2.0:.3g}"
     assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
     assert values["plain DP: chance within ±θ"] == f"{plan.dp_acceptance:.4f}"

@@ -149,7 +149,7 @@ def headline(s: Settings) -> None:
                         f"Here the best plan is plain DP: the noise runs at the full ε = {s.eps:g} and nothing is "
                         "redrawn (q = 0).")
         c = st.columns(4)
-        c[0].metric("BR-DP: chance of landing within ±θ", f"{plan.acceptance:.4f}", f"{plan.gain:+.4f} vs plain DP",
+        c[0].metric("BR-DP: chance within ±θ", f"{plan.acceptance:.4f}", f"{plan.gain:+.4f} vs plain DP",
                     help=f"The share of released answers whose error is at most θ = {s.theta:g}: how often an answer "
                          "is accurate.")
         c[1].metric("plain DP: chance within ±θ", f"{plan.dp_acceptance:.4f}",
