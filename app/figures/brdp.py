@@ -288,8 +288,11 @@ def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None
     traces = [line(part["epsilon"], part["acceptance"], name=m, color=MECH_COLORS.get(m, COLORS["reference"]),
                    mode="lines+markers", dash="dot" if m.startswith("SMP") else None)
               for m, part in df.groupby("mechanism", sort=False)]
+    ticks = sorted(float(e) for e in df["epsilon"].unique())
     return figure(traces, title=title or "Acceptance against ε per mechanism", x="total ε (log scale)",
                   y="share of releases within ±θ", log_x=True, y_range=(0, 1.02),
+                  xaxis={"title": {"text": "total ε (log scale)"}, "type": "log", "tickvals": ticks,
+                         "ticktext": [f"{e:g}" for e in ticks]},
                   marks=[vline(epsilon, f"ε = {epsilon:g}")], height=420,
                   margin={"l": 60, "r": 20, "t": 120, "b": 50})
 
