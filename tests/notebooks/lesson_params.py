@@ -25,4 +25,8 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
         {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
     ),
+    "brdp": (
+        {"eps": 0.5, "delta": 1e-8, "theta": 3.0, "sens": 2.0, "T": 100},
+        {"eps": 5.0, "kernel": "laplace", "acct": "paper", "theta": 0.5, "T": 1},
+    ),
 }

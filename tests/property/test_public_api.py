@@ -165,6 +165,7 @@ CASES: list[Case] = [
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
     C("brdp.composed_epsilon", 1e-5, compositions=3, plan=PLAN, accountant="paper",
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
+    C("brdp.composition_interval", PLAN, 100, 1e-3, fixed=("#0",)),
     C("brdp.amplify", 1.0, 1e-5, rate=0.3),
     C("brdp.deamplify", 0.5, 1e-6, rate=0.3),
     C("brdp.sampling_error_std", "sum", rate=0.3, n_records=100, sigma_x=1.0, p_c=0.5),
@@ -589,7 +590,7 @@ UNIT_RESULT = {
     "r2dp.usefulness", "r2dp.laplace_usefulness", "r2dp.staircase_usefulness", "r2dp.noise_cdf",
     "brdp.composed_delta", "r2dp.gaussian_mixture_delta", "noise_reduction.zipf_probabilities",
 }
-POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "gaussian_rho", "error_bound"}
+POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "brdp.composition_interval", "gaussian_rho", "error_bound"}
 
 
 def _param_names(case: Case) -> dict[str, str]:
