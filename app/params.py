@@ -39,7 +39,8 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
-_EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
+_EMBED_KEYS = ("embed", "embed_options")
+_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
 KEEP_KEYS: set[str] = {"ledger"}
@@ -213,7 +214,7 @@ def view(*, container: Any = None) -> str:
 
 
 def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
-          aliases: Mapping[str, str] | None = None) -> Any:
+          aliases: Mapping[str, str] | None = None, name: str = "the part") -> Any:
     """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
 
     A value that names no tab is reported (Streamlit would drop it silently); ``aliases`` maps the names a part had
@@ -227,7 +228,8 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
         if aliases and raw in aliases and key == "part":
             _seed_part(aliases[raw])
         else:
-            _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. "
+            said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
+            _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, set()).add(key)
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
@@ -274,6 +276,7 @@ def adopt_legacy_part_keys() -> None:
                 del qp[old]
             if "part" not in qp:
                 _seed_part(value)
+                st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
 
 
 def leave_page(keep: set[str]) -> None:
@@ -389,4 +392,4 @@ def compositions(key: str = "T", default: int = 10, *, container: Any = None) ->
 
 def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:
     """URL-bound tabs under another key than "part" (prefer :func:`parts`)."""
-    return parts(labels, key=key, container=container)
+    return parts(labels, key=key, container=container, name=name or "the part")

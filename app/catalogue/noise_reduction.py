@@ -48,7 +48,7 @@ register(
         labels={"brownian": "Brownian (normal noise)", "laplace": "Laplace"}, glossary="ex-post privacy", topic=T,
     ),
     Param(
-        "m", "m", "number of counts in the queue",
+        "m", "M", "number of counts in the queue",
         "How many counts the analyst wants released under one budget, largest first (y, y/2^0.75, y/3^0.75, …).",
         20, (1, 2, 5, 10, 20, 50, 100, 200, 300), topic=T,
     ),

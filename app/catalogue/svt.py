@@ -118,7 +118,7 @@ register(
         1e-8, (1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-3, 1e-2), topic="svt",
     ),
     Param(
-        "split", "", "budget split ε₂/ε₁ (the paper's w)",
+        "wsplit", "", "budget split ε₂/ε₁ (the paper's w)",
         "How the budget is shared between the threshold noise (ε₁) and the query noise (ε₂ = w·ε₁). The paper's "
         "split minimises the variance of the noisy comparison; try your own.",
         1.0, log_grid(0.1, 1000.0), topic="svt",

@@ -57,7 +57,7 @@ CONTROLS = [
     ("select_slider", "bins", 1001, {"part": "Numerics"}),
     ("number_input", "seed", 7, {"part": "Run"}),
     # in-panel controls (split, distance from the threshold) and the advanced numerics
-    ("select_slider", "split", 10.0, {}),
+    ("select_slider", "wsplit", 10.0, {}),
     ("select_slider", "gap", 500.0, {"part": "Correction"}),
     ("select_slider", "tail", 1e-4, {"part": "Numerics"}),
 ]
@@ -212,7 +212,7 @@ def test_score_gap_readouts_match_dpcore():
 
 
 def test_manual_split_costs_variance():
-    at = open_page(PAGE, {"split": "1"})
+    at = open_page(PAGE, {"wsplit": "1"})
     _ok(at)
     table = next(df.value for df in at.dataframe if "V(w)/V*" in df.value.columns)
     exp = table.set_index("query noise").loc["exponential"]

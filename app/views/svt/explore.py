@@ -47,7 +47,7 @@ def noise_tab(s: Settings) -> None:
         "exponential reaches the lowest variance (the paper's Tables 4 and 6). The table shows what your own split "
         "costs.",
     ):
-        w = float(params.control("split", container=st))
+        w = float(params.control("wsplit", container=st))
         curves, opt = csvt.budget_split(s.eps, s.c, s.monotonic)
         left, right = st.columns([2, 1])
         with left:
