@@ -195,7 +195,7 @@ CHECKS = {
 }
 
 #: Independently computed values the page numbers must also agree with (the SVT correction at ε = 1, c = 1).
-SPEC = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
+REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 
 #: What the page shows when opened with the exercise's settings: metric label → text in the answer.
 SHOWN = {
@@ -423,7 +423,7 @@ def test_numeric_answers_match_independent_computation(path, ex):
     for text, value in zip(ex.numbers, values):
         assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
         assert abs(float(text) - value) <= _tolerance(text), (ex.id, text, value)
-    for text, ref in zip(ex.numbers, SPEC.get(ex.id, ())):
+    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ())):
         if ref is not None:
             assert abs(float(text) - ref) <= _tolerance(text), (ex.id, text, ref)
 
