@@ -78,3 +78,12 @@ lesson: $(VENV)/.installed-notebooks
 # Slider move → chart redrawn in every lesson, headless chromium (bench/results-lessons.md).
 bench-lessons: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/lessons.py
+
+# A lesson as static HTML (outputs at its defaults, controls frozen) and as a Jupyter notebook with stored outputs.
+.PHONY: export
+export: $(VENV)/.installed-notebooks
+	@test -f notebooks/$(NAME).py || { echo "no lesson notebooks/$(NAME).py"; exit 2; }
+	mkdir -p build/lessons
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo export html notebooks/$(NAME).py -o build/lessons/$(NAME).html
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo export ipynb notebooks/$(NAME).py -o build/lessons/$(NAME).ipynb --include-outputs
+	@echo "wrote build/lessons/$(NAME).html and build/lessons/$(NAME).ipynb"
