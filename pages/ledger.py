@@ -7,12 +7,13 @@ import math
 import pandas as pd
 import streamlit as st
 
-from app import ledger, params, ui
+from app import classroom, ledger, params, ui
 from app.figures import ledger as figs
 from dpcore import ledger as dl
 
 ENFORCERS = {"filter": "privacy filter (paper 001)", "basic": "basic composition"}
 _MSG = "_ledger_import_msg"
+_SEEN = "_ledger_budget_seen"  # the budget the sliders were last set to or moved to in this session
 _NUM = st.column_config.NumberColumn
 COLUMNS = {
     "label": st.column_config.TextColumn("release"),
@@ -56,21 +57,18 @@ def _import() -> None:
         note = (f" The file's budget (ε = {new.epsilon:g}, δ = {new.delta:g}) is not on the sliders' grid; "
                 f"it is shown as ε = {eps:g}, δ = {dlt:g}.")
     st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = eps, dlt, new.enforce
-    ledger.put(new)
-    for r, reason in result.refused:
-        ledger.record_refusal(r, reason)
+    st.session_state[_SEEN] = (eps, dlt, new.enforce)
+    ledger.replace(result)
+    ledger.set_budget(eps, dlt, new.enforce)  # onto the sliders' grid (no change when it already is)
     kind = "warning" if result.refused else "success"
     st.session_state[_MSG] = (kind, f"Imported {len(new.releases)} release(s) from {ledger.escape(up.name[:80])}."
                               + (f" {len(result.refused)} no longer fit and were refused (see the refusal log)."
                                  if result.refused else "") + note)
 
 
-def _remove_last() -> None:
-    ledger.put(ledger.get().remove_last())
-
-
-def _clear() -> None:
-    ledger.put(ledger.get().clear())
+def _budget_of(led: dl.Ledger) -> tuple[float, float, str]:
+    """The ledger's budget as the sliders show it (nearest grid values)."""
+    return _nearest(params.EPSILON_OPTIONS, led.epsilon), _nearest(params.DELTA_OPTIONS, led.delta), led.enforce
 
 
 ui.header(
@@ -83,7 +81,13 @@ ui.header(
     "advance: they are shown for comparison.",
 )
 
+ledger.sync()
+ledger.banner()
 stored = ledger.get()
+if ledger.ledger_id() is not None and st.session_state.get(_SEEN) != _budget_of(stored):
+    # a stored ledger opened from its link, or its budget changed in another tab: the sliders show the stored budget
+    st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = _budget_of(stored)
+    st.session_state[_SEEN] = _budget_of(stored)
 with st.sidebar:
     st.header("Session budget")
     eps = params.epsilon("beps", default=_nearest(params.EPSILON_OPTIONS, stored.epsilon),
@@ -96,9 +100,21 @@ with st.sidebar:
     )
     ui.share_hint()
 
-current = stored.with_budget(eps, delta, enforce)
-if current != stored:
-    ledger.put(current)
+if (eps, delta, enforce) != st.session_state.get(_SEEN):  # moved here (or set by this tab's link): save it
+    ledger.set_budget(eps, delta, enforce)
+    st.session_state[_SEEN] = (eps, delta, enforce)
+current = ledger.get()
+if ledger.ledger_id() is not None:
+    link = classroom.share_url(st.context.url, "ledger", {ledger.URL_KEY: ledger.ledger_id()})
+    with st.expander("Saved on the server · this ledger's private link", icon=":material/key:"):
+        st.markdown("The ledger is saved after every change, so a refresh, a second tab or a restart of the server "
+                    "shows the same ledger. Its private link is the address of this page:")
+        st.code(link, language=None)
+        st.markdown("**Anyone with this link can see the ledger and add releases to it** (the link is the key). "
+                    "Share it only with people who should spend this budget; the *Share this view* link above "
+                    "carries it too.")
+elif ledger.problem() is None:
+    st.caption("The ledger is saved on the server from its first change; its private link then appears here.")
 if current.over_budget:
     first = current.refusals()[0]
     st.error(f"The ledger is over this budget: the {ENFORCERS[enforce]} refuses release {first[0] + 1} "
@@ -116,9 +132,9 @@ with ui.panel(
     else:
         st.dataframe(table, hide_index=True, width="stretch", key="releases", column_config=COLUMNS)
     c = st.columns(2)
-    c[0].button("Remove the last release", key="pop", on_click=_remove_last, disabled=table.empty,
+    c[0].button("Remove the last release", key="pop", on_click=ledger.remove_last, disabled=table.empty,
                 icon=":material/undo:")
-    c[1].button("Clear the ledger", key="clear", on_click=_clear, disabled=table.empty,
+    c[1].button("Clear the ledger", key="clear", on_click=ledger.clear, disabled=table.empty,
                 icon=":material/delete:")
 
 with ui.panel(
@@ -148,7 +164,7 @@ with ui.panel(
 with ui.panel("3 · Refusals", "a refused release is never added; the reason names what was left and what it needed."):
     refusals = pd.DataFrame(ledger.log(), columns=["label", "source", "kind", "reason"])
     if refusals.empty:
-        st.caption("No release has been refused in this session.")
+        st.caption("No release has been refused in this ledger.")
     else:
         st.dataframe(refusals, hide_index=True, width="stretch", key="refusals")
         st.button("Clear the refusal log", key="clearlog", on_click=ledger.clear_log)
