@@ -220,7 +220,6 @@ class LedgerStore:
             def _connect(dbapi_conn: Any, _record: Any) -> None:
                 dbapi_conn.isolation_level = None  # SQLAlchemy's begin event emits the BEGIN itself
                 cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
@@ -271,6 +270,13 @@ class LedgerStore:
                 if "already exists" not in str(exc):
                     raise
                 metadata.create_all(self.engine)
+            if self.sqlite:  # readers never wait for a writer; a setting of the file, made once
+                raw = self.engine.raw_connection()
+                try:
+                    if raw.driver_connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                        raw.driver_connection.execute("PRAGMA journal_mode=WAL")
+                finally:
+                    raw.close()
             self._ready = True
             return True
 

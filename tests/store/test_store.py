@@ -169,7 +169,7 @@ def _process_writer(url: str, ledger_id: str, first: int, count: int, start, que
 
 def test_parallel_processes_never_overspend(store: ls.LedgerStore, store_url: str):
     snap = store.create(dl.Ledger(BUDGET_EPS, BUDGET_DELTA))
-    ctx = mp.get_context("spawn")
+    ctx = mp.get_context("fork")  # each child opens its own engine and connections
     n, each = 4, 12
     start, queue = ctx.Event(), ctx.Queue()
     procs = [ctx.Process(target=_process_writer, args=(store_url, snap.id, k * each, each, start, queue))
