@@ -86,6 +86,8 @@ ledger.banner()
 stored = ledger.get()
 if ledger.ledger_id() is not None and st.session_state.get(_SEEN) != _budget_of(stored):
     # a stored ledger opened from its link, or its budget changed in another tab: the sliders show the stored budget
+    for key in ("beps", "bdelta", "enforce"):  # an older budget in the address must not win over the stored one
+        params._forget_url_value(key)
     st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = _budget_of(stored)
     st.session_state[_SEEN] = _budget_of(stored)
 with st.sidebar:
