@@ -1,7 +1,9 @@
-# DP Explorer — the two set-up commands (README) plus the benchmark.
-#   make app    create .venv, install, serve the app headless on http://127.0.0.1:8501
-#   make test   create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
-#   make bench  print the benchmark table (not part of pass/fail)
+# DP Explorer — the two set-up commands (README), then the lessons and the benchmarks.
+#   make app        create .venv, install, serve the app headless on http://127.0.0.1:8501
+#   make test       create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
+#   make notebooks  open the marimo lessons (notebooks/) in marimo's editor on http://127.0.0.1:2718
+#   make lesson NAME=brdp   serve one lesson read-only as an app on http://127.0.0.1:2718
+#   make bench      print the benchmark table (not part of pass/fail)
 # Both are idempotent: the install step re-runs only when pyproject.toml or the constraints change.
 
 PYTHON ?= python3
@@ -13,7 +15,9 @@ PYTEST_ARGS ?=
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: app test bench chromium clean
+.PHONY: app test bench chromium clean notebooks lesson bench-lessons
+LESSON_PORT ?= 2718
+NAME ?= baselines
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +29,10 @@ $(VENV)/.installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
 	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[test]"
-	$(BIN)/python -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
+	touch $@
+
+$(VENV)/.installed-notebooks: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[notebooks]"
 	touch $@
 
 app: $(VENV)/.installed
@@ -59,6 +66,18 @@ bench-browser: $(VENV)/.installed-test
 
 bench-load: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py
+
+# The marimo lessons: the editor over notebooks/ (every lesson one click away), or one lesson read-only as an app.
+notebooks: $(VENV)/.installed-notebooks
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo edit notebooks --headless --host 127.0.0.1 --port $(LESSON_PORT) --no-token
+
+lesson: $(VENV)/.installed-notebooks
+	@test -f notebooks/$(NAME).py || { echo "no lesson notebooks/$(NAME).py; the lessons are:"; ls notebooks/*.py; exit 2; }
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo run notebooks/$(NAME).py --headless --host 127.0.0.1 --port $(LESSON_PORT) --no-token
+
+# Slider move → chart redrawn in every lesson, headless chromium (bench/results-lessons.md).
+bench-lessons: $(VENV)/.installed-test chromium
+	$(BIN)/python bench/lessons.py
 
 # Debian PostgreSQL for the ledger-store tests (tests/store start and stop their own server) and the cluster; nginx for
 # the cluster. Installed when missing and we can (root, or password-less sudo), like chromium above.

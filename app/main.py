@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from app import background, classroom, compute, ledger, registry, ui
+from app import background, classroom, compute, ledger, params, registry, ui
 
-st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+st.set_page_config(page_title="DP Explorer", page_icon=str(ASSETS / "favicon.png"), layout="wide")  # served locally
 
 _SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
@@ -24,11 +28,15 @@ page = st.navigation({name: pages for name, pages in sections.items() if pages})
 #: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
 _CROSS_PAGE = {"present", ledger.KEY}
 if st.session_state.get("_page") != page.url_path:  # a new page visit: its URL values are judged afresh
+    if "_page" in st.session_state:  # switched here from another page of this session: drop that page's controls
+        params.leave_page(keep=_CROSS_PAGE)
     for key in [k for k in st.session_state if not k.startswith("_") and k not in _CROSS_PAGE]:
         del st.session_state[key]
     st.session_state["_page"] = page.url_path
     st.session_state.pop("_url_checked", None)
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
+params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
+params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()
@@ -37,5 +45,6 @@ with strip:
     classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()
+params.sync_url()  # the address bar now names exactly the values the page shows
 background.warm()  # start the heavy-panel workers once per process, off the script thread
 compute.settle_heap()  # after the page imported its modules: keeps Streamlit's post-run gc.collect() cheap

@@ -1,274 +1,363 @@
-"""Shared, URL-bound widgets: every control writes its value to the page URL, so every view is shareable.
+"""URL-bound controls built from the parameter catalogue: every control's value lives in the page address.
 
-Streamlit's ``bind="query-params"`` silently drops URL values that are not valid for a widget. Before creating a
-widget we therefore read the raw URL value ourselves: an invalid one (``?eps=-1``, ``?eps=nan``, ``?eps=abc``,
-``?T=1000000000``) is recorded as a problem that :func:`app.ui.show_url_problems` shows with ``st.error`` (the
-widget then starts at its default); a valid number between two grid points snaps to the nearest one.
+How a control and the address stay in step:
+
+1. The first time a page visit draws a control, its raw URL value (``?eps=1.9``) is judged here, before the widget
+   exists: a valid value becomes the widget's state; a value between two slider stops snaps to the nearest stop (and
+   the page says so); an invalid one (``?eps=-1``, ``?eps=abc``, ``?eps=1_0``, ``?T=1000000000``) is reported with
+   ``st.error`` by :func:`app.ui.show_url_problems` and the control starts at its default. A repeated key
+   (``?eps=0.5&eps=8``) counts once, with its last value.
+2. After the page has run, :func:`sync_url` writes the address again from the controls actually drawn: normalised
+   values replace what the link said, keys that no control uses are dropped, and every control is named (so a link
+   keeps its meaning if a default ever changes). The address bar is therefore always a link to exactly what the page
+   shows, and "Share this view" copies it.
+
+Controls are not bound to the URL by Streamlit itself (``bind="query-params"``): that binding stores a choice's
+on-screen label instead of its id and silently drops values it cannot read, which is what step 1 must report.
+Tabs (the page's parts) are the exception: Streamlit binds them (``?part=Noise``) and :func:`parts` judges their
+value first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.errors import StreamlitAPIException
+
+from app import catalogue
+from app.catalogue import SEED_MAX, Param, fmt_number, log_grid
 
 _PROBLEMS = "_url_problems"
-_CHECKED = "_url_checked"  # keys whose URL value was already validated during this visit of the page (see app/main.py)
-_E_SERIES = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+_NOTES = "_url_notes"
+_CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
+_DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
+_BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
+
+#: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
+KEEP_KEYS: set[str] = {"ledger"}
+
+#: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
+LEGACY_PART_KEYS = ("tab", "figs")
+
+EPSILON_OPTIONS = catalogue.get("eps").grid
+DELTA_OPTIONS = catalogue.get("delta").grid
+SENSITIVITY_OPTIONS = catalogue.get("sens").grid
+COMPOSITION_OPTIONS = catalogue.get("T").grid
+
+__all__ = [
+    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control", "fmt_number",
+    "log_grid", "parts", "sync_url", "take_url_notes", "take_url_problems", "view",
+]
 
 
-def log_grid(low: float, high: float, mantissas: Sequence[float] = _E_SERIES) -> tuple[float, ...]:
-    """Human-friendly log-spaced values m·10^k (m from an E-series) in [low, high]."""
-    out = []
-    for k in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1):
-        for m in mantissas:
-            v = float(f"{m * 10.0**k:.6g}")
-            if low * (1 - 1e-12) <= v <= high * (1 + 1e-12):
-                out.append(v)
-    return tuple(sorted(set(out)))
+# ------------------------------------------------------------------------------------------------------------------
+# Reading a link
+# ------------------------------------------------------------------------------------------------------------------
 
 
-EPSILON_OPTIONS = log_grid(0.01, 20.0)
-DELTA_OPTIONS = log_grid(1e-12, 0.1, (1.0, 2.0, 5.0))
-SENSITIVITY_OPTIONS = log_grid(0.1, 10.0)
-COMPOSITION_OPTIONS = tuple(int(v) for v in log_grid(1, 1000))
-SEED_MAX = 2**31 - 1
+def _record(message: str, *, note: bool = False) -> None:
+    st.session_state.setdefault(_NOTES if note else _PROBLEMS, []).append(message)
 
 
-def fmt_number(v: float) -> str:
-    """Compact label (also the URL value) of a grid value: 0.01, 1.5, 20, 1e-05."""
-    return f"{v:g}"
+def take_url_problems() -> list[str]:
+    """Invalid values this run's link carried (each shown once), emptied on read."""
+    return st.session_state.pop(_PROBLEMS, [])
 
 
-def _record(message: str) -> None:
-    st.session_state.setdefault(_PROBLEMS, []).append(message)
+def take_url_notes() -> list[str]:
+    """Values of this run's link that were moved to the nearest slider stop, emptied on read."""
+    return st.session_state.pop(_NOTES, [])
 
 
 def _shown(raw: str, limit: int = 40) -> str:
-    """A URL value as quoted in an error message: printable, no backticks (they would end the code span), short."""
+    """A URL value as quoted in a message: printable, no backticks (they would end the code span), short."""
     text = "".join(ch if ch.isprintable() and ch != "`" else "?" for ch in raw)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _repeated(key: str) -> bool:
-    """True when the link sets ``key`` more than once (the last value counts, as for Streamlit's own widgets)."""
-    return len(st.query_params.get_all(key)) > 1
+def parse_number(raw: str) -> float | None:
+    """A finite number written the ordinary way (``2``, ``0.5``, ``1e-05``, ``２`` in full-width digits), else None.
 
-
-def take_url_problems() -> list[str]:
-    """Problems found in this run's URL (each shown once), emptied on read."""
-    return st.session_state.pop(_PROBLEMS, [])
-
-
-def _parse_number(raw: str) -> float | None:
+    Python's ``float`` also reads ``1_0`` as 10: a link with digit separators is refused rather than guessed.
+    """
+    text = unicodedata.normalize("NFKC", raw).strip()
+    if "_" in text:
+        return None
     try:
-        x = float(raw)
+        x = float(text)
     except (TypeError, ValueError):
         return None
     return x if math.isfinite(x) else None
 
 
 def _first_look(key: str) -> str | None:
-    """The raw URL value of ``key`` the first time a page visit asks for it, else None.
-
-    The backend's copy of the URL is not refreshed on same-page reruns, so a value is judged only once per visit.
-    """
+    """The raw URL value of ``key`` the first time a page visit asks for it (the last one if repeated), else None."""
     checked = st.session_state.setdefault(_CHECKED, set())
     if key in checked:
         return None
     checked.add(key)
-    return st.query_params.get(key)
+    values = st.query_params.get_all(key)
+    return values[-1] if values else None
 
 
-def _forget_url_value(key: str) -> None:
-    """Drop ``?key=…`` before its widget reads it.
+def _nearest(grid: Sequence[float], x: float) -> float:
+    if min(grid) > 0:
+        return min(grid, key=lambda o: abs(math.log(o) - math.log(x)))
+    return min(grid, key=lambda o: abs(o - x))
 
-    Streamlit 1.67's integer number input crashes on ``?seed=inf`` / ``1e400`` (``int(inf)`` raises OverflowError,
-    which its URL seeding does not catch), so an invalid seed is removed from the URL, including the snapshot the
-    widget is seeded from (a private attribute: if it moves, tests/app/test_fuzz_links.py fails).
-    """
-    ctx = get_script_run_ctx()
-    if ctx is None:
+
+def judge(p: Param, raw: str, default: Any) -> tuple[Any, str | None, str | None]:
+    """(value, problem, note) for the raw URL value of ``p``: value None means "use the default"."""
+    name = f"{p.symbol} ({p.name})" if p.symbol else p.name
+    if p.kind == "toggle":
+        word = raw.strip().lower()
+        if word in ("true", "false"):
+            return word == "true", None, None
+        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be true or false. Showing " \
+                     f"{p.fmt(default)}.", None
+    if p.kind == "seed":
+        x = parse_number(raw)
+        if x is None or not x.is_integer() or not 0 <= x <= SEED_MAX:
+            return None, f"The link set `{p.key}={_shown(raw)}`, but the seed must be a whole number from 0 to " \
+                         f"{SEED_MAX}. Showing seed {default}.", None
+        return int(x), None, None
+    if not p.numeric:
+        if raw in p.grid:
+            return raw, None, None
+        allowed = ", ".join(p.words(o) + (f" (`{o}`)" if p.words(o) != o else "") for o in p.grid)
+        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be one of {allowed}. Showing " \
+                     f"{p.words(default)}.", None
+    x = parse_number(raw)
+    lo, hi = min(p.grid), max(p.grid)
+    if x is None or not lo * (1 - 1e-12) <= x <= hi * (1 + 1e-12):
+        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be a number from {p.fmt(lo)} to " \
+                     f"{p.fmt(hi)}. Showing the default {p.fmt(default)} instead.", None
+    nearest = _nearest(p.grid, x)
+    note = None
+    if abs(nearest - x) > 1e-9 * max(abs(x), 1e-300):
+        note = f"The link set {name} to {_shown(raw)}; the slider moves in steps, so the page shows the nearest " \
+               f"step, {p.fmt(nearest)}."
+    return nearest, None, note
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Drawing controls
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _prepare(p: Param, default: Any) -> None:
+    """Put the control's starting value into session state before its widget exists (URL value or default)."""
+    raw = _first_look(p.key)
+    if raw is not None:
+        value, problem, note = judge(p, raw, default)
+        if problem:
+            _record(problem)
+        if note:
+            _record(note, note=True)
+        if value is not None:
+            st.session_state[p.key] = value
+            return
+        st.session_state[p.key] = default
         return
-    with ctx.session_state.query_params() as qp:
-        getattr(qp, "_initial_query_params", {}).pop(key, None)
-        qp.remove_param(key)
+    current = st.session_state.get(p.key)
+    if current is None or (p.kind in ("slider", "choice") and current not in p.grid):
+        st.session_state[p.key] = default
 
 
-def _widget_default(snapped: bool, **default: Any) -> dict[str, Any]:
-    """The default to pass to a widget: none when this run put a snapped URL value into session state."""
-    return {} if snapped else default
+def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
+    c = container if container is not None else st.sidebar
+    _prepare(p, default)
+    st.session_state.setdefault(_DRAWN, {})[p.key] = p
+    text = help or p.help
+    if p.kind == "slider":
+        value = c.select_slider(p.label, options=list(p.grid), format_func=p.fmt, key=p.key, help=text)
+        if p.ends:
+            c.markdown(
+                "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
+                f"<span>{p.ends[0]}</span><span>{p.ends[1]}</span></div>",
+                unsafe_allow_html=True,
+            )
+        return value
+    if p.kind == "choice":
+        return c.radio(p.label, list(p.grid), format_func=p.words, key=p.key, help=text, horizontal=True)
+    if p.kind == "toggle":
+        return bool(c.toggle(p.label, key=p.key, help=text))
+    return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, step=1, key=p.key, help=text))
 
 
-def _prefill(key: str, name: str, options: Sequence[Any], fmt: Callable[[Any], str], default: Any) -> bool:
-    """Validate the raw URL value of ``key`` before its widget exists; True when it was snapped onto the grid."""
+def control(key: str, *, container: Any = None, default: Any = None, help: str | None = None) -> Any:
+    """The catalogue's control for ``key``, bound to the page address; returns its current value.
+
+    ``default`` overrides the catalogue default for one page (the page must say on screen why it differs);
+    ``help`` adds page-specific words (the catalogue's meaning stays the default). ``container`` defaults to the
+    sidebar.
+    """
+    p = catalogue.get(key)
+    value = p.default if default is None else default
+    if p.kind in ("slider", "choice") and value not in p.grid:
+        raise ValueError(f"default {value!r} of {key!r} is not one of its values")
+    return _draw(p, container, value, help)
+
+
+def view(*, container: Any = None) -> str:
+    """The page's view: "explore" (your own settings) or "reproduce" (the paper's figures)."""
+    return str(control("view", container=container))
+
+
+def parts(labels: Sequence[str], *, key: str = "part", container: Any = None) -> Any:
+    """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
+
+    A value that names no tab is reported (Streamlit would drop it silently); ``?tab=`` and ``?figs=`` from older
+    links are read as ``?part=`` by app/main.py.
+    """
+    c = container or st
+    labels = list(labels)
     raw = _first_look(key)
-    if raw is None:
-        return False
-    numeric = all(isinstance(o, int | float) for o in options)
-    if not numeric:
-        if raw not in [fmt(o) for o in options]:
-            allowed = ", ".join(fmt(o) for o in options)
-            _record(f"The link set `{key}={_shown(raw)}`, but {name} must be one of {allowed}. Showing {fmt(default)}.")
-        return False
-    x = _parse_number(raw)
-    lo, hi = min(options), max(options)
-    if x is None or not lo <= x <= hi:
-        _record(
-            f"The link set `{key}={_shown(raw)}`, but {name} must be a number from {fmt(lo)} to {fmt(hi)}. "
-            f"Showing the default {fmt(default)} instead."
-        )
-        return False
-    if lo > 0:
-        nearest = min(options, key=lambda o: abs(math.log(o) - math.log(x)))
-    else:
-        nearest = min(options, key=lambda o: abs(o - x))
-    # a slider takes a repeated key (?eps=1&eps=2) for a range and drops it: hand it the last value like other widgets
-    if fmt(nearest) != raw or _repeated(key):
-        st.session_state[key] = nearest
-        return True
-    return False
+    if raw is not None and raw not in labels:
+        _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. Showing "
+                f"{labels[0]}.")
+    st.session_state.setdefault(_BOUND, set()).add(key)
+    return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
+
+
+def current_values() -> dict[str, str]:
+    """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view."""
+    out: dict[str, str] = {}
+    for key, p in st.session_state.get(_DRAWN, {}).items():
+        if key in st.session_state:
+            out[key] = p.fmt(st.session_state[key])
+    for key in st.session_state.get(_BOUND, set()):
+        value = st.query_params.get(key)
+        if value:
+            out[key] = value
+    for key in KEEP_KEYS:
+        value = st.query_params.get(key)
+        if value:
+            out[key] = value
+    return out
+
+
+def adopt_legacy_part_keys() -> None:
+    """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
+    qp = st.query_params
+    for old in LEGACY_PART_KEYS:
+        if old in qp:
+            value = qp.get_all(old)[-1]
+            with contextlib.suppress(StreamlitAPIException):  # already bound to a drawn tab bar: the tab wins
+                del qp[old]
+                if "part" not in qp:
+                    qp["part"] = value
+
+
+def leave_page(keep: set[str]) -> None:
+    """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``)."""
+    drawn = st.session_state.get(_DRAWN, {})
+    for key in list(st.query_params.keys()):
+        if key in drawn and key not in keep:
+            with contextlib.suppress(StreamlitAPIException):
+                del st.query_params[key]
+
+
+def new_run() -> None:
+    """Start of a script run (app/main.py): forget which controls the previous run drew."""
+    st.session_state[_DRAWN] = {}
+    st.session_state[_BOUND] = set()
+
+
+def sync_url() -> None:
+    """Write the address from the controls drawn in this run (after the page ran; see the module docstring)."""
+    want = current_values()
+    bound = st.session_state.get(_BOUND, set())
+    qp = st.query_params
+    for key in list(qp.keys()):
+        if key in bound:
+            continue
+        if key not in want or len(qp.get_all(key)) > 1:
+            with contextlib.suppress(StreamlitAPIException):  # a key Streamlit binds to a widget stays its own
+                del qp[key]
+    for key, value in want.items():
+        if key not in bound and qp.get(key) != value:
+            with contextlib.suppress(StreamlitAPIException):
+                qp[key] = value
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Page-local controls not (yet) in the catalogue: the same machinery for an ad-hoc entry
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _adhoc(key: str, label: str, **fields: Any) -> Param:
+    if key in catalogue.CATALOGUE:
+        p = catalogue.get(key)
+        return replace(p, **{k: v for k, v in fields.items() if k in ("grid", "default") and v is not None})
+    symbol, _, name = label.partition(" — ")
+    if not name:
+        symbol, name = "", label
+    return Param(key, symbol, name, fields.pop("help", None) or "", **fields)
 
 
 def select_number(
-    key: str,
-    label: str,
-    options: Sequence[float],
-    default: float,
-    *,
-    name: str,
-    help: str | None = None,
-    fmt: Callable[[Any], str] = fmt_number,
-    container: Any = None,
+    key: str, label: str, options: Sequence[float], default: float, *, name: str = "", help: str | None = None,
+    fmt: Callable[[Any], str] = fmt_number, container: Any = None,
 ) -> float:
-    """A URL-bound slider over a fixed grid of numbers (log-spaced grids make a log-scale slider)."""
-    c = container or st.sidebar
-    snapped = _prefill(key, name, options, fmt, default)
-    kwargs = _widget_default(snapped, value=default)
-    return c.select_slider(
-        label, options=list(options), format_func=fmt, key=key, bind="query-params", help=help, **kwargs
-    )
+    """A URL-bound slider over a fixed grid of numbers (prefer :func:`control` with a catalogue entry)."""
+    p = _adhoc(key, label, help=help, default=default, grid=tuple(options))
+    return _draw(p, container, default, help)
 
 
 def choice(
-    key: str,
-    label: str,
-    options: Sequence[str],
-    default: str,
-    *,
-    name: str,
-    help: str | None = None,
+    key: str, label: str, options: Sequence[str], default: str, *, name: str = "", help: str | None = None,
     container: Any = None,
 ) -> str:
-    """A URL-bound radio choice among short strings; the option string itself is the URL value, so no relabelling."""
-    c = container or st.sidebar
-    _prefill(key, name, options, str, default)
-    kwargs = {"index": list(options).index(default)}
-    return c.radio(label, list(options), key=key, bind="query-params", help=help, horizontal=True, **kwargs)
-
-
-def epsilon(key: str = "eps", default: float = 1.0, *, label: str = "ε — privacy-loss budget", container: Any = None) -> float:
-    """Log-scale ε slider from 0.01 to 20 whose ends read "more private" and "more accurate"."""
-    c = container or st.sidebar
-    value = select_number(
-        key,
-        label,
-        EPSILON_OPTIONS,
-        default,
-        name="ε",
-        help="Smaller ε: the output barely depends on any one person (more private) but needs more noise. "
-        "The scale is logarithmic.",
-        container=c,
-    )
-    c.markdown(
-        "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
-        "<span>← more private</span><span>more accurate →</span></div>",
-        unsafe_allow_html=True,
-    )
-    return float(value)
-
-
-def delta(key: str = "delta", default: float = 1e-5, *, container: Any = None) -> float:
-    """δ slider over 1e-12 … 0.1 (1-2-5 steps)."""
-    return float(
-        select_number(
-            key,
-            "δ — failure probability",
-            DELTA_OPTIONS,
-            default,
-            name="δ",
-            help="The small probability with which the ε promise may fail. Keep it well below 1/(number of people).",
-            container=container,
-        )
-    )
-
-
-def sensitivity(key: str = "sens", default: float = 1.0, *, container: Any = None) -> float:
-    """Sensitivity Δ slider over 0.1 … 10 (log scale)."""
-    return float(
-        select_number(
-            key,
-            "Δ — sensitivity",
-            SENSITIVITY_OPTIONS,
-            default,
-            name="the sensitivity Δ",
-            help="The most one person can change the true answer (1 for a count).",
-            container=container,
-        )
-    )
-
-
-def compositions(key: str = "T", default: int = 10, *, container: Any = None) -> int:
-    """Number of releases T, 1 … 1000 (log scale)."""
-    return int(
-        select_number(
-            key,
-            "T — number of releases",
-            COMPOSITION_OPTIONS,
-            default,
-            name="the number of releases T",
-            help="How many times the mechanism is run on the same data; privacy losses add up.",
-            container=container,
-        )
-    )
-
-
-def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
-    """Random seed (0 … 2³¹−1) so every sampled picture can be reproduced and shared."""
-    c = container or st.sidebar
-    if (raw := _first_look(key)) is not None:
-        x = _parse_number(raw)
-        if x is None or not x.is_integer() or not 0 <= x <= SEED_MAX:
-            _record(f"The link set `{key}={_shown(raw)}`, but the seed must be a whole number from 0 to {SEED_MAX}. "
-                    f"Showing seed {default}.")
-            _forget_url_value(key)
-    kwargs = {"value": default}
-    return int(
-        c.number_input(
-            "Random seed", min_value=0, max_value=SEED_MAX, step=1, key=key, bind="query-params",
-            help="Same seed, same random draws: share the link and others see exactly your samples.", **kwargs
-        )
-    )
+    """A URL-bound radio choice among short strings (prefer :func:`control` with a catalogue entry)."""
+    p = _adhoc(key, label, help=help, default=default, grid=tuple(options), kind="choice")
+    return _draw(p, container, default, help)
 
 
 def toggle(key: str, label: str, default: bool = False, *, help: str | None = None, container: Any = None) -> bool:
     """A URL-bound on/off switch (``?key=true`` / ``?key=false``)."""
-    c = container or st.sidebar
-    raw = _first_look(key)
-    if raw is not None and raw.lower() not in ("true", "false"):
-        _record(f"The link set `{key}={_shown(raw)}`, but {label!r} must be true or false. Showing {str(default).lower()}.")
-    return bool(c.toggle(label, value=default, key=key, bind="query-params", help=help))
+    p = _adhoc(key, label, help=help, default=default, kind="toggle")
+    return _draw(p, container, default, help)
 
 
-def tabs(key: str, labels: Sequence[str], *, name: str, on_change: str = "ignore", container: Any = None) -> Any:
-    """URL-bound tabs (``?key=<label>``, lazy: render only ``tab.open`` ones); an unknown label is reported, not dropped.
+def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
+    """Random seed (0 … 2³¹−1) so every sampled picture can be reproduced and shared."""
+    return control(key, container=container, default=default) if key == "seed" else int(
+        _draw(_adhoc(key, "Random seed", default=default, kind="seed"), container, default, None))
 
-    Streamlit silently drops a ``?key=`` value that names no tab, so the raw value is judged here first.
-    """
-    c = container or st
-    labels = list(labels)
-    _prefill(key, name, labels, str, labels[0])
-    return c.tabs(labels, key=key, on_change=on_change, bind="query-params")
+
+def epsilon(key: str = "eps", default: float = 1.0, *, label: str | None = None, container: Any = None) -> float:
+    """The ε slider (the catalogue's ε under another URL key when ``key`` is not "eps")."""
+    p = catalogue.get("eps")
+    if key != "eps" or label:
+        p = replace(p, key=key, name=(label.partition(" — ")[2] or label) if label else p.name)
+    return float(_draw(p, container, default, None))
+
+
+def delta(key: str = "delta", default: float = 1e-5, *, container: Any = None) -> float:
+    """The δ slider (the catalogue's δ under another URL key when ``key`` is not "delta")."""
+    p = catalogue.get("delta")
+    return float(_draw(replace(p, key=key) if key != "delta" else p, container, default, None))
+
+
+def sensitivity(key: str = "sens", default: float = 1.0, *, container: Any = None) -> float:
+    """The sensitivity Δ slider."""
+    p = catalogue.get("sens")
+    return float(_draw(replace(p, key=key) if key != "sens" else p, container, default, None))
+
+
+def compositions(key: str = "T", default: int = 10, *, container: Any = None) -> int:
+    """The number of releases T."""
+    p = catalogue.get("T")
+    return int(_draw(replace(p, key=key) if key != "T" else p, container, default, None))
+
+
+def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:
+    """URL-bound tabs under another key than "part" (prefer :func:`parts`)."""
+    return parts(labels, key=key, container=container)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 from collections.abc import Iterator
 
@@ -16,16 +17,37 @@ from app import params
 _log = logging.getLogger("dp_explorer")
 
 
-def header(title: str, intro: str) -> None:
-    """Page title and a short plain-language introduction (URL problems are shown above it by app/main.py)."""
+#: Environment variable naming where the marimo lessons are served (``make notebooks`` / ``make lesson``), e.g.
+#: ``http://127.0.0.1:2718``; without it a page names the command that opens its lesson.
+LESSONS_URL_ENV = "DPX_LESSONS_URL"
+
+
+def lesson_link(lesson: str) -> str:
+    """Markdown pointing to the page's lesson notebook (``notebooks/<lesson>.py``)."""
+    base = os.environ.get(LESSONS_URL_ENV, "").strip().rstrip("/")
+    if base:
+        return f":material/menu_book: [Open the lesson for this page]({base}/?file={lesson}.py)"
+    return (f":material/menu_book: The lesson for this page is the notebook `notebooks/{lesson}.py`: open it with "
+            f"`make lesson NAME={lesson}`.")
+
+
+def header(title: str, intro: str, *, lesson: str | None = None) -> None:
+    """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson.
+
+    URL problems are shown above it by app/main.py.
+    """
     st.title(title)
     st.markdown(intro)
+    if lesson:
+        st.caption(lesson_link(lesson))
 
 
 def show_url_problems() -> None:
     """Show, with ``st.error``, each invalid value the page's link carried (the control fell back to its default)."""
     for message in params.take_url_problems():
         st.error(message, icon=":material/link_off:")
+    for message in params.take_url_notes():
+        st.info(message, icon=":material/straighten:")
 
 
 def notice(text: str) -> None:

@@ -11,15 +11,16 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import dpcore
 from dpcore import baseline
 
-MAX_ENTRIES = 256  # every cache is bounded, so many classroom sessions cannot grow memory without limit
+from app.compute._cache import MAX_ENTRIES, cached, cached_resource, in_streamlit  # noqa: F401 — re-exported
+
 MECHS = baseline.MECHANISMS
 _HEAP = {"modules": 0, "lock": threading.Lock()}  # process-wide: how many modules were loaded at the last freeze
 
@@ -45,13 +46,13 @@ def settle_heap() -> None:
         _HEAP["lock"].release()
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def calibration(epsilon: float, delta: float, sensitivity: float, method: str) -> dpcore.Calibration:
     """σ (analytic or classic) and the tight Laplace b for (ε, δ, Δ)."""
     return dpcore.calibrate(epsilon, delta, sensitivity=sensitivity, method=method)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """Noise densities of both calibrated mechanisms on a common grid (x, gaussian, laplace)."""
     cal = calibration(epsilon, delta, sensitivity, method)
@@ -63,7 +64,7 @@ def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> 
     return pd.DataFrame(frame)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def accuracy_curve(theta: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """P(|noise| ≤ θ) of both mechanisms calibrated at each ε of a log grid 0.01 … 20 (epsilon, gaussian, laplace)."""
     eps = np.geomspace(0.01, 20.0, 160)
@@ -75,7 +76,7 @@ def accuracy_curve(theta: float, delta: float, sensitivity: float, method: str) 
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def profiles(epsilon: float, delta: float, sensitivity: float, method: str) -> pd.DataFrame:
     """Privacy profiles δ(ε′) of both calibrated mechanisms over ε′ ∈ [−1, max(3ε, ε + 4)]."""
     cal = calibration(epsilon, delta, sensitivity, method)
@@ -107,7 +108,7 @@ def composition_range(compositions: int) -> int:
     return int(min(1000, max(100, 10 * compositions)))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
+@cached(show_spinner="Composing privacy-loss distributions …")
 def composition(epsilon: float, delta: float, sensitivity: float, method: str, t_max: int) -> pd.DataFrame:
     """ε(T) at the slider's δ after T releases, T = 1 … t_max, in long form (T, mechanism, epsilon).
 
@@ -135,23 +136,36 @@ def composition(epsilon: float, delta: float, sensitivity: float, method: str, t
     )
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
-def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: str, compositions: int) -> dict[str, float]:
+@dataclass(frozen=True)
+class ComposedEpsilons:
+    """Total ε of T releases of each calibrated mechanism, at the page's δ."""
+
+    gaussian: float
+    laplace: float
+
+    def of(self, mechanism: str) -> float:
+        """The total of ``mechanism`` ("gaussian" or "laplace")."""
+        return {"gaussian": self.gaussian, "laplace": self.laplace}[mechanism]
+
+
+@cached(show_spinner="Composing privacy-loss distributions …")
+def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: str, compositions: int
+                      ) -> ComposedEpsilons:
     """Total ε at δ after exactly T releases: Gaussian closed form, Laplace PLD on the default grid — or, for a
     per-release ε₀ ≥ 5, on the curve's grid ε₀/1000 (pessimistic, so still an upper bound; within 1.2e-6 relative of
     the default grid for ε₀ ∈ [5, 20], T ≤ 1000, so the 4 digits shown do not move; 5–30× faster)."""
     cal = calibration(epsilon, delta, sensitivity, method)
     eps0 = sensitivity / cal.laplace_scale
     grid = dpcore.PLD_DISCRETIZATION if eps0 < 5.0 else curve_discretization(eps0)
-    return {
-        "gaussian": float(dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity,
-                                                  compositions=compositions)),
-        "laplace": dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity,
-                                          compositions=compositions, discretization=grid),
-    }
+    return ComposedEpsilons(
+        gaussian=float(dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity,
+                                               compositions=compositions)),
+        laplace=float(dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity,
+                                             compositions=compositions, discretization=grid)),
+    )
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def sampled_outputs(
     epsilon: float, delta: float, sensitivity: float, method: str, theta: float, seed: int, n: int = 100_000
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -190,9 +204,22 @@ def sampled_outputs(
     return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
     """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
     post = np.atleast_1d(dpcore.posterior_bound(list(priors), epsilon))
     table = pd.DataFrame({"prior": priors, "largest_posterior": post})
     return table, float(np.exp(epsilon))
+
+
+@cached
+def belief_curve(epsilon: float) -> pd.DataFrame:
+    """The band an observer's belief can move in after one ε-DP answer, for every prior (prior, highest, lowest).
+
+    ε-DP bounds every likelihood ratio by e^ε, so the posterior odds stay within a factor e^ε of the prior odds
+    (``dpcore.posterior_bound``); the lowest posterior is the highest one of the opposite event.
+    """
+    prior = np.linspace(0.0, 1.0, 201)
+    high = np.atleast_1d(dpcore.posterior_bound(prior, epsilon))
+    low = 1.0 - np.atleast_1d(dpcore.posterior_bound(1.0 - prior, epsilon))
+    return pd.DataFrame({"prior": prior, "highest": high, "lowest": low})

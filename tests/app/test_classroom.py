@@ -199,10 +199,10 @@ SPEC = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 
 #: What the page shows when opened with the exercise's settings: metric label → text in the answer.
 SHOWN = {
-    "base-sigma": {"Gaussian σ": "14.06", "Laplace b": "4"},
-    "base-classic": {"Gaussian σ": "9.69"},
-    "base-compose": {"Gaussian total ε after T = 100": "14.43", "Laplace total ε after T = 100": "68.25"},
-    "base-accuracy": {"Laplace P(|noise| ≤ θ)": "0.3935", "Gaussian P(|noise| ≤ θ)": "0.1131"},
+    "base-sigma": {"Gaussian noise scale σ": "14.06", "Laplace noise scale b": "4"},
+    "base-classic": {"Gaussian noise scale σ": "9.69"},
+    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43", "Laplace: total ε after T = 100 releases": "68.25"},
+    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
     "brdp-counterexample-b": {"δ at ε — exact": "7.53e-06", "δ at ε — paper's accountant": "1e-08"},
     "brdp-counterexample-a": {"δ at ε — exact": "1", "δ at ε — paper's accountant": "0.00067"},
     "brdp-sound": {"BR-DP acceptance": "0.3957", "plain DP acceptance": "0.2113"},

@@ -77,8 +77,8 @@ def test_baselines_metrics_match_dpcore():
 
     at = open_page("baselines.py", {"eps": "0.5", "delta": "1e-06", "sens": "2"})
     values = {m.label: m.value for m in at.metric}
-    assert values["Gaussian σ"] == f"{dpcore.gaussian_sigma(0.5, 1e-6, sensitivity=2.0):.4g}"
-    assert values["Laplace b"] == f"{dpcore.laplace_scale(0.5, sensitivity=2.0, delta=1e-6):.4g}"
+    assert values["Gaussian noise scale σ"] == f"{dpcore.gaussian_sigma(0.5, 1e-6, sensitivity=2.0):.4g}"
+    assert values["Laplace noise scale b"] == f"{dpcore.laplace_scale(0.5, sensitivity=2.0, delta=1e-6):.4g}"
 
 
 def test_shared_url_restores_the_view():
@@ -157,6 +157,6 @@ def test_baselines_total_epsilon_shows_the_default_grid_pld(eps, t):
     import dpcore
 
     at = open_page("baselines.py", {"eps": eps, "T": t})
-    shown = next(m.value for m in at.metric if m.label == f"Laplace total ε after T = {t}")
+    shown = next(m.value for m in at.metric if m.label == f"Laplace: total ε after T = {t} releases")
     b = dpcore.laplace_scale(float(eps), delta=1e-5)
     assert shown == f"{dpcore.laplace_epsilon(1e-5, scale=b, compositions=int(t)):.4g}"

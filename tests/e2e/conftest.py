@@ -95,3 +95,34 @@ def serve(env: dict[str, str] | None = None) -> Iterator[str]:
 def app_url() -> Iterator[str]:
     """The app served on a free loopback port (heavy panels computed inline, see tests/conftest.py)."""
     yield from serve()
+
+
+def serve_lesson(name: str) -> Iterator[str]:
+    """Run ``marimo run notebooks/<name>.py`` (read-only app, no token) on a free loopback port; yield its URL."""
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / f"lesson-{name}-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "marimo", "run", str(ROOT / "notebooks" / f"{name}.py"), "--headless", "--host",
+         "127.0.0.1", "--port", str(port), "--no-token"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.terminate()
+        raise RuntimeError("the lesson server did not become healthy within 90 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()

@@ -51,7 +51,7 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     page.wait_for_url(re.compile(r".*/baselines.*"), timeout=TIMEOUT)
     wait_for_app(page)
     expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
-    sigma_before = metric(page, "Gaussian σ")
+    sigma_before = metric(page, "Gaussian noise scale σ")
     peak_before = first_chart_peak(page)
     slider = eps_slider(page)
     assert slider.get_attribute("aria-valuetext") == "1"
@@ -61,10 +61,10 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
         page.keyboard.press("ArrowRight")
     wait_for_app(page)
     expect(slider).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
-    expect(page.locator("[data-testid='stMetric']").filter(has_text="Gaussian σ").first).not_to_contain_text(
+    expect(page.locator("[data-testid='stMetric']").filter(has_text="Gaussian noise scale σ").first).not_to_contain_text(
         sigma_before, timeout=TIMEOUT
     )
-    sigma_after = metric(page, "Gaussian σ")
+    sigma_after = metric(page, "Gaussian noise scale σ")
     assert float(sigma_after) < float(sigma_before)
     # less noise at ε = 2: the density chart was redrawn with a taller peak
     page.wait_for_function(f"() => {PEAK_JS} > {peak_before}", timeout=TIMEOUT)
@@ -80,7 +80,7 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     other.goto(shared, timeout=TIMEOUT)
     wait_for_app(other)
     expect(eps_slider(other)).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
-    assert metric(other, "Gaussian σ") == sigma_after
+    assert metric(other, "Gaussian noise scale σ") == sigma_after
     other.screenshot(path=str(ARTIFACTS / "shared-url.png"))
     fresh.close()
 
@@ -92,6 +92,6 @@ def test_bad_link_shows_message_and_page_works(page: Page, app_url):
     expect(alerts.filter(has_text="eps=abc")).to_be_visible(timeout=TIMEOUT)
     expect(alerts.filter(has_text="T=1000000000")).to_be_visible(timeout=TIMEOUT)
     assert page.locator("text=Traceback").count() == 0
-    assert metric(page, "Gaussian σ") == "3.731"
+    assert metric(page, "Gaussian noise scale σ") == "3.731"
     expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
     page.screenshot(path=str(ARTIFACTS / "bad-link.png"))

@@ -165,5 +165,5 @@ def test_exercise_answer_appears_after_a_click(page: Page, app_url):
     # the exercise's link, opened as a reader would, shows the σ of the answer
     page.goto(f"{app_url}/{href[2:]}", timeout=TIMEOUT)
     wait_for_app(page)
-    sigma = page.locator("[data-testid='stMetric']").filter(has_text="Gaussian σ").first
+    sigma = page.locator("[data-testid='stMetric']").filter(has_text="Gaussian noise scale σ").first
     expect(sigma.get_by_test_id("stMetricValue")).to_have_text("14.06", timeout=TIMEOUT)

@@ -1,0 +1,3 @@
+"""Catalogue entries of the brdp page and lesson (see app/catalogue/__init__.py for what an entry holds)."""
+
+from __future__ import annotations

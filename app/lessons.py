@@ -1,0 +1,229 @@
+"""Building blocks of the marimo lessons in ``notebooks/``: catalogue controls, exercises with a check, app links.
+
+A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :mod:`app.compute` (numbers) and
+:mod:`app.figures` (charts); it never computes or draws on its own. The conventions every lesson follows:
+
+* **Controls** come from the parameter catalogue, so a slider in a lesson has the same symbol, name, stops, default
+  and help as the app's: ``controls = lessons.controls("eps", "delta")`` in one cell (shown with
+  ``lessons.panel(controls)``), and ``p = lessons.values(controls)`` — a cell that defines ``p`` and nothing else — in
+  the next. Every later cell reads ``p.eps``, ``p.delta`` … The tests run each lesson headless with other values by
+  overriding ``p`` (``app.run(defs={"p": lessons.Values(eps=0.5, …)})``).
+* **Exercises** (:class:`Exercise`): a question, the right answer (a number with a tolerance, or one of a few
+  choices), why, and a worked solution. One cell shows ``ex.input`` (a marimo input), the next
+  ``ex.feedback(ex_input.value)``: right or wrong, and why, at once; the solution stays folded until opened.
+* **Checks** of the "Reproduce the paper" section call :func:`check`, which shows a ✓ line and raises
+  :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
+* **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
+  ``make app`` address).
+
+Only the lessons import marimo; the Streamlit app never imports this module.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import marimo as mo
+
+from app import catalogue
+from app.exercises import query_string
+
+#: Where the Streamlit app runs; lesson links open its pages with the lesson's settings.
+APP_URL_ENV = "DPX_APP_URL"
+DEFAULT_APP_URL = "http://127.0.0.1:8501"
+
+
+class LessonCheckFailed(AssertionError):
+    """A number the lesson reproduces from a paper is not what the paper (or the exact computation) says."""
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Controls
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def control(key: str, *, default: Any = None) -> Any:
+    """The marimo input of a catalogue entry: a slider over its stops, radio buttons for a choice, a switch, or a
+    number box for the random seed. ``default`` overrides the catalogue's (the lesson says why)."""
+    p = catalogue.get(key)
+    value = p.default if default is None else default
+    label = p.label
+    if p.kind == "slider":
+        if value not in p.grid:
+            raise ValueError(f"default {value!r} of {key!r} is not one of its values")
+        return mo.ui.slider(steps=list(p.grid), value=value, label=label, show_value=True, full_width=True)
+    if p.kind == "choice":
+        options = {p.words(o): o for o in p.grid}
+        return mo.ui.radio(options=options, value=p.words(value), label=label, inline=True)
+    if p.kind == "toggle":
+        return mo.ui.switch(value=bool(value), label=label)
+    return mo.ui.number(start=0, stop=catalogue.SEED_MAX, step=1, value=int(value), label=label)
+
+
+def controls(*keys: str, **defaults: Any) -> Any:
+    """A group of catalogue controls (one marimo element: ``controls["eps"]`` is the ε slider)."""
+    return mo.ui.dictionary({k: control(k, default=defaults.get(k)) for k in keys})
+
+
+def panel(group: Any, *, title: str = "Your settings", sidebar: bool = True) -> Any:
+    """Show a control group, each control with its help text (what the quantity means) under it.
+
+    By default in the lesson's sidebar, so the controls stay in view while the reader scrolls through the pictures
+    they drive (``sidebar=False`` shows them in place, e.g. for a section's own controls).
+    """
+    rows = []
+    for key, element in group.items():
+        p = catalogue.get(key)
+        rows.append(mo.vstack([element, mo.md(f"<small>{p.help}</small>")], gap=0.1))
+    body = mo.vstack([mo.md(f"**{title}**"), *rows], gap=0.6)
+    return mo.sidebar([body], width="24rem") if sidebar else mo.callout(body, kind="neutral")
+
+
+class Values:
+    """The values of a lesson's controls, read as attributes (``p.eps``); built from a control group or directly.
+
+    Only catalogue parameters are accepted, so a typo in a lesson or a test fails at once.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, mapping: Mapping[str, Any] | None = None, /, **values: Any) -> None:
+        merged = {**(mapping or {}), **values}
+        for key in merged:
+            catalogue.get(key)
+        object.__setattr__(self, "_values", MappingProxyType(merged))
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return object.__getattribute__(self, "_values")[key]
+        except KeyError:
+            raise AttributeError(f"this lesson has no control {key!r}") from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("lesson values are read-only: use .replace(...)")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Values) and dict(self._values) == dict(other._values)
+
+    def __repr__(self) -> str:
+        return "Values(" + ", ".join(f"{k}={v!r}" for k, v in self._values.items()) + ")"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def replace(self, **changes: Any) -> Values:
+        """The same values with some changed (for the tests' other parameter sets)."""
+        return Values({**self._values, **changes})
+
+
+def values(group: Any) -> Values:
+    """The current values of a control group."""
+    return Values(dict(group.value))
+
+
+def defaults(*keys: str, **changes: Any) -> Values:
+    """The catalogue defaults of ``keys`` with some changed: what a lesson shows before anyone moves a control."""
+    return Values({k: catalogue.get(k).default for k in keys}, **changes)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Exercises
+# ------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A "Try this" question answered in the lesson, checked at once, with a folded worked solution.
+
+    A numeric answer is right within ``tolerance`` (relative, or absolute when ``absolute=True``); a choice answer
+    (``options`` given) must be the right option. ``why`` explains the right answer in one or two sentences (shown
+    after any attempt); ``solution`` is the worked solution, folded.
+    """
+
+    question: str
+    answer: float | str
+    why: str
+    solution: str
+    tolerance: float = 0.01
+    absolute: bool = False
+    options: tuple[str, ...] = ()
+    unit: str = ""
+
+    def check(self, value: Any) -> tuple[bool | None, str]:
+        """(right?, message): None when nothing has been answered yet."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None, "Type your answer, then press Enter."
+        if self.options:
+            ok = str(value) == str(self.answer)
+            return ok, ("Right. " if ok else f"Not quite: you chose {value}. ") + self.why
+        try:
+            x = float(str(value).replace(",", "."))
+        except ValueError:
+            return False, f"“{value}” is not a number. Answer with a number" + (f" (in {self.unit})." if self.unit
+                                                                                 else ".")
+        target = float(self.answer)
+        err = abs(x - target) if self.absolute else abs(x - target) / max(abs(target), 1e-300)
+        ok = math.isfinite(x) and err <= self.tolerance
+        if ok:
+            return True, "Right. " + self.why
+        direction = "too large" if x > target else "too small"
+        return False, f"Not quite: {x:g} is {direction}. " + self.why
+
+    @property
+    def input(self) -> Any:
+        """A fresh marimo input for the answer (assign it to a variable in its own cell)."""
+        if self.options:
+            return mo.ui.radio(options=list(self.options), label="Your answer")
+        return mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else ""), label="Your answer")
+
+    def feedback(self, value: Any) -> Any:
+        """Right / wrong and why, then the folded solution."""
+        ok, message = self.check(value)
+        kind = "neutral" if ok is None else ("success" if ok else "danger")
+        return mo.vstack([
+            mo.callout(mo.md(message), kind=kind),
+            mo.accordion({"Show the worked solution": mo.md(self.solution)}),
+        ])
+
+    def show(self, element: Any) -> Any:
+        """The question with its input."""
+        return mo.vstack([mo.md(f"**Try this.** {self.question}"), element])
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Checks and links
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def check(ok: bool, text: str) -> Any:
+    """One reproduced result: a ✓ line, or :class:`LessonCheckFailed` when it does not hold."""
+    if not ok:
+        raise LessonCheckFailed(f"Reproduction failed: {text}")
+    return mo.md(f"✓ {text}")
+
+
+def close(value: float, target: float, *, rel: float = 1e-3, abs_: float = 0.0) -> bool:
+    """``value`` equals ``target`` within a relative (or absolute) tolerance."""
+    return math.isclose(value, target, rel_tol=rel, abs_tol=abs_)
+
+
+def app_url(page: str, settings: Values | Mapping[str, Any]) -> str:
+    """The address of the app page ``page`` (its URL path; "" for home) with these settings in its query."""
+    items = settings.as_dict() if isinstance(settings, Values) else dict(settings)
+    query = {k: catalogue.get(k).fmt(v) for k, v in items.items()}
+    base = os.environ.get(APP_URL_ENV, DEFAULT_APP_URL).rstrip("/")
+    path = f"{base}/{page}" if page else f"{base}/"
+    return f"{path}?{query_string(query)}" if query else path
+
+
+def app_link(page: str, settings: Values | Mapping[str, Any], *, text: str = "Open this view in the app") -> Any:
+    """A link to the app page with the lesson's current settings (start the app with ``make app``)."""
+    return mo.md(f"[{text} →]({app_url(page, settings)}) <small>(the app must be running: `make app`)</small>")

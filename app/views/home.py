@@ -1,0 +1,116 @@
+"""Home: what differential privacy promises, in one picture, a "start here" path, and a card per page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from app import compute, params, registry, ui
+from app.figures import baselines as figs
+
+IDEA = (
+    "Differential privacy adds carefully calibrated noise to every answer, so that whether or not **your** record is "
+    "in the data, every possible answer is almost equally likely — and the budget **ε** says how close “almost” is."
+)
+
+#: The path a newcomer follows, in order: (page, what they learn there).
+START_HERE: tuple[tuple[registry.PageInfo, str], ...] = (
+    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition"),
+    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong"),
+    (registry.TOOLS[0], "turn “each count within ±50, 95 % of the time” into the smallest ε"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    eps: float
+
+
+def sidebar() -> Settings:
+    """The home page's one control, ε, sits next to its picture (see :func:`render`); nothing in the sidebar."""
+    return Settings(eps=float("nan"))
+
+
+def render(_: Settings) -> None:
+    ui.header("DP Explorer", IDEA)
+    st.markdown(
+        "An interactive companion to five recent papers on differential privacy (DP), for students, teachers in "
+        "front of a class, and anyone deciding *how much privacy to give up for how much accuracy*."
+    )
+    picture()
+    start_here()
+    cards()
+
+
+def picture() -> None:
+    """The picture of what ε means: how far one answer can move an observer's belief."""
+    st.header("What ε promises, in one picture")
+    left, right = st.columns([3, 2], gap="large")
+    with right, st.container(border=True):
+        st.markdown("**Move ε and watch the band.**")
+        eps = float(params.control("eps", container=st.container()))
+        try:
+            table, factor = compute.belief_table(eps)
+            st.metric("largest factor on anyone's odds, e^ε", f"{factor:.3g}×",
+                      help="Whatever the observer believed before, one answer can multiply her odds by at most this.")
+            shown = pd.DataFrame(
+                {"belief before": [f"{p:.0%}" for p in table["prior"]],
+                 f"at most, after one answer at ε = {eps:g}": [f"{q:.1%}" for q in table["largest_posterior"]]}
+            )
+            st.dataframe(shown, hide_index=True, width="stretch")
+        except ValueError as exc:
+            ui.show_error(exc)
+            return
+    with left:
+        df = compute.belief_curve(eps)
+        ui.chart(figs.belief(df, epsilon=eps), df, name="what epsilon promises",
+                 alt="For every belief an observer holds before seeing an answer, the lowest and highest belief she "
+                     "can hold after one answer at this epsilon: a band around the diagonal that widens as epsilon "
+                     "grows.")
+        half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
+        ui.notice(
+            f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {half:.1%} by any single "
+            f"answer at ε = {eps:g}. Small ε keeps the band thin; at ε = 5 one answer can almost reveal membership."
+        )
+    st.markdown(
+        "* **ε (epsilon)** bounds how much any single record can change the chance of any answer: by a factor of at "
+        "most **e^ε**. Smaller ε means more noise and stronger privacy.\n"
+        "* **δ (delta)** is a small probability with which that promise may fail; keep it far below one over the "
+        "number of people in the data."
+    )
+
+
+def start_here() -> None:
+    """A numbered path for a newcomer."""
+    st.header("Start here")
+    cols = st.columns(len(START_HERE), gap="medium")
+    for i, ((page, what), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
+        with col.container(border=True, height="stretch"):
+            st.markdown(f"**Step {i} · {page.title}**")
+            st.markdown(f"Learn {what}.")
+            if page.exists:
+                st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:")
+
+
+def _cards(pages: list[registry.PageInfo]) -> None:
+    cols = st.columns(3, gap="medium")
+    for i, page in enumerate(pages):
+        with cols[i % 3].container(border=True, height="stretch"):
+            st.markdown(f"#### {page.title}")
+            if page.paper:
+                st.caption(page.paper)
+            st.markdown(page.blurb)
+            if page.exists:
+                st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:")
+
+
+def cards() -> None:
+    st.header("Explore")
+    _cards([registry.BASELINES, *registry.TOPICS])
+    tools = [p for p in registry.TOOLS if p.exists]
+    if tools:
+        st.header("Decide")
+        st.markdown("Agree on a budget, keep track of what has been spent, and check the claims.")
+        _cards(tools)

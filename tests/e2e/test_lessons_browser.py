@@ -1,0 +1,48 @@
+"""A lesson in chromium: ``marimo run`` serves notebooks/baselines.py; moving the ε slider redraws the first chart,
+and an exercise answered in the page is checked at once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ARTIFACTS, serve_lesson
+
+TIMEOUT = 60_000
+#: one number of the first chart (the belief band at prior 50 %): it moves with ε
+BAND = "el => JSON.stringify(Array.from(el._fullData[1].y).slice(100, 101))"
+
+
+@pytest.fixture(scope="module")
+def lesson_url():
+    yield from serve_lesson("baselines")
+
+
+def test_moving_a_slider_redraws_the_chart_and_exercises_answer(page: Page, lesson_url):
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(lesson_url + "/", timeout=TIMEOUT)
+    chart = page.locator(".js-plotly-plot").first
+    expect(chart).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_role("heading", name="What ε and δ promise").first).to_be_visible(timeout=TIMEOUT)
+    before = chart.evaluate(BAND)
+    assert before == "[0.7310585786300049]"  # 50 % moves to at most e/(1 + e) at ε = 1
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # ε 1 → 1.2
+    deadline = time.monotonic() + 30
+    while chart.evaluate(BAND) == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    after = chart.evaluate(BAND)
+    assert after != before and float(after.strip("[]")) > float(before.strip("[]"))
+    page.screenshot(path=str(ARTIFACTS / "lesson-baselines.png"))
+
+    answer = page.get_by_placeholder("your answer (%)")
+    answer.fill("60")
+    answer.press("Enter")
+    expect(page.get_by_text("Not quite: 60 is too large").first).to_be_visible(timeout=TIMEOUT)
+    answer.fill("52.5")
+    answer.press("Enter")
+    expect(page.get_by_text("Right. The odds 1 : 1").first).to_be_visible(timeout=TIMEOUT)
+    assert page.get_by_text("Traceback").count() == 0

@@ -1,0 +1,103 @@
+"""Every marimo lesson runs headless at its defaults and at two other parameter sets, with its own checks holding;
+``marimo check`` finds nothing; every exercise's checker accepts the right answer and refuses a wrong one."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app import lessons
+from tests.notebooks.lesson_params import OTHER_SETS
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted(p for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_"))
+NAMES = [p.stem for p in LESSONS]
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"lesson_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.app
+
+
+@pytest.fixture(scope="module", params=LESSONS, ids=NAMES)
+def default_run(request):
+    app = _load(request.param)
+    outputs, defs = app.run()  # a failing check raises here
+    return request.param, app, outputs, defs
+
+
+def test_every_lesson_has_other_parameter_sets():
+    assert "baselines" in NAMES
+    assert set(NAMES) <= set(OTHER_SETS), f"add two parameter sets for {sorted(set(NAMES) - set(OTHER_SETS))}"
+
+
+@pytest.mark.slow
+def test_lesson_runs_at_defaults(default_run):
+    _, _, outputs, defs = default_run
+    assert isinstance(defs["p"], lessons.Values)
+    assert any(o is not None for o in outputs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", [0, 1])
+def test_lesson_runs_at_other_parameter_sets(default_run, which):
+    path, app, _, defs = default_run
+    changes = OTHER_SETS[path.stem][which]
+    p = defs["p"].replace(**changes)
+    _, new = app.run(defs={"p": p})
+    assert new["p"] == p
+
+
+@pytest.mark.slow
+def test_exercise_checkers_accept_right_and_refuse_wrong(default_run):
+    _, _, _, defs = default_run
+    exercises = [v for v in defs.values() if isinstance(v, lessons.Exercise)]
+    assert exercises, "a lesson has 'Try this' exercises"
+    for ex in exercises:
+        assert ex.check(ex.answer)[0] is True, ex.question
+        if ex.options:
+            wrong = next(o for o in ex.options if o != ex.answer)
+        else:
+            wrong = float(ex.answer) * 1.5 + 1.0
+        ok, message = ex.check(wrong)
+        assert ok is False and message, ex.question
+        assert ex.check("")[0] is None
+
+
+def test_marimo_check_is_clean():
+    run = subprocess.run([sys.executable, "-m", "marimo", "check", *map(str, LESSONS)], capture_output=True,
+                         text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0 and not run.stdout.strip(), run.stdout + run.stderr
+
+
+def test_exercise_checker_messages():
+    ex = lessons.Exercise("q", 3.731, "because", "solution", tolerance=0.001)
+    assert ex.check("3.731") == (True, "Right. because")
+    assert ex.check("3,7312")[0] is True  # a decimal comma is read too
+    ok, message = ex.check("4")
+    assert ok is False and "too large" in message
+    assert ex.check("abc")[0] is False
+    choice = lessons.Exercise("q", "Gaussian", "why", "sol", options=("Gaussian", "Laplace"))
+    assert choice.check("Gaussian")[0] is True and choice.check("Laplace")[0] is False
+
+
+def test_check_raises_on_a_failed_reproduction():
+    with pytest.raises(lessons.LessonCheckFailed):
+        lessons.check(False, "a number that does not match")
+
+
+def test_values_refuse_unknown_parameters():
+    with pytest.raises(KeyError):
+        lessons.Values(not_a_parameter=1)
+
+
+def test_app_link_carries_the_settings(monkeypatch):
+    monkeypatch.setenv(lessons.APP_URL_ENV, "https://dp.example.org/")
+    url = lessons.app_url("brdp", lessons.Values(eps=0.5, delta=1e-6))
+    assert url == "https://dp.example.org/brdp?eps=0.5&delta=1e-06"
