@@ -14,7 +14,6 @@ store cannot be used (read-only or full disk, database down), the session keeps 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +23,6 @@ import streamlit as st
 
 from app import ledger_store as ls
 from app import registry
-from app.compute import MAX_ENTRIES
 from dpcore import ledger as dl
 
 KEY = "privacy_ledger"  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
@@ -286,14 +284,9 @@ def offer(*releases: dl.Release) -> None:
     side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:")
 
 
-# ---- the ledger page's cached views (keyed on the ledger's JSON, a scalar string) ------------------------------
-
-
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Composing privacy-loss distributions …")
 def accounts(ledger_json: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(one row per accountant, cumulative ε per accountant over the releases) of a ledger given as JSON."""
-    base = ls.ledger_from_json(ledger_json)
-    rel = base.releases
-    res = pd.DataFrame([dataclasses.asdict(r) for r in dl.accountants(rel, base.epsilon, base.delta,
-                                                                       delta_share=base.delta_share)])
-    return res, dl.cumulative(rel, base.epsilon, base.delta, delta_share=base.delta_share)
+    """(one row per accountant, cumulative ε per accountant over the releases) of a ledger given as JSON (cached)."""
+    from app.compute.ledger import accounts as cached_accounts
+
+    acc = cached_accounts(ledger_json)
+    return acc.totals, acc.curve
