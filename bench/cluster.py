@@ -312,7 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         f"| CPU of the surviving replicas | {cpu:.0f} s over {wall:.0f} s | — |",
     ]
     if stats.errors:
-        lines += ["", "First errors:", ""] + [f"* {e}" for e in stats.errors[:12]]
+        kinds: dict[str, int] = {}
+        for e in stats.errors:
+            kind = re.sub(r"\d+(\.\d+)?", "N", e.split(": ", 1)[-1])[:90]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        lines += ["", "Errors by kind:", ""] + [f"* {n} × {k}" for k, n in sorted(kinds.items(), key=lambda x: -x[1])]
     text = "\n".join(lines) + (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the "
                                f"end ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
     print(text)
