@@ -60,8 +60,8 @@ def _store() -> ls.LedgerStore | None:
         return None
     try:
         return ls.get_store()
-    except (ValueError, ImportError, Exception) as exc:  # noqa: BLE001 — a bad DATABASE_URL must not take the page down
-        _degrade(f"the ledger database address cannot be used ({type(exc).__name__}: {str(exc)[:120]})")
+    except Exception as exc:  # noqa: BLE001 — a bad DATABASE_URL (unknown driver, malformed) must not take the page down
+        _degrade(f"the ledger database address cannot be used ({type(exc).__name__}: {ls.plain_error(exc)[:120]})")
         return None
 
 
@@ -79,6 +79,8 @@ def sync() -> None:
     """Once per run: adopt the ledger named by ``?ledger=<id>``, reload it if it changed elsewhere, and keep its id in
     the address (page changes drop query parameters)."""
     s = _state()
+    if s["problem"]:  # not saving: leave the address alone (its link still opens the saved ledger later)
+        return
     raw = st.query_params.get(URL_KEY)
     store = _store() if (raw or s["id"]) else None
     if raw and raw != s["id"]:

@@ -51,6 +51,7 @@ __all__ = [
     "is_ledger_id",
     "ledger_from_json",
     "new_id",
+    "plain_error",
     "replay",
 ]
 
@@ -194,7 +195,7 @@ def database_url(env: Mapping[str, str] | None = None) -> str:
     return f"sqlite:///{directory / SQLITE_FILE}"
 
 
-def _plain(exc: BaseException) -> str:
+def plain_error(exc: BaseException) -> str:
     """A short, password-free description of a database error."""
     orig = getattr(exc, "orig", None) or exc
     text = " ".join(str(orig).split())
@@ -288,7 +289,7 @@ class LedgerStore:
         except StoreUnavailable:
             raise
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreUnavailable(f"the ledger database ({self.describe()}) cannot be used: {_plain(exc)}") from exc
+            raise StoreUnavailable(f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
 
     @staticmethod
     def _snapshot(row: Any) -> Snapshot:

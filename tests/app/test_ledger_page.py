@@ -196,10 +196,12 @@ def test_unknown_ledger_link_starts_a_new_ledger(data_dir):
     assert len(_ledger(at).releases) == 0
 
 
-@pytest.mark.parametrize("broken", ["data directory is a file", "database down"])
+@pytest.mark.parametrize("broken", ["data directory is a file", "database down", "unknown database driver"])
 def test_unusable_store_shows_a_banner_and_keeps_working(tmp_path, monkeypatch, broken):
     if broken == "database down":
-        monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none")  # nothing listens on port 9
+        monkeypatch.setenv("DATABASE_URL", "postgresql://nobody:secret@127.0.0.1:9/none")  # nothing listens on 9
+    elif broken == "unknown database driver":
+        monkeypatch.setenv("DATABASE_URL", "nosuchdb://nobody:secret@127.0.0.1/none")
     else:
         monkeypatch.delenv("DATABASE_URL", raising=False)
         (tmp_path / "data").write_text("not a directory")
@@ -216,6 +218,7 @@ def test_unusable_store_shows_a_banner_and_keeps_working(tmp_path, monkeypatch, 
     assert not at.exception
     banner = [w.value for w in at.warning if "not being saved" in w.value]
     assert len(banner) == 1 and "this browser tab only" in banner[0] and "cannot" in banner[0]
+    assert "secret" not in banner[0]  # the database password never reaches the screen
     assert "ledger" not in at.query_params
     table = [df.value for df in at.dataframe if "label" in df.value.columns]
     assert len(table[0]) == 2
