@@ -11,13 +11,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     OPENBLAS_NUM_THREADS=1 \
     OMP_NUM_THREADS=1 \
     DPX_DATA_DIR=/data \
+    PYTHONPATH=/app \
     PORT=8501
 
 RUN useradd --create-home --uid 10001 --user-group dpx \
     && mkdir -p /data && chown dpx:dpx /data
 
 WORKDIR /app
-# dependencies first (cached while only the code changes)
+# the pinned dependencies (and the two packages); PYTHONPATH=/app makes the app import its own files under /app, so
+# app/registry.py finds /app/pages and app/main.py /app/assets next to them
 COPY pyproject.toml README.md ./
 COPY requirements/ requirements/
 COPY dpcore/ dpcore/
