@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from app import catalogue, classroom, ledger, params, ui
+from app import catalogue, classroom, ledger, params, registry, ui
 from app.compute import ledger as compute
 from app.figures import ledger as figs
 from dpcore import ledger as dl
@@ -46,6 +46,16 @@ COLUMNS = {
 }
 KINDS = {"gaussian": "Gaussian", "laplace": "Laplace", "pure": "any ε-DP", "approx": "any (ε, δ)-DP",
          "noise_reduction": "noise reduction"}
+
+
+def _page_title(source: str) -> str:
+    """The page a release came from, by its title (``noise_reduction`` → "Accuracy first: noise reduction")."""
+    if not source:
+        return ""
+    for p in registry.available_pages():
+        if source in (p.url_path, p.script.removesuffix(".py")):
+            return p.title
+    return source
 
 
 @dataclass(frozen=True)
@@ -185,7 +195,7 @@ def releases(current: dl.Ledger) -> None:
     ):
         table = current.table()
         if not table.empty:
-            table = table.assign(kind=table["kind"].map(KINDS))
+            table = table.assign(kind=table["kind"].map(KINDS), source=table["source"].map(_page_title))
             st.dataframe(table, hide_index=True, width="stretch", key="releases", column_config=COLUMNS)
         c = st.columns(2)
         c[0].button("Remove the last release", key="pop", on_click=ledger.remove_last, disabled=table.empty,
@@ -202,7 +212,7 @@ def refusals() -> None:
         if log.empty:
             st.caption("No release has been refused in this ledger.")
             return
-        log = log.assign(kind=log["kind"].map(KINDS)).rename(columns={"label": "release", "source": "page",
+        log = log.assign(kind=log["kind"].map(KINDS), source=log["source"].map(_page_title)).rename(columns={"label": "release", "source": "page",
                                                                      "kind": "mechanism"})
         st.dataframe(log, hide_index=True, width="stretch", key="refusals")
         st.button("Clear the refusal log", key="clearlog", on_click=ledger.clear_log)
