@@ -60,7 +60,8 @@ def _tight_epsilon(rho: np.ndarray, big_l: float) -> tuple[np.ndarray, np.ndarra
         bs = rho + 2.0 * np.sqrt(rho) * math.sqrt(big_l)
     # ρ beyond ~1e300: ρ(1 + x) overflows; Bun–Steinke (≥ the tight ε, and ρ-dominated there) is the best finite value
     eps = np.where(np.isfinite(eps), np.minimum(eps, bs), bs)
-    return np.where(pos, eps, math.log1p(-math.exp(-big_l))), np.where(pos, 1.0 + x, math.exp(big_l))
+    at_zero = math.log1p(-math.exp(-big_l))  # ln(1 − δ)
+    return np.where(pos, eps, at_zero), np.where(pos, 1.0 + x, math.exp(min(big_l, 700.0)))
 
 
 def _check_delta(delta: float) -> float:
@@ -118,7 +119,7 @@ def zcdp_to_dp_bun_steinke(rho: FloatOrArray, delta: float) -> FloatOrArray:
     """ε = ρ + 2√(ρ ln(1/δ)) (Bun & Steinke 2016, Prop. 1.3): a valid but looser conversion than :func:`zcdp_to_dp`."""
     r = _v.real_array("rho", rho, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    return _out(r + 2.0 * np.sqrt(r * math.log(1.0 / dl)))
+    return _out(r + 2.0 * np.sqrt(r * -math.log(dl)))
 
 
 def dp_to_zcdp_bun_steinke(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
@@ -126,7 +127,7 @@ def dp_to_zcdp_bun_steinke(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     :func:`zcdp_to_dp_bun_steinke` (Bun & Steinke 2016, Prop. 1.3), smaller than the tight :func:`dp_to_zcdp`."""
     e = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    big_l = math.log(1.0 / dl)
+    big_l = -math.log(dl)
     # (√(ε+L) − √L)² = ε² / (√(ε+L) + √L)², free of cancellation for small ε
     root_sum = np.sqrt(e + big_l) + math.sqrt(big_l)
     with np.errstate(over="ignore"):  # ε² overflows beyond ~1e154: there square the (smaller) ratio instead
