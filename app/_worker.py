@@ -20,3 +20,17 @@ streamlit.logger.set_log_level("error")
 
 import dpcore  # noqa: E402,F401 — imported for the workers
 from app.compute import brdp, ldp, r2dp  # noqa: E402,F401
+
+
+def limit_memory(limit_bytes: int) -> None:
+    """Cap this worker's data memory (heap and anonymous mappings) at ``limit_bytes`` (``RLIMIT_DATA``).
+
+    Runs in each worker as it starts (the pool's initializer). An allocation beyond the cap fails with
+    ``MemoryError`` inside the job, which the panel reports, instead of the system swapping or killing processes.
+    The cap only lowers the soft limit, never above the hard one.
+    """
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = int(limit_bytes) if hard == resource.RLIM_INFINITY else min(int(limit_bytes), hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
