@@ -1,4 +1,4 @@
-"""Heavy panels that never block the page (ARCHITECTURE §5): compute in a worker process, draw when ready.
+"""Heavy panels that never block the page (docs/architecture.md, speed budgets): compute in a worker process, draw when ready.
 
 A few panels cost seconds on a never-seen setting (BR-DP's composition curve and Alg. 4 at every data-set size, the
 R²DP family optima and usefulness-against-γ curve). :func:`result` runs such a computation in a small process-wide

@@ -2,8 +2,13 @@
 
 * One release: δ(ε) in closed form for every real ε, including the 1 − e^ε branch below −ε₀ (ε₀ = Δ/b).
 * T releases: ``dp_accounting``'s pessimistic connect-the-dots PLD (Doroshenko et al. 2022, Alg. 1) on a loss
-  grid chosen from ε₀ and T (:func:`laplace_discretization`), composed by FFT; exact closed forms outside
-  (−Tε₀, Tε₀).
+  grid chosen from ε₀ (:func:`laplace_discretization`), composed by FFT; exact closed forms outside (−Tε₀, Tε₀).
+
+Speed: the single-release PLD and its T-fold composition are ``dp_accounting``'s own algorithms with their Python
+loops vectorised (:class:`_LaplaceLoss`, :func:`_laplace_single_pld`, :func:`~dpcore.accounting.pld.self_compose`):
+the pmfs equal ``from_laplace_mechanism(b, value_discretization_interval=h).self_compose(T)`` (tested), and ε(δ)
+is read off the profile in closed form. Measured end to end on the same grid: 1.4–20× faster than
+``dp_accounting``, about 2× for most (ε₀, T) (``bench/results-accounting.md``).
 """
 
 from __future__ import annotations
@@ -224,7 +229,7 @@ def laplace_epsilon(
     if t > 1:
         _check_pld_eps0(eps0)
     if t == 1:
-        # invert §4.3: δ ≤ 1 − e^{−ε₀} on the middle branch, 1 − e^ε below −ε₀
+        # invert laplace_delta_single: δ ≤ 1 − e^{−ε₀} on the middle branch, 1 − e^ε below −ε₀
         return eps0 + 2.0 * math.log1p(-dl) if dl <= -math.expm1(-eps0) else math.log1p(-dl)
     if dl == 0.0:
         return t * eps0

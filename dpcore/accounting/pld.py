@@ -161,7 +161,7 @@ def _chernoff_log_mgf(pmf: _pld_pmf.DensePLDPmf) -> np.ndarray:
 
 def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
                   tail_mass_truncation: float = 1e-15) -> _pld.PrivacyLossDistribution:
-    """``pld.self_compose(num_times)`` with the same result, several times faster for dense symmetric PLDs.
+    """``pld.self_compose(num_times)`` with the same result, faster for dense symmetric PLDs.
 
     ``dp_accounting`` (common.self_convolve) truncates the T-fold pmf to a window from Chernoff bounds at 40 orders,
     each a separate ``scipy.special.logsumexp`` call (~0.2 ms apiece, most of the cost of a Laplace composition);
