@@ -213,6 +213,14 @@ def _trim(session: str) -> None:
     """Drop a session's oldest queued jobs beyond :data:`MAX_QUEUED_PER_SESSION` (call with the lock); jobs
     submitted outside any session (tests, bench) are not capped."""
     q = _QUEUES.get(session) if session else None
+    if q is not None and any(item.future.cancelled() for item in q):  # panels that moved on: free their places
+        for item in [item for item in q if item.future.cancelled()]:
+            if _QUEUED.get(item.key) is item:
+                del _QUEUED[item.key]
+        q = _QUEUES[session] = deque(item for item in q if not item.future.cancelled())
+        if not q:
+            del _QUEUES[session]
+            return
     while q is not None and len(q) > MAX_QUEUED_PER_SESSION:
         _drop(q.popleft(), session)
 

@@ -302,24 +302,26 @@ async def drive(a, pids: list[int], pages: list[tuple[str, str]]) -> Stats:
     return stats
 
 
-NOISY_VIEW = ("brdp", "part=Privacy&T=300")  # panel 8: the exact BR-DP composition, a job of seconds
+NOISY_VIEW = ("brdp", "part=Privacy")  # panel 8: the exact BR-DP composition, a job of seconds
 
 
 def _fresh_eps():
-    """Every ε option of the slider, in an order no two scenarios share, so each request is a new job."""
-    from app.params import EPSILON_OPTIONS
+    """Every (ε, T) pair of the sliders with ε ∈ [0.2, 10], T ∈ [100, 1000], in an order no two requests share, so
+    each request is a new job."""
+    from app.params import COMPOSITION_OPTIONS, EPSILON_OPTIONS
 
-    opts = [f"{o:g}" for o in EPSILON_OPTIONS if 0.2 <= o <= 10]
+    opts = [f"eps={e:g}&T={t}" for e in EPSILON_OPTIONS if 0.2 <= e <= 10 for t in COMPOSITION_OPTIONS
+            if 100 <= t <= 1000]
     random.Random(7).shuffle(opts)
     return iter(opts)
 
 
-async def heavy_once(port: int, eps: str, timeout: float, stats: Stats) -> float:
-    """Open the heavy view at ``eps`` in a new session and return the seconds until its panels are drawn."""
+async def heavy_once(port: int, setting: str, timeout: float, stats: Stats) -> float:
+    """Open the heavy view at ``setting`` (``eps=…&T=…``) in a new session; seconds until its panels are drawn."""
     sess = Session(port, timeout)
     await sess.connect()
     page, query = NOISY_VIEW
-    sess.query = f"{query}&eps={eps}"
+    sess.query = f"{query}&{setting}"
     t = time.perf_counter()
     res = await sess.rerun(page_name=page, page_hash="")
     res = await await_panels(sess, res, page_name=page, page_hash=res.page_hash, stats=stats, t0=t, timeout=timeout)
@@ -334,11 +336,13 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
     """Victim alone (``--trials`` times), then with ``--noisy`` neighbours asking for heavy panels back to back."""
     stats, fresh = Stats(), _fresh_eps()
     alone = [await heavy_once(a.port, next(fresh), a.timeout, stats) for _ in range(a.trials)]
+    print(f"  noisy: alone {[round(x, 1) for x in alone]} s", file=sys.stderr, flush=True)
+    served = []
     stop = asyncio.Event()
 
     async def neighbour() -> None:
         while not stop.is_set():
-            await heavy_once(a.port, next(fresh), a.timeout, Stats())
+            served.append(await heavy_once(a.port, next(fresh), a.timeout, Stats()))
 
     stop_at = time.monotonic() + 10 * a.timeout
     sampler = asyncio.ensure_future(sample_rss(pids, stats, stop_at))
@@ -348,6 +352,9 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
     for _ in range(a.trials):
         await asyncio.sleep(3.0)  # the neighbours' jobs fill the queue first
         crowded.append(await heavy_once(a.port, next(fresh), a.timeout, stats))
+        print(f"  noisy: with neighbours {crowded[-1]:.1f} s ({len(served)} neighbour panels drawn so far)",
+              file=sys.stderr, flush=True)
+    stats.polls = len(served)
     stop.set()
     for task in crowd:
         task.cancel()
@@ -386,8 +393,9 @@ def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_
     lines = [
         f"## Noisy neighbours: one heavy panel with {a.noisy} heavy neighbours (bench/load.py --noisy {a.noisy})",
         "",
-        f"Heavy panel: /{NOISY_VIEW[0]}?{NOISY_VIEW[1]}&eps=… (the exact BR-DP composition), a new ε every time. "
-        f"Neighbours ask for a new one as soon as the last is drawn. {a.trials} trials each.",
+        f"Heavy panel: /{NOISY_VIEW[0]}?{NOISY_VIEW[1]}&eps=…&T=… (the exact BR-DP composition), a new (ε, T) "
+        f"every time (ε in [0.2, 10], T in [100, 1000]). Neighbours ask for a new one as soon as the last is "
+        f"drawn ({stats.polls} neighbour panels drawn meanwhile). {a.trials} trials each.",
         "",
         "| | victim's panel drawn after (median) | all trials |",
         "|---|---|---|",
