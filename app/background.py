@@ -14,8 +14,9 @@ the job and calls ``st.rerun()`` when it is done, and that rerun draws the panel
   memory stays bounded; a job that raised is shown as the panel's error and not kept.
 * A session that moves on cancels its own previous job for the same panel if no worker has taken it yet, so
   dragging a slider across ten values does not queue ten curves.
-* Fair: jobs wait in one queue per session and a dispatcher hands them to the workers round-robin across sessions,
-  at most :data:`WORKERS` at a time, so a session with many heavy panels cannot starve another's single panel. A
+* Fair: jobs wait in one queue per session and a dispatcher hands them to the workers, at most :data:`WORKERS` at
+  a time, each to the session that has used the workers least lately (worker-seconds with a one-minute half-life;
+  ties round-robin), so neighbours computing heavy panels back to back cannot starve a newcomer's panel. A
   session keeps at most :data:`MAX_QUEUED_PER_SESSION` queued jobs (older ones are dropped), and a queued job whose
   sessions have all ended is cancelled instead of run.
 * Bounded: each worker may use at most :data:`MEMORY_LIMIT` bytes of data memory (``RLIMIT_DATA``, set when it
@@ -37,6 +38,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 import types
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterator
@@ -68,12 +70,13 @@ class WorkerLost(RuntimeError):
 class _Job:
     """A queued or running job: what to compute, the future handed to panels, and the sessions waiting for it."""
 
-    __slots__ = ("key", "fn", "args", "future", "sessions")
+    __slots__ = ("key", "fn", "args", "future", "sessions", "charged", "started")
 
     def __init__(self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str):
         self.key, self.fn, self.args = key, fn, args
         self.future: cf.Future = cf.Future()
         self.sessions = {session}
+        self.charged, self.started = session, 0.0  # the session whose turn ran it, and when (time.monotonic)
 
 
 _JOBS: OrderedDict[Hashable, cf.Future] = OrderedDict()
@@ -82,6 +85,8 @@ _QUEUES: OrderedDict[str, deque[_Job]] = OrderedDict()  # session → its queued
 _QUEUED: dict[Hashable, _Job] = {}  # key → queued job (to add an interested session)
 _RUNNING: set[_Job] = set()
 _SERVED: dict[str, int] = {}  # session → when a worker last took one of its jobs (dispatch count)
+_USAGE: dict[str, tuple[float, float]] = {}  # session → (worker-seconds used, decayed; when last updated)
+USAGE_HALF_LIFE = 60.0  # s: a session's past use of the workers counts half after this long
 _STATE: dict[str, Any] = {"pool": None, "submitted": 0}
 #: Jobs a pool takes before fresh workers replace it. A worker's memory grows with the long FFTs of PLD compositions
 #: (SciPy keeps a plan per transform length: ~1 GB after ten BR-DP composition curves at T up to 1000) and is not
@@ -239,10 +244,13 @@ def _drop(item: _Job, session: str) -> None:
 
 
 def _dispatch() -> None:
-    """Hand queued jobs to free workers, one job at a time to the session served longest ago (round-robin across
-    sessions; call with the lock)."""
+    """Hand queued jobs to free workers, one at a time, to the session that has used the workers least lately
+    (ties: the one served longest ago, i.e. round-robin across sessions); call with the lock."""
     while len(_RUNNING) < WORKERS and _QUEUES:
-        session = min(_QUEUES, key=lambda s: _SERVED.get(s, -1))  # the session served longest ago goes first
+        now = time.monotonic()
+        # least recent use of the workers first (a reader who just arrived goes before a neighbour who has been
+        # computing for minutes), then the session served longest ago
+        session = min(_QUEUES, key=lambda s: (_usage(s, now), _SERVED.get(s, -1)))
         q = _QUEUES[session]
         item = q.popleft()
         if not q:
@@ -251,6 +259,7 @@ def _dispatch() -> None:
         if len(_SERVED) > 4 * MAX_JOBS:  # forget sessions with nothing queued (they count as never served)
             for s in [s for s in _SERVED if s not in _QUEUES]:
                 del _SERVED[s]
+                _USAGE.pop(s, None)
         item.sessions = {s for s in item.sessions if _alive(s)}
         if not item.sessions:  # every session that asked for it has ended
             _drop(item, session)
@@ -259,6 +268,7 @@ def _dispatch() -> None:
             _QUEUED.pop(item.key, None)
             continue
         _QUEUED.pop(item.key, None)
+        item.charged, item.started = session, now
         _RUNNING.add(item)
         with _no_main():  # submit may start a worker process
             try:
@@ -268,6 +278,16 @@ def _dispatch() -> None:
                 work = _pool().submit(item.fn, *item.args)
         _STATE["submitted"] += 1
         work.add_done_callback(functools.partial(_finished, item))
+
+
+def _usage(session: str, now: float, *, running: bool = True) -> float:
+    """Worker-seconds ``session`` has used, halved every :data:`USAGE_HALF_LIFE` s, plus (``running``) the time
+    its running jobs have run so far (call with the lock)."""
+    used, when = _USAGE.get(session, (0.0, now))
+    total = used * 0.5 ** ((now - when) / USAGE_HALF_LIFE)
+    if running:
+        total += sum(now - item.started for item in _RUNNING if item.charged == session)
+    return total
 
 
 def _finished(item: _Job, work: cf.Future) -> None:
@@ -281,6 +301,8 @@ def _finished(item: _Job, work: cf.Future) -> None:
         value, error = None, exc
     with _LOCK:
         _RUNNING.discard(item)
+        now = time.monotonic()
+        _USAGE[item.charged] = (_usage(item.charged, now, running=False) + now - item.started, now)
         if isinstance(error, WorkerLost) and _STATE["pool"] is not None and getattr(_STATE["pool"], "_broken", False):
             _STATE["pool"] = None  # the next dispatch starts fresh workers
     if error is None:
