@@ -16,7 +16,9 @@ the job and calls ``st.rerun()`` when it is done, and that rerun draws the panel
   dragging a slider across ten values does not queue ten curves.
 * Fair: jobs wait in one queue per session and a dispatcher hands them to the workers, at most :data:`WORKERS` at
   a time, each to the session that has used the workers least lately (worker-seconds with a one-minute half-life;
-  ties round-robin), so neighbours computing heavy panels back to back cannot starve a newcomer's panel. A
+  ties round-robin), so neighbours computing heavy panels back to back cannot starve a newcomer's panel; and
+  :data:`EXPRESS_WORKERS` more take only light sessions' jobs, so a newcomer does not wait for a neighbour's long
+  job to end either. A
   session keeps at most :data:`MAX_QUEUED_PER_SESSION` queued jobs (older ones are dropped), and a queued job whose
   sessions have all ended is cancelled instead of run.
 * Bounded: each worker may use at most :data:`MEMORY_LIMIT` bytes of data memory (``RLIMIT_DATA``, set when it
@@ -52,6 +54,11 @@ R = TypeVar("R")
 DEFAULT_WAIT = 0.0  # s a rerun waits (once, over all its panels) for a new job before showing placeholders
 POLL_SECONDS = 0.25  # how often a waiting panel checks its job
 WORKERS = 2  # this machine has two cores; more workers would only share them
+#: Extra workers kept for light sessions only (used under :data:`LIGHT_USAGE` worker-seconds lately): a reader who
+#: opens a heavy page while neighbours keep both regular workers busy with long jobs starts at once, sharing the
+#: cores, instead of waiting for a neighbour's job to end (a job cannot be paused). Measured in bench/load.py --noisy.
+EXPRESS_WORKERS = 2
+LIGHT_USAGE = 5.0  # worker-seconds (decayed, see _usage)
 MAX_JOBS = 256  # finished jobs kept (LRU), like app.compute.MAX_ENTRIES
 PRELOAD = ["app._worker"]  # imported once by the forkserver: dpcore and the compute modules
 _PENDING = "_background_pending"  # session_state: panel slot → this session's job still running
@@ -106,7 +113,7 @@ def _pool() -> cf.ProcessPoolExecutor:
         ctx.set_forkserver_preload(PRELOAD)
         from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
 
-        pool = _STATE["pool"] = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx,
+        pool = _STATE["pool"] = cf.ProcessPoolExecutor(max_workers=WORKERS + EXPRESS_WORKERS, mp_context=ctx,
                                                        initializer=_worker.limit_memory, initargs=(MEMORY_LIMIT,))
         _STATE["submitted"] = 0
     return pool
@@ -246,11 +253,13 @@ def _drop(item: _Job, session: str) -> None:
 def _dispatch() -> None:
     """Hand queued jobs to free workers, one at a time, to the session that has used the workers least lately
     (ties: the one served longest ago, i.e. round-robin across sessions); call with the lock."""
-    while len(_RUNNING) < WORKERS and _QUEUES:
+    while len(_RUNNING) < WORKERS + EXPRESS_WORKERS and _QUEUES:
         now = time.monotonic()
         # least recent use of the workers first (a reader who just arrived goes before a neighbour who has been
         # computing for minutes), then the session served longest ago
         session = min(_QUEUES, key=lambda s: (_usage(s, now), _SERVED.get(s, -1)))
+        if len(_RUNNING) >= WORKERS and _usage(session, now) >= LIGHT_USAGE:
+            break  # the express workers are kept for light sessions
         q = _QUEUES[session]
         item = q.popleft()
         if not q:

@@ -298,9 +298,10 @@ def test_every_page_job_runs_in_a_worker(no_wait):
 # --------------------------------------------------------------------------------------------- fairness, limits, loss
 
 
-def test_sessions_are_served_round_robin(no_wait):
+def test_a_session_with_many_jobs_does_not_starve_another(no_wait, monkeypatch):
     """A session with many queued jobs does not starve another's single job: the next free worker takes the job of
-    the session served longest ago."""
+    the session that has used the workers least."""
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)  # the regular workers only
     n = 5
     hog = [background.submit(_stamped, f"hog{i}", 1.0, session="hog") for i in range(n)]
     time.sleep(0.3)  # both workers busy with hog0, hog1; hog2.. queued
@@ -311,8 +312,39 @@ def test_sessions_are_served_round_robin(no_wait):
     assert starts["small"] - min(starts["hog0"], starts["hog1"]) < 1.0 + 0.9, "it waits for one job at most"
 
 
+def test_a_newcomer_goes_before_neighbours_that_have_used_the_workers(no_wait, monkeypatch):
+    """Both jobs of a newcomer's page start before the next jobs of two neighbours who have been computing, although
+    a plain round-robin would serve a neighbour between the newcomer's two jobs."""
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    for s in ("n1", "n2"):
+        background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
+    busy = [background.submit(_stamped, f"{s}-busy", 1.0, session=s) for s in ("n1", "n2")]
+    time.sleep(0.3)
+    later = [background.submit(_stamped, f"{s}-next", 0.2, session=s) for s in ("n1", "n2")]
+    mine = [background.submit(_stamped, f"me{i}", 0.2, session="me") for i in range(2)]
+    starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
+    assert max(starts["me0"], starts["me1"]) < min(starts["n1-next"], starts["n2-next"])
+
+
+def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
+    """Neighbours with long jobs hold both regular workers; a light session's jobs start on the express workers
+    right away, while the neighbours' next jobs wait for a regular one."""
+    monkeypatch.setattr(background, "LIGHT_USAGE", 0.5)
+    for s in ("n1", "n2"):
+        background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
+    t0 = time.time()
+    busy = [background.submit(_stamped, f"{s}-busy", 3.0, session=s) for s in ("n1", "n2")]
+    time.sleep(0.3)
+    later = [background.submit(_stamped, f"{s}-next", 0.1, session=s) for s in ("n1", "n2")]
+    mine = [background.submit(_stamped, f"me{i}", 0.1, session="me") for i in range(background.EXPRESS_WORKERS)]
+    starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
+    assert all(starts[f"me{i}"] - t0 < 2.5 for i in range(background.EXPRESS_WORKERS)), "did not wait for 3 s jobs"
+    assert min(starts["n1-next"], starts["n2-next"]) - t0 >= 2.9, "heavy sessions wait for a regular worker"
+
+
 def test_a_session_keeps_a_bounded_queue(no_wait, monkeypatch):
     monkeypatch.setattr(background, "MAX_QUEUED_PER_SESSION", 2)
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
     busy = [background.submit(_slow_square, float(i), 1.0, session="other") for i in range(background.WORKERS)]
     time.sleep(0.3)
     jobs = [background.submit(_slow_square, float(10 + i), 0.0, session="s") for i in range(5)]
@@ -323,6 +355,7 @@ def test_a_session_keeps_a_bounded_queue(no_wait, monkeypatch):
 
 
 def test_queued_jobs_of_ended_sessions_are_cancelled(no_wait, monkeypatch):
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
     gone: set[str] = set()
     monkeypatch.setattr(background, "_alive", lambda s: s not in gone)
     busy = [background.submit(_slow_square, float(i), 1.0, session="busy") for i in range(background.WORKERS)]
