@@ -114,7 +114,8 @@ def _pool() -> cf.ProcessPoolExecutor:
         from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
 
         pool = _STATE["pool"] = cf.ProcessPoolExecutor(max_workers=WORKERS + EXPRESS_WORKERS, mp_context=ctx,
-                                                       initializer=_worker.limit_memory, initargs=(MEMORY_LIMIT,))
+                                                       initializer=_worker.limit_memory,
+                                                       initargs=(MEMORY_LIMIT, os.getpid()))
         _STATE["submitted"] = 0
     return pool
 

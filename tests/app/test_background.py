@@ -413,3 +413,18 @@ def test_worker_memory_is_capped():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert int(out.stdout) == background.MEMORY_LIMIT <= 2**30
+
+
+def test_a_worker_exits_once_the_server_is_gone():
+    """Workers watch the server's pid: after the server stops they exit instead of idling (and keeping the
+    forkserver alive) forever."""
+    import subprocess
+    import sys
+
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    watcher = subprocess.Popen([sys.executable, "-c", f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
+                               env={**os.environ, "PYTHONPATH": os.getcwd()})
+    time.sleep(0.3)
+    assert watcher.poll() is None, "the watcher waits while the server lives"
+    server.wait()
+    assert watcher.wait(timeout=30) == 0
