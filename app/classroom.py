@@ -83,7 +83,10 @@ def current_query() -> dict[str, str]:
 
 
 def _share(popover: Any, url_path: str) -> None:
-    url = share_url(st.context.url, url_path, current_query())
+    query = current_query()
+    if url_path != "ledger":  # a ledger's id is a write capability: a view shared from another page does not carry it
+        query.pop("ledger", None)
+    url = share_url(st.context.url, url_path, query)
     with popover:
         st.markdown("This link restores every control on this page. Copy it with the button at its right:")
         st.code(url, language=None, wrap_lines=True)
@@ -130,3 +133,20 @@ def exercises(url_path: str) -> None:
                 st.markdown(f"[:material/open_in_new: Open this page with these settings]({ex.link(url_path)})")
             with st.expander("Answer"):
                 st.markdown(ex.answer)
+
+
+def in_app_query() -> dict[str, str] | None:
+    """Query parameters every in-app link carries: presentation mode stays on from page to page."""
+    return {PRESENT_KEY: "true"} if st.session_state.get(PRESENT_KEY) else None
+
+
+def navigation(sections: Mapping[str, list[Any]], *, current: Any) -> None:
+    """The app's page menu in the sidebar: a section name, then one link per page (the current one marked)."""
+    query = in_app_query()
+    for name, pages in sections.items():
+        if not pages:
+            continue
+        st.markdown(f"**{name}**")
+        for p in pages:
+            st.page_link(p, label=p.title, icon=p.icon, query_params=query)
+    st.divider()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from app import background, classroom, compute, ledger, params, registry, ui
 
-st.set_page_config(page_title="DP Explorer", page_icon=":material/shield_lock:", layout="wide")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+st.set_page_config(page_title="DP Explorer", page_icon=str(ASSETS / "favicon.png"), layout="wide")  # served locally
 
 _SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
@@ -18,7 +22,10 @@ sections = {
     ]
     for name, infos in _SECTIONS.items()
 }
-page = st.navigation({name: pages for name, pages in sections.items() if pages})
+# The navigation is drawn by the app itself (links in the sidebar, see below): Streamlit's own menu nests its links
+# in a way screen readers cannot read as a list, and its links would drop presentation mode.
+page = st.navigation({name: pages for name, pages in sections.items() if pages}, position="hidden")
+nav = st.sidebar.container()  # filled after the page ran, once presentation mode is known
 #: Session state that outlives a page change: presentation mode and the privacy ledger. Everything else (the
 #: previous page's controls) is dropped, so a control never inherits a value from another page's control of the
 #: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
@@ -33,6 +40,7 @@ if st.session_state.get("_page") != page.url_path:  # a new page visit: its URL 
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
 params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
+ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()
@@ -41,6 +49,8 @@ with strip:
     classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()
+with nav:
+    classroom.navigation(sections, current=page)
 params.sync_url()  # the address bar now names exactly the values the page shows
 background.warm()  # start the heavy-panel workers once per process, off the script thread
 compute.settle_heap()  # after the page imported its modules: keeps Streamlit's post-run gc.collect() cheap

@@ -23,12 +23,13 @@ from __future__ import annotations
 import contextlib
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import catalogue
 from app.catalogue import SEED_MAX, Param, fmt_number, log_grid
@@ -38,6 +39,8 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
+_EMBED_KEYS = ("embed", "embed_options")
+_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
 KEEP_KEYS: set[str] = {"ledger"}
@@ -210,18 +213,24 @@ def view(*, container: Any = None) -> str:
     return str(control("view", container=container))
 
 
-def parts(labels: Sequence[str], *, key: str = "part", container: Any = None) -> Any:
+def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
+          aliases: Mapping[str, str] | None = None, name: str = "the part") -> Any:
     """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
 
-    A value that names no tab is reported (Streamlit would drop it silently); ``?tab=`` and ``?figs=`` from older
-    links are read as ``?part=`` by app/main.py.
+    A value that names no tab is reported (Streamlit would drop it silently); ``aliases`` maps the names a part had
+    in older links to its label today; ``?tab=`` and ``?figs=`` from older links are read as ``?part=`` by
+    app/main.py.
     """
     c = container or st
     labels = list(labels)
     raw = _first_look(key)
     if raw is not None and raw not in labels:
-        _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. Showing "
-                f"{labels[0]}.")
+        if aliases and raw in aliases and key == "part":
+            _seed_part(aliases[raw])
+        else:
+            said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
+            _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
+                    f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, set()).add(key)
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
@@ -243,16 +252,31 @@ def current_values() -> dict[str, str]:
     return out
 
 
+def _seed_part(value: str) -> None:
+    """Make ``?part=value`` the value Streamlit seeds the page's tab bar from (its snapshot of the opening address)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        if qp.is_bound("part"):
+            return
+        qp.set_with_no_forward_msg("part", value)
+        initial = getattr(qp, "_initial_query_params", None)
+        if isinstance(initial, dict):
+            initial["part"] = [value]
+
+
 def adopt_legacy_part_keys() -> None:
     """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
     qp = st.query_params
     for old in LEGACY_PART_KEYS:
         if old in qp:
             value = qp.get_all(old)[-1]
-            with contextlib.suppress(StreamlitAPIException):  # already bound to a drawn tab bar: the tab wins
+            with contextlib.suppress(StreamlitAPIException):
                 del qp[old]
-                if "part" not in qp:
-                    qp["part"] = value
+            if "part" not in qp:
+                _seed_part(value)
+                st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
 
 
 def leave_page(keep: set[str]) -> None:
@@ -271,20 +295,28 @@ def new_run() -> None:
 
 
 def sync_url() -> None:
-    """Write the address from the controls drawn in this run (after the page ran; see the module docstring)."""
+    """Write the address from the controls drawn in this run (after the page ran; see the module docstring).
+
+    The new query string goes to the browser in one message (one history entry), not one per key; keys Streamlit
+    binds to a widget (the parts' tabs) keep the value Streamlit gave them.
+    """
     want = current_values()
-    bound = st.session_state.get(_BOUND, set())
-    qp = st.query_params
-    for key in list(qp.keys()):
-        if key in bound:
-            continue
-        if key not in want or len(qp.get_all(key)) > 1:
-            with contextlib.suppress(StreamlitAPIException):  # a key Streamlit binds to a widget stays its own
-                del qp[key]
-    for key, value in want.items():
-        if key not in bound and qp.get(key) != value:
-            with contextlib.suppress(StreamlitAPIException):
-                qp[key] = value
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        current = {k: qp.get_all(k) for k in qp}
+        target = {k: v for k, v in current.items() if qp.is_bound(k) or k.lower() in _EMBED_KEYS}
+        target |= {k: [v] for k, v in want.items() if not qp.is_bound(k)}
+        if target == current:
+            return
+        for key in list(current):
+            if not qp.is_bound(key) and key.lower() not in _EMBED_KEYS:
+                qp.discard_param_no_forward_msg(key)
+        for key, value in want.items():
+            if not qp.is_bound(key):
+                qp.set_with_no_forward_msg(key, value)
+        qp._send_query_param_msg()  # noqa: SLF001 — one message for the whole new query (Streamlit 1.67)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -360,4 +392,4 @@ def compositions(key: str = "T", default: int = 10, *, container: Any = None) ->
 
 def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:
     """URL-bound tabs under another key than "part" (prefer :func:`parts`)."""
-    return parts(labels, key=key, container=container)
+    return parts(labels, key=key, container=container, name=name or "the part")

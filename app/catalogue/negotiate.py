@@ -1,7 +1,8 @@
 """Catalogue entries of the negotiate page and lesson (see app/catalogue/__init__.py for what an entry holds).
 
-The error bound is the shared θ (``theta``); the number of releases the shared T; ε, δ, Δ are shared too. The BR-DP
-kernel is the BR-DP page's own entry when that page defines one (same meaning, one key).
+The error bound is the shared θ (``theta``); the number of releases the shared T; ε, δ, Δ are shared too. The
+relative error η (``eta``) is the noise-reduction page's entry (same meaning, one key); the BR-DP kernel is the BR-DP
+page's entry when that page defines one.
 """
 
 from __future__ import annotations
@@ -23,11 +24,6 @@ register(
         "How often the requirement must hold: 0.95 means in 95 of 100 releases the answer is accurate enough.",
         0.95, (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999), topic="negotiate",
         ends=("← more often wrong", "more often right →"),
-    ),
-    Param(
-        "eta", "η", "relative error",
-        "How far from the true value x an answer may be, as a share of x: η = 0.1 means within 10 % of x.",
-        0.1, (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5), glossary="error tolerance", topic="negotiate",
     ),
     Param(
         "size", "|x|", "size of the true value",

@@ -1,32 +1,107 @@
-"""Cached tables for the R²DP page (paper 004, spec ``specs/r2dp.md`` §9–§11), all by calling :mod:`dpcore.r2dp`.
+"""Cached tables for the R²DP page and lesson (Mohammady et al. 2020), all by calling :mod:`dpcore.r2dp`.
 
 A mixing law is passed between cached functions as a *law key*: a tuple of scalars (family, lock, ε, Δq and the
-family's own parameters) built by :func:`law_key`, so ``st.cache_data`` keys on scalars only. Panels whose content
-depends only on (ε, γ/Δq) use Δq = 1 and γ/Δq (spec §1, scale invariance), so moving Δq and γ together re-uses them.
+family's own parameters) built by :func:`law_key`, so the cache keys on scalars only. Panels whose content depends
+only on (ε, γ/Δq) use Δq = 1 and γ/Δq (scaling u by c and Δq, γ by 1/c changes neither ε nor U), so moving Δq and γ
+together re-uses them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import streamlit as st
-
 from app import background
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import r2dp
 
-#: Sidebar family value → dpcore family used by :func:`dpcore.r2dp.optimize` (combo = Alg. 1's Gamma+TN).
+#: Sidebar family value → dpcore family used by :func:`dpcore.r2dp.optimize` (combo = Algorithm 1's Gamma + truncated normal).
 OPT_FAMILY = {"laplace": "laplace", "two_point": "two_point", "gamma": "gamma", "uniform": "uniform",
               "truncnorm": "truncated_normal", "combo": "gamma+truncated_normal"}
-#: Families drawn in the usefulness curves (panels 5–6), in legend order (Alg. 1's Gamma+TN ≈ 0.1 s an optimum).
+#: Families drawn in the usefulness curves , in legend order (Algorithm 1's Gamma + truncated normal ≈ 0.1 s an optimum).
 CURVE_FAMILIES = ("two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
 MC_SAMPLES = 20_000
-#: Draws behind the noise histogram after the "sample 10⁵" button (panel 2).
+#: Draws behind the noise histogram after the "sample 10⁵" button .
 BIG_SAMPLES = 100_000
 LawKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The sidebar law's numbers next to the baselines at the same ε (:func:`headline`)."""
+
+    law: str  # a short description of the law's parameters
+    epsilon: float  # its exact ε (Cor. 3.3)
+    usefulness: float  # its U(γ) = 1 − M(−γ)
+    ratio: float  # U / U_Laplace at the budget ε
+    over_budget: bool  # exact ε above the budget (lock ε off)
+    necessary: float  # ln M(+Δq): beating Laplace needs ε below it (Thm 4.2)
+    laplace: float
+    two_point: float  # the best R²DP law of all
+    staircase: float  # the best ε-DP additive noise of all
+    cap: float  # γ e^(ε−1)/Δq, above every R²DP law
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """Algorithm 1 for one family (:func:`optimum`)."""
+
+    law: r2dp.MixingLaw  # the law to use: the family optimum or Laplace, whichever is better
+    family_law: r2dp.MixingLaw  # the best law inside the family
+    usefulness: float
+    laplace: float
+    laplace_optimal: bool
+    ratio: float
+    epsilon: float
+
+
+@dataclass(frozen=True)
+class PaperVsExact:
+    """A number as the paper prints it and the exact one (and, where computed, a brute-force check)."""
+
+    as_printed: float
+    exact: float
+    brute_force: float = math.nan
+
+
+@dataclass(frozen=True)
+class LemmaCheck:
+    """Lemma 4.10 as printed and exact."""
+
+    eps_printed: float
+    eps_exact: float
+    lnM_printed: float
+    lnM_exact: float
+
+
+@dataclass(frozen=True)
+class HeadlinePercentages:
+    """The paper's two headline numbers at ε = 10, Δq = 1, γ = 0.05."""
+
+    uniform_of_laplace: float  # Uniform optimum as % of Laplace (the abstract's "230 %")
+    gamma_improvement: float  # Gamma optimum's gain over Laplace in % (Fig. 5's "up to 125 %")
+    laplace: float
+
+
+@dataclass(frozen=True)
+class GammaPoint:
+    """Shape ν (``k``) and scale s (``theta``) of a Gamma mixing law."""
+
+    k: float
+    theta: float
+
+
+@dataclass(frozen=True)
+class GaussianCalibration:
+    """Thm A.2–A.3 at one (ε, δ), Δq = 1."""
+
+    kappa: float  # σ = κ Δq
+    delta_printed: float  # the δ the calibration claims
+    delta_exact: float  # the exact δ of the Gaussian at that σ
+    usefulness: float  # 1 − 2Q(γ/σ)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -49,7 +124,7 @@ def law_key(family: str, *, lock: bool, epsilon: float, sensitivity: float, k: f
     return (family, lock, *budget, *shape[family])
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def make_law(key: LawKey) -> r2dp.MixingLaw:
     """The mixing law of a :func:`law_key`; with lock ε on, its scale (or p) is solved so the exact ε = slider ε.
 
@@ -78,70 +153,70 @@ def make_law(key: LawKey) -> r2dp.MixingLaw:
 def describe(law: r2dp.MixingLaw) -> str:
     """A short text of the law's parameters (shown under the headline numbers)."""
     if isinstance(law, r2dp.Dirac):
-        return f"Dirac: u = {law.u:.4g} (Laplace with b = {1 / law.u:.4g})"
+        return f"no randomness: u = {law.u:.4g} always (plain Laplace with b = {1 / law.u:.4g})"
     if isinstance(law, r2dp.TwoPoint):
-        return f"two-point: u0 = {law.u0:.4g} w.p. p = {law.p:.4g}, u1 = {law.u1:.4g} w.p. {1 - law.p:.4g}"
+        return (f"two-point: u₀ = {law.u0:.4g} with probability p₀ = {law.p:.4g}, u₁ = {law.u1:.4g} with probability "
+                f"{1 - law.p:.4g}")
     if isinstance(law, r2dp.Gamma):
-        return f"Gamma: shape k = {law.k:.4g}, scale θ = {law.theta:.4g}"
+        return f"Gamma: shape ν = {law.k:.4g}, scale s = {law.theta:.4g}"
     if isinstance(law, r2dp.Uniform):
-        return f"Uniform: a = {law.a:.4g}, b = {law.b:.4g}"
+        return f"Uniform: u from uₗ = {law.a:.4g} to uₕ = {law.b:.4g}"
     if isinstance(law, r2dp.TruncatedNormal):
-        return f"truncated normal: μ = {law.mu:.4g}, σ = {law.sigma:.4g}, lower cut = {law.low:.4g}"
+        return f"truncated normal: μₙ = {law.mu:.4g}, σₙ = {law.sigma:.4g}, cut at ℓ = {law.low:.4g}"
     parts = " + ".join(f"{c:.4g}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
-    return f"combination: {parts}"
+    return f"sum: {parts}"
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def headline(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> dict[str, Any]:
+@cached
+def headline(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> Headline:
     """Exact ε and U(γ) of the law, ln M(Δq) (Thm 4.2), and the Laplace / two-point optimum / staircase / cap at ε."""
     law = make_law(key)
     best = optimum(epsilon, gamma, sensitivity, "two_point")
     useful = float(r2dp.usefulness(law, gamma=gamma))
     eps_law = r2dp.epsilon(law, sensitivity=sensitivity)
-    return {
-        "law": describe(law),
-        "epsilon": eps_law,
-        "usefulness": useful,
-        "ratio": useful / best["laplace"],
-        "over_budget": eps_law > epsilon * (1 + 1e-9),
-        "necessary": r2dp.necessary_condition(law, sensitivity=sensitivity),
-        "laplace": best["laplace"],
-        "two_point": best["usefulness"],
-        "staircase": float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
-        "cap": float(r2dp.universal_cap(epsilon, gamma=gamma, sensitivity=sensitivity)),
-    }
+    return Headline(
+        law=describe(law),
+        epsilon=eps_law,
+        usefulness=useful,
+        ratio=useful / best.laplace,
+        over_budget=eps_law > epsilon * (1 + 1e-9),
+        necessary=r2dp.necessary_condition(law, sensitivity=sensitivity),
+        laplace=best.laplace,
+        two_point=best.usefulness,
+        staircase=float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
+        cap=float(r2dp.universal_cap(epsilon, gamma=gamma, sensitivity=sensitivity)),
+    )
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> dict[str, Any]:
-    """Alg. 1 for one dpcore family: the law used, its U, Laplace's U and whether Laplace is optimal."""
+@cached
+def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> Optimum:
+    """Algorithm 1 for one dpcore family: the law used, its U, Laplace's U and whether Laplace is optimal."""
     res = r2dp.optimize(epsilon=epsilon, gamma=gamma, sensitivity=sensitivity, family=family)
-    return {"law": res.law, "family_law": res.family_law, "usefulness": res.usefulness,
-            "laplace": res.laplace_usefulness, "laplace_optimal": res.laplace_optimal, "ratio": res.ratio,
-            "epsilon": res.epsilon}
+    return Optimum(law=res.law, family_law=res.family_law, usefulness=res.usefulness, laplace=res.laplace_usefulness,
+                   laplace_optimal=res.laplace_optimal, ratio=res.ratio, epsilon=res.epsilon)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def staircase(epsilon: float, gamma: float, sensitivity: float) -> float:
-    """U of the optimal staircase (r* = frac(γ/Δq), spec §7): the best any ε-DP additive noise can do."""
+    """U of the optimal staircase (r* = frac(γ/Δq), Geng & Viswanath 2016): the best any ε-DP additive noise can do."""
     return float(r2dp.staircase_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity))
 
 
-def gamma_point(key: LawKey) -> tuple[float, float] | None:
-    """(k, θ) of the law when it is a Gamma law (the marker of panel 8), else None."""
+def gamma_point(key: LawKey) -> GammaPoint | None:
+    """Shape and scale of the law when it is a Gamma law (the marker of the landscape), else None."""
     law = make_law(key)
-    return (law.k, law.theta) if isinstance(law, r2dp.Gamma) else None
+    return GammaPoint(law.k, law.theta) if isinstance(law, r2dp.Gamma) else None
 
 
 def relative_atoms(law: r2dp.MixingLaw, epsilon: float, sensitivity: float) -> tuple[float, float] | None:
-    """Atoms (smaller, larger) of a two-point law divided by u* = ε/Δq (panel 9), None for a Dirac law."""
+    """Atoms (smaller, larger) of a two-point law divided by u* = ε/Δq, None for a Dirac law."""
     if not isinstance(law, r2dp.TwoPoint):
         return None
     return relative(min(law.u0, law.u1), max(law.u0, law.u1), epsilon, sensitivity)
 
 
 def normalised(gamma: float, sensitivity: float) -> float:
-    """g = γ/Δq, the normalised tolerance every result depends on (spec §1, scale invariance)."""
+    """g = γ/Δq, the normalised tolerance every result depends on (scaling u by c and Δq, γ by 1/c changes neither ε nor U)."""
     return gamma / sensitivity
 
 
@@ -160,10 +235,10 @@ def relative(u0: float, u1: float, epsilon: float, sensitivity: float) -> tuple[
 # --------------------------------------------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def mixing_law(key: LawKey, epsilon: float, sensitivity: float, seed: int, as_scale: bool = False) -> pd.DataFrame:
     """Density (or pmf) of u = 1/b — or, with ``as_scale``, of the Laplace scale b = 1/u — on a grid covering
-    99.5 % (b: 99 %) of the law and the Laplace value u* = ε/Δq (b* = Δq/ε) (panel 1, spec §11 "or b, toggle").
+    99.5 % (b: 99 %) of the law and the Laplace value u* = ε/Δq (b* = Δq/ε).
 
     Columns: x (u or b), density, kind ("pdf", "pmf" or "histogram" — the Gamma+TN density is a sampled histogram,
     its convolution integral being too slow for an interactive page).
@@ -187,13 +262,13 @@ def mixing_law(key: LawKey, epsilon: float, sensitivity: float, seed: int, as_sc
     return pd.DataFrame({"x": x, "density": r2dp.scale_pdf(law, x) if as_scale else law.pdf(x), "kind": "pdf"})
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def noise(key: LawKey, epsilon: float, gamma: float, sensitivity: float, seed: int,
           samples: int = MC_SAMPLES) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     """Noise densities (R²DP, Laplace(Δq/ε), optimal staircase), a seeded histogram of ``samples`` draws and the
-    sampled share within ±γ (panel 2; "sample 10⁵" sets ``samples`` = :data:`BIG_SAMPLES`).
+    sampled share within ±γ ("sample 10⁵" sets ``samples`` = :data:`BIG_SAMPLES`).
 
-    Window: |w| ≤ min(5Δq, max(3γ, 8Δq/ε)) — spec §11's ±5Δq, narrowed at large ε where all the mass is near 0.
+    Window: |w| ≤ min(5Δq, max(3γ, 8Δq/ε)) — ±5Δq, narrowed at large ε where all the mass is near 0.
 
     The histogram's densities are normalised by all draws, so bars outside the window are simply not shown.
     """
@@ -214,9 +289,9 @@ def noise(key: LawKey, epsilon: float, gamma: float, sensitivity: float, seed: i
     return dens, hist, float(np.mean(np.abs(draws) <= gamma))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def loss_profile(key: LawKey, epsilon: float, sensitivity: float) -> pd.DataFrame:
-    """Privacy-loss profile L(y) = ln f(y) − ln f(y − Δq) of the law and of Laplace at ε (panel 3, Cor. 3.3)."""
+    """Privacy-loss profile L(y) = ln f(y) − ln f(y − Δq) of the law and of Laplace at ε (Thm 3.2, Cor. 3.3)."""
     law = make_law(key)
     y = np.linspace(-3 * sensitivity, 4 * sensitivity, 351)
     return pd.DataFrame({
@@ -226,9 +301,9 @@ def loss_profile(key: LawKey, epsilon: float, sensitivity: float) -> pd.DataFram
     })
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def mgf_view(key: LawKey, gamma: float, sensitivity: float) -> pd.DataFrame:
-    """M(t) and M′(t) on t ∈ [min(−3γ, −1.5Δq), Δq] (panel 4); +inf where the MGF diverges is left blank."""
+    """M(t) and M′(t) on t ∈ [min(−3γ, −1.5Δq), Δq]; +inf where the MGF diverges is left blank."""
     law = make_law(key)
     t = np.linspace(min(-3 * gamma, -1.5 * sensitivity), sensitivity, 200)
     with np.errstate(over="ignore"):
@@ -246,12 +321,12 @@ CURVE_EPSILONS = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 1
 CURVE_GS = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising every family over ε (Gamma + TN takes a few s) …")
+@cached(show_spinner="Optimising every family over ε (Gamma + TN takes a few s) …")
 def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
-    """U of Laplace, each optimised family (Alg. 1's Gamma+TN included), the staircase and the cap over ε (panel 5).
+    """U of Laplace, each optimised family (Algorithm 1's Gamma + truncated normal included), the staircase and the cap over ε.
 
     Δq = 1 and γ = g = γ/Δq (scale invariance). Long form: epsilon, family, usefulness, ratio (to Laplace). The
-    optima go through :func:`optimum`, so they are shared with panel 6 and the family table.
+    optima go through :func:`optimum`, so they are shared with the γ curve and the family table.
     """
     opt = pd.DataFrame([(e, fam, *_curve_point(e, g, fam)) for e in CURVE_EPSILONS for fam in CURVE_FAMILIES],
                        columns=["epsilon", "family", "usefulness", "ratio"])
@@ -266,22 +341,22 @@ def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
     return pd.concat([fine, opt], ignore_index=True)
 
 
-def _u_ratio(res: dict[str, Any]) -> tuple[float, float]:
-    return res["usefulness"], res["ratio"]
+def _u_ratio(res: Optimum) -> tuple[float, float]:
+    return res.usefulness, res.ratio
 
 
-#: γ/Δq points of the Gamma + TN curve of panel 6 (Alg. 1 costs 0.2–1.5 s an optimum, so fewer points; the whole
+#: γ/Δq points of the Gamma + TN curve against γ (Algorithm 1 costs 0.2–1.5 s an optimum, so fewer points; the whole
 #: multiples of Δq are free, see :func:`_curve_point`; 1.5 is left out — for γ ≥ Δq no R²DP law was found to beat
-#: Laplace, spec §4.4).
+#: Laplace).
 COMBO_CURVE_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.0, 2.0, 3.0)
 
 
 def _curve_point(epsilon: float, g: float, family: str) -> tuple[float, float]:
     """(U, ratio to Laplace) of the family optimum at (ε, γ/Δq = g, Δq = 1), as :func:`optimum` reports it.
 
-    Where the optimal staircase is no better than Laplace (g a whole number, spec §4.4 item 3: Laplace is optimal
+    Where the optimal staircase is no better than Laplace (g a whole number: then Laplace is optimal
     among all ε-DP additive noises) every family optimum is Laplace itself (ties count as Laplace in
-    :func:`dpcore.r2dp.optimize`), so its U is returned without running Alg. 1.
+    :func:`dpcore.r2dp.optimize`), so its U is returned without running Algorithm 1.
     """
     lap = float(r2dp.usefulness(r2dp.Dirac(epsilon), gamma=g))
     if staircase.__wrapped__(epsilon, g, 1.0) <= lap:
@@ -295,9 +370,9 @@ def usefulness_vs_g(epsilon: float) -> pd.DataFrame:
 
 
 def usefulness_vs_g_frame(epsilon: float) -> pd.DataFrame:
-    """U against g = γ/Δq ∈ (0, 3] at fixed ε (panel 6; Δq = 1). Long form: g, family, usefulness, ratio.
+    """U against g = γ/Δq ∈ (0, 3] at fixed ε (Δq = 1). Long form: g, family, usefulness, ratio.
 
-    Alg. 1 for every family at 11 γ (seconds on a new ε): the page runs it as a background job."""
+    Algorithm 1 for every family at 11 γ (seconds on a new ε): the page runs it as a background job."""
     opt = pd.DataFrame([(g, fam, *_curve_point(epsilon, g, fam)) for g in CURVE_GS for fam in CURVE_FAMILIES
                         if fam != "gamma+truncated_normal" or g in COMBO_CURVE_GS],
                        columns=["g", "family", "usefulness", "ratio"])
@@ -317,10 +392,10 @@ COMBO_MAP_EPSILONS = (0.5, 1.0, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 20.0)
 COMBO_MAP_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.5)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Computing the region of improvement (one optimisation per cell; "
+@cached(show_spinner="Computing the region of improvement (one optimisation per cell; "
                "Gamma + TN ≈ 0.15 s a cell) …")
 def improvement(family: str) -> pd.DataFrame:
-    """Ratio U*_family / U_Lap over (ε, γ/Δq) (panel 7, the missing Fig. 10), with the local threshold 2/(1 − g).
+    """Ratio U*_family / U_Lap over (ε, γ/Δq) (the paper's missing Fig. 10), with the local threshold 2/(1 − g).
 
     Gamma + TN (≈ 0.15 s an optimum) uses the coarser :data:`COMBO_MAP_EPSILONS` × :data:`COMBO_MAP_GS` grid.
     """
@@ -331,19 +406,19 @@ def improvement(family: str) -> pd.DataFrame:
 
 
 def improvement_maps(family: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The family's improvement map and the two-point one (whose boundary panel 7 draws)."""
+    """The family's improvement map and the two-point one (whose boundary the map draws)."""
     return improvement(family), improvement("two_point")
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def landscape(epsilon: float, gamma: float, sensitivity: float) -> tuple[pd.DataFrame, dict[str, float]]:
-    """Gamma-family (k, θ) landscape (panel 8): U(γ), exact ε, ln M(Δq) on a log mesh, and the constrained optimum."""
+@cached
+def landscape(epsilon: float, gamma: float, sensitivity: float) -> tuple[pd.DataFrame, GammaPoint]:
+    """Gamma-family (k, θ) landscape: U(γ), exact ε, ln M(Δq) on a log mesh, and the constrained optimum."""
     k = np.geomspace(0.1, 100.0, 32)
     theta = np.geomspace(1e-3, 1e3, 32) / sensitivity
     grid = r2dp.gamma_landscape(k, theta, gamma=gamma, sensitivity=sensitivity)
     df = pd.DataFrame({name: np.ravel(v) for name, v in grid.items()})
-    best = optimum(epsilon, gamma, sensitivity, "gamma")["family_law"]
-    return df, {"k": best.k, "theta": best.theta}
+    best = optimum(epsilon, gamma, sensitivity, "gamma").family_law
+    return df, GammaPoint(best.k, best.theta)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -351,9 +426,9 @@ def landscape(epsilon: float, gamma: float, sensitivity: float) -> tuple[pd.Data
 # --------------------------------------------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def two_point_map(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFrame:
-    """U of the ε-exact two-point law over (u0/u*, u1/u*) (panel 9): p set by the active constraint (§4.5)."""
+    """U of the ε-exact two-point law over (u0/u*, u1/u*): p set so the exact ε is met."""
     ustar = epsilon / sensitivity
     r0 = np.geomspace(0.01, 0.98, 24)
     r1 = np.geomspace(1.02, 100.0, 28)
@@ -362,26 +437,26 @@ def two_point_map(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     return pd.DataFrame({"u0_over_ustar": x0, "u1_over_ustar": x1, "p": p, "usefulness": useful})
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> dict[str, float]:
-    """Thm 4.4 as printed, exact ε (Cor. 3.3) and the brute-force sup of the privacy loss (panel 10, erratum E6)."""
+@cached
+def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> PaperVsExact:
+    """Thm 4.4 as printed, exact ε (Cor. 3.3) and the brute-force sup of the privacy loss (the paper's Thm 4.4 drops the weights u_i of the mixture)."""
     law = r2dp.TwoPoint(u0, u1, p)
     x = np.linspace(-3 * sensitivity, 4 * sensitivity, 1401)
     shifts = np.linspace(sensitivity / 40, sensitivity, 40)
     brute = max(float(np.max(r2dp.privacy_loss(x, law, sensitivity=s))) for s in shifts)
-    return {"as_printed": r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
-            "exact": r2dp.epsilon(law, sensitivity=sensitivity), "brute_force": brute}
+    return PaperVsExact(as_printed=r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
+                        exact=r2dp.epsilon(law, sensitivity=sensitivity), brute_force=brute)
 
 
 TRUE_ANSWER = 100.0
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def releases(key: LawKey, gamma: float, sensitivity: float, n: int, seed: int,
              extra: int = 0) -> tuple[pd.DataFrame, float]:
     """n seeded releases q(D) + W of the true answer 100, then ``extra`` one-at-a-time releases (the "release"
     button; release n + i uses the generator seeded (seed, i), so earlier releases never change), and the analytic
-    U(γ) (panel 11).
+    U(γ).
 
     Columns: release, released, within (|error| ≤ γ), running share and its standard error. The secret draws of u
     are not in this table (see :func:`secret_draws`).
@@ -407,7 +482,7 @@ def _noise_draws(law: r2dp.MixingLaw, n: int, seed: int, extra: int) -> np.ndarr
                            *(r2dp.sample_noise(1, law, _release_rng(seed, i)) for i in range(1, extra + 1))])
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def secret_draws(key: LawKey, sensitivity: float, n: int, seed: int, extra: int = 0, shown: int = 10) -> pd.DataFrame:
     """The secret draws u of the last ``shown`` releases of :func:`releases` (each from the generator stream that
     :func:`dpcore.r2dp.sample_noise` consumes first) with the ε of Laplace(1/u) — what the guarantee collapses to if
@@ -426,9 +501,9 @@ def _fmt(x: float) -> str:
     return "∞" if math.isinf(x) else f"{x:.4g}"
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> pd.DataFrame:
-    """Table I for the law and Laplace at the same ε (panel 12; corrected ℓ2 and entropy, E3).
+    """Table I for the law and Laplace at the same ε (with the corrected ℓ2 and entropy formulas).
 
     The usefulness-optimal laws of every family are in :func:`family_optima` (part "families"): the two-point
     optimum's entropy integral alone would cost ~25 ms on every new ε here.
@@ -451,11 +526,11 @@ def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float)
 
 #: Rows of the family table (part "families"): dpcore family → label.
 TABLE_FAMILIES = {"gamma": "Gamma", "uniform": "Uniform", "truncated_normal": "truncated normal",
-                  "gamma+truncated_normal": "Gamma + truncated normal (Alg. 1)", "two_point": "two-point (global)"}
+                  "gamma+truncated_normal": "Gamma + truncated normal (Algorithm 1)", "two_point": "two-point (global)"}
 
 
 def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFrame:
-    """Alg. 1 for every family at (ε, γ, Δq), with Laplace and the staircase (spec §6; Table I columns ℓ1, ℓ2).
+    """Algorithm 1 for every family at (ε, γ, Δq), with Laplace and the staircase (Table I columns ℓ1, ℓ2).
 
     Up to seconds on a new setting (Gamma + TN): the page runs it as a background job (:mod:`app.background`).
 
@@ -467,7 +542,7 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     rows = [("Laplace", "laplace", lap, 1.0, False, lap_law)]
     for fam, label in TABLE_FAMILIES.items():
         res = optimum.__wrapped__(epsilon, gamma, sensitivity, fam)
-        rows.append((label, fam, res["usefulness"], res["ratio"], not res["laplace_optimal"], res["law"]))
+        rows.append((label, fam, res.usefulness, res.ratio, not res.laplace_optimal, res.law))
     out = pd.DataFrame([{
         "mechanism": label, "family": fam, "U(γ)": u, "ratio to Laplace": ratio, "beats Laplace": beats,
         "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)), "RMS (ℓ2)": _fmt(r2dp.rms_noise(law)),
@@ -476,7 +551,7 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     stair = staircase.__wrapped__(epsilon, gamma, sensitivity)
     staircase_row = {"mechanism": "optimal staircase (not R²DP)", "family": "staircase", "U(γ)": stair,
                      "ratio to Laplace": stair / lap, "beats Laplace": stair > lap * (1 + 1e-12), "E|W| (ℓ1)": "",
-                     "RMS (ℓ2)": "", "optimal law": "staircase noise, r* = frac(γ/Δq) (spec §7)"}
+                     "RMS (ℓ2)": "", "optimal law": "staircase noise, r* = frac(γ/Δ)"}
     return pd.concat([out, pd.DataFrame([staircase_row])], ignore_index=True)
 
 
@@ -488,46 +563,48 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
 HEADLINE_FAMILIES = ("gamma", "uniform", "truncated_normal", "two_point")
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising the headline point ε = 10, γ = 0.05 …")
+@cached(show_spinner="Optimising the headline point ε = 10, γ = 0.05 …")
 def headline_points() -> pd.DataFrame:
-    """The abstract's "230 %" and Fig. 5's "125 %" at ε = 10, Δq = 1, γ = 0.05 (spec §9, R14)."""
+    """The abstract's "230 %" and Fig. 5's "125 %" at ε = 10, Δq = 1, γ = 0.05 ."""
     rows = []
     for fam in HEADLINE_FAMILIES:
         res = optimum(10.0, 0.05, 1.0, fam)
-        rows.append({"mechanism": fam, "U": res["usefulness"], "U_laplace": res["laplace"], "ratio": res["ratio"]})
+        rows.append({"mechanism": TABLE_FAMILIES[fam], "U": res.usefulness, "U_laplace": res.laplace,
+                     "ratio": res.ratio})
     st_u = float(r2dp.staircase_usefulness(10.0, gamma=0.05))
     lap = rows[0]["U_laplace"]
-    rows.append({"mechanism": "staircase", "U": st_u, "U_laplace": lap, "ratio": st_u / lap})
+    rows.append({"mechanism": "optimal staircase (not R²DP)", "U": st_u, "U_laplace": lap, "ratio": st_u / lap})
     return pd.DataFrame(rows)
 
 
-def headline_percentages(df: pd.DataFrame) -> dict[str, float]:
+def headline_percentages(df: pd.DataFrame) -> HeadlinePercentages:
     """The paper's two headline numbers from :func:`headline_points`: Uniform as % of Laplace, Gamma's gain in %."""
     rows = df.set_index("mechanism")
-    return {"uniform_of_laplace": 100 * rows.loc["uniform", "ratio"],
-            "gamma_improvement": 100 * (rows.loc["gamma", "ratio"] - 1), "laplace": rows.loc["gamma", "U_laplace"]}
+    uniform, gamma = rows.loc[TABLE_FAMILIES["uniform"]], rows.loc[TABLE_FAMILIES["gamma"]]
+    return HeadlinePercentages(uniform_of_laplace=100 * uniform["ratio"], gamma_improvement=100 * (gamma["ratio"] - 1),
+                               laplace=gamma["U_laplace"])
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def lemma() -> dict[str, float]:
-    """Lemma 4.10 as printed and exact (erratum E13)."""
+@cached
+def lemma() -> LemmaCheck:
+    """Lemma 4.10 as printed and exact ."""
     exact, printed = r2dp.lemma_4_10(), r2dp.lemma_4_10(variant="as_printed")
-    return {"eps_printed": printed.epsilon, "eps_exact": exact.epsilon,
-            "lnM_printed": printed.log_mgf_at_sensitivity, "lnM_exact": exact.log_mgf_at_sensitivity}
+    return LemmaCheck(eps_printed=printed.epsilon, eps_exact=exact.epsilon, lnM_printed=printed.log_mgf_at_sensitivity,
+                      lnM_exact=exact.log_mgf_at_sensitivity)
 
 
 BERNOULLI_TABLE = ((1.0, 2.0, 0.5), (0.2, 0.8, 0.5), (0.5, 5.0, 0.9))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def bernoulli_table() -> pd.DataFrame:
-    """Spec §5.2 table: Thm 4.4 as printed vs exact vs brute force (Δq = 1)."""
+    """Thm 4.4 as printed vs exact vs brute force (Δq = 1)."""
     rows = []
     for u0, u1, p in BERNOULLI_TABLE:
         b = bernoulli(u0, u1, p, 1.0)
-        rows.append({"u0": u0, "u1": u1, "p": p, "Thm 4.4 as printed": round(b["as_printed"], 6),
-                     "exact (Cor. 3.3)": round(b["exact"], 6), "brute-force sup": round(b["brute_force"], 6),
-                     "paper under-states ε": b["exact"] > b["as_printed"]})
+        rows.append({"u0": u0, "u1": u1, "p": p, "Thm 4.4 as printed": round(b.as_printed, 6),
+                     "exact (Cor. 3.3)": round(b.exact, 6), "brute-force sup": round(b.brute_force, 6),
+                     "paper under-states ε": b.exact > b.as_printed})
     return pd.DataFrame(rows)
 
 
@@ -535,9 +612,9 @@ FIG3_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 FIG3_SENSITIVITIES = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising the Fig. 3 grid …")
+@cached(show_spinner="Optimising the Fig. 3 grid …")
 def fig3(gamma: float, family: str) -> pd.DataFrame:
-    """Fig. 3 re-implemented (spec §9): U_Lap and U*_family over (ε, Δq) at one γ, and their ratio."""
+    """Fig. 3 re-implemented (the paper states neither its axes nor its γ): U_Lap and U*_family over (ε, Δq) at one γ, and their ratio."""
     gs = np.array([gamma / s for s in FIG3_SENSITIVITIES])
     df = r2dp.improvement_map(np.array(FIG3_EPSILONS), gs, family=family)
     df["sensitivity"] = gamma / df["g"]
@@ -548,7 +625,7 @@ FIG4_EPSILONS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)
 FIG4_GS = (0.01, 0.05, 0.1, 0.25)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Optimising the truncated normal for Fig. 4 …")
+@cached(show_spinner="Optimising the truncated normal for Fig. 4 …")
 def fig4() -> pd.DataFrame:
     """Fig. 4 re-implemented: truncated-normal optimum / Laplace for ε < 2 at four γ/Δq, with the cap e^{ε−1}/ε."""
     df = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family="truncated_normal")
@@ -557,8 +634,115 @@ def fig4() -> pd.DataFrame:
     return df
 
 
-def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> dict[str, float]:
-    """Thm 2.2: Laplace usefulness corrected vs the appendix's sign error (erratum E1)."""
-    return {"exact": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
-            "as_printed": float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
-                                                        variant="as_printed"))}
+def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> PaperVsExact:
+    """Thm 2.2: Laplace usefulness corrected vs the appendix's sign error (a sign error in the proof of Thm 4.2)."""
+    return PaperVsExact(exact=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
+                        as_printed=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
+                                                                 variant="as_printed")))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Fig. 5, the experiments of Figs. 6–9 (stand-in data), the Gaussian appendix, reuse of u
+# --------------------------------------------------------------------------------------------------------------
+
+
+FIG5_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+FIG5_GAMMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
+
+
+@cached(show_spinner="Optimising the Fig. 5 grid …")
+def fig5() -> pd.DataFrame:
+    """Fig. 5 re-implemented: counting queries (Δq = 1), usefulness of Laplace and of the best Gamma law over (ε, γ).
+
+    Columns: epsilon, g (= γ, since Δq = 1), usefulness (Gamma optimum), laplace_usefulness, ratio."""
+    return r2dp.improvement_map(np.array(FIG5_EPSILONS), np.array(FIG5_GAMMAS), family="gamma")
+
+
+EXPERIMENT_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 10.0)
+EXPERIMENT_GAMMAS = (0.05, 0.1)
+#: Sensitivity of the two statistical queries of Fig. 6: a count and the paper's average (Δq = 0.2).
+QUERY_SENSITIVITY = {"count": 1.0, "average": 0.2}
+
+
+@cached(show_spinner="Simulating 10⁴ answers per point …")
+def fig6(query: str, seed: int) -> pd.DataFrame:
+    """Fig. 6 on a stand-in query: share of 10⁴ noisy answers within γ of the true answer (Laplace, R²DP's two-point
+    optimum, staircase) for γ = 0.05 and 0.1. Columns: gamma, epsilon, mechanism, accuracy, exact, standard_error."""
+    frames = [r2dp.applications.query_accuracy(EXPERIMENT_EPSILONS, gamma=g, sensitivity=QUERY_SENSITIVITY[query],
+                                               trials=10_000, rng=np.random.default_rng([seed, i]))
+              .assign(gamma=g) for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Stand-ins for Figs. 7–8: (records, attributes, values per attribute) — synthetic, NOT the paper's data sets.
+CLASSIFIER_STANDINS = {"adult": (1_500, 14, 6), "kdd": (1_500, 20, 4)}
+
+
+@cached(show_spinner="Training noisy naive Bayes classifiers …")
+def classifier(dataset: str, seed: int) -> pd.DataFrame:
+    """Figs. 7–8 on a synthetic stand-in: precision and recall of a naive Bayes classifier built from noisy counts
+    (two thirds of the records train, one third test). Columns: gamma, epsilon, mechanism, precision, recall."""
+    n, attributes, values = CLASSIFIER_STANDINS[dataset]
+    rec = r2dp.applications.categorical_records(n, attributes=attributes, values=values,
+                                                rng=np.random.default_rng([seed, 7]))
+    cut = 2 * n // 3
+    train = r2dp.applications.Records(rec.features[:cut], rec.labels[:cut], values)
+    test = r2dp.applications.Records(rec.features[cut:], rec.labels[cut:], values)
+    frames = [r2dp.applications.naive_bayes(train, test, EXPERIMENT_EPSILONS, gamma=g,
+                                            rng=np.random.default_rng([seed, i])).assign(gamma=g)
+              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+@cached(show_spinner="Recommending co-authors from noisy counts …")
+def recommender(threshold: float, seed: int) -> pd.DataFrame:
+    """Fig. 9 on a synthetic co-authorship stand-in (60 groups of 8 authors): precision and recall of Jaccard
+    recommendations from noisy counts against the non-private ones. Columns: gamma, epsilon, mechanism, precision,
+    recall, pairs."""
+    graph = r2dp.applications.coauthor_graph(rng=np.random.default_rng([seed, 9]))
+    frames = [r2dp.applications.recommendation(graph, EXPERIMENT_EPSILONS, gamma=g, threshold=threshold,
+                                               rng=np.random.default_rng([seed, i])).assign(gamma=g)
+              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    return pd.concat(frames, ignore_index=True)
+
+
+@cached
+def gaussian_appendix(epsilon: float, delta: float, gamma: float) -> GaussianCalibration:
+    """Thm A.2–A.3 and Cor. A.4 at (ε, δ) with Δq = 1: κ, the δ the paper's calibration claims, the exact δ of the
+    Gaussian at σ = κ (analytic, Balle & Wang 2018) and the usefulness 1 − 2Q(γ/σ)."""
+    kappa = r2dp.gaussian_kappa(epsilon, delta)
+    return GaussianCalibration(
+        kappa=kappa, delta_printed=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
+        delta_exact=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa]),
+        usefulness=r2dp.gaussian_usefulness([kappa], gamma=gamma))
+
+
+GAUSSIAN_MIXTURES = (((1.0, 4.0), (0.5, 0.5)), ((2.0,), (1.0,)), ((0.5, 2.0, 8.0), (0.25, 0.5, 0.25)))
+
+
+@cached
+def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
+    """Cor. A.4 for a few σ laws (Δq = 1): exact δ(ε) of the mixture, the sound average of per-σ δ, the paper's
+    form, and the usefulness. Columns: σ law, exact δ, averaged δ, paper's δ, U(γ)."""
+    rows = []
+    for sigmas, weights in GAUSSIAN_MIXTURES:
+        law = ", ".join(f"σ = {s:g} w.p. {w:g}" for s, w in zip(sigmas, weights))
+        rows.append({"σ law": law,
+                     "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
+                     "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
+                                                                       variant="averaged"),
+                     "paper's δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
+                                                              variant="as_printed"),
+                     "U(γ)": r2dp.gaussian_usefulness(sigmas, gamma=gamma, weights=weights)})
+    return pd.DataFrame(rows)
+
+
+@cached
+def reuse(key: LawKey, sensitivity: float, queries: int = 6) -> pd.DataFrame:
+    """Composition: total ε of n releases with a fresh secret u each (n·ε) against reusing one draw of u for all n
+    (exact joint ε ln(M⁽ⁿ⁾(0)/M⁽ⁿ⁾(−nΔq))). Columns: queries, fresh draws, one reused draw."""
+    law = make_law(key)
+    one = r2dp.epsilon(law, sensitivity=sensitivity)
+    return pd.DataFrame([{"queries": n, "fresh draws": n * one,
+                          "one reused draw": r2dp.reuse_epsilon(law, sensitivity=sensitivity, queries=n)}
+                         for n in range(1, queries + 1)])

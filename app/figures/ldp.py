@@ -1,11 +1,12 @@
-"""Figures of the Local-DP page (paper 003). Pure builders: frames from ``app.compute.ldp`` in, Figures out.
+"""Figures of the Local DP page and lesson (Pan 2023). Pure builders: results of ``app.compute.ldp`` in, Figures out.
 
-Losses are plotted on the display scale the reader picked (``ratio=False``: ℓ in ε units; ``ratio=True``:
-e^ℓ on a log axis, so the picture keeps its shape and only the tick labels change; spec §0).
+Losses are plotted on the display scale the reader picked (``ratio=False``: ℓ in ε units; ``ratio=True``: e^ℓ on a
+log axis, so the picture keeps its shape and only the tick labels change).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -52,11 +53,35 @@ def _corners(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x[keep], y[keep]
 
 
-# --- panels 1–4 ------------------------------------------------------------------------------------
+# --- the picture of the idea ---------------------------------------------------------------------------
+
+
+def idea(df: pd.DataFrame, *, budget: float, ratio: bool) -> go.Figure:
+    """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε)."""
+    traces = [
+        _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
+              name="charged by adding up ε (basic composition)", color=BASIC, dash="dot"),
+        _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
+              name="actually revealed: realized loss ℓ", color=BAYES),
+    ]
+    b = math.exp(budget) if ratio and budget < 700 else budget
+    return figure(
+        traces,
+        title="The answers usually reveal far less than the worst case charges",
+        x="answers given",
+        y=f"privacy loss, {'e^ℓ (log axis)' if ratio else 'ℓ (ε units)'}",
+        marks=[hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right")],
+        hovermode="x unified",
+        height=360,
+        **_loss_axis(ratio),
+    )
+
+
+# --- beliefs ---------------------------------------------------------------------------------------
 
 
 def beliefs(df: pd.DataFrame) -> go.Figure:
-    """Panel 1: prior (grey), likelihood Λ(x) rescaled (orange), posterior (blue) over the domain."""
+    """Prior (grey), likelihood Λ(x) rescaled (orange), posterior (blue) over the domain."""
     traces = [
         {"type": "bar", "x": df["x"], "y": df["prior"], "name": "prior b(x)", "marker": {"color": PRIOR}},
         {
@@ -85,7 +110,7 @@ def beliefs(df: pd.DataFrame) -> go.Figure:
 
 
 def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
-    """Panel 2: the gain of one statement and the Lemma 3.2 worst case inside the realized and the LDP bands."""
+    """The gain of one statement and the Lemma 3.2 worst case inside the realized and the LDP bands."""
     lo, hi = bands[_col("low", ratio)].to_numpy(), bands[_col("high", ratio)].to_numpy()
     names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
     bands_ = (0, 1)  # the two bands: one bar trace (fewer traces: each costs the browser a redraw pass)
@@ -124,13 +149,13 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     )
 
 
-def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
-    """Panel 2: gain of the Lemma 3.2 statement/prior against α, approaching L(y) = e^ℓ from below."""
+def lemma_curve(df: pd.DataFrame, *, ratio: bool, weight: float) -> go.Figure:
+    """Gain of the Lemma 3.2 statement and prior against the prior's weight w, approaching e^ℓ from below."""
     y = "lemma_gain" if ratio else "lemma_log_gain"
     traces = [
-        line(df["alpha"], df[y], name="Lemma 3.2 gain", color=MAXC),
-        line(  # a constant: its two ends draw the same line as every α
-            df["alpha"].iloc[[0, -1]].to_numpy(),
+        line(df["weight"], df[y], name="Lemma 3.2 gain", color=MAXC),
+        line(  # a constant: its two ends draw the same line as every weight
+            df["weight"].iloc[[0, -1]].to_numpy(),
             df[_col("bound", ratio)].iloc[[0, -1]].to_numpy(),
             name="realized loss (the supremum)",
             color=BAYES,
@@ -139,11 +164,11 @@ def lemma_curve(df: pd.DataFrame, *, ratio: bool, alpha: float) -> go.Figure:
     ]
     return figure(
         traces,
-        title="The adversarial prior α·δ(x_a) + (1−α)·δ(x_b) reaches the realized loss as α → 0",
-        x="α (log scale)",
+        title="The adversarial prior (weight w on the most revealing value) reaches the realized loss as w → 0",
+        x="weight w (log scale)",
         y="gain (log axis)" if ratio else "ln gain (ε units)",
-        xaxis={"title": {"text": "α (log scale)"}, "type": "log", "exponentformat": "power"},
-        marks=[vline(alpha, f"α = {alpha:g}")],
+        xaxis={"title": {"text": "weight w (log scale)"}, "type": "log", "exponentformat": "power"},
+        marks=[vline(weight, f"w = {weight:g}")],
         **_loss_axis(ratio),
     )
 
@@ -161,7 +186,7 @@ def _blues(values: np.ndarray) -> tuple[list[str], float, float]:
 
 
 def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
-    """Panel 3: ℓ of each output pattern (sorted), coloured by its probability under x*, against Σε."""
+    """ℓ of each output pattern (sorted), coloured by its probability under x*, against Σε."""
     labels = (df["pattern"] if len(df) <= 64 else df["rank"]).to_numpy()
     loss = df[_col("loss", ratio)].to_numpy()
     bound = float(df[_col("basic", ratio)].iloc[0])
@@ -207,11 +232,11 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
     )
 
 
-def landscape(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
-    """Panel 4: ln Λ(x) − min ln Λ over the domain (or Λ/min Λ); the tallest bar is the realized loss ℓ."""
+def landscape(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
+    """ln Λ(x) − min ln Λ over the domain (or Λ/min Λ); the tallest bar is the realized loss ℓ."""
     y = df[_col("log_likelihood_rel", ratio)]
-    colors = [MAXC if v in s["argmax"] else MINC if v in s["argmin"] else LIKE for v in df["x"]]
-    ext = [(s["argmax"], "argmax Λ", MAXC, "triangle-down"), (s["argmin"], "argmin Λ", MINC, "triangle-up")]
+    colors = [MAXC if v in s.argmax else MINC if v in s.argmin else LIKE for v in df["x"]]
+    ext = [(list(s.argmax), "argmax Λ", MAXC, "triangle-down"), (list(s.argmin), "argmin Λ", MINC, "triangle-up")]
     traces = [
         {
             "type": "bar",
@@ -243,14 +268,14 @@ def landscape(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
     )
 
 
-def landscape_2d(grid: pd.DataFrame, b: dict) -> go.Figure:
-    """Panel 4: heatmap of ln Λ(x₁, x₂) for 2-D logistic queries with the certified argmax/argmin and x*."""
+def landscape_2d(grid: pd.DataFrame, b: Any) -> go.Figure:
+    """Heatmap of ln Λ(x₁, x₂) for 2-D regression answers with the certified argmax/argmin and x*."""
     g = np.sort(grid["x1"].unique())
     z = grid["log_likelihood"].to_numpy().reshape(len(g), len(g))
     pts = [
-        (b["argmax"], "argmax (B&B)", MAXC, "triangle-up"),
-        (b["argmin"], "argmin (B&B)", MINC, "triangle-down"),
-        (b["x_star"], "x* (answers drawn here)", "black", "x"),
+        (b.argmax, "argmax (branch-and-bound)", MAXC, "triangle-up"),
+        (b.argmin, "argmin (branch-and-bound)", MINC, "triangle-down"),
+        (b.x_star, "x* (answers drawn here)", "black", "x"),
     ]
     traces = [
         {
@@ -276,7 +301,7 @@ def landscape_2d(grid: pd.DataFrame, b: dict) -> go.Figure:
     ]
     return figure(
         traces,
-        title=f"ln Λ over the box [−1, 1]² for {b['k']} logistic queries",
+        title=f"ln Λ over the box [−1, 1]² for {b.k} {b.kind} regression answers",
         x="x₁",
         y="x₂",
         hovermode="closest",
@@ -284,11 +309,11 @@ def landscape_2d(grid: pd.DataFrame, b: dict) -> go.Figure:
     )
 
 
-# --- panels 5–8: the filter ------------------------------------------------------------------------
+# --- the filter ----------------------------------------------------------------------------------
 
 
-def timeline(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
-    """Panel 5: odometer (step), look-ahead W_k (dots), budget ε_G, basic composition Σε; rejection markers."""
+def timeline(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
+    """Odometer (step), look-ahead W_k (dots), budget ε_G, basic composition Σε; rejection markers."""
     acc = df["accepted"]
     steps = np.r_[0, df["step"]]
     loss = np.r_[1.0 if ratio else 0.0, df[_col("loss", ratio)]]
@@ -314,10 +339,10 @@ def timeline(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
         },
     ]
     marks = [hline(float(df[_col("budget", ratio)].iloc[0]), "budget ε_G", color=BUDGET, dash="dash", side="right")]
-    if s["basic_stop"] is not None:
-        marks.append(vline(s["basic_stop"] - 0.5, "basic composition stops", position="top"))
-    if s["first_rejection"] is not None:
-        marks.append(vline(s["first_rejection"] - 0.5, "first Bayesian rejection"))
+    if s.basic_stop is not None:
+        marks.append(vline(s.basic_stop - 0.5, "basic composition stops", position="top"))
+    if s.first_rejection is not None:
+        marks.append(vline(s.first_rejection - 0.5, "first Bayesian rejection"))
     return figure(
         traces,
         title="Filter timeline: the look-ahead decides, the odometer may go down",
@@ -332,7 +357,7 @@ def timeline(df: pd.DataFrame, s: dict, *, ratio: bool) -> go.Figure:
 
 
 def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
-    """Panel 7: accepted counts over the simulated runs (BPF, Simplified) with basic composition's count."""
+    """Accepted counts over the simulated runs (BPF, Simplified) with basic composition's count."""
     names = {"bayesian": ("Bayesian filter", BAYES), "simplified": ("Simplified filter", SIMPLE)}
     traces = []
     for m, (name, c) in names.items():
@@ -342,8 +367,8 @@ def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
         )
     return figure(
         traces,
-        title="How many queries get answered? (greedy adversary, seeded runs)",
-        x="accepted queries",
+        title="How many queries get answered? (greedy analyst, seeded runs)",
+        x="answered queries",
         y="runs",
         barmode="group",
         marks=[vline(basic, f"basic composition: {basic}", position="top")],
@@ -352,7 +377,7 @@ def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
 
 
 def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
-    """Panel 7: E[#accepted] on a binary RR stream vs ε_G (closed form, RC13) with Monte Carlo means ± 2 SE."""
+    """E[#accepted] on a binary RR stream vs ε_G (closed form) with Monte Carlo means ± 2 SE."""
     mc = df.dropna(subset=["mc_mean"])
     traces = [line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES)]
     if len(mc):  # Monte-Carlo points only when the page's "simulate" toggle is on
@@ -372,14 +397,14 @@ def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
         traces,
         title="Expected answered queries for a binary randomized-response stream",
         x="budget ε_G",
-        y="E[# accepted]",
+        y="expected answered queries",
         marks=marks,
     )
 
 
 def regions(df: pd.DataFrame, *, remaining: float) -> go.Figure:
-    """Panel 8: which candidate queries (slope, ε_q) each rule accepts from the current state (a category map)."""
-    order = ("both reject", "only the full BPF", "both accept")
+    """Which candidate queries (slope, ε_q) each rule accepts from the current state (a category map)."""
+    order = ("both reject", "only the full filter", "both accept")
     colors = ("#DDDDDD", BAYES, GOOD)
     piv = df.assign(code=df["region"].map({r: i for i, r in enumerate(order)})).pivot(
         index="epsilon", columns="slope", values="code"
@@ -420,11 +445,11 @@ def regions(df: pd.DataFrame, *, remaining: float) -> go.Figure:
     )
 
 
-# --- panel 9: branch-and-bound ---------------------------------------------------------------------
+# --- branch-and-bound -----------------------------------------------------------------------------
 
 
 def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
-    """Panel 9: certified lower and attained upper bounds of both extremes of ln Λ against explored nodes."""
+    """Certified lower and attained upper bounds of both extremes of ln Λ against explored nodes."""
     traces = []
     for search, c in (("min ln Λ", MINC), ("max ln Λ", MAXC)):
         part = trace[trace["search"] == search]
@@ -435,24 +460,25 @@ def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
     return figure(
         traces,
         title=f"Branch-and-bound converges from both sides (a stop at gap {loose_gap:g} explains App. E)",
-        x="nodes explored",
+        x="pieces of the box explored",
         y="ln Λ bound",
         hovermode="x unified",
     )
 
 
-def secant(df: pd.DataFrame, *, z_range: tuple[float, float]) -> go.Figure:
-    """Panel 9: DC split f = C − V of one logistic term and the secant V̂ ≥ V that makes C − V̂ convex and ≤ f."""
+def secant(df: pd.DataFrame, *, z_range: tuple[float, float], kind: str = "logistic") -> go.Figure:
+    """DC split f = C − V of one regression term and the secant V̂ ≥ V that makes C − V̂ convex and ≤ f."""
+    v_name = "V(z) = softplus(z) (convex)" if kind == "logistic" else "V(z), the convex part subtracted"
     traces = [
         line(df["z"], df["f"], name="f(z) = ln Pr[y | z]", color="black"),
-        line(df["z"], df["V"], name="V(z) = softplus(z) (convex)", color=MAXC),
+        line(df["z"], df["V"], name=v_name, color=MAXC),
         line(df["z"], df["V_secant"], name="secant V̂ ≥ V", color=MAXC, dash="dash"),
         line(df["z"], df["relaxed"], name="relaxation C − V̂ ≤ f (convex)", color=MINC, dash="dot"),
     ]
     return figure(
         traces,
         title=f"Secant relaxation of one term on z ∈ [{z_range[0]:.2f}, {z_range[1]:.2f}]",
-        x="score z = θ·x̃",
+        x="score z = θ·x̃" if kind == "logistic" else "z = Pr[y | x] before clipping (affine in x)",
         y="value",
     )
 
@@ -468,7 +494,7 @@ def example2(df: pd.DataFrame) -> go.Figure:
             "type": "bar",
             "x": df["x"],
             "y": df["likelihood"],
-            "name": "Λ(x), reconstructed Eq. 11",
+            "name": "Λ(x) from the queries of Eq. 11",
             "marker": {"color": LIKE},
         },
         {
@@ -514,10 +540,35 @@ def evaluation(bands: pd.DataFrame, *, paper: float, title: str) -> go.Figure:
             "marker": {"color": BUDGET, "size": 13, "symbol": "star"},
         },
     ]
-    return figure(traces, title=title, x="budget ε_G", y="accepted queries")
+    return figure(traces, title=title, x="budget ε_G", y="answered queries")
 
 
-def healthcare(df: pd.DataFrame, s: dict) -> go.Figure:
+def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
+    """Fig. 1(a)/(c): the filter's odometer against the number of answered regressions, one line per run, next to
+    basic composition's k·ε."""
+    traces = []
+    for i, (run, part) in enumerate(df.groupby("run")):
+        tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
+                   color=BAYES, width=1.2)
+        tr["showlegend"] = i == 0
+        tr["legendgroup"] = "runs"
+        tr["opacity"] = 0.7
+        traces.append(tr)
+    top = int(df["accepted"].max()) if len(df) else 1
+    eps = float(df["basic"].iloc[0]) if len(df) else 1.0
+    traces.append(line([0, top], [0.0, top * eps], name="basic composition k·ε", color=BASIC, dash="dot"))
+    return figure(
+        traces,
+        title=title,
+        x="answered queries k",
+        y="privacy loss ℓ (ε units)",
+        marks=[hline(budget, f"budget ε_G = {budget:g}", color=BUDGET, dash="dash", side="right")],
+        y_range=[0, budget * 1.15],
+        hovermode="closest",
+    )
+
+
+def healthcare(df: pd.DataFrame, s: Any) -> go.Figure:
     """App. E: the 16 output patterns sorted by exact loss, paper's values as markers, medians and the budget 4."""
     d = df.sort_values("certified")
     traces = [
@@ -538,7 +589,7 @@ def healthcare(df: pd.DataFrame, s: dict) -> go.Figure:
         },
     ]
     marks = [
-        hline(s["exact_median"], f"exact median {s['exact_median']:.4f}", color=BAYES, dash="dot", side="right"),
+        hline(s.exact_median, f"exact median {s.exact_median:.4f}", color=BAYES, dash="dot", side="right"),
         hline(4.0, "budget ε_G = 4", color=BUDGET, dash="dash", side="right"),
     ]
     return figure(
@@ -553,6 +604,8 @@ def healthcare(df: pd.DataFrame, s: dict) -> go.Figure:
 
 __all__ = [
     "accepted_hist",
+    "idea",
+    "loss_paths",
     "beliefs",
     "bnb_trace",
     "evaluation",

@@ -101,13 +101,14 @@ def figure(
     return go.Figure(
         data=traces,
         layout={
-            "title": {"text": title, "x": 0.0, "xanchor": "left"},
-            "xaxis": {"title": {"text": x}, **({"type": "log"} if log_x else {})},
-            "yaxis": yaxis,
-            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
-            "margin": {"l": 60, "r": 20, "t": 70, "b": 50},
+            "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True},
+            "xaxis": {"title": {"text": x}, "automargin": True, **({"type": "log"} if log_x else {})},
+            "yaxis": {"automargin": True, **yaxis},
+            # below the plot, so a legend that wraps onto several lines never covers the title
+            "legend": {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0.0},
+            "margin": {"l": 60, "r": 20, "t": 60, "b": 120},
             "hovermode": "x unified",
-            "height": 380,
+            "height": 430,
             "template": "none",
             "shapes": [m[0] for m in marks],
             "annotations": [_on_axis(m[1], log_x, log_y) for m in marks],

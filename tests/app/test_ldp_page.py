@@ -1,4 +1,4 @@
-"""AppTest of the Local-DP page (paper 003): renders, every control moves the numbers, metrics match dpcore."""
+"""AppTest of the Local DP page (Pan 2023): renders, every control moves the numbers, metrics match dpcore."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ import math
 import pytest
 
 from app.compute import ldp as C
+from app.views import ldp as view
 from dpcore import ldp
 from tests.app.conftest import open_page, shown_numbers
 
 SCRIPT = "ldp.py"
+PARTS = tuple(view.EXPLORE_PARTS)
 
 
 def _metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-@pytest.mark.parametrize("part", C.PARTS)
+@pytest.mark.parametrize("part", PARTS)
 def test_each_part_renders_at_defaults_without_errors_or_warnings(part):
     at = open_page(SCRIPT, {"part": part})
     assert not at.exception, at.exception
@@ -27,26 +29,33 @@ def test_each_part_renders_at_defaults_without_errors_or_warnings(part):
     assert len(at.metric) >= 8
 
 
+def test_the_page_opens_with_the_idea_before_any_number():
+    at = open_page(SCRIPT)
+    assert any(view.IDEA.split("*")[0] in m.value for m in at.markdown)
+    assert at.subheader[0].value == "The idea in one picture"  # the picture comes before the headline metrics
+
+
 # (widget kind, key, new value, part where the effect is visible)
 CONTROLS = [
-    ("select_slider", "eps", 0.5, "beliefs"),
-    ("select_slider", "budget", 2.0, "filter"),
-    ("select_slider", "k", 8, "beliefs"),
-    ("select_slider", "n", 21, "beliefs"),
-    ("select_slider", "x", 2, "beliefs"),
-    ("select_slider", "alpha", 1e-4, "beliefs"),
-    ("radio", "query", "rr", "beliefs"),
-    ("radio", "prior", "bimodal", "beliefs"),
-    ("radio", "stmt", "even", "beliefs"),
-    ("number_input", "seed", 3, "beliefs"),
-    ("toggle", "ratio", True, "beliefs"),
-    ("radio", "part", "filter", "beliefs"),
-    ("select_slider", "eps", 0.5, "filter"),
-    ("select_slider", "x", 2, "filter"),
-    ("number_input", "seed", 3, "filter"),
-    ("select_slider", "eps", 2.0, "continuous"),
-    ("select_slider", "k", 4, "continuous"),
-    ("radio", "view", "reproduce", "beliefs"),
+    ("select_slider", "eps", 0.5, "Beliefs"),
+    ("select_slider", "epsg", 2.0, "Filter"),
+    ("select_slider", "nq", 8, "Beliefs"),
+    ("select_slider", "dsize", 21, "Beliefs"),
+    ("select_slider", "xtrue", 2, "Beliefs"),
+    ("select_slider", "weight", 1e-4, "Beliefs"),
+    ("radio", "family", "rr", "Beliefs"),
+    ("radio", "prior", "bimodal", "Beliefs"),
+    ("radio", "stmt", "even", "Beliefs"),
+    ("number_input", "seed", 3, "Beliefs"),
+    ("toggle", "showratio", True, "Beliefs"),
+    ("select_slider", "eps", 0.5, "Filter"),
+    ("select_slider", "xtrue", 2, "Filter"),
+    ("number_input", "seed", 3, "Filter"),
+    ("toggle", "mc", True, "Filter"),
+    ("select_slider", "eps", 2.0, "Continuous"),
+    ("select_slider", "nq", 4, "Continuous"),
+    ("radio", "regkind", "truncated", "Continuous"),
+    ("radio", "view", "reproduce", "Beliefs"),
 ]
 
 
@@ -61,43 +70,59 @@ def test_each_control_changes_the_numbers_shown(kind, key, value, part):
 
 
 def test_rr_closed_form_metric_matches_dpcore():
-    at = open_page(SCRIPT, {"part": "filter", "eps": "0.5", "budget": "3"})
-    value = _metrics(at)["E[# answered], binary RR stream (closed form)"]
+    at = open_page(SCRIPT, {"part": "Filter", "eps": "0.5", "epsg": "3"})
+    value = _metrics(at)["Expected answered, binary randomized response"]
     assert value == f"{ldp.rr_expected_accepted(0.5, 3.0):.3f}"
 
 
-def test_realized_loss_metric_matches_dpcore_for_randomized_response():
-    """Binary RR answers: ℓ = ε|n₁ − n₀| (spec §4.1); the headline metric equals dpcore's realized loss."""
-    at = open_page(SCRIPT, {"query": "rr", "n": "2", "k": "6", "eps": "0.5", "x": "1", "seed": "4"})
+def test_realized_loss_metric_matches_an_independent_count_for_randomized_response():
+    """Binary randomized response: ℓ = ε|n₁ − n₀| (Example 1); the headline metric equals it for the shown answers."""
+    at = open_page(SCRIPT, {"family": "rr", "dsize": "2", "nq": "6", "eps": "0.5", "xtrue": "1", "seed": "4"})
     shown = _metrics(at)["Realized loss ℓ of the 6 answers"]
     drawn = next(c.value for c in at.caption if "answers drawn" in c.value)
-    outs = [int(v) for v in drawn.split("`")[1].split()]
-    rr = ldp.randomized_response(0.5)
-    loss = ldp.realized_loss(ldp.transcript_log_likelihood([rr] * 6, outs))
-    assert shown == f"{loss:.4f}"
-    assert loss == pytest.approx(0.5 * abs(outs.count(1) - outs.count(0)), abs=1e-12)
+    outs = [int(v) for v in drawn.split(": ")[-1].split()]
+    assert len(outs) == 6
+    assert shown == f"{0.5 * abs(outs.count(1) - outs.count(0)):.4f}"
 
 
 def test_ratio_toggle_shows_exp_of_the_loss():
     at = open_page(SCRIPT, {"eps": "0.5"})
     loss = float(_metrics(at)["Realized loss ℓ of the 25 answers"])
-    at.toggle(key="ratio").set_value(True).run()
+    at.toggle(key="showratio").set_value(True).run()
     ratio = float(_metrics(at)["Realized loss e^ℓ of the 25 answers"])
     assert ratio == pytest.approx(math.exp(loss), rel=1e-3)
 
 
 def test_true_value_outside_the_domain_shows_a_message():
-    at = open_page(SCRIPT, {"x": "50", "n": "11"})
+    at = open_page(SCRIPT, {"xtrue": "50", "dsize": "11"})
     assert not at.exception
     assert not at.error
-    assert any("outside the domain" in w.value for w in at.warning)
+    assert any("outside the values" in i.value for i in at.info)
 
 
 def test_budget_below_epsilon_shows_a_message():
-    at = open_page(SCRIPT, {"budget": "0.5", "eps": "1", "part": "filter"})
+    at = open_page(SCRIPT, {"epsg": "0.5", "eps": "1", "part": "Filter"})
     assert not at.exception and not at.error
     assert any("below the per-query" in i.value for i in at.info)
     assert _metrics(at)["Answered under basic composition"] == "0 of 25"
+
+
+def test_approximate_filter_panel_matches_dpcore():
+    """The (ε, δ) variant: with pure queries it first answers ⌊ε_G/ε⌋ by adding up ε, then switches."""
+    at = open_page(SCRIPT, {"part": "Filter"})
+    m = _metrics(at)
+    assert m["Switches to the look-ahead at"] == f"query {math.floor(4.0 / 1.0) + 1}"
+    run = C.approximate_run("powers", 1.0, 4.0, 11, 25, 7, 0)
+    assert m["Answered by the (ε, δ) variant"] == f"{run.accepted} of 25"
+
+
+def test_continuous_part_certified_loss_brackets_the_grid():
+    at = open_page(SCRIPT, {"part": "Continuous", "regkind": "truncated", "nq": "4"})
+    assert not at.exception and not at.error
+    m = _metrics(at)
+    certified, attained, grid = (float(m[k]) for k in ("Certified loss U − Lo", "Attained loss (two real points)",
+                                                        "31 × 31 grid search"))
+    assert grid <= certified + 1e-9 and attained <= certified <= attained + 1e-4
 
 
 def test_reproduce_view_examples_and_erratum_warning():
@@ -106,19 +131,19 @@ def test_reproduce_view_examples_and_erratum_warning():
     assert not at.error, [e.value for e in at.error]
     m = _metrics(at)
     assert m["e^ℓ (paper: 1.5)"] == "1.5000"
-    assert m["ℓ (ε units)"] == f"{ldp.example2().loss:.6f}"
+    assert m["ℓ (ε units)"] == f"{math.log(1.5):.6f}"
     assert m["Λ(2) as printed in the paper"] == "0.109"
-    assert m["Λ(2) from the reconstructed queries"] == "0.1046"
+    assert m["Λ(2) from the queries of Eq. 11"] == "0.1046"
     assert m["Transcripts of the interaction"] == "39"
     assert m["Worst transcript ratio (Eq. 12)"] == "2.25"
-    # the paper's odometer-decrease rule under-reports the loss (spec §8.7): the warning appears here only
+    # the paper's odometer-decrease rule under-reports the loss: the warning appears here only
     assert any("under-reports" in w.value for w in at.warning)
     rr = at.dataframe[1].value
     assert list(rr["closed form"].round(3)) == [8.344, 21.638, 31.489, 92.5]
 
 
 def test_reproduce_linear_evaluation_shows_both_numbers_and_the_reason():
-    at = open_page(SCRIPT, {"view": "reproduce"})
+    at = open_page(SCRIPT, {"view": "reproduce", "part": "Regressions"})
     at.button(key="run_linear").click().run()
     assert not at.exception, at.exception
     m = _metrics(at)
@@ -130,17 +155,18 @@ def test_reproduce_linear_evaluation_shows_both_numbers_and_the_reason():
 
 
 OWN_BAD_LINKS = [
-    {"budget": "-1"},
-    {"k": "0"},
-    {"n": "1000"},
-    {"x": "abc"},
-    {"alpha": "2"},
-    {"query": "<script>alert(1)</script>"},
+    {"epsg": "-1"},
+    {"nq": "0"},
+    {"dsize": "1000"},
+    {"xtrue": "abc"},
+    {"weight": "2"},
+    {"family": "<script>alert(1)</script>"},
     {"prior": "evil"},
     {"stmt": "nan"},
+    {"regkind": "probit"},
     {"part": "zzz"},
     {"view": "zzz"},
-    {"ratio": "maybe"},
+    {"showratio": "maybe"},
 ]
 
 
@@ -151,3 +177,24 @@ def test_bad_values_of_the_page_controls_show_a_clear_message(query):
     key = next(iter(query))
     assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
     assert len(at.metric) >= 4  # the page still renders with the default in place
+
+
+def test_realized_path_of_randomized_response_is_epsilon_times_the_running_imbalance():
+    """The idea picture for binary randomized response: after j answers ℓ = ε·|#1 − #0| (Example 1's count), and
+    basic composition charges j·ε; the answers are the ones the beliefs panel shows."""
+    eps, k = 0.5, 12
+    df = C.realized_path("rr", eps, 2, k, 1, 4)
+    outs = [int(v) for v in C.beliefs("rr", eps, 2, k, 1, 4, "uniform").outputs]
+    imbalance = [abs(sum(1 if y else -1 for y in outs[:j])) for j in range(1, k + 1)]
+    assert df["realized"].tolist() == pytest.approx([eps * d for d in imbalance], abs=1e-12)
+    assert df["basic"].tolist() == pytest.approx([eps * j for j in range(1, k + 1)], rel=1e-12)
+    assert df["realized_ratio"].tolist() == pytest.approx([math.exp(eps * d) for d in imbalance], rel=1e-12)
+
+
+def test_approximate_run_adds_up_epsilon_until_basic_composition_would_stop():
+    """Algorithm 4 with pure queries: exactly ⌊ε_G/ε⌋ answers while adding up ε, then the look-ahead."""
+    run = C.approximate_run("rr", 1.0, 3.0, 2, 20, 1, 2)
+    adding = run.table[run.table["mode"].str.startswith("adding")]
+    assert len(adding) == 3 and adding["accepted"].all() and adding["spent"].tolist() == [1.0, 2.0, 3.0]
+    assert run.switch_step == 4 and not run.halted
+    assert (run.table["loss"] <= 3.0 + 1e-12).all()

@@ -26,18 +26,25 @@ def _metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+DEFAULT = {"eps": "5"}  # the page starts at ε = 5 (it says why on screen); the catalogue default is 1
+
+
 def test_renders_at_defaults_without_error_or_warning():
     at = open_page(PAGE)
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]  # sound defaults: no erratum warning
-    assert len(_charts(at)) == 5  # part "law": panels 1–4 and 11
-    assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε", "global optimum (two-point) U(γ)",
+    # the idea's picture, then part "law": noise, privacy loss, MGF, scale law, releases, reuse
+    assert len(_charts(at)) == 7
+    assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε", "best R²DP law (two-point) U(γ)",
             "optimal staircase U(γ)"} <= set(_metrics(at))
-    assert not any("(Alg. 1)" in label for label in _metrics(at))  # the per-family optima are in part "families"
+    assert _metrics(at)["exact ε — this law"] == "5.0000"
+    assert not any("(Algorithm 1)" in label for label in _metrics(at))  # the per-family optima are in part families
+    text = " ".join(m.value for m in at.markdown)
+    assert "e^{t u}" not in text.replace(r"e^{t u}\right]", "")  # raw braces only inside rendered LaTeX
 
 
-@pytest.mark.parametrize("part,charts", [("families", 3), ("explorers", 2)])
+@pytest.mark.parametrize("part,charts", [("families", 4), ("explorers", 3)])
 def test_other_parts_render_without_error(part, charts):
     at = open_page(PAGE, {"part": part})
     assert not at.exception, at.exception
@@ -48,31 +55,30 @@ def test_other_parts_render_without_error(part, charts):
 # (query that makes the control visible, widget kind, key, new value)
 EXPLORERS = {"part": "explorers"}
 CONTROLS = [
-    ({}, "radio", "part", "families"),
     ({}, "select_slider", "eps", 2.0),
     (EXPLORERS, "select_slider", "eps", 2.0),
     ({}, "select_slider", "gamma", 0.5),
     ({}, "select_slider", "sens", 2.0),
     ({}, "radio", "fam", "uniform"),
     ({}, "toggle", "lock", False),
-    ({}, "select_slider", "k", 5.0),
-    ({"lock": "false"}, "select_slider", "theta", 5.0),
-    ({"fam": "uniform"}, "select_slider", "a", 2.0),
-    ({"fam": "uniform"}, "select_slider", "b", 50.0),
-    ({"fam": "truncnorm"}, "select_slider", "mu", -1.0),
-    ({"fam": "truncnorm"}, "select_slider", "sigma", 0.5),
-    ({"fam": "truncnorm"}, "select_slider", "low", 1.0),
+    ({}, "select_slider", "shape", 5.0),
+    ({"lock": "false"}, "select_slider", "gscale", 5.0),
+    ({"fam": "uniform"}, "select_slider", "ulo", 2.0),
+    ({"fam": "uniform"}, "select_slider", "uhi", 50.0),
+    ({"fam": "truncnorm"}, "select_slider", "nmu", -1.0),
+    ({"fam": "truncnorm"}, "select_slider", "nsigma", 0.5),
+    ({"fam": "truncnorm"}, "select_slider", "ncut", 1.0),
     (EXPLORERS, "select_slider", "u0", 0.2),
     (EXPLORERS, "select_slider", "u1", 10.0),
-    (EXPLORERS, "select_slider", "p", 0.6),
+    (EXPLORERS, "select_slider", "p0", 0.6),
     ({"fam": "two_point"}, "select_slider", "u1", 10.0),
-    ({"fam": "two_point", "lock": "false"}, "select_slider", "p", 0.6),
+    ({"fam": "two_point", "lock": "false"}, "select_slider", "p0", 0.6),
     ({"fam": "laplace", "lock": "false"}, "select_slider", "u0", 0.2),
-    ({}, "select_slider", "n", 100),
+    ({}, "select_slider", "nrel", 100),
     ({}, "toggle", "reveal", True),
     ({}, "number_input", "seed", 7),
     ({}, "radio", "view", "reproduce"),
-    ({"view": "reproduce"}, "radio", "f3g", "0.5"),
+    ({"view": "reproduce", "part": "figures"}, "radio", "f3g", "0.5"),
 ]
 
 
@@ -83,18 +89,18 @@ def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
     getattr(at, kind)(key=key).set_value(value).run()
     assert not at.exception, at.exception
     after = (shown_numbers(at), _charts(at))
-    if key in ("f3g",):
+    if key in ("f3g", "seed"):
         assert after[1] != before[1]
     else:
         assert after[0] != before[0], key
 
 
 @pytest.mark.parametrize("query,kind,key,value", [
-    ({"part": "families"}, "radio", "map", "uniform"),
+    ({"part": "families"}, "radio", "mapfam", "uniform"),
     ({}, "toggle", "logf", True),
-    ({}, "toggle", "showb", True),
-    ({"view": "reproduce"}, "radio", "f3f", "uniform"),
-], ids=["map", "logf", "showb", "f3f"])
+    ({"view": "reproduce", "part": "figures"}, "radio", "f3f", "uniform"),
+    ({"view": "reproduce", "part": "experiments"}, "radio", "squery", "average"),
+], ids=["mapfam", "logf", "f3f", "query"])
 def test_display_controls_change_a_chart(query, kind, key, value):
     at = open_page(PAGE, query)
     before = _charts(at)
@@ -104,12 +110,13 @@ def test_display_controls_change_a_chart(query, kind, key, value):
 
 
 def test_metrics_match_dpcore_for_a_free_gamma_law():
-    at = open_page(PAGE, {"fam": "gamma", "lock": "false", "k": "3", "theta": "0.5", "gamma": "0.5", "sens": "1"})
+    at = open_page(PAGE, {"fam": "gamma", "lock": "false", "shape": "3", "gscale": "0.5", "gamma": "0.5", "sens": "1"})
     values = _metrics(at)
     law = r2dp.Gamma(3.0, 0.5)
-    assert values["exact ε — this law"] == f"{r2dp.epsilon(law, sensitivity=1.0):.4f}" == "1.6219"  # 4 ln 1.5 (R3)
-    assert values["U(γ) — this law"] == f"{r2dp.usefulness(law, gamma=0.5):.4f}" == "0.4880"  # R2
-    assert values["Laplace U(γ) at ε"] == f"{r2dp.laplace_usefulness(5.0, gamma=0.5):.4f}"
+    assert values["exact ε — this law"] == f"{r2dp.epsilon(law, sensitivity=1.0):.4f}" == "1.6219"  # 4 ln 1.5
+    # U = 1 − (1 + sγ)^(−ν) (Thm 4.5) written out
+    assert values["U(γ) — this law"] == f"{1 - (1 + 0.5 * 0.5) ** -3:.4f}" == "0.4880"
+    assert values["Laplace U(γ) at ε"] == f"{1 - np.exp(-5.0 * 0.5):.4f}"
     assert not at.error
 
 
@@ -121,63 +128,77 @@ def test_lock_solves_the_scale_to_the_slider_epsilon():
 
 
 def test_over_budget_law_is_flagged_when_unlocked():
-    at = open_page(PAGE, {"fam": "combo", "lock": "false", "k": "100", "theta": "100"})
+    at = open_page(PAGE, {"fam": "combo", "lock": "false", "shape": "100", "gscale": "100"})
     assert any("more than your budget" in w.value for w in at.warning)
 
 
-def test_bernoulli_erratum_warning_where_the_paper_understates_epsilon():
-    at = open_page(PAGE, {"part": "explorers", "u0": "0.2", "u1": "0.8", "p": "0.5"})
+def test_two_point_formula_warning_where_the_paper_understates_epsilon():
+    at = open_page(PAGE, {"part": "explorers", "u0": "0.2", "u1": "0.8", "p0": "0.5"})
     assert not at.exception
     values = _metrics(at)
     assert values["ε (Thm 4.4) — paper's accountant"] == "0.544341"
-    assert values["ε (Thm 4.4) — exact"] == "0.647774"
+    # exact ε of the two-point law written out (Cor. 3.3): ln(E[u] / E[u e^(−u)])
+    exact = np.log((0.5 * 0.2 + 0.5 * 0.8) / (0.5 * 0.2 * np.exp(-0.2) + 0.5 * 0.8 * np.exp(-0.8)))
+    assert values["ε (Thm 4.4) — exact"] == f"{exact:.6f}" == "0.647774"
     assert values["brute-force sup of the privacy-loss profile"] == "0.647774"
     assert any("under-reports" in w.value for w in at.warning)
-    assert not at.error  # the atoms do not straddle u* = 5: panel 9 explains it with an info box
+    assert not at.error  # the values do not straddle u* = 5: the explorer explains it with an info box
     assert any("do not straddle" in i.value for i in at.info)
 
 
 def test_bad_family_parameters_show_the_value_error_and_the_page_keeps_working():
-    at = open_page(PAGE, {"fam": "uniform", "a": "10", "b": "5"})
+    at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5"})
     assert not at.exception, at.exception
     assert any("b must be > a" in e.value for e in at.error)
     assert "Laplace U(γ) at ε" in _metrics(at)  # the law-independent headline numbers still show
-    at = open_page(PAGE, {"fam": "uniform", "a": "10", "b": "5", "part": "explorers"})
+    at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5", "part": "explorers"})
     assert not at.exception, at.exception
     assert len(_charts(at)) == 2  # the law-independent panels still render
 
 
-def test_reproduce_view_shows_the_headline_points_and_errata():
-    at = open_page(PAGE, {"view": "reproduce"})
+@pytest.mark.parametrize("part,charts", [("headlines", 2), ("errata", 1), ("figures", 3), ("experiments", 4),
+                                         ("gaussian", 1)])
+def test_reproduce_parts_render(part, charts):
+    at = open_page(PAGE, {"view": "reproduce", "part": part})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
+    assert len(_charts(at)) == charts  # the idea's picture + the part's figures
+
+
+def test_reproduce_view_shows_the_headline_points_and_errata():
+    at = open_page(PAGE, {"view": "reproduce"})
     values = _metrics(at)
-    assert values["Uniform U* / U_Lap (paper: 230 %)"] == "230.0 %"
-    assert values["Gamma improvement (paper: up to 125 %)"] == "+123.9 %"
+    assert values["best Uniform law, as % of Laplace (paper: 230 %)"] == "230.0 %"
+    assert values["best Gamma law's gain over Laplace (paper: up to 125 %)"] == "+123.9 %"
+    at = open_page(PAGE, {"view": "reproduce", "part": "errata"})
+    values = _metrics(at)
     assert values["ε (Lemma 4.10) — exact"] == "1.180112"
     assert values["ε (Lemma 4.10) — paper's accountant"] == "1.170300"
     warnings = " ".join(w.value for w in at.warning)
-    assert "Lemma 4.10" in warnings and "u0 = 0.2" in warnings
-    assert len(_charts(at)) == 2  # Figs. 3 and 4
+    assert "Lemma 4.10" in warnings and "u₀ = 0.2" in warnings
+    at = open_page(PAGE, {"view": "reproduce", "part": "gaussian"})
+    values = _metrics(at)
+    assert values["exact δ of that Gaussian"] == "0.0069" and values["δ as the paper's calibration claims"] == "0.0500"
+    at = open_page(PAGE, {"view": "reproduce", "part": "experiments"})
+    assert any("Stand-in data" in m.value for m in at.markdown)
 
 
 # ----------------------------------------------------------------------------------- the panels' own controls
 
 
 def _locked_gamma(eps: float = 5.0) -> r2dp.Gamma:
-    """The default law: Gamma k = 2 with θ solved for the exact ε."""
-    return r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=eps, sensitivity=1.0)))
+    """The default law: Gamma ν = 2 with s solved for the exact ε (s = expm1(ε/(ν+1))/Δ, Thm 4.5)."""
+    return r2dp.Gamma(2.0, float(np.expm1(eps / 3.0)))
 
 
-def test_b_toggle_draws_the_law_of_the_laplace_scale():
+def test_scale_panel_draws_the_law_of_the_laplace_scale():
     at = open_page(PAGE)
-    at.toggle(key="showb").set_value(True).run()
     assert not at.exception, at.exception
-    spec = _chart_text(at, 0)
-    assert "b = 1/u (Laplace scale)" in spec and "Laplace b* = Δq/ε = 0.2" in spec
-    at = open_page(PAGE, {"fam": "two_point", "showb": "true"})  # atoms 1/u of a discrete law
+    text = " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
+    assert "b = 1/u (Laplace scale)" in text and "Laplace b* = Δ/ε = 0.2" in text
+    at = open_page(PAGE, {"fam": "two_point"})  # atoms 1/u of a discrete law
     assert not at.exception and not at.error
-    assert "P(b = atom)" in _chart_text(at, 0)
+    assert "P(b = atom)" in " ".join(_chart_text(at, i) for i in range(len(_charts(at))))
 
 
 def test_sample_button_draws_a_hundred_thousand_and_back():
@@ -188,7 +209,7 @@ def test_sample_button_draws_a_hundred_thousand_and_back():
     at.button(key="r2dp_many").click().run()
     assert not at.exception, at.exception
     many = _metrics(at)["sampled share within ±γ (100,000 draws)"]
-    exact = r2dp.usefulness(_locked_gamma(), gamma=0.1)
+    exact = 1 - (1 + _locked_gamma().theta * 0.1) ** -2.0
     assert abs(float(many) - exact) < 4 * np.sqrt(exact * (1 - exact) / 100_000)
     assert _charts(at)[1] != charts[1]
     at.select_slider(key="eps").set_value(2.0).run()  # the choice persists over other moves
@@ -198,7 +219,7 @@ def test_sample_button_draws_a_hundred_thousand_and_back():
 
 
 def test_release_button_adds_one_release_and_keeps_u_secret():
-    at = open_page(PAGE, {"n": "100"})
+    at = open_page(PAGE, {"nrel": "100"})
     assert _metrics(at)["secret u of the latest release"] == "hidden"
     before = _metrics(at)["latest release"]
     at.button(key="r2dp_release").click().run()
@@ -226,10 +247,59 @@ def test_families_part_compares_every_family_including_gamma_plus_truncated_norm
     best = r2dp.optimize(epsilon=5.0, gamma=0.1, sensitivity=1.0, family="gamma")
     assert values["best gamma U(γ) (Alg. 1)"] == f"{best.usefulness:.4f}"
     table = at.dataframe[0].value
-    combo = table.set_index("mechanism").loc["Gamma + truncated normal (Alg. 1)", "U(γ)"]
+    combo = table.set_index("mechanism").loc["Gamma + truncated normal (Algorithm 1)", "U(γ)"]
     assert combo == pytest.approx(r2dp.optimize(epsilon=5.0, gamma=0.1, family="gamma+truncated_normal").usefulness)
-    vs_eps, vs_g = _chart_text(at, 0), _chart_text(at, 1)
-    assert "Gamma + truncated normal* (Alg. 1)" in vs_eps and "Gamma + truncated normal* (Alg. 1)" in vs_g
-    at.radio(key="map").set_value("combo").run()
+    vs_eps, vs_g = _chart_text(at, 1), _chart_text(at, 2)
+    assert "Gamma + truncated normal* (Algorithm 1)" in vs_eps and "Gamma + truncated normal* (Algorithm 1)" in vs_g
+    at.radio(key="mapfam").set_value("combo").run()
     assert not at.exception and not at.error
-    assert "Region of improvement of Gamma + truncated normal* (Alg. 1)" in _chart_text(at, 2)
+    assert "Region of improvement of Gamma + truncated normal* (Algorithm 1)" in _chart_text(at, 3)
+
+
+# ----------------------------------------------------------------------------------- compute tables of the new panels
+
+
+def test_gaussian_appendix_numbers_against_closed_forms():
+    from scipy import stats
+
+    from app.compute import r2dp as compute
+
+    eps, delta = np.log(2.0), 0.05
+    cal = compute.gaussian_appendix(eps, delta, 1.0)
+    k = stats.norm.isf(delta)
+    assert cal.kappa == pytest.approx((k + np.sqrt(k * k + 2 * eps)) / (2 * eps), rel=1e-14)
+    assert cal.kappa == pytest.approx(2.645674, abs=1e-6)  # the paper's "about 2.65"
+    assert cal.delta_printed == pytest.approx(0.05, abs=1e-12)
+    # exact δ of N(0, σ²) at ε (Balle & Wang 2018, Thm 8), Δq = 1
+    s = cal.kappa
+    exact = stats.norm.cdf(1 / (2 * s) - eps * s) - np.exp(eps) * stats.norm.cdf(-1 / (2 * s) - eps * s)
+    assert cal.delta_exact == pytest.approx(exact, rel=1e-6) and round(cal.delta_exact, 4) == 0.0069
+    assert cal.usefulness == pytest.approx(1 - 2 * stats.norm.sf(1.0 / s), rel=1e-12)
+
+
+def test_reuse_table_against_the_gamma_closed_form():
+    from app.compute import r2dp as compute
+
+    key = compute.law_key("gamma", lock=False, epsilon=5.0, sensitivity=1.0, k=3.0, theta=0.5, a=0.5, b=10.0, mu=2.0,
+                          sigma=2.0, low=0.5, u0=0.5, u1=50.0, p=0.3)
+    df = compute.reuse(key, 1.0, 4)
+    n = df["queries"].to_numpy()
+    # Gamma(k, θ): M⁽ⁿ⁾(t) ∝ (1 − θt)^(−k−n), so one reused draw costs (k + n) ln(1 + nΔqθ)
+    assert df["one reused draw"].to_numpy() == pytest.approx((3 + n) * np.log1p(0.5 * n), rel=1e-12)
+    assert df["fresh draws"].to_numpy() == pytest.approx(n * 4 * np.log(1.5), rel=1e-12)
+    assert df["one reused draw"].iloc[1] == pytest.approx(5 * np.log(2), rel=1e-12)  # 3.465736 > 3.243721 fresh
+
+
+def test_fig5_and_fig6_tables():
+    from app.compute import r2dp as compute
+
+    df = compute.fig5()
+    assert df["laplace_usefulness"].to_numpy() == pytest.approx(1 - np.exp(-df["epsilon"] * df["g"]), rel=1e-12)
+    assert np.all(df["usefulness"] >= df["laplace_usefulness"] - 1e-12)
+    top = df[(df["epsilon"] == 10.0) & (df["g"] == 0.05)].iloc[0]
+    assert top["ratio"] - 1 == pytest.approx(1.239, abs=1e-3)  # Fig. 5's "up to 125 %"
+    acc = compute.fig6("average", 0)
+    se = np.sqrt(acc["exact"] * (1 - acc["exact"]) / 10_000)
+    assert np.all(np.abs(acc["accuracy"] - acc["exact"]) <= 4.5 * se + 1e-12)
+    lap = acc[acc["mechanism"] == "laplace"]
+    assert lap["exact"].to_numpy() == pytest.approx(1 - np.exp(-lap["epsilon"] * lap["gamma"] / 0.2), rel=1e-12)

@@ -1,4 +1,4 @@
-"""Unit tests for dpcore.r2dp (paper 004, spec specs/r2dp.md).
+"""Unit tests for dpcore.r2dp (Mohammady et al. 2020, R²DP).
 
 Every closed form is checked against an independent computation: scipy quadrature of the
 mixing density, direct sums over atoms, brute-force suprema or a different closed form.
@@ -132,7 +132,7 @@ def test_laws_are_frozen():
 
 
 def test_atom_at_infinity_gives_infinite_epsilon():
-    # b = 0 with positive probability releases the exact answer: ε = ∞ (spec A6), explicit result
+    # b = 0 with positive probability releases the exact answer: ε = ∞ (the b → 0 limit of the paper's randomized-response remark), explicit result
     assert r2dp.epsilon(r2dp.TwoPoint(1.0, math.inf, 0.5)) == math.inf
     assert r2dp.epsilon(r2dp.Dirac(math.inf)) == math.inf
     assert r2dp.reuse_epsilon(r2dp.Dirac(math.inf)) == math.inf
@@ -209,7 +209,7 @@ def test_combination_of_gammas_is_gamma():
 
 
 def test_combination_coefficients_scale():
-    # a·Γ(k, θ) = Γ(k, aθ) ; a·U(l, h) = U(al, ah) (spec §5.6 redundancy)
+    # a·Γ(k, θ) = Γ(k, aθ) ; a·U(l, h) = U(al, ah) (the coefficients of Thm 4.11 are redundant with the scales)
     comb = r2dp.Combination((r2dp.Gamma(2.0, 1.0), r2dp.Uniform(1.0, 2.0)), (3.0, 0.5))
     ref = r2dp.Combination((r2dp.Gamma(2.0, 3.0), r2dp.Uniform(0.5, 1.0)))
     t = np.linspace(-4, 0, 9)
@@ -375,7 +375,7 @@ def test_laplace_usefulness_and_printed_variant():
     u = r2dp.laplace_usefulness(e, gamma=0.3, sensitivity=2.0)
     assert np.allclose(u, [r2dp.usefulness(r2dp.Dirac(x / 2.0), gamma=0.3) for x in e], rtol=1e-14)
     printed = r2dp.laplace_usefulness(e, gamma=0.3, sensitivity=2.0, variant="as_printed")
-    assert np.all(printed < 0)  # e^{+εγ/Δq} is not a probability (E1)
+    assert np.all(printed < 0)  # e^{+εγ/Δq} is not a probability (sign error in the proof of Thm 4.2)
     assert not np.allclose(printed, u)
 
 
@@ -446,7 +446,7 @@ def test_optimize_result_consistent(family):
 
 
 def test_optimize_gamma_matches_brute_force_grid():
-    # independent brute force over k with the closed-form θ(k) (§6.3)
+    # independent brute force over k with the closed-form θ(k) (Thm 4.5)
     eps, gam = 5.0, 0.05
     k = np.geomspace(0.05, 50, 20001)
     th = np.expm1(eps / (k + 1))
@@ -518,7 +518,7 @@ def test_lemma_4_10_variants_differ():
     assert exact.log_mgf_at_sensitivity == pytest.approx(printed.log_mgf_at_sensitivity, abs=5e-5)
 
 
-# --------------------------------------------------------------------- helpers of the app (panel 1, lock ε)
+# --------------------------------------------------------------------- helpers of the app (law of the scale b, lock ε)
 
 
 @pytest.mark.parametrize("law", [r2dp.Gamma(0.7, 2.0), r2dp.Uniform(0.5, 9.0), r2dp.TwoPoint(0.2, 0.8, 0.3),
@@ -589,3 +589,13 @@ def test_vectorised_two_point_grid_matches_the_exact_epsilon_lock():
         assert r2dp.epsilon(law, sensitivity=dq) == pytest.approx(eps, rel=1e-9)
         assert ua == pytest.approx(pa * -np.expm1(-gamma * a) + (1 - pa) * -np.expm1(-gamma * b), rel=1e-12)
         assert pa == pytest.approx(r2dp.two_point_for_epsilon(a, b, epsilon=eps, sensitivity=dq).p, rel=1e-12)
+
+
+def test_optimize_at_extreme_epsilon_is_laplace_or_names_epsilon():
+    # Laplace is within γ with probability 1 to float precision: every family returns it (no search, no overflow)
+    for fam in r2dp.FAMILIES:
+        res = r2dp.optimize(epsilon=1e9, gamma=0.1, family=fam)
+        assert res.laplace_optimal and res.usefulness == 1.0 and res.law == r2dp.Dirac(1e9)
+    # a search that leaves the float range says which inputs caused it
+    with pytest.raises(ValueError, match="epsilon=800"):
+        r2dp.optimize(epsilon=800.0, gamma=1e-3, family="gamma")

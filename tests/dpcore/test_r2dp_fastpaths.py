@@ -218,10 +218,10 @@ def slow_paths(monkeypatch):
         res = optimize.minimize(fun, x0, method="Nelder-Mead", options=opts)
         return res.x, res.fun
 
-    monkeypatch.setattr(r2dp, "_nelder_mead", nm)
-    monkeypatch.setattr(r2dp, "_scalar_root_newton",
+    monkeypatch.setattr(r2dp.optimal, "_nelder_mead", nm)
+    monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
                         lambda fun, eps, dq, guess, m0=None: r2dp._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
-    monkeypatch.setattr(r2dp, "_scale_root_newton",
+    monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
                         lambda fun, eps, dq, guess: r2dp._scale_root(lambda t: fun(t)[0], eps, dq, guess))
     r2dp._family_law.cache_clear()
     yield
@@ -274,9 +274,9 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
             res = r2dp.optimize(epsilon=eps, gamma=g, family=fam)
             assert r2dp.epsilon(res.family_law) == pytest.approx(eps, abs=1e-9)
             fast[(eps, g, fam)] = res.family_usefulness
-    monkeypatch.setattr(r2dp, "_scalar_root_newton",
+    monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
                         lambda fun, eps, dq, guess, m0=None: r2dp._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
-    monkeypatch.setattr(r2dp, "_scale_root_newton",
+    monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
                         lambda fun, eps, dq, guess: r2dp._scale_root(lambda t: fun(t)[0], eps, dq, guess))
     for (eps, g, fam), u in fast.items():
         r2dp._family_law.cache_clear()

@@ -17,4 +17,24 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"mech": "rr", "eps": 3.0, "draws": 30_000},
         {"mech": "brdp_paper", "eps": 0.1, "delta": 0.001, "sens": 5.0, "draws": 10_000, "level": 0.99},
     ),
+    "svt": (
+        {"eps": 0.1, "c": 1, "neg": 10, "alpha": 5.0, "noise": "laplace", "corr": "mean"},
+        {"eps": 4.0, "c": 5, "neg": 1000, "thr": 1000.0, "noise": "gumbel", "mono": True, "seed": 3},
+    ),
+    "ldp": (
+        {"eps": 0.2, "epsg": 1.0, "nq": 60, "dsize": 2, "xtrue": 1, "family": "rr", "prior": "skewed", "seed": 5},
+        {"eps": 5.0, "epsg": 20.0, "nq": 3, "dsize": 101, "xtrue": 100, "prior": "bimodal", "seed": 1},
+    ),
+    "r2dp": (
+        {"eps": 1.0, "gamma": 0.5, "fam": "uniform"},
+        {"eps": 10.0, "gamma": 0.05, "sens": 2.0, "fam": "two_point", "shape": 0.5},
+    ),
+    "noise_reduction": (
+        {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
+        {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
+    ),
+    "brdp": (
+        {"eps": 0.5, "delta": 1e-8, "theta": 3.0, "sens": 2.0, "T": 100},
+        {"eps": 5.0, "kernel": "laplace", "acct": "paper", "theta": 0.5, "T": 1},
+    ),
 }

@@ -1,5 +1,5 @@
 """Property tests (hypothesis) of dpcore.ldp: invariants of the realized loss, Lemma 3.1, and the filter
-never admitting a transcript over budget (exhaustive enumeration for small k, RC11/RC12)."""
+never admitting a transcript over budget (exhaustive enumeration for small k; Thm 4.1, Thm 4.2)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_two_point_is_eps_ldp(eps, seed):
 @FAST
 @given(seed=seeds)
 def test_simplified_accept_implies_bpf_accept(seed):
-    """RC12 / Thm 4.2: whenever the Simplified filter accepts, the full BPF accepts."""
+    """Thm 4.2: whenever the Simplified filter accepts, the full BPF accepts."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 7))
     ll = np.log(rng.uniform(0.05, 1, n))
@@ -102,7 +102,7 @@ def _adaptive_adversary(pool, seed):
 @SLOW
 @given(seed=seeds)
 def test_bpf_never_admits_transcript_over_budget(seed):
-    """RC11: exhaustive transcript trees for random queries and adaptive adversaries: every transcript has
+    """Thm 4.1: exhaustive transcript trees for random queries and adaptive adversaries: every transcript has
     ℓ(r) ≤ ε_G and Pr[I(x)=r] ≤ e^{ε_G} Pr[I(x')=r] (Def. 4.1), probabilities sum to 1 for every x."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 5))
@@ -120,7 +120,7 @@ def test_bpf_never_admits_transcript_over_budget(seed):
 @SLOW
 @given(seed=seeds)
 def test_dry_run_adversary_tree_within_budget(seed):
-    """RC11 with an adversary that probes the filter and sends the first acceptable query of its list."""
+    """Thm 4.1 with an adversary that probes the filter and sends the first acceptable query of its list."""
     rng = np.random.default_rng(seed)
     n = 3
     pool = [_random_table(rng, n, 2) for _ in range(5)]
@@ -148,7 +148,7 @@ def test_dry_run_adversary_tree_within_budget(seed):
 @FAST
 @given(seed=seeds)
 def test_odometer_equals_recomputed_loss_and_stays_in_budget(seed):
-    """RC14: after each commit O(r) = ℓ(r) recomputed from scratch, O ≤ ε_G (not asserted monotone)."""
+    """Odometer (Def. 4.5): after each commit O(r) = ℓ(r) recomputed from scratch, O ≤ ε_G (not asserted monotone)."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 6))
     budget = float(rng.uniform(0.3, 3))
@@ -173,7 +173,7 @@ def test_odometer_equals_recomputed_loss_and_stays_in_budget(seed):
 @FAST
 @given(eps=st.sampled_from([0.2, 0.5, 1.0]), mult=st.floats(1.0, 6.0), seed=seeds)
 def test_bpf_dominates_basic_composition(eps, mult, seed):
-    """RC12: with every query ε-LDP, the BPF accepts at least ⌊ε_G/ε⌋ queries in every run."""
+    """With every query ε-LDP, the BPF accepts at least ⌊ε_G/ε⌋ queries in every run."""
     budget = eps * mult
     rng = np.random.default_rng(seed)
     n = 4
@@ -191,7 +191,7 @@ def test_bpf_dominates_basic_composition(eps, mult, seed):
 @SLOW
 @given(seed=seeds)
 def test_bnb_brackets_grid_random_2d(seed):
-    """RC18: certified B&B bounds bracket a dense grid search on random 2-D logistic/truncated sets."""
+    """Certified B&B bounds bracket a dense grid search on random 2-D logistic/truncated sets."""
     rng = np.random.default_rng(seed)
     qs = [
         ldp.logistic_regression_query(rng.uniform(-2, 2, 3), epsilon=float(rng.uniform(0.3, 2)))

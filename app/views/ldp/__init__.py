@@ -1,0 +1,115 @@
+"""The Local DP page (Pan 2023): what the answers actually revealed, and the Bayesian privacy filter.
+
+Page shape (the same on every page): :class:`Settings` holds the sidebar's values, :func:`sidebar` draws the controls
+from the parameter catalogue and returns them, :func:`render` draws the page, one function per panel. The explore
+view has three URL-bound parts (``?part=``): :mod:`.beliefs`, :mod:`.filter` and :mod:`.continuous`; the reproduce
+view (:mod:`.reproduce`) has its own. Numbers come from :mod:`app.compute.ldp`, charts from :mod:`app.figures.ldp`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app import ledger, params, ui
+from app.compute import ldp as C
+from app.figures import ldp as F
+from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
+from app.views.ldp._settings import Settings
+from dpcore import ledger as dl
+
+TITLE = "Local DP: what did the answers actually reveal?"
+IDEA = (
+    "An ε-LDP answer *could* move anyone's belief about you by a factor e^ε, but the answers that really came out "
+    "usually move it much less — so a filter that charges only what was actually revealed can answer many more "
+    "questions within the same budget."
+)
+EXPLORE_PARTS = {"Beliefs": beliefs.render, "Filter": privacy_filter.render, "Continuous": continuous.render}
+
+__all__ = ["EXPLORE_PARTS", "IDEA", "TITLE", "Settings", "render", "sidebar"]
+
+
+def sidebar() -> Settings:
+    """Draw the controls (catalogue entries, bound to the page address) and return their values."""
+    with st.sidebar:
+        view = params.view()
+        st.header("Controls")
+        s = Settings(
+            view=view,
+            eps=float(params.control("eps")),
+            epsg=float(params.control("epsg")),
+            nq=int(params.control("nq")),
+            dsize=int(params.control("dsize")),
+            xtrue=int(params.control("xtrue")),
+            family=str(params.control("family")),
+            prior=str(params.control("prior")),
+            stmt=str(params.control("stmt")),
+            weight=float(params.control("weight")),
+            regkind=str(params.control("regkind")),
+            seed=int(params.control("seed")),
+            ratio=bool(params.control("showratio")),
+        )
+        if view == "reproduce":
+            st.caption("The reproduce view uses the paper's own settings; these controls drive the explore view.")
+        ui.share_hint()
+    return s
+
+
+def render(s: Settings) -> None:
+    """The page: the idea and its picture first, then the headline numbers and one part at a time."""
+    ui.header(
+        TITLE,
+        f"{IDEA} In **local** differential privacy each person randomizes their own answer before sending it. "
+        "Mingen Pan's paper measures the **realized privacy loss** ℓ of the answers that came out — the most any "
+        "observer can have learned about the person — and its **Bayesian privacy filter** keeps answering while ℓ "
+        "stays within a budget ε_G, checking every possible answer *before* a query runs.",
+        lesson="ldp",
+    )
+    ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
+        dl.pure_release(s.epsg, label=f"Local DP filter session ε_G={s.epsg:g}", source="ldp"))
+    if s.view == "reproduce":
+        reproduce.render(s)
+        return
+    idea(s)
+    headline(s)
+    tabs = params.parts(EXPLORE_PARTS)
+    for tab, draw in zip(tabs, EXPLORE_PARTS.values(), strict=True):
+        if tab.open:
+            with tab:
+                draw(s)
+
+
+def idea(s: Settings) -> None:
+    """The picture of the idea: what k answers actually revealed against what basic composition charges."""
+    if s.x != s.xtrue:
+        st.info(f"x* = {s.xtrue} is outside the values {{0, …, {s.dsize - 1}}}; the page uses x* = {s.x}.",
+                icon=":material/info:")
+    with ui.panel(
+        "The idea in one picture",
+        "the blue line (what the answers revealed) stays far below the dotted one (what adding up ε charges). It "
+        "can even go down: an answer that makes the extreme values look alike takes knowledge back.",
+    ):
+        df = C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed)
+        ui.chart(F.idea(df, budget=s.epsg, ratio=s.ratio), df, name="realized loss vs basic composition",
+                 alt="Step lines of the realized privacy loss after each answer and of the sum of epsilons, with the "
+                     "budget as a dashed line.")
+
+
+def headline(s: Settings) -> None:
+    """The numbers behind the picture, each with what it means."""
+    b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
+    t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
+    unit = "e^ℓ" if s.ratio else "ℓ"
+    c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
+    c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
+                help="What the k answers, all answered, actually revealed: the largest factor (on the log scale) by which "
+                     "they can have moved any observer's belief about the person.")
+    c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
+                help="Basic composition Σε: the worst case over every answer the queries could have given.")
+    c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",
+                help=f"With budget ε_G = {s.epsg:g}: a query is answered only if every answer it could give keeps the "
+                     "realized loss within ε_G.")
+    c[3].metric("Answered under basic composition", f"{t.basic_accepted} of {s.nq}",
+                help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.")
+    if s.epsg < s.eps:
+        st.info(f"ε_G = {s.epsg:g} is below the per-query ε = {s.eps:g}: adding up ε answers nothing, and the Bayesian "
+                "filter only answers queries whose every possible answer stays within ε_G.")

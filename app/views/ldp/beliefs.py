@@ -1,0 +1,118 @@
+"""Local DP page, part "Beliefs": what the answers reveal — posterior, statements, every answer pattern, QIF."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app import ui
+from app.compute import ldp as C
+from app.figures import ldp as F
+from app.views.ldp._settings import Settings
+
+
+def render(s: Settings) -> None:
+    """The part's panels, in the order of the paper's Sec. 2–3."""
+    posterior(s)
+    statement(s)
+    patterns(s)
+    landscape(s)
+    leakage(s)
+
+
+def posterior(s: Settings) -> None:
+    """1 · Prior → posterior (Bayes' rule, Eq. 2)."""
+    with ui.panel(
+        "1 · From prior to posterior",
+        "the posterior moves with the *ratio* of likelihoods, not with the number of answers: flat stretches of Λ "
+        "leave the belief where it was. With randomized response on 2 values, answers that balance out (as many 1s "
+        "as 0s, Example 1) leave the posterior exactly equal to the prior.",
+    ):
+        b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
+        st.caption(f"The {s.nq} answers drawn for x* = {s.x} (seed {s.seed}): {' '.join(str(v) for v in b.outputs)}")
+        c = st.columns(3)
+        c[0].metric("Prior belief in x*", f"{b.prior_true:.4f}",
+                    help="How sure the observer is of the true value before any answer.")
+        c[1].metric("Posterior belief in x*", f"{b.posterior_true:.4f}",
+                    help="How sure she is after the answers (Bayes' rule).")
+        c[2].metric("Most likely value", ", ".join(str(v) for v in b.argmax[:5]),
+                    help="The value(s) under which the answers were most likely: the top of Λ.")
+        ui.chart(F.beliefs(b.table), b.table, name="prior and posterior",
+                 alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.")
+
+
+def statement(s: Settings) -> None:
+    """2 · A statement's knowledge gain inside the realized band (Lemma 3.1); the Lemma 3.2 construction."""
+    with ui.panel(
+        "2 · A statement's confidence and the band it cannot leave",
+        "no statement, under any prior, gains more than the realized loss allows (Lemma 3.1), and that band is "
+        "usually far inside the LDP band. The adversarial prior of Lemma 3.2 reaches the band's edge as its weight "
+        "w → 0: the realized loss is the *least* upper bound on what anyone learns.",
+    ):
+        r = C.statement(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight)
+        text = C.STATEMENT_TEXT[s.stmt]
+        c = st.columns(4)
+        c[0].metric(f"Confidence in “{text}” before", f"{r.prior_conf:.4f}",
+                    help="b(φ): the observer's confidence in the statement under her prior.")
+        c[1].metric("… after the answers", f"{r.posterior_conf:.4f}", help="b(φ | answers), by Bayes' rule.")
+        c[2].metric("Knowledge gain", f"{r.gain:.4f}",
+                    help=f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
+                         f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].")
+        c[3].metric(f"Lemma 3.2 gain at w = {s.weight:g}", f"{r.lemma_gain:.4f}",
+                    help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
+                         f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.")
+        ui.chart(F.statement_band(r.bands, ratio=s.ratio, text=text), r.bands, name="statement gain band",
+                 alt="The statement's knowledge gain inside the realized band, itself inside the LDP band.")
+        ui.chart(F.lemma_curve(r.curve, ratio=s.ratio, weight=s.weight), r.curve, name="lemma 3.2 construction",
+                 alt="Gain of the Lemma 3.2 construction rising towards the realized loss as the weight decreases.")
+
+
+def patterns(s: Settings) -> None:
+    """3 · The realized loss of every possible answer pattern against the LDP bound (Eq. 10, Def. 3.3)."""
+    with ui.panel(
+        "3 · Realized loss of every possible answer pattern",
+        "most patterns realize far less than the LDP bound; only a few (the most lopsided) touch it. Randomized "
+        "response with k = 1 is the exception where every bar touches the line: it *fully utilises* its budget "
+        "(Def. 3.3).",
+    ):
+        o = C.output_losses(s.family, s.eps, s.dsize, s.nq, s.x)
+        if o.m < s.nq:
+            st.caption(f"Showing every pattern of the first {o.m} of the {s.nq} queries ({o.patterns} patterns; at "
+                       f"most {C.MAX_PATTERNS}).")
+        c = st.columns(3)
+        c[0].metric(f"Average realized loss ({s.unit})", C.show_loss(o.expected_loss, s.ratio),
+                    help="The realized loss averaged over the patterns, each weighted by its chance when the secret "
+                         "is x*: what these queries typically reveal.")
+        c[1].metric(f"LDP bound Σε of the {o.m} queries ({s.unit})", C.show_loss(o.basic, s.ratio),
+                    help="The worst case, charged whatever the answers.")
+        c[2].metric("Chance the answers reach the bound", f"{o.p_at_bound:.3g}",
+                    help="How likely (when the secret is x*) a pattern is that reveals the full Σε.")
+        ui.chart(F.output_losses(o.table, ratio=s.ratio), o.table, name="loss per answer pattern",
+                 alt="Bars of the realized loss of each answer pattern, coloured by its probability, under the bound.")
+
+
+def landscape(s: Settings) -> None:
+    """4 · ln Λ over the domain with its extremes: ℓ is the gap."""
+    with ui.panel(
+        "4 · The likelihood landscape and its extremes",
+        "ℓ is the range (max − min) of ln Λ over the *whole* domain: it depends neither on the prior nor on which "
+        "value is true. On a continuous domain the extremes must be searched for (part Continuous).",
+    ):
+        b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
+        c = st.columns(3)
+        c[0].metric("Most likely value(s)", ", ".join(str(v) for v in b.argmax[:5]), help="Where Λ is largest.")
+        c[1].metric("Least likely value(s)", ", ".join(str(v) for v in b.argmin[:5]), help="Where Λ is smallest.")
+        c[2].metric(f"Gap = realized loss ({s.unit})", C.show_loss(b.loss, s.ratio),
+                    help="ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.")
+        ui.chart(F.landscape(b.table, b, ratio=s.ratio), b.table, name="likelihood landscape",
+                 alt="Bars of the log-likelihood over the domain with its maximum and minimum marked.")
+
+
+def leakage(s: Settings) -> None:
+    """5 · Quantitative information flow: realized g-leakage ≤ ℓ ≤ Σε (Thm 3.3, Cor. 3.1)."""
+    with ui.panel(
+        "5 · Whatever the observer wants to guess",
+        "however the observer profits from the answers — guessing the exact value or a value within ±1 — her gain "
+        "in chance of success (the realized g-leakage) is at most the realized loss ℓ, which is at most the LDP "
+        "bound (Thm 3.3, Cor. 3.1).",
+    ):
+        st.dataframe(C.qif(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), hide_index=True, width="stretch")

@@ -1,0 +1,156 @@
+"""The R²DP page: draw the Laplace noise scale at random (Mohammady et al. 2020).
+
+Page shape (the same on every page): :class:`Settings` holds the sidebar's values, :func:`sidebar` draws the controls
+from the parameter catalogue and returns them, :func:`render` draws the page — the idea and its picture first, then
+the headline numbers, then the parts of the explore view (:mod:`.explore`) or of the reproduce view
+(:mod:`.reproduce`). Numbers come from :mod:`app.compute.r2dp`, charts from :mod:`app.figures.r2dp`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from app import ledger, params, ui
+from app.compute import r2dp as compute
+from app.views.r2dp import explore, reproduce
+from app.views.r2dp._common import FAMILY_WORDS, fmt, show
+from dpcore import ledger as dl
+
+TITLE = "R²DP: draw the noise scale at random"
+IDEA = (
+    "The Laplace mechanism adds noise of one fixed scale b = Δ/ε; **R²DP** first draws the inverse scale u = 1/b at "
+    "random — fresh and secret for every release — and then adds Laplace noise of scale 1/u."
+)
+#: This page starts at ε = 5: below ε ≈ 2 no law of the paper's families beats Laplace (a lesson of the page).
+PAGE_EPSILON = 5.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's values (the panels' own controls are drawn inside their panels)."""
+
+    view: str
+    eps: float
+    gamma: float
+    sens: float
+    family: str
+    lock: bool
+    shape: float = 1.0
+    gscale: float = 1.0
+    ulo: float = 1.0
+    uhi: float = 1.0
+    nmu: float = 1.0
+    nsigma: float = 1.0
+    ncut: float = 1.0
+    u0: float = 0.5
+    u1: float = 50.0
+    p0: float = 0.3
+    seed: int = 0
+    drawn: frozenset[str] = frozenset()  # keys of the family controls drawn in the sidebar
+
+    @property
+    def g(self) -> float:
+        """γ/Δ: every usefulness curve depends on γ and Δ only through it."""
+        return compute.normalised(self.gamma, self.sens)
+
+    @property
+    def key(self) -> compute.LawKey:
+        """The law key of the sidebar's law (see :func:`app.compute.r2dp.law_key`)."""
+        return compute.law_key(self.family, lock=self.lock, epsilon=self.eps, sensitivity=self.sens, k=self.shape,
+                               theta=self.gscale, a=self.ulo, b=self.uhi, mu=self.nmu, sigma=self.nsigma,
+                               low=self.ncut, u0=self.u0, u1=self.u1, p=self.p0)
+
+
+def _family_controls(family: str, lock: bool) -> dict[str, float]:
+    """The chosen family's own parameters (only those that matter with or without lock ε)."""
+    keys: list[str] = []
+    if family in ("gamma", "combo"):
+        keys.append("shape")
+        if not (family == "gamma" and lock):
+            keys.append("gscale")
+    if family == "uniform":
+        keys += ["ulo", "uhi"]
+    if family in ("truncnorm", "combo"):
+        keys += ["nmu", "nsigma", "ncut"]
+    if family == "two_point":
+        keys += ["u0", "u1"] + ([] if lock else ["p0"])
+    if family == "laplace" and not lock:
+        keys.append("u0")
+    return {k: float(params.control(k)) for k in keys}
+
+
+def sidebar() -> Settings:
+    """Draw the controls (catalogue entries, bound to the page address) and return their values."""
+    with st.sidebar:
+        st.header("Controls")
+        view = params.view()
+        eps = float(params.control("eps", default=PAGE_EPSILON))
+        gamma = float(params.control("gamma"))
+        sens = float(params.control("sens"))
+        family = str(params.control("fam"))
+        lock = bool(params.control("lock"))
+        values = _family_controls(family, lock)
+        with st.expander("Advanced"):
+            seed = int(params.control("seed", container=st))
+        ui.share_hint()
+    return Settings(view=view, eps=eps, gamma=gamma, sens=sens, family=family, lock=lock, seed=seed,
+                    drawn=frozenset(values), **values)
+
+
+def render(s: Settings) -> None:
+    """The page: the idea in one sentence and one picture, the headline numbers, then the parts of the view."""
+    ui.header(TITLE, IDEA, lesson="r2dp")
+    head = headline(s)
+    if s.view == "reproduce":
+        reproduce.render(s)
+    else:
+        explore.render(s, head)
+    if head is not None:  # the law of the sidebar: one release at its exact ε
+        try:
+            ledger.offer(dl.pure_release(head.epsilon, label=f"R²DP {FAMILY_WORDS[s.family]} release", source="r2dp"))
+        except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+            pass  # e.g. an infinite ε: nothing sound to add
+
+
+def headline(s: Settings) -> compute.Headline | None:
+    """The picture of the idea (the law of u next to the one value Laplace uses), then the numbers it buys."""
+    with ui.panel(
+        "The idea in one picture",
+        f"Laplace uses the single value u* = ε/Δ = {compute.ustar(s.eps, s.sens):.3g} (dotted line). R²DP spreads u "
+        "around it: draws below u* add more noise than Laplace, draws above add less. This page starts at ε = 5 "
+        "because below ε ≈ 2 none of the paper's laws beats Laplace — try ε = 1.",
+    ):
+        show("mixing_law", (s.key, s.eps, s.sens, s.seed, False), epsilon=s.eps, sensitivity=s.sens, as_scale=False,
+             name="mixing law", alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value "
+             "u* marked.")
+    head = None
+    with ui.panel("What this law buys at your ε"):
+        best = compute.optimum(s.eps, s.gamma, s.sens, "two_point")
+        try:
+            head = compute.headline(s.key, s.eps, s.gamma, s.sens)
+        except ValueError as exc:
+            ui.show_error(exc)
+        if head is not None:
+            st.markdown(f"**{head.law}**" + (" — rescaled so that its exact ε equals your budget." if s.lock else ""))
+            cols = st.columns(3)
+            cols[0].metric("exact ε — this law", fmt(head.epsilon),
+                           help="The privacy loss this law really spends: its worst case is an output exactly at the "
+                                "true answer (Cor. 3.3).")
+            cols[1].metric("U(γ) — this law", fmt(head.usefulness),
+                           help="The chance that a release is within ±γ of the true answer.")
+            cols[2].metric("ratio to Laplace at ε", f"{head.ratio:.3f}×",
+                           help="How many times more often this law is within ±γ than Laplace noise at the same ε.")
+            if head.over_budget:
+                st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = {s.eps:g}. Turn on "
+                           "**lock ε** to rescale it to the budget.", icon=":material/warning:")
+        cols = st.columns(3)
+        cols[0].metric("Laplace U(γ) at ε", fmt(best.laplace),
+                       help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.")
+        cols[1].metric("best R²DP law (two-point) U(γ)", fmt(best.usefulness),
+                       help="No mixing law does better at this ε: the best one always has just two values of u, "
+                            f"here {compute.describe(best.law)}.")
+        cols[2].metric("optimal staircase U(γ)", fmt(compute.staircase(s.eps, s.gamma, s.sens)),
+                       help="The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).")
+    return head
