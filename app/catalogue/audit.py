@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.catalogue import Param, log_grid, register
+from app.catalogue._core import Param, log_grid, register
 from dpcore import audit as _audit
 from dpcore import mechanisms as _mechanisms
 

@@ -6,7 +6,7 @@ things on other pages.
 
 from __future__ import annotations
 
-from app.catalogue import Param, register
+from app.catalogue._core import Param, register
 
 TOPIC = "ldp"
 

@@ -7,7 +7,7 @@ page's entry when that page defines one.
 
 from __future__ import annotations
 
-from app.catalogue import CATALOGUE, Param, log_grid, register
+from app.catalogue._core import CATALOGUE, Param, log_grid, register
 
 register(
     Param(

@@ -6,7 +6,7 @@ tolerance is η (the paper writes α, which the app keeps for SVT's absolute (α
 
 from __future__ import annotations
 
-from app.catalogue import Param, int_log_grid, log_grid, register
+from app.catalogue._core import Param, int_log_grid, log_grid, register
 
 T = "noise_reduction"
 

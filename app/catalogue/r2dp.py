@@ -8,7 +8,7 @@ in the app (θ is the error tolerance, k is SVT's count, σ the Gaussian noise s
 
 from __future__ import annotations
 
-from app.catalogue import Param, log_grid, register
+from app.catalogue._core import Param, log_grid, register
 
 #: Mixing-law families of the page, in the order of the sidebar.
 FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")

@@ -7,7 +7,7 @@ these entries carry them in their names ("the paper's k") rather than as symbols
 
 from __future__ import annotations
 
-from app.catalogue import Param, int_log_grid, log_grid, register
+from app.catalogue._core import Param, int_log_grid, log_grid, register
 
 #: Data sets of the paper's Table 2 (URL value → what the learner reads).
 DATA_LABELS = {

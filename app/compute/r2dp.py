@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from app import background
 from app.compute._cache import cached
 from dpcore import r2dp
 
@@ -362,11 +361,6 @@ def _curve_point(epsilon: float, g: float, family: str) -> tuple[float, float]:
     if staircase.__wrapped__(epsilon, g, 1.0) <= lap:
         return lap, 1.0
     return _u_ratio(optimum.__wrapped__(epsilon, g, 1.0, family))
-
-
-def usefulness_vs_g(epsilon: float) -> pd.DataFrame:
-    """:func:`usefulness_vs_g_frame` from its shared background job (:mod:`app.background`), waiting for it."""
-    return background.submit(usefulness_vs_g_frame, epsilon).result()
 
 
 def usefulness_vs_g_frame(epsilon: float) -> pd.DataFrame:

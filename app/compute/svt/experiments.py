@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from app.compute.svt import DATASETS, EXPERIMENT_EPSILONS
+from app.compute.svt.analysis import DATASETS, EXPERIMENT_EPSILONS
 from dpcore import data as dpdata
 from dpcore import svt
 

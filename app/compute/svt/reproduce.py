@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from app.compute._cache import cached
-from app.compute.svt import _GAUSS_DELTA, DATASETS, EXPERIMENT_EPSILONS, NOISES, _alpha_beta
+from app.compute.svt.analysis import _GAUSS_DELTA, DATASETS, EXPERIMENT_EPSILONS, NOISES, _alpha_beta
 from app.compute.svt.experiments import MAX_EXPERIMENT_SECONDS, _experiment_method, dataset, experiment
 from dpcore import svt
 

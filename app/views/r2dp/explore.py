@@ -183,10 +183,11 @@ def vs_epsilon(s: Settings, head: compute.Headline | None) -> None:
 def vs_gamma(s: Settings, head: compute.Headline | None) -> None:
     with ui.panel("Usefulness against γ", "at γ a whole multiple of Δ Laplace is optimal among all ε-DP noises (the "
                   "curves touch); for γ ≥ Δ R²DP cannot help; the staircase has kinks at whole γ/Δ."):
-        if background.result(compute.usefulness_vs_g_frame, s.eps, slot="usefulness-vs-g",
-                             label="Optimising every family over γ/Δ") is not None:
-            show("usefulness_vs_g", (s.eps,), g=s.g, name="usefulness vs gamma",
-                 alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
+        df = background.result(compute.usefulness_vs_g_frame, s.eps, slot="usefulness-vs-g",
+                               label="Optimising every family over γ/Δ")
+        if df is not None:
+            ui.chart(figs.usefulness_vs_g(df, g=s.g), df, name="usefulness vs gamma",
+                     alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
         st.caption("Gamma + truncated normal (up to about 1 s an optimum) is optimised at fewer points: γ/Δ = "
                    + ", ".join(f"{g:g}" for g in compute.COMBO_CURVE_GS) + ".")
 

@@ -3,13 +3,17 @@ experiment, the numerics and the budget), one function per panel."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 import streamlit as st
 
 from app import background, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
-from app.views.svt import Settings
+
+if TYPE_CHECKING:
+    from app.views.svt import Settings
 
 
 def render(s: Settings) -> None:

@@ -6,6 +6,8 @@ be downloaded). The top-c experiments run in the worker pool (:mod:`app.backgrou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -16,7 +18,9 @@ from app import background, params, ui
 from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
-from app.views.svt import Settings
+
+if TYPE_CHECKING:
+    from app.views.svt import Settings
 
 T = TypeVar("T")
 
