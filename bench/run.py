@@ -1,4 +1,4 @@
-"""Benchmarks for DP Explorer: prints a Markdown table of timings against the ARCHITECTURE §5 budgets.
+"""Benchmarks for DP Explorer: prints a Markdown table of timings against the budgets of docs/architecture.md.
 
 Run with ``make bench`` (everything, ~5-10 min on 2 cores) or ``python bench/run.py --only pages|functions|accounting``;
 ``python bench/run.py --profile baselines --eps 20 [--query part=filter]`` profiles one cold page rerun instead.
@@ -12,7 +12,8 @@ architecture sets no budget for the row. Rows:
   ``view``), with AppTest: "new ε" = every rerun moves ε to a value not seen before (cold caches), "revisited ε" =
   back and forth between two values (warm caches). Budget: p95 ≤ 100 ms;
 * every public ``dpcore`` function (``__all__`` of each module), one row each with representative arguments at the
-  app's defaults, grouped by module. §5 budgets apply to the rows it names (BR-DP optimize, SVT r^op, 10⁶ samples);
+  app's defaults, grouped by module. The budgets of docs/architecture.md apply to the rows they name (BR-DP
+  optimize, SVT r^op, 10⁶ samples);
   every other function is flagged when its p95 exceeds the page budget of 100 ms, because a page calling it on a
   slider move could not meet its own budget (``slow?`` rather than a failure: several are experiments that pages run
   behind a button or cache).
@@ -46,7 +47,7 @@ import dpcore  # noqa: E402
 from dpcore import baseline  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str, str]] = []  # name, p50, p95, budget, ok?
-PAGE_BUDGET = 0.100  # s, §5: page rerun after a slider move, server side, p95
+PAGE_BUDGET = 0.100  # s, docs/architecture.md: page rerun after a slider move, server side, p95
 
 
 def timeit(fn: Callable[[], object], *, repeat: int = 20, number: int = 1) -> tuple[float, float]:
@@ -530,8 +531,8 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
 
 
 def _table2_kwargs(data) -> dict[str, Any]:
-    spec = next(iter(data.TABLE2.values()))
-    return {k: getattr(spec, k) for k in ("n_records", "n_items", "threshold", "avg_length", "top_support", "n_above")}
+    row = next(iter(data.TABLE2.values()))
+    return {k: getattr(row, k) for k in ("n_records", "n_items", "threshold", "avg_length", "top_support", "n_above")}
 
 
 #: Generic representative values by parameter name (app defaults).
@@ -570,15 +571,15 @@ def _auto_call(fn: Callable, fx: dict[str, Any]) -> Callable[[], object]:
 
 
 def _budget_for(name: str) -> tuple[str, float, bool]:
-    """(budget text, limit, is a §5 budget): §5 for the rows it names, else a flag at the page budget."""
+    """(budget text, limit, is a set budget): docs/architecture.md's rows, else a flag at the page budget."""
     if name.startswith("brdp.optimize"):
-        return "≤ 10 ms (§5)", 0.010, True
+        return "≤ 10 ms", 0.010, True
     if name == "svt.optimal_correction (analytic)":
-        return "≤ 1 ms (§5)", 0.001, True
+        return "≤ 1 ms", 0.001, True
     if name == "svt.optimal_correction (numeric, FFT)":
-        return "≤ 20 ms (§5)", 0.020, True
+        return "≤ 20 ms", 0.020, True
     if "10⁶ samples" in name:
-        return "≤ 100 ms (§5)", 0.100, True
+        return "≤ 100 ms", 0.100, True
     return "flag > 100 ms", PAGE_BUDGET, False
 
 
