@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -39,7 +39,8 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
-_EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
+_EMBED_KEYS = ("embed", "embed_options")
+_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
 KEEP_KEYS: set[str] = {"ledger"}
@@ -212,18 +213,24 @@ def view(*, container: Any = None) -> str:
     return str(control("view", container=container))
 
 
-def parts(labels: Sequence[str], *, key: str = "part", container: Any = None) -> Any:
+def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
+          aliases: Mapping[str, str] | None = None, name: str = "the part") -> Any:
     """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
 
-    A value that names no tab is reported (Streamlit would drop it silently); ``?tab=`` and ``?figs=`` from older
-    links are read as ``?part=`` by app/main.py.
+    A value that names no tab is reported (Streamlit would drop it silently); ``aliases`` maps the names a part had
+    in older links to its label today; ``?tab=`` and ``?figs=`` from older links are read as ``?part=`` by
+    app/main.py.
     """
     c = container or st
     labels = list(labels)
     raw = _first_look(key)
     if raw is not None and raw not in labels:
-        _record(f"The link set `{key}={_shown(raw)}`, but the part must be one of {', '.join(labels)}. Showing "
-                f"{labels[0]}.")
+        if aliases and raw in aliases and key == "part":
+            _seed_part(aliases[raw])
+        else:
+            said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
+            _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
+                    f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, set()).add(key)
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
@@ -245,16 +252,31 @@ def current_values() -> dict[str, str]:
     return out
 
 
+def _seed_part(value: str) -> None:
+    """Make ``?part=value`` the value Streamlit seeds the page's tab bar from (its snapshot of the opening address)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        if qp.is_bound("part"):
+            return
+        qp.set_with_no_forward_msg("part", value)
+        initial = getattr(qp, "_initial_query_params", None)
+        if isinstance(initial, dict):
+            initial["part"] = [value]
+
+
 def adopt_legacy_part_keys() -> None:
     """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
     qp = st.query_params
     for old in LEGACY_PART_KEYS:
         if old in qp:
             value = qp.get_all(old)[-1]
-            with contextlib.suppress(StreamlitAPIException):  # already bound to a drawn tab bar: the tab wins
+            with contextlib.suppress(StreamlitAPIException):
                 del qp[old]
-                if "part" not in qp:
-                    qp["part"] = value
+            if "part" not in qp:
+                _seed_part(value)
+                st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
 
 
 def leave_page(keep: set[str]) -> None:
@@ -370,4 +392,4 @@ def compositions(key: str = "T", default: int = 10, *, container: Any = None) ->
 
 def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:
     """URL-bound tabs under another key than "part" (prefer :func:`parts`)."""
-    return parts(labels, key=key, container=container)
+    return parts(labels, key=key, container=container, name=name or "the part")

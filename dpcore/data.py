@@ -1,6 +1,6 @@
 """Synthetic data sets for the DP Explorer experiments (pure functions of parameters and an rng).
 
-SVT (paper 002, spec ``svt.md`` §4 Table 2, §5 R21): the Zipf and Binary score sets exactly as the paper
+SVT (Liu, Wang, Liu, Li and Chen 2024, §5.1 Table 2): the Zipf and Binary score sets exactly as the paper
 defines them, and *transaction-style* stand-ins for T40I10D100K, BMS-POS, Kosarak and Adult. The real data
 sets cannot be downloaded here; the stand-ins reproduce Table 2's record count, item count and threshold,
 an assumed average transaction length and top-item support, with a power-law item popularity — they are
@@ -47,7 +47,7 @@ def binary_scores(
 ) -> np.ndarray:
     """Binary score set of Table 2: n_positive items score ``high`` (1000), the rest ``low`` (0).
 
-    The paper does not state the number of positives; 50 (= c) is assumed (spec §7 item 18)."""
+    The paper does not state the number of positives; 50 (= c) is assumed."""
     n = _v.integer("n_items", n_items, low=1, high=MAX_ITEMS)
     npos = _v.integer("n_positive", n_positive, low=0, high=n)
     hi = _v.real("high", high)
@@ -183,14 +183,14 @@ def svt_dataset(name: str, rng=None) -> Dataset:
         return Dataset(name, binary_scores(), 500.0, 50, False)
     if name == "Zipf":
         return Dataset(name, zipf_scores(), 200.0, 50, False)
-    spec = TABLE2[name]
+    row = TABLE2[name]
     scores = transaction_scores(
-        n_records=spec.n_records,
-        n_items=spec.n_items,
-        threshold=spec.threshold,
-        avg_length=spec.avg_length,
-        top_support=spec.top_support,
-        n_above=spec.n_above,
+        n_records=row.n_records,
+        n_items=row.n_items,
+        threshold=row.threshold,
+        avg_length=row.avg_length,
+        top_support=row.top_support,
+        n_above=row.n_above,
         rng=rng,
     )
-    return Dataset(name, scores, float(spec.threshold), spec.c, True)
+    return Dataset(name, scores, float(row.threshold), row.c, True)

@@ -143,7 +143,7 @@ register(
         "theta", "θ", "error tolerance",
         "How far from the truth an answer may be and still count as accurate: a release is accurate when its noise "
         "is at most θ in size.",
-        1.0, log_grid(0.1, 100.0), glossary="error tolerance", same_idea_as=("gamma", "alpha"),
+        1.0, log_grid(0.1, 100.0), glossary="error tolerance", same_idea_as=("gamma", "alpha", "eta"),
     ),
     Param(
         "T", "T", "number of releases",

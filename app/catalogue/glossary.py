@@ -28,7 +28,7 @@ GLOSSARY: dict[str, str] = {
     "zCDP": "Zero-concentrated DP with parameter ρ: the Rényi divergence of every order a > 1 between neighbouring "
     "outputs is at most ρ·a. ρ's simply add under composition, and ρ-zCDP implies (ε, δ)-DP for every δ; the app "
     "converts with the tight bound of Canonne, Kamath & Steinke (2020), a little below the classic "
-    "ρ + 2√(ρ ln(1/δ)).",
+    "ρ + 2√(ρ ln(1/δ)); the Accuracy-first privacy filters keep the classic form, as their paper states them.",
     "ex-post privacy": "The privacy loss actually paid for the outcome that happened, as opposed to the worst case "
     "declared in advance. A mechanism that stops as soon as its answer is accurate enough pays only the ex-post ε "
     "of the level where it stopped.",
@@ -47,6 +47,7 @@ GLOSSARY: dict[str, str] = {
     "tolerance θ of the other pages, in the R²DP paper's own letter.",
     "error tolerance": "How far from the truth an answer may be and still count as accurate: θ on the Gaussian & "
     "Laplace, BR-DP and negotiation pages, γ on the R²DP page, α in the SVT paper's (α, β)-accuracy — each paper's "
-    "own letter for the same idea.",
+    "own letter for the same idea. On the Accuracy-first page the tolerance is relative, η: an answer is accurate "
+    "when its error is at most η times the true value.",
 }
 

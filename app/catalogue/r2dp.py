@@ -131,7 +131,7 @@ register(
         labels={k: FAMILY_WORDS[k] for k in ("gamma", "uniform", "truncnorm")}, topic="r2dp",
     ),
     Param(
-        "query", "", "statistical query",
+        "squery", "", "statistical query",
         "A count (one person changes it by at most 1) or an average (by at most 0.2, as in the paper).",
         "count", ("count", "average"), kind="choice", labels={"count": "count (Δ = 1)", "average": "average (Δ = 0.2)"},
         topic="r2dp",

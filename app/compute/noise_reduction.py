@@ -1,6 +1,7 @@
-"""Cached tables for the "Accuracy first: noise reduction" page (paper 001, spec ``noise_reduction.md`` §7).
+"""Cached tables for the "Accuracy first: noise reduction" page (Rogers, Samorodnitsky, Wu & Ramdas 2023).
 
-Scalar arguments in, small DataFrames / dicts out; every cache is bounded by :data:`app.compute.MAX_ENTRIES`.
+Scalar arguments in, small DataFrames and frozen dataclasses out; every cache is bounded by
+:data:`app.compute._cache.MAX_ENTRIES` (``@cached`` works inside and outside Streamlit).
 The maths lives in :mod:`dpcore.noise_reduction` and :mod:`dpcore.filters`; this module only evaluates it on the
 grids the charts need. The interactive ledger keeps a :class:`dpcore.filters.PrivacyFilter` as a plain dict
 (``to_dict`` / ``from_dict``) so the page can store it in ``st.session_state``.
@@ -10,15 +11,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
-import streamlit as st
 
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
 
@@ -29,8 +29,9 @@ COST_DRAWS = 300  # draws per true count in the cost panel
 ZIPF_A = 0.75  # Figure 2 / 3 Zipf exponent
 PAPER = {"epsilon": 10.0, "delta": 1e-6, "alpha": 0.1, "levels": 1000}  # Section 7.2 settings
 PAPER_SIZES = (8000, 16000, 32000, 64000, 128000)
-#: spec §4.3 re-implementation (1000 trials): n → (NR results, NR precision, doubling results, doubling precision)
-SPEC_FIG3 = {
+#: An independent re-implementation of Figure 3 (1000 trials; the paper shows the figure only as bars):
+#: n → (noise-reduction results, its precision, doubling results, its precision)
+REFERENCE_FIG3 = {
     8000: (21.25, 0.9672, 16.57, 0.9829),
     16000: (45.37, 0.9693, 32.43, 0.9815),
     32000: (85.52, 0.9693, 58.82, 0.9824),
@@ -39,39 +40,50 @@ SPEC_FIG3 = {
 }
 
 
-def _cached(fn: Callable) -> Callable:
-    return st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)(fn)
+@dataclass(frozen=True)
+class Budget:
+    """The unified filter's zCDP budget ρ*, its Σε² form 2ρ*, the top noise level √(2ρ*), both constants' ρ*."""
+    rho: float
+    eps2_budget: float
+    epsilon_max: float
+    corrected: float
+    as_printed: float
 
 
-# ---- budget and grids ---------------------------------------------------------------------------
-
-
-@_cached
-def budget(epsilon: float, delta: float, variant: str) -> dict[str, float]:
-    """ρ* of the unified filter (Thm 6; ``variant`` picks the corrected or printed constant, E1) and the grid top."""
+@cached
+def budget(epsilon: float, delta: float, variant: str) -> Budget:
+    """ρ* of the unified filter (Thm 6; ``variant`` picks the constant its proof gives or the printed one)."""
     rho = float(fl.rho_budget(epsilon, delta, variant=variant))
-    return {"rho": rho, "eps2_budget": 2.0 * rho, "epsilon_max": math.sqrt(2.0 * rho),
-            "corrected": float(fl.rho_budget(epsilon, delta)),
-            "as_printed": float(fl.rho_budget(epsilon, delta, variant="as_printed"))}
+    return Budget(rho=rho, eps2_budget=2.0 * rho, epsilon_max=math.sqrt(2.0 * rho),
+                  corrected=float(fl.rho_budget(epsilon, delta)),
+                  as_printed=float(fl.rho_budget(epsilon, delta, variant="as_printed")))
 
 
-@_cached
-def shortfall(epsilon: float, delta: float, variant: str) -> dict[str, float] | None:
+@dataclass(frozen=True)
+class Shortfall:
+    """Why no count can be released: the top level ε_max is below the grid's first level ε_min; the ε that suffices."""
+    epsilon_max: float
+    epsilon_min: float
+    epsilon_needed: float
+
+
+@cached
+def shortfall(epsilon: float, delta: float, variant: str) -> Shortfall | None:
     """None when the budget reaches the grid's first level ε_min; else why not and the smallest ε that does.
 
     A valid but infeasible combination (e.g. ε = 0.025 at δ = 1e-6): ε_max = √(2ρ*) < ε_min, no count can be released.
     The smallest sufficient ε is the filter's ε for ρ = ε²_min/2 (Thm 6, ``fl.zcdp_epsilon``).
     """
-    top = budget(epsilon, delta, variant)["epsilon_max"]
+    top = budget(epsilon, delta, variant).epsilon_max
     eps_min = math.sqrt(EPS2_MIN)
     if top > eps_min * (1 + 1e-9):
         return None
     need = float(fl.zcdp_epsilon(EPS2_MIN / 2.0, delta, variant=variant))
-    return {"epsilon_max": top, "epsilon_min": eps_min, "epsilon_needed": need}
+    return Shortfall(epsilon_max=top, epsilon_min=eps_min, epsilon_needed=need)
 
 
 def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
-    """Noise levels from ε_min = √EPS2_MIN to ``epsilon_max``: equally spaced in ε² ("linear", §3.9) or geometric."""
+    """Noise levels from ε_min = √EPS2_MIN to ``epsilon_max``: equally spaced in ε² ("linear", as in Section 7.2) or geometric."""
     eps_min = math.sqrt(EPS2_MIN)
     if not epsilon_max > eps_min * (1 + 1e-9):
         raise ValueError(
@@ -85,16 +97,13 @@ def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
     return np.geomspace(eps_min, epsilon_max, levels)
 
 
-@_cached
+@cached
 def grid(epsilon: float, delta: float, variant: str, levels: int, spacing: str) -> np.ndarray:
-    """The page's ε grid: its top level uses the whole budget, ε_max²/2 = ρ* (spec §3.9)."""
-    return make_grid(budget(epsilon, delta, variant)["epsilon_max"], levels, spacing)
+    """The page's ε grid: its top level uses the whole budget, ε_max²/2 = ρ*."""
+    return make_grid(budget(epsilon, delta, variant).epsilon_max, levels, spacing)
 
 
-# ---- V1: coupled paths --------------------------------------------------------------------------
-
-
-@_cached
+@cached
 def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
           mechanism: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """N_PATHS coupled noise-reduction paths Y_k = y + Z_k over the grid (Def 4.4 / Def A.1), and where each stops.
@@ -125,21 +134,32 @@ def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str,
     return frame, stops
 
 
-@_cached
+@cached
 def bands(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
           alpha: float) -> pd.DataFrame:
-    """±1/ε noise band around y and the acceptance boundary ŷ = (2+α)/(αε) (spec §2.11 closed form)."""
+    """±1/ε noise band around y and the acceptance boundary ŷ = (2+α)/(αε) (the closed form of the Section 7.2 rule)."""
     eps = grid(epsilon, delta, variant, levels, spacing)
     return pd.DataFrame({"epsilon": eps, "band_low": value - 1.0 / eps, "band_high": value + 1.0 / eps,
                          "boundary": (2.0 + alpha) / (alpha * eps)})
 
 
-# ---- V1 readout: distribution of the stopping level over many runs -------------------------------
+@dataclass(frozen=True)
+class StoppingSummary:
+    """Where many runs of one noise reduction stop: typical and worst-case charge, accuracy, DP ε of the charges."""
+    median_charge: float
+    mean_charge: float
+    worst_charge: float
+    median_epsilon_stop: float
+    accepted: float
+    precision: float
+    mean_loss: float
+    dp_epsilon_median: float
+    dp_epsilon_worst: float
 
 
-@_cached
+@cached
 def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-             mechanism: str, seed: int) -> tuple[pd.DataFrame, dict[str, float]]:
+             mechanism: str, seed: int) -> tuple[pd.DataFrame, StoppingSummary]:
     """N_RUNS releases (``release_many``): histogram of the charge paid at the stop, and a summary.
 
     Brownian charge ρ_T = ε_T²/2 (zCDP, Thm 6); Laplace charge ε_T (pure ex-post, Lemma A.1). The ex-ante worst
@@ -159,23 +179,20 @@ def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: s
     acc = runs["accepted"].to_numpy()
     good = acc & (np.abs(np.abs(runs["release"].to_numpy()) - abs(value)) < alpha * abs(value))
     median = float(runs["charge"].median())
-    summary = {
-        "median_charge": median,
-        "mean_charge": float(runs["charge"].mean()),
-        "worst_charge": float(worst),
-        "median_epsilon_stop": float(runs["epsilon_stop"].median()),
-        "accepted": float(acc.mean()),
-        "precision": float(good.sum() / acc.sum()) if acc.any() else 1.0,
-        "mean_loss": float(runs["loss"].mean()),
-        "dp_epsilon_median": float(fl.zcdp_epsilon(median, delta, variant=variant)) if mechanism == "brownian"
+    summary = StoppingSummary(
+        median_charge=median,
+        mean_charge=float(runs["charge"].mean()),
+        worst_charge=float(worst),
+        median_epsilon_stop=float(runs["epsilon_stop"].median()),
+        accepted=float(acc.mean()),
+        precision=float(good.sum() / acc.sum()) if acc.any() else 1.0,
+        mean_loss=float(runs["loss"].mean()),
+        dp_epsilon_median=float(fl.zcdp_epsilon(median, delta, variant=variant)) if mechanism == "brownian"
         else median,
-        "dp_epsilon_worst": float(fl.zcdp_epsilon(worst, delta, variant=variant)) if mechanism == "brownian"
+        dp_epsilon_worst=float(fl.zcdp_epsilon(worst, delta, variant=variant)) if mechanism == "brownian"
         else float(worst),
-    }
+    )
     return hist, summary
-
-
-# ---- the queue of counts, the filter odometer (V5) and the live ledger ----------------------------
 
 
 def queue(value: float, count: int) -> np.ndarray:
@@ -183,41 +200,52 @@ def queue(value: float, count: int) -> np.ndarray:
     return np.maximum(np.round(value * np.arange(1, count + 1, dtype=float) ** (-ZIPF_A)), 1.0)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One count of the queue: accepted, failed (discarded) or refused; the value released and the charge."""
+    status: str
+    release: float
+    charge: float
+
+
+REFUSED = Outcome("refused", math.nan, 0.0)
+
+
 def _release_nr(flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, spacing: str,
-                rng: np.random.Generator, label: str) -> dict[str, Any]:
-    """One Brownian noise reduction whose grid ends at the whole remaining budget (spec §3.9), admitted by ``flt``."""
+                rng: np.random.Generator, label: str) -> Outcome:
+    """One Brownian noise reduction whose grid ends at the whole remaining budget, admitted by ``flt``."""
     top = math.sqrt(2.0 * flt.remaining_rho)
     eps_min = math.sqrt(EPS2_MIN)
     eps = make_grid(top, levels, spacing) if top > eps_min * (1 + 1e-9) else np.array([eps_min])
     try:
         flt.start_noise_reduction(float(eps[-1]), label=label)
     except fl.BudgetExceeded:
-        return {"status": "refused", "release": math.nan, "charge": 0.0}
+        return REFUSED
     res = nr.release_with_stopping(y, epsilons=eps, alpha=alpha, rng=rng)
     status = "accepted" if res.accepted else "failed (discarded)"
     flt.charge_noise_reduction(res.epsilon_stop, label=f"{label} → ŷ = {res.release:.1f}, {status}")
-    return {"status": status, "release": res.release, "charge": res.charge}
+    return Outcome(status, res.release, res.charge)
 
 
 def _release_doubling(flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.random.Generator,
-                      label: str) -> dict[str, Any]:
-    """Doubling baseline (Section 7.1): every attempt is paid, capped at the remaining budget (spec §3.8)."""
+                      label: str) -> Outcome:
+    """Doubling baseline (Section 7.1): every attempt is paid, the last one capped at the remaining budget."""
     if flt.remaining_rho < EPS2_MIN / 2.0:
         try:
             flt.charge_zcdp(EPS2_MIN / 2.0, label=label)
         except fl.BudgetExceeded:
-            return {"status": "refused", "release": math.nan, "charge": 0.0}
+            return REFUSED
     res = nr.doubling_release(y, alpha=alpha, epsilon_start=math.sqrt(EPS2_MIN),
                               epsilon_max=math.sqrt(2.0 * flt.remaining_rho), rho_budget=flt.remaining_rho, rng=rng)
     status = "accepted" if res.accepted else "failed (discarded)"
     flt.charge_zcdp(min(res.charge, flt.remaining_rho), label=f"{label}: {res.attempts} attempts, {status}")
-    return {"status": status, "release": res.release, "charge": res.charge}
+    return Outcome(status, res.release, res.charge)
 
 
-@_cached
+@cached
 def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
              count: int, seed: int) -> pd.DataFrame:
-    """Release the queue of counts in order under one budget (Figure 1 made live, spec V5).
+    """Release the queue of counts in order under one budget (Figure 1 made live).
 
     Noise reduction under the unified filter (Thm 6; each count's grid ends at the remaining budget) against
     doubling under the zCDP filter (Thm 2). Columns: method, count (index), true_count, status, charge, spent.
@@ -232,25 +260,39 @@ def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: s
                 out = _release_nr(flt, float(y), alpha=alpha, levels=levels, spacing=spacing, rng=rng, label=label)
             else:
                 out = _release_doubling(flt, float(y), alpha=alpha, rng=rng, label=label)
-            rows.append({"method": method, "count": j, "true_count": y, "status": out["status"],
-                         "charge": out["charge"], "spent": flt.rho_spent, "remaining": flt.remaining_rho})
+            rows.append({"method": method, "count": j, "true_count": y, "status": out.status,
+                         "charge": out.charge, "spent": flt.rho_spent, "remaining": flt.remaining_rho})
     return pd.DataFrame(rows)
 
 
-def odometer_summary(df: pd.DataFrame) -> dict[str, int]:
+@dataclass(frozen=True)
+class Returned:
+    """Counts of the queue returned (accepted) by each method under the same budget."""
+    noise_reduction: int
+    doubling: int
+
+
+def odometer_summary(df: pd.DataFrame) -> Returned:
     """Counts returned (accepted) per method."""
     acc = df[df["status"] == "accepted"]
-    return {m: int((acc["method"] == m).sum()) for m in ("noise_reduction", "doubling")}
+    return Returned(*(int((acc["method"] == m).sum()) for m in ("noise_reduction", "doubling")))
 
 
-def ledger_new(epsilon: float, delta: float, variant: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class LedgerState:
+    """The live ledger kept in the session: its settings, the unified filter as a plain dict, the queue position."""
+    config: tuple[float, float, str]
+    filter: dict[str, Any]
+    next: int
+
+
+def ledger_new(epsilon: float, delta: float, variant: str) -> LedgerState:
     """A fresh live ledger: an empty unified filter (as a dict) and the queue position."""
-    return {"config": [epsilon, delta, variant], "filter": fl.PrivacyFilter(epsilon, delta, variant=variant).to_dict(),
-            "next": 0}
+    return LedgerState((epsilon, delta, variant), fl.PrivacyFilter(epsilon, delta, variant=variant).to_dict(), 0)
 
 
-def ledger_add(state: dict[str, Any], kind: str, *, value: float, count: int, alpha: float, levels: int,
-               spacing: str, seed: int) -> tuple[dict[str, Any], str]:
+def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha: float, levels: int,
+               spacing: str, seed: int) -> tuple[LedgerState, str]:
     """Apply one button press to the ledger: the next count of the queue by a zCDP (Gaussian) release or by noise
     reduction. Returns (new state, message).
 
@@ -258,10 +300,10 @@ def ledger_add(state: dict[str, Any], kind: str, *, value: float, count: int, al
     ε = (2+α)/(α·y), charged ρ = ε²/2 — refused when it does not fit (Thm 2 look-ahead). ``kind="noise_reduction"``:
     a Brownian noise reduction whose grid ends at the whole remaining budget (condition (4)), charged ε_T²/2.
     """
-    flt = fl.PrivacyFilter.from_dict(state["filter"])
-    j = state["next"] % count
+    flt = fl.PrivacyFilter.from_dict(state.filter)
+    j = state.next % count
     y = float(queue(value, count)[j])
-    rng = np.random.default_rng([seed, state["next"], 0 if kind == "zcdp" else 1])
+    rng = np.random.default_rng([seed, state.next, 0 if kind == "zcdp" else 1])
     label = f"count {j + 1} (y = {y:g})"
     if kind == "zcdp":
         e = (2.0 + alpha) / (alpha * y)
@@ -275,41 +317,101 @@ def ledger_add(state: dict[str, Any], kind: str, *, value: float, count: int, al
         out = _release_nr(flt, y, alpha=alpha, levels=levels, spacing=spacing, rng=rng,
                           label=f"noise reduction of {label}")
         msg = (f"Refused: noise reduction of {label} — no noise level fits the remaining budget."
-               if out["status"] == "refused" else
-               f"Noise reduction of {label}: {out['status']}, ŷ = {out['release']:.1f}, charged ρ = {out['charge']:.4g}.")
-    return {"config": state["config"], "filter": flt.to_dict(), "next": state["next"] + 1}, msg
+               if out.status == "refused" else
+               f"Noise reduction of {label}: {out.status}, ŷ = {out.release:.1f}, charged ρ = {out.charge:.4g}.")
+    return LedgerState(state.config, flt.to_dict(), state.next + 1), msg
 
 
-def ledger_view(state: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, float]]:
-    """The ledger table and the gauge numbers (budget, spent, remaining, DP ε spent so far) of a stored filter."""
-    return _ledger_view(json.dumps(state["filter"]))
+@dataclass(frozen=True)
+class Gauge:
+    """The live filter's budget ρ*, spent and remaining ρ, the DP ε spent so far, accepted and refused requests."""
+    budget: float
+    spent: float
+    remaining: float
+    epsilon_spent: float
+    accepted: int
+    refused: int
 
 
-@_cached
-def _ledger_view(filter_json: str) -> tuple[pd.DataFrame, dict[str, float]]:
+def ledger_view(state: LedgerState) -> tuple[pd.DataFrame, Gauge]:
+    """The ledger table and the gauge numbers of a stored filter."""
+    return _ledger_view(json.dumps(state.filter))
+
+
+@cached
+def _ledger_view(filter_json: str) -> tuple[pd.DataFrame, Gauge]:
     flt = fl.PrivacyFilter.from_dict(json.loads(filter_json))
     df = flt.ledger[["step", "mechanism", "label", "status", "epsilon_max", "epsilon_stop", "charge", "spent",
                      "remaining"]]
-    return df, {"budget": flt.rho_budget, "spent": flt.rho_spent, "remaining": flt.remaining_rho,
-                "epsilon_spent": flt.spent_epsilon, "accepted": int((df["status"] == "accepted").sum()),
-                "refused": int((df["status"] == "refused").sum())}
+    return df, Gauge(flt.rho_budget, flt.rho_spent, flt.remaining_rho, flt.spent_epsilon,
+                     int((df["status"] == "accepted").sum()), int((df["status"] == "refused").sum()))
 
 
-# ---- V7: cost per count --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ConcurrentSummary:
+    """Thm 3: both budgets, what each part spent, counts returned by each, and the overall (ε + ε', δ) guarantee."""
+    rho_budget: float
+    rho_spent: float
+    expost_budget: float
+    expost_spent: float
+    zcdp_returned: int
+    expost_returned: int
+    epsilon_total: float
+    delta_total: float
+
+
+@cached
+def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float, alpha: float, count: int,
+               levels: int, seed: int) -> tuple[pd.DataFrame, ConcurrentSummary]:
+    """The queue of counts under Thm 3's concurrent filter: odd counts by one-shot Gaussian releases (zCDP part, Thm 2
+    rules, budget from (ε, δ'')), even counts by Laplace noise reductions (ex-post part, Lemma 5.2, budget ε'), each
+    grid ending at the ex-post budget still left and charged ε_T. Columns: count, true_count, part, status, charge,
+    rho_spent, expost_spent."""
+    c = fl.ConcurrentFilter(epsilon, delta, epsilon_expost)
+    rng = np.random.default_rng([seed, 5])
+    rows = []
+    for j, y in enumerate(queue(value, count), start=1):
+        label = f"count {j} (y = {y:g})"
+        if j % 2:
+            e = (2.0 + alpha) / (alpha * y)  # the level at which the rule would just fire at ŷ = y
+            try:
+                c.zcdp.charge_zcdp(e * e / 2.0, label=label)
+                out = Outcome("accepted", y + rng.standard_normal() / e, e * e / 2.0)  # one-shot: always released
+            except fl.BudgetExceeded:
+                out = REFUSED
+            part = "zCDP: Gaussian"
+        else:
+            part = "ex-post: Laplace noise reduction"
+            top = c.expost.remaining_epsilon
+            if top <= math.sqrt(EPS2_MIN) * (1 + 1e-9):
+                out = REFUSED
+            else:
+                c.expost.start(top, label=label)
+                res = nr.release_with_stopping(y, epsilons=make_grid(top, levels, "geometric"), alpha=alpha,
+                                               mechanism="laplace", rng=rng)
+                c.expost.charge(res.charge)
+                out = Outcome("accepted" if res.accepted else "failed (discarded)", res.release, res.charge)
+        rows.append({"count": j, "true_count": y, "part": part, "status": out.status, "charge": out.charge,
+                     "rho_spent": c.zcdp.rho_spent, "expost_spent": c.expost.epsilon_spent})
+    df = pd.DataFrame(rows)
+    ok = df["status"] == "accepted"
+    eps_total, delta_total = c.guarantee
+    return df, ConcurrentSummary(c.zcdp.rho_budget, c.zcdp.rho_spent, epsilon_expost, c.expost.epsilon_spent,
+                                 int((ok & df["part"].str.startswith("zCDP")).sum()),
+                                 int((ok & df["part"].str.startswith("ex-post")).sum()), eps_total, delta_total)
 
 
 def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
-    """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``, §4.4, V7).
+    """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``).
 
-    True counts on a log grid 10 … 10⁴ plus the slider's y. As in spec V7 the budget is the paper's, Σε² ≤ 2ρ*(10,
-    1e-6) = 2.706 (the noise-reduction grid is linear in ε² from ε²_min up to it), so the panel does not depend on
+    True counts on a log grid 10 … 10⁴ plus the slider's y. The budget is the paper's, Σε² ≤ 2ρ*(10, 1e-6) = 2.706 (the noise-reduction grid is linear in ε² from ε²_min up to it), so the panel does not depend on
     the sidebar's ε; each true count is cached on its own, so moving y computes one new row.
     """
     values = np.unique(np.append(np.round(np.geomspace(10.0, 1e4, 13)), value))
     return pd.concat([_cost_row(float(y), levels, alpha, seed) for y in values], ignore_index=True)
 
 
-@_cached
+@cached
 def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFrame:
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     rng = np.random.default_rng([seed, int(round(value * 100))])
@@ -317,10 +419,7 @@ def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFram
                               grid_size=max(levels, 2), draws=COST_DRAWS, rng=rng)
 
 
-# ---- V4 / E1: the filter constant ----------------------------------------------------------------
-
-
-@_cached
+@cached
 def constants(epsilon: float, delta: float) -> pd.DataFrame:
     """ε(ρ) certified by Thm 6 with the corrected constant 2√(ρ log(1/δ'')) and the printed 2√(2ρ log(1/δ''))."""
     top = 1.5 * float(fl.rho_budget(epsilon, delta))
@@ -329,37 +428,52 @@ def constants(epsilon: float, delta: float) -> pd.DataFrame:
                          "as_printed": fl.zcdp_epsilon(rho, delta, variant="as_printed")})
 
 
-@_cached
-def errata(epsilon: float, delta: float, count: int, levels: int) -> dict[str, float]:
-    """Numbers for the errata: E1 (Thm 6 constant), E3 (Thm 5 drift) and E6 (Lemma 5.2 admissibility index).
+@dataclass(frozen=True)
+class Errata:
+    """Printed vs correct numbers for the paper's three misprints that change a number (see :func:`errata`)."""
+    rho_corrected: float
+    rho_printed: float
+    thm5_v: float
+    thm5_printed: float
+    thm5_corrected: float
+    thm6_for_same_v: float
+    lemma52_spent: float
+    lemma52_printed_worst: float
+    lemma52_admits_corrected: bool
+    lemma52_corrected_max: float
 
-    E3: ``count`` Brownian reductions each stopped at ε² = 0.01 (V = 0.01·count, γ = 0.01, R11), printed ψ(V) vs
-    corrected V/2 + ψ(V). E6: after 90 % of an ex-post budget ε is spent, the printed rule (Σ_{i<n} ℰ_i ≤ ε) still
+
+@cached
+def errata(epsilon: float, delta: float, count: int, levels: int) -> Errata:
+    """Numbers for the misprints: Thm 6's constant, Thm 5's missing drift and Lemma 5.2's admission rule.
+
+    Thm 5: ``count`` Brownian reductions each stopped at ε² = 0.01 (V = 0.01·count, γ = 0.01), printed ψ(V) vs
+    V/2 + ψ(V). Lemma 5.2: after 90 % of an ex-post budget ε is spent, the printed rule (Σ_{i<n} ℰ_i ≤ ε) still
     admits a Laplace noise reduction whose grid tops at ε, so the worst-case total is 1.9ε, not ε.
     """
     v = 0.01 * count
     ex = fl.ExPostFilter(epsilon)
     ex.start(0.9 * epsilon, label="earlier releases")
     ex.charge(0.9 * epsilon)
-    return {
-        "rho_corrected": float(fl.rho_budget(epsilon, delta)),
-        "rho_printed": float(fl.rho_budget(epsilon, delta, variant="as_printed")),
-        "thm5_v": v,
-        "thm5_printed": float(nr.brownian_expost_bound(v, gamma=0.01, delta=delta, variant="as_printed")),
-        "thm5_corrected": float(nr.brownian_expost_bound(v, gamma=0.01, delta=delta)),
-        "thm6_for_same_v": float(fl.zcdp_epsilon(v / 2.0, delta)),
-        "lemma52_spent": ex.epsilon_spent,
-        "lemma52_printed_worst": ex.epsilon_spent + epsilon,
-        "lemma52_admits_corrected": float(ex.can_start(epsilon_max=epsilon)),
-        "lemma52_corrected_max": ex.remaining_epsilon,
-    }
+    return Errata(
+        rho_corrected=float(fl.rho_budget(epsilon, delta)),
+        rho_printed=float(fl.rho_budget(epsilon, delta, variant="as_printed")),
+        thm5_v=v,
+        thm5_printed=float(nr.brownian_expost_bound(v, gamma=0.01, delta=delta, variant="as_printed")),
+        thm5_corrected=float(nr.brownian_expost_bound(v, gamma=0.01, delta=delta)),
+        thm6_for_same_v=float(fl.zcdp_epsilon(v / 2.0, delta)),
+        lemma52_spent=ex.epsilon_spent,
+        lemma52_printed_worst=ex.epsilon_spent + epsilon,
+        lemma52_admits_corrected=bool(ex.can_start(epsilon_max=epsilon)),
+        lemma52_corrected_max=ex.remaining_epsilon,
+    )
 
 
-@_cached
+@cached
 def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) -> pd.DataFrame:
-    """V9: ε after m Brownian noise reductions each stopped at ε² = ``eps2`` (spec R11), m = 1 … 1000.
+    """ε after m Brownian noise reductions each stopped at ε² = ``eps2``, m = 1 … 1000.
 
-    Thm 6 (corrected): zcdp_epsilon(m·ε²/2, δ); Thm 5 (corrected, E3): V/2 + ψ(V; γ, δ) with V = m·ε²; basic
+    Thm 6: zcdp_epsilon(m·ε²/2, δ); Thm 5 with its drift restored: V/2 + ψ(V; γ, δ) with V = m·ε²; basic
     ex-post composition (Lemma 5.1): m·(ε²/2 + ψ(ε²; γ, δ/m)).
     """
     m = np.unique(np.append(np.round(np.geomspace(1, 1000, 60)), [10.0, 100.0]))
@@ -372,59 +486,86 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
     })
 
 
-# ---- Figure 3 and the §4.4 table at the paper's settings -----------------------------------------
+#: CPU seconds one Figure 3 trial costs (five sample sizes, both methods; measured on the class server, 0.044–0.08 s)
+FIG3_SECONDS_PER_TRIAL = 0.08
+#: Most trials one request may run: 500 × 0.08 s ≈ 40 s of CPU, under the ~60 s a request may take
+FIG3_MAX_TRIALS = 500
 
 
-_FIGURE3: dict[tuple[int, str, int], pd.DataFrame] = {}  # bounded by MAX_ENTRIES, oldest evicted first
+def figure3_seconds(trials: int) -> float:
+    """Estimated CPU seconds of :func:`figure3` for ``trials`` trials per sample size (stated before it starts)."""
+    return min(int(trials), FIG3_MAX_TRIALS) * FIG3_SECONDS_PER_TRIAL
 
 
-def figure3(trials: int, variant: str, seed: int, progress: Callable[[float], None] | None = None) -> pd.DataFrame:
+@cached
+def figure3(trials: int, variant: str, seed: int) -> pd.DataFrame:
     """Figure 3 (Section 7.2): precision and results returned vs n, noise reduction vs doubling (``zipf_experiment``).
 
-    Paper settings (ε = 10, δ'' = 1e-6, α = 0.1, ε_EM = 0.1, grid of 1000 levels linear in ε²). Cached by the
-    scalars in a bounded dict rather than ``st.cache_data``, whose replay forbids the progress bar updates that
-    ``progress`` (fraction done) makes while it runs.
+    Paper settings (ε = 10, δ'' = 1e-6, α = 0.1, ε_EM = 0.1, grid of 1000 levels linear in ε²), at most
+    :data:`FIG3_MAX_TRIALS` trials per n (the paper runs 1000). Pure and picklable: the page runs it in a background
+    worker (``app.background.result``), which also keeps the finished result for every session; cached, so a lesson
+    that asks twice computes once.
     """
-    key = (int(trials), str(variant), int(seed))
-    if key not in _FIGURE3:
-        df = nr.zipf_experiment(sample_sizes=PAPER_SIZES, trials=trials, alpha=PAPER["alpha"],
-                                epsilon=PAPER["epsilon"], delta=PAPER["delta"], grid_size=PAPER["levels"],
-                                variant=variant, rng=seed, progress=progress)
-        while len(_FIGURE3) >= MAX_ENTRIES:
-            _FIGURE3.pop(next(iter(_FIGURE3)))
-        _FIGURE3[key] = df
-    return _FIGURE3[key].copy()
-
-
-def figure3_cached(trials: int, variant: str, seed: int) -> bool:
-    """Whether :func:`figure3` already holds these settings (then the page shows it without a button press)."""
-    return (int(trials), str(variant), int(seed)) in _FIGURE3
+    t = min(int(trials), FIG3_MAX_TRIALS)
+    return nr.zipf_experiment(sample_sizes=PAPER_SIZES, trials=t, alpha=PAPER["alpha"], epsilon=PAPER["epsilon"],
+                              delta=PAPER["delta"], grid_size=PAPER["levels"], variant=variant, rng=seed)
 
 
 def figure3_reference() -> pd.DataFrame:
-    """The spec's §4.3 re-implementation (1000 trials), for comparison with the reproduced means."""
-    rows = []
-    for n, (r_nr, p_nr, r_db, p_db) in SPEC_FIG3.items():
-        rows.append({"n": n, "method": "noise_reduction", "results_mean": r_nr, "precision_mean": p_nr})
-        rows.append({"n": n, "method": "doubling", "results_mean": r_db, "precision_mean": p_db})
-    return pd.DataFrame(rows)
+    """An independent re-implementation's Figure 3 means (1000 trials), to compare with the reproduced means."""
+    return pd.DataFrame([{"n": n, "method": m, "results_mean": r, "precision_mean": q}
+                         for n, (r1, q1, r2, q2) in REFERENCE_FIG3.items()
+                         for m, r, q in (("noise_reduction", r1, q1), ("doubling", r2, q2))])
 
 
-@_cached
+#: The paper's Reddit experiment (Section 7.2): ε = 1, δ'' = 1e-6, α = 0.01, ε_EM = 0.01, smallest level 0.0001
+#: (read as ε; as ε² it changes little), 1000 candidate words. Its results over 1000 trials, as printed:
+REDDIT = {"epsilon": 1.0, "delta": 1e-6, "alpha": 0.01, "epsilon_em": 0.01, "epsilon2_min": 1e-8, "words": 1000}
+REDDIT_PAPER = {"noise_reduction": (152.0, 0.97), "doubling": (109.0, 0.98)}  # (results, precision)
+#: Stand-in data (the Reddit word histogram is not bundled): 2,000,000 author–word pairs drawn from a Zipf law with
+#: exponent 1 over the 1000 words, so the most common word is used by about 270,000 authors.
+REDDIT_STANDIN = {"a": 1.0, "n": 2_000_000}
+REDDIT_SECONDS_PER_TRIAL = 0.03
+
+
+@cached
+def reddit_standin(trials: int, seed: int) -> pd.DataFrame:
+    """The Reddit experiment's settings on stand-in Zipf data: results and precision of both methods.
+
+    One row per method: results (mean, sd) and precision (mean) over ``trials`` trials (at most
+    :data:`FIG3_MAX_TRIALS`), next to the paper's printed means. Pure: the page runs it in a background worker.
+    """
+    t = min(int(trials), FIG3_MAX_TRIALS)
+    df = nr.zipf_experiment(sample_sizes=(REDDIT_STANDIN["n"],), trials=t, alpha=REDDIT["alpha"],
+                            epsilon=REDDIT["epsilon"], delta=REDDIT["delta"], epsilon_em=REDDIT["epsilon_em"],
+                            epsilon2_min=REDDIT["epsilon2_min"], a=REDDIT_STANDIN["a"], support=REDDIT["words"],
+                            rng=seed)
+    df["paper_results"] = df["method"].map(lambda m: REDDIT_PAPER[m][0])
+    df["paper_precision"] = df["method"].map(lambda m: REDDIT_PAPER[m][1])
+    return df[["method", "trials", "results_mean", "results_sd", "precision_mean", "paper_results",
+               "paper_precision"]]
+
+
+@cached
 def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
-    """Spec §4.4 table: cost per count at y ∈ {30, 50, 100, 200, 500}, grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
+    """Cost per count at y ∈ {30, 50, 100, 200, 500} at the paper's settings, grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     return nr.cost_comparison([30, 50, 100, 200, 500], alpha=PAPER["alpha"], epsilon2_min=EPS2_MIN,
                               epsilon2_max=top, grid_size=PAPER["levels"], draws=draws, rng=seed)
 
 
-# ---- V2: time inversion and the privacy-loss process ----------------------------------------------
+@dataclass(frozen=True)
+class InversionSummary:
+    """Path 1 of the path panel: its stopping level ε_T, charge ρ_T = ε_T²/2 and realised loss ℒ at the stop."""
+    epsilon_stop: float
+    rho_stop: float
+    loss_stop: float
 
 
-@_cached
+@cached
 def inversion(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-              direction: int, seed: int) -> tuple[pd.DataFrame, dict[str, float]]:
-    """V2: the Brownian paths of panel 1 on the precision clock s = ε²: W(s) = s·(Y − y) (a standard BM, spec §2.8)
+              direction: int, seed: int) -> tuple[pd.DataFrame, InversionSummary]:
+    """The Brownian paths of the path panel on the precision clock s = ε²: W(s) = s·(Y − y) (a standard BM)
     and the loss process ℒ(s) = s/2 + u·W(s) against the neighbour f(x') = y − u (``brownian_loss``, Thm 4).
 
     Summary: ε_T, ρ_T = ε_T²/2 and ℒ at the stop of path 1.
@@ -436,22 +577,27 @@ def inversion(epsilon: float, delta: float, variant: str, levels: int, spacing: 
     out = pd.DataFrame({"path": df["path"].to_numpy(), "s": s, "W": s * (rel - value), "loss": loss})
     first = stops.iloc[0]
     e_t = float(first["epsilon_stop"])
-    summary = {"epsilon_stop": e_t, "rho_stop": e_t**2 / 2.0,
-               "loss_stop": float(nr.brownian_loss(float(first["release"]), epsilon=e_t, value=value,
-                                                   neighbour=value - direction))}
-    return out, summary
+    loss_t = float(nr.brownian_loss(float(first["release"]), epsilon=e_t, value=value, neighbour=value - direction))
+    return out, InversionSummary(e_t, e_t**2 / 2.0, loss_t)
 
 
-# ---- V3: correlation of the coupled noise across levels ------------------------------------------
+# ---- correlation of the coupled noise across levels ----------------------------------------------
 
 N_CORR = 2000  # paths behind the empirical correlation matrix
 CORR_LEVELS = 25  # levels shown in the heatmap (evenly picked from the page grid)
 
 
-@_cached
+@dataclass(frozen=True)
+class CorrelationSummary:
+    """Largest |empirical − theory| correlation and the mean correlation of neighbouring levels (theory)."""
+    max_gap: float
+    adjacent: float
+
+
+@cached
 def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing: str, mechanism: str,
-                seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
-    """V3: empirical Corr(Z_i, Z_j) of N_CORR coupled paths against min(ε_i, ε_j)/max(ε_i, ε_j) (spec §2.10, C2/C8).
+                seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, CorrelationSummary]:
+    """Empirical Corr(Z_i, Z_j) of N_CORR coupled paths against min(ε_i, ε_j)/max(ε_i, ε_j) (both processes).
 
     Returns (levels ε, empirical matrix, theory matrix, summary: largest |empirical − theory|, adjacent-level
     correlation in theory).
@@ -463,7 +609,7 @@ def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing
     emp = np.corrcoef(z, rowvar=False) if eps.size > 1 else np.ones((1, 1))
     theory = np.minimum.outer(eps, eps) / np.maximum.outer(eps, eps)
     adj = float(np.mean(eps[:-1] / eps[1:])) if eps.size > 1 else 1.0
-    return eps, emp, theory, {"max_gap": float(np.abs(emp - theory).max()), "adjacent": adj}
+    return eps, emp, theory, CorrelationSummary(float(np.abs(emp - theory).max()), adj)
 
 
 def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> pd.DataFrame:
@@ -473,23 +619,37 @@ def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> p
                          "theory": theory.ravel()})
 
 
-# ---- V6: distribution of the total privacy loss of filter runs -----------------------------------
+# ---- distribution of the total privacy loss of filter runs ---------------------------------------
 
 N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
 FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
 
 
-@_cached
+@dataclass(frozen=True)
+class LossSummary:
+    """Filter runs: ρ*, mean ρ spent, mean and variance of the total loss, its tail above ε (empirical, normal)."""
+    rho: float
+    spent: float
+    mean: float
+    var: float
+    tail: float
+    tail_gauss: float
+    delta: float
+    rounds: float
+    bm_rounds: float
+
+
+@cached
 def loss_distribution(epsilon: float, delta: float, variant: str, value: float, alpha: float,
-                      seed: int, mix: float = 0.4) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
-    """V6: total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: a share ``mix`` of Gaussian
-    zCDP rounds, the rest Brownian noise reductions of y stopped at relative error ``alpha``, spec C10) against a
+                      seed: int, mix: float = 0.4) -> tuple[pd.DataFrame, pd.DataFrame, LossSummary]:
+    """Total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: a share ``mix`` of Gaussian
+    zCDP rounds, the rest Brownian noise reductions of y stopped at relative error ``alpha``) against a
     worst-case neighbour, with the N(ρ, 2ρ) density.
 
     Returns (histogram: loss bin centre, density; curve: loss, normal density; summary: ρ*, mean spent, mean and
     variance of the loss, empirical and Gaussian tail mass above ε, δ'').
     """
-    rho = budget(epsilon, delta, variant)["rho"]
+    rho = budget(epsilon, delta, variant).rho
     runs = nr.filter_losses(rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, zcdp_share=mix,
                             levels=FILTER_LEVELS, rng=seed)
     loss = runs["loss"].to_numpy()
@@ -499,22 +659,28 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
     hist = pd.DataFrame({"loss": (edges[:-1] + edges[1:]) / 2.0, "density": dens, "width": np.diff(edges)})
     x = np.linspace(lo, hi, 200)
     curve = pd.DataFrame({"loss": x, "density": stats.norm.pdf(x, loc=rho, scale=sd)})
-    summary = {"rho": rho, "spent": float(runs["spent"].mean()), "mean": float(loss.mean()),
-               "var": float(loss.var(ddof=1)), "tail": float((loss > epsilon).mean()),
-               "tail_gauss": float(stats.norm.sf(epsilon, loc=rho, scale=sd)), "delta": delta,
-               "rounds": float(runs["rounds"].mean()), "bm_rounds": float(runs["bm_rounds"].mean())}
+    summary = LossSummary(rho=rho, spent=float(runs["spent"].mean()), mean=float(loss.mean()),
+                          var=float(loss.var(ddof=1)), tail=float((loss > epsilon).mean()),
+                          tail_gauss=float(stats.norm.sf(epsilon, loc=rho, scale=sd)), delta=delta,
+                          rounds=float(runs["rounds"].mean()), bm_rounds=float(runs["bm_rounds"].mean()))
     return hist, curve, summary
 
 
-# ---- V8 left: the Zipf data of Figures 2-3 -------------------------------------------------------
+@dataclass(frozen=True)
+class ZipfSummary:
+    """Largest count, items that could ever be released at the paper's budget, the count that needs, Σ k^(−a)."""
+    largest: int
+    releasable: int
+    need: float
+    normaliser: float
 
 
-@_cached
-def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> tuple[pd.DataFrame, dict[str, float]]:
-    """V8 left: n i.i.d. Zipf(a) draws on {1..support} (``zipf_probabilities``), counted, with the expected n·p_k.
+@cached
+def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> tuple[pd.DataFrame, ZipfSummary]:
+    """n i.i.d. Zipf(a) draws on {1..support} (``zipf_probabilities``), counted, with the expected n·p_k.
 
     Summary: largest count, items with a count ≥ (2+α)/α/ε_max at the paper's budget (count 21/√2.706 for α = 0.1
-    would be released at the top level), and the normaliser Σ k^(−a) (spec R13: 13.212814 for a = 0.75).
+    would be released at the top level), and the normaliser Σ k^(−a) (13.212814 for a = 0.75 on 1–300).
     """
     p = nr.zipf_probabilities(a, support)
     counts = np.random.default_rng([seed, 3]).multinomial(int(n), p)
@@ -522,20 +688,29 @@ def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> tuple[pd.Dat
     top = math.sqrt(2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"])))
     need = (2.0 + PAPER["alpha"]) / PAPER["alpha"] / top
     df = pd.DataFrame({"item": k, "count": counts, "expected": n * p})
-    return df, {"max": int(counts.max()), "releasable": int((counts >= need).sum()), "need": need,
-                "normaliser": float((k.astype(float) ** (-a)).sum())}
+    return df, ZipfSummary(int(counts.max()), int((counts >= need).sum()), need,
+                           float((k.astype(float) ** (-a)).sum()))
 
 
-# ---- V11: the backward martingale ---------------------------------------------------------------
+# ---- the backward martingale ----------------------------------------------------------------------
 
 N_MART = 4000  # paths behind the martingale means
 MART_SHOWN = 15  # paths drawn
 
 
-@_cached
+@dataclass(frozen=True)
+class MartingaleSummary:
+    """Mean of M at the stopping time and its standard error, share stopped early, median stopping time t_T."""
+    stopped_mean: float
+    stopped_se: float
+    stopped_share: float
+    median_t_stop: float
+
+
+@cached
 def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-               lam: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
-    """V11: M(t) = exp(λB(t)/t − λ²/(2t)) (Lemma 6.1, ``backward_martingale``) on N_MART Brownian paths of the
+               lam: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, MartingaleSummary]:
+    """M(t) = exp(λB(t)/t − λ²/(2t)) (Lemma 6.1, ``backward_martingale``) on N_MART Brownian paths of the
     page grid, its mean ± 2 se at every level, and its mean at the adaptive stopping time of the relative-error rule.
 
     Returns (paths: path, t, M for MART_SHOWN paths; mean: t, mean, low, high; summary: mean of M at the stop ± se,
@@ -554,21 +729,31 @@ def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing:
     hit = stop.any(axis=1)
     idx = np.where(hit, stop.argmax(axis=1), eps.size - 1)
     at_stop = m[np.arange(N_MART), idx]
-    return shown, mean, {"stopped_mean": float(at_stop.mean()),
-                         "stopped_se": float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
-                         "stopped_share": float(hit.mean()), "median_t_stop": float(np.median(t[idx]))}
+    return shown, mean, MartingaleSummary(float(at_stop.mean()), float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
+                                          float(hit.mean()), float(np.median(t[idx])))
 
 
-# ---- V10: the Laplace noise-reduction process -----------------------------------------------------
+# ---- the Laplace noise-reduction process ----------------------------------------------------------
 
 N_LAPLACE = 2000  # paths behind the empirical P(flat) and the loss check
 LAPLACE_SHOWN = 3  # paths drawn
 
 
-@_cached
+@dataclass(frozen=True)
+class LaplaceSummary:
+    """Mean empirical and theoretical P(flat), largest gap, path 1's stop ε_T and loss, largest |ℒ|/ε (Lemma A.1)."""
+    flat_empirical: float
+    flat_theory: float
+    flat_gap: float
+    epsilon_stop: float
+    loss_stop: float
+    max_ratio: float
+
+
+@cached
 def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
-                    alpha: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
-    """V10: the piecewise-constant Laplace process X(b), b = 1/ε, on the page grid (``laplace_path``, spec §3.4).
+                    alpha: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, LaplaceSummary]:
+    """The piecewise-constant Laplace process X(b), b = 1/ε, on the page grid (``laplace_path``, Appendix A).
 
     Returns (paths: path, b, X, flat — whether X(b) equals the value at the next finer level, for LAPLACE_SHOWN
     paths; pairs: b_fine, b_coarse, empirical share of N_LAPLACE paths flat between the two levels, theory
@@ -590,10 +775,9 @@ def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spa
     stop = np.asarray(nr.relative_error_stop(value + x[0], eps, alpha=alpha))
     k = int(np.argmax(stop)) if stop.any() else eps.size - 1
     gap = float(np.abs(pairs["empirical"] - pairs["theory"]).max()) if eps.size > 1 else 0.0
-    return shown, pairs, {
-        "flat_empirical": float(pairs["empirical"].mean()) if eps.size > 1 else 1.0,
-        "flat_theory": float(pairs["theory"].mean()) if eps.size > 1 else 1.0, "flat_gap": gap,
-        "epsilon_stop": float(eps[k]), "loss_stop": float(loss[0, k]),
-        "max_ratio": float(np.max(np.abs(loss) / eps[None, :])), "flat_share_path1": float(flat[0, :-1].mean())
-        if eps.size > 1 else 1.0,
-    }
+    return shown, pairs, LaplaceSummary(
+        flat_empirical=float(pairs["empirical"].mean()) if eps.size > 1 else 1.0,
+        flat_theory=float(pairs["theory"].mean()) if eps.size > 1 else 1.0, flat_gap=gap,
+        epsilon_stop=float(eps[k]), loss_stop=float(loss[0, k]),
+        max_ratio=float(np.max(np.abs(loss) / eps[None, :])),
+    )

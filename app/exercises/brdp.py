@@ -5,19 +5,19 @@ from app.exercises._base import Exercise
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "brdp-counterexample-b",
-        "Open the *Counterexample B* settings (ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, ε_y = 0.3 ε, q from the "
-        "paper's Alg. 1). The paper's accountant says δ = 10⁻⁸. What is the exact δ?",
+        "Open these settings (ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, the kernel's share ε_y = 0.3 ε, q from the "
+        "paper's rule). The paper's accountant says δ = 10⁻⁸. What is the exact δ?",
         {"eps": "5", "delta": "1e-08", "theta": "3", "sens": "0.2", "kernel": "gaussian", "acct": "paper",
          "split": "true", "share": "0.3", "qov": "false"},
         "The exact δ (hockey-stick divergence of the two output laws) is **7.53e-06**, about **753×** the "
-        "target: the plan is not (5, 10⁻⁸)-DP although the paper's accountant approves it. The mixture model of "
-        "Thm. 1 shifts the kernel's loss everywhere, while recycling really shifts it only where one output law "
-        "is recycled and the other is not.",
+        "target: the plan is not (5, 10⁻⁸)-DP although the paper's accountant approves it. The paper's model (Thm. 1) "
+        "adds the redraw's extra loss anywhere, while recycling really changes the odds only where an output is "
+        "redrawn for one data set and not for the other.",
         ("7.53e-06", "753"),
     ),
     Exercise(
         "brdp-counterexample-a",
-        "Open *Counterexample A* (ε = 0.1, δ = 10⁻³, θ = 0.1, Δ = 5, ε_y = 0.6 ε). Alg. 1 picks q = 1: "
+        "Open these settings (ε = 0.1, δ = 10⁻³, θ = 0.1, Δ = 5, ε_y = 0.6 ε). The paper's rule picks q = 1: "
         "every draw outside ±θ is redrawn. Why is that a privacy disaster whatever the paper's δ says?",
         {"eps": "0.1", "delta": "0.001", "theta": "0.1", "sens": "5", "kernel": "gaussian", "acct": "paper",
          "split": "true", "share": "0.6", "qov": "false"},
@@ -28,7 +28,7 @@ EXERCISES: tuple[Exercise, ...] = (
     ),
     Exercise(
         "brdp-sound",
-        "With the sound defaults (ε = 1, δ = 10⁻⁵, θ = Δ = 1, exact accountant), how often does a plain "
+        "With the app's defaults (ε = 1, δ = 10⁻⁵, θ = Δ = 1, exact accountant), how often does a plain "
         "Gaussian release land within ±θ, and how often a BR-DP release?",
         {"eps": "1", "delta": "1e-05", "theta": "1", "sens": "1", "kernel": "gaussian", "acct": "exact"},
         "Plain DP: **0.2113**; BR-DP with the exact optimum: **0.3957**, at the same exact (1, 10⁻⁵) "

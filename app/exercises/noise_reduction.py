@@ -5,28 +5,30 @@ from app.exercises._base import Exercise
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "nr-rho",
-        "With ε = 10 and δ = 10⁻⁶, what zCDP budget ρ* does the privacy filter get?",
+        "With ε = 10 and δ = 10⁻⁶ (the paper's experiments), what zCDP budget ρ* does the privacy filter get?",
         {"eps": "10", "delta": "1e-06", "const": "corrected"},
         "ρ* = **1.35301**, the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε, i.e. ρ* = (√(ln(1/δ) + ε) − "
-        "√ln(1/δ))². The filter may spend Σε²/2 ≤ ρ* over all releases.",
+        "√ln(1/δ))². Every release that stops at level ε_T uses ε_T²/2 of it, so Σ ε_T² ≤ 2ρ* ≈ 2.706, the "
+        "paper's “roughly 2.705”.",
         ("1.35301",),
     ),
     Exercise(
         "nr-printed",
-        "Switch the filter constant to *printed* (Thm. 6 as printed: ρ + 2√(2ρ ln(1/δ)) ≤ ε). How much "
-        "budget is lost?",
+        "Switch the conversion constant to *as printed* (the paper's Theorem 6 prints ρ + 2√(2ρ ln(1/δ)) ≤ ε). How "
+        "much budget is lost?",
         {"eps": "10", "delta": "1e-06", "const": "printed"},
-        "ρ* drops to **0.770693** from 1.35301: the printed constant is still sound but throws away about "
-        "**43 %** of the budget (erratum E1).",
+        "ρ* drops to **0.770693** from 1.35301: the printed constant is still safe but throws away about "
+        "**43 %** of the budget. The theorem's proof gives the smaller constant, and the paper's own experiments "
+        "use it.",
         ("0.770693", "43"),
     ),
     Exercise(
         "nr-expost",
-        "Ex-post vs declared: at the defaults (ε = 10, y = 100, α = 0.1), compare the median ex-post charge "
-        "with the ex-ante worst case. What does the filter gain?",
-        {"eps": "10", "delta": "1e-06", "alpha": "0.1", "y": "100", "noise": "brownian"},
-        "The worst case is the whole budget ρ* (a release at the last, least noisy level), while the median run "
-        "stops much earlier and is charged only the ex-post ρ_T = ε_T²/2 of its stopping level — a small "
-        "fraction of ρ*. The unspent budget pays for more counts (compare *Counts returned*).",
+        "Paid vs declared: at ε = 10, y = 100 and η = 0.1, compare the typical cost of one count with the cost if it "
+        "never stopped. What does the filter gain?",
+        {"eps": "10", "delta": "1e-06", "eta": "0.1", "y": "100", "process": "brownian"},
+        "If it never stopped, a release would pay the whole budget ρ* (its least noisy level uses all of it). The "
+        "typical run stops much earlier and is charged only ρ_T = ε_T²/2 of its stopping level, a small fraction "
+        "of ρ*. The unspent budget pays for more counts (compare *Counts returned*).",
     ),
 )

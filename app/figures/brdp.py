@@ -1,4 +1,4 @@
-"""Figures of the BR-DP page (paper 000). Each builder takes a frame from ``app.compute.brdp`` → go.Figure."""
+"""Figures of the BR-DP page (Jiang et al. 2024). Each builder takes a frame from ``app.compute.brdp`` → go.Figure."""
 
 from __future__ import annotations
 
@@ -36,6 +36,12 @@ def hline(y: float, text: str) -> tuple[dict, dict]:
     return shape, note
 
 
+def _same(a: pd.Series, b: pd.Series) -> bool:
+    """Two curves that would be drawn on top of each other (the kernel at ε_y = ε is plain DP)."""
+    return bool(np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-9, atol=0.0,
+                            equal_nan=True))
+
+
 def _dp_name(kernel: str) -> str:
     return f"{LABELS[kernel]} DP at the full ε"
 
@@ -64,7 +70,8 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
     n_rel = int(full["release"].max()) + 1 if len(full) else 0
     span = 1.1 * max(float(full["noise"].abs().max()) if len(full) else 0.0, 1.2 * theta)
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
-    return figure(traces, title=f"Kernel draws of {n_rel} releases{shown}", margin={"l": 60, "r": 20, "t": 110, "b": 50},
+    return figure(traces, title=f"Kernel draws of {n_rel} releases{shown}",
+                  margin={"l": 60, "r": 20, "t": 110, "b": 50},
                   x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
                   xaxis={"title": {"text": "kernel draw (in order)"}, "range": [-1, max(len(full), 1)]},
                   marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {theta:g}")], hovermode="closest")
@@ -79,12 +86,16 @@ def density(curves: pd.DataFrame, hist: pd.DataFrame | None, *, kernel: str, the
         traces.append({"type": "bar", "x": (hist["bin_left"] + hist["bin_right"]) / 2, "y": hist["empirical_density"],
                        "width": hist["bin_right"] - hist["bin_left"], "name": f"{n:,} sampled BR-DP outputs",
                        "marker": {"color": COLORS["brdp"]}, "opacity": 0.3})
-    traces += [
-        line(curves["x"], curves["kernel"], name="kernel alone at ε_y", color=COLORS["reference"], dash="dash",
-             width=1.8),
-        line(curves["x"], curves["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
-        line(curves["x"], curves["brdp"], name="BR-DP (kernel at ε_y + recycler)", color=COLORS["brdp"]),
-    ]
+    if _same(curves["kernel"], curves["dp"]):  # ε_y = ε: one curve, named for both
+        traces.append(line(curves["x"], curves["dp"], name=f"{_dp_name(kernel)} (= the kernel here: ε_y = ε)",
+                           color=COLORS[kernel]))
+    else:
+        traces += [
+            line(curves["x"], curves["kernel"], name="kernel alone at ε_y", color=COLORS["reference"], dash="dash",
+                 width=1.8),
+            line(curves["x"], curves["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
+        ]
+    traces.append(line(curves["x"], curves["brdp"], name="BR-DP (kernel + recycler)", color=COLORS["brdp"]))
     marks = [vline(-theta, "−θ"), vline(theta, "+θ")]
     return figure(traces, title=title, x="output − true answer", y="probability density", marks=marks,
                   barmode="overlay", bargap=0)
@@ -101,7 +112,7 @@ def landscape(df: pd.DataFrame, *, epsilon: float, delta: float, chosen_eps_y: f
     right = {"yaxis": "y2"}
     traces = [
         line(df["epsilon_y"], df["acceptance"], name="acceptance 1/O (Alg. 1's q)", color=COLORS["brdp"]),
-        line(df["epsilon_y"], 1 / df["objective_as_printed"], name="1/O with the printed eq. (10) (erratum)",
+        line(df["epsilon_y"], 1 / df["objective_as_printed"], name="1/O with the printed eq. (10) (a typo)",
              color=COLORS["brdp_paper"], dash="dot", visible="legendonly"),
         line(df["epsilon_y"], df["q"], name="q from Alg. 1 (right axis)", color="#E69F00", width=1.8, **right),
         line(df["epsilon_y"], df["q_base"], name="baseline q (right axis)", color="#E69F00", dash="dash", width=1.5,
@@ -175,18 +186,24 @@ def profile(df: pd.DataFrame, *, epsilon: float, delta: float, kernel: str) -> g
     def pos(s: pd.Series) -> pd.Series:
         return s.where(s > 0)
 
-    traces = [
-        line(df["epsilon"], pos(df["kernel"]), name="kernel alone at ε_y", color=COLORS["reference"], dash="dash",
-             width=1.8),
-        line(df["epsilon"], pos(df["dp"]), name=_dp_name(kernel), color=COLORS[kernel], width=1.8),
-        line(df["epsilon"], pos(df["paper"]), name="BR-DP, paper's δ_Γ (Prop. 2)", color=COLORS["brdp_paper"]),
+    if _same(df["kernel"], df["dp"]):  # ε_y = ε: one curve, named for both
+        traces = [line(df["epsilon"], pos(df["dp"]), name=f"{_dp_name(kernel)} (= the kernel here: ε_y = ε)",
+                       color=COLORS[kernel], width=1.8)]
+    else:
+        traces = [
+            line(df["epsilon"], pos(df["kernel"]), name="kernel alone at ε_y", color=COLORS["reference"],
+                 dash="dash", width=1.8),
+            line(df["epsilon"], pos(df["dp"]), name=_dp_name(kernel), color=COLORS[kernel], width=1.8),
+        ]
+    traces += [
+        line(df["epsilon"], pos(df["paper"]), name="BR-DP, the paper's δ (Prop. 2)", color=COLORS["brdp_paper"]),
         line(df["epsilon"], pos(df["exact"]), name="BR-DP, exact δ", color=COLORS["brdp"]),
         {"type": "scatter", "mode": "markers", "x": [epsilon], "y": [delta], "name": "target (ε, δ)",
          "marker": {"color": "black", "size": 12, "symbol": "x"}},
     ]
-    low = math.log10(delta) - 8  # log axis: range in log10 units; 8 decades below the target
+    low = math.log10(delta) - 4  # log axis, in log10 units: four decades below the target δ up to δ = 1
     return figure(traces, title="Privacy profile δ(ε′): the exact curve must pass below the target",
-                  x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.3))
+                  x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.05))
 
 
 def composition(df: pd.DataFrame, *, delta: float, compositions: int | None = None,
@@ -271,8 +288,11 @@ def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None
     traces = [line(part["epsilon"], part["acceptance"], name=m, color=MECH_COLORS.get(m, COLORS["reference"]),
                    mode="lines+markers", dash="dot" if m.startswith("SMP") else None)
               for m, part in df.groupby("mechanism", sort=False)]
+    ticks = sorted(float(e) for e in df["epsilon"].unique())
     return figure(traces, title=title or "Acceptance against ε per mechanism", x="total ε (log scale)",
                   y="share of releases within ±θ", log_x=True, y_range=(0, 1.02),
+                  xaxis={"title": {"text": "total ε (log scale)"}, "type": "log", "tickvals": ticks,
+                         "ticktext": [f"{e:g}" for e in ticks]},
                   marks=[vline(epsilon, f"ε = {epsilon:g}")], height=420,
                   margin={"l": 60, "r": 20, "t": 120, "b": 50})
 

@@ -1,4 +1,4 @@
-"""Figures of the "Accuracy first: noise reduction" page (paper 001, spec §7). Frames in, one ``go.Figure`` out."""
+"""Figures of the "Accuracy first: noise reduction" page (Rogers et al. 2023). Frames in, one ``go.Figure`` out."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from app.figures.style import COLORS, figure, hline, line, vline
 NR = "#009E73"  # noise reduction (Brownian)
 DB = "#CC79A7"  # doubling baseline
 METHOD_COLORS = {"noise_reduction": NR, "doubling": DB}
-METHOD_LABELS = {"noise_reduction": "noise reduction (Thm 6 filter)", "doubling": "doubling (Thm 2 filter)"}
+METHOD_LABELS = {"noise_reduction": "noise reduction (unified filter)", "doubling": "doubling (zCDP filter)"}
 PATH_COLORS = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9")
 MECH_LABELS = {"brownian": "Brownian", "laplace": "Laplace"}
 
 
 def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, mechanism: str) -> go.Figure:
-    """V1: coupled paths Y(ε) shrinking onto y, the ±1/ε band, the acceptance region and each path's stop."""
+    """Coupled paths Y(ε) shrinking onto y, the ±1/ε band, the acceptance region and each path's stop."""
     be = bands["epsilon"].to_numpy()
     traces: list[dict] = [
         line(be, bands["band_high"].to_numpy(), name="y ± 1/ε (noise scale)", color=COLORS["reference"], width=1,
@@ -37,10 +37,10 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
                    "text": [f"ε_T = {e:.3g}, charge {c:.3g}" for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
-    span = max(abs(value), 10.0)
+    half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
-                  y="released value ŷ", log_x=True, y_range=(value - 2.5 * span, value + 2.5 * span),
+                  y="released value ŷ", log_x=True, y_range=(value - half, value + half),
                   marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
 
 
@@ -56,7 +56,7 @@ def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
 
 
 def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
-    """V5: cumulative ρ after each count of the queue, noise reduction vs doubling, against the budget ρ*."""
+    """Cumulative ρ after each count of the queue, noise reduction vs doubling, against the budget ρ*."""
     traces = []
     symbols = {"accepted": "circle", "failed (discarded)": "x", "refused": "circle-open"}
     for m in ("noise_reduction", "doubling"):
@@ -81,7 +81,7 @@ def gauge(*, remaining: float, budget: float) -> go.Figure:
 
 
 def costs(df: pd.DataFrame, *, value: float) -> go.Figure:
-    """V7: expected ε² spent per count against the true count, noise reduction vs doubling vs the oracle."""
+    """Expected ε² spent per count against the true count, noise reduction vs doubling vs the oracle."""
     y = df["value"].to_numpy()
     traces = [
         line(y, df["bm_cost"].to_numpy(), name="noise reduction (pays the last level)", color=NR, mode="lines+markers"),
@@ -93,10 +93,10 @@ def costs(df: pd.DataFrame, *, value: float) -> go.Figure:
 
 
 def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_printed: float) -> go.Figure:
-    """V4 / E1: DP ε certified for a zCDP spend ρ with the corrected and the printed Thm 6 constant."""
+    """DP ε certified for a zCDP spend ρ with the constant Thm 6's proof gives and with the printed one."""
     rho = df["rho"].to_numpy()
     traces = [
-        line(rho, df["corrected"].to_numpy(), name="corrected ρ + 2√(ρ log(1/δ''))", color=NR),
+        line(rho, df["corrected"].to_numpy(), name="proof's constant ρ + 2√(ρ log(1/δ''))", color=NR),
         line(rho, df["as_printed"].to_numpy(), name="as printed ρ + 2√(2ρ log(1/δ''))", color=DB, dash="dash"),
         {"type": "scatter", "mode": "markers", "x": [rho_corrected, rho_printed], "y": [epsilon, epsilon],
          "name": "ρ* under each constant", "marker": {"color": "#000000", "size": 10, "symbol": "x"}},
@@ -106,11 +106,11 @@ def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_pri
 
 
 def composition(df: pd.DataFrame, *, count: int) -> go.Figure:
-    """V9: ε after m Brownian noise reductions under Thm 6, the corrected Thm 5 and basic ex-post composition."""
+    """ε after m Brownian noise reductions under Thm 6, Thm 5 with its drift restored and basic ex-post composition."""
     m = df["m"].to_numpy()
     traces = [
-        line(m, df["thm6"].to_numpy(), name="Thm 6 filter (corrected constant)", color=NR),
-        line(m, df["thm5"].to_numpy(), name="Thm 5 odometer (with the drift, E3)", color="#0072B2", dash="dash"),
+        line(m, df["thm6"].to_numpy(), name="Thm 6 filter", color=NR),
+        line(m, df["thm5"].to_numpy(), name="Thm 5 bound (drift V/2 restored)", color="#0072B2", dash="dash"),
         line(m, df["basic"].to_numpy(), name="basic ex-post composition (Lemma 5.1)", color=DB, dash="dot"),
     ]
     return figure(traces, title="Why composition matters: m noise reductions, each stopped at ε² = 0.01",
@@ -130,7 +130,7 @@ def figure3(df: pd.DataFrame, *, column: str, title: str, y: str) -> go.Figure:
 
 
 def inversion(df: pd.DataFrame, *, direction: int) -> go.Figure:
-    """V2: W(s) = s·(Y − y) and ℒ(s) = s/2 + u·W(s) against s = ε², with the drift s/2 and the ±√s band of W."""
+    """W(s) = s·(Y − y) and ℒ(s) = s/2 + u·W(s) against s = ε², with the drift s/2 and the ±√s band of W."""
     n = int(df["path"].max())
     s = df["s"].to_numpy()[: len(df) // n]
     w = df["W"].to_numpy().reshape(n, -1)
@@ -153,7 +153,7 @@ def inversion(df: pd.DataFrame, *, direction: int) -> go.Figure:
 
 
 def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechanism: str) -> go.Figure:
-    """V3: one heatmap, empirical Corr(Z_i, Z_j) below the diagonal and min ε / max ε above it."""
+    """One heatmap, empirical Corr(Z_i, Z_j) below the diagonal and min ε / max ε above it."""
     k = len(eps)
     low = np.tril(np.ones((k, k), dtype=bool), -1)
     z = np.where(low, emp, theory)
@@ -168,7 +168,7 @@ def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechani
 
 
 def loss_distribution(hist: pd.DataFrame, curve: pd.DataFrame, *, epsilon: float, rho: float) -> go.Figure:
-    """V6: histogram of the total realised loss of filter runs, the N(ρ, 2ρ) density and the DP ε."""
+    """Histogram of the total realised loss of filter runs, the N(ρ, 2ρ) density and the DP ε."""
     traces = [
         {"type": "bar", "x": hist["loss"].to_numpy(), "y": hist["density"].to_numpy(),
          "width": hist["width"].to_numpy(), "name": "filter runs (histogram)", "marker": {"color": NR, "opacity": 0.7}},
@@ -181,7 +181,7 @@ def loss_distribution(hist: pd.DataFrame, curve: pd.DataFrame, *, epsilon: float
 
 
 def zipf(df: pd.DataFrame, *, a: float, n: int) -> go.Figure:
-    """V8 left (Figure 2): counts of n Zipf(a) draws per item, with the expected n·p_k."""
+    """Figure 2: counts of n Zipf(a) draws per item, with the expected n·p_k."""
     traces = [
         {"type": "bar", "x": df["item"].to_numpy(), "y": df["count"].to_numpy(), "name": "sampled count",
          "marker": {"color": NR}},
@@ -195,7 +195,7 @@ def zipf(df: pd.DataFrame, *, a: float, n: int) -> go.Figure:
 
 def martingale(shown: pd.DataFrame, mean: pd.DataFrame, *, lam: float, stopped: float, stopped_se: float,
                t_stop: float) -> go.Figure:
-    """V11: paths of M(t), their mean ± 2 se (≈ 1) against t on a reversed log axis, and E[M] at the stop."""
+    """Paths of M(t), their mean ± 2 se (≈ 1) against t on a reversed log axis, and E[M] at the stop."""
     n = int(shown["path"].max())
     t = mean["t"].to_numpy()
     m = shown["M"].to_numpy().reshape(n, -1)
@@ -220,12 +220,8 @@ def martingale(shown: pd.DataFrame, mean: pd.DataFrame, *, lam: float, stopped: 
                          "title": {"text": "time t = 1/ε² (log scale, reversed: released left to right)"}})
 
 
-__all__ = ["paths", "stopping", "odometer", "gauge", "costs", "constants", "composition", "figure3", "inversion",
-           "correlation", "loss_distribution", "zipf", "martingale"]
-
-
 def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
-    """V10: Laplace noise-reduction paths X(b) against b = 1/ε (log axis), flat stretches thick, jumps as dots."""
+    """Laplace noise-reduction paths X(b) against b = 1/ε (log axis), flat stretches thick, jumps as dots."""
     traces = []
     for i, (p, g) in enumerate(shown.groupby("path")):
         color = PATH_COLORS[i % len(PATH_COLORS)]
@@ -240,3 +236,58 @@ def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
     return figure(traces, title=f"Laplace process X(b), released as y + X(b) with y = {value:g}",
                   x="noise scale b = 1/ε (log scale; noise shrinks to the left)", y="noise X(b)", log_x=True,
                   hovermode="closest")
+
+
+def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float) -> go.Figure:
+    """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough."""
+    be = bands["epsilon"].to_numpy()
+    n = len(stops)
+    eps = df["epsilon"].to_numpy()[: len(df) // n]
+    rel = df["release"].to_numpy().reshape(n, -1)[0]
+    stop = stops.iloc[0]
+    k = int(np.searchsorted(eps, float(stop["epsilon_stop"])))
+    traces: list[dict] = [
+        line(be, bands["band_high"].to_numpy(), name="typical noise y ± 1/ε", color=COLORS["reference"], width=1,
+             dash="dash", legendgroup="band"),
+        line(be, bands["band_low"].to_numpy(), name="y − 1/ε", color=COLORS["reference"], width=1, dash="dash",
+             legendgroup="band", showlegend=False),
+        line(eps[: k + 1], rel[: k + 1], name="what the analyst sees", color=NR, width=2.5),
+        line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
+        {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
+         "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
+         "text": [f"stop here: pay ε_T²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "bottom right"},
+    ]
+    half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
+    return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
+                  x="noise level ε (log scale; right = less noise, more privacy spent)", y="released value ŷ",
+                  log_x=True, y_range=(value - half, value + half),
+                  marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
+
+
+def concurrent(df: pd.DataFrame, *, rho_budget: float, expost_budget: float) -> go.Figure:
+    """Thm 3: the share of each part's budget used after each count (zCDP part ρ/ρ*, ex-post part ε/ε')."""
+    k = df["count"].to_numpy()
+    traces = [
+        line(k, df["rho_spent"].to_numpy() / rho_budget, name=f"zCDP part: ρ spent / ρ* ({rho_budget:.3g})",
+             color="#0072B2", line_shape="hv", mode="lines+markers"),
+        line(k, df["expost_spent"].to_numpy() / expost_budget,
+             name=f"ex-post part: ε spent / ε' ({expost_budget:g})", color=COLORS["laplace"], line_shape="hv",
+             mode="lines+markers"),
+    ]
+    return figure(traces, title="Two filters side by side, each with its own budget (Theorem 3)",
+                  x="count in the queue (odd: Gaussian, even: Laplace noise reduction)", y="share of the budget used",
+                  y_range=(0.0, 1.08), marks=[hline(1.0, "budget")], hovermode="closest")
+
+
+def reddit(df: pd.DataFrame) -> go.Figure:
+    """Results returned by each method on the Reddit stand-in, next to the paper's printed Reddit means."""
+    names = [METHOD_LABELS[m] for m in df["method"]]
+    colors = [METHOD_COLORS[m] for m in df["method"]]
+    traces = [
+        {"type": "bar", "x": names, "y": df["results_mean"].to_numpy(), "name": "stand-in data (this app)",
+         "marker": {"color": colors}, "error_y": {"type": "data", "array": df["results_sd"].to_numpy()}},
+        {"type": "bar", "x": names, "y": df["paper_results"].to_numpy(), "name": "paper, real Reddit data",
+         "marker": {"color": colors, "opacity": 0.35, "pattern": {"shape": "/"}}},
+    ]
+    return figure(traces, title="Counts returned at 1 % relative error, ε = 1 (Reddit setting)", x="method",
+                  y="results returned (mean ± sd)", barmode="group", hovermode="closest")

@@ -1,6 +1,4 @@
-"""Figures of the SVT page (paper 002, spec ``svt.md`` §6): frames from ``app.compute.svt`` in, Figures out.
-
-The second half holds the page's panel renderers (:func:`render`), kept out of the page script for speed."""
+"""Figures of the SVT page (Liu, Wang, Liu, Li and Chen 2024): frames from ``app.compute.svt`` in, Figures out."""
 
 from __future__ import annotations
 
@@ -30,7 +28,7 @@ METHOD_COLORS = {
     "SVT-Exp (optimal)": "#009E73",
     "SVT-Exp + r^op": "#009E73",
     "SVT-Exp (mean)": "#56B4E9",
-    "SVT-Exp, r = θ": "#56B4E9",
+    "SVT-Exp, r = mean": "#56B4E9",
     "SVT-Exp (no)": "#CC79A7",
     "SVT-Exp, r = 0": "#CC79A7",
     "SVT-Gumbel": "#E69F00",
@@ -52,8 +50,48 @@ def _numpy(trace: dict) -> dict:
 
 
 def figure(traces: list[dict], **kw) -> go.Figure:
-    """:func:`app.figures.style.figure` with the traces' data as numpy arrays."""
-    return style.figure([_numpy(t) for t in traces], **kw)
+    """:func:`app.figures.style.figure` with the traces' data as numpy arrays; the axes make room for their titles
+    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title)."""
+    kw["title"] = _wrap(kw["title"])
+    lines = kw["title"].count("<br>")
+    if lines:  # a wrapped title needs room above the plot
+        margin = dict(kw.get("margin") or {"l": 60, "r": 20, "t": 70, "b": 50})
+        margin["t"] = margin.get("t", 70) + 20 * lines
+        kw["margin"] = margin
+    fig = style.figure([_numpy(t) for t in traces], **kw)
+    fig.layout.xaxis.automargin = True
+    fig.layout.yaxis.automargin = True
+    return fig
+
+
+#: Longest title line, in characters: a chart half a page wide, or a phone screen, shows about this many.
+TITLE_WIDTH = 48
+
+
+def _wrap(title: str) -> str:
+    """Break a long chart title into lines at word boundaries (Plotly does not wrap titles; it clips them)."""
+    lines, line_ = [], ""
+    for word in title.split(" "):
+        if line_ and len(line_) + 1 + len(word) > TITLE_WIDTH:
+            lines.append(line_)
+            line_ = word
+        else:
+            line_ = f"{line_} {word}" if line_ else word
+    return "<br>".join([*lines, line_])
+
+
+#: What the learner reads for each quality measure of the top-c experiment.
+METRIC_LABELS = {"ncr": "rank score (NCR)", "f1": "F1", "precision": "precision", "recall": "recall"}
+#: Comparisons drawn in the page's opening picture.
+FIRST_LOOK = 60
+
+
+def first_look(comp: pd.DataFrame, *, threshold: float) -> go.Figure:
+    """The page's opening picture: the first :data:`FIRST_LOOK` comparisons of one run, noisy counts (dots) against
+    the noisy threshold (line), true counts as bars."""
+    fig = live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK)
+    fig.layout.title.text = _wrap("Each noisy count against the noisy threshold (log scale)")
+    return fig
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).
 _BELOW = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
@@ -202,20 +240,22 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
 
 def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float, d: float = 0.0) -> go.Figure:
     """Panel 4: density of Z = v − ρ, lines at 0, the mean E[v] and r^op; the shaded tail right of r − d is
-    P[⊤ | q = T + d]."""
+    P[yes] for a count at τ + d."""
     marks = [
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
-        vband(r - d, max(float(df["z"].max()), r - d), f"P[⊤ | q = T + {d:g}] (r = {r:.4g})"),
+        vband(r - d, max(float(df["z"].max()), r - d), f"P[yes] for a count at τ + {d:g} (r = {r:.4g})"),
     ]
-    return figure(
+    fig = figure(
         [line(df["z"], df["density"], name="density of Z = v − ρ", color=NOISE_COLORS["exponential"])],
-        title="The private comparison: ⊤ iff Z ≥ r − (q − T)",
+        title="The noisy comparison: yes iff Z = v − ρ ≥ r − (count − τ)",
         x="z = v − ρ",
         y="density",
         marks=marks,
     )
+    fig.layout.xaxis.range = [float(df["z"].min()), float(df["z"].max())]  # the density's support, not the marks'
+    return fig
 
 
 def success(df: pd.DataFrame, *, r_op: float, mean: float, p_floor: float, log_y: bool = False) -> go.Figure:
@@ -257,7 +297,7 @@ def rop_vs_k(df: pd.DataFrame) -> go.Figure:
             line(
                 p["k"],
                 p["theta"],
-                name=f"mean θ, ε = {e:.3g}",
+                name=f"mean 1/λ, ε = {e:.3g}",
                 color=color,
                 dash="dot",
                 width=1.5,
@@ -266,7 +306,7 @@ def rop_vs_k(df: pd.DataFrame) -> go.Figure:
         )
     return figure(
         traces,
-        title="r^op grows like θ·ln k (dotted: θ)",
+        title="r^op grows like ln k (dotted: the mean 1/λ)",
         x="k (log scale)",
         y="r",
         log_x=True,
@@ -279,7 +319,7 @@ def rop_vs_epsilon(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     """Panel 6b: r^op·ε and θ·ε against ε — flat lines mean r^op ∝ 1/ε."""
     traces = [
         line(df["epsilon"], df["r_op_eps"], name="r^op·ε", color="#009E73"),
-        line(df["epsilon"], df["theta_eps"], name="θ·ε", color="#56B4E9", dash="dot"),
+        line(df["epsilon"], df["theta_eps"], name="ε/λ (mean × ε)", color="#56B4E9", dash="dot"),
     ]
     return figure(
         traces,
@@ -297,7 +337,7 @@ def rop_vs_alpha(df: pd.DataFrame) -> go.Figure:
     """Panel 6c: r^op against α (V-shaped when θ > b)."""
     traces = [
         line(df["alpha"], df["r_op"], name="r^op", color="#009E73"),
-        line(df["alpha"], df["theta"], name="mean θ", color="#56B4E9", dash="dot"),
+        line(df["alpha"], df["theta"], name="mean 1/λ", color="#56B4E9", dash="dot"),
     ]
     return figure(traces, title="r^op against the tolerance α", x="α", y="r", height=400, **_BELOW)
 
@@ -306,7 +346,7 @@ def alpha_beta(df: pd.DataFrame, *, column: str, title: str, alpha: float | None
     """Panel 7 / Fig. 3: β against α (log-y) for the Fig. 3 methods."""
     traces = []
     for m, p in df.groupby("method", sort=False):
-        dashed = m in ("SVT-Exp, r = 0", "SVT-Exp, r = θ")
+        dashed = m in ("SVT-Exp, r = 0", "SVT-Exp, r = mean")
         traces.append(
             line(
                 p["alpha"],
@@ -343,7 +383,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
             "type": "bar",
             "x": x[tp],
             "y": ans[tp],
-            "name": "true answer q ≥ T",
+            "name": "true count ≥ τ",
             "width": 0.9,
             "marker": {"color": "#E69F00"},
             "opacity": 0.6,
@@ -352,7 +392,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
             "type": "bar",
             "x": x[~tp],
             "y": ans[~tp],
-            "name": "true answer q < T",
+            "name": "true count < τ",
             "width": 0.9,
             "marker": {"color": "#BBBBBB"},
             "opacity": 0.6,
@@ -362,7 +402,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
             "mode": "markers",
             "x": x[top],
             "y": noisy[top],
-            "name": "q + v: ⊤",
+            "name": "noisy count: yes",
             "marker": {"color": "#009E73", "size": 10},
         },
         {
@@ -370,13 +410,13 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
             "mode": "markers",
             "x": x[~top],
             "y": noisy[~top],
-            "name": "q + v: ⊥",
+            "name": "noisy count: no",
             "marker": {"color": "#555555", "size": 5},
         },
         line(
             x,
             shown["noisy_threshold"].to_numpy(),
-            name="noisy threshold T + ρ + r",
+            name="noisy threshold τ + ρ + r",
             color="#CC79A7",
             width=2,
             line_shape="hv",
@@ -393,16 +433,16 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
                 "marker": {"color": "rgba(0,0,0,0)", "size": 18, "line": {"color": "black", "width": 2}},
             }
         )
-    t_shape, t_note = hline(threshold, f"T = {threshold:g}", color="black", dash="dash", side="right")
+    t_shape, t_note = hline(threshold, f"τ = {threshold:g}", color="black", dash="dash", side="right")
     marks = [(t_shape, {**t_note, "y": math.log10(threshold)})]  # log axis: annotations take log10(y)
     passes = shown["pass"].to_numpy()
     starts = np.flatnonzero(np.diff(passes) > 0) + 1
     marks += [vline(float(x[j]) - 0.5, f"pass {int(passes[j])}", position="top") for j in starts]
     return figure(
         traces,
-        title="Live run: each comparison in queue order (log scale; q + v ≤ 0 not drawn)",
+        title="Live run: each comparison in queue order (log scale)",
         x="comparison number (queue order)",
-        y="score (log scale)",
+        y="count (log scale)",
         log_y=True,
         bargap=0.05,
         barmode="overlay",
@@ -427,7 +467,7 @@ def appending(df: pd.DataFrame, *, traverses: int) -> go.Figure:
     return figure(
         traces,
         title="Appending: chance of being selected within t passes",
-        x="d = q − T",
+        x="d = count − τ",
         y="probability",
         y_range=(0, 1.6),
         marks=[hline(1.0, "probability 1", color="black", side="right")],
@@ -466,11 +506,11 @@ def experiment(
             )
         )
     marks = [vline(epsilon, f"ε = {epsilon:g}")] if epsilon is not None else []
-    label = {"ncr": "NCR", "f1": "F1", "precision": "precision", "recall": "recall"}[metric]
+    label = METRIC_LABELS[metric]
     return figure(
         traces,
         title=title or f"Top-c selection: {label} (mean, 95 % CI)",
-        x="ε (log scale)" if x == "epsilon" else "traverses t",
+        x="ε (log scale)" if x == "epsilon" else "passes over the queue t",
         y=label,
         log_x=x == "epsilon",
         y_range=(-0.02, 1.05),
@@ -597,7 +637,7 @@ def scores(df: pd.DataFrame, info: pd.DataFrame) -> go.Figure:
     for i, (name, p) in enumerate(df.groupby("data", sort=False)):
         color = palette[i % len(palette)]
         traces.append(line(p["rank"], p["score"], name=name, color=color))
-        t = float(info.loc[info["data set"] == name, "threshold T"].iloc[0])
+        t = float(info.loc[info["data set"] == name, "threshold τ"].iloc[0])
         marks.append(
             (
                 {
@@ -616,7 +656,7 @@ def scores(df: pd.DataFrame, info: pd.DataFrame) -> go.Figure:
         traces,
         title="Fig. 6 · item scores, sorted (dashed: thresholds)",
         x="rank (log scale)",
-        y="score (log scale)",
+        y="count (log scale)",
         log_x=True,
         log_y=True,
         marks=marks,
@@ -648,9 +688,9 @@ def fig16(df: pd.DataFrame) -> go.Figure:
         )
     return figure(
         traces,
-        title="Fig. 16 · NCR of Algorithm 2 against ε for several α (Binary, c = 50, APPEND)",
+        title="Fig. 16 · rank score of Algorithm 2 against ε, several α (Binary)",
         x="ε",
-        y="NCR",
+        y="rank score (NCR)",
         y_range=(-0.02, 1.05),
         height=440,
         **_BELOW,

@@ -1,5 +1,6 @@
-"""AppTest of the BR-DP page (paper 000): renders, every control moves the numbers, numbers match dpcore,
-the paper-under-reports warning appears exactly where spec §4.8 says, the reproduce view renders."""
+"""AppTest of the BR-DP page (Jiang et al. 2024): renders, every control moves the numbers, numbers match dpcore,
+the paper-under-reports warning appears where the paper's model is not a bound, the idea comes before the numbers,
+the reproduce view follows no control and renders every part."""
 
 from __future__ import annotations
 
@@ -37,8 +38,10 @@ def test_renders_at_defaults_with_sound_plan():
     _ok(at)
     values = _metrics(at)
     assert values["δ at ε — exact"] == "1e-05"
-    assert not any("under-reports" in w.value for w in at.warning), "no erratum warning at the sound defaults"
-    assert len(at.get("plotly_chart")) == 2  # the Mechanism tab only: lazy tabs
+    assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
+    # the idea's picture, then the Mechanism tab only (lazy tabs)
+    assert [c.key for c in at.get("plotly_chart")] == ["chart-recycling-picture", "chart-recycler-stream",
+                                                       "chart-output-density"]
 
 
 @pytest.mark.parametrize(
@@ -81,7 +84,7 @@ def test_manual_split_and_q_override_change_the_numbers():
     assert shown_numbers(at) != shared
     at.select_slider(key="q").set_value(0.9).run()
     assert not at.exception
-    assert _metrics(at)["q (recycling probability)"] == "0.9"
+    assert "q = 0.9" in " ".join(m.value for m in at.markdown)
 
 
 def test_seed_changes_the_simulated_counters():
@@ -118,17 +121,18 @@ def test_metrics_match_dpcore():
     _ok(at)
     plan = brdp.optimize(epsilon=2.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
     values = _metrics(at)
-    assert values["BR-DP acceptance"] == f"{plan.acceptance:.4f}" == "0.4663"  # spec §9 Fig. 2(b)
-    assert values["q (recycling probability)"] == f"{plan.q:.4g}"
+    assert values["BR-DP: chance within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
+    assert values["kernel's share ε_y / ε"] == f"{plan.epsilon_y / 2.0:.3g}"
     assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
-    assert values["plain DP acceptance"] == f"{plan.dp_acceptance:.4f}"
+    assert values["plain DP: chance within ±θ"] == f"{plan.dp_acceptance:.4f}"
+    assert f"q = {plan.q:.3g}" in " ".join(m.value for m in at.markdown)
 
 
 def test_counterexample_shows_the_paper_underreports_warning():
     at = open_page(PAGE, COUNTEREXAMPLE_B)
     assert not at.exception, at.exception
     plan = brdp.make_plan(epsilon=5.0, delta=1e-8, sensitivity=0.2, theta=3.0, kernel="gaussian", epsilon_y=1.5)
-    assert plan.exact_delta > 100 * 1e-8  # spec §4.8: 7.5e-6, 750 times the target
+    assert plan.exact_delta > 100 * 1e-8  # 7.5e-6, 750 times the target
     values = _metrics(at)
     assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
     assert values["δ at ε — paper's accountant"] == f"{plan.paper_delta:.3g}"
@@ -141,23 +145,44 @@ def test_preset_button_loads_counterexample_a():
     assert not at.exception, at.exception
     assert at.select_slider(key="eps").value == 0.1
     assert at.select_slider(key="sens").value == 5.0
-    assert _metrics(at)["δ at ε — exact"] == "1"  # disjoint supports: exact δ = 1 (spec §4.8, R28)
+    assert _metrics(at)["δ at ε — exact"] == "1"  # disjoint output ranges: exact δ = 1
     assert any("under-reports" in w.value for w in at.warning)
     at.button(key="preset3").click().run()  # back to the sound defaults
     assert not at.exception
     assert not any("under-reports" in w.value for w in at.warning)
 
 
-@pytest.mark.parametrize("tab", [None, "Figs 5-6", "Fig 7, Table I"])
-def test_reproduce_view_renders(tab):
-    query = {"view": "reproduce"} | ({"figs": tab} if tab else {})
+@pytest.mark.parametrize("part", [None, "Figs 5-6", "Fig 7", "Table I"])
+def test_reproduce_view_renders(part):
+    query = {"view": "reproduce"} | ({"part": part} if part else {})
     at = open_page(PAGE, query)
     _ok(at)
     assert at.get("plotly_chart") or at.dataframe
+    assert not at.metric, "the reproduce view shows no number that follows the sidebar"
+
+
+def test_reproduce_view_ignores_the_sidebar():
+    at = open_page(PAGE, {"view": "reproduce", "part": "Table I", "eps": "3"})
+    _ok(at)
+    table = at.dataframe[0].value.set_index("mechanism")
+    at.select_slider(key="eps").set_value(0.5).run()
+    _ok(at)
+    assert at.dataframe[0].value.set_index("mechanism").equals(table)
+
+
+def test_table1_caption_explains_the_laplace_gap():
+    at = open_page(PAGE, {"view": "reproduce", "part": "Table I"})
+    _ok(at)
+    caption = " ".join(c.value for c in at.caption)
+    # the printed Lap-BRDP row (16.8 / 22.23) is the Laplace kernel alone at ε_y = 0.088 composed by RDP
+    p = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace", epsilon_y=0.088, q=0.0)
+    e10 = brdp.composed_epsilon(1e-10, compositions=1000, plan=p, accountant="paper", kernel_composition="rdp")
+    assert abs(e10 - 22.23) < 0.01 and f"{e10:.2f}" in caption and "19.71" in caption
+
 
 
 def _chart(at, name: str) -> dict:
-    """The Plotly spec of the chart ui.chart drew under ``name``."""
+    """The Plotly figure (JSON) of the chart ui.chart drew under ``name``."""
     slug = "chart-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     found = [c for c in at.get("plotly_chart") if c.key == slug]
     assert found, f"no chart {name!r} among {[c.key for c in at.get('plotly_chart')]}"

@@ -194,8 +194,8 @@ CHECKS = {
     "neg-meaning": lambda: (math.exp(10.0), _odds(0.01, 10.0)),
 }
 
-#: Spec reference values the page numbers must also agree with (svt.md §3.4 table).
-SPEC = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
+#: Independently computed values the page numbers must also agree with (the SVT correction at ε = 1, c = 1).
+REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 
 #: What the page shows when opened with the exercise's settings: metric label → text in the answer.
 SHOWN = {
@@ -205,12 +205,12 @@ SHOWN = {
     "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
     "brdp-counterexample-b": {"δ at ε — exact": "7.53e-06", "δ at ε — paper's accountant": "1e-08"},
     "brdp-counterexample-a": {"δ at ε — exact": "1", "δ at ε — paper's accountant": "0.00067"},
-    "brdp-sound": {"BR-DP acceptance": "0.3957", "plain DP acceptance": "0.2113"},
+    "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},
     "nr-rho": {"zCDP budget ρ*": "1.35301"},
     "nr-printed": {"zCDP budget ρ*": "0.770693"},
     "svt-c": {"correction r in use": "20.78"},
     "svt-eps": {"correction r in use": "5645"},
-    "svt-at-threshold": {"P[⊤] at T": "0.004975"},
+    "svt-at-threshold": {"P[yes] at τ": "0.004975"},
     "ldp-filter": {"Answered under basic composition": "4 of 25"},
     "ldp-bound": {"LDP bound Σε of the 25 answers (ℓ)": "25.0000"},
     "ldp-example1": {"ℓ of the balanced pattern": "0.0000", "Basic composition 2nε": "4.2000"},
@@ -320,10 +320,10 @@ def test_every_page_has_the_strip(page):
 MOVES = {
     "baselines.py": [("select_slider", "eps", 2.0), ("select_slider", "delta", 1e-8), ("select_slider", "sens", 2.0),
                      ("select_slider", "T", 100), ("radio", "calib", "classic"), ("number_input", "seed", 7)],
-    "svt.py": [("select_slider", "eps", 0.5), ("select_slider", "c", 10), ("select_slider", "k", 50),
+    "svt.py": [("select_slider", "eps", 0.5), ("select_slider", "c", 10), ("select_slider", "neg", 50),
                ("radio", "corr", "mean"), ("toggle", "mono", True)],
     "noise_reduction.py": [("select_slider", "eps", 5.0), ("select_slider", "delta", 1e-8),
-                           ("select_slider", "alpha", 0.05), ("select_slider", "y", 1000.0)],
+                           ("select_slider", "eta", 0.05), ("select_slider", "y", 100.0)],
 }
 
 
@@ -341,7 +341,7 @@ def test_the_share_link_restores_the_view_in_a_fresh_session(script):
     assert urlsplit(url).path == f"/{SCRIPT_PATH[script]}"
     shared = dict(parse_qsl(urlsplit(url).query))
     controls = {w.key for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
-    assert {key for _, key, _ in MOVES[script]} <= set(shared) <= controls | {"tab"}, shared  # every control
+    assert {key for _, key, _ in MOVES[script]} <= set(shared) <= controls | {"tab", "part"}, shared  # every control
     fresh = open_page(script, shared)
     assert not fresh.exception and not fresh.error
     for kind, key, value in MOVES[script]:
@@ -423,7 +423,7 @@ def test_numeric_answers_match_independent_computation(path, ex):
     for text, value in zip(ex.numbers, values):
         assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
         assert abs(float(text) - value) <= _tolerance(text), (ex.id, text, value)
-    for text, ref in zip(ex.numbers, SPEC.get(ex.id, ())):
+    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ())):
         if ref is not None:
             assert abs(float(text) - ref) <= _tolerance(text), (ex.id, text, ref)
 
@@ -468,8 +468,8 @@ def test_ldp_filter_answers_more_than_basic_composition():
 @pytest.mark.slow
 def test_noise_reduction_expost_is_below_the_worst_case():
     at = open_page("noise_reduction.py", dict(next(ex for _, ex in ALL if ex.id == "nr-expost").settings))
-    median = float(_first_metric(at, "Median ex-post charge ρ_T"))
-    worst = float(_first_metric(at, "Ex-ante worst case ρ_T"))
+    median = float(_first_metric(at, "Typical cost of one count, ρ_T"))
+    worst = float(_first_metric(at, "Cost if it never stopped, ρ_T"))
     assert math.isclose(worst, _rho(10.0, 1e-6, 1), rel_tol=1e-3)
     assert median < 0.2 * worst
 

@@ -136,3 +136,89 @@ def test_ledger_page_renders_empty_and_budget_controls_change_numbers():
     assert not at.exception
     assert any(m.label == "ε · basic · enforcing" for m in at.metric)
     assert not any(m.label.startswith("ε · filter ·") for m in at.metric)
+
+
+# ---- the ledger is stored: a refresh, a second tab and a server restart show the same ledger ----------------------
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """Every test of this module stores its ledgers in its own temporary data directory."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def _id(at) -> str:
+    return at.session_state[KEY]["id"]
+
+
+def test_refresh_second_tab_and_restart_show_the_same_ledger(data_dir):
+    from app import ledger_store
+
+    tab1 = open_page("baselines.py")
+    assert not data_dir.exists()  # nothing is written before the first change
+    _click(tab1, "ledger_add_baselines_0")
+    ledger_id = _id(tab1)
+    assert ledger_store.is_ledger_id(ledger_id) and tab1.query_params["ledger"] == ledger_id
+    assert (data_dir / ledger_store.SQLITE_FILE).exists()
+    first = _ledger(tab1)
+    # a refresh or a second tab is a new session opened at the same address
+    tab2 = open_page("svt.py", {"ledger": ledger_id})
+    assert _ledger(tab2) == first
+    _click(tab2, "ledger_add_svt_0")
+    assert len(_ledger(tab2).releases) == 2
+    tab1.run()  # the first tab's next run sees the second tab's release
+    assert _ledger(tab1) == _ledger(tab2)
+    # a server restart: a new process has no engine and no sessions, only the database
+    ledger_store._store_for.cache_clear()
+    tab3 = open_page("ledger.py", {"ledger": ledger_id})
+    assert not tab3.exception and not tab3.error
+    assert _ledger(tab3) == _ledger(tab2)
+    releases = [df.value for df in tab3.dataframe if "label" in df.value.columns]
+    assert len(releases) == 1 and len(releases[0]) == 2
+    assert any(ledger_id in c.value for c in tab3.code)  # the private link is shown with its warning
+    assert any("Anyone with this link" in m.value for m in tab3.markdown)
+    # the budget is the ledger's: a change in one tab reaches the other's sliders
+    tab3.select_slider(key="beps").set_value(20.0).run()
+    assert _ledger(tab3).epsilon == 20.0
+    tab4 = open_page("ledger.py", {"ledger": ledger_id, "beps": "5"})  # an old link's budget does not win
+    assert _ledger(tab4).epsilon == 20.0 and tab4.select_slider(key="beps").value == 20.0
+
+
+def test_unknown_ledger_link_starts_a_new_ledger(data_dir):
+    from app import ledger_store
+
+    at = open_page("ledger.py", {"ledger": ledger_store.new_id()})
+    assert not at.exception
+    assert any("does not exist here" in i.value for i in at.info)
+    assert "ledger" not in at.query_params
+    assert len(_ledger(at).releases) == 0
+
+
+@pytest.mark.parametrize("broken", ["data directory is a file", "database down", "unknown database driver"])
+def test_unusable_store_shows_a_banner_and_keeps_working(tmp_path, monkeypatch, broken):
+    if broken == "database down":
+        monkeypatch.setenv("DATABASE_URL", "postgresql://nobody:secret@127.0.0.1:9/none")  # nothing listens on 9
+    elif broken == "unknown database driver":
+        monkeypatch.setenv("DATABASE_URL", "nosuchdb://nobody:secret@127.0.0.1/none")
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        (tmp_path / "data").write_text("not a directory")
+        monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path / "data"))
+    at = open_page("baselines.py")
+    _click(at, "ledger_add_baselines_0")  # accepted, in memory
+    assert any("Added" in s.value for s in at.success)
+    assert any("not being saved" in w.value for w in at.warning)
+    assert len(_ledger(at).releases) == 1 and at.session_state[KEY]["id"] is None
+    _click(at, "ledger_add_baselines_0")
+    assert len(_ledger(at).releases) == 2
+    at.switch_page("../pages/ledger.py")
+    at.run()
+    assert not at.exception
+    banner = [w.value for w in at.warning if "not being saved" in w.value]
+    assert len(banner) == 1 and "this browser tab only" in banner[0] and "cannot" in banner[0]
+    assert "secret" not in banner[0]  # the database password never reaches the screen
+    assert "ledger" not in at.query_params
+    table = [df.value for df in at.dataframe if "label" in df.value.columns]
+    assert len(table[0]) == 2

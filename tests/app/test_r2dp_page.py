@@ -99,7 +99,7 @@ def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
     ({"part": "families"}, "radio", "mapfam", "uniform"),
     ({}, "toggle", "logf", True),
     ({"view": "reproduce", "part": "figures"}, "radio", "f3f", "uniform"),
-    ({"view": "reproduce", "part": "experiments"}, "radio", "query", "average"),
+    ({"view": "reproduce", "part": "experiments"}, "radio", "squery", "average"),
 ], ids=["mapfam", "logf", "f3f", "query"])
 def test_display_controls_change_a_chart(query, kind, key, value):
     at = open_page(PAGE, query)

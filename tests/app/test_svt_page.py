@@ -1,4 +1,4 @@
-"""AppTest of the SVT page (paper 002): renders, controls move the numbers, metrics match dpcore, errata."""
+"""AppTest of the SVT page (Liu et al. 2024): renders, controls move the numbers, metrics match dpcore, errata."""
 
 from __future__ import annotations
 
@@ -26,13 +26,14 @@ def test_renders_at_defaults():
     at = open_page(PAGE)
     _ok(at)
     assert at.title
-    assert {"threshold noise scale b", "query noise scale θ", "correction r in use"} <= set(_metrics(at))
+    assert {"threshold noise scale b", "query noise scale 1/λ", "correction r in use"} <= set(_metrics(at))
     assert not at.warning, [w.value for w in at.warning]  # no erratum warning at the sound defaults
+    assert at.subheader[0].value == "SVT at work"  # the picture of the idea comes before any number
 
 
-@pytest.mark.parametrize("tab", ["Correction", "Live run", "Experiment", "Numerics & accountant"])
-def test_every_tab_renders_at_defaults(tab):
-    at = open_page(PAGE, {"tab": tab, **FAST})
+@pytest.mark.parametrize("part", ["Correction", "Run", "Top-c", "Numerics"])
+def test_every_part_renders_at_defaults(part):
+    at = open_page(PAGE, {"part": part, **FAST})
     _ok(at)
     assert not at.warning, [w.value for w in at.warning]
 
@@ -41,24 +42,24 @@ def test_every_tab_renders_at_defaults(tab):
 CONTROLS = [
     ("select_slider", "eps", 0.5, {}),
     ("select_slider", "c", 5, {}),
-    ("select_slider", "k", 50, {}),
+    ("select_slider", "neg", 50, {}),
     ("select_slider", "alpha", 10, {}),
-    ("select_slider", "T", 500.0, {"tab": "Live run"}),
+    ("select_slider", "thr", 500.0, {"part": "Run"}),
     ("radio", "noise", "laplace", {}),
     ("radio", "corr", "mean", {}),
     ("toggle", "mono", True, {}),
     ("toggle", "resample", True, {}),
-    ("toggle", "append", True, {"tab": "Live run"}),
-    ("select_slider", "trav", 2, {"tab": "Live run", "append": "true"}),
-    ("radio", "data", "adult", {"tab": "Experiment", **FAST}),
-    ("radio", "metric", "f1", {"tab": "Experiment", **FAST}),
-    ("select_slider", "runs", 20, {"tab": "Experiment", **FAST}),
-    ("select_slider", "bins", 1001, {"tab": "Numerics & accountant"}),
-    ("number_input", "seed", 7, {"tab": "Live run"}),
-    # in-panel controls of spec §6 items 2, 4 and 11
-    ("select_slider", "w", 10.0, {}),
-    ("select_slider", "d", 500.0, {"tab": "Correction"}),
-    ("select_slider", "tail", 1e-4, {"tab": "Numerics & accountant"}),
+    ("toggle", "append", True, {"part": "Run"}),
+    ("select_slider", "trav", 2, {"part": "Run", "append": "true"}),
+    ("radio", "dataset", "adult", {"part": "Top-c", **FAST}),
+    ("radio", "metric", "f1", {"part": "Top-c", **FAST}),
+    ("select_slider", "runs", 20, {"part": "Top-c", **FAST}),
+    ("select_slider", "bins", 1001, {"part": "Numerics"}),
+    ("number_input", "seed", 7, {"part": "Run"}),
+    # in-panel controls (split, distance from the threshold) and the advanced numerics
+    ("select_slider", "wsplit", 10.0, {}),
+    ("select_slider", "gap", 500.0, {"part": "Correction"}),
+    ("select_slider", "tail", 1e-4, {"part": "Numerics"}),
 ]
 
 
@@ -77,42 +78,45 @@ def test_view_switches_to_the_reproduction():
     at.radio(key="view").set_value("reproduce").run()
     _ok(at)
     assert any("Fig. 3" in h.value for h in at.subheader)
+    assert len(at.get("plotly_chart")) <= 8  # one part at a time, not the whole paper on one page
 
 
 def test_metrics_match_dpcore():
-    at = open_page(PAGE, {"eps": "0.5", "c": "1", "k": "10", "alpha": "5"})
+    at = open_page(PAGE, {"eps": "0.5", "c": "1", "neg": "10", "alpha": "5"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(0.5, c=1)
     corr = svt.optimal_correction(0.5, c=1, k=10, alpha=5.0)
     assert m["threshold noise scale b"] == f"{sp.threshold_scale:.4g}"
-    assert m["query noise scale θ"] == f"{sp.query_scale:.4g}"
+    assert m["query noise scale 1/λ"] == f"{sp.query_scale:.4g}"
     assert m["correction r in use"] == f"{corr.r:.4g}"
-    assert m["success p(r), Eq. 8"] == f"{corr.success_probability:.4g}"
+    kw = dict(r=corr.r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
+    assert m["P[yes] for a count exactly at τ"] == f"{svt.acceptance_probability(0.0, **kw):.4g}"
 
 
-def test_spec_reference_values_at_the_paper_setting():
-    # spec §3.4: ε = 1, c = 50, k = 200 → r^op = 564.4856, p = k^k/(k+1)^(k+1) = 0.0018348
+def test_reference_values_at_the_paper_setting():
+    # ε = 1, c = 50, k = 200: r^op = 564.4856 (independent computation); at α = 0 a count at the threshold is
+    # accepted with probability exactly 1/(k + 1) = 1/201 (r^op solves S(r) = 1/(k + 1), Eq. 9)
     m = _metrics(open_page(PAGE))
     assert m["correction r in use"] == "564.5"
-    assert m["success p(r), Eq. 8"] == "0.001835"
+    assert m["P[yes] for a count exactly at τ"] == f"{1 / 201:.4g}"
 
 
 def test_resample_erratum_warning():
-    at = open_page(PAGE, {"tab": "Numerics & accountant"})
+    at = open_page(PAGE, {"part": "Numerics"})
     assert not at.warning
-    at = open_page(PAGE, {"tab": "Numerics & accountant", "resample": "true"})
+    at = open_page(PAGE, {"part": "Numerics", "resample": "true"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)
-    assert m["ε with RESAMPLE — exact"] == f"{50 * sp.epsilon1 + sp.epsilon2:.4g}"
-    assert m["ε with RESAMPLE — paper's accountant"] == f"{50 * sp.epsilon1:.4g}"
+    assert m["ε with a new threshold noise after each yes — exact"] == f"{50 * sp.epsilon1 + sp.epsilon2:.4g}"
+    assert m["ε with a new threshold noise after each yes — paper's accountant"] == f"{50 * sp.epsilon1:.4g}"
     assert any("under-reports" in w.value for w in at.warning)
 
 
 def test_eq8_erratum_warning_for_small_c():
-    # spec §3.4: c = 1, k = 10 → Eq. 8 gives 0.03505, the shared-ρ truth 0.02669
-    at = open_page(PAGE, {"tab": "Correction", "c": "1", "k": "10"})
+    # c = 1, k = 10: Eq. 8 gives 0.03505, the exact shared-ρ value 0.02669 (both from an independent computation)
+    at = open_page(PAGE, {"part": "Correction", "c": "1", "neg": "10"})
     _ok(at)
     m = _metrics(at)
     assert m["p(r) — paper's Eq. 8"] == "0.03505"
@@ -121,37 +125,65 @@ def test_eq8_erratum_warning_for_small_c():
 
 
 def test_appending_erratum_warning_only_with_append():
-    assert not open_page(PAGE, {"tab": "Live run"}).warning
-    at = open_page(PAGE, {"tab": "Live run", "append": "true"})
+    assert not open_page(PAGE, {"part": "Run"}).warning
+    at = open_page(PAGE, {"part": "Run", "append": "true"})
     _ok(at)
     assert any("t·p" in w.value for w in at.warning)
 
 
 def test_live_run_step_and_reset():
-    at = open_page(PAGE, {"tab": "Live run"})
-    full = _metrics(at)["comparisons n_a"]
+    at = open_page(PAGE, {"part": "Run"})
+    full = _metrics(at)["comparisons so far"]
     n = full.split(" / ")[1]
     at.button(key="svt_reset").click().run()
-    assert _metrics(at)["comparisons n_a"] == f"0 / {n}"
+    assert _metrics(at)["comparisons so far"] == f"0 / {n}"
     at.button(key="svt_one").click().run()
-    assert _metrics(at)["comparisons n_a"] == f"1 / {n}"
+    assert _metrics(at)["comparisons so far"] == f"1 / {n}"
     at.button(key="svt_next").click().run()
-    assert _metrics(at)["⊤ answers n_c / c"].startswith("1 /")
+    assert _metrics(at)["yes-answers / c"].startswith("1 /")
     at.button(key="svt_end").click().run()
-    assert _metrics(at)["comparisons n_a"] == full
+    assert _metrics(at)["comparisons so far"] == full
     _ok(at)
 
 
-def test_reproduce_view_renders():
-    at = open_page(PAGE, {"view": "reproduce", **FAST})
+#: The reproduce view's parts and the figures each one shows.
+REPRODUCE_PARTS = {
+    "Figs. 3–5": ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5"),
+    "Figs. 6–11": ("Fig. 6", "Figs. 7/10"),
+    "Fig. 16": ("Fig. 16",),
+    "Figs. 9, 17": ("Figs. 9 and 17",),
+}
+
+
+@pytest.mark.parametrize("part", list(REPRODUCE_PARTS))
+def test_reproduce_parts_render(part):
+    at = open_page(PAGE, {"view": "reproduce", "part": part, **FAST})
     _ok(at)
     titles = " ".join(h.value for h in at.subheader)
-    for fig in ("Fig. 3", "Fig. 4", "Fig. 5", "Table 5", "Fig. 6", "Figs. 7/10", "Fig. 16", "Figs. 9 and 17"):
+    for fig in REPRODUCE_PARTS[part]:
         assert fig in titles
     assert any("cannot be downloaded" in i.value for i in at.info)
-    assert any("Figs. 12–15" in i.value and "RDP accountant" in i.value for i in at.info)
-    fig16 = next(df.value for df in at.dataframe if "NCR, α = 500" in df.value.columns)
-    assert list(fig16["epsilon"]) == [round(0.1 * i, 1) for i in range(1, 11)]
+    if part == "Fig. 16":
+        fig16 = next(df.value for df in at.dataframe if "rank score, α = 500" in df.value.columns)
+        assert list(fig16["epsilon"]) == [round(0.1 * i, 1) for i in range(1, 11)]
+    if part == "Figs. 9, 17":
+        assert any("Figs. 12–15" in i.value and "Rényi-DP accountant" in i.value for i in at.info)
+
+
+def test_experiment_caps_the_runs_below_a_minute():
+    """The slow link of old (Kosarak, 200 runs, 20 passes: 240 s in the server) is capped to a few runs."""
+    from app.compute import svt as csvt
+
+    plan = csvt.explore_plan(len(csvt.EXPERIMENT_EPSILONS), 20)
+    runs = csvt.capped_runs("kosarak", 200, plan)
+    assert 2 <= runs < 200 and csvt.experiment_seconds("kosarak", runs, plan) <= csvt.MAX_EXPERIMENT_SECONDS
+    assert csvt.fig16_runs(200) * csvt.FIG16_SECONDS_PER_RUN <= csvt.MAX_EXPERIMENT_SECONDS
+
+
+def test_experiment_states_its_cost_before_it_runs():
+    at = open_page(PAGE, {"part": "Top-c", **FAST})
+    _ok(at)
+    assert any("10 runs per point" in c.value and "of computing" in c.value for c in at.caption)
 
 
 def _chart_spec(at, title_start: str) -> dict:
@@ -160,7 +192,7 @@ def _chart_spec(at, title_start: str) -> dict:
 
 
 def test_log_scale_toggle_of_panel_5():
-    at = open_page(PAGE, {"tab": "Correction"})
+    at = open_page(PAGE, {"part": "Correction"})
     assert _chart_spec(at, "Success probability")["layout"]["yaxis"].get("type") != "log"
     at.toggle(key="logp").set_value(True).run()
     _ok(at)
@@ -168,19 +200,19 @@ def test_log_scale_toggle_of_panel_5():
 
 
 def test_score_gap_readouts_match_dpcore():
-    at = open_page(PAGE, {"tab": "Correction", "d": "200"})
+    at = open_page(PAGE, {"part": "Correction", "gap": "200"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)
     r = svt.optimal_correction(1.0, c=50, k=200).r
     kw = dict(r=r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    assert m["P[⊤] at T − 200"] == f"{float(svt.acceptance_probability(-200.0, **kw)):.4g}"
-    assert m["P[⊤] at T"] == f"{float(svt.acceptance_probability(0.0, **kw)):.4g}"
-    assert m["P[⊤] at T + 200"] == f"{float(svt.acceptance_probability(200.0, **kw)):.4g}"
+    assert m["P[yes] at τ − 200"] == f"{float(svt.acceptance_probability(-200.0, **kw)):.4g}"
+    assert m["P[yes] at τ"] == f"{float(svt.acceptance_probability(0.0, **kw)):.4g}"
+    assert m["P[yes] at τ + 200"] == f"{float(svt.acceptance_probability(200.0, **kw)):.4g}"
 
 
 def test_manual_split_costs_variance():
-    at = open_page(PAGE, {"w": "1"})
+    at = open_page(PAGE, {"wsplit": "1"})
     _ok(at)
     table = next(df.value for df in at.dataframe if "V(w)/V*" in df.value.columns)
     exp = table.set_index("query noise").loc["exponential"]
@@ -191,7 +223,7 @@ def test_manual_split_costs_variance():
 
 
 def test_tail_mass_sets_the_grid():
-    at = open_page(PAGE, {"tab": "Numerics & accountant", "tail": "0.001"})
+    at = open_page(PAGE, {"part": "Numerics", "tail": "0.001"})
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)
@@ -199,13 +231,13 @@ def test_tail_mass_sets_the_grid():
     b, th = sp.threshold_scale, sp.query_scale
     num = svt.correction_term(b, th, k=200, method="numeric", n_bins=101, tail_mass=1e-3)
     assert m["grid half-width B"] == f"{disc.bound:.5g}"
-    assert m["r̄^op, m = 101"] == f"{num.r:.6g}"
+    assert m["r̄^op, 101 bins"] == f"{num.r:.6g}"
 
 
 def test_extreme_gumbel_setting_stays_fast_and_clean():
     # α ≫ the noise scales: dpcore's Gumbel quadrature optimiser takes minutes; the page uses Alg. 3 (FFT)
     at = open_page(
-        PAGE, {"eps": "20", "c": "1", "k": "1", "alpha": "500", "noise": "gumbel", "tab": "Correction"}
+        PAGE, {"eps": "20", "c": "1", "neg": "1", "alpha": "500", "noise": "gumbel", "part": "Correction"}
     )
     _ok(at)
-    assert _metrics(at)["success p(r), Eq. 8"]
+    assert _metrics(at)["p(r) — paper's Eq. 8"]

@@ -477,3 +477,20 @@ def test_exact_delta_sup_matches_a_dense_shift_grid(kernel, scale, theta, q, sen
     dense = brdp.exact_delta(eps, kernel=kernel, scale=scale, theta=theta, q=q, sensitivity=sens, shifts=20_000)
     ours = brdp.exact_delta(eps, kernel=kernel, scale=scale, theta=theta, q=q, sensitivity=sens)
     assert ours >= dense - 1e-12 * max(1.0, dense)
+
+
+def test_large_composition_coarsens_the_grid_and_stays_an_upper_bound():
+    # a sharp kernel composed 1000 times: at h = 1e-4 the T-fold grid would need ~10^8 points (gigabytes);
+    # the coarsened grid stays within MAX_COMPOSED_POINTS and the result stays an upper bound within T·h'.
+    pl = brdp.optimize(epsilon=20, delta=0.1, sensitivity=4, theta=30, kernel="gaussian")
+    t = 1000
+    h = brdp.composition_interval(pl, t)
+    assert 1e-4 < h < 0.01
+    assert brdp.composition_interval(pl, 1) == 1e-4  # small T: the requested grid
+    # with q = 1 and theta = 40 sigma this BR-DP is a Gaussian up to a ~1e-260 tail: T-fold closed form
+    assert pl.q == 1.0 and pl.theta / pl.scale > 30
+    truth = accounting.gaussian_epsilon(pl.delta, sigma=pl.scale, sensitivity=4, compositions=t)
+    got = brdp.composed_epsilon(pl.delta, compositions=t, plan=pl, accountant="exact")
+    assert truth - 1e-6 <= got <= truth + t * h
+    curve = brdp.composition_curve([1, t], plan=pl, value_discretization_interval=5e-4)
+    assert truth - 1e-6 <= curve.exact.iloc[-1] <= truth + t * max(h, 5e-4)

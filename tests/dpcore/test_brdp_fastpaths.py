@@ -91,7 +91,7 @@ def test_exact_optimiser_branch_and_bound_equals_full_search(monkeypatch):
         q = full(kernel, s, theta, eps, delta, dgrid)
         return (q, np.ones(np.shape(q), dtype=bool)) if prune_p is not None else q
 
-    monkeypatch.setattr(brdp, "_largest_exact_q", unpruned)
+    monkeypatch.setattr(brdp.budget_split, "_largest_exact_q", unpruned)
     for kw, pl in zip(cases, fast):
         ref = brdp.optimize(**kw)
         assert (pl.epsilon_y, pl.q, pl.scale) == (ref.epsilon_y, ref.q, ref.scale)
@@ -251,8 +251,8 @@ def test_exact_optimiser_settles_pruned_candidates_when_the_best_fail(monkeypatc
             settled.append(float(s))
         return full(kernel, s, theta, eps, delta, dgrid, prune_p)
 
-    monkeypatch.setattr(brdp, "_largest_exact_q", spy)
-    monkeypatch.setattr(brdp, "exact_delta", lambda *a, **k: math.inf)
+    monkeypatch.setattr(brdp.budget_split, "_largest_exact_q", spy)
+    monkeypatch.setattr(brdp.budget_split, "exact_delta", lambda *a, **k: math.inf)
     ey, s, q = brdp._exact_opt("gaussian", 1.0, 1e-5, 1.0, 1.0, "analytic")
     assert (ey, q) == (1.0, 0.0) and s == pytest.approx(accounting.gaussian_sigma(1.0, 1e-5), rel=1e-9)
     assert len(settled) > 0

@@ -14,7 +14,7 @@ def test_zipf_exact():
     z = data.zipf_scores()
     assert z.size == 10_000 and z[0] == 10_000 and z[-1] == 1.0
     np.testing.assert_allclose(z, 10_000 / np.arange(1, 10_001))
-    assert (z >= 200).sum() == 50 and z[49] == 200.0  # spec R21
+    assert (z >= 200).sum() == 50 and z[49] == 200.0  # s₅₀ = 10 000/50 exactly, so "≥ T" counts it
     np.testing.assert_allclose(data.zipf_scores(4, scale=8, exponent=2), [8, 2, 8 / 9, 0.5])
 
 
@@ -43,26 +43,26 @@ def test_generators_bad_input(fn, kwargs, name):
 
 @pytest.mark.parametrize("name", ["T40I10D100K", "BMS-POS", "Kosarak"])
 def test_transaction_stand_ins_match_table2(name):
-    spec = data.TABLE2[name]
+    row = data.TABLE2[name]
     p = data.item_supports(
-        n_records=spec.n_records,
-        n_items=spec.n_items,
-        threshold=spec.threshold,
-        avg_length=spec.avg_length,
-        top_support=spec.top_support,
-        n_above=spec.n_above,
+        n_records=row.n_records,
+        n_items=row.n_items,
+        threshold=row.threshold,
+        avg_length=row.avg_length,
+        top_support=row.top_support,
+        n_above=row.n_above,
     )
-    assert p.size == spec.n_items and np.all(np.diff(p) <= 0) and p[0] == pytest.approx(spec.top_support)
-    assert p.sum() == pytest.approx(spec.avg_length, rel=1e-9)  # mean transaction length
+    assert p.size == row.n_items and np.all(np.diff(p) <= 0) and p[0] == pytest.approx(row.top_support)
+    assert p.sum() == pytest.approx(row.avg_length, rel=1e-9)  # mean transaction length
     # the expected support crosses the threshold between ranks n_above and n_above + 1
-    assert p[spec.n_above - 1] * spec.n_records >= spec.threshold > p[spec.n_above] * spec.n_records
+    assert p[row.n_above - 1] * row.n_records >= row.threshold > p[row.n_above] * row.n_records
     ds = data.svt_dataset(name, rng=3)
-    assert ds.synthetic_stand_in and ds.n_items == spec.n_items and ds.threshold == spec.threshold
-    assert np.all(np.diff(ds.scores) <= 0) and ds.scores.max() <= spec.n_records and ds.scores.min() >= 0
+    assert ds.synthetic_stand_in and ds.n_items == row.n_items and ds.threshold == row.threshold
+    assert np.all(np.diff(ds.scores) <= 0) and ds.scores.max() <= row.n_records and ds.scores.min() >= 0
     assert np.all(ds.scores == np.round(ds.scores))
-    assert abs(ds.n_above - spec.n_above) <= 4 * math.sqrt(spec.n_above)  # binomial noise around the target
+    assert abs(ds.n_above - row.n_above) <= 4 * math.sqrt(row.n_above)  # binomial noise around the target
     total = ds.scores.sum()  # Σ Binomial(N, p_i): mean N·L, sd ≤ √(N·L)
-    assert abs(total - spec.n_records * spec.avg_length) <= 4 * math.sqrt(spec.n_records * spec.avg_length)
+    assert abs(total - row.n_records * row.avg_length) <= 4 * math.sqrt(row.n_records * row.avg_length)
 
 
 def test_adult_stand_in_is_flagged_and_reachable():
@@ -80,7 +80,7 @@ def test_pure_function_of_rng():
 
 
 def test_dataset_properties():
-    for name, k in zip(data.SVT_DATASETS, [200, 200, 18, 33, 825, 24]):  # spec R21
+    for name, k in zip(data.SVT_DATASETS, [200, 200, 18, 33, 825, 24]):  # ⌊n_items/c⌋ from Table 2
         assert data.svt_dataset(name, rng=1).k == k
     assert data.svt_dataset("Binary").n_above == 50 and data.svt_dataset("Zipf").n_above == 50
     assert not data.svt_dataset("Zipf").synthetic_stand_in

@@ -1,9 +1,10 @@
-"""Unit tests for dpcore.filters (paper 001; spec shared/specs/noise_reduction.md §2.4, §2.9, §3.6)."""
+"""Unit tests for dpcore.filters (Rogers et al. 2023: Thm 2, Lemma 5.2, Thm 3, Lemma 6.2, Thm 6)."""
 
 from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,7 @@ def test_rho_budget_vectorised_and_variants_differ():
     np.testing.assert_allclose(out, [_rho_by_root(e, 1e-6) for e in eps], rtol=1e-10)
     out2 = fl.rho_budget(10.0, np.array([1e-6, 1e-3]))
     np.testing.assert_allclose(out2, [_rho_by_root(10, 1e-6), _rho_by_root(10, 1e-3)], rtol=1e-10)
-    # E1: the printed Thm 6 constant gives a strictly smaller budget
+    # the printed Thm 6 constant gives a strictly smaller budget
     assert np.all(fl.rho_budget(eps, 1e-6, variant="as_printed") < out)
     assert fl.rho_budget(0.0, 1e-6) == 0.0
 
@@ -119,7 +120,7 @@ def test_noise_reduction_flow():
     with pytest.raises(ValueError, match="epsilon_stop"):
         f.charge_noise_reduction(1.1)
     rem = f.charge_noise_reduction(0.6)
-    assert rem == pytest.approx(1 - 0.18)  # charged ε_T²/2 only (M3)
+    assert rem == pytest.approx(1 - 0.18)  # charged ε_T²/2 only
     assert not f.noise_reduction_open
     # one-call form: the grid maximum defaults to the stopping level
     f.charge_noise_reduction(0.2)
@@ -215,14 +216,15 @@ def test_expost_filter():
         f.charge(0.8)
     f.charge(0.3)  # realised ℰ = ε_T
     assert f.remaining_epsilon == pytest.approx(0.7)
-    # corrected Lemma 5.2 (E6): the worst case of the next mechanism must fit, not just the past
+    # Lemma 5.2 with the admission rule its proof needs: the worst case of the next mechanism must fit, not just the past
     assert not f.can_start(epsilon_max=0.71)
     with pytest.raises(fl.BudgetExceeded):
         f.start(0.71)
     assert not f.can_start(epsilon_max=0.1, delta=0.007)
     f.start(0.7)
     f.charge(0.7)
-    assert f.remaining_epsilon == 0.0
+    # the running total is exact: 1 − 0.3 − 0.7 in binary is 2⁻⁵⁴, not the 0 that float rounding gives
+    assert f.remaining_epsilon == float(Fraction(1) - Fraction(0.3) - Fraction(0.7)) == 2.0**-54
     g = fl.filter_from_dict(json.loads(json.dumps(f.to_dict())))
     assert isinstance(g, fl.ExPostFilter) and g.epsilon_spent == pytest.approx(1.0)
     assert list(g.ledger["status"]) == ["started", "accepted", "refused", "started", "accepted"]

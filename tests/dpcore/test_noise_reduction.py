@@ -1,4 +1,4 @@
-"""Unit tests for dpcore.noise_reduction (paper 001; spec shared/specs/noise_reduction.md)."""
+"""Unit tests for dpcore.noise_reduction (Rogers, Samorodnitsky, Wu, Ramdas 2023)."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def test_psi_and_expost_bound():
     assert nr.psi(v, gamma=g, delta=d) == pytest.approx(math.sqrt((v + g) * math.log((v + g) / (d * d * g))))
     printed = nr.brownian_expost_bound(v, gamma=g, delta=d, variant="as_printed")
     fixed = nr.brownian_expost_bound(v, gamma=g, delta=d)
-    assert fixed - printed == pytest.approx(v / 2)  # E3: the printed bound drops the drift
+    assert fixed - printed == pytest.approx(v / 2)  # Thm 5 as printed drops the drift
     with pytest.raises(ValueError, match="gamma"):
         nr.psi(1.0, gamma=0.0, delta=0.1)
     with pytest.raises(ValueError, match="delta"):
@@ -192,7 +192,7 @@ def test_release_with_stopping_fields():
     assert r.accepted
     assert r.mechanism == "brownian"
     assert r.epsilon_stop == eps[r.index]
-    assert r.charge == pytest.approx(r.epsilon_stop**2 / 2)  # M3
+    assert r.charge == pytest.approx(r.epsilon_stop**2 / 2)  # only the stopping level is charged
     assert r.charge_max == pytest.approx(0.5)
     assert r.releases.shape == (r.index + 1,) == r.epsilons.shape
     assert r.release == r.releases[-1]
@@ -224,7 +224,7 @@ def test_release_custom_stop_never_sees_value():
     r = nr.release_with_stopping(123.0, epsilons=eps, alpha=0.1, stop=stop, rng=0)
     assert r.index == 2 and r.accepted and r.epsilon_stop == 0.3
     assert [len(v) for _, v in seen] == [1, 2, 3]
-    for lv, vals in seen:  # M5: only (eps_k, Y_k) pairs are passed
+    for lv, vals in seen:  # only (eps_k, Y_k) pairs are passed
         assert lv.shape == vals.shape
     with pytest.raises(ValueError, match="stop"):
         nr.release_with_stopping(1.0, epsilons=eps, alpha=0.1, stop=3)
@@ -342,7 +342,7 @@ def test_zipf_experiment_structure_and_progress():
     assert fr == pytest.approx([1 / 3, 2 / 3, 1.0])
     tr = nr.zipf_trials(sample_sizes=(8000,), trials=2, grid_size=100, rng=2)
     assert len(tr) == 4
-    # the filter never lets the spend exceed rho* = 1.353015 (spec §3.10)
+    # the filter never lets the spend exceed rho* = 1.353015 (Section 7.2)
     assert tr["rho_spent"].max() <= 1.353015 + 1e-6
 
 
@@ -368,7 +368,7 @@ def test_zipf_experiment_bad_inputs():
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("y", [15.0, 60.0, 400.0])
 def test_linear_grid_runner_matches_general_runner(seed, y):
-    # the experiment's grid-free runner equals the general one on linspace(s0, s1, k) (spec §3.9)
+    # the experiment's grid-free runner equals the general one on linspace(s0, s1, k)
     s0, s1, k = 1e-4, 2.706029, 1000
     g1, g2 = np.random.default_rng(seed), np.random.default_rng(seed)
     idx, yhat, ok, _ = nr._bm_run(y, np.linspace(s0, s1, k), 0.1, 1.0, g1)  # noqa: SLF001
@@ -418,7 +418,7 @@ def test_cost_comparison_structure_and_bad_inputs():
         nr.cost_comparison([10.0], draws=1)
 
 
-# ---------------------------------------------------------------------------------- V6 / V11 helpers
+# ---------------------------------------------------------------------------------- app helpers
 
 
 def test_backward_martingale_formula_and_mean_one():
@@ -446,7 +446,7 @@ def test_filter_losses_never_overspend_and_loss_is_gaussian():
     assert list(df.columns) == ["loss", "spent", "rounds", "bm_rounds"]
     assert df["spent"].max() <= rho * (1 + 1e-12)
     assert (df["bm_rounds"] > 0).mean() > 0.5
-    full = df[df["spent"] > rho - 1e-4]  # runs that used (almost) the whole budget: loss ~ N(ρ, 2ρ) (spec §2.12, C6)
+    full = df[df["spent"] > rho - 1e-4]  # runs that used (almost) the whole budget: loss ~ N(ρ, 2ρ) (Thm 6)
     assert len(full) > 3000
     sd = math.sqrt(2 * rho)
     assert abs(full["loss"].mean() - rho) < 4 * sd / math.sqrt(len(full))

@@ -231,7 +231,7 @@ def test_success_probability_matches_definition():
 
 
 def test_shared_below_independent_at_rop():
-    """At r^op the paper's Eq. 8 overstates the success of Alg. 2 (shared ρ), as in every row of spec §3.4."""
+    """At r^op the paper's Eq. 8 overstates the success of Alg. 2 (shared ρ), as in every row of the r^op table of the reference tests."""
     for k in (10, 50, 200):
         corr = svt.correction_term(2.0, 4.0, k=k)
         assert svt.shared_success_probability(corr.r, k=k, **KW) < corr.success_probability
@@ -557,7 +557,7 @@ def test_run_experiment_bad_input(kwargs, name):
 def test_accuracy_bound_variants():
     assert svt.accuracy_bound(50, 0.1, 1.0, variant="as_printed") == pytest.approx(
         27.63, abs=0.005
-    )  # spec R16
+    )  # Theorem 4 as printed: 4(ln 50 + ln 20)/1
     assert svt.accuracy_bound(50, 0.1, 1.0) == pytest.approx(55.26, abs=0.005)
     assert svt.accuracy_bound(50, 0.1, 2.0) == pytest.approx(55.26 / 2, abs=0.005)
     for kw, name in (
@@ -580,7 +580,7 @@ def test_accuracy_bound_variants():
         (10, 0.1, "laplace", 16.40),
     ],
 )
-def test_accuracy_alpha_R16_rows(k, beta, noise, want):
+def test_accuracy_alpha_theorem4_rows(k, beta, noise, want):
     a = svt.accuracy_alpha(beta, k=k, threshold_scale=2.0, query_scale=4.0, query_noise=noise)
     assert a == pytest.approx(want, abs=0.005)
     assert a <= svt.accuracy_bound(k, beta, 1.0, variant="as_printed")
@@ -618,7 +618,7 @@ def test_threshold_loss_profile():
     lap = svt.threshold_loss_profile(u, noise="laplace", scale=2.0)
     assert np.abs(lap).max() == pytest.approx(0.5)
     ex = svt.threshold_loss_profile(u, noise="exponential", scale=2.0)
-    assert ex.max() <= 0.5 + 1e-12  # one-sided bound of spec §1.7 holds for +Exp threshold noise
+    assert ex.max() <= 0.5 + 1e-12  # the one-sided condition f₁(u − Δ) ≤ e^ε₁ f₁(u) of Theorem 2 holds for +Exp threshold noise
     gau = svt.threshold_loss_profile(np.array([0.0, 100.0]), noise="gaussian", scale=2.0)
     assert gau[1] > 10
     with pytest.raises(ValueError, match="noise"):

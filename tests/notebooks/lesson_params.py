@@ -9,6 +9,10 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "svt": (
+        {"eps": 0.1, "c": 1, "neg": 10, "alpha": 5.0, "noise": "laplace", "corr": "mean"},
+        {"eps": 4.0, "c": 5, "neg": 1000, "thr": 1000.0, "noise": "gumbel", "mono": True, "seed": 3},
+    ),
     "ldp": (
         {"eps": 0.2, "epsg": 1.0, "nq": 60, "dsize": 2, "xtrue": 1, "family": "rr", "prior": "skewed", "seed": 5},
         {"eps": 5.0, "epsg": 20.0, "nq": 3, "dsize": 101, "xtrue": 100, "prior": "bimodal", "seed": 1},
@@ -16,5 +20,13 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
     "r2dp": (
         {"eps": 1.0, "gamma": 0.5, "fam": "uniform"},
         {"eps": 10.0, "gamma": 0.05, "sens": 2.0, "fam": "two_point", "shape": 0.5},
+    ),
+    "noise_reduction": (
+        {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
+        {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
+    ),
+    "brdp": (
+        {"eps": 0.5, "delta": 1e-8, "theta": 3.0, "sens": 2.0, "T": 100},
+        {"eps": 5.0, "kernel": "laplace", "acct": "paper", "theta": 0.5, "T": 1},
     ),
 }

@@ -165,6 +165,7 @@ CASES: list[Case] = [
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
     C("brdp.composed_epsilon", 1e-5, compositions=3, plan=PLAN, accountant="paper",
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
+    C("brdp.composition_interval", PLAN, 100, 1e-3, fixed=("#0",)),
     C("brdp.amplify", 1.0, 1e-5, rate=0.3),
     C("brdp.deamplify", 0.5, 1e-6, rate=0.3),
     C("brdp.sampling_error_std", "sum", rate=0.3, n_records=100, sigma_x=1.0, p_c=0.5),
@@ -589,7 +590,7 @@ UNIT_RESULT = {
     "r2dp.usefulness", "r2dp.laplace_usefulness", "r2dp.staircase_usefulness", "r2dp.noise_cdf",
     "brdp.composed_delta", "r2dp.gaussian_mixture_delta", "noise_reduction.zipf_probabilities",
 }
-POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "gaussian_rho", "error_bound"}
+POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "brdp.composition_interval", "gaussian_rho", "error_bound"}
 
 
 def _param_names(case: Case) -> dict[str, str]:
@@ -682,11 +683,17 @@ DELTA = log_uniform(1e-300, 0.5)
 @settings(max_examples=40, deadline=None)
 @given(rho=log_uniform(1e-6, 1e3), delta=DELTA)
 def test_zcdp_conversion_round_trip_down_to_tiny_delta(rho, delta):
-    """ρ → ε(ρ, δ) → ρ: finite, positive, and the inverse recovers ρ (δ down to 1e-300)."""
+    """ρ → ε(ρ, δ) → ρ: finite, at most Bun & Steinke's ρ + 2√(ρ ln(1/δ)), and the inverse recovers ρ (δ down to
+    1e-300). ε is 0 where the tight bound falls below 0 (small ρ, δ near ½): then ρ is at most the inverse of 0."""
     eps = float(dpcore.zcdp_to_dp(rho, delta))
-    assert math.isfinite(eps) and eps > 0
-    assert eps == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1 / delta)), rel=1e-9)  # Bun & Steinke Prop. 1.3
-    assert float(dpcore.dp_to_zcdp(eps, delta)) == pytest.approx(rho, rel=1e-6)
+    assert math.isfinite(eps) and eps >= 0
+    bun_steinke = rho + 2 * math.sqrt(rho * math.log(1 / delta))  # Bun & Steinke 2016, Prop. 1.3
+    assert float(dpcore.accounting.zcdp_to_dp_bun_steinke(rho, delta)) == pytest.approx(bun_steinke, rel=1e-12)
+    assert eps <= bun_steinke * (1 + 1e-12)
+    if eps > 0:
+        assert float(dpcore.dp_to_zcdp(eps, delta)) == pytest.approx(rho, rel=1e-6)
+    else:
+        assert float(dpcore.dp_to_zcdp(0.0, delta)) >= rho
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,8 +1,10 @@
-"""Reference checks R1-R33 of specs/brdp.md §11 (plus the §4.8 counterexamples and §9 tables).
+"""Reference checks of BR-DP (Jiang, Du, Sharma & Yan 2024): kernel and calibration, the mechanism, the
+paper's accountant (Thm. 1, Prop. 2, Alg. 1-2), composition (Thm. 3), the exact accountant with the two
+counterexamples to the paper's bound, subsampling (Thm. 4, Prop. 6, Alg. 4), and the values behind Figs. 2-4.
 
-Default tolerance (spec §11): 1e-4 absolute on probabilities/acceptances, 1e-3 relative on eps/sigma.
-Expected values are the spec's [VERIFIED] numbers; independent computations use scipy quadrature,
-dp_accounting, brute force or Monte Carlo.
+Default tolerance: 1e-4 absolute on probabilities/acceptances, 1e-3 relative on eps/sigma.  Expected values
+are reference numbers computed independently of this package (the paper's printed values where it prints
+them); independent computations in the tests use scipy quadrature, dp_accounting, brute force or Monte Carlo.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def hockey_quad(p, q, eps, lo=-60, hi=60, points=None):
 # ------------------------------------------------------------------ kernel and calibration
 
 
-def test_R1_kernel_profiles_values_and_quadrature():
+def test_kernel_profiles_values_and_quadrature():
     assert brdp.kernel_delta(1.0, kernel="gaussian", scale=1.0) == pytest.approx(0.126937, abs=1e-6)
     assert brdp.kernel_delta(0.5, kernel="laplace", scale=1.0) == pytest.approx(0.221199, abs=1e-6)
     for eps in np.linspace(-2, 2, 9):
@@ -44,7 +46,7 @@ def test_R1_kernel_profiles_values_and_quadrature():
         assert brdp.kernel_delta(eps, kernel="laplace", scale=1.0) == pytest.approx(lap, abs=1e-8)
 
 
-def test_R2_calibration():
+def test_calibration():
     s = brdp.kernel_scale(1, 1e-5, kernel="gaussian")
     assert s == pytest.approx(3.73063, rel=REL)
     assert brdp.kernel_scale(1, 1e-5, kernel="gaussian", calibration="classic") == pytest.approx(4.84481, rel=REL)
@@ -56,7 +58,7 @@ def test_R2_calibration():
             accounting.gaussian_sigma(eps, dl), rel=1e-9)
 
 
-def test_R3_profile_limits_and_monotone():
+def test_profile_limits_and_monotone():
     eps = np.linspace(-5, 5, 201)
     for kernel in ("gaussian", "laplace"):
         d = brdp.kernel_delta(eps, kernel=kernel, scale=0.7)
@@ -70,7 +72,7 @@ def test_R3_profile_limits_and_monotone():
 # ------------------------------------------------------------------ mechanism / density
 
 
-def test_R4_q0_is_kernel():
+def test_q0_is_kernel():
     x = np.linspace(-8, 8, 101)
     f = brdp.output_density(x, kernel="gaussian", scale=2.0, theta=1.0, q=0.0)
     assert np.allclose(f, stats.norm(0, 2).pdf(x), rtol=1e-12)
@@ -78,7 +80,7 @@ def test_R4_q0_is_kernel():
     assert brdp.acceptance_rate(kernel="gaussian", scale=2.0, theta=1.0, q=0.0) == pytest.approx(p, abs=1e-12)
 
 
-def test_R5_q1_is_truncated_kernel():
+def test_q1_is_truncated_kernel():
     x = np.linspace(-4, 4, 101)
     lap = stats.laplace(0, 1.5)
     p = lap.cdf(1) - lap.cdf(-1)
@@ -87,7 +89,7 @@ def test_R5_q1_is_truncated_kernel():
     assert brdp.acceptance_rate(kernel="laplace", scale=1.5, theta=1.0, q=1.0) == 1.0
 
 
-def test_R6_density_normalised():
+def test_density_normalised():
     rng = np.random.default_rng(6)
     for kernel in ("gaussian", "laplace"):
         for _ in range(5):
@@ -98,13 +100,13 @@ def test_R6_density_normalised():
             assert tot == pytest.approx(1.0, abs=1e-10)
 
 
-def test_R7_acceptance_monotone_in_q():
+def test_acceptance_monotone_in_q():
     qs = np.linspace(0, 1, 101)
     acc = [brdp.acceptance_rate(kernel="gaussian", scale=3.0, theta=1.0, q=q) for q in qs]
     assert np.all(np.diff(acc) >= 0)
 
 
-def test_R8_monte_carlo_fig2b():
+def test_monte_carlo_fig2b():
     pl = gauss_plan(eps=2.0)
     kw = dict(kernel="gaussian", scale=pl.scale, theta=1.0, q=pl.q)
     tr = brdp.simulate_recycler(100_000, rng=0, **kw)
@@ -124,7 +126,7 @@ def test_R8_monte_carlo_fig2b():
     assert np.max(np.abs(hist - expected)) < 0.01
 
 
-def test_R9_variance():
+def test_variance():
     pl = gauss_plan(eps=2.0)
     sd = math.sqrt(brdp.output_variance(kernel="gaussian", scale=pl.scale, theta=1.0, q=pl.q))
     assert sd == pytest.approx(2.6029, rel=REL)
@@ -139,7 +141,7 @@ def test_R9_variance():
 # ------------------------------------------------------------------ paper accountant
 
 
-def test_R10_w():
+def test_w():
     for kernel, s in (("gaussian", 4.0864), ("laplace", 1.0)):
         for th in (0.3, 1.0, 2.0):
             for d in (0.5, 1.0, 2.5, 5.0):
@@ -148,7 +150,7 @@ def test_R10_w():
                 assert w <= p + 1e-15
                 if d >= 2 * th:
                     assert w == pytest.approx(p, abs=1e-14)
-                if kernel == "laplace":  # closed forms of spec §4.4
+                if kernel == "laplace":  # closed forms of Eq. (7) for the Laplace kernel
                     if d <= th:
                         ref = 0.5 * math.exp(-th / s) * (math.exp(d / s) - 1)
                     elif d < 2 * th:
@@ -163,7 +165,7 @@ def test_R10_w():
     assert brdp.paper_w(kernel="laplace", scale=1.0, theta=1, sensitivity=1) == pytest.approx(0.31606, abs=ABS)
 
 
-def test_R11_paper_delta_q0_is_kernel():
+def test_paper_delta_q0_is_kernel():
     eps = np.linspace(-1, 3, 17)
     for kernel in ("gaussian", "laplace"):
         a = brdp.paper_delta(eps, kernel=kernel, scale=2.0, theta=1.0, q=0.0, sensitivity=1.0)
@@ -183,7 +185,7 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("eps,delta,eps_y,d,theta,kernel", CONFIGS)
-def test_R12_alg1_is_the_boundary(eps, delta, eps_y, d, theta, kernel):
+def test_alg1_is_the_boundary(eps, delta, eps_y, d, theta, kernel):
     tol = 1e-10
     q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=eps_y, sensitivity=d, theta=theta, kernel=kernel, tol=tol)
     s = brdp.kernel_scale(eps_y, delta, sensitivity=d, kernel=kernel)
@@ -191,10 +193,10 @@ def test_R12_alg1_is_the_boundary(eps, delta, eps_y, d, theta, kernel):
     assert brdp.paper_delta(eps, q=q, **kw) <= delta
     if q < 1:
         assert brdp.paper_delta(eps, q=min(1.0, q + 10 * tol), **kw) > delta
-    assert q >= brdp.baseline_q(eps, eps_y) - 1e-12  # R13 on these configs
+    assert q >= brdp.baseline_q(eps, eps_y) - 1e-12  # Alg. 1's q is at least the baseline q on these configs
 
 
-def test_R13_alg1_above_baseline_grid():
+def test_alg1_above_baseline_grid():
     for kernel in ("gaussian", "laplace"):
         for eps in (0.3, 1.0, 3.0):
             for frac in (0.2, 0.6, 0.95, 1.0):
@@ -205,10 +207,10 @@ def test_R13_alg1_above_baseline_grid():
                         assert q >= brdp.baseline_q(eps, frac * eps) - 1e-9
 
 
-def test_R14_laplace_closed_form():
+def test_laplace_closed_form():
     q = brdp.paper_q(epsilon=3, delta=1e-5, epsilon_y=2, sensitivity=1, theta=1, kernel="laplace")
     assert q == pytest.approx(0.632130, abs=1e-6)
-    # spec §4.7 closed form: q* = 1 - (1 - delta/W)^2 exp(-(eps - eps'_y))
+    # Laplace closed form of Alg. 1's root: q* = 1 - (1 - delta/W)^2 exp(-(eps - eps'_y))
     for dl in (1e-5, 1e-2):
         b = brdp.kernel_scale(2, dl, kernel="laplace")
         w = brdp.paper_w(kernel="laplace", scale=b, theta=1, sensitivity=1)
@@ -218,7 +220,7 @@ def test_R14_laplace_closed_form():
     assert q == pytest.approx(0.6418, abs=ABS)
 
 
-def test_R15_headline_example():
+def test_headline_example():
     pl = gauss_plan()
     assert pl.epsilon_y == pytest.approx(0.9049, abs=0.002)
     assert pl.scale == pytest.approx(4.0864, rel=REL)
@@ -242,7 +244,7 @@ def test_R15_headline_example():
     assert lap.dp_acceptance == pytest.approx(0.63213, abs=ABS)
 
 
-def test_R16_prop4_brdp_at_least_dp():
+def test_prop4_brdp_at_least_dp():
     for kernel in ("gaussian", "laplace"):
         for eps in (0.1, 0.5, 1.0, 2.0, 4.0, 6.0):
             for d in (1, 5):
@@ -263,7 +265,7 @@ FIG4 = {
 
 
 @pytest.mark.parametrize("d", [1, 5])
-def test_R17_fig4_values(d):
+def test_fig4_values(d):
     for eps, br, dp in FIG4[d]:
         pl = gauss_plan(eps=eps, d=d)
         assert pl.acceptance == pytest.approx(br, abs=0.002)
@@ -273,13 +275,13 @@ def test_R17_fig4_values(d):
         assert f(4.0) < 0 < f(4.5)
 
 
-def test_R18_large_eps_structure():
+def test_large_eps_structure():
     for eps in (2, 3, 4, 5):
         assert gauss_plan(eps=eps).scale == pytest.approx(3.050, abs=0.01)
     for eps in (2, 3, 5):
         pl = brdp.optimize(epsilon=eps, delta=1e-5, sensitivity=5, theta=1, kernel="laplace", accountant="paper")
         assert pl.epsilon_y == pytest.approx(1.1157, rel=REL)
-        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)  # spec §5.3 closed form
+        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)  # Laplace optimum -ln(1 - theta/D)/(theta/D)
         if eps == 3:
             assert pl.q == pytest.approx(0.848, abs=1e-3)
             assert pl.acceptance == pytest.approx(0.622, abs=1e-3)
@@ -289,7 +291,7 @@ def test_R18_large_eps_structure():
     assert pl.acceptance == pytest.approx(0.1813, abs=ABS)
 
 
-def test_R19_printed_objective_regression():
+def test_printed_objective_regression():
     printed = gauss_plan(objective="as_printed")
     assert printed.epsilon_y == pytest.approx(1.0, rel=REL)
     assert printed.q < 1e-5
@@ -303,7 +305,7 @@ def test_R19_printed_objective_regression():
 # ------------------------------------------------------------------ composition
 
 
-def test_R20_thm3_sanity():
+def test_thm3_sanity():
     pl = gauss_plan()
     eps = np.linspace(-1, 4, 11)
     a = brdp.composed_delta(eps, compositions=1, plan=pl, accountant="paper")
@@ -327,7 +329,7 @@ def _eps_for(fn, delta):
     return optimize.brentq(lambda e: fn(e) - delta, -5, 200, xtol=1e-12)
 
 
-def test_R21_gaussian_tfold():
+def test_gaussian_tfold():
     sigma = 3.7306
     plan = brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1, q=0.0)
     for t, tight, pld in ((10, 3.6186, 3.6197), (100, 14.4293, 14.440)):
@@ -343,9 +345,9 @@ def test_R21_gaussian_tfold():
 
 
 @pytest.mark.slow
-def test_R22_laplace_t1000():
-    # R22 exact PLD. The spec's 17.48 +- 0.05 / 24.01 +- 0.05 overshoot the truth by ~0.06: they come from
-    # its own pessimistic grid (losses rounded up to h = 1e-4), not from the mechanism. The truth is bracketed
+def test_laplace_t1000():
+    # Exact PLD. The values 17.48 +- 0.05 / 24.01 +- 0.05 of a coarser reference overshoot the truth by ~0.06: they come from
+    # that reference's pessimistic grid (losses rounded up to h = 1e-4), not from the mechanism. The truth is bracketed
     # here by dp_accounting's optimistic and pessimistic (connect-the-dots) Laplace PLDs on a finer grid:
     # [17.4232, 17.4237] and [23.9440, 23.9449]. Laplace, eps = 0.1 per query, D = 1: b = D/eps = 10 (pure).
     # (17.483 is what rounding losses up to h = 1e-4 gives at the tight b = 1/(0.1 + 2e-5), off the grid;
@@ -377,14 +379,14 @@ def test_R22_laplace_t1000():
             assert e == pytest.approx(ref, rel=REL)
 
 
-def test_section65_laplace_brdp_equals_dp_under_rdp():
+def test_laplace_brdp_equals_dp_under_rdp():
     pl = brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="laplace", accountant="paper")
     kw = dict(compositions=100, plan=pl, kernel_composition="rdp")
     assert brdp.composed_epsilon(1e-5, accountant="paper", **kw) == pytest.approx(72.40, rel=REL)
     assert brdp.composed_epsilon(1e-5, accountant="dp", **kw) == pytest.approx(72.40, rel=REL)
 
 
-def test_R23_gaussian_dp_t1000():
+def test_gaussian_dp_t1000():
     plan = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=0.1, q=0.0)
     assert brdp.composed_epsilon(1e-5, compositions=1000, plan=plan, accountant="dp") == pytest.approx(4.522, rel=REL)
     assert brdp.composed_epsilon(1e-10, compositions=1000, plan=plan, accountant="dp") == pytest.approx(6.752,
@@ -396,7 +398,7 @@ FIG5 = [(1, 1.0000, 0.902, 1.0000), (2, 1.4613, 1.319, 1.4652), (5, 2.4422, 2.25
         (100, 15.556, 14.509, 14.429)]
 
 
-def test_R24_fig5_table_reported():
+def test_fig5_table_reported():
     pl = gauss_plan()
     df = brdp.composition_curve([r[0] for r in FIG5], plan=pl)
     for (t, paper, exact, dp), row in zip(FIG5, df.itertuples()):
@@ -407,7 +409,7 @@ def test_R24_fig5_table_reported():
     assert df.paper.iloc[0] == pytest.approx(1.0, abs=1e-6)
 
 
-def test_R25_monotone():
+def test_monotone():
     pl = gauss_plan()
     ts = [1, 2, 4, 8, 16]
     for acc in ("paper", "dp"):
@@ -422,7 +424,7 @@ def test_R25_monotone():
 # ------------------------------------------------------------------ exact accountant
 
 
-def test_R26_closed_form_vs_quadrature():
+def test_closed_form_vs_quadrature():
     s = brdp.kernel_scale(1, 1e-5)  # 3.7306...
     kw = dict(kernel="gaussian", scale=s, theta=1.0, q=0.3, sensitivity=1.0)
     cf = brdp.exact_delta(1.0, **kw)
@@ -435,18 +437,18 @@ def test_R26_closed_form_vs_quadrature():
             brdp.exact_delta(e, shifts=10, method="quadrature", **lk), abs=1e-10)
 
 
-def test_R27_headline_exact_delta():
+def test_headline_exact_delta():
     pl = gauss_plan()
     assert pl.exact_delta == pytest.approx(1.851e-6, rel=REL)
     assert pl.sound
 
 
-def test_section48_conservative_values():
+def test_paper_plans_conservative_in_headline_settings():
     for eps, ref in ((1.0, 1.85e-6), (1.5, 1.45e-7), (2.0, 5.2e-11), (3.0, 1.8e-21)):
         assert gauss_plan(eps=eps).exact_delta == pytest.approx(ref, rel=0.03)
 
 
-def test_R28_counterexamples():
+def test_counterexamples():
     # (eps 0.1, delta 1e-3, theta 0.1, D 5, eps_y 0.06): q = 1, paper delta 6.7e-4, exact delta 1
     p1 = brdp.make_plan(epsilon=0.1, delta=1e-3, sensitivity=5, theta=0.1, kernel="gaussian", epsilon_y=0.06)
     assert p1.q == 1.0
@@ -461,7 +463,7 @@ def test_R28_counterexamples():
     assert p2.exact_delta / 1e-8 > 700
 
 
-def test_R29_exact_optimum():
+def test_exact_optimum():
     pl = brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", accountant="exact")
     assert pl.epsilon_y == pytest.approx(1.0, rel=REL)
     assert pl.q == pytest.approx(0.59, abs=0.005)
@@ -477,7 +479,7 @@ def test_R29_exact_optimum():
 # ------------------------------------------------------------------ subsampling
 
 
-def test_R30_thm4_round_trip():
+def test_thm4_round_trip():
     for eps in (0.01, 0.1, 1.0, 5.0):
         for dl in (1e-8, 1e-5):
             for p in (0.01, 0.3, 0.9, 1.0):
@@ -490,7 +492,7 @@ def test_R30_thm4_round_trip():
                     assert brdp.amplify(eps, dl, rate=1.0) == pytest.approx((eps, dl), abs=1e-15)
 
 
-def test_R31_prop6_monte_carlo():
+def test_prop6_monte_carlo():
     rng = np.random.default_rng(31)
     n, p, sx, mu, pc, reps = 1000, 0.3, 10.0, 5.0, 0.1, 20_000
     m = int(p * n)
@@ -514,7 +516,7 @@ def test_R31_prop6_monte_carlo():
 
 
 @pytest.mark.slow
-def test_R32_alg4():
+def test_alg4():
     kw = dict(epsilon=0.1, delta=1e-5, sigma_x=10.0, p_c=0.1)
     rates = [brdp.optimal_sampling_rate(sensitivity=1, theta=3, n_records=n, query="count", **kw).rate
              for n in (1000, 10_000, 100_000)]
@@ -527,7 +529,7 @@ def test_R32_alg4():
                                           **kw).rate == 1.0
 
 
-def test_R33_true_vs_eq13():
+def test_true_vs_eq13():
     p = 0.322
     ei, di = brdp.deamplify(0.1, 1e-5, rate=p)
     se = brdp.sampling_error_std("count", rate=p, n_records=1000, p_c=0.1)
@@ -541,7 +543,7 @@ def test_R33_true_vs_eq13():
     assert true <= eq13
 
 
-# ------------------------------------------------------------------ §9 tables
+# ------------------------------------------------------------------ values behind Figs. 2(b) and 3
 
 
 FIG3 = {0.1: (0.9450, 0.9621, 0.9519, 0.9475, 0.9462), 0.5: (0.9179, 0.9439, 0.9342, 0.9268, 0.9231),

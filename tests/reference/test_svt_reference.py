@@ -1,8 +1,10 @@
-"""Reference checks of spec svt.md §5 (R1–R25) plus the numbered tables of §1.14, §3.2, §3.4, §4.
+"""Reference checks of dpcore.svt against Liu, Wang, Liu, Li and Chen (2024) and independent computations.
 
-Tolerances (spec §5): closed forms 1e-9 absolute; optimiser outputs 1e-6 relative — loosened to the number
-of digits printed in the spec where the spec rounds (stated per test). Monte Carlo parts live in
-tests/stats/test_svt_mc.py.
+Reference values are the paper's printed numbers (Tables 4–6, Figs. 3, 5 and 9) and values computed by a
+separate script written from the paper's formulas (not from this package), printed to a fixed number of digits;
+many tests also recompute the quantity here by quadrature, brute-force grids or a closed form. Tolerances: closed
+forms 1e-9 absolute, optimiser outputs 1e-6 relative, loosened to half a unit in the last printed digit where a
+reference value is rounded (stated per test). Monte Carlo parts live in tests/stats/test_svt_mc.py.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ EPS_GAMMA = float(np.euler_gamma)
 
 
 def rounded(x: float, digits: int) -> float:
-    """Half a unit in the last printed digit (tolerance for spec values printed with `digits` decimals)."""
+    """Half a unit in the last printed digit (tolerance for reference values printed with `digits` decimals)."""
     return 0.5 * 10.0 ** (-digits) + 1e-12 * abs(x)
 
 
 def gamma_quad(z: float, b: float, theta: float) -> float:
-    """Independent Γ(z) = ∫₀^∞ λe^{−λx} F_L(z − x) dx by quadrature (spec R1)."""
+    """Independent Γ(z) = ∫₀^∞ λe^{−λx} F_L(z − x) dx by quadrature."""
     lam = 1.0 / theta
 
     def f(x):
@@ -43,9 +45,9 @@ def gamma_appendix_d(z: float, b: float, theta: float) -> float:
     return 1 + theta**2 * math.exp(-z / theta) / (b**2 - theta**2) - b * math.exp(-z / b) / (2 * (b - theta))
 
 
-# ---------------------------------------------------------------------- R1
+# ---------------------------------------------------------------------- Γ, the CDF of Z = v − ρ (App. D, Eq. 40)
 @pytest.mark.parametrize("b,theta", [(1, 2), (2, 1), (1, 1), (22.544, 52.32)])
-def test_R1_closed_form_vs_quadrature(b, theta):
+def test_gamma_closed_form_vs_quadrature(b, theta):
     z = np.array([-50.0, -7.0, -1.0, -0.1, 0.0, 0.3, 1.0, 2.5, 10.0, 40.0, 200.0])
     got = svt.comparison_cdf(z, threshold_scale=b, query_scale=theta)
     want = np.array([gamma_quad(zi, b, theta) for zi in z])
@@ -53,7 +55,7 @@ def test_R1_closed_form_vs_quadrature(b, theta):
 
 
 @pytest.mark.parametrize("b,theta", [(1, 2), (2, 1), (22.544, 52.32), (2, 4), (4, 2)])
-def test_R1_closed_form_vs_appendix_d(b, theta):
+def test_gamma_closed_form_vs_appendix_d(b, theta):
     z = np.array([-20.0, -3.0, -0.5, 0.0, 0.5, 3.0, 20.0, 100.0])
     got = svt.comparison_cdf(z, threshold_scale=b, query_scale=theta)
     want = np.array([gamma_appendix_d(zi, b, theta) for zi in z])
@@ -104,22 +106,22 @@ def test_R1_closed_form_vs_appendix_d(b, theta):
         ),
     ],
 )
-def test_R1_test_vector(b, theta, vals):
+def test_gamma_test_vector(b, theta, vals):
     z = np.array([-4, -1, 0, 1, 4, 10, 20], dtype=float)
     got = svt.comparison_cdf(z, threshold_scale=b, query_scale=theta)
     np.testing.assert_allclose(got, vals, rtol=0, atol=1e-9)
 
 
-def test_R1_density_test_vector():
+def test_density_test_vector():
     z = np.array([-4, -1, 0, 1, 4, 10, 20], dtype=float)
     want = [0.01127794, 0.05054422, 0.08333333, 0.10796760, 0.08879266, 0.02567718, 0.00223463]
     got = svt.comparison_pdf(z, threshold_scale=2, query_scale=4)
     np.testing.assert_allclose(got, want, rtol=0, atol=5e-9)
 
 
-# ---------------------------------------------------------------------- R2
+# ---------------------------------------------------------------------- identities of Γ: Γ(0), f(0), mean θ, variance θ² + 2b²
 @pytest.mark.parametrize("b,theta", [(1.3, 2.7), (2, 4), (4, 2), (3, 3)])
-def test_R2_identities(b, theta):
+def test_gamma_identities(b, theta):
     assert svt.comparison_cdf(0.0, threshold_scale=b, query_scale=theta) == pytest.approx(
         b / (2 * (b + theta)), abs=1e-12
     )
@@ -144,13 +146,13 @@ def test_R2_identities(b, theta):
     assert m2 - mean**2 == pytest.approx(theta**2 + 2 * b**2, rel=1e-8)
 
 
-def test_R2_variance_eps1_c50():
+def test_comparison_variance_eps1_c50():
     sp = svt.split_budget(1.0, c=50)
     assert sp.query_scale**2 + 2 * sp.threshold_scale**2 == pytest.approx(11859.009, abs=1e-3)
     assert sp.variance == pytest.approx(11859.009, abs=1e-3)
 
 
-def test_R2_cdf_derivative_is_pdf():
+def test_cdf_derivative_is_pdf():
     z = np.array([-3.0, -0.5, 0.5, 2.0, 7.0])
     h = 1e-5
     for b, th in [(2, 4), (3, 3), (4, 2)]:
@@ -161,8 +163,8 @@ def test_R2_cdf_derivative_is_pdf():
         np.testing.assert_allclose(svt.comparison_pdf(z, threshold_scale=b, query_scale=th), num, atol=1e-8)
 
 
-# ---------------------------------------------------------------------- R3
-def test_R3_b_equals_theta_finite():
+# ---------------------------------------------------------------------- b = θ stays finite
+def test_b_equals_theta_finite():
     assert svt.comparison_cdf(0.0, threshold_scale=3, query_scale=3) == pytest.approx(0.25, abs=1e-12)
     assert svt.comparison_cdf(4.0, threshold_scale=3, query_scale=3) == pytest.approx(0.6265707210, abs=1e-9)
     # special-case closed form S(z) = e^{−z/b}(3/4 + z/(2b)) and continuity at θ = b(1 + 1e−9)
@@ -178,9 +180,9 @@ def test_R3_b_equals_theta_finite():
     np.testing.assert_allclose(near, 1 - np.exp(-z / 3) * (0.75 + z / 6), atol=1e-8)
 
 
-# ---------------------------------------------------------------------- R4
+# ---------------------------------------------------------------------- α = 0: S(r^op) = 1/(k+1) and p = k^k/(k+1)^(k+1) for any noise pair (Theorem 8)
 @pytest.mark.parametrize("k,pmax", [(1, 0.25), (10, 0.035049), (50, 0.007285)])
-def test_R4_alpha0_optimum_laplace_pair(k, pmax):
+def test_alpha0_optimum_laplace_pair(k, pmax):
     corr = svt.correction_term(2.0, 4.0, k=k, query_noise="laplace")
     s = svt.comparison_sf(corr.r, threshold_scale=2, query_scale=4, query_noise="laplace")
     assert s == pytest.approx(1 / (k + 1), rel=1e-9)
@@ -189,7 +191,7 @@ def test_R4_alpha0_optimum_laplace_pair(k, pmax):
 
 
 @pytest.mark.parametrize("noise", ["exponential", "laplace", "gumbel", "gaussian"])
-def test_R4_alpha0_any_pair(noise):
+def test_alpha0_optimum_any_pair(noise):
     sp = svt.split_budget(1.0, c=3, noise=noise)
     corr = svt.correction_term(
         sp.threshold_scale, sp.query_scale, k=20, query_noise=noise, threshold_noise=sp.threshold_noise
@@ -205,7 +207,7 @@ def test_R4_alpha0_any_pair(noise):
     assert cdf == pytest.approx(20 / 21, rel=1e-7)
 
 
-# ---------------------------------------------------------------------- R5
+# ---------------------------------------------------------------------- r^op table (Eq. 9; Eq. 8 model, shared ρ, Algorithms 3/4)
 R5_ROWS = [
     # ε, c, k, α, ε₁, b, θ, r^op, p(r^op), r^op shared, p_sh(r^op), r̄^op FFT m=20001
     (1, 1, 10, 0, 0.4425, 2.260, 3.587, 10.0413, 0.03505, 9.1390, 0.02669, 10.0412),
@@ -224,7 +226,7 @@ R5_ROWS = [
 
 
 @pytest.mark.parametrize("row", R5_ROWS, ids=[f"eps{r[0]}-c{r[1]}-k{r[2]}-a{r[3]}" for r in R5_ROWS])
-def test_R5_rop_table(row):
+def test_rop_table(row):
     eps, c, k, a, eps1, b, th, rop, p, rsh, psh, rfft = row
     sp = svt.split_budget(eps, c=c)
     assert sp.epsilon1 == pytest.approx(eps1, abs=rounded(eps1, 4))
@@ -233,7 +235,7 @@ def test_R5_rop_table(row):
     corr = svt.optimal_correction(eps, c=c, k=k, alpha=a)
     assert corr.r == pytest.approx(rop, abs=rounded(rop, 4))
     assert corr.success_probability == pytest.approx(p, abs=rounded(p, 5))
-    # p_sh evaluated at the Eq.-8 r^op (the column the spec prints next to it)
+    # p_sh evaluated at the Eq.-8 r^op (the reference table prints it next to it)
     p_sh = svt.shared_success_probability(
         corr.r, k=k, alpha=a, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale
     )
@@ -244,17 +246,17 @@ def test_R5_rop_table(row):
     assert num.r == pytest.approx(rfft, rel=1e-4)
 
 
-# ---------------------------------------------------------------------- R6
+# ---------------------------------------------------------------------- scale invariance: r^op ∝ 1/ε
 @pytest.mark.parametrize("eps,rop", [(0.01, 56448.557), (0.1, 5644.856), (1, 564.486), (2, 282.243)])
-def test_R6_scale_invariance(eps, rop):
+def test_rop_scale_invariance(eps, rop):
     corr = svt.optimal_correction(eps, c=50, k=200)
     assert corr.r * eps == pytest.approx(564.4856, abs=rounded(564.4856, 4))
     assert corr.r == pytest.approx(rop, abs=rounded(rop, 3))
     assert corr.r * eps == pytest.approx(svt.optimal_correction(1.0, c=50, k=200).r, rel=1e-10)
 
 
-# ---------------------------------------------------------------------- R7
-def test_R7_tail_shift():
+# ---------------------------------------------------------------------- tail shift: r^op(α) = r^op(0) − α
+def test_rop_tail_shift():
     c0 = svt.optimal_correction(1, c=50, k=200)
     c50 = svt.optimal_correction(1, c=50, k=200, alpha=50)
     assert c50.r == pytest.approx(514.4856, abs=rounded(514.4856, 4))
@@ -265,7 +267,7 @@ def test_R7_tail_shift():
     )
 
 
-# ---------------------------------------------------------------------- R8
+# ---------------------------------------------------------------------- r^op is V-shaped in α (Fig. 5(c))
 @pytest.mark.parametrize(
     "alpha,rop",
     [
@@ -280,7 +282,7 @@ def test_R7_tail_shift():
         (40, 20.398),
     ],
 )
-def test_R8_v_shape_in_alpha(alpha, rop):
+def test_rop_v_shape_in_alpha(alpha, rop):
     corr = svt.correction_term(2.0, 4.0, k=50, alpha=alpha)
     assert corr.r == pytest.approx(rop, abs=rounded(rop, 3))
     # independent check: brute-force grid maximum of p(r) computed from the App. D closed form
@@ -291,18 +293,18 @@ def test_R8_v_shape_in_alpha(alpha, rop):
     assert r[np.argmax(p)] == pytest.approx(corr.r, abs=1e-4)  # p is flat near 1 at large α
 
 
-def test_R8_log_p_concave():
+def test_log_p_concave():
     r = np.arange(-20.0, 60.0, 1e-4)
     for alpha in (0.0, 5.0, 15.0):
         lp = svt.success_probability(r, k=50, alpha=alpha, threshold_scale=2, query_scale=4, log=True)
         assert np.max(np.diff(lp, 2)) <= 1e-11
 
 
-# ---------------------------------------------------------------------- R9
+# ---------------------------------------------------------------------- numerical framework, Algorithms 3/4 (Fig. 9)
 R9_B, R9_THETA, R9_EXACT = 75.331, 119.580, 334.709
 
 
-def test_R9_setting():
+def test_fig9_setting_scales():
     sp = svt.split_budget(0.03, c=1)
     assert sp.threshold_scale == pytest.approx(R9_B, abs=rounded(R9_B, 3))
     assert sp.query_scale == pytest.approx(R9_THETA, abs=rounded(R9_THETA, 3))
@@ -310,19 +312,19 @@ def test_R9_setting():
 
 
 @pytest.mark.parametrize("m,rbar", [(51, 338.870), (101, 335.676), (1001, 334.707), (20001, 334.707)])
-def test_R9_numeric_rop(m, rbar):
+def test_numeric_rop(m, rbar):
     sp = svt.split_budget(0.03, c=1)
     num = svt.optimal_correction(0.03, c=1, k=10, method="numeric", n_bins=m)
     exact = svt.optimal_correction(0.03, c=1, k=10).r
-    # The spec's r̄ depends on unstated details of its r-grid maximisation; ours (tail mass 1e−8, golden
-    # section on the interpolant) reproduces it to 0.01 (see report), and converges to the exact r^op.
+    # The reference r̄ depends on unstated details of its r-grid maximisation; ours (tail mass 1e−8, golden
+    # section on the interpolant) reproduces it to 0.01 and converges to the exact r^op.
     assert num.r == pytest.approx(rbar, abs=0.01)
     assert abs(num.r - exact) <= {51: 4.5, 101: 1.0, 1001: 0.01, 20001: 1e-4}[m]
     assert sp.threshold_scale > 0
 
 
 @pytest.mark.parametrize("m,rms", [(51, 2.0e-4), (101, 5.1e-5), (1001, 5.1e-7), (20001, 1.8e-9)])
-def test_R9_rms_error(m, rms):
+def test_numeric_rms_error(m, rms):
     sp = svt.split_budget(0.03, c=1)
     b, th = sp.threshold_scale, sp.query_scale
     r = np.linspace(-5 * th, 20 * th, 5001)
@@ -333,15 +335,15 @@ def test_R9_rms_error(m, rms):
     assert err == pytest.approx(rms, rel=0.06)
 
 
-def test_R9_discretisation_masses_sum_to_one():
+def test_discretisation_masses_sum_to_one():
     disc = svt.discretise_comparison(2.0, 4.0, n_bins=101, tail_mass=1e-3)
     total = disc.pmf.sum() + disc.mass_minus_inf + disc.mass_plus_inf
     assert total == pytest.approx(1.0, abs=1e-12)
     assert disc.query_pmf.size == 2 * 101 - 2  # bins i = −(m−1)..m−2 (off-by-one fixed)
 
 
-# ---------------------------------------------------------------------- R10
-def test_R10_single_comparison_analytic():
+# ---------------------------------------------------------------------- one comparison: P[⊤ | q − T = d] = S(r − d)
+def test_single_comparison_analytic():
     sp = svt.split_budget(1, c=1)
     b, th = sp.threshold_scale, sp.query_scale
     assert (b, th) == (pytest.approx(2.2599, abs=1e-4), pytest.approx(3.5874, abs=1e-4))
@@ -363,8 +365,8 @@ def test_R10_single_comparison_analytic():
         )
 
 
-# ---------------------------------------------------------------------- R11
-def test_R11_eq8_vs_shared_exact():
+# ---------------------------------------------------------------------- Eq. 8 vs the exact shared-ρ success probability
+def test_eq8_vs_shared_exact():
     sp = svt.split_budget(1, c=1)
     rop = svt.optimal_correction(1, c=1, k=10).r
     p8 = svt.success_probability(rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
@@ -380,7 +382,7 @@ def test_R11_eq8_vs_shared_exact():
     assert integrate.trapezoid(integrand, t) == pytest.approx(psh, abs=1e-8)
 
 
-# ---------------------------------------------------------------------- R12
+# ---------------------------------------------------------------------- optimal comparison variance V* (Eq. 6, Fig. 4)
 @pytest.mark.parametrize(
     "c,exp,gum,lap,ratio",
     [
@@ -389,7 +391,7 @@ def test_R11_eq8_vs_shared_exact():
         (50, 11859.01, 19017.18, 22916.22, 1.9324),
     ],
 )
-def test_R12_variances(c, exp, gum, lap, ratio):
+def test_optimal_variances(c, exp, gum, lap, ratio):
     v = {
         n: svt.split_budget(1.0, c=c, noise=n).variance_optimal for n in ("exponential", "gumbel", "laplace")
     }
@@ -408,7 +410,7 @@ def test_R12_variances(c, exp, gum, lap, ratio):
         assert res.fun == pytest.approx(v[n], rel=1e-9)
 
 
-def test_R12_monotonic_and_gaussian():
+def test_optimal_variances_monotonic_and_gaussian():
     mono = {
         n: svt.split_budget(1.0, c=50, noise=n, monotonic=True).variance_optimal
         for n in ("exponential", "gumbel", "laplace")
@@ -425,7 +427,7 @@ def test_R12_monotonic_and_gaussian():
             assert got == pytest.approx(want, rel=1e-3)
 
 
-# ---------------------------------------------------------------------- R13
+# ---------------------------------------------------------------------- optimal split w* (Tables 4 and 6)
 @pytest.mark.parametrize(
     "c,exp,gum,lap,mexp,mgum,mlap",
     [
@@ -434,7 +436,7 @@ def test_R12_monotonic_and_gaussian():
         (50, 17.0998, 20.1855, 21.5443, 10.7722, 12.7161, 13.5721),
     ],
 )
-def test_R13_splits(c, exp, gum, lap, mexp, mgum, mlap):
+def test_optimal_splits(c, exp, gum, lap, mexp, mgum, mlap):
     for mono, vals in ((False, (exp, gum, lap, lap)), (True, (mexp, mgum, mlap, mlap))):
         for n, want in zip(("exponential", "gumbel", "laplace", "gaussian"), vals):
             assert svt.split_budget(1.0, c=c, noise=n, monotonic=mono).w_optimal == pytest.approx(
@@ -447,7 +449,7 @@ def test_R13_splits(c, exp, gum, lap, mexp, mgum, mlap):
     )
 
 
-def test_R13_eps_split_c50():
+def test_eps_split_c50():
     e = svt.split_budget(1.0, c=50)
     lap = svt.split_budget(1.0, c=50, noise="laplace")
     assert (e.epsilon1, e.epsilon2) == (
@@ -460,7 +462,7 @@ def test_R13_eps_split_c50():
     )
 
 
-# ---------------------------------------------------------------------- R14
+# ---------------------------------------------------------------------- exact privacy loss by quadrature (Theorems 2 and 3)
 def _max_loss(theta, nneg, grid, shifts, threshold_noise="laplace"):
     b = 1 / 0.3
     pat = [False] * nneg + [True, True]
@@ -484,7 +486,7 @@ NONMONO = [(1, -1), (-1, 1)]
 MONO = [(s * a, s * b) for s in (1, -1) for a, b in ((0, 1), (1, 0), (1, 1))]
 
 
-def test_R14_exact_privacy_loss_quick():
+def test_exact_privacy_loss_quick():
     grid = np.array([-20.0, 0.0, 20.0])
     c, e2 = 2, 0.7
     assert _max_loss(2 * c / e2, 1, grid, NONMONO) == pytest.approx(1.0, abs=1e-6)
@@ -493,7 +495,7 @@ def test_R14_exact_privacy_loss_quick():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("nneg", [1, 4])
-def test_R14_exact_privacy_loss_full(nneg):
+def test_exact_privacy_loss_full(nneg):
     grid = np.arange(-8.0, 9.0, 2.0)  # the 9×9 grid of answers −8, −6, …, 8 (T = 0) reproduces every number
     c, e2 = 2, 0.7
     assert _max_loss(2 * c / e2, nneg, grid, NONMONO) == pytest.approx(1.0, abs=1e-6)  # Alg. 2: tight
@@ -502,9 +504,9 @@ def test_R14_exact_privacy_loss_full(nneg):
     assert _max_loss(2 * c / e2, nneg, grid, MONO) == pytest.approx(0.65, abs=1e-6)
 
 
-# ---------------------------------------------------------------------- R15
+# ---------------------------------------------------------------------- threshold noise beyond the paper (Table 1)
 @pytest.mark.slow
-def test_R15_threshold_noise_feasibility():
+def test_threshold_noise_beyond_the_paper():
     grid = np.arange(-8.0, 9.0, 2.0)
     th = 2 * 2 / 0.7
 
@@ -519,7 +521,7 @@ def test_R15_threshold_noise_feasibility():
     assert gum < _max_loss(th, 1, np.array([-40.0, 0.0, 40.0]), NONMONO, "gumbel") <= 1.0 + 1e-9
 
 
-# ---------------------------------------------------------------------- R16
+# ---------------------------------------------------------------------- Theorem 4 (accuracy)
 def _alpha_for_beta(beta, k, *, noise, r=0.0, n_neg=None):
     """Smallest α with exact shared-ρ failure ≤ β (k−1 negatives at T−α, a positive at T+α)."""
     b, th = 2.0, 4.0
@@ -547,24 +549,24 @@ def _alpha_for_beta(beta, k, *, noise, r=0.0, n_neg=None):
         (1000, 0.001, 56.40, 53.63, 58.03, 116.07),
     ],
 )
-def test_R16_theorem4(k, beta, exp0, lap0, claim, dr):
+def test_theorem4(k, beta, exp0, lap0, claim, dr):
     a_exp = _alpha_for_beta(beta, k, noise="exponential")
     a_lap = _alpha_for_beta(beta, k, noise="laplace")
     assert a_exp == pytest.approx(exp0, abs=rounded(exp0, 2))
     assert a_lap == pytest.approx(lap0, abs=rounded(lap0, 2))
     assert 4 * (math.log(k) + math.log(2 / beta)) == pytest.approx(claim, abs=rounded(claim, 2))
     assert 8 * (math.log(k) + math.log(2 / beta)) == pytest.approx(dr, abs=rounded(dr, 2))
-    assert a_exp <= claim  # the stated bound of Thm 4 holds numerically (its proof does not, §7 item 4)
+    assert a_exp <= claim  # the stated bound of Thm 4 holds numerically (its proof in App. C does not: the union bound gives 8(·)/ε)
 
 
-def test_R16_k_plus_one_variant():
+def test_theorem4_k_plus_one_queries():
     assert _alpha_for_beta(0.1, 50, noise="exponential", n_neg=50) == pytest.approx(25.52, abs=0.005)
     assert _alpha_for_beta(0.1, 50, noise="exponential", n_neg=50, r=4.0) == pytest.approx(21.52, abs=0.005)
     assert _alpha_for_beta(0.1, 50, noise="laplace", n_neg=50) == pytest.approx(22.84, abs=0.005)
 
 
 @pytest.mark.slow
-def test_R16_best_r():
+def test_theorem4_best_r():
     def best_fail(a):
         res = optimize.minimize_scalar(
             lambda r: -svt.shared_success_probability(r, k=50, alpha=a, threshold_scale=2, query_scale=4),
@@ -577,7 +579,7 @@ def test_R16_best_r():
     assert optimize.brentq(lambda a: best_fail(a) - 0.1, 5, 40, xtol=1e-5) == pytest.approx(15.24, abs=0.005)
 
 
-# ---------------------------------------------------------------------- R17 (Fig. 3)
+# ---------------------------------------------------------------------- Fig. 3: (α, β) curves
 FIG3 = [  # α, Exp+r^op (r^op), Exp r=0, Exp r=θ, Lap, Gum+mean, Gau
     (0, 0.9927, 16.856, 1.0000, 1.0000, 1.0000, 1.0000, 1.0000),
     (5, 0.9166, 12.112, 1.0000, 0.9994, 1.0000, 0.9999, 1.0000),
@@ -591,7 +593,7 @@ FIG3 = [  # α, Exp+r^op (r^op), Exp r=0, Exp r=θ, Lap, Gum+mean, Gau
 
 
 @pytest.mark.parametrize("row", FIG3, ids=[f"alpha{r[0]}" for r in FIG3])
-def test_R17_fig3_table(row):
+def test_fig3_table(row):
     a, b_opt, rop, b0, bth, blap, bgum, bgau = row
     tol = rounded(0, 4)
     kw = dict(k=50, alpha=a)
@@ -622,8 +624,8 @@ def test_R17_fig3_table(row):
     ) == pytest.approx(bgau, abs=tol)
 
 
-def test_R17_ordering():
-    """Exp-opt < Lap < Gum-mean < Gau for α > 0 (§4 Fig. 3)."""
+def test_fig3_ordering():
+    """Exp-opt < Lap < Gum-mean < Gau for α > 0 (Fig. 3)."""
     s = math.sqrt(2 * math.log(1.25 / 1e-5))
     for a in (10, 15, 20, 30):
         e = svt.correction_term(2.0, 4.0, k=50, alpha=a).beta
@@ -645,7 +647,7 @@ def test_R17_ordering():
         assert e < lap < gum < gau
 
 
-# ---------------------------------------------------------------------- R18
+# ---------------------------------------------------------------------- appending (§4.4)
 @pytest.mark.parametrize(
     "d,p,t,ind,sh,printed",
     [
@@ -657,7 +659,7 @@ def test_R17_ordering():
         (-100, 0.0019, 10, 0.0192, None, None),
     ],
 )
-def test_R18_appending(d, p, t, ind, sh, printed):
+def test_appending(d, p, t, ind, sh, printed):
     sp = svt.split_budget(1, c=50)
     rop = svt.optimal_correction(1, c=50, k=200).r
     assert rop == pytest.approx(564.486, abs=rounded(564.486, 3))
@@ -680,13 +682,13 @@ def test_R18_appending(d, p, t, ind, sh, printed):
     if printed is not None:
         assert svt.appending_probability(d, traverses=t, variant="as_printed", **kw) == pytest.approx(
             printed, abs=rounded(printed, 4) + 5e-4
-        )  # the spec multiplies the rounded p by t
+        )  # the reference multiplies the rounded p by t
     assert svt.appending_probability(800, traverses=1, variant="independent", **kw) == pytest.approx(
         1, abs=1e-3
     )
 
 
-def test_R18_as_printed_exceeds_one():
+def test_appending_as_printed_exceeds_one():
     sp = svt.split_budget(1, c=50)
     rop = svt.optimal_correction(1, c=50, k=200).r
     kw = dict(r=rop, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
@@ -694,24 +696,24 @@ def test_R18_as_printed_exceeds_one():
     assert svt.appending_probability(600, traverses=10, variant="shared", **kw) < 1
 
 
-# ---------------------------------------------------------------------- R19
-def test_R19_table5_mean_row():
+# ---------------------------------------------------------------------- Table 5, "Mean" row
+def test_table5_mean_row():
     for eps, mean in [(0.05, 1046.42), (0.1, 523.21), (1, 52.32), (2, 26.16), (0.01, 5232.08)]:
         sp = svt.split_budget(eps, c=50, monotonic=True, w=(2 * 50) ** (2 / 3))
         assert sp.query_scale == pytest.approx(mean, abs=rounded(mean, 2) + 1e-3)
     assert svt.split_budget(1, c=50).query_scale == pytest.approx(105.848, abs=rounded(105.848, 3))
 
 
-# ---------------------------------------------------------------------- R21
-def test_R21_data_facts():
+# ---------------------------------------------------------------------- data facts (Table 2)
+def test_data_facts():
     z = data.zipf_scores()
     assert (z >= 200).sum() == 50 and z[49] == 200.0
     ks = [data.svt_dataset(n, rng=0).k for n in data.SVT_DATASETS]
     assert ks == [200, 200, 18, 33, 825, 24]
 
 
-# ---------------------------------------------------------------------- R22
-def test_R22_acceptance_table():
+# ---------------------------------------------------------------------- acceptance probability at and below the threshold
+def test_acceptance_table():
     sp = svt.split_budget(1, c=50)
     b, th = sp.threshold_scale, sp.query_scale
     rop = svt.optimal_correction(1, c=50, k=200).r
@@ -741,8 +743,8 @@ def test_R22_acceptance_table():
     assert svt.acceptance_probability(300, **kw) == pytest.approx(0.97018, abs=rounded(0.97018, 5))
 
 
-# ---------------------------------------------------------------------- R23
-def test_R23_theorem8_bound():
+# ---------------------------------------------------------------------- Theorem 8 for α > 0
+def test_theorem8_bound():
     bound = 50**50 / 51**51
     assert bound == pytest.approx(0.0072849, abs=rounded(0.0072849, 7))
     for a, pmax in [(1, 0.011967), (5, 0.083390)]:
@@ -751,15 +753,15 @@ def test_R23_theorem8_bound():
         assert got >= bound
 
 
-# ---------------------------------------------------------------------- R24
-def test_R24_halts_at_cth_positive():
+# ---------------------------------------------------------------------- algorithm mechanics (Algorithms 1 and 2)
+def test_halts_at_cth_positive():
     run = svt.run_svt(np.full(100, 1e6), threshold=0, epsilon=1, c=7, correction=0.0, rng=1)
     assert run.n_positive == 7 and run.n_comparisons == 7 and run.halted == "cutoff"
     assert list(run.selected) == list(range(7))
 
 
 @pytest.mark.parametrize("resample", [False, True])
-def test_R24_kmax_guard_append_without_positives(resample):
+def test_kmax_guard_append_without_positives(resample):
     run = svt.run_svt(
         np.full(10, -1e9),
         threshold=0,
@@ -777,7 +779,7 @@ def test_R24_kmax_guard_append_without_positives(resample):
     assert run.n_comparisons == run.k_max == 1000
 
 
-def test_R24_threshold_draws():
+def test_threshold_draws():
     q = np.r_[np.full(5, 1e6), np.full(5, -1e6), np.full(5, 1e6)]
     r0 = svt.run_svt(q, threshold=0, epsilon=1, c=8, correction=0.0, resample=False, rng=3)
     r1 = svt.run_svt(q, threshold=0, epsilon=1, c=8, correction=0.0, resample=True, rng=3)
@@ -788,7 +790,7 @@ def test_R24_threshold_draws():
     assert r2.halted == "exhausted" and r2.n_threshold_draws == 1 + r2.n_positive
 
 
-def test_R24_requeue_only_with_append_and_under_t():
+def test_requeue_only_with_append_and_under_t():
     q = np.array([-1e9, 1e9, -1e9])
     r = svt.run_svt(q, threshold=0, epsilon=1, c=3, correction=0.0, append=False, rng=0)
     assert r.n_comparisons == 3
@@ -798,14 +800,14 @@ def test_R24_requeue_only_with_append_and_under_t():
     assert list(r.comparisons["index"]) == [0, 1, 2] + [0, 2] * 3  # back of the queue, in order
 
 
-def test_R24_infinite_answers():
+def test_infinite_answers():
     q = np.array([np.inf, -np.inf] * 20)
     r = svt.run_svt(q, threshold=0, epsilon=0.01, c=40, correction="optimal", rng=5)
     pos = r.comparisons.set_index("index")["positive"]
     assert pos[q == np.inf].all() and not pos[q == -np.inf].any()
 
 
-def test_R24_determinism_and_accounting():
+def test_determinism_and_accounting():
     q = np.random.default_rng(0).normal(0, 50, 300)
     a = svt.run_svt(q, threshold=10, epsilon=1, c=5, append=True, traverses=3, rng=11)
     b = svt.run_svt(q, threshold=10, epsilon=1, c=5, append=True, traverses=3, rng=11)
@@ -819,8 +821,8 @@ def test_R24_determinism_and_accounting():
     assert svt.run_svt(q, threshold=10, epsilon=1, c=5, rng=1).epsilon_spent == pytest.approx(1.0, rel=1e-12)
 
 
-# ---------------------------------------------------------------------- R25
-def test_R25_gumbel_mean_correction():
+# ---------------------------------------------------------------------- Gumbel mean correction (Algorithm 5)
+def test_gumbel_mean_correction():
     sp = svt.split_budget(1, c=50, noise="gumbel")
     assert sp.w_optimal == pytest.approx(20.1855, abs=rounded(20.1855, 4))
     assert sp.epsilon2 == pytest.approx(0.95280, abs=rounded(0.95280, 5))
@@ -830,7 +832,7 @@ def test_R25_gumbel_mean_correction():
     assert sp.mean_correction == pytest.approx(stats.gumbel_r(scale=sp.query_scale).mean(), rel=1e-12)
 
 
-# ---------------------------------------------------------------------- §3.2 / §3.4 / §4 tables
+# ---------------------------------------------------------------------- more r^op values (Figs. 5 and 9, the data sets of Table 2)
 @pytest.mark.parametrize("k,pmax", [(10, 0.0350494), (50, 0.0072849), (200, 0.0018348)])
 def test_pmax_values(k, pmax):
     assert svt.correction_term(2.0, 4.0, k=k).success_probability == pytest.approx(pmax, abs=rounded(pmax, 7))

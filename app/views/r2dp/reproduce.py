@@ -123,7 +123,7 @@ def fig6(s: Settings) -> None:
     with ui.panel("Fig. 6: statistical queries (stand-in data)", "the share of answers within γ is exactly the "
                   "usefulness: R²DP's best law beats Laplace from ε ≈ 2 on and the staircase is on top."):
         st.markdown(STANDIN)
-        query = str(params.control("query", container=st))
+        query = str(params.control("squery", container=st))
         df = compute.fig6(query, s.seed)
         ui.chart(figs.experiment(df, measures=("accuracy",), title=f"Fig. 6 re-implemented: a {query} query",
                                  y_title="share within ±γ"), df, name="fig6",

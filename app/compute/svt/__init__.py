@@ -1,28 +1,29 @@
-"""Cached tables for the SVT page (paper 002, spec ``svt.md``): scalar arguments in, small DataFrames out.
+"""Cached tables for the SVT page (Liu, Wang, Liu, Li and Chen 2024): scalar arguments in, frames and frozen
+dataclasses out.
 
 Every function evaluates :mod:`dpcore.svt` / :mod:`dpcore.data` on the grid one chart needs. Δ = 1 throughout
 (item counts). Noise families are named as in ``dpcore.svt.NOISES``; the correction rule is "optimal" (r^op of
-Eq. 9 under the paper's Eq. 8 model), "mean" (E[v]) or "none" (r = 0).
+Eq. 9 under the paper's Eq. 8 model), "mean" (E[v]) or "none" (r = 0). The top-c experiments are plain functions
+(no Streamlit cache): the page runs them in the worker pool of :mod:`app.background`, which keeps their results.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 from scipy import stats
 
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import data as dpdata
 from dpcore import svt
 
 NOISES = svt.NOISES
 RULES = ("optimal", "mean", "none")
-#: Data sets of Table 2 by their short URL value (spec §4 Table 2).
+#: Data sets of Table 2 by their short URL value.
 DATASETS = {
     "zipf": "Zipf",
     "binary": "Binary",
@@ -31,18 +32,18 @@ DATASETS = {
     "kosarak": "Kosarak",
     "adult": "Adult",
 }
-EXPERIMENT_EPSILONS = (0.05, 0.1, 0.5, 1.0, 2.0)  # spec §4 Fig. 7: the ε grid is not stated in the paper
+EXPERIMENT_EPSILONS = (0.05, 0.1, 0.5, 1.0, 2.0)  # Fig. 7: the paper does not state its ε grid
 LIVE_MAX_ITEMS = 500
 BIN_GRID = (11, 21, 51, 101, 201, 501, 1001, 2001, 5001, 10001, 20001)
-_GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (spec §1.14: δ = 1e-5 assumed)
+_GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (not stated in the paper: assumed)
 
 
 # ---------------------------------------------------------------------------------------------- calibration
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def calibration(
     epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
 ) -> svt.BudgetSplit:
-    """Budget split and noise scales of one method (spec §1.15); ``w`` overrides the optimal split."""
+    """Budget split and noise scales of one method (Tables 4 and 6); ``w`` overrides the optimal split."""
     return svt.split_budget(epsilon, c=c, noise=noise, monotonic=monotonic, w=w, delta=_GAUSS_DELTA)
 
 
@@ -54,7 +55,7 @@ def _correction_r(sp: svt.BudgetSplit, k: int, alpha: float, rule: str) -> float
     return _rop(sp.threshold_scale, sp.query_scale, k, alpha, sp.noise, sp.threshold_noise)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noise: str) -> float:
     """r^op of Eq. 9: closed-form Γ, except Gumbel, whose Γ has no closed form and whose quadrature optimiser
     takes minutes when α ≫ the noise scales — there the FFT framework (Alg. 3, m = 20 001) is used."""
@@ -64,7 +65,7 @@ def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noi
     ).r
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def _gumbel_grid(b: float, g: float) -> svt.DiscretisedComparison:
     return svt.discretise_comparison(b, g, query_noise="gumbel")
 
@@ -80,7 +81,7 @@ def _noise(sp: svt.BudgetSplit) -> dict:
 
 
 def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
-    """Exact success probability with one shared ρ (spec §3.2 item 6); Gumbel tails overflow harmlessly."""
+    """Exact success probability with one shared ρ (Algorithm 2); Gumbel tails overflow harmlessly."""
     with np.errstate(over="ignore", under="ignore"):
         return svt.shared_success_probability(
             r,
@@ -104,26 +105,46 @@ def _eq8(sp: svt.BudgetSplit, r, k: int, alpha: float):
     )
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def summary(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str) -> dict:
+@dataclass(frozen=True)
+class Summary:
+    """Headline numbers of one calibrated method."""
+
+    b: float  # threshold-noise scale
+    scale: float  # query-noise scale 1/λ
+    mean: float  # E[v]: the "mean" correction
+    r: float  # the correction in use
+    r_op: float  # r^op of Eq. 9
+    p_eq8: float  # p(r) of Eq. 8 (fresh ρ per comparison)
+    p_shared: float  # the exact p(r) with Algorithm 2's one shared ρ
+    p_floor: float  # k^k/(k+1)^(k+1), Theorem 8
+    p_at_threshold: float  # P[⊤] for a query exactly at the threshold
+    epsilon1: float
+    epsilon2: float
+    w: float
+    V: float
+
+
+@cached
+def summary(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str) -> Summary:
     """Headline numbers: scales, the correction in use, r^op (Eq. 9), p(r) by Eq. 8 and exactly (shared ρ)."""
     sp = calibration(epsilon, c, noise, monotonic)
     r = _correction_r(sp, k, alpha, rule)
     r_op = _correction_r(sp, k, alpha, "optimal")
-    return {
-        "b": sp.threshold_scale,
-        "theta": sp.query_scale,
-        "mean": sp.mean_correction,
-        "r": r,
-        "r_op": r_op,
-        "p_eq8": float(_eq8(sp, r, k, alpha)),
-        "p_shared": float(_shared(sp, r, k, alpha)),
-        "p_floor": math.exp(k * math.log(k / (k + 1)) - math.log(k + 1)),  # k^k/(k+1)^(k+1), Thm 8
-        "epsilon1": sp.epsilon1,
-        "epsilon2": sp.epsilon2,
-        "w": sp.w,
-        "V": sp.variance,
-    }
+    return Summary(
+        b=sp.threshold_scale,
+        scale=sp.query_scale,
+        mean=sp.mean_correction,
+        r=r,
+        r_op=r_op,
+        p_eq8=float(_eq8(sp, r, k, alpha)),
+        p_shared=float(_shared(sp, r, k, alpha)),
+        p_floor=math.exp(k * math.log(k / (k + 1)) - math.log(k + 1)),
+        p_at_threshold=float(_acceptance(sp, 0.0, r)),
+        epsilon1=sp.epsilon1,
+        epsilon2=sp.epsilon2,
+        w=sp.w,
+        V=sp.variance,
+    )
 
 
 # ---------------------------------------------------------------------------------------------- panel 1–3
@@ -137,7 +158,7 @@ def _pdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:
     return dist[noise].pdf(x, scale=scale)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 1: densities of the threshold noise and of each query noise at its own calibrated scale.
 
@@ -178,7 +199,7 @@ def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> tuple[pd.D
     return pd.concat(frames, ignore_index=True), table
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 2: V(w)·ε² over w (Eq. 6) for the four families, and ε₁, ε₂ at each w* for the slider's ε."""
     opt = []
@@ -196,7 +217,7 @@ def budget_split(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame,
     return variance_curves(c, monotonic), pd.DataFrame(opt)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def variance_curves(c: int, monotonic: bool) -> pd.DataFrame:
     """V(w)·ε² over w (Eq. 6) for the four families: evaluated at ε = 1, it does not depend on ε (V ∝ 1/ε²),
     so it is cached without ε and a new ε only recomputes the optima."""
@@ -211,9 +232,9 @@ def variance_curves(c: int, monotonic: bool) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def manual_split(epsilon: float, c: int, monotonic: bool, w: float) -> pd.DataFrame:
-    """Panel 2 (spec §6 item 2, Eq. 6): ε₁, ε₂, scales and V at a hand-picked split w = ε₂/ε₁ for every
+    """Panel 2 (Eq. 6): ε₁, ε₂, scales and V at a hand-picked split w = ε₂/ε₁ for every
     family, against the optimum V* (the ratio is what the manual split costs in comparison variance)."""
     rows = []
     for n in NOISES:
@@ -244,9 +265,17 @@ def _long_frame(xname: str, x: np.ndarray, losses: dict[str, np.ndarray]) -> pd.
     })
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Panel 3 (spec §1.7): per-positive loss ln S₂(x − 2Δ) − ln S₂(x) of each query noise at the exponential
+@dataclass(frozen=True)
+class LossLimits:
+    """The allowances the loss profiles are drawn against: ε₂/c per positive answer, ε₁ for the threshold."""
+
+    per_positive: float
+    epsilon1: float
+
+
+@cached
+def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame, pd.DataFrame, LossLimits]:
+    """Panel 3 (Eqs. 4–5): per-positive loss ln S₂(x − 2Δ) − ln S₂(x) of each query noise at the exponential
     method's scale f·cΔ/ε₂, and threshold loss ln f₁(u − Δ) − ln f₁(u) at scale Δ/ε₁."""
     sp = calibration(epsilon, c, "exponential", monotonic)
     shift = 1.0 if monotonic else 2.0
@@ -261,11 +290,11 @@ def loss_profiles(epsilon: float, c: int, monotonic: bool) -> tuple[pd.DataFrame
         "u", u, {n: svt.threshold_loss_profile(u, noise=n, scale=b) for n in ("laplace", "gaussian", "exponential")}
     )
     t["loss"] = t["loss"].where(np.isfinite(t["loss"]))
-    return q, t, {"per_positive": sp.epsilon2 / c, "epsilon1": sp.epsilon1}
+    return q, t, LossLimits(per_positive=sp.epsilon2 / c, epsilon1=sp.epsilon1)
 
 
 # ---------------------------------------------------------------------------------------------- panel 4–7
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def comparison(
     epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -285,18 +314,18 @@ def comparison(
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])
-    acc = {"q − T": [f"{x:.4g}" for x in d]}
+    acc = {"count − τ": [f"{x:.4g}" for x in d]}
     for label, r in (
         ("r = 0", 0.0),
-        (f"r = E[v] = {sp.mean_correction:.4g}", sp.mean_correction),
+        (f"r = mean = {sp.mean_correction:.4g}", sp.mean_correction),
         (f"r = r^op = {r_op:.4g}", r_op),
     ):
-        acc[f"P[⊤], {label}"] = _acceptance(sp, d, r)
+        acc[f"P[yes], {label}"] = _acceptance(sp, d, r)
     return df, pd.DataFrame(acc)
 
 
 def _acceptance(sp: svt.BudgetSplit, d, r: float) -> np.ndarray:
-    """P[⊤ | q − T = d] = P[Z ≥ r − d] (spec §3.5); Gumbel through the FFT framework's Γ̄."""
+    """P[⊤ | q − T = d] = P[Z ≥ r − d]; Gumbel through the FFT framework's Γ̄."""
     d = np.asarray(d, dtype=float)
     if sp.noise == "gumbel":
         return 1 - _gumbel_grid(sp.threshold_scale, sp.query_scale).cdf(r - d)
@@ -307,20 +336,30 @@ def _acceptance(sp: svt.BudgetSplit, d, r: float) -> np.ndarray:
     )
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@dataclass(frozen=True)
+class Acceptance:
+    """P[⊤] for queries at τ − d, τ and τ + d with the correction r in use."""
+
+    r: float
+    below: float
+    at: float
+    above: float
+
+
+@cached
 def acceptance_at(
     epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool, rule: str, d: float
-) -> dict:
-    """Panel 4 readouts (spec §6 item 4): P[⊤] at T − d, T and T + d with the correction in use."""
+) -> Acceptance:
+    """Panel 4 readouts: P[⊤] at T − d, T and T + d with the correction in use."""
     sp = calibration(epsilon, c, noise, monotonic)
     r = _correction_r(sp, k, alpha, rule)
     below, at, above = (float(x) for x in _acceptance(sp, [-d, 0.0, d], r))
-    return {"r": r, "below": below, "at": at, "above": above}
+    return Acceptance(r=r, below=below, at=at, above=above)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def success_curve(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool) -> pd.DataFrame:
-    """Panel 5: p(r) of Eq. 8 and the exact shared-ρ probability over r (spec §3.2)."""
+    """Panel 5: p(r) of Eq. 8 and the exact shared-ρ probability over r."""
     sp = calibration(epsilon, c, noise, monotonic)
     r_op = _correction_r(sp, k, alpha, "optimal")
     s = max(sp.threshold_scale, sp.query_scale)
@@ -328,9 +367,9 @@ def success_curve(epsilon: float, c: int, k: int, alpha: float, noise: str, mono
     return pd.DataFrame({"r": r, "eq8": _eq8(sp, r, k, alpha), "shared": _shared(sp, r, k, alpha)})
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_k(epsilon: float, c: int, alpha: float, monotonic: bool) -> pd.DataFrame:
-    """Panel 6a: SVT-Exp r^op against k for ε/2, ε, 2ε, with the mean θ (spec §3.2 item 5)."""
+    """Panel 6a: SVT-Exp r^op against k for ε/2, ε, 2ε, with the mean θ."""
     ks = np.unique(np.geomspace(1, 5000, 30).astype(int))
     rows = []
     for e in (epsilon / 2, epsilon, 2 * epsilon):
@@ -347,9 +386,9 @@ def rop_vs_k(epsilon: float, c: int, alpha: float, monotonic: bool) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_epsilon(c: int, k: int, alpha: float, monotonic: bool) -> pd.DataFrame:
-    """Panel 6b: r^op·ε and θ·ε against ε — flat at α = 0 (scale invariance, spec §3.2 item 2)."""
+    """Panel 6b: r^op·ε and θ·ε against ε — flat at α = 0 (scale invariance)."""
     rows = []
     for e in np.geomspace(0.01, 20.0, 30):
         sp = calibration(float(e), c, "exponential", monotonic)
@@ -363,9 +402,9 @@ def rop_vs_epsilon(c: int, k: int, alpha: float, monotonic: bool) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached
 def rop_vs_alpha(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
-    """Panel 6c: r^op against α — V-shaped when θ > b (spec §3.2 item 4, §7 item 7)."""
+    """Panel 6c: r^op against α — V-shaped when θ > b (the paper's "larger α, smaller r^op" holds for small α only)."""
     sp = calibration(epsilon, c, "exponential", monotonic)
     a = np.linspace(0.0, 4 * sp.query_scale, 41)
     return pd.DataFrame(
@@ -376,7 +415,7 @@ def rop_vs_alpha(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFram
 AB_METHODS = {  # Fig. 3 curves: label → (query noise, correction rule)
     "SVT-Exp + r^op": ("exponential", "optimal"),
     "SVT-Exp, r = 0": ("exponential", "none"),
-    "SVT-Exp, r = θ": ("exponential", "mean"),
+    "SVT-Exp, r = mean": ("exponential", "mean"),
     "SVT-Lap": ("laplace", "none"),
     "SVT-Gumbel + mean": ("gumbel", "mean"),
     "SVT-Gau": ("gaussian", "none"),
@@ -405,31 +444,43 @@ def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) 
     return df
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Computing (α, β) curves …")
+@cached(show_spinner="Computing (α, β) curves …")
 def alpha_beta(epsilon: float, c: int, k: int, monotonic: bool) -> pd.DataFrame:
     """Panel 7: β(α) = 1 − p for the Fig. 3 methods at the slider's calibration, Eq. 8 and exact shared ρ."""
     splits = {n: calibration(epsilon, c, n, monotonic) for n in NOISES}
     return _alpha_beta(splits, k, np.linspace(0.0, 8 * splits["exponential"].query_scale, 17))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def theorem4(epsilon: float, k: int, beta: float = 0.1) -> dict:
+@dataclass(frozen=True)
+class Theorem4:
+    """The α that (α, β)-accuracy needs: Theorem 4 as printed, its proof done right, and exact values."""
+
+    printed: float  # 4(ln k + ln 2/β)/ε
+    corrected: float  # 8(ln k + ln 2/β)/ε, what the union bound of App. C gives
+    exp_rop: float  # exact, SVT-Exp with r^op
+    exp_r0: float  # exact, SVT-Exp with r = 0
+    lap_r0: float  # exact, SVT-Lap
+    beta: float
+
+
+@cached
+def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
     """Theorem 4 (c = 1, ε₁ = ε₂ = ε/2): printed 4(ln k + ln 2/β)/ε, the corrected union bound 8(…)/ε and the
-    exact α needed (shared ρ) by SVT-Exp with r^op and r = 0 and by SVT-Lap (spec §1.12, §5 R16)."""
+    exact α needed (shared ρ) by SVT-Exp with r^op and r = 0 and by SVT-Lap."""
     exp = svt.split_budget(epsilon, c=1, w=1.0)
     lap = svt.split_budget(epsilon, c=1, w=1.0, noise="laplace")
     r_op = svt.correction_term(exp.threshold_scale, exp.query_scale, k=k).r
     kw = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
-    return {
-        "printed": svt.accuracy_bound(k, beta, epsilon, variant="as_printed"),
-        "corrected": svt.accuracy_bound(k, beta, epsilon),
-        "exp_rop": svt.accuracy_alpha(beta, k=k, r=r_op, **kw),
-        "exp_r0": svt.accuracy_alpha(beta, k=k, r=0.0, **kw),
-        "lap_r0": svt.accuracy_alpha(
+    return Theorem4(
+        printed=svt.accuracy_bound(k, beta, epsilon, variant="as_printed"),
+        corrected=svt.accuracy_bound(k, beta, epsilon),
+        exp_rop=svt.accuracy_alpha(beta, k=k, r=r_op, **kw),
+        exp_r0=svt.accuracy_alpha(beta, k=k, r=0.0, **kw),
+        lap_r0=svt.accuracy_alpha(
             beta, k=k, threshold_scale=lap.threshold_scale, query_scale=lap.query_scale, query_noise="laplace"
         ),
-        "beta": beta,
-    }
+        beta=beta,
+    )
 
 
 # ---------------------------------------------------------------------------------------------- panel 8–9
@@ -438,7 +489,22 @@ def live_queue_size(c: int, k: int) -> int:
     return int(min(max(c * k, 20), LIVE_MAX_ITEMS))
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@dataclass(frozen=True)
+class LiveRun:
+    """What one seeded SVT run did (its comparisons are the frame returned beside it)."""
+
+    n_items: int
+    n_comparisons: int
+    n_positive: int
+    halted: str  # "cutoff" | "k_max" | "exhausted"
+    correction: float
+    epsilon_spent: float
+    threshold_draws: int
+    passes: int
+    true_positives_selected: int
+
+
+@cached
 def live_run(
     epsilon: float,
     c: int,
@@ -452,7 +518,7 @@ def live_run(
     resample: bool,
     rule: str,
     seed: int,
-) -> tuple[pd.DataFrame, dict]:
+) -> tuple[pd.DataFrame, LiveRun]:
     """Panel 8: one seeded run of SVT on a shuffled Zipf queue s_i = T·c/i (exactly c items ≥ T; the paper's
     Zipf set when c = 50, T = 200), every comparison recorded. Returns (comparisons, summary)."""
     n = live_queue_size(c, k)
@@ -479,25 +545,36 @@ def live_run(
     comp["true_positive"] = comp["answer"] >= threshold
     comp["n_positive"] = comp["positive"].cumsum()  # counters after each comparison: a step is a lookup
     comp["n_true_selected"] = (comp["positive"] & comp["true_positive"]).cumsum()
-    info = {
-        "n_items": n,
-        "n_comparisons": run.n_comparisons,
-        "n_positive": run.n_positive,
-        "halted": run.halted,
-        "correction": run.correction,
-        "epsilon_spent": run.epsilon_spent,
-        "threshold_draws": run.n_threshold_draws,
-        "passes": int(comp["pass"].max()) if len(comp) else 0,
-        "true_positives_selected": int(comp.loc[comp["positive"], "true_positive"].sum()),
-    }
+    info = LiveRun(
+        n_items=n,
+        n_comparisons=run.n_comparisons,
+        n_positive=run.n_positive,
+        halted=run.halted,
+        correction=run.correction,
+        epsilon_spent=run.epsilon_spent,
+        threshold_draws=run.n_threshold_draws,
+        passes=int(comp["pass"].max()) if len(comp) else 0,
+        true_positives_selected=int(comp.loc[comp["positive"], "true_positive"].sum()),
+    )
     return comp, info
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@dataclass(frozen=True)
+class AppendingGap:
+    """Where the paper's t·p is furthest from the exact chance of being selected within t passes."""
+
+    d: float  # q − τ
+    paper: float  # t·p
+    exact: float  # E_ρ[1 − F(ρ + r − d)^t], one shared ρ
+    independent: float  # 1 − (1 − p)^t, fresh ρ per pass
+    r: float
+
+
+@cached
 def appending(
     epsilon: float, c: int, k: int, alpha: float, monotonic: bool, traverses: int
-) -> tuple[pd.DataFrame, dict]:
-    """Panel 9 (spec §7 item 8, §5 R18): P[selected within t passes] vs d = q − T, t ∈ {1, 2, 5, 10, slider}:
+) -> tuple[pd.DataFrame, AppendingGap]:
+    """Panel 9 (§4.4): P[selected within t passes] vs d = q − T, t ∈ {1, 2, 5, 10, slider}:
     exact shared ρ, fresh-ρ 1 − (1 − p)^t and the paper's t·p; and the worst gap of t·p at the slider's t."""
     sp = calibration(epsilon, c, "exponential", monotonic)
     r = _correction_r(sp, k, alpha, "optimal")
@@ -517,105 +594,32 @@ def appending(
     else:
         i = int(reach[0]) if reach.size else int(np.argmax((at["as_printed"] - at["shared"]).to_numpy()))
     row = at.iloc[i]
-    return df, {
-        "d": float(row["d"]),
-        "paper": float(row["as_printed"]),
-        "exact": float(row["shared"]),
-        "independent": float(row["independent"]),
-        "r": r,
-    }
-
-
-# ---------------------------------------------------------------------------------------------- panel 10
-@st.cache_data(max_entries=16, show_spinner=False)
-def dataset(name: str, seed: int = 2024) -> dpdata.Dataset:
-    """A Table-2 data set (Zipf and Binary exact; the other four generated stand-ins, seeded)."""
-    return dpdata.svt_dataset(DATASETS[name], rng=seed)
-
-
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def _experiment_method(
-    method: str,
-    data: str,
-    threshold: float,
-    c: int,
-    epsilons: tuple[float, ...],
-    traverses: tuple[int, ...],
-    append: bool,
-    resample: bool,
-    monotonic: bool,
-    alpha: float,
-    n_runs: int,
-    seed: int,
-) -> pd.DataFrame:
-    ds = dataset(data)
-    rng = np.random.default_rng([seed, list(svt.METHODS).index(method)])
-    return svt.run_experiment(
-        ds.scores,
-        threshold=threshold,
-        epsilons=list(epsilons),
-        c=c,
-        methods=[method],
-        n_runs=n_runs,
-        traverses=list(traverses),
-        append=append,
-        alpha=alpha,
-        monotonic=monotonic,
-        resample=resample,
-        rng=rng,
+    return df, AppendingGap(
+        d=float(row["d"]),
+        paper=float(row["as_printed"]),
+        exact=float(row["shared"]),
+        independent=float(row["independent"]),
+        r=r,
     )
 
 
-def experiment(
-    data: str,
-    threshold: float,
-    c: int,
-    *,
-    epsilons: tuple[float, ...] = EXPERIMENT_EPSILONS,
-    traverses: tuple[int, ...] = (1,),
-    append: bool = True,
-    resample: bool = False,
-    monotonic: bool = False,
-    alpha: float = 0.0,
-    n_runs: int = 20,
-    seed: int = 0,
-    progress: Callable[[float], None] | None = None,
-) -> pd.DataFrame:
-    """Panel 10 / Figs. 7, 8, 10, 11: every Table-3 method, means and 95 % CIs over runs (spec §2.8).
-
-    Cached per method (so a progress callback can report between methods); k = ⌊n_items/c⌋."""
-    out = []
-    methods = list(svt.METHODS)
-    for i, m in enumerate(methods):
-        out.append(
-            _experiment_method(
-                m,
-                data,
-                float(threshold),
-                int(c),
-                tuple(epsilons),
-                tuple(traverses),
-                bool(append),
-                bool(resample),
-                bool(monotonic),
-                float(alpha),
-                int(n_runs),
-                int(seed),
-            )
-        )
-        if progress is not None:
-            progress((i + 1) / len(methods))
-    return pd.concat(out, ignore_index=True)
-
-
 # ---------------------------------------------------------------------------------------------- panel 11–12
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+@dataclass(frozen=True)
+class Grid:
+    """The closed-form r^op and the grid of the numerical framework: half-width B and bin width u."""
+
+    r_op: float
+    B: float
+    u: float
+
+
+@cached
 def numeric_framework(
     epsilon: float, c: int, k: int, alpha: float, monotonic: bool, n_bins: int, tail_mass: float = 1e-8
-) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Panel 11 / Figs. 9, 17 (spec §2.6, §5 R9): the discretised pmfs at ``n_bins`` against the exact Γ, and
+) -> tuple[pd.DataFrame, pd.DataFrame, Grid]:
+    """Panel 11 / Figs. 9, 17 (Algorithms 3/4): the discretised pmfs at ``n_bins`` against the exact Γ, and
     r̄^op, its error, the RMS error of p̄ over r ∈ [−5θ, 20θ] and the runtime for every bin count; the
-    tail mass e sets the grid's half-width B (the (1 − e)-quantile, spec §2.6 step 1)."""
+    tail mass e sets the grid's half-width B (the (1 − e)-quantile, Alg. 3 line 1)."""
     sp = calibration(epsilon, c, "exponential", monotonic)
     b, th = sp.threshold_scale, sp.query_scale
     exact = svt.correction_term(b, th, k=k, alpha=alpha).r
@@ -654,238 +658,44 @@ def numeric_framework(
             "exact_density": svt.comparison_pdf(zs, threshold_scale=b, query_scale=th),
         }
     )
-    return pmf, pd.DataFrame(rows), {"r_op": exact, "B": disc.bound, "u": disc.width}
+    return pmf, pd.DataFrame(rows), Grid(r_op=exact, B=disc.bound, u=disc.width)
 
 
-def accountant(epsilon: float, c: int, noise: str, monotonic: bool) -> dict:
-    """Panel 12: ε₁, ε₂, scales and the total ε, RESAMPLE off / on (corrected Thm 3: c·ε₁ + ε₂, §7 item 1)."""
+@dataclass(frozen=True)
+class Accountant:
+    """The budget of one SVT run: the split, and the total ε with one threshold noise or a redraw per ⊤."""
+
+    epsilon1: float
+    epsilon2: float
+    b: float
+    scale: float
+    w: float
+    off: float  # ε₁ + ε₂
+    on: float  # c·ε₁ + ε₂ (redraw after every ⊤), Theorem 3 as its proof gives
+    on_as_printed: float  # c·ε₁, reading Theorem 3's "(cε₁, ε₂)-DP" as (ε, δ)
+    mono_misuse: float  # ε₁ + 2ε₂: the loss of the monotonic calibration on non-monotonic queries
+    delta: float
+    pure: bool
+
+
+def accountant(epsilon: float, c: int, noise: str, monotonic: bool) -> Accountant:
+    """Panel 12: ε₁, ε₂, scales and the total ε, RESAMPLE off / on (Theorem 3 read as its proof gives: c·ε₁ + ε₂)."""
     sp = calibration(epsilon, c, noise, monotonic)
-    return {
-        "epsilon1": sp.epsilon1,
-        "epsilon2": sp.epsilon2,
-        "b": sp.threshold_scale,
-        "theta": sp.query_scale,
-        "w": sp.w,
-        "off": sp.total_epsilon(False),
-        "on": sp.total_epsilon(True),
-        "on_as_printed": c * sp.epsilon1,
-        "mono_misuse": sp.epsilon1 + 2 * sp.epsilon2,
-        "delta": sp.delta,
-        "pure": sp.pure,
-    }
-
-
-# ---------------------------------------------------------------------------------------------- reproduce
-@st.cache_data(max_entries=8, show_spinner="Reproducing Fig. 3 …")
-def fig3() -> pd.DataFrame:
-    """Fig. 3 at the paper's settings: k = 50, ε = 1, c = 1, ε₁ = ε₂ (b = 2, θ = 4), δ = 1e-5 for SVT-Gau."""
-    splits = {n: svt.split_budget(1.0, c=1, noise=n, w=1.0, delta=_GAUSS_DELTA) for n in NOISES}
-    return _alpha_beta(
-        splits, 50, np.array([0, 2.5, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 50, 60], float)
+    return Accountant(
+        epsilon1=sp.epsilon1,
+        epsilon2=sp.epsilon2,
+        b=sp.threshold_scale,
+        scale=sp.query_scale,
+        w=sp.w,
+        off=sp.total_epsilon(False),
+        on=sp.total_epsilon(True),
+        on_as_printed=c * sp.epsilon1,
+        mono_misuse=sp.epsilon1 + 2 * sp.epsilon2,
+        delta=sp.delta,
+        pure=sp.pure,
     )
 
 
-#: spec §4 Fig. 3 reproduction table (Eq. 8 β at α = 0, 10, 20, 30).
-FIG3_SPEC = {
-    "SVT-Exp + r^op": (0.9927, 0.4682, 0.0216, 0.0008),
-    "SVT-Exp, r = 0": (1.0, 0.9963, 0.3624, 0.0362),
-    "SVT-Exp, r = θ": (1.0, 0.8699, 0.1525, 0.0135),
-    "SVT-Lap": (1.0, 0.9398, 0.2048, 0.0186),
-    "SVT-Gumbel + mean": (1.0, 0.9478, 0.2216, 0.0205),
-    "SVT-Gau": (1.0, 1.0, 1.0, 0.9880),
-}
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig4(c: int = 50) -> pd.DataFrame:
-    """Fig. 4: minimal comparison variance V* against ε ∈ [0.01, 2] for the four query noises (c = 50)."""
-    eps = np.geomspace(0.01, 2.0, 60)
-    return pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "epsilon": eps,
-                    "noise": n,
-                    "V": [
-                        svt.split_budget(float(e), c=c, noise=n, delta=_GAUSS_DELTA).variance_optimal
-                        for e in eps
-                    ],
-                }
-            )
-            for n in NOISES
-        ],
-        ignore_index=True,
-    )
-
-
-def _fig5_split(e: float) -> svt.BudgetSplit:
-    return svt.split_budget(
-        e, c=1, monotonic=True
-    )  # captions' Lap(1/ε₁), Exp(1/ε₂): monotonic, c = 1 (spec §4)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig5() -> dict[str, pd.DataFrame]:
-    """Fig. 5 (a)–(d) with the Table-6 split, c = 1, monotonic (spec §4): density of Z, and p(r) for several
-    k (ε = 0.1), α (k = 10) and ε (k = 10); frames carry the r^op and mean θ of each curve."""
-    sp = _fig5_split(0.1)
-    z = np.linspace(-6 * sp.threshold_scale, 8 * sp.query_scale, 401)
-    a = pd.DataFrame(
-        {
-            "z": z,
-            "density": svt.comparison_pdf(z, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale),
-        }
-    )
-
-    def curves(param: str, values, eps_of, k_of, alpha_of) -> pd.DataFrame:
-        out = []
-        for v in values:
-            s = _fig5_split(eps_of(v))
-            kw = dict(
-                k=k_of(v), alpha=alpha_of(v), threshold_scale=s.threshold_scale, query_scale=s.query_scale
-            )
-            corr = svt.correction_term(s.threshold_scale, s.query_scale, k=kw["k"], alpha=kw["alpha"])
-            r = np.linspace(-3 * s.query_scale, 9 * s.query_scale, 301)
-            out.append(
-                pd.DataFrame(
-                    {
-                        "r": r,
-                        param: v,
-                        "p": svt.success_probability(r, **kw),
-                        "r_op": corr.r,
-                        "p_max": corr.success_probability,
-                        "theta": s.query_scale,
-                    }
-                )
-            )
-        return pd.concat(out, ignore_index=True)
-
-    return {
-        "a": a,
-        "b": curves("k", (1, 5, 10, 20, 50, 100), lambda v: 0.1, lambda v: v, lambda v: 0.0),
-        "c": curves("alpha", (0, 5, 10, 20, 40), lambda v: 0.1, lambda v: 10, lambda v: float(v)),
-        "d": curves("epsilon", (0.05, 0.1, 0.5, 1.0), lambda v: v, lambda v: 10, lambda v: 0.0),
-    }
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig9() -> tuple[pd.DataFrame, dict]:
-    """Fig. 9: p̄(r) of the FFT framework (m = 20 001) against the closed form; ε = 0.03, k = 10, α = 0, c = 1,
-    Table-4 split (b = 75.331, θ = 119.580, r^op = 334.709; spec §4, §5 R9)."""
-    sp = svt.split_budget(0.03, c=1)
-    b, th = sp.threshold_scale, sp.query_scale
-    disc = svt.discretise_comparison(b, th, n_bins=20001)
-    r = np.linspace(-5 * th, 12 * th, 600)
-    num = disc.cdf(r) ** 10 * (1 - disc.cdf(r))
-    exact = svt.success_probability(r, k=10, threshold_scale=b, query_scale=th)
-    ana = svt.correction_term(b, th, k=10).r
-    numr = svt.correction_term(b, th, k=10, method="numeric").r
-    return pd.DataFrame({"r": r, "analytic": exact, "numeric": num}), {
-        "b": b,
-        "theta": th,
-        "r_op": ana,
-        "r_op_numeric": numr,
-    }
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def table5() -> pd.DataFrame:
-    """Table 5 (c = 50, α = 0): the paper's printed rows beside Alg. 2's calibration (r^op with k = 200, the
-    mean θ) and the calibration that reproduces the printed Mean row, θ = cΔ/ε₂ with w = (2c)^{2/3} (spec §4,
-    §7 item 12)."""
-    rows = []
-    printed = {
-        0.01: (35450.45, 5332.08),
-        0.05: (7147.15, 1046.42),
-        0.1: (2803.30, 523.21),
-        1.0: (280.78, 52.32),
-        2.0: (138.89, 26.16),
-    }
-    for e, (opt, mean) in printed.items():
-        sp = svt.split_budget(e, c=50)
-        fit = svt.split_budget(e, c=50, monotonic=True, w=100 ** (2 / 3))
-        rows.append(
-            {
-                "ε": e,
-                "Optimal (paper)": opt,
-                "Mean (paper)": mean,
-                "r^op, Alg. 2 (k = 200)": svt.correction_term(sp.threshold_scale, sp.query_scale, k=200).r,
-                "θ, Alg. 2": sp.query_scale,
-                "θ = cΔ/ε₂, w = (2c)^(2/3)": fit.query_scale,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Fig. 6: sorted item scores of the six data sets (thinned to ≤ 400 points each) and their thresholds."""
-    curves, info = [], []
-    for key, name in DATASETS.items():
-        ds = dataset(key)
-        s = np.sort(ds.scores)[::-1]
-        idx = np.unique(np.geomspace(1, s.size, 400).astype(int)) - 1
-        curves.append(pd.DataFrame({"data": name, "rank": idx + 1, "score": np.maximum(s[idx], 0.5)}))
-        info.append(
-            {
-                "data set": name,
-                "items": ds.n_items,
-                "threshold T": ds.threshold,
-                "c": ds.c,
-                "k = ⌊n/c⌋": ds.k,
-                "items ≥ T": ds.n_above,
-                "source": "generated stand-in" if ds.synthetic_stand_in else "exact (synthetic)",
-            }
-        )
-    return pd.concat(curves, ignore_index=True), pd.DataFrame(info)
-
-
-FIG16_ALPHAS = (0.0, 100.0, 250.0, 500.0, 1000.0)  # "several α" (not listed); 500 = Binary's score gap to T
-FIG16_EPSILONS = tuple(round(0.1 * i, 1) for i in range(1, 11))  # ε ∈ [0.1, 1]
-FIG16_TRAVERSES = 10  # APPEND on; the traverse count is not stated (as Fig. 7)
-
-
-def fig16(n_runs: int = 20, seed: int = 0, progress: Callable[[float], None] | None = None) -> pd.DataFrame:
-    """Fig. 16: NCR of Algorithm 2 (SVT-Exp with r^op at each α) against ε ∈ [0.1, 1] on Binary, c = 50,
-    k = 200, APPEND with t = 10, RESAMPLE off (spec §4). Cached per α; ``progress`` reports between α."""
-    ds = dataset("binary")
-    out = []
-    for i, a in enumerate(FIG16_ALPHAS):
-        df = _experiment_method(
-            "SVT-Exp (optimal)",
-            "binary",
-            float(ds.threshold),
-            int(ds.c),
-            FIG16_EPSILONS,
-            (FIG16_TRAVERSES,),
-            True,
-            False,
-            False,
-            a,
-            int(n_runs),
-            int(seed),
-        )
-        out.append(df.assign(alpha=a))
-        if progress is not None:
-            progress((i + 1) / len(FIG16_ALPHAS))
-    return pd.concat(out, ignore_index=True)
-
-
-#: spec §5 R20 sanity band for SVT-Exp (optimal) and SVT-Lap NCR (40 runs, one pass / ten passes).
-R20 = pd.DataFrame(
-    [
-        ("Zipf", 1, 0.5, 0.317, 0.020),
-        ("Zipf", 1, 1.0, 0.511, 0.065),
-        ("Zipf", 1, 2.0, 0.709, 0.297),
-        ("Zipf", 10, 0.5, 0.354, 0.025),
-        ("Zipf", 10, 1.0, 0.603, 0.067),
-        ("Zipf", 10, 2.0, 0.823, 0.291),
-        ("Binary", 1, 0.5, 0.045, 0.091),
-        ("Binary", 1, 1.0, 0.539, 0.562),
-        ("Binary", 1, 2.0, 1.0, 0.994),
-        ("Binary", 10, 0.5, 0.322, 0.098),
-        ("Binary", 10, 1.0, 0.961, 0.508),
-        ("Binary", 10, 2.0, 1.0, 0.995),
-    ],
-    columns=["data", "traverses", "epsilon", "spec Exp-opt", "spec Lap"],
-)
+# The top-c experiments (worker-pool jobs) and the paper's own figures and tables, kept apart for size.
+from app.compute.svt.experiments import *  # noqa: E402,F403
+from app.compute.svt.reproduce import *  # noqa: E402,F403

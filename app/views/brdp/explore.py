@@ -1,0 +1,245 @@
+"""The explore view of the BR-DP page: four tabs of panels that follow the sidebar (Jiang et al. 2024).
+
+Mechanism (the recycler, Fig. 1; the output density, Prop. 1), Budget (Alg. 2, Figs. 3-4), Privacy (Thm. 1, the
+privacy profile, composition as in Fig. 5, the paper-vs-exact audit) and Subsampling (Sec. 7, Figs. 6-8 at your
+settings). Heavy panels run through :func:`app.background.result`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import streamlit as st
+
+from app import background, params, ui
+from app.compute import brdp as compute
+from app.figures import brdp as figs
+
+if TYPE_CHECKING:
+    from app.views.brdp import Settings
+
+OTHER_DELTAS = (1e-2, 1e-8)  # extra δ curves of the q-against-ε_y panel (Fig. 3)
+
+
+def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
+    """Reset / Step / +10 / Play over the recorded draws of one seeded run, with live counters beside the formulas.
+    The step lives in session state; new settings show the whole new run."""
+    ss = st.session_state
+    n = len(draws)
+    if ss.get("rc_sig") != (s.key, s.seed):
+        ss["rc_sig"], ss["rc_step"], ss["rc_play"] = (s.key, s.seed), n, False
+
+    @st.fragment(run_every=0.4 if ss.get("rc_play") else None)
+    def player() -> None:
+        c = st.columns(4)
+        if c[0].button("Reset", key="rc_reset", icon=":material/first_page:", width="stretch"):
+            ss["rc_step"], ss["rc_play"] = 0, False
+        if c[1].button("Step", key="rc_one", icon=":material/skip_next:", width="stretch"):
+            ss["rc_step"] = min(ss["rc_step"] + 1, n)
+        if c[2].button("+10", key="rc_ten", width="stretch"):
+            ss["rc_step"] = min(ss["rc_step"] + 10, n)
+        playing = ss.get("rc_play", False)
+        if c[3].button("Pause" if playing else "Play", key="rc_playbtn", width="stretch",
+                       icon=":material/pause:" if playing else ":material/play_arrow:"):
+            ss["rc_play"] = not playing
+            if not playing and ss["rc_step"] >= n:
+                ss["rc_step"] = 0
+            st.rerun()
+        if playing:
+            ss["rc_step"] = min(ss["rc_step"] + max(1, n // 120), n)  # one draw a tick; long runs end in ~50 s
+            if ss["rc_step"] >= n:
+                ss["rc_play"] = False
+                st.rerun()
+        step = int(min(ss["rc_step"], n))
+        live = compute.live_counters(draws, step, s.key)
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.recycler(draws, theta=s.theta, step=step), draws.iloc[:step], name="recycler stream",
+                     alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound "
+                     "or recycled, with the acceptable band; the player reveals them one by one.")
+        with right:
+            st.metric("draws revealed", f"{step} / {n}")
+            m = st.columns(2)
+            for i, row in enumerate(live.itertuples()):
+                fmt = "{:.3f}" if i == 3 else "{:.0f}"
+                m[i % 2].metric(row.counter, fmt.format(row[2]) if row[2] == row[2] else "–",
+                                help=f"the formula expects {row[3]:.3g}")
+            st.dataframe(live, hide_index=True, width="stretch",
+                         column_config={"so far": st.column_config.NumberColumn(format="%.3g"),
+                                        "formula (expected)": st.column_config.NumberColumn(format="%.3g")})
+
+    player()
+
+
+def mechanism_panels(s: Settings) -> None:
+    """The recycler stream (Fig. 1) and the output density (Prop. 1)."""
+    with ui.panel("1 · The recycler at work, step by step",
+                  "draws within ±θ (green) are always released; draws that miss are thrown away (grey) with "
+                  "probability q, otherwise released (orange). Press Reset, then Play or Step, and watch the "
+                  "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ."):
+        draws, counters = compute.recycler(s.key, s.seed)
+        recycler_player(s, draws)
+        st.caption(f"Over {compute.RECYCLER_COUNTED:,} releases of the same seeded recycler:")
+        st.dataframe(counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"}),
+                     hide_index=True, width="stretch")
+
+    plan = compute.plan(s.key)
+    wider = "wider" if plan.scale > plan.dp_scale * (1 + 1e-9) else "no wider"
+    with ui.panel("2 · Where the answers land (Prop. 1)",
+                  f"inside ±θ the kernel's density is lifted by 1/(1 − p̄q), outside it is scaled down by "
+                  f"(1 − q)/(1 − p̄q): a jump at ±θ. Here the kernel is {wider} than plain DP's noise "
+                  f"(ε_y = {plan.epsilon_y:.3g} of ε = {s.eps:g}), and BR-DP releases an answer outside ±θ with "
+                  f"probability {1 - plan.acceptance:.3f} against {1 - plan.dp_acceptance:.3f} for plain DP."):
+        curves, hist = compute.density(s.key, s.seed)
+        ui.chart(figs.density(curves, hist, kernel=s.kernel, theta=s.theta), curves, name="output density",
+                 alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.")
+
+
+def budget_panels(s: Settings) -> None:
+    """Budget split (Alg. 2), q against ε_y (Fig. 3), acceptance against ε (Fig. 4)."""
+    with ui.panel("3 · Budget split landscape (Alg. 2)",
+                  "a sharper kernel (larger ε_y) leaves less for recycling (smaller q). Red crosses: ε_y whose "
+                  "Alg.-1 q is not (ε, δ)-DP under the exact accountant. Click the dotted legend entry for the "
+                  "printed eq. (10), whose algebra error makes Alg. 2 pick ε_y = ε and report a meaningless ~1."):
+        df = compute.landscape(s.eps, s.delta, s.sens, s.theta, s.kernel, s.calib)
+        plan = compute.plan(s.key)
+        ui.chart(figs.landscape(df, epsilon=s.eps, delta=s.delta, chosen_eps_y=plan.epsilon_y), df,
+                 name="budget split", alt="Acceptance, q and p_theta against eps_y with the optimum marked.")
+
+    with ui.panel("4 · q against ε_y (Fig. 3)",
+                  "Alg. 1's q is never below the baseline 1 − e^{−(ε − ε_y)}; a larger δ allows a larger q."):
+        deltas = tuple(sorted({s.delta, *OTHER_DELTAS}, reverse=True))
+        df = compute.q_curves(s.eps, deltas, s.sens, s.theta, s.kernel, s.calib)
+        ui.chart(figs.q_curves(df, epsilon=s.eps), df, name="q vs eps_y",
+                 alt="Recycling probability q against eps_y for the baseline and Alg. 1 at several deltas.")
+
+    with ui.panel("5 · Acceptance against ε (Fig. 4)",
+                  "BR-DP is never below DP (Prop. 4) and the gain grows with ε. The exact optimum goes further: "
+                  "at small ε it can keep ε_y = ε and still recycle: at one release some recycling is free."):
+        df = compute.acceptance(s.delta, s.sens, s.theta, s.kernel, s.calib)
+        ui.chart(figs.acceptance(df, kernel=s.kernel, epsilon=s.eps), df, name="acceptance vs eps",
+                 alt="Acceptance against total epsilon for DP, BR-DP with the paper's plan and with the exact optimum.")
+
+
+def privacy_panels(s: Settings) -> None:
+    """Privacy loss (Thm. 1), profile, composition (Fig. 5), paper-vs-exact audit."""
+    with ui.panel("6 · Privacy loss (Thm. 1)",
+                  "the paper shifts a share W of the kernel's loss by L = −ln(1 − q) everywhere; the exact loss is "
+                  "shifted only on S(y) \\ S(y′) (by +L) and S(y′) \\ S(y) (by −L), so the two pictures differ."):
+        df, inf_mass = compute.loss(s.key)
+        ui.chart(figs.loss(df, epsilon=s.eps, inf_mass=inf_mass), df, name="privacy loss",
+                 alt="Densities of the kernel privacy loss, the paper's mixture and the exact BR-DP loss.")
+
+    with ui.panel("7 · Privacy profile",
+                  "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. Try the example settings "
+                  "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
+                  "true δ is far above it."):
+        plan = compute.plan(s.key)
+        df = compute.profile(s.key)
+        if not plan.sound:
+            st.badge("paper under-reports δ" if plan.exact_delta > plan.paper_delta else "not (ε, δ)-DP",
+                     color="red", icon=":material/warning:")
+        ui.chart(figs.profile(df, epsilon=s.eps, delta=s.delta, kernel=s.kernel), df, name="privacy profile",
+                 alt="Privacy profiles delta(eps) of the kernel, plain DP, the paper's BR-DP and the exact BR-DP.")
+
+    with ui.panel("8 · Composition: T releases (Fig. 5)",
+                  "BR-DP and DP are close and which is lower depends on T and the accountant; a plan that recycles "
+                  "\"for free\" at T = 1 (the exact optimum at small ε) composes badly: at the defaults, compare "
+                  "T = 100."):
+        done = background.result(compute.composition, s.key, s.T, slot="composition",
+                                 label="Composing privacy-loss distributions")
+        if done is not None:
+            totals, df = done
+            c = st.columns(3)
+            c[0].metric(f"ε after T = {s.T}, exact", f"{totals['exact']:.4g}",
+                        help=f"exact BR-DP PLD, at δ = {s.delta:g}")
+            c[1].metric(f"ε after T = {s.T}, paper (Thm. 3)", f"{totals['paper']:.4g}")
+            c[2].metric(f"ε after T = {s.T}, plain DP", f"{totals['dp']:.4g}")
+            ui.chart(figs.composition(df, delta=s.delta, compositions=s.T), df, name="composition",
+                     alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
+
+    with ui.panel("11 · Paper vs exact: audit of the plans",
+                  "the paper's plan and the exact optimum side by side, each judged by both accountants."):
+        table = background.result(compute.audit, s.key, slot="audit", label="Optimising under both accountants")
+        if table is not None:
+            st.dataframe(table, hide_index=True, width="stretch")
+
+
+def sampling_panels(s: Settings) -> None:
+    """Subsampling (Sec. 7, Alg. 4) and the experiment sandbox (Figs. 7/8)."""
+    with ui.panel("9 · Subsampling (Sec. 7, Alg. 4)",
+                  "smaller p amplifies privacy (larger inner ε) but adds sampling error. The paper keeps the "
+                  "sensitivity Δ_f and lets the recycler bound E + N (eq. 13); with the rescaled estimator's "
+                  "sensitivity Δ_f/p and the true acceptance the gain disappears. The curves use Alg. 2's "
+                  "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. "
+                  "Bottom (Fig. 6 at your settings): paper mode can pick p* < 1 (often at small |X|) where "
+                  "corrected mode keeps p* = 1."):
+        done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
+                                 slot="subsampling",
+                                 label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
+        if done is not None:
+            df, sizes = done
+            optima = {m: sizes[(sizes["mode"] == m) & (sizes["n_records"] == s.n_records)].iloc[0]
+                      for m in ("paper", "corrected")}
+            c = st.columns(2)
+            c[0].metric("Alg. 4 p*, paper mode", f"{optima['paper'].rate:.3g}",
+                        help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
+                        f"{optima['paper'].true_acceptance:.3f}")
+            c[1].metric("p*, corrected (Δ_f / p, true acceptance)", f"{optima['corrected'].rate:.3g}",
+                        help=f"true acceptance {optima['corrected'].true_acceptance:.3f}")
+            ui.chart(figs.subsampling_noise(df, rate=s.rate, query=s.query), df, name="subsampling noise",
+                     alt="Sampling error and kernel standard deviations against the sampling rate.")
+            ui.chart(figs.subsampling_acceptance(df, rate=s.rate, optima={m: o.rate for m, o in optima.items()}), df,
+                     name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
+        st.dataframe(compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate), hide_index=True,
+                     width="stretch")
+        if done is not None:
+            left, right = st.columns(2)
+            with left:
+                ui.chart(figs.fig6(sizes, column="rate", title=f"Best sampling rate p* against |X| ({s.query})",
+                                   y="p*", n_records=s.n_records), sizes, name="p* vs size",
+                         alt="Alg. 4's optimal sampling rate against the data-set size, paper mode and corrected "
+                             "mode.")
+            with right:
+                ui.chart(figs.fig6(sizes, column="true_acceptance", title="True acceptance at p* against |X|",
+                                   y="acceptance", n_records=s.n_records), sizes, name="acceptance vs size",
+                         alt="True acceptance at Alg. 4's sampling rate against the data-set size, both modes.")
+
+    with ui.panel("10 · Experiment sandbox (Figs. 7/8)",
+                  "Laplace beats Gaussian at the same budget; BR-DP helps most where θ is small against the noise. "
+                  "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Right: "
+                  "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
+        left, right = st.columns(2)
+        with left:
+            stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
+                                      s.acct, s.seed, slot="experiment", label="Releasing 1 000 answers per mechanism")
+            if stats is not None:
+                ui.chart(figs.experiment(stats, theta=s.theta,
+                                         title=f"1 000 releases of the {s.query} of {s.n_records} synthetic records"),
+                         stats, name="experiment",
+                         alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
+        with right:
+            curves = background.result(compute.experiment_acceptance, s.delta, s.sens, s.theta, s.query,
+                                       s.n_records, s.acct, s.seed, slot="experiment-acceptance", label="Releasing answers at every ε")
+            if curves is not None:
+                ui.chart(figs.experiment_acceptance(
+                    curves, epsilon=s.eps,
+                    title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
+                    curves, name="experiment acceptance",
+                    alt="Share of releases within theta against epsilon, one line per mechanism.")
+        if stats is not None:
+            st.dataframe(stats, hide_index=True, width="stretch")
+
+
+EXPLORE_TABS = {"Mechanism": mechanism_panels, "Budget": budget_panels, "Privacy": privacy_panels,
+                "Subsampling": sampling_panels}
+
+
+def render(s: Settings) -> None:
+    """Four lazy, URL-bound tabs (``?part=``): only the open tab is computed and drawn."""
+    tabs = params.parts(list(EXPLORE_TABS))
+    for tab, draw in zip(tabs, EXPLORE_TABS.values()):
+        if tab.open:
+            with tab:
+                draw(s)

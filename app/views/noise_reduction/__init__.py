@@ -1,0 +1,180 @@
+"""The Accuracy-first page: noise reduction that stops once accurate, and privacy filters that keep the total.
+
+Rogers, Samorodnitsky, Wu & Ramdas (NeurIPS 2023). Page shape as everywhere: :class:`Settings` holds the sidebar's
+values, :func:`sidebar` draws them from the catalogue, :func:`render` draws the idea first, then the headline numbers,
+then the explore parts (:mod:`.explore`) or the paper's results (:mod:`.reproduce`). Numbers come from
+:mod:`app.compute.noise_reduction`, charts from :mod:`app.figures.noise_reduction`; nothing here computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from app import ledger, params, ui
+from app.compute import noise_reduction as compute
+from app.figures import noise_reduction as figs
+from app.views.noise_reduction import explore, reproduce
+from dpcore import ledger as dl
+
+TITLE = "Accuracy first: noise reduction and privacy filters"
+IDEA = (
+    "Instead of fixing the privacy budget and living with the noise it gives, release a very noisy answer, remove "
+    "noise step by step, and stop as soon as the answer is accurate enough: you pay only for the noise level where "
+    "you stopped."
+)
+#: URL word of the filter constant → dpcore's variant
+VARIANTS = {"corrected": "corrected", "printed": "as_printed"}
+PAPER_DELTA = 1e-6  # δ'' of the paper's experiments (Section 7.2), the page's default δ
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's values (the controls of one part are drawn at the top of that part)."""
+
+    view: str
+    eps: float
+    delta: float
+    eta: float
+    y: float
+    K: int
+    spacing: str
+    process: str
+    m: int
+    const: str
+    seed: int
+
+    @property
+    def variant(self) -> str:
+        """dpcore's name of the filter constant."""
+        return VARIANTS[self.const]
+
+    @property
+    def unit(self) -> str:
+        """What one release is charged in: ρ_T (Brownian, zCDP) or ε_T (Laplace, plain DP)."""
+        return "ρ_T" if self.process == "brownian" else "ε_T"
+
+    def grid_args(self) -> tuple[float, float, str, int, str]:
+        """(ε, δ, variant, K, spacing): the arguments that fix the grid of noise levels."""
+        return self.eps, self.delta, self.variant, self.K, self.spacing
+
+
+def sidebar() -> Settings:
+    """Draw the controls (catalogue entries, bound to the page address) and return their values."""
+    with st.sidebar:
+        st.header("Controls")
+        view = params.view()
+        s = Settings(
+            view=view,
+            eps=float(params.control("eps")),
+            delta=float(params.control("delta", default=PAPER_DELTA)),
+            eta=float(params.control("eta")),
+            y=float(params.control("y")),
+            K=int(params.control("K")),
+            spacing=str(params.control("spacing")),
+            process=str(params.control("process")),
+            m=int(params.control("m")),
+            const=str(params.control("const")),
+            seed=int(params.control("seed")),
+        )
+        ui.share_hint()
+    return s
+
+
+def render(s: Settings) -> None:
+    """The idea and its picture, the numbers it gives, then one explore part or the paper's results."""
+    ui.header(
+        TITLE,
+        f"{IDEA} A **privacy filter** then lets many such releases, and ordinary ones, share one overall (ε, δ) "
+        "budget: it refuses anything that could overrun it. (Rogers, Samorodnitsky, Wu & Ramdas, NeurIPS 2023; "
+        f"δ = 10⁻⁶ by default as in the paper's experiments.)",
+        lesson="noise_reduction",
+    )
+    short = shortfall(s)
+    if short is None:
+        idea(s)
+        headline(s)
+        offer(s)
+    if s.view == "reproduce":
+        reproduce.render(s)
+    else:
+        explore.render(s, feasible=short is None)
+
+
+def idea(s: Settings) -> None:
+    """The picture of the idea: one noise path shrinking onto y, stopping once it is accurate enough."""
+    with ui.panel(
+        "The idea: remove noise until the answer is good enough",
+        "the released value (green) starts far from the true count and homes in on it as the noise level ε grows. "
+        "The release stops at ×, the first level where it can tell it is within the tolerance η; everything to the "
+        "right is never released, so its privacy is never spent.",
+    ):
+        df, stops = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
+        bands = compute.bands(*s.grid_args(), s.y, s.eta)
+        ui.chart(figs.idea(df, stops, bands, value=s.y), df[df["path"] == 1], name="idea",
+                 alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
+                     "the true count, with the point where it stopped marked.")
+
+
+def headline(s: Settings) -> None:
+    """The numbers behind the picture, each saying what it means."""
+    with ui.panel("What this budget buys"):
+        b = compute.budget(s.eps, s.delta, s.variant)
+        _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
+        got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
+        c = st.columns(4)
+        c[0].metric(
+            "zCDP budget ρ*", f"{b.rho:.6g}",
+            help=f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
+                 f"{s.eps:g} at δ = {s.delta:g}. A release that stops at level ε_T uses ε_T²/2 of it.",
+        )
+        c[1].metric(
+            f"Typical cost of one count, {s.unit}", f"{summ.median_charge:.4g}",
+            help=f"What one noise reduction of y = {s.y:g} actually paid in the median of {compute.N_RUNS} runs: "
+                 "the cost of the level where it stopped.",
+        )
+        c[2].metric(
+            f"Cost if it never stopped, {s.unit}", f"{summ.worst_charge:.4g}",
+            help="What the same release would cost at the least noisy level it was allowed: the price a mechanism "
+                 "with a fixed noise level would have to declare in advance.",
+        )
+        c[3].metric(
+            "Counts returned, vs doubling", f"{got.noise_reduction} vs {got.doubling}",
+            help=f"Of a queue of m = {s.m} counts (largest y), how many each method releases within η under this "
+                 "one budget. Doubling retries with twice the ε² and pays for every failed try.",
+        )
+
+
+def offer(s: Settings) -> None:
+    """Offer this page's release of y to the cross-page privacy ledger (never takes the page down)."""
+    try:
+        top = compute.budget(s.eps, s.delta, s.variant).epsilon_max
+        _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
+        if s.process == "brownian":
+            ledger.offer(dl.noise_reduction_release(summ.median_epsilon_stop, epsilon_max=top, delta=s.delta,
+                                                    label=f"noise reduction of y={s.y:g}", source="noise_reduction"))
+        else:  # a Laplace noise reduction cannot join the zCDP filter: its declared pure ε is the top level
+            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y={s.y:g}", source="noise_reduction"))
+    except Exception:  # noqa: BLE001 — the ledger offer is a convenience; the panels show any error
+        pass
+
+
+def shortfall(s: Settings) -> compute.Shortfall | None:
+    """One page-level warning when the budget is valid but reaches no noise level (e.g. ε ≤ 0.05 at δ = 10⁻⁶)."""
+    try:
+        short = compute.shortfall(s.eps, s.delta, s.variant)
+    except ValueError as exc:
+        ui.show_error(exc)
+        return None
+    if short is not None:
+        after = (" The paper's results below use its own ε = 10." if s.view == "reproduce" else
+                 " Only the filter and cost parts work without a noise level.")
+        st.warning(
+            f"**No count can be released at ε = {s.eps:g}, δ = {s.delta:g}.** The combination is valid, but the "
+            f"filter's budget allows noise levels up to ε_max = √(2ρ*) = {short.epsilon_max:.3g} only, below the "
+            f"first level of every grid, ε_min = {short.epsilon_min:g} (the paper's smallest level, ε² = 10⁻⁴)."
+            f"{after} Raise ε above {short.epsilon_needed:.3g} (or raise δ) to release counts.",
+            icon=":material/info:",
+        )
+    return short

@@ -1,0 +1,170 @@
+"""The sparse vector technique page (Liu, Wang, Liu, Li and Chen 2024): exponential noise and the optimal correction.
+
+Page shape (as on every page): :class:`Settings` holds the sidebar's values, :func:`sidebar` draws the controls from
+the parameter catalogue and returns them, :func:`render` draws the page — the idea in one sentence and one picture
+first, then the explore parts (:mod:`app.views.svt.explore`) or the paper's figures (:mod:`app.views.svt.reproduce`).
+Numbers come from :mod:`app.compute.svt`, charts from :mod:`app.figures.svt`; nothing here computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from app import ledger, params, ui
+from app.compute import svt as csvt
+from app.figures import svt as figs
+from dpcore import ledger as dl
+
+TITLE = "Sparse vector technique: exponential noise and the optimal threshold correction"
+IDEA = (
+    "The **sparse vector technique (SVT)** screens a long stream of counts — *“is this item's count above the "
+    "threshold τ?”* — by comparing each noisy count with one noisy threshold, and pays privacy only for the at most "
+    "**c** counts it reports as above."
+)
+MORE = (
+    "Liu et al. (2024) show that the noise on the counts may be **exponential** (it only pushes counts up, with half "
+    "the variance of a Laplace noise of the same scale), and that raising the noisy threshold by a **correction r** "
+    "lets SVT reject the many counts below τ and still catch the ones above it. Counts change by at most 1 when one "
+    "person joins or leaves (Δ = 1)."
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's values."""
+
+    view: str
+    eps: float
+    c: int
+    k: int
+    alpha: float
+    threshold: float
+    noise: str
+    rule: str
+    monotonic: bool
+    resample: bool
+    append: bool
+    traverses: int
+    data: str
+    metric: str
+    n_runs: int
+    n_bins: int
+    tail: float
+    seed: int
+
+    @property
+    def trav_eff(self) -> int:
+        """Passes actually used: the slider's value when rejected queries are asked again, one pass otherwise."""
+        return self.traverses if self.append else 1
+
+
+def sidebar() -> Settings:
+    """Draw the controls (catalogue entries, bound to the page address) and return their values."""
+    with st.sidebar:
+        view = params.view()
+        st.header("Budget and stream")
+        eps = float(params.control("eps"))
+        c = int(params.control("c"))
+        k = int(params.control("neg"))
+        alpha = float(params.control("alpha"))
+        threshold = float(params.control("thr"))
+        st.header("Mechanism")
+        noise = str(params.control("noise"))
+        rule = str(params.control("corr"))
+        monotonic = bool(params.control("mono"))
+        resample = bool(params.control("resample"))
+        append = bool(params.control("append"))
+        traverses = int(params.control("trav"))
+        st.header("Experiment")
+        data = str(params.control("dataset"))
+        metric = str(params.control("metric"))
+        n_runs = int(params.control("runs"))
+        seed = int(params.control("seed"))
+        with st.expander("Advanced: numerical method"):
+            n_bins = int(params.control("bins", container=st))
+            tail = float(params.control("tail", container=st))
+        ui.share_hint()
+    return Settings(view, eps, c, k, alpha, threshold, noise, rule, monotonic, resample, append, traverses, data,
+                    metric, n_runs, n_bins, tail, seed)
+
+
+def render(s: Settings) -> None:
+    """The page: the idea and its picture, the numbers that matter, then the chosen view's parts."""
+    ui.header(TITLE, IDEA, lesson="svt")
+    picture(s)
+    st.markdown(MORE)
+    headline(s)
+    _offer_to_ledger(s)
+    from app.views.svt import explore, reproduce  # noqa: PLC0415 — the parts import Settings from here
+
+    (reproduce.render if s.view == "reproduce" else explore.render)(s)
+
+
+def picture(s: Settings) -> None:
+    """The idea in one picture: the first comparisons of one seeded run, noisy counts against the noisy threshold."""
+    with ui.panel(
+        "SVT at work",
+        "most counts stay under the pink line (noisy threshold) and are answered no, for free; SVT stops after c "
+        "yes-answers. Green dots above the line are the yes-answers.",
+    ):
+        comp, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
+                                   s.traverses, s.resample, s.rule, s.seed)
+        ui.chart(
+            figs.first_look(comp, threshold=s.threshold),
+            comp.head(figs.FIRST_LOOK),
+            name="svt at work",
+            alt="The first comparisons of one SVT run: bars of true counts, dots of noisy counts, and the noisy "
+                "threshold as a line; dots above the line are answered yes.",
+        )
+
+
+def headline(s: Settings) -> None:
+    """Four numbers chosen to teach: the two noises, the correction and what it does to a count at the threshold."""
+    with ui.panel("What these settings do"):
+        sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
+        acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
+        m = st.columns(5)
+        m[0].metric(
+            "threshold noise scale b", f"{sm.b:.4g}",
+            help="The typical size of the one noise ρ added to the threshold (Laplace, b = Δ/ε₁). It is drawn once "
+                 "and shared by every comparison.",
+        )
+        m[1].metric(
+            "query noise scale 1/λ", f"{sm.scale:.4g}",
+            help="The typical size of the noise added to each count (its mean, for exponential noise; the paper "
+                 "writes Exp(1/λ)). It grows with c: the budget ε₂ is shared by up to c yes-answers.",
+        )
+        m[2].metric(
+            "correction r in use", f"{sm.r:.4g}",
+            help=f"How far the noisy threshold is raised ({_RULE_WORDS[s.rule]}). The optimal r = {sm.r_op:.4g} "
+                 f"rejects k = {s.k} counts below τ before accepting one above it with the highest chance.",
+        )
+        m[3].metric(
+            "P[yes] for a count exactly at τ", f"{sm.p_at_threshold:.4g}",
+            help="The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
+                 "correction and α = 0 it is 1/(k + 1), whatever the noise.",
+        )
+        m[4].metric(
+            "ε one run spends", f"{acct.on if s.resample else acct.off:.4g}",
+            help=f"ε₁ = {acct.epsilon1:.4g} for the threshold plus ε₂ = {acct.epsilon2:.4g} for the counts, however "
+                 "many queries are asked; a new threshold noise after each yes costs c·ε₁ + ε₂.",
+        )
+
+
+_RULE_WORDS = {
+    "optimal": "the optimal correction",
+    "mean": "by the mean of the query noise",
+    "none": "not at all",
+}
+
+
+def _offer_to_ledger(s: Settings) -> None:
+    """One SVT run at the sidebar's settings, as the privacy ledger records it."""
+    try:
+        acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
+        ledger.offer(dl.approx_release(acct.on if s.resample else acct.off, 0.0 if acct.pure else acct.delta,
+                                       label=f"SVT run c={s.c} ({s.noise})", source="svt"))
+    except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
+        pass  # the headline panel shows the error

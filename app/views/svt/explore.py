@@ -1,0 +1,486 @@
+"""The explore view of the SVT page: five parts at the sidebar's settings (noise, correction, a live run, the top-c
+experiment, the numerics and the budget), one function per panel."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app import background, params, ui
+from app.compute import svt as csvt
+from app.figures import svt as figs
+from app.views.svt import Settings
+
+
+def render(s: Settings) -> None:
+    """The explore parts as tabs (``?part=``); only the open one runs."""
+    tabs = params.parts(list(PARTS), aliases=OLD_PART_NAMES)
+    for tab, draw in zip(tabs, PARTS.values(), strict=True):
+        if tab.open:
+            with tab:
+                draw(s)
+
+
+#: Names the parts had in older links (``?tab=Live run``), still understood.
+OLD_PART_NAMES = {"Live run": "Run", "Experiment": "Top-c", "Numerics & accountant": "Numerics"}
+
+
+def noise_tab(s: Settings) -> None:
+    """Panels 1–3: the noises, the split, and why exponential query noise is private."""
+    with ui.panel(
+        "1 · Noise zoo",
+        "the exponential is one-sided with the same tail as a Laplace of equal scale but half its variance; "
+        "raising c widens every query noise linearly, the monotonic toggle halves it.",
+    ):
+        df, table = csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic)
+        ui.chart(
+            figs.noise_zoo(df, selected=s.noise),
+            df,
+            name="noise zoo",
+            alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
+        )
+        st.dataframe(table, hide_index=True, width="stretch")
+
+    with ui.panel(
+        "2 · Budget split",
+        "the best split w* grows like c^(2/3): with many yes-answers nearly all the budget goes to the counts; the "
+        "exponential reaches the lowest variance (the paper's Tables 4 and 6). The table shows what your own split "
+        "costs.",
+    ):
+        w = float(params.control("wsplit", container=st))
+        curves, opt = csvt.budget_split(s.eps, s.c, s.monotonic)
+        left, right = st.columns([2, 1])
+        with left:
+            ui.chart(
+                figs.budget_split(curves, opt, w=w),
+                curves,
+                name="budget split",
+                alt="Comparison variance against the split ratio w for four query-noise families.",
+            )
+        with right:
+            ui.chart(
+                figs.split_bars(opt, epsilon=s.eps),
+                opt,
+                name="split at optimum",
+                alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
+            )
+        manual = csvt.manual_split(s.eps, s.c, s.monotonic, w)
+        st.dataframe(manual.round(4), hide_index=True, width="stretch")
+
+    with ui.panel(
+        "3 · Why exponential noise is allowed (privacy-loss profile)",
+        "the exponential's loss rises to exactly ε₂/c and stays flat (tight); Laplace and Gumbel stay below "
+        "it; the Gaussian crosses it and grows without bound (no pure DP). Laplace threshold noise stays "
+        "within ±ε₁. The dotted exponential threshold noise is beyond the paper: its one-sided bound holds "
+        "(the proof of Theorem 2 needs only that), although the paper's Table 1 marks it as not allowed.",
+    ):
+        q, t, info = csvt.loss_profiles(s.eps, s.c, s.monotonic)
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                figs.query_loss(q, per_positive=info.per_positive),
+                q,
+                name="query loss profile",
+                alt="Per-positive privacy loss of each query noise against x with the allowance line.",
+            )
+        with right:
+            ui.chart(
+                figs.threshold_loss(t, epsilon1=info.epsilon1),
+                t,
+                name="threshold loss profile",
+                alt="Privacy loss of threshold noises against u with lines at plus and minus epsilon1.",
+            )
+
+
+def correction_tab(s: Settings) -> None:
+    """Panels 4–7: the comparison, p(r), r^op and (α, β)-accuracy."""
+    with ui.panel(
+        "4 · The comparison and the correction",
+        "exponential noise pushes every noisy count up, by 1/λ on average; r^op sits far in the right tail, at the "
+        "k/(k+1) quantile of Z, so a count exactly at τ is accepted with probability only 1/(k+1).",
+    ):
+        d = float(params.control("gap", container=st))
+        sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
+        df, acc = csvt.comparison(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic)
+        ui.chart(
+            figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d),
+            df,
+            name="comparison density",
+            alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
+        )
+        pa = csvt.acceptance_at(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule, d)
+        m = st.columns(3)
+        m[0].metric(f"P[yes] at τ − {d:g}", f"{pa.below:.4g}",
+                    help=f"A count {d:g} below the threshold is wrongly reported as above it this often "
+                         f"(correction r = {pa.r:.4g}).")
+        m[1].metric("P[yes] at τ", f"{pa.at:.4g}", help="A count exactly at the threshold.")
+        m[2].metric(f"P[yes] at τ + {d:g}", f"{pa.above:.4g}",
+                    help=f"A count {d:g} above the threshold is rightly reported as above it this often.")
+        st.dataframe(acc, hide_index=True, width="stretch")
+
+    with ui.panel(
+        "5 · Success probability p(r)",
+        "larger k moves the peak right and down; ε scales everything by 1/ε with the same peak height at "
+        "α = 0 (k^k/(k+1)^(k+1) for every noise); the exact shared-ρ curve lies below Eq. 8.",
+    ):
+        log_y = bool(params.control("logp", container=st))
+        sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
+        df = csvt.success_curve(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic)
+        ui.chart(
+            figs.success(df, r_op=sm.r_op, mean=sm.mean, p_floor=sm.p_floor, log_y=log_y),
+            df,
+            name="success probability",
+            alt="Success probability against the correction r, Eq. 8 and exact.",
+        )
+        _eq8_vs_exact(sm)
+
+    with ui.panel(
+        "6 · r^op explorer (SVT-Exp)",
+        "r^op grows like ln k, scales exactly as 1/ε at α = 0 (flat line), and is V-shaped in α: the "
+        "paper's “larger α ⇒ smaller r^op” holds only for small α.",
+    ):
+        cols = st.columns(3)
+        df = csvt.rop_vs_k(s.eps, s.c, s.alpha, s.monotonic)
+        with cols[0]:
+            ui.chart(figs.rop_vs_k(df), df, name="rop vs k", alt="Optimal correction against k for three epsilons.")
+        df = csvt.rop_vs_epsilon(s.c, s.k, s.alpha, s.monotonic)
+        with cols[1]:
+            ui.chart(
+                figs.rop_vs_epsilon(df, epsilon=s.eps),
+                df,
+                name="rop vs epsilon",
+                alt="Optimal correction times epsilon against epsilon.",
+            )
+        df = csvt.rop_vs_alpha(s.eps, s.c, s.k, s.monotonic)
+        with cols[2]:
+            ui.chart(figs.rop_vs_alpha(df), df, name="rop vs alpha", alt="Optimal correction against alpha.")
+
+    with ui.panel(
+        "7 · (α, β)-accuracy curves",
+        "all curves start at β = 1 − k^k/(k+1)^(k+1) at α = 0; SVT-Exp with r^op drops first. The exact "
+        "curves (one shared ρ, what Algorithm 2 does) sit slightly above Eq. 8 for the corrected methods.",
+    ):
+        df = csvt.alpha_beta(s.eps, s.c, s.k, s.monotonic)
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                figs.alpha_beta(df, column="beta_eq8", title="Eq. 8 (paper's model)", alpha=s.alpha),
+                df,
+                name="alpha beta",
+                alt="Failure probability beta against alpha for six methods, Eq. 8.",
+            )
+        with right:
+            ui.chart(
+                figs.alpha_beta(df, column="beta_exact", title="exact, shared threshold noise", alpha=s.alpha),
+                df,
+                name="alpha beta exact",
+                alt="Failure probability beta against alpha, exact shared rho.",
+            )
+        _theorem4(s)
+
+
+def run_tab(s: Settings) -> None:
+    """Panels 8–9: a live run and the effect of appending."""
+    with ui.panel(
+        "8 · A live SVT run",
+        "SVT halts after c yes-answers; orange bars below the pink line are counts truly above τ it may still miss; "
+        "grey bars above it are counts below τ that would waste a slot. With “ask rejected queries again” on, the "
+        "queries answered no come back in later passes.",
+    ):
+        comp, info = csvt.live_run(
+            s.eps,
+            s.c,
+            s.k,
+            s.alpha,
+            s.threshold,
+            s.noise,
+            s.monotonic,
+            s.append,
+            s.traverses,
+            s.resample,
+            s.rule,
+            s.seed,
+        )
+        st.caption(
+            f"Queue: {info.n_items} items with Zipf-like counts τ·c/i (exactly c items reach τ), shuffled with the "
+            f"seed; correction r = {info.correction:.4g}."
+        )
+        _live(s, comp, info)
+
+    with ui.panel(
+        "9 · Appending: more passes, more chances",
+        "counts far above τ (large d) pull away from those below it as the number of passes t grows. The paper's "
+        "t·p (dashed) is a first-order guess that passes 1; the exact chance is 1 − (1 − p)^t with a fresh ρ per "
+        "pass and E_ρ[1 − F(ρ + r − d)^t] with the one shared ρ of Algorithm 2.",
+    ):
+        df, worst = csvt.appending(s.eps, s.c, s.k, s.alpha, s.monotonic, s.trav_eff)
+        ui.chart(
+            figs.appending(df, traverses=s.trav_eff),
+            df,
+            name="appending",
+            alt="Probability of selection within t passes against the count minus tau, exact and the paper's t·p.",
+        )
+        _appending_erratum(s, worst)
+
+
+def experiment_tab(s: Settings) -> None:
+    """Panel 10: the top-c experiment."""
+    with ui.panel(
+        "10 · Top-c experiment",
+        "SVT-Exp with the optimal correction is far above the other private methods on Zipf; with one pass on "
+        "Binary its high bar costs recall, and asking rejected queries again (t > 1) wins it back. The upper bound "
+        "is not private: it is a ceiling.",
+    ):
+        _experiment(s)
+
+
+def numerics_tab(s: Settings) -> None:
+    """Panels 11–12: the numerical framework and the privacy accountant."""
+    with ui.panel(
+        "11 · Numerical framework (Algorithms 3/4)",
+        "the framework converges fast: at about 1000 bins per side its correction is within 0.01 % of the closed "
+        "form and it still runs in milliseconds (Fig. 17). Bins and tail mass are under “Advanced” in the sidebar.",
+    ):
+        pmf, acc, info = csvt.numeric_framework(s.eps, s.c, s.k, s.alpha, s.monotonic, s.n_bins, s.tail)
+        row = acc[acc["n_bins"] == s.n_bins].iloc[0]
+        m = st.columns(6)
+        m[0].metric("r^op, closed form", f"{info.r_op:.6g}")
+        m[1].metric(f"r̄^op, {s.n_bins} bins", f"{row['r_op_numeric']:.6g}")
+        m[2].metric("|r̄^op − r^op|", f"{row['abs_error']:.3g}")
+        m[3].metric("RMS error of p̄", f"{row['rms_error_p']:.3g}")
+        m[4].metric("grid half-width B", f"{info.B:.5g}", help=f"bin width u = {info.u:.4g}")
+        m[5].metric("runtime", f"{row['runtime_ms']:.2f} ms")
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                figs.numeric_density(pmf, n_bins=s.n_bins),
+                pmf,
+                name="numeric density",
+                alt="Discretised density of Z from the FFT framework against the closed form.",
+            )
+        with right:
+            ui.chart(
+                figs.numeric_accuracy(acc),
+                acc,
+                name="numeric accuracy",
+                alt="Error of the numerical optimum and runtime against the number of bins.",
+            )
+
+    with ui.panel("12 · What a run spends"):
+        _accountant(s)
+
+
+def _eq8_vs_exact(sm: csvt.Summary) -> None:
+    """The paper's Eq. 7/8 treats the threshold noise as fresh for every comparison; Algorithm 2 shares one ρ."""
+    cols = st.columns(2)
+    cols[0].metric("p(r) — paper's Eq. 8", f"{sm.p_eq8:.4g}",
+                   help="The chance of rejecting k counts below τ and then accepting one above it, as the paper "
+                        "computes it: a fresh threshold noise for every comparison.")
+    cols[1].metric("p(r) — exact, shared ρ", f"{sm.p_shared:.4g}",
+                   help="The same chance for the algorithm as run: one threshold noise shared by all comparisons.")
+    gap = sm.p_eq8 / sm.p_shared - 1 if sm.p_shared > 0 else float("inf")
+    if gap > 0.05:
+        st.warning(
+            f"Eq. 8 over-states the success probability by {gap:.0%} here: it treats the threshold noise as "
+            "fresh for every comparison, but Algorithm 2 shares one ρ. The exact value is the dashed curve.",
+            icon=":material/warning:",
+        )
+
+
+def _theorem4(s: Settings) -> None:
+    """Theorem 4: the printed constant, the union bound of its proof done right, and the exact α."""
+    th = csvt.theorem4(s.eps, s.k)
+    st.markdown(f"**Theorem 4** (c = 1, ε₁ = ε₂ = ε/2, β = {th.beta:g}, k = {s.k}): the α needed.")
+    cols = st.columns(5)
+    cols[0].metric("as printed 4(ln k + ln 2/β)/ε", f"{th.printed:.4g}")
+    cols[1].metric("proof done right 8(…)/ε", f"{th.corrected:.4g}")
+    cols[2].metric("exact: SVT-Exp + r^op", f"{th.exp_rop:.4g}")
+    cols[3].metric("exact: SVT-Exp, r = 0", f"{th.exp_r0:.4g}")
+    cols[4].metric("exact: SVT-Lap", f"{th.lap_r0:.4g}")
+    st.caption(
+        "The written proof only supports 8(…)/ε, the same as Laplace SVT; the printed 4(…)/ε still holds "
+        "numerically, and the gain over Laplace comes from r^op, not from the union bound."
+    )
+
+
+def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
+    """Step / next yes / play / reset over the recorded comparisons of one seeded run (session state only)."""
+    ss = st.session_state
+    n = len(comp)
+    if ss.get("svt_sig") != s:  # new settings: show the whole new run
+        ss["svt_sig"], ss["svt_step"], ss["svt_play"] = s, n, False
+
+    @st.fragment(run_every=0.35 if ss.get("svt_play") else None)
+    def player() -> None:
+        cols = st.columns(6)
+        if cols[0].button("Reset", key="svt_reset", icon=":material/first_page:"):
+            ss["svt_step"], ss["svt_play"] = 0, False
+        if cols[1].button("Step", key="svt_one", icon=":material/skip_next:"):
+            ss["svt_step"] = min(ss["svt_step"] + 1, n)
+        if cols[2].button("+10", key="svt_ten"):
+            ss["svt_step"] = min(ss["svt_step"] + 10, n)
+        if cols[3].button("Next yes", key="svt_next"):
+            after = comp.index[(comp["positive"]) & (comp["step"] > ss["svt_step"])]
+            ss["svt_step"] = int(comp.loc[after[0], "step"]) if len(after) else n
+        playing = ss.get("svt_play", False)
+        if cols[4].button(
+            "Pause" if playing else "Play",
+            key="svt_playbtn",
+            icon=":material/pause:" if playing else ":material/play_arrow:",
+        ):
+            ss["svt_play"] = not playing
+            if not playing and ss["svt_step"] >= n:
+                ss["svt_step"] = 0
+            st.rerun()
+        if cols[5].button("End", key="svt_end", icon=":material/last_page:"):
+            ss["svt_step"], ss["svt_play"] = n, False
+        if playing:
+            ss["svt_step"] = min(ss["svt_step"] + max(1, n // 100), n)
+            if ss["svt_step"] >= n:
+                ss["svt_play"] = False
+                st.rerun()
+        step = int(min(ss["svt_step"], n))
+        last = comp.iloc[step - 1] if step else None
+        m = st.columns(5)
+        m[0].metric("comparisons so far", f"{step} / {n}")
+        m[1].metric("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}")
+        m[2].metric("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}")
+        m[3].metric("pass", f"{int(last['pass']) if step else 0}")
+        m[4].metric("threshold noises drawn", f"{info.threshold_draws}",
+                    help="1, unless a new threshold noise is drawn after each yes.")
+        ui.chart(
+            figs.live_run(comp, step=step, threshold=s.threshold),
+            comp.iloc[:step],
+            name="live run",
+            alt="Bars of true answers in queue order with noisy answers and the noisy threshold line.",
+        )
+        st.caption(
+            f"The full run stopped {_HALTED[info.halted]} after {info.n_comparisons} comparisons with "
+            f"{info.n_positive} yes-answers ({info.true_positives_selected} of them truly above τ)."
+        )
+
+    player()
+
+
+_HALTED = {
+    "cutoff": "at its c-th yes-answer",
+    "k_max": "at its limit on comparisons",
+    "exhausted": "with the queue used up",
+}
+
+
+def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
+    """The paper's t·p against the exact chance of being selected within t passes."""
+    if not s.append:
+        st.info(
+            "“Ask rejected queries again” is off: every query is compared once (t = 1), where t·p is exact. Turn it "
+            "on in the sidebar to see the paper's approximation at your t.",
+            icon=":material/info:",
+        )
+    st.markdown(f"At d = count − τ = {worst.d:.4g}, t = {s.trav_eff}:")
+    cols = st.columns(3)
+    cols[0].metric("P[selected] — paper's t·p", f"{worst.paper:.4g}")
+    cols[1].metric("P[selected] — exact (shared ρ)", f"{worst.exact:.4g}")
+    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", f"{worst.independent:.4g}")
+    if worst.paper > worst.exact + 0.01:
+        st.warning(
+            f"The paper's t·p = {worst.paper:.3g} is wrong here (not even a probability once it passes 1); the "
+            f"exact chance is {worst.exact:.3g}.",
+            icon=":material/warning:",
+        )
+
+
+def _experiment(s: Settings) -> None:
+    """Panel 10: the quality of every Table-3 method against ε and against passes, computed in the worker pool."""
+    ds = csvt.dataset(s.data)
+    t_exp = s.threshold if s.data in ("zipf", "binary") else ds.threshold
+    n_above = int((ds.scores >= t_exp).sum())
+    if ds.synthetic_stand_in:
+        st.info(
+            f"The real {ds.name} data set cannot be downloaded here: this is an imitation generated to match the "
+            "paper's Table 2 (records, items and threshold, with assumed transaction lengths). Its numbers are not "
+            "the paper's.",
+            icon=":material/info:",
+        )
+    plan = csvt.explore_plan(len(csvt.EXPERIMENT_EPSILONS), s.trav_eff)
+    runs = csvt.capped_runs(s.data, s.n_runs, plan)
+    cost = csvt.experiment_seconds(s.data, runs, plan)
+    st.caption(
+        f"{ds.name}: {ds.n_items} items, τ = {t_exp:g} ({n_above} items reach τ), c = {s.c}, "
+        f"k = items / c = {ds.n_items // s.c}, α = 0, "
+        f"{'a new threshold noise after each yes, ' if s.resample else ''}"
+        f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}, {runs} runs per point, seed {s.seed}. "
+        f"About {max(1, round(cost))} s of computing on first view (then kept)."
+    )
+    if runs < s.n_runs:
+        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over {csvt.MAX_EXPERIMENT_SECONDS:g} s: "
+                f"{runs} runs are used.", icon=":material/speed:")
+    out = background.result(
+        csvt.explore_experiment, s.data, float(t_exp), s.c, s.eps, s.trav_eff, s.append, s.resample, s.monotonic,
+        runs, s.seed, slot="svt-experiment", label=f"The top-c experiment ({runs} runs per point)",
+    )
+    if out is None:
+        return
+    df, trav = out
+    label = figs.METRIC_LABELS[s.metric]
+    left, right = st.columns(2)
+    with left:
+        ui.chart(
+            figs.experiment(df, metric=s.metric, epsilon=s.eps, title=f"(a) {label} against ε"),
+            df,
+            name="experiment",
+            alt="Selection quality against epsilon for all Table 3 methods with 95 percent intervals.",
+        )
+    with right:
+        ui.chart(
+            figs.experiment(trav, metric=s.metric, x="traverses", title=f"(b) against passes (ε = {s.eps:g})"),
+            trav,
+            name="experiment traverses",
+            alt="Selection quality against the number of passes at the chosen epsilon for all methods.",
+        )
+    best = df[df["epsilon"] == max(csvt.EXPERIMENT_EPSILONS)].set_index("method")[s.metric]
+    st.dataframe(
+        best.rename(f"{label} at ε = {max(csvt.EXPERIMENT_EPSILONS):g}").reset_index(), hide_index=True
+    )
+
+
+def _accountant(s: Settings) -> None:
+    """Panel 12: what one run spends; Theorem 3 as printed vs as its proof gives; the monotonic calibration misused."""
+    a = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
+    m = st.columns(5)
+    m[0].metric("ε₁ (threshold)", f"{a.epsilon1:.4g}", help="The budget spent on the one threshold noise.")
+    m[1].metric("ε₂ (counts)", f"{a.epsilon2:.4g}", help="The budget shared by the at most c yes-answers.")
+    m[2].metric("split ε₂/ε₁", f"{a.w:.4g}")
+    m[3].metric("ε, one threshold noise", f"{a.off:.4g}", help="ε₁ + ε₂: what one run spends.")
+    m[4].metric("ε, new threshold noise after each yes", f"{a.on:.4g}",
+                help="c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).")
+    if s.resample:
+        ui.paper_vs_exact(
+            "ε with a new threshold noise after each yes",
+            a.on_as_printed,
+            a.on,
+            help="Theorem 3 prints “(cε₁, ε₂)-DP”; read as (ε, δ) that is ε = c·ε₁. Its proof gives pure "
+                 "(c·ε₁ + ε₂)-DP.",
+        )
+    if not a.pure:
+        st.info(f"SVT-Gau is only (ε, δ)-DP: δ = {a.delta:g} (classic Gaussian calibration).", icon=":material/info:")
+    if s.monotonic:
+        st.warning(
+            "The monotonic calibration is only private for monotonic queries (item counts are). On other queries "
+            f"the loss can reach ε₁ + 2ε₂ = {a.mono_misuse:.4g}.",
+            icon=":material/warning:",
+        )
+    st.caption(
+        "No-answers, the number of comparisons, asking rejected queries again and the correction r (computed from "
+        "public parameters) cost nothing extra."
+    )
+
+
+#: The explore view's parts (lazy: only the open one runs; the open part is in the address as ?part=…).
+PARTS = {
+    "Noise": noise_tab,
+    "Correction": correction_tab,
+    "Run": run_tab,
+    "Top-c": experiment_tab,
+    "Numerics": numerics_tab,
+}
