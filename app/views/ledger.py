@@ -237,9 +237,15 @@ def _import() -> None:
     new = result.ledger
     note = ""
     eps, dlt = _nearest("beps", new.epsilon), _nearest("bdelta", new.delta)
-    if not (math.isclose(eps, new.epsilon, rel_tol=1e-9) and math.isclose(dlt, new.delta, rel_tol=1e-9)):
-        note = (f" The file's budget (ε = {new.epsilon:g}, δ = {new.delta:g}) is not on the sliders' stops; "
-                f"it is now ε_B = {eps:g}, δ_B = {dlt:g}.")
+    for field, value, stop, key in (("budget.epsilon", new.epsilon, eps, "beps"),
+                                    ("budget.delta", new.delta, dlt, "bdelta")):
+        if not math.isclose(stop, value, rel_tol=1e-9):  # kept exactly or refused: a budget is never changed silently
+            grid = catalogue.get(key).grid
+            st.session_state[_MSG] = (
+                "error", f"Nothing was imported; the ledger is unchanged. {field}: the file's {value:g} is not a budget "
+                f"this page can hold exactly (from {grid[0]:g} to {grid[-1]:g} in the slider's steps; the nearest is "
+                f"{stop:g}). Edit the file's budget to one of those values and import it again.")
+            return
     st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = eps, dlt, new.enforce
     st.session_state[_SEEN] = (eps, dlt, new.enforce)
     ledger.replace(result)

@@ -278,7 +278,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
                                                    "exact", 0),
         "family_optima": background.submit(rc.family_optima, 1.0, 1.0, 1.0),
         "usefulness_vs_g": background.submit(rc.usefulness_vs_g_frame, 1.0),
-        "bnb": background.submit(lc.bnb, 1.0, 5, 3, 8, 0),
+        "bnb": background.submit(lc.bnb, "logistic", 1.0, 5, 3, 8, 0),
     }
     done = {name: job.result(timeout=300) for name, job in jobs.items()}
     totals, curve = done["composition"]
@@ -292,7 +292,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     assert len(done["experiment"]) == 6 and len(done["family_optima"]) >= 6
     assert set(done["usefulness_vs_g"]["family"]) >= {"laplace", "staircase"}
     bnb = done["bnb"]
-    assert bnb["certified"] >= bnb["attained"] - 1e-9 and bnb["nodes"] > 0
+    assert bnb.certified >= bnb.attained - 1e-9 and bnb.nodes > 0
 
 
 # --------------------------------------------------------------------------------------------- fairness, limits, loss
