@@ -1,4 +1,6 @@
-"""Browser latency: slider release → chart updated, per page, in headless Debian chromium (ARCHITECTURE §5: p95 ≤ 300 ms).
+"""Browser latency: slider release → chart updated, per page, in headless Debian chromium.
+
+Budget (docs/architecture.md): p95 ≤ 300 ms.
 
 Starts its own server (``streamlit run app/main.py`` on 127.0.0.1:PORT, file watcher off), then for every page of
 ``app.registry.available_pages()``: opens it, waits for the first render, and ``--moves`` times moves a slider by

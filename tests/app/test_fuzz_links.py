@@ -150,17 +150,17 @@ def page_spec(script: str) -> PageSpec:
     return PageSpec(at.title[0].value, controls, names)
 
 
-def hostile_query(script: str, index: int, spec: PageSpec) -> dict[str, str | list[str]]:
+def hostile_query(script: str, index: int, page: PageSpec) -> dict[str, str | list[str]]:
     """Query set number ``index`` for ``script`` (deterministic: seeded by page and index)."""
     rnd = random.Random(f"{SEED}-{script}-{index}")
-    keys = sorted(spec.controls)
+    keys = sorted(page.controls)
     pool_keys = keys + list(VIEW_KEYS) + list(UNKNOWN_KEYS)
     n = rnd.randint(1, 4)
     chosen = rnd.sample(keys, min(len(keys), n - 1)) + [rnd.choice(pool_keys)]
-    other_values = [v for c in spec.controls.values() for v in c.valid_values()]
+    other_values = [v for c in page.controls.values() for v in c.valid_values()]
     query: dict[str, str | list[str]] = {}
     for key in dict.fromkeys(chosen):
-        control = spec.controls.get(key)
+        control = page.controls.get(key)
         if control is not None and key in VIEW_KEYS:
             valid = [control.default]  # stay on the default (cheap) view, part or tab
         else:
@@ -187,20 +187,20 @@ def _short(query: dict) -> str:
 
 
 def check_query(script: str, query: dict[str, str | list[str]]) -> None:
-    spec = page_spec(script)
+    page = page_spec(script)
     at = open_page(script, query)
     where = f"{script}?{_short(query)}"
     assert not at.exception, f"{where}: {at.exception}"
-    assert at.title and at.title[0].value == spec.title, f"{where}: title missing"
+    assert at.title and at.title[0].value == page.title, f"{where}: title missing"
     errors = [e.value for e in at.error]
-    present = set(_widget_keys(at)) | ({k for k, c in spec.controls.items() if c.kind == "tabs"})
+    present = set(_widget_keys(at)) | ({k for k, c in page.controls.items() if c.kind == "tabs"})
     reported = {m["key"]: (m["name"], e) for e in errors if (m := _PROBLEM.search(e))}
     # a panel may explain why valid settings cannot be computed (a ValueError, shown verbatim); a crash inside a
     # panel (ui.show_error's generic message) is a bug
     crashed = [e for e in errors if "could not be computed" in e]
     assert not crashed, f"{where}: a panel crashed: {crashed}"
     for key, value in query.items():
-        control = spec.controls.get(key)
+        control = page.controls.get(key)
         if control is None or key not in present:
             continue  # not a control of this page (in this state): ignored
         raw = value[-1] if isinstance(value, list) else value
@@ -208,7 +208,7 @@ def check_query(script: str, query: dict[str, str | list[str]]) -> None:
         if expected is None:
             assert key in reported, f"{where}: invalid ?{key}={raw[:30]!r} silently dropped (errors: {errors})"
             name, _ = reported[key]
-            assert name == spec.names.get(key), f"{where}: message names {name!r}, not {spec.names.get(key)!r}"
+            assert name == page.names.get(key), f"{where}: message names {name!r}, not {page.names.get(key)!r}"
         else:
             assert key not in reported, f"{where}: valid ?{key}={raw[:30]!r} reported: {reported[key][1]}"
             if control.kind != "tabs":
@@ -221,11 +221,11 @@ def check_query(script: str, query: dict[str, str | list[str]]) -> None:
 @pytest.mark.parametrize("script", PAGES)
 def test_every_url_key_reports_nonsense(script):
     """Every URL-bound control of the page (lazy tabs included) reports nonsense in its key, naming the parameter."""
-    spec = page_spec(script)
-    assert spec.title
+    page = page_spec(script)
+    assert page.title
     if script != "home.py":
-        assert len(spec.controls) >= 3, spec.controls
-    missing = sorted(set(spec.controls) - set(spec.names))
+        assert len(page.controls) >= 3, page.controls
+    missing = sorted(set(page.controls) - set(page.names))
     assert not missing, f"nonsense in ?{missing[0]}= is dropped silently (not created through app/params.py)"
 
 
@@ -270,9 +270,9 @@ def test_params_tabs_reports_unknown_tab(raw, error):
 @pytest.mark.parametrize("script", PAGES)
 def test_known_hostile_values_are_reported(script):
     """A hand-picked hostile value in every control of the page at once: one clear message per key."""
-    spec = page_spec(script)
+    page = page_spec(script)
     for value in ("nan", "-inf", "9" * 400, "<script>alert(1)</script>", "x" * 10_000):
-        check_query(script, {k: value for k in spec.controls if spec.controls[k].parse(value) is None})
+        check_query(script, {k: value for k in page.controls if page.controls[k].parse(value) is None})
 
 
 @pytest.mark.parametrize(
@@ -309,14 +309,14 @@ def test_hostile_links(script, index):
 
 def test_query_generation_is_hostile_and_broad():
     """The generator covers every control, unknown keys, repeated keys, and invalid and valid values."""
-    spec = page_spec("svt.py")
-    queries = [hostile_query("svt.py", i, spec) for i in range(SETS_PER_PAGE)]
+    page = page_spec("svt.py")
+    queries = [hostile_query("svt.py", i, page) for i in range(SETS_PER_PAGE)]
     keys = {k for q in queries for k in q}
-    assert set(spec.controls) <= keys
+    assert set(page.controls) <= keys
     assert keys & set(UNKNOWN_KEYS)
     assert any(isinstance(v, list) for q in queries for v in q.values())
-    raws = [(k, v[-1] if isinstance(v, list) else v) for q in queries for k, v in q.items() if k in spec.controls]
-    invalid = sum(spec.controls[k].parse(r) is None for k, r in raws)
+    raws = [(k, v[-1] if isinstance(v, list) else v) for q in queries for k, v in q.items() if k in page.controls]
+    invalid = sum(page.controls[k].parse(r) is None for k, r in raws)
     assert 0.3 < invalid / len(raws) < 0.8
-    assert hostile_query("svt.py", 3, spec) == hostile_query("svt.py", 3, spec)  # reproducible
+    assert hostile_query("svt.py", 3, page) == hostile_query("svt.py", 3, page)  # reproducible
     assert SETS_PER_PAGE * len(PAGES) >= TOTAL_SETS

@@ -1,4 +1,4 @@
-"""Security settings (issue 9): loopback by default, XSRF protection on, nothing evaluates user text.
+"""Security settings: loopback by default, XSRF protection on, nothing evaluates user text.
 
 The config checks read the files the app is served with; the code check parses every module under dpcore/, app/
 and pages/ and looks for calls that evaluate or unpickle data (eval, exec, compile, pickle/marshal loads, yaml.load

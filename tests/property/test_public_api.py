@@ -1,4 +1,4 @@
-"""Hostile input over the whole public dpcore API (issue 9): invalid input raises ValueError only, valid input is clean.
+"""Hostile input over the whole public dpcore API: invalid input raises ValueError only, valid input is clean.
 
 One table, ``CASES``, lists every public function (``dpcore.__all__`` and each paper module's ``__all__``) and the
 public methods of its filter / sampler classes with one valid call. From it:
