@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dpcore import _validate as _v
 from dpcore import accounting as _acc
 
 __all__ = ["COMPARISON_DELTA", "Deployment", "DEPLOYMENTS", "deployments_table"]
@@ -113,6 +114,8 @@ DEPLOYMENTS: tuple[Deployment, ...] = (
 def deployments_table(prior: float | None = None) -> pd.DataFrame:
     """The deployments as a table: organisation, deployment, ε (comparable), δ, ρ, converted, unit, model,
     source, url, note; with ``prior`` also the largest posterior an ε-DP release allows from that prior."""
+    if prior is not None:
+        prior = _v.probability("prior", prior)
     rows = []
     for d in DEPLOYMENTS:
         eps = d.comparable_epsilon

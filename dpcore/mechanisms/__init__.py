@@ -205,7 +205,7 @@ def release(
     m = get(mechanism)
     if m.ledger is None:
         raise ValueError(f"mechanism {m.id!r} has no ledger release")
-    eps = _v.positive("epsilon", epsilon)
+    eps = _v.real("epsilon", epsilon, low=1e-50, high=1e50)  # the noise scale Δ/ε stays a representable scale
     dl = _v.probability("delta", delta, high_open=True)
     d = _v.positive("sensitivity", sensitivity)
     req = make_requirement(sensitivity=d, delta=dl if dl > 0 else 1e-5, cap=cap)

@@ -373,6 +373,16 @@ CASES: list[Case] = [
     C("data.transaction_scores", n_records=1000, n_items=50, threshold=100.0, avg_length=5.0, top_support=0.5,
       n_above=5, rng=0),
     C("data.zipf_scores", 100, scale=1000.0, exponent=1.0),
+    # the mechanism registry and the deployments table
+    C("mechanisms.canonical", "laplace"),
+    C("mechanisms.display_name", "brdp"),
+    C("mechanisms.get", "gaussian"),
+    C("mechanisms.ids_for", "negotiate"),
+    C("mechanisms.make_requirement", requirement="error", theta=50.0, confidence=0.95, sensitivity=1.0, delta=1e-5,
+      alpha=0.1, value=100.0, c=1, k=50, kernel="gaussian", cap=50.0),
+    C("mechanisms.release", "laplace", 0.5, delta=0.0, sensitivity=1.0, compositions=2, cap=50.0,
+      source="negotiate"),
+    C("deployments.deployments_table", prior=0.5),
 ]
 
 #: Public names not in CASES, and why.
@@ -384,6 +394,7 @@ EXCLUDED = {
     "noise_reduction.zipf_experiment": "forwards **kwargs to zipf_trials (fuzzed) and summarises its table",
     "r2dp.MixingLaw": "the abstract base of the laws (each law is fuzzed)",
     "filters.filter_from_dict": "restores a filter from its own to_dict(); exercised by tests/dpcore/test_filters.py",
+    "mechanisms.display_names": "takes no input (the id → display name table)",
 }
 
 
