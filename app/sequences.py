@@ -62,8 +62,6 @@ LESSONS: dict[str, Lesson] = {
                eps="1", sens="1"),
             _s("baselines", "Ten times more private means ten times wider noise.", eps="0.1", sens="1"),
             _s("baselines", "Every release spends budget: 100 releases at ε = 1 add up.", eps="1", T="100"),
-            _s("audit", "An audit tries to catch a mechanism using more ε than it claims; Laplace passes.",
-               mech="laplace", eps="1"),
         )),
         Lesson("brdp", "BR-DP in 50 min", (
             _s("baselines", "Start from the Gaussian mechanism: one noisy answer, one (ε, δ) guarantee.",
@@ -77,8 +75,6 @@ LESSONS: dict[str, Lesson] = {
                share="0.6", qov="false"),
             _s("brdp", "The paper's Figures 2–4, recomputed.", view="reproduce", part="Figs 2-4"),
             _s("brdp", "The paper's Table I, next to the exact values.", view="reproduce", part="Table I"),
-            _s("audit", "An audit of BR-DP calibrated by the paper's accountant finds the violation.",
-               mech="brdp_paper", eps="0.1", delta="0.001", atheta="0.1", sens="5", ratio="0.6"),
         )),
         Lesson("svt", "SVT in 50 min", (
             _s("svt", "The sparse vector technique answers only 'above or below the threshold?', with noise.",
@@ -111,7 +107,9 @@ def encode(steps: Sequence[Step]) -> str:
     """The compact address form of a teacher's own sequence (``~`` + base64url of zlib-compressed JSON)."""
     if not 1 <= len(steps) <= MAX_STEPS:
         raise ValueError(f"steps: a lesson has between 1 and {MAX_STEPS} views, got {len(steps)}")
-    rows = [[_check_step(s).page, dict(s.query), s.say] if s.say else [s.page, dict(s.query)] for s in steps]
+    for s in steps:
+        _check_step(s)
+    rows = [[s.page, dict(s.query), s.say] if s.say else [s.page, dict(s.query)] for s in steps]
     raw = json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode()
     code = CUSTOM_PREFIX + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
     if len(code) > MAX_CODE:
