@@ -123,11 +123,27 @@ def app_style() -> None:
     else:
         charts = light + "@media (prefers-color-scheme: dark) {\n" + dark + "}\n"
     st.html(f"<style>\n{charts}{_BASE_CSS}</style>")
+    st.html(_SIDEBAR_JS, unsafe_allow_javascript=True)
     st.html('<p class="dpx-phone-only">⚙️ The settings of this page are in the menu: tap <b>»</b> at the top '
             "left.</p>")
 
 
+#: The sidebar scrolls when its controls are taller than the screen: a keyboard user must be able to focus it to
+#: scroll it (axe-core "scrollable-region-focusable"), and it is named as the page's settings.
+_SIDEBAR_JS = """<script>
+(() => {
+  const side = window.parent.document.querySelector('[data-testid="stSidebarContent"]')
+    || document.querySelector('[data-testid="stSidebarContent"]');
+  if (side && !side.hasAttribute("tabindex")) {
+    side.tabIndex = 0;
+    side.setAttribute("role", "region");
+    side.setAttribute("aria-label", "Menu and settings");
+  }
+})();
+</script>"""
+
 _BASE_CSS = """
+[data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 @media (max-width: 640px) {

@@ -357,7 +357,8 @@ def test_the_share_link_restores_the_view_in_a_fresh_session(script):
 
 
 def _presentation_css(at) -> list[str]:
-    return [h.proto.body for h in at.get("html") if "stMainBlockContainer" in h.proto.body]
+    return [h.proto.body for h in at.get("html") if h.proto.body == classroom.PRESENTATION_CSS.strip()
+            or h.proto.body == classroom.PRESENTATION_CSS]
 
 
 def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working():
