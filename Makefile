@@ -49,7 +49,7 @@ chromium:
 		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true)"; fi
 
-test: $(VENV)/.installed-test chromium
+test: $(VENV)/.installed-test chromium postgres
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
@@ -78,3 +78,37 @@ lesson: $(VENV)/.installed-notebooks
 # Slider move → chart redrawn in every lesson, headless chromium (bench/results-lessons.md).
 bench-lessons: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/lessons.py
+
+# A lesson as static HTML (outputs at its defaults, controls frozen) and as a Jupyter notebook with stored outputs.
+.PHONY: export
+export: $(VENV)/.installed-notebooks
+	@test -f notebooks/$(NAME).py || { echo "no lesson notebooks/$(NAME).py"; exit 2; }
+	mkdir -p build/lessons
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo export html notebooks/$(NAME).py -o build/lessons/$(NAME).html
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo export ipynb notebooks/$(NAME).py -o build/lessons/$(NAME).ipynb --include-outputs
+	@echo "wrote build/lessons/$(NAME).html and build/lessons/$(NAME).ipynb"
+
+# Debian PostgreSQL for the ledger-store tests (tests/store start and stop their own server) and the cluster; nginx for
+# the cluster. Installed when missing and we can (root, or password-less sudo), like chromium above.
+.PHONY: postgres nginx cluster
+postgres:
+	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian postgresql for the ledger-store tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else echo "PostgreSQL not found and cannot be installed here: its store tests will be skipped (they fail under CI=true)"; fi
+
+nginx:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+	else echo "nginx not found and cannot be installed here"; exit 1; fi
+
+# N replicas behind nginx on http://127.0.0.1:8600/, sharing a private PostgreSQL ledger store (deploy/README.md)
+N ?= 3
+cluster: $(VENV)/.installed-test postgres nginx
+	$(BIN)/python deploy/cluster.py --replicas $(N) --port 8600

@@ -20,3 +20,39 @@ streamlit.logger.set_log_level("error")
 
 import dpcore  # noqa: E402,F401 — imported for the workers
 from app.compute import brdp, ldp, r2dp  # noqa: E402,F401
+
+
+def limit_memory(limit_bytes: int, server_pid: int | None = None) -> None:
+    """The pool's initializer, run in each worker as it starts: cap its data memory and tie its life to the server's.
+
+    * ``RLIMIT_DATA`` (heap and anonymous mappings) at ``limit_bytes``: an allocation beyond it fails with
+      ``MemoryError`` inside the job, which the panel reports, instead of the system swapping or killing processes.
+      Only the soft limit is lowered, never above the hard one.
+    * With ``server_pid``, a daemon thread ends the worker once that process is gone: an idle worker would otherwise
+      wait forever on its queue (and keep the forkserver alive) after the server stopped, and a busy one would finish
+      a job nobody can read.
+    """
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = int(limit_bytes) if hard == resource.RLIM_INFINITY else min(int(limit_bytes), hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+    if server_pid is not None:
+        import threading
+
+        threading.Thread(target=_exit_with, args=(int(server_pid),), name="dpx-worker-watchdog", daemon=True).start()
+
+
+def _exit_with(pid: int, every: float = 2.0) -> None:
+    """Exit this process as soon as process ``pid`` no longer exists (polled every ``every`` seconds)."""
+    import os
+    import time
+
+    while True:
+        time.sleep(every)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # exists, owned by someone else
+            pass

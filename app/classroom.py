@@ -93,7 +93,10 @@ def current_query() -> dict[str, str]:
 
 
 def _share(popover: Any, url_path: str) -> None:
-    url = share_url(st.context.url, url_path, current_query())
+    query = current_query()
+    if url_path != "ledger":  # a ledger's id is a write capability: a view shared from another page does not carry it
+        query.pop("ledger", None)
+    url = share_url(st.context.url, url_path, query)
     with popover:
         st.markdown("This link restores every control on this page. Select it and copy it (Ctrl+C / ⌘C), or use "
                     "the **copy** button at the right of the box:")

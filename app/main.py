@@ -51,6 +51,7 @@ if st.session_state.get("_page") != page.url_path or _relinked:  # a new page vi
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
 params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
+ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
 ui.app_style()  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values

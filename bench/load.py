@@ -19,6 +19,11 @@ sampled every second; CPU is the user + system time of the server and its worker
     python bench/load.py [--port 8617] [--sessions 40] [--duration 120] [--moves 4] [--think 1 3] [--spread 5]
                          [--replicas 2] [--server-opt runner.postScriptGC=false]
 
+``--noisy N`` runs the noisy-neighbour scenario instead: a victim opens a heavy panel (BR-DP's composition curve at
+an ε no one has asked for yet) alone, then again while N neighbour sessions keep asking for heavy panels back to
+back (each a new ε, no pause); target: the victim's panel takes at most 3× its time alone (app.background serves
+sessions round-robin). The report gives both times and the memory peak of the server and its workers.
+
 ``--replicas N`` starts N servers on PORT, PORT+1, … and pins session i to server i mod N (a sticky-session load
 balancer: a Streamlit session lives in one process). RSS and CPU are then summed over the servers. ``st.warning`` /
 ``st.info`` alerts are counted but are not errors (a valid but infeasible combination is explained with a warning).
@@ -58,6 +63,7 @@ class Stats:
     rss: list[tuple[float, float]] = field(default_factory=list)
     heavy: list[float] = field(default_factory=list)  # move → background panels drawn (polled like the browser)
     polls: int = 0  # fragment polls and the full reruns they triggered
+    worker_rss_peak: float = 0.0  # MiB, largest VmRSS of one worker process (--noisy)
 
 
 @dataclass
@@ -296,6 +302,137 @@ async def drive(a, pids: list[int], pages: list[tuple[str, str]]) -> Stats:
     return stats
 
 
+NOISY_VIEW = ("brdp", "part=Privacy")  # panel 8: the exact BR-DP composition, a job of seconds
+
+
+def _fresh_eps(victim_t: int | None = None):
+    """(ε, T) settings no earlier request used, so each is a new job, ε ∈ [0.2, 10]. The victim's: T = ``victim_t``
+    and the ε in one fixed order (alone at T = 300, in the crowd at T = 250: the same ε, hence comparable costs);
+    the neighbours': every other T in [100, 1000]."""
+    from app.params import COMPOSITION_OPTIONS, EPSILON_OPTIONS
+
+    eps = [f"{e:g}" for e in EPSILON_OPTIONS if 0.2 <= e <= 10]
+    random.Random(7).shuffle(eps)
+    if victim_t is not None:
+        return iter(f"eps={e}&T={victim_t}" for e in eps)
+    opts = [f"eps={e}&T={t}" for e in eps for t in COMPOSITION_OPTIONS if 100 <= t <= 1000 and t not in VICTIM_T]
+    random.Random(8).shuffle(opts)
+    return iter(opts)
+
+
+VICTIM_T = (300, 250)  # alone, in the crowd
+
+
+async def heavy_once(port: int, setting: str, timeout: float, stats: Stats) -> float:
+    """Open the heavy view at ``setting`` (``eps=…&T=…``) in a new session; seconds until its panels are drawn."""
+    sess = Session(port, timeout)
+    await sess.connect()
+    page, query = NOISY_VIEW
+    sess.query = f"{query}&{setting}"
+    t = time.perf_counter()
+    res = await sess.rerun(page_name=page, page_hash="")
+    stats.page_loads.append(time.perf_counter() - t)  # the page itself (server side), before its heavy panels
+    res = await await_panels(sess, res, page_name=page, page_hash=res.page_hash, stats=stats, t0=t, timeout=timeout)
+    stats.errors += [f"{page}?{sess.query}: {e}" for e in res.errors]
+    if res.placeholders:
+        stats.errors.append(f"{page}?{sess.query}: panel not drawn within {timeout:g} s")
+    await sess.close()
+    return time.perf_counter() - t
+
+
+async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
+    """Victim alone (``--trials`` times), then with ``--noisy`` neighbours asking for heavy panels back to back."""
+    stats, fresh = Stats(), _fresh_eps()
+    mine, mine_crowd = _fresh_eps(VICTIM_T[0]), _fresh_eps(VICTIM_T[1])
+    await heavy_once(a.port, next(fresh), a.timeout, Stats())  # warm-up: the forkserver imports dpcore once
+    alone = [await heavy_once(a.port, next(mine), a.timeout, stats) for _ in range(a.trials)]
+    alone_pages = list(stats.page_loads)
+    print(f"  noisy: alone {[round(x, 1) for x in alone]} s", file=sys.stderr, flush=True)
+    served = []
+    stop = asyncio.Event()
+
+    async def neighbour() -> None:
+        while not stop.is_set():
+            served.append(await heavy_once(a.port, next(fresh), a.timeout, Stats()))
+
+    stop_at = time.monotonic() + 10 * a.timeout
+    sampler = asyncio.ensure_future(sample_rss(pids, stats, stop_at))
+    worker_peak = asyncio.ensure_future(sample_worker_rss(pids[0], stats, stop_at))
+    crowd = [asyncio.ensure_future(neighbour()) for _ in range(a.noisy)]
+    crowded = []
+    await asyncio.sleep(a.head_start)  # the neighbours have been computing for a while (they are not newcomers)
+    for _ in range(a.trials):
+        await asyncio.sleep(3.0)  # the neighbours' jobs fill the queue first
+        crowded.append(await heavy_once(a.port, next(mine_crowd), a.timeout, stats))
+        print(f"  noisy: with neighbours {crowded[-1]:.1f} s ({len(served)} neighbour panels drawn so far)",
+              file=sys.stderr, flush=True)
+    stats.polls = len(served)
+    stop.set()
+    for task in crowd:
+        task.cancel()
+    sampler.cancel()
+    worker_peak.cancel()
+    await asyncio.gather(*crowd, sampler, worker_peak, return_exceptions=True)
+    stats.page_loads = [*alone_pages, *stats.page_loads[len(alone_pages):]]
+    stats.warnings = len(alone_pages)  # (reused: where the crowded trials' page times start)
+    return stats, alone, crowded
+
+
+def _memory_limit_mib() -> float:
+    from app import background
+
+    return background.MEMORY_LIMIT / 2**20
+
+
+async def sample_worker_rss(server: int, stats: Stats, stop_at: float) -> None:
+    """Largest resident size (VmRSS) of any single process under the server but the server itself, every 0.5 s."""
+    from browser import tree
+
+    while time.monotonic() < stop_at:
+        for p in tree(server):
+            if p == server:
+                continue
+            try:
+                for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        stats.worker_rss_peak = max(stats.worker_rss_peak, int(line.split()[1]) / 1024)
+            except OSError:
+                pass
+        await asyncio.sleep(0.5)
+
+
+def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_idle: float) -> str:
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone))  # trial i: the same ε in both phases
+    peak = max((r for _, r in stats.rss), default=float("nan"))
+    lines = [
+        f"## Noisy neighbours: one heavy panel with {a.noisy} heavy neighbours (bench/load.py --noisy {a.noisy})",
+        "",
+        f"Heavy panel: /{NOISY_VIEW[0]}?{NOISY_VIEW[1]}&eps=…&T=… (the exact BR-DP composition with the plans' "
+        f"audit), a new setting every time: the victim at T = {VICTIM_T[0]} alone and T = {VICTIM_T[1]} in the crowd "
+        f"with the same ε in trial i, the neighbours at other T in [100, 1000], "
+        f"ε in [0.2, 10]. Neighbours ask for a new one as soon as the last is "
+        f"drawn ({stats.polls} neighbour panels drawn meanwhile); they start {a.head_start:g} s before the victim's "
+        f"first crowded trial. {a.trials} trials each.",
+        "",
+        "| | victim's panel drawn after (median) | all trials |",
+        "|---|---|---|",
+        f"| alone | {statistics.median(alone):.1f} s | {', '.join(f'{x:.1f}' for x in alone)} |",
+        f"| with {a.noisy} neighbours | {statistics.median(crowded):.1f} s | {', '.join(f'{x:.1f}' for x in crowded)} |",
+        "",
+        f"Of which the page itself (server-side rerun before the panels): alone "
+        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[:stats.warnings])} s; in the crowd "
+        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[stats.warnings:])} s.",
+        "",
+        f"Ratio (median over trials of crowd / alone at the same ε) {ratio:.2f}× (target ≤ 3×: "
+        f"{'ok' if ratio <= 3 else '**OVER**'}). Errors: {len(stats.errors)}"
+        + (f" (first: {stats.errors[0]})" if stats.errors else "") + ".",
+        f"Memory: server and workers together (sum of PSS) {rss_idle:.0f} MiB idle, peak {peak:.0f} MiB during the "
+        f"crowd; largest single worker (RSS) {stats.worker_rss_peak:.0f} MiB (cap: data memory "
+        f"{_memory_limit_mib():.0f} MiB a worker).",
+    ]
+    return "\n".join(lines)
+
+
 def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float, client_cpu: float = 0.0,
            load0: float = float("nan")) -> str:
     lat, loads = stats.latencies, stats.page_loads
@@ -355,9 +492,16 @@ def main(argv: list[str] | None = None) -> int:
                     "server i mod N (sticky sessions, as a load balancer must do for Streamlit)")
     ap.add_argument("--server-opt", action="append", default=[], metavar="KEY=VALUE",
                     help="extra streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable)")
+    ap.add_argument("--noisy", type=int, default=0, metavar="N", help="instead: the noisy-neighbour scenario with N "
+                    "heavy neighbours (see above)")
+    ap.add_argument("--trials", type=int, default=3, help="victim trials per phase of --noisy (default 3)")
+    ap.add_argument("--head-start", type=float, default=20.0, help="seconds the --noisy neighbours compute before the "
+                    "victim's first crowded trial (default 20)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-load.md"))
     a = ap.parse_args(argv)
 
+    if a.noisy:
+        return main_noisy(a)
     from app import registry
 
     wanted = {p.strip() for p in a.pages.split(",") if p.strip()}
@@ -389,6 +533,24 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         Path(a.out).write_text("# DP Explorer classroom load test (bench/load.py)\n\n" + text + "\n")
     return 0 if not stats.errors and not stats.disconnects else 1
+
+
+def main_noisy(a) -> int:
+    """The noisy-neighbour scenario; appends its section to ``--out`` (keeping the classroom report above it)."""
+    with app_server(a.port, log=ROOT / "artifacts" / f"bench-server-{a.port}.log") as proc:
+        rss_idle = rss_mb(proc.pid)
+        stats, alone, crowded = asyncio.run(noisy(a, [proc.pid]))
+    text = noisy_report(a, stats, alone, crowded, rss_idle)
+    text += (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
+             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    print(text)
+    if a.out:
+        out = Path(a.out)
+        old = out.read_text() if out.exists() else "# DP Explorer classroom load test (bench/load.py)\n"
+        keep = old.split("\n## Noisy neighbours")[0].rstrip()
+        out.write_text(keep + "\n\n" + text + "\n")
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone))
+    return 0 if not stats.errors and ratio <= 3 else 1
 
 
 if __name__ == "__main__":

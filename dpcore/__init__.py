@@ -1,9 +1,11 @@
 """dpcore: the differential-privacy maths behind DP Explorer (pure numpy/scipy, no drawing).
 
 Modules: :mod:`~dpcore.accounting` (calibration, δ(ε), composition, zCDP), :mod:`~dpcore.baseline`
-(Gaussian and Laplace noise), one module per paper idea (brdp, noise_reduction, filters, svt, ldp, r2dp), and
-:mod:`~dpcore.audit` (Monte-Carlo lower bounds on ε), :mod:`~dpcore.ledger` (a session's releases under five accountants), :mod:`~dpcore.negotiate` (accuracy ↔ ε for
-every mechanism).
+(Gaussian and Laplace noise), one subpackage per paper (brdp, noise_reduction, svt, ldp, r2dp) with
+:mod:`~dpcore.filters` and :mod:`~dpcore.data`, and across papers :mod:`~dpcore.mechanisms` (one registry of the
+mechanisms), :mod:`~dpcore.negotiate` (accuracy ↔ ε for every mechanism), :mod:`~dpcore.ledger` (a session's releases
+under five accountants; releases in ``ledger_releases``, accountants in ``ledger_accountants``),
+:mod:`~dpcore.audit` (Monte-Carlo lower bounds on ε) and :mod:`~dpcore.deployments` (published budgets).
 """
 
 from dpcore.accounting import (
@@ -26,10 +28,25 @@ from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, 
 
 # One module per paper idea; their names overlap (each has an ``optimize``), so they stay namespaced:
 # ``dpcore.brdp.optimize``, ``dpcore.r2dp.optimize`` …
-from dpcore import audit, brdp, data, filters, ldp, ledger, negotiate, noise_reduction, r2dp, svt  # noqa: E402  (after the accountant)
+from dpcore import (  # noqa: E402  (after the accountant)
+    audit,
+    brdp,
+    data,
+    deployments,
+    filters,
+    ldp,
+    ledger,
+    mechanisms,
+    negotiate,
+    noise_reduction,
+    r2dp,
+    svt,
+)
 
 __all__ = [
     "audit",
+    "deployments",
+    "mechanisms",
     "brdp",
     "data",
     "filters",

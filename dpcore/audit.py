@@ -24,7 +24,9 @@ import pandas as pd
 from scipy import stats
 
 from dpcore import _validate as _v
-from dpcore import accounting, brdp, ldp, r2dp, svt
+from dpcore import mechanisms as _reg
+from dpcore.mechanisms import sampling as _s
+from dpcore.mechanisms.sampling import SVT_OFFSETS, svt_outputs
 
 __all__ = [
     "COUNTEREXAMPLE",
@@ -42,19 +44,21 @@ __all__ = [
     "histogram",
     "likelihood_ratios",
     "sample_pair",
+    "svt_outputs",
+    "SVT_OFFSETS",
 ]
 
-MECHANISMS = ("laplace", "gaussian", "brdp_exact", "brdp_paper", "svt_exp", "r2dp", "rr")
+#: Every mechanism with an audit sampler (ids of :mod:`dpcore.mechanisms`; "brdp_exact" is accepted for "brdp").
+MECHANISMS = _reg.ids_for("audit")
 
-#: brdp.md §4.8, first anti-conservative example: Alg. 1 returns q = 1, the paper's δ is 6.7e-4, the exact δ is 1
-#: (θ = 0.1 < Δ/2 and q = 1: the two output laws have disjoint supports). Gaussian kernel.
+#: BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): Alg. 1 returns q = 1, the paper's
+#: δ is 6.7e-4, the exact δ is 1 (θ = 0.1 < Δ/2 and q = 1: the two output laws have disjoint supports). Gaussian
+#: kernel.
 COUNTEREXAMPLE = {"epsilon": 0.1, "delta": 1e-3, "theta": 0.1, "sensitivity": 5.0, "epsilon_y": 0.06}
-#: brdp.md §4.8, second example: q = 0.9855, exact δ = 7.5e-6 against the claimed 1e-8.
+#: A second one: q = 0.9855, exact δ = 7.5e-6 against the claimed 1e-8.
 SECOND_COUNTEREXAMPLE = {"epsilon": 5.0, "delta": 1e-8, "theta": 3.0, "sensitivity": 0.2, "epsilon_y": 1.5}
-
-#: SVT-Exp stress pair (c = 1, two queries, threshold 0): D answers (6, 6)·Δ/ε, D′ = D + (Δ, −Δ). Found by exact
-#: quadrature (svt.pattern_probability): the pattern (⊥, ⊤) has loss exactly ε₁ + ε₂ = ε with P ≈ 0.05.
-SVT_OFFSETS = (6.0, 6.0)
+#: How the extra row of :func:`audit_table` is labelled.
+COUNTEREXAMPLE_SETTINGS = "the paper's accountant where it fails"
 
 _SIDES = ("two-sided", "lower", "upper")
 
@@ -287,7 +291,7 @@ def delta_lower_bound(
 ) -> EventBound:
     """Lower bound on δ at ``epsilon`` valid with probability ≥ 1 − α: max_S P_lo(S) − e^ε P′_hi(S) (held-out S).
 
-    Catches an under-reported δ (e.g. BR-DP calibrated by the paper's accountant, brdp.md §4.8).
+    Catches an under-reported δ (e.g. BR-DP calibrated by the paper's accountant at :data:`COUNTEREXAMPLE`).
     """
     e = _v.nonnegative("epsilon", epsilon)
     a = _alpha(alpha)
@@ -314,30 +318,7 @@ class MechanismPair:
     paper_delta: float  # the paper accountant's δ at the claimed ε (BR-DP paper plan only; nan otherwise)
 
 
-def _brdp_plan(mechanism: str, eps: float, dl: float, sens: float, theta: float, ratio: float) -> brdp.BRDPPlan:
-    if mechanism == "brdp_exact":
-        return brdp.optimize(epsilon=eps, delta=dl, sensitivity=sens, theta=theta, kernel="gaussian",
-                             accountant="exact")
-    return brdp.make_plan(epsilon=eps, delta=dl, sensitivity=sens, theta=theta, kernel="gaussian",
-                          epsilon_y=ratio * eps)
-
-
-def _svt_setup(eps: float, sens: float) -> tuple[svt.BudgetSplit, float, np.ndarray, np.ndarray]:
-    sp = svt.split_budget(eps, c=1, noise="exponential", sensitivity=sens)
-    r = svt.correction_term(sp.threshold_scale, sp.query_scale, k=2).r  # run_svt's default k = ⌊n/c⌋ = 2
-    a = np.asarray(SVT_OFFSETS) * sens / eps
-    return sp, r, a, a + sens * np.array([1.0, -1.0])
-
-
-def svt_outputs(answers, *, split: svt.BudgetSplit, correction: float, n: int, rng) -> np.ndarray:
-    """n vectorised runs of SVT with cutoff c = 1 (RESAMPLE and APPEND off, threshold 0): index of the first ⊤,
-    or len(answers) when every query is ⊥ — the same law as ``svt.run_svt`` (Alg. 2) with these settings."""
-    q = _v.real_array("answers", answers, allow_inf=False)
-    g = _v.rng(rng)
-    rho = svt.sample_noise(split.threshold_noise, split.threshold_scale, n, g)
-    v = svt.sample_noise(split.noise, split.query_scale, (n, q.size), g)
-    top = q[None, :] + v >= rho[:, None] + correction
-    return np.where(top.any(axis=1), top.argmax(axis=1), q.size)
+_svt_setup = _s.svt_setup  # (split, correction, answers on D, answers on D′) of the SVT audit
 
 
 def sample_pair(
@@ -353,69 +334,25 @@ def sample_pair(
 ) -> MechanismPair:
     """n outputs per side of a calibrated mechanism on neighbouring inputs (vectorised).
 
-    laplace / gaussian: 0 vs Δ with b = laplace_scale, σ = gaussian_sigma (analytic); brdp_exact / brdp_paper:
-    BR-DP with a Gaussian kernel (brdp.optimize with the exact accountant / Alg. 1 q at ε_y = ratio·ε), centre 0
-    vs Δ; svt_exp: SVT with exponential noise (c = 1, Alg. 2 calibration) on the stress pair SVT_OFFSETS;
-    r2dp: Gamma(k = 2) mixing law at exact ε; rr: binary randomized response, x = 0 vs x = 1.
+    laplace / gaussian: 0 vs Δ with b = laplace_scale, σ = gaussian_sigma (analytic); brdp / brdp_paper:
+    BR-DP with a Gaussian kernel (brdp.optimize with the exact accountant / Alg. 1's q at ε_y = ratio·ε), centre
+    0 vs Δ; svt_exp: SVT with exponential noise (c = 1, Alg. 2 calibration) on the stress pair SVT_OFFSETS;
+    r2dp: Gamma(k = 2) mixing law at exact ε; rr: binary randomized response, x = 0 vs x = 1. The samplers live
+    in :mod:`dpcore.mechanisms.sampling`.
     """
-    mechanism = _v.choice("mechanism", mechanism, MECHANISMS)
-    eps = _v.positive("epsilon", epsilon)
-    dl = _v.probability("delta", delta, high_open=True)
-    sens = _v.positive("sensitivity", sensitivity)
-    n = _v.integer("n", n, low=4, high=50_000_000)
-    th = _v.positive("theta", theta)
-    ratio = _v.real("epsilon_y_ratio", epsilon_y_ratio, low=0.0, high=1.0, low_open=True)
-    g = _v.rng(rng)
-    labels, discrete, exact, paper = None, False, math.nan, math.nan
-    claim_e, claim_d = eps, dl
-    if mechanism == "laplace":
-        b = accounting.laplace_scale(eps, sensitivity=sens, delta=dl)
-        x, y = g.laplace(0.0, b, n), g.laplace(sens, b, n)
-        exact = float(accounting.laplace_delta(eps, scale=b, sensitivity=sens))
-        setting = f"Laplace noise b = {b:.4g} on a true answer 0 vs Δ = {sens:g}"
-    elif mechanism == "gaussian":
-        if dl <= 0:
-            raise ValueError("delta must be in (0, 1) for the Gaussian mechanism, got 0")
-        s = accounting.gaussian_sigma(eps, dl, sensitivity=sens)
-        x, y = g.normal(0.0, s, n), g.normal(sens, s, n)
-        exact = float(accounting.gaussian_delta(eps, sigma=s, sensitivity=sens))
-        setting = f"Gaussian noise σ = {s:.4g} (analytic) on 0 vs Δ = {sens:g}"
-    elif mechanism in ("brdp_exact", "brdp_paper"):
-        if dl <= 0:
-            raise ValueError("delta must be in (0, 1) for BR-DP, got 0")
-        plan = _brdp_plan(mechanism, eps, dl, sens, th, ratio)
-        kw = dict(kernel="gaussian", scale=plan.scale, theta=th, q=plan.q)
-        x = brdp.sample_outputs(n, center=0.0, rng=g, **kw)
-        y = brdp.sample_outputs(n, center=sens, rng=g, **kw)
-        exact = plan.exact_delta
-        paper = plan.paper_delta if mechanism == "brdp_paper" else math.nan
-        who = "the exact accountant" if mechanism == "brdp_exact" else "the paper's accountant (Alg. 1)"
-        setting = (f"BR-DP, Gaussian kernel σ = {plan.scale:.4g}, θ = {th:g}, q = {plan.q:.4g} from {who}; "
-                   f"centre 0 vs Δ = {sens:g}")
-    elif mechanism == "svt_exp":
-        sp, r, a, a2 = _svt_setup(eps, sens)
-        x = svt_outputs(a, split=sp, correction=r, n=n, rng=g)
-        y = svt_outputs(a2, split=sp, correction=r, n=n, rng=g)
-        claim_e, claim_d, discrete = sp.total_epsilon(), 0.0, True
-        labels = ("⊤ at query 1", "⊤ at query 2", "no ⊤")
-        setting = (f"SVT-Exp, c = 1, threshold 0, correction r = {r:.3g}; answers D = ({a[0]:.3g}, {a[1]:.3g}) vs "
-                   f"D′ = ({a2[0]:.3g}, {a2[1]:.3g}) (one up, one down: the non-monotonic worst case)")
-    elif mechanism == "r2dp":
-        law = r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=eps, sensitivity=sens)))
-        claim_e, claim_d = r2dp.epsilon(law, sensitivity=sens), 0.0
-        x = r2dp.sample_noise(n, law, g)
-        y = sens + r2dp.sample_noise(n, law, g)
-        setting = f"R²DP, u = 1/b ~ Gamma(k = 2, θ = {law.theta:.4g}), noise on 0 vs Δ = {sens:g}"
-    else:  # rr
-        table = ldp.randomized_response(eps)
-        p = table.probabilities
-        x = (g.random(n) < p[0, 1]).astype(float)
-        y = (g.random(n) < p[1, 1]).astype(float)
-        claim_e, claim_d, discrete = table.epsilon, 0.0, True
-        labels = ("report 0", "report 1")
-        setting = f"binary randomized response, keep the truth w.p. {p[0, 0]:.4g}; x = 0 vs x = 1"
-    return MechanismPair(mechanism, np.asarray(x, float), np.asarray(y, float), float(claim_e), float(claim_d),
-                         discrete, labels, setting, float(exact), float(paper))
+    m = _reg.get(_reg.canonical(mechanism, among=MECHANISMS))
+    settings = _s.AuditSettings(
+        epsilon=_v.positive("epsilon", epsilon),
+        delta=_v.probability("delta", delta, high_open=True),
+        sensitivity=_v.positive("sensitivity", sensitivity),
+        n=_v.integer("n", n, low=4, high=50_000_000),
+        theta=_v.positive("theta", theta),
+        epsilon_y_ratio=_v.real("epsilon_y_ratio", epsilon_y_ratio, low=0.0, high=1.0, low_open=True),
+    )
+    out = m.sample(settings, _v.rng(rng))
+    return MechanismPair(m.id, np.asarray(out.out_d, float), np.asarray(out.out_dprime, float),
+                         float(out.claimed_epsilon), float(out.claimed_delta), out.discrete, out.labels, out.setting,
+                         float(out.exact_delta), float(out.paper_delta))
 
 
 @dataclass(frozen=True)
@@ -498,7 +435,8 @@ def audit_table(
     epsilon_y_ratio: float = 0.6,
     counterexample: bool = True,
 ) -> pd.DataFrame:
-    """Every mechanism audited at the given settings (+ BR-DP paper-calibrated at the §4.8 counterexample)."""
+    """Every mechanism audited at the given settings (+ BR-DP calibrated by the paper's accountant at
+    :data:`COUNTEREXAMPLE`, where its δ is wrong). Columns include ``mechanism`` (id) and ``name`` (display)."""
     g = _v.rng(rng)
     runs = [(m, dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta,
                      epsilon_y_ratio=epsilon_y_ratio), "these settings") for m in MECHANISMS]
@@ -506,12 +444,13 @@ def audit_table(
         ce = COUNTEREXAMPLE
         runs.append(("brdp_paper", dict(epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],
                                         theta=ce["theta"], epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"]),
-                     "§4.8 counterexample"))
+                     COUNTEREXAMPLE_SETTINGS))
     rows = []
     for mech, kw, where in runs:
         res = audit(mech, n=n, rng=g, alpha=alpha, bins=bins, **kw)
         rows.append({
-            "mechanism": mech,
+            "mechanism": res.mechanism,
+            "name": _reg.display_name(res.mechanism),
             "settings": where,
             "claimed_epsilon": res.claimed_epsilon,
             "claimed_delta": res.claimed_delta,

@@ -64,7 +64,7 @@ def noise_density(x: float | np.ndarray, *, mechanism: str, scale: float) -> flo
 
 
 def within_probability(theta: float | np.ndarray, *, mechanism: str, scale: float) -> float | np.ndarray:
-    """P(|noise| ≤ θ): erf(θ/(σ√2)) for Gaussian, 1 − e^{−θ/b} for Laplace (brdp.md §4.1)."""
+    """P(|noise| ≤ θ): erf(θ/(σ√2)) for Gaussian, 1 − e^{−θ/b} for Laplace (the p_θ of Jiang et al. 2024, Eq. 4)."""
     th = _v.real_array("theta", theta, low=0.0)
     d = _dist(mechanism, scale)
     out = d.cdf(th) - d.cdf(-th)

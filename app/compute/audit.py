@@ -11,21 +11,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
-from app.compute import MAX_ENTRIES
+from app.compute._cache import cached
 from dpcore import audit as A
+from dpcore import mechanisms as _mechanisms
 
 MECHANISMS = A.MECHANISMS
-NAMES = {
-    "laplace": "Laplace",
-    "gaussian": "Gaussian",
-    "brdp_exact": "BR-DP (exact accountant)",
-    "brdp_paper": "BR-DP (paper's accountant)",
-    "svt_exp": "SVT with exponential noise",
-    "r2dp": "R²DP (Gamma law)",
-    "rr": "Randomized response",
-}
+#: What users see for each mechanism id (the registry's display names; older ids included).
+NAMES = _mechanisms.display_names()
 SAMPLE_OPTIONS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 CONFIDENCE_OPTIONS = (0.9, 0.95, 0.99, 0.999)
 RATIO_OPTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -73,7 +66,7 @@ def curve_sizes(n: int) -> list[int]:
     return sorted({int(v) for v in np.geomspace(1000, n, 8).round()})
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Sampling the mechanism on both neighbouring inputs …")
+@cached(show_spinner="Sampling the mechanism on both neighbouring inputs …")
 def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float,
         theta: float, ratio: float, with_curve: bool = True) -> AuditView:
     """Sample n outputs per input, audit them (ε_lb, δ_lb at level 1 − confidence overall) and bin them; with
@@ -102,10 +95,10 @@ def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int
     return AuditView(res, hist, ratios, _event_frame(res.epsilon_bound, lo, hi), curve, pair.discrete, pair.labels)
 
 
-@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Auditing every mechanism …")
+@cached(show_spinner="Auditing every mechanism …")
 def table(epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float, theta: float,
           ratio: float) -> pd.DataFrame:
-    """dpcore.audit.audit_table at the page's settings (+ BR-DP paper-calibrated at the §4.8 counterexample)."""
+    """dpcore.audit.audit_table at the page's settings (+ BR-DP calibrated by the paper's accountant where it fails)."""
     df = A.audit_table(epsilon=epsilon, delta=delta, sensitivity=sensitivity, n=n, rng=seed, alpha=1 - confidence,
                        bins=AUDIT_BINS, theta=theta, epsilon_y_ratio=ratio)
     return df

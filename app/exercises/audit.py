@@ -13,11 +13,11 @@ EXERCISES: tuple[Exercise, ...] = (
     ),
     Exercise(
         "audit-brdp",
-        "Audit BR-DP calibrated by the paper's accountant at the counterexample (ε = 0.1, δ = 10⁻³, θ = 0.1, "
-        "Δ = 5, ε_y = 0.6 ε). What does the audit find?",
+        "Audit BR-DP calibrated by the paper's accountant at its counterexample (ε = 0.1, δ = 0.001, acceptance "
+        "region 0.1, Δ = 5, share 0.6 of ε per draw). What does the audit find?",
         {"mech": "brdp_paper", "eps": "0.1", "delta": "0.001", "atheta": "0.1", "sens": "5", "ratio": "0.6"},
-        "A VIOLATION: with q = 1 the outputs for the two neighbouring inputs never overlap, so the audit "
-        "proves a δ far above the claimed 10⁻³ — the paper's accountant certified a mechanism that gives the "
-        "secret away.",
+        "A VIOLATION: every answer outside the acceptance region is redrawn, so the outputs for the two "
+        "neighbouring data sets never overlap; the audit proves a δ far above the claimed 0.001: the paper's "
+        "accountant certified a mechanism that gives the secret away.",
     ),
 )

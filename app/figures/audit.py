@@ -12,7 +12,7 @@ from app.figures import style
 MECH_COLORS = {
     "laplace": style.COLORS["laplace"],
     "gaussian": style.COLORS["gaussian"],
-    "brdp_exact": style.COLORS["brdp"],
+    "brdp": style.COLORS["brdp"],
     "brdp_paper": style.COLORS["brdp_paper"],
     "svt_exp": "#B8A900",  # the app's SVT yellow, darkened to read on white
     "r2dp": style.COLORS["r2dp"],

@@ -9,11 +9,11 @@ from app.figures.style import COLORS, figure, hline
 
 #: Accountant → (legend name, colour, dash): the enforcing filter solid black, the comparisons in Okabe–Ito colours.
 ACCOUNTANTS: dict[str, tuple[str, str, str | None]] = {  # drawn in this order: basic's dashes over advanced
-    "advanced": ("advanced (KOV 2015)", "#CC79A7", None),
+    "advanced": ("advanced composition", "#CC79A7", None),
     "basic": ("basic composition", COLORS["reference"], "dash"),
     "zcdp": ("zCDP", "#0072B2", None),
-    "pld": ("PLD (dp_accounting)", "#009E73", None),
-    "filter": ("privacy filter (paper 001)", "#000000", None),
+    "pld": ("PLD (exact)", "#009E73", None),
+    "filter": ("privacy filter", "#6A3D9A", None),
 }
 
 

@@ -11,7 +11,7 @@ from dpcore import brdp, r2dp
 from tests.app.conftest import open_page, shown_numbers
 
 PAGE = "audit.py"
-SMALL = {"n": "10000"}  # small samples keep each run fast
+SMALL = {"draws": "10000"}  # small samples keep each run fast
 
 
 def _ok(at) -> None:
@@ -51,10 +51,10 @@ CONTROLS = [
     ("select_slider", "eps", 2.0, {}),
     ("select_slider", "delta", 1e-3, {}),
     ("select_slider", "sens", 2.0, {}),
-    ("select_slider", "n", 30_000, {}),
-    ("select_slider", "conf", 0.99, {}),
+    ("select_slider", "draws", 30_000, {}),
+    ("select_slider", "level", 0.99, {}),
     ("number_input", "seed", 5, {}),
-    ("select_slider", "atheta", 0.5, {"mech": "brdp_exact"}),
+    ("select_slider", "atheta", 0.5, {"mech": "brdp"}),
     ("select_slider", "ratio", 0.3, {"mech": "brdp_paper"}),
     ("toggle", "curve", True, {}),
 ]
@@ -81,7 +81,7 @@ def _shown(at) -> tuple:
 @pytest.mark.parametrize("mech", dpaudit.MECHANISMS)
 def test_every_mechanism_renders_and_matches_dpcore(mech):
     eps, delta, n, seed = 2.0, 1e-3, 10_000, 3
-    at = open_page(PAGE, {"mech": mech, "eps": str(eps), "delta": str(delta), "n": str(n), "seed": str(seed)})
+    at = open_page(PAGE, {"mech": mech, "eps": str(eps), "delta": str(delta), "draws": str(n), "seed": str(seed)})
     assert not at.exception, at.exception
     res = dpaudit.audit(mech, epsilon=eps, delta=delta, n=n, rng=seed, alpha=0.05, theta=1.0, epsilon_y_ratio=0.6)
     m = _metrics(at)
@@ -119,14 +119,33 @@ def test_audit_every_mechanism_flags_the_counterexample():
     df = at.dataframe[0].value
     assert len(df) == len(dpaudit.MECHANISMS) + 1
     assert list(df["verdict"]).count("VIOLATION") == 1 and df["verdict"].iloc[-1] == "VIOLATION"
-    assert len(at.error) == 1 and "§4.8 counterexample is caught" in at.error[0].value
+    assert len(at.error) == 1 and "at its counterexample is caught" in at.error[0].value
+    assert "BR-DP (paper's accountant)" in at.error[0].value
     # the table stays after another control moves
     at.select_slider(key="eps").set_value(0.5).run()
     assert at.dataframe and not at.exception
 
 
 def test_bad_link_shows_a_message_and_the_page_keeps_working():
-    at = open_page(PAGE, {"mech": "nope", "n": "7", **{}})
+    at = open_page(PAGE, {"mech": "nope", "draws": "7", **{}})
     assert not at.exception, at.exception
     assert len(at.error) == 2
     assert _metrics(at)["verdict"] == "consistent"
+
+
+def test_screen_shows_display_names_only():
+    """No registry id (brdp_paper, svt_exp, rr …) anywhere on screen, in the options or in the table."""
+    import re
+
+    from dpcore import mechanisms
+
+    at = open_page(PAGE, SMALL)
+    at.button(key="all").click().run()
+    assert not at.exception, at.exception
+    texts = [m.label for m in at.metric] + [c.value for c in at.caption] + [e.value for e in at.error]
+    texts += [str(o) for o in at.radio(key="mech").options]
+    texts += [str(v) for v in at.dataframe[0].value["mechanism"]]
+    ids = [m for m in mechanisms.IDS if "_" in m or m == "rr"] + list(mechanisms.ALIASES)
+    for text in texts:
+        for mid in ids:
+            assert not re.search(rf"\b{re.escape(mid)}\b", text), (mid, text)

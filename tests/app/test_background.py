@@ -63,6 +63,58 @@ def _pid_of(i: int) -> tuple[int, int]:
     return i, os.getpid()
 
 
+def _stamped(tag: str, seconds: float) -> tuple[str, float]:
+    """Sleep, then return the tag and when the job started (wall clock, comparable across processes)."""
+    start = time.time()
+    time.sleep(seconds)
+    return tag, start
+
+
+def _killed_once(flag: str) -> str:
+    """Dies like a worker the system kills, unless ``flag`` exists (then the retry succeeds)."""
+    import signal
+
+    if not os.path.exists(flag):
+        open(flag, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return "recovered"
+
+
+def _sleep_then_pid(path: str, seconds: float) -> int:
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _allocate(gib: float) -> int:
+    import numpy as np
+
+    return int(np.ones(int(gib * 2**30 / 8)).size)
+
+
+def _kill_script() -> None:
+    import streamlit as st
+
+    from app import background
+    from tests.app.test_background import _killed_once
+
+    value = background.result(_killed_once, st.session_state.setdefault("flag", ""), slot="kill", label="Composing")
+    if value is not None:
+        st.metric("value", value)
+
+
+def _memory_script() -> None:
+    import streamlit as st
+
+    from app import background
+    from tests.app.test_background import _allocate
+
+    value = background.result(_allocate, 2.0, slot="big", label="Composing")
+    if value is not None:
+        st.metric("value", value)
+
+
 def _script() -> None:
     import streamlit as st
 
@@ -226,7 +278,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
                                                    "exact", 0),
         "family_optima": background.submit(rc.family_optima, 1.0, 1.0, 1.0),
         "usefulness_vs_g": background.submit(rc.usefulness_vs_g_frame, 1.0),
-        "bnb": background.submit(lc.bnb, 1.0, 5, 3, 8, 0),
+        "bnb": background.submit(lc.bnb, "logistic", 1.0, 5, 3, 8, 0),
     }
     done = {name: job.result(timeout=300) for name, job in jobs.items()}
     totals, curve = done["composition"]
@@ -240,4 +292,139 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     assert len(done["experiment"]) == 6 and len(done["family_optima"]) >= 6
     assert set(done["usefulness_vs_g"]["family"]) >= {"laplace", "staircase"}
     bnb = done["bnb"]
-    assert bnb["certified"] >= bnb["attained"] - 1e-9 and bnb["nodes"] > 0
+    assert bnb.certified >= bnb.attained - 1e-9 and bnb.nodes > 0
+
+
+# --------------------------------------------------------------------------------------------- fairness, limits, loss
+
+
+def test_a_session_with_many_jobs_does_not_starve_another(no_wait, monkeypatch):
+    """A session with many queued jobs does not starve another's single job: the next free worker takes the job of
+    the session that has used the workers least."""
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)  # the regular workers only
+    n = 5
+    hog = [background.submit(_stamped, f"hog{i}", 1.0, session="hog") for i in range(n)]
+    time.sleep(0.3)  # both workers busy with hog0, hog1; hog2.. queued
+    small = background.submit(_stamped, "small", 0.0, session="small")
+    assert background.queued() == {"hog": n - 2, "small": 1}
+    starts = dict(f.result(timeout=120) for f in [*hog, small])
+    assert starts["small"] < starts["hog2"], "the small session's job must go before the hog's third job"
+    assert starts["small"] - min(starts["hog0"], starts["hog1"]) < 1.0 + 0.9, "it waits for one job at most"
+
+
+def test_a_newcomer_goes_before_neighbours_that_have_used_the_workers(no_wait, monkeypatch):
+    """Both jobs of a newcomer's page start before the next jobs of two neighbours who have been computing, although
+    a plain round-robin would serve a neighbour between the newcomer's two jobs."""
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    for s in ("n1", "n2"):
+        background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
+    busy = [background.submit(_stamped, f"{s}-busy", 1.0, session=s) for s in ("n1", "n2")]
+    time.sleep(0.3)
+    later = [background.submit(_stamped, f"{s}-next", 0.2, session=s) for s in ("n1", "n2")]
+    mine = [background.submit(_stamped, f"me{i}", 0.2, session="me") for i in range(2)]
+    starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
+    assert max(starts["me0"], starts["me1"]) < min(starts["n1-next"], starts["n2-next"])
+
+
+def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
+    """Neighbours with long jobs hold both regular workers; a light session's jobs start on the express workers
+    right away, while the neighbours' next jobs wait for a regular one."""
+    monkeypatch.setattr(background, "LIGHT_USAGE", 0.5)
+    for s in ("n1", "n2"):
+        background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
+    t0 = time.time()
+    busy = [background.submit(_stamped, f"{s}-busy", 3.0, session=s) for s in ("n1", "n2")]
+    time.sleep(0.3)
+    later = [background.submit(_stamped, f"{s}-next", 0.1, session=s) for s in ("n1", "n2")]
+    mine = [background.submit(_stamped, f"me{i}", 0.1, session="me") for i in range(background.EXPRESS_WORKERS)]
+    starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
+    assert all(starts[f"me{i}"] - t0 < 2.5 for i in range(background.EXPRESS_WORKERS)), "did not wait for 3 s jobs"
+    assert min(starts["n1-next"], starts["n2-next"]) - t0 >= 2.9, "heavy sessions wait for a regular worker"
+
+
+def test_a_session_keeps_a_bounded_queue(no_wait, monkeypatch):
+    monkeypatch.setattr(background, "MAX_QUEUED_PER_SESSION", 2)
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    busy = [background.submit(_slow_square, float(i), 1.0, session="other") for i in range(background.WORKERS)]
+    time.sleep(0.3)
+    jobs = [background.submit(_slow_square, float(10 + i), 0.0, session="s") for i in range(5)]
+    assert [j.cancelled() for j in jobs] == [True, True, True, False, False], "oldest queued jobs are dropped"
+    assert background.queued()["s"] == 2
+    assert [j.result(timeout=60) for j in jobs[3:]] == [169.0, 196.0]
+    assert all(b.result(timeout=60) is not None for b in busy)
+
+
+def test_queued_jobs_of_ended_sessions_are_cancelled(no_wait, monkeypatch):
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    gone: set[str] = set()
+    monkeypatch.setattr(background, "_alive", lambda s: s not in gone)
+    busy = [background.submit(_slow_square, float(i), 1.0, session="busy") for i in range(background.WORKERS)]
+    time.sleep(0.3)
+    left = background.submit(_slow_square, 11.0, 0.0, session="left")
+    shared = background.submit(_slow_square, 12.0, 0.0, session="left")
+    assert background.submit(_slow_square, 12.0, 0.0, session="stays") is shared
+    gone.add("left")  # the reader closed the tab
+    assert [b.result(timeout=60) for b in busy] == [0.0, 1.0]
+    assert shared.result(timeout=60) == 144.0, "a job another live session waits for still runs"
+    assert left.cancelled(), "a job nobody waits for any more never runs"
+
+
+def test_a_worker_killed_mid_job_fails_only_that_job_and_the_pool_recovers(no_wait, tmp_path):
+    path = str(tmp_path / "pid")
+    job = background.submit(_sleep_then_pid, path, 30.0)
+    deadline = time.monotonic() + 60
+    while (not os.path.exists(path) or not open(path).read()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(int(open(path).read()), 9)
+    with pytest.raises(background.WorkerLost, match="stopped before finishing"):
+        job.result(timeout=60)
+    assert background.submit(_slow_square, 9.0, 0.0).result(timeout=60) == 81.0, "a fresh pool takes new jobs"
+
+
+def test_a_killed_panel_says_so_and_retries(no_wait, tmp_path, monkeypatch):
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "60")
+    at = AppTest.from_function(_kill_script, default_timeout=90)
+    at.session_state["flag"] = str(tmp_path / "killed")
+    at.run()
+    assert not at.exception
+    assert any("stopped before finishing" in e.value for e in at.error)
+    assert [b.label for b in at.button] == ["Retry"]
+    at.run()
+    assert any("stopped before finishing" in e.value for e in at.error), "no silent retry loop on every rerun"
+    at.button[0].click().run()
+    at.run()
+    assert not at.error and {m.label: m.value for m in at.metric} == {"value": "recovered"}
+
+
+def test_a_job_over_the_memory_limit_is_refused_with_a_message(no_wait, monkeypatch):
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "60")
+    at = AppTest.from_function(_memory_script, default_timeout=90).run()
+    assert not at.exception and not at.metric
+    assert any("more memory than a background worker may use" in w.value for w in at.warning)
+    assert background.submit(_allocate, 0.25).result(timeout=60) == 2**25, "the worker survives and works on"
+
+
+def test_worker_memory_is_capped():
+    import subprocess
+    import sys
+
+    code = (f"import resource; from app import _worker; _worker.limit_memory({background.MEMORY_LIMIT}); "
+            "print(resource.getrlimit(resource.RLIMIT_DATA)[0])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert int(out.stdout) == background.MEMORY_LIMIT <= 2**30
+
+
+def test_a_worker_exits_once_the_server_is_gone():
+    """Workers watch the server's pid: after the server stops they exit instead of idling (and keeping the
+    forkserver alive) forever."""
+    import subprocess
+    import sys
+
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    watcher = subprocess.Popen([sys.executable, "-c", f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
+                               env={**os.environ, "PYTHONPATH": os.getcwd()})
+    time.sleep(0.3)
+    assert watcher.poll() is None, "the watcher waits while the server lives"
+    server.wait()
+    assert watcher.wait(timeout=30) == 0

@@ -48,7 +48,7 @@ def test_profiles_at_infinities_and_vectorised_shape():
 
 
 def test_laplace_low_branch_is_one_minus_exp_eps():
-    # R3 (brdp spec): δ_L(ε) = 1 − e^ε for ε < −Δ/b, for single and composed mechanisms
+    # δ_L(ε) = 1 − e^ε for ε < −Δ/b (the whole space as the event), for single and composed mechanisms
     for t in (1, 3):
         eps = -2.0 * t - 0.5
         assert dpcore.laplace_delta(eps, scale=0.5, compositions=t) == pytest.approx(-math.expm1(eps), rel=1e-12)
@@ -79,7 +79,7 @@ def test_analytic_sigma_is_tight_and_smaller_than_classic():
 
 
 def test_analytic_sigma_at_eps_zero_is_finite():
-    # brdp spec §4.2: σ = Δ / (2 Φ⁻¹((1+δ)/2)) at ε = 0
+    # at ε = 0, δ_G(0) = 2Φ(μ/2) − 1, so σ = Δ / (2 Φ⁻¹((1+δ)/2))
     expect = 1.0 / (2 * stats.norm.ppf((1 + 1e-5) / 2))
     assert dpcore.gaussian_sigma(0.0, 1e-5) == pytest.approx(expect, rel=1e-9)
 
@@ -134,8 +134,46 @@ def test_epsilon_for_delta_generic_root():
 def test_zcdp_round_trip_and_reference():
     rho = dpcore.dp_to_zcdp(10.0, 1e-6)
     assert dpcore.zcdp_to_dp(rho, 1e-6) == pytest.approx(10.0, rel=1e-14)
-    assert dpcore.dp_to_zcdp(0.0, 1e-6) == 0.0
     assert dpcore.gaussian_rho(2.0, sensitivity=1.0) == 0.125
+    assert acc.dp_to_zcdp_bun_steinke(0.0, 1e-6) == 0.0
+
+
+def cks_epsilon_by_minimisation(rho: float, delta: float) -> float:
+    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root)."""
+    mpmath.mp.dps = 50
+    r, big_l = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+
+    def f(log_x):
+        a = 1 + mpmath.exp(log_x)
+        return a * r + (big_l + (a - 1) * mpmath.log(1 - 1 / a) - mpmath.log(a)) / (a - 1)
+
+    grid = [mpmath.mpf(u) / 4 for u in range(-200, 200)]
+    u0 = min(grid, key=f)
+    u = mpmath.findroot(lambda v: mpmath.diff(f, v), u0)
+    return float(max(f(u), 0))
+
+
+@pytest.mark.parametrize("rho,delta", [(2.556, 1e-10), (0.0749, 1e-10), (0.001, 1e-5), (1e-8, 1e-5), (100.0, 1e-300),
+                                       (1e-8, 1e-300), (0.3, 0.4)])
+def test_tight_zcdp_conversion_matches_a_direct_minimisation(rho, delta):
+    assert dpcore.zcdp_to_dp(rho, delta) == pytest.approx(cks_epsilon_by_minimisation(rho, delta), rel=1e-12)
+
+
+def test_tight_zcdp_reference_numbers():
+    # US Census 2020 redistricting data: persons ρ = 2.556 and housing units ρ = 0.0749 at δ = 1e-10
+    assert dpcore.zcdp_to_dp(2.556, 1e-10) == pytest.approx(17.14, abs=0.005)
+    assert dpcore.zcdp_to_dp(0.0749, 1e-10) == pytest.approx(2.47, abs=0.005)
+    assert dpcore.zcdp_to_dp(0.001, 1e-5) == pytest.approx(0.157, abs=0.0005)
+    assert acc.zcdp_to_dp_bun_steinke(2.56, 1e-10) == pytest.approx(2.56 + 2 * math.sqrt(2.56 * math.log(1e10)))
+
+
+def test_tight_zcdp_at_epsilon_zero_admits_a_tiny_rho():
+    # ε = 0: the bound ε(ρ) tends to ln(1 − δ) < 0 as ρ → 0, so a tiny ρ > 0 still meets (0, δ)
+    rho = dpcore.dp_to_zcdp(0.0, 1e-6)
+    assert 0 < rho < 1e-10
+    assert dpcore.zcdp_to_dp(rho, 1e-6) == 0.0
+    assert dpcore.zcdp_to_dp(rho * 1.01, 1e-6) > 0.0
+    assert dpcore.zcdp_to_dp(0.0, 1e-6) == 0.0
 
 
 def test_posterior_bound_is_odds_times_e_eps():
@@ -176,6 +214,12 @@ BAD_CALLS = [
     (lambda: dpcore.laplace_epsilon(-0.1, scale=1), "delta"),
     (lambda: dpcore.zcdp_to_dp(-1.0, 1e-5), "rho"),
     (lambda: dpcore.dp_to_zcdp(1.0, 0.0), "delta"),
+    (lambda: dpcore.zcdp_to_dp(math.inf, 1e-5), "rho"),
+    (lambda: dpcore.dp_to_zcdp(-1.0, 1e-5), "epsilon"),
+    (lambda: acc.zcdp_to_dp_bun_steinke(1.0, 1.0), "delta"),
+    (lambda: acc.dp_to_zcdp_bun_steinke(math.nan, 1e-5), "epsilon"),
+    (lambda: acc.laplace_discretization(0.0), "eps0"),
+    (lambda: dpcore.laplace_delta(1.0, scale=1.0, compositions=3, discretization=0.5), "discretization"),
     (lambda: dpcore.posterior_bound(1.5, 1.0), "prior"),
     (lambda: acc.epsilon_for_delta("not callable", 0.1), "delta_fn"),
     (lambda: dpcore.pld_delta(0.0, losses=[1.0], probabilities=[0.5]), "sum to 1"),
@@ -193,7 +237,8 @@ def test_composed_laplace_accepts_unsorted_epsilon_and_matches_dp_accounting():
 
     e = np.array([3.0, -0.5, 1.0, 0.0, 7.0, -3.0])
     ours = dpcore.laplace_delta(e, scale=1.0, compositions=5)
-    ref = pld.from_laplace_mechanism(1.0, value_discretization_interval=dpcore.PLD_DISCRETIZATION).self_compose(5)
+    h = acc.laplace_discretization(1.0, 5)
+    ref = pld.from_laplace_mechanism(1.0, value_discretization_interval=h).self_compose(5)
     theirs = np.array([ref.get_delta_for_epsilon(float(x)) for x in e])
     np.testing.assert_allclose(ours, theirs, atol=1e-12)
 
@@ -214,3 +259,39 @@ def test_laplace_epsilon_is_the_smallest_epsilon_meeting_delta(eps0, t):
     e = dpcore.laplace_epsilon(1e-5, scale=1 / eps0, compositions=t)
     assert dpcore.laplace_delta(e, scale=1 / eps0, compositions=t) <= 1e-5 * (1 + 1e-9)
     assert dpcore.laplace_delta(e - 1e-6 * max(1.0, e), scale=1 / eps0, compositions=t) > 1e-5
+
+
+def test_dp_accounting_version_check_names_versions_and_range():
+    from dpcore.accounting import _dp_accounting as dpa
+
+    dpa.check_version("0.4.4")
+    dpa.check_version("0.6.0")
+    for bad in ("0.4.3", "0.7.0", "1.0"):
+        with pytest.raises(ImportError, match=rf"{bad}.*>=0.4.4,<0.7"):
+            dpa.check_version(bad)
+
+
+def test_every_old_name_still_importable():
+    for name in ("_analytic_mu", "_gaussian_log_delta", "_gaussian_log_delta_scalar", "_laplace_delta_single",
+                 "_self_compose", "_invert_profile", "_laplace_pld", "_laplace_profile", "MAX_PLD_COMPOSITIONS",
+                 "MAX_CALIBRATION_EPSILON", "MAX_PLD_EPSILON0", "PLD_DISCRETIZATION"):
+        assert hasattr(acc, name), name
+    for name in acc.__all__:
+        assert hasattr(acc, name), name
+
+
+def test_dp_accounting_imported_in_one_module_only():
+    import pathlib
+
+    root = pathlib.Path(acc.__file__).parent
+    importers = sorted(p.name for p in root.glob("*.py") if "import dp_accounting" in p.read_text()
+                       or "from dp_accounting" in p.read_text())
+    assert importers == ["_dp_accounting.py"]
+
+
+def test_adaptive_grid_holds_plus_minus_eps0_and_shrinks_with_eps0():
+    for eps0 in (1e-4, 0.0023, 0.3, 1.0, 20.0):
+        h = acc.laplace_discretization(eps0)
+        cells = eps0 / h
+        assert abs(cells - round(cells)) < 1e-9 and round(cells) >= 20
+    assert acc.laplace_discretization(1e-3) < acc.laplace_discretization(1.0) < acc.laplace_discretization(20.0)

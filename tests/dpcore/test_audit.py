@@ -214,7 +214,7 @@ def test_sample_pair_claims_come_from_dpcore():
         (lambda: A.audit("laplace", epsilon=1.0, delta=1e-5, n=100, alpha=0.0), "alpha"),
         (lambda: A.audit("laplace", epsilon=1.0, delta=1e-5, n=100, sensitivity=0.0), "sensitivity"),
         (lambda: A.audit("gaussian", epsilon=1.0, delta=0.0, n=100), "delta"),
-        (lambda: A.audit("brdp_exact", epsilon=1.0, delta=1e-5, n=100, theta=-1.0), "theta"),
+        (lambda: A.audit("brdp", epsilon=1.0, delta=1e-5, n=100, theta=-1.0), "theta"),
         (lambda: A.audit("laplace", epsilon=1.0, delta=1e-5, n=100, bins=1), "bins"),
         (lambda: A.epsilon_lower_bound([1.0, 2.0], [1.0, 2.0, 3.0, 4.0]), "out_d"),
         (lambda: A.epsilon_lower_bound([1, 2, 3, np.nan], [1, 2, 3, 4]), "out_d"),

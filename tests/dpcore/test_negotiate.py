@@ -1,7 +1,7 @@
 """dpcore.negotiate: smallest ε per mechanism for an accuracy requirement, and the reverse.
 
 Every ε is checked against an independent computation: closed forms (Laplace, Gaussian δ via scipy.stats.norm),
-quadrature of output densities (staircase density written from the spec here, R²DP noise density, BR-DP output
+quadrature of output densities (staircase density written out here, R²DP noise density, BR-DP output
 CDF), Monte Carlo with stated tolerances (SVT's shared-threshold success event), and minimality: the requirement
 fails at ε·(1 − 1e-3).
 """
@@ -61,7 +61,7 @@ def test_gaussian_meets_delta_at_the_quantile_sigma(pm1):
 
 
 def _staircase_within(eps: float, theta: float, sens: float = 1.0) -> float:
-    """∫_{−θ}^{θ} of the Geng–Viswanath staircase density at r = frac(θ/Δ) (spec r2dp §7), by quadrature."""
+    """∫_{−θ}^{θ} of the Geng–Viswanath staircase density at r = frac(θ/Δ) (Geng & Viswanath 2016), by quadrature."""
     g = theta / sens
     r = g - math.floor(g)
     a = -math.expm1(-eps) / (2 * sens * (r + (1 - r) * math.exp(-eps)))
@@ -85,7 +85,7 @@ def test_staircase_holds_and_is_minimal(theta, p):
 
 
 def test_staircase_equals_laplace_at_multiples_of_the_sensitivity(pm1):
-    # r2dp spec §4.4-3: at γ = mΔ no ε-DP additive noise beats Laplace
+    # at γ = mΔ no ε-DP additive noise beats Laplace (the optimal staircase equals it there)
     assert float(pm1.loc["staircase", "epsilon"]) == pytest.approx(math.log(20.0), rel=2e-5)
 
 
@@ -121,7 +121,7 @@ def test_r2dp_best_family_holds_and_is_minimal():
 
 
 def _brdp_within(plan, theta: float) -> float:
-    """P(|output − true| ≤ θ) from the BR-DP output CDF (spec §3.3), not from the acceptance formula (9)."""
+    """P(|output − true| ≤ θ) from the BR-DP output CDF (Jiang et al. 2024, Sec. 3), not from the acceptance formula (Eq. 9)."""
     kw = {"kernel": plan.kernel, "scale": plan.scale, "theta": plan.theta, "q": plan.q}
     return float(brdp.output_cdf(theta, **kw) - brdp.output_cdf(-theta, **kw))
 
@@ -161,7 +161,7 @@ def test_brdp_paper_accountant_flagged_where_it_underreports():
 
 def _svt_mc(eps: float, *, c: int, k: int, margin: float, noise: str, n: int = 200_000, seed: int = 7) -> float:
     """Monte Carlo of the success event with ONE shared threshold noise ρ (Alg. 2): k queries at T − θ all
-    rejected and the next at T + θ accepted, against T + ρ + r (svt spec §3.2 item 6)."""
+    rejected and the next at T + θ accepted, against T + ρ + r (Liu et al. 2024, Eq. 8, one shared threshold noise)."""
     sp = svt.split_budget(eps, c=c, noise=noise)
     r = svt.correction_term(sp.threshold_scale, sp.query_scale, k=k, alpha=margin).r if noise == "exponential" else 0.0
     g = np.random.default_rng(seed)
@@ -195,7 +195,7 @@ def test_svt_exp_needs_less_than_svt_laplace():
 
 
 def test_svt_unreachable_without_margin():
-    # at margin → 0 the success probability is at most k^k/(k+1)^(k+1) at every ε (svt spec §3.2 item 1)
+    # at margin → 0 the success probability is at most max_p p^k (1 − p) = k^k/(k+1)^(k+1) at every ε
     df = ng.epsilon_for_accuracy(requirement="topc", theta=1e-4, confidence=0.5, k=10, mechanisms=["svt_exp"])
     assert math.isinf(df["epsilon"].iloc[0])
     assert df["accuracy"].iloc[0] <= 10**10 / 11**11 + 1e-3
@@ -218,7 +218,7 @@ def test_relative_error_maps_to_theta_alpha_x():
 def test_noise_reduction_expected_expost_epsilon():
     alpha, x = 0.1, 100.0
     cost = ng.noise_reduction_cost(alpha=alpha, value=x, n_runs=4000, rng=3)
-    # spec §2.11: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the 601-level
+    # Rogers et al. 2023, §7: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the 601-level
     # grid overshoots by at most one step, factor 1.023; the noise moves ŷ by a few per cent)
     guess = (2 + alpha) / alpha / x
     assert 0.9 * guess < cost.expected_epsilon < 1.15 * guess
@@ -267,3 +267,131 @@ def test_bad_epsilon_reverse():
         ng.accuracy_for_epsilon(0.0)
     with pytest.raises(ValueError, match="epsilon"):
         ng.accuracy_for_epsilon(float("nan"))
+
+
+# ---- every row answers: a number, or n/a / cannot reach with a reason ---------------------------------------------
+
+
+def _check_rows(df, req_kind: str) -> None:
+    for _, row in df.iterrows():
+        assert row["reason"], row["mechanism"]
+        assert not row["reason"].startswith("No answer"), (row["mechanism"], row["reason"])
+        if not row["applicable"]:
+            continue
+        eps = float(row["epsilon"])
+        assert eps >= 0 and not math.isnan(eps), (row["mechanism"], eps)
+        if math.isinf(eps):
+            assert "Cannot reach" in row["reason"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"theta": 100.0, "delta": 0.01}, {"theta": 10.0, "delta": 0.1}, {"requirement": "relative", "delta": 0.1}],
+    ids=["theta100-delta0.01", "theta10-delta0.1", "relative-delta0.1"],
+)
+def test_links_that_used_to_crash_answer_every_row(kwargs):
+    df = ng.epsilon_for_accuracy(**kwargs, n_runs=200)
+    _check_rows(df, kwargs.get("requirement", "error"))
+    rows = df.set_index("mechanism")
+    theta = kwargs.get("theta", 0.1 * 100.0)
+    assert rows.loc["laplace", "epsilon"] == pytest.approx(math.log(20.0) / theta, rel=1e-12)
+
+
+def test_generous_delta_means_no_epsilon_at_all_for_the_gaussian():
+    """θ = 100, δ = 0.01: σ = 100/z already has δ(0) = 2Φ(Δ/2σ) − 1 ≤ 0.01, so ε = 0 meets the requirement."""
+    sigma = 100.0 / stats.norm.ppf(0.975)
+    assert 2 * stats.norm.cdf(1 / (2 * sigma)) - 1 <= 0.01  # independent: the hockey-stick at ε = 0
+    df = ng.epsilon_for_accuracy(theta=100.0, delta=0.01, mechanisms=["gaussian", "brdp"]).set_index("mechanism")
+    assert df.loc["gaussian", "epsilon"] == 0.0
+    assert df.loc["brdp", "epsilon"] == 0.0 and "generous" in df.loc["brdp", "note"]
+    assert df.loc["brdp", "meets"]
+
+
+# ---- the registry ---------------------------------------------------------------------------------------------
+
+
+def test_one_id_and_one_display_name_per_mechanism():
+    from dpcore import audit, mechanisms
+
+    names = [m.name for m in mechanisms.REGISTRY]
+    assert len(set(names)) == len(names) and len(set(mechanisms.IDS)) == len(mechanisms.IDS)
+    assert set(ng.MECHANISMS) <= set(mechanisms.IDS) and set(audit.MECHANISMS) <= set(mechanisms.IDS)
+    assert ng.LABELS == {m: mechanisms.display_name(m) for m in ng.MECHANISMS}
+    assert mechanisms.display_name("brdp_exact") == mechanisms.display_name("brdp") == "BR-DP (exact accountant)"
+    for mid, name in mechanisms.display_names().items():
+        assert "_" not in name and name != mid  # users never see an id
+    with pytest.raises(ValueError, match="mechanism"):
+        mechanisms.display_name("nope")
+
+
+def test_old_audit_id_still_works():
+    from dpcore import audit
+
+    res = audit.sample_pair("brdp_exact", epsilon=1.0, delta=1e-5, n=10, rng=0)
+    assert res.mechanism == "brdp"
+
+
+# ---- deployments -------------------------------------------------------------------------------------------------
+
+
+def _cks_log_delta(eps: float, rho: float) -> float:
+    """Canonne, Kamath & Steinke 2020 (Cor. 13): ρ-zCDP ⇒ (ε, δ)-DP with
+    δ = inf_{α>1} e^{(α−1)(αρ−ε)}/(α−1) · (1 − 1/α)^α, minimised here over α with scipy (in log space)."""
+    from scipy import optimize
+
+    f = lambda a: (a - 1) * (a * rho - eps) - math.log(a - 1) + a * math.log1p(-1 / a)  # noqa: E731
+    return optimize.minimize_scalar(f, bounds=(1 + 1e-9, 1e4), method="bounded", options={"xatol": 1e-12}).fun
+
+
+def _cks_epsilon(rho: float, delta: float) -> float:
+    from scipy import optimize
+
+    return optimize.brentq(lambda e: _cks_log_delta(e, rho) - math.log(delta), 1e-9, 200, xtol=1e-12)
+
+
+def test_census_epsilons_are_the_tight_conversion_of_the_rounded_rho():
+    from dpcore import deployments as D
+
+    rows = {d.name: d for d in D.DEPLOYMENTS}
+    persons = rows["2020 Census redistricting data (P.L. 94-171), persons"]
+    units = rows["2020 Census redistricting data (P.L. 94-171), housing units"]
+    for d in (persons, units):
+        assert d.delta == 1e-10 and d.rho is not None
+        # the published ε lies between the conversions of the ρ interval that rounds to the published ρ
+        lo, hi = _cks_epsilon(d.rho - 0.005, 1e-10), _cks_epsilon(d.rho + 0.005, 1e-10)
+        assert lo <= d.epsilon <= hi, (d.name, lo, d.epsilon, hi)
+    assert _cks_epsilon(2.56, 1e-10) == pytest.approx(17.14, abs=0.03)
+    assert (persons.epsilon, units.epsilon) == (17.14, 2.47)
+    # the classic conversion ρ + 2√(ρ ln 1/δ) would give more: the published figures use the tighter one
+    assert 2.56 + 2 * math.sqrt(2.56 * math.log(1e10)) > 17.5
+
+
+def test_deployments_have_units_sources_and_the_brief_figures():
+    from dpcore import deployments as D
+
+    for d in D.DEPLOYMENTS:
+        assert d.unit and d.source and d.url.startswith("https://") and d.model in ("central", "local")
+        assert d.epsilon is not None or d.rho is not None
+        assert d.comparable_epsilon > 0
+    by = {(d.organisation, d.name): d for d in D.DEPLOYMENTS}
+    assert by[("Apple", "QuickType keyboard suggestions")].epsilon == 16.0
+    assert by[("Apple", "Lookup Hints")].unit.startswith("per donation")
+    assert by[("Google", "COVID-19 Community Mobility Reports")].epsilon == 2.64
+    li = by[("LinkedIn", "Audience Engagements API")]
+    assert (li.epsilon, li.delta, li.unit) == (34.9, 7e-9, "per member per month")
+    wiki = by[("Wikimedia Foundation", "Pageviews by country and project")]
+    assert wiki.rho == 0.015 and wiki.converted
+    assert wiki.comparable_epsilon == pytest.approx(float(dpcore.zcdp_to_dp(0.015, 1e-10)))
+    dhc = [d.rho for d in D.DEPLOYMENTS if "Demographic and Housing" in d.name]
+    assert dhc == [4.96, 7.70]
+
+
+def test_docs_page_shows_the_same_table():
+    import pathlib
+    import re
+
+    from dpcore import deployments as D
+
+    doc = (pathlib.Path(__file__).parents[2] / "docs" / "deployments.md").read_text(encoding="utf-8")
+    mask = lambda t: re.sub(r"[0-9.]+ \(converted\)", "(converted)", t)  # noqa: E731  (conversion may tighten)
+    assert mask(D.markdown()) in mask(doc)

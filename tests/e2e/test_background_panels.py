@@ -1,13 +1,17 @@
-"""In the browser, heavy panels arrive after the rest of the page, without a click (app.background).
+"""In the browser, heavy panels arrive after the rest of the page, without a click (app.background); a worker killed
+mid-job is explained in its panel, which can be retried.
 
 This server runs as users get it: jobs in worker processes, the rerun does not wait for a new job (the default).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -48,3 +52,49 @@ def test_the_page_stays_live_while_a_panel_computes(live_url: str, page: Page) -
     # and the composition panel for the new ε still arrives on its own
     expect(page.get_by_text(re.compile(r"ε after T = 300, exact"))).to_be_visible(timeout=120_000)
     expect(page.get_by_text(re.compile(PLACEHOLDER))).to_have_count(0, timeout=120_000)
+
+
+def _descendants(pid: int) -> dict[int, int]:
+    """Every live descendant of ``pid`` with its depth (1 = child) from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    out, todo = {}, [(pid, 0)]
+    while todo:
+        p, depth = todo.pop()
+        for c in children.get(p, []):
+            out[c] = depth + 1
+            todo.append((c, depth + 1))
+    return out
+
+
+def _server_pid(url: str) -> int:
+    port = url.rsplit(":", 1)[1]
+    for cmd in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmd.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(args) and port.encode() in args and b"--server.port" in args:
+            return int(cmd.parent.name)
+    raise AssertionError(f"no server process for {url}")
+
+
+def test_a_killed_worker_is_explained_and_the_panel_can_be_retried(live_url: str, page: Page) -> None:
+    page.goto(f"{live_url}/brdp?part=Privacy&eps=2.9&T=300")
+    expect(page.get_by_text(re.compile(PLACEHOLDER)).first).to_be_visible(timeout=60_000)
+    time.sleep(2.0)  # the job has reached a worker
+    # the workers are the forkserver's children (depth 2 under this test's own server): kill them mid-job
+    workers = [p for p, depth in _descendants(_server_pid(live_url)).items() if depth == 2]
+    assert workers, "no worker processes found"
+    for p in workers:
+        os.kill(p, signal.SIGKILL)
+    expect(page.get_by_text(re.compile("stopped before finishing"))).to_be_visible(timeout=120_000)
+    expect(page.get_by_text(re.compile("BR-DP acceptance|privacy-loss budget")).first).to_be_visible()
+    page.get_by_role("button", name=re.compile("Retry")).click()
+    expect(page.get_by_text(re.compile(r"ε after T = 300, exact"))).to_be_visible(timeout=240_000)
+    expect(page.get_by_text(re.compile("stopped before finishing"))).to_have_count(0)

@@ -1,5 +1,6 @@
 """End-to-end in Debian chromium: add releases from two pages (sidebar navigation keeps the session), see the
-accountants, the fourth release refused, export JSON, clear, import it back by the file chooser: same ledger."""
+accountants, the fourth release refused, export JSON, clear, import it back by the file chooser: same ledger; a refresh
+and a second tab at the same address show it too (the ledger is saved on the server)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ARTIFACTS
 
-TIMEOUT = 60_000
+TIMEOUT = 180_000  # generous: the shared test machine can be heavily loaded
 
 
 def wait_for_app(page: Page) -> None:
@@ -90,3 +91,15 @@ def test_ledger_flow(app_url: str, page: Page, tmp_path: Path) -> None:
     assert metrics(page) == shown
     again = download_json(page, tmp_path, "again.json")
     assert again.read_text() == first.read_text()
+
+    # the ledger is saved: a refresh (a new session at the same address) and a second tab show the same ledger
+    assert re.search(r"[?&]ledger=[A-Za-z0-9_-]{22}", page.url), page.url
+    page.reload()
+    wait_for_app(page)
+    assert metrics(page) == shown
+    second = page.context.new_page()
+    second.set_viewport_size({"width": 1400, "height": 1000})
+    second.goto(page.url)
+    wait_for_app(second)
+    assert metrics(second) == shown
+    second.close()

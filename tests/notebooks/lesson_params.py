@@ -9,6 +9,14 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
         {"eps": 8.0, "delta": 0.01, "sens": 2.0, "calib": "classic", "T": 1},
     ),
+    "negotiate": (
+        {"theta": 50.0, "conf": 0.99, "T": 100},
+        {"theta": 0.3, "conf": 0.8, "sens": 2.0, "delta": 0.01, "T": 1},
+    ),
+    "audit": (
+        {"mech": "rr", "eps": 3.0, "draws": 30_000},
+        {"mech": "brdp_paper", "eps": 0.1, "delta": 0.001, "sens": 5.0, "draws": 10_000, "level": 0.99},
+    ),
     "svt": (
         {"eps": 0.1, "c": 1, "neg": 10, "alpha": 5.0, "noise": "laplace", "corr": "mean"},
         {"eps": 4.0, "c": 5, "neg": 1000, "thr": 1000.0, "noise": "gumbel", "mono": True, "seed": 3},

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dpcore
+from dpcore import accounting as acc
 
 sigmas = st.floats(0.05, 100.0)
 sens = st.floats(0.1, 10.0)
@@ -68,3 +69,41 @@ def test_posterior_bound_between_prior_and_one_and_monotone(p, e1, e2):
     lo, hi = sorted((e1, e2))
     a, b = dpcore.posterior_bound(p, lo), dpcore.posterior_bound(p, hi)
     assert p - 1e-15 <= a <= b + 1e-15 <= 1 + 1e-15
+
+
+rhos = st.floats(1e-8, 100.0)
+log10_deltas = st.floats(-300.0, -0.01)
+
+
+@given(rho=rhos, log10_delta=log10_deltas)
+def test_tight_zcdp_round_trip_and_sound_side(rho, log10_delta):
+    delta = 10.0**log10_delta
+    eps = dpcore.zcdp_to_dp(rho, delta)
+    assert math.isfinite(eps) and eps >= 0
+    if eps > 0:
+        back = dpcore.dp_to_zcdp(eps, delta)
+        assert math.isclose(back, rho, rel_tol=1e-9)
+        assert dpcore.zcdp_to_dp(back, delta) <= eps
+
+
+@given(r1=rhos, r2=rhos, log10_delta=log10_deltas)
+def test_tight_zcdp_monotone_in_rho_and_below_bun_steinke(r1, r2, log10_delta):
+    delta = 10.0**log10_delta
+    lo, hi = sorted((r1, r2))
+    e_lo, e_hi = dpcore.zcdp_to_dp(lo, delta), dpcore.zcdp_to_dp(hi, delta)
+    assert e_lo <= e_hi * (1 + 1e-12)
+    assert e_hi <= acc.zcdp_to_dp_bun_steinke(hi, delta) * (1 + 1e-12)
+    assert dpcore.dp_to_zcdp(e_hi, delta) >= acc.dp_to_zcdp_bun_steinke(e_hi, delta) * (1 - 1e-12)
+
+
+@given(rho=rhos, l1=log10_deltas, l2=log10_deltas)
+def test_tight_zcdp_epsilon_falls_as_delta_grows(rho, l1, l2):
+    lo, hi = sorted((l1, l2))
+    assert dpcore.zcdp_to_dp(rho, 10.0**hi) <= dpcore.zcdp_to_dp(rho, 10.0**lo) * (1 + 1e-12)
+
+
+@given(rho=st.lists(rhos, min_size=1, max_size=20), log10_delta=log10_deltas)
+def test_tight_zcdp_vectorised_equals_scalar(rho, log10_delta):
+    delta = 10.0**log10_delta
+    vec = np.atleast_1d(dpcore.zcdp_to_dp(np.array(rho), delta))
+    np.testing.assert_allclose(vec, [dpcore.zcdp_to_dp(r, delta) for r in rho], rtol=1e-14)

@@ -83,3 +83,92 @@ def test_svt_success_is_monotone_in_epsilon():
     for mech in ("svt_exp", "svt_laplace"):
         acc = [ng.accuracy(mech, float(e), requirement="topc", theta=5.0, k=50) for e in eps]
         assert np.all(np.diff(acc) >= -1e-9), (mech, acc)
+
+
+# ---- every row answers at every setting of the page's controls ---------------------------------------------------
+
+E_SERIES = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+
+
+def _grid(low: float, high: float, mantissas=E_SERIES) -> tuple[float, ...]:
+    """The page's log grids m·10^k in [low, high] (the same rule as its sliders)."""
+    out = {round(m * 10.0**k, 12) for k in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1)
+           for m in mantissas}
+    return tuple(sorted(v for v in out if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)))
+
+
+PAGE = {
+    "theta": _grid(0.1, 100.0),
+    "margin": _grid(0.1, 100.0),
+    "alpha": (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5),
+    "value": _grid(1.0, 1e5, (1.0, 2.0, 5.0)),
+    "confidence": (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999),
+    "sensitivity": _grid(0.1, 10.0),
+    "delta": _grid(1e-12, 0.1, (1.0, 2.0, 5.0)),
+    "kernel": ("gaussian", "laplace"),
+    "c": (1, 2, 5, 10, 20, 50, 100),
+    "k": (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000),
+}
+
+
+def _kwargs(kind, size, p, d, delta, kernel, alpha, c, k) -> dict:
+    kw = {"requirement": kind, "confidence": p, "sensitivity": d, "n_runs": 200}
+    if kind == "error":
+        kw |= {"theta": size, "delta": delta, "kernel": kernel}
+    elif kind == "relative":
+        kw |= {"alpha": alpha, "value": size * 1000.0, "delta": delta, "kernel": kernel}
+    else:
+        kw |= {"theta": size, "c": c, "k": k}
+    return kw
+
+
+def _every_row_answers(df) -> None:
+    """A number (ε ≥ 0), or n/a / "Cannot reach" with a reason; never the last-resort "No answer" row."""
+    assert len(df) == len(ng.MECHANISMS)
+    for _, row in df.iterrows():
+        assert isinstance(row["reason"], str) and row["reason"], row["mechanism"]
+        assert not row["reason"].startswith("No answer"), (row["mechanism"], row["reason"])
+        if row["applicable"]:
+            eps = float(row["epsilon"])
+            assert eps >= 0 and not math.isnan(eps), row["mechanism"]
+            assert math.isfinite(eps) or "Cannot reach" in row["reason"], row["mechanism"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(kind=st.sampled_from(["error", "relative", "topc"]), size=st.sampled_from(PAGE["theta"]),
+       p=st.sampled_from(PAGE["confidence"]), d=st.sampled_from(PAGE["sensitivity"]),
+       delta=st.sampled_from(PAGE["delta"]), kernel=st.sampled_from(PAGE["kernel"]),
+       alpha=st.sampled_from(PAGE["alpha"]), c=st.sampled_from(PAGE["c"]), k=st.sampled_from(PAGE["k"]))
+def test_every_row_answers_on_the_page_grid(kind, size, p, d, delta, kernel, alpha, c, k):
+    kw = _kwargs(kind, size, p, d, delta, kernel, alpha, c, k)
+    _every_row_answers(ng.epsilon_for_accuracy(**kw))
+
+
+@settings(max_examples=12, deadline=None)
+@given(eps=st.sampled_from(_grid(0.01, 20.0)), kind=st.sampled_from(["error", "relative", "topc"]),
+       size=st.sampled_from(PAGE["theta"]), p=st.sampled_from(PAGE["confidence"]),
+       d=st.sampled_from(PAGE["sensitivity"]), delta=st.sampled_from(PAGE["delta"]),
+       kernel=st.sampled_from(PAGE["kernel"]), alpha=st.sampled_from(PAGE["alpha"]), c=st.sampled_from(PAGE["c"]),
+       k=st.sampled_from(PAGE["k"]))
+def test_every_reverse_row_answers_on_the_page_grid(eps, kind, size, p, d, delta, kernel, alpha, c, k):
+    df = ng.accuracy_for_epsilon(eps, **_kwargs(kind, size, p, d, delta, kernel, alpha, c, k))
+    for _, row in df.iterrows():
+        assert row["reason"] and not row["reason"].startswith("No answer"), row["mechanism"]
+        if row["applicable"]:
+            assert 0.0 <= float(row["accuracy"]) <= 1.0, row["mechanism"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["error", "relative", "topc"])
+def test_every_row_answers_at_the_ends_of_every_control(kind):
+    """The whole product of each control's two ends and middle (the combinations that used to raise)."""
+    import itertools
+
+    ends = lambda xs: (xs[0], xs[len(xs) // 2], xs[-1])  # noqa: E731
+    for size, p, d, delta, kernel in itertools.product(ends(PAGE["theta"]), ends(PAGE["confidence"]),
+                                                       ends(PAGE["sensitivity"]), ends(PAGE["delta"]),
+                                                       PAGE["kernel"]):
+        if kind == "topc" and (delta, kernel) != (PAGE["delta"][0], "gaussian"):
+            continue  # SVT uses neither δ nor the kernel
+        for c, k in ((1, 1), (100, 1000)) if kind == "topc" else ((1, 50),):
+            _every_row_answers(ng.epsilon_for_accuracy(**_kwargs(kind, size, p, d, delta, kernel, 0.1, c, k)))

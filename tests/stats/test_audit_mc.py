@@ -25,8 +25,8 @@ SETTINGS = [
     ("laplace", 3.0, 0.0, 2.0, 1.0),
     ("gaussian", 1.0, 1e-5, 1.0, 1.0),
     ("gaussian", 0.3, 1e-3, 5.0, 1.0),
-    ("brdp_exact", 1.0, 1e-5, 1.0, 1.0),
-    ("brdp_exact", 2.0, 1e-3, 1.0, 0.5),
+    ("brdp", 1.0, 1e-5, 1.0, 1.0),
+    ("brdp", 2.0, 1e-3, 1.0, 0.5),
     ("brdp_paper", 1.0, 1e-5, 1.0, 1.0),  # the paper's headline setting, where its accountant is conservative
     ("brdp_paper", 3.0, 1e-5, 1.0, 1.0),
     ("svt_exp", 1.0, 0.0, 1.0, 1.0),
@@ -85,7 +85,7 @@ def test_svt_bound_comes_close_to_the_claim():
 
 
 def test_brdp_paper_counterexample_is_caught():
-    """Spec brdp.md §4.8: ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5, ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
+    """BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5, ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
     6.7e-4; the supports [−θ, θ] and [Δ − θ, Δ + θ] are disjoint, so the true δ at ε = 0.1 is 1."""
     ce = A.COUNTEREXAMPLE
     res = A.audit("brdp_paper", epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],
@@ -127,7 +127,7 @@ def test_under_calibrated_gaussian_delta_is_caught():
 
 
 def test_second_counterexample_is_not_detectable_at_feasible_n():
-    """§4.8 second example (ε = 5, δ = 1e-8, θ = 3, Δ = 0.2, ε_y = 1.5; exact δ 7.5e-6) is a real violation, but an
+    """The second such example (ε = 5, δ = 1e-8, θ = 3, Δ = 0.2, ε_y = 1.5; exact δ 7.5e-6) is a real violation, but an
     audit at n = 10⁶ misses it: the violating event [−θ, −θ + Δ] has P ≈ 2.0e-5 and P′ ≈ 8.6e-8 (quadrature of the
     exact output densities below), so P′ must be estimated to ~20 % — ≈ 40 hits, n ≳ 5·10⁸ per side."""
     ce = A.SECOND_COUNTEREXAMPLE
@@ -148,6 +148,9 @@ def test_second_counterexample_is_not_detectable_at_feasible_n():
 def test_audit_table_lists_every_mechanism_and_flags_the_counterexample():
     df = A.audit_table(epsilon=1.0, delta=1e-5, n=20_000, rng=0, alpha=0.05)
     assert list(df["mechanism"]) == [*A.MECHANISMS, "brdp_paper"]
+    from dpcore import mechanisms
+
+    assert list(df["name"]) == [mechanisms.display_name(m) for m in df["mechanism"]]
     flagged = df[df["caught"]]
-    assert list(flagged["settings"]) == ["§4.8 counterexample"]
+    assert list(flagged["settings"]) == [A.COUNTEREXAMPLE_SETTINGS]
     assert (df["epsilon_lb"] >= 0).all()

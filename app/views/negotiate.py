@@ -1,0 +1,242 @@
+"""The "Negotiate a budget" page: state how accurate an answer must be, get one recommended (ε, δ) first, then
+the alternatives with their reasons, the cost of several releases, and what the budget means.
+
+Page shape: :class:`Settings` holds the sidebar's values, :func:`sidebar` draws the controls from the parameter
+catalogue, :func:`render` draws the page, one function per panel. Numbers come from :mod:`app.compute.negotiate`,
+charts from :mod:`app.figures.negotiate`; the report is built by :mod:`app.views.negotiate_report`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import streamlit as st
+
+from app import classroom, ledger, params, ui
+from app.compute import negotiate as compute
+from app.figures import negotiate as figs
+from app.views.negotiate_report import report_html
+from dpcore import mechanisms
+
+TITLE = "Negotiate a budget"
+IDEA = (
+    "Start from the accuracy you need, not from ε: the app finds the smallest privacy budget each mechanism needs "
+    "to deliver it, and recommends one."
+)
+#: The layout keeps long sentences wrapping on a phone (390 px wide) instead of scrolling sideways.
+WRAP_CSS = """
+<style>
+.dpx-answer { font-size: 1.25rem; font-weight: 600; line-height: 1.4; overflow-wrap: anywhere; word-break: normal;
+              border-left: 0.35rem solid #0072B2; padding: 0.4rem 0.8rem; margin: 0.2rem 0 0.8rem; }
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's values."""
+
+    kind: str
+    theta: float
+    conf: float
+    sens: float
+    delta: float
+    eta: float
+    size: float
+    cut: int
+    below: int
+    kernel: str
+    T: int
+    seed: int
+
+    @property
+    def requirement(self) -> compute.Requirement:
+        return compute.Requirement(self.kind, self.theta, self.conf, self.sens, self.delta, self.eta, self.size,
+                                   self.cut, self.below, self.kernel)
+
+
+def sidebar() -> Settings:
+    """Draw the controls (catalogue entries, bound to the page address) and return their values."""
+    with st.sidebar:
+        st.header("Requirement")
+        kind = str(params.control("req"))
+        theta, eta, size, cut, below = 1.0, 0.1, 100.0, 1, 50
+        if kind == "relative":
+            eta = float(params.control("eta"))
+            size = float(params.control("size"))
+        else:
+            theta = float(params.control("theta", help="For top-c selection: queries within ±θ of the threshold "
+                                                        "may go either way." if kind == "topc" else None))
+        if kind == "topc":
+            cut = int(params.control("cut"))
+            below = int(params.control("below"))
+        conf = float(params.control("conf"))
+        sens = float(params.control("sens"))
+        delta, kernel, seed = 1e-5, "gaussian", 0
+        if kind != "topc":
+            delta = float(params.control("delta"))
+            kernel = str(params.control("kernel"))
+        T = int(params.control("T", help="The answer's budget is spent once per release; the page adds them up "
+                                         "exactly."))
+        if kind == "relative":
+            seed = int(params.control("seed"))
+        ui.share_hint()
+    return Settings(kind, theta, conf, sens, delta, eta, size, cut, below, kernel, T, seed)
+
+
+def render(s: Settings) -> None:
+    """The answer first; then why, BR-DP's two accountants, accuracy at the answer's ε, and what ε means."""
+    ui.header(TITLE, IDEA, lesson="negotiate")
+    st.html(WRAP_CSS)
+    req = s.requirement
+    answer = compute.answer(req, s.seed)
+    comp = the_answer(s, req, answer)
+    alternatives(s, req, answer)
+    brdp_story(s, req)
+    at_the_answer(s, req, answer)
+    what_it_means(s, answer)
+    report(s, req, answer, comp)
+
+
+def _link() -> str:
+    return classroom.share_url(getattr(st.context, "url", None), "negotiate", params.current_values())
+
+
+def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) -> compute.Composition | None:
+    """The recommendation as one sentence, its cost over T releases, and the ledger button."""
+    st.html(f'<p class="dpx-answer" data-testid="dpx-answer">{_escape(answer.sentence)}</p>')
+    if not answer.mechanism:
+        return None
+    if answer.epsilon <= 0:
+        st.warning(f"δ = {s.delta:g} is so large that ε → 0 already meets the requirement: the protection then rests "
+                   "entirely on δ, the probability that anything may be revealed. Choose δ far below 1 / (number of "
+                   "people) and the answer changes.", icon=":material/warning:")
+        return None
+    comp = compute.composition(answer.mechanism, answer.epsilon, answer.delta, s.sens, s.T, s.delta)
+    c = st.columns(3)
+    c[0].metric("ε per release", compute.fmt_epsilon(answer.epsilon),
+                help="The budget one release spends: the smallest ε that meets the requirement, rounded up.")
+    c[1].metric(f"total ε over T = {s.T}", f"{comp.total_epsilon:.3g}",
+                help=f"What {s.T} releases spend together at δ = {comp.total_delta:.3g}, counted exactly (privacy-loss "
+                     f"distributions); simply adding them up would say {comp.basic_epsilon:.3g}.")
+    c[2].metric("δ per release", f"{answer.delta:g}",
+                help="The small probability with which the ε promise may fail (0: never).")
+    ledger.offer(mechanisms.release(answer.mechanism, answer.epsilon, delta=answer.delta, sensitivity=s.sens,
+                                    compositions=s.T, cap=compute.CAP,
+                                    label=f"{answer.name} for {req.words()}"[:80], source="negotiate"))
+    return comp
+
+
+def alternatives(s: Settings, req: compute.Requirement, answer: compute.Answer) -> None:
+    """1 · Every mechanism's smallest ε on one axis, and each alternative's reason in full."""
+    with ui.panel(
+        "1 · Why this answer: every mechanism's smallest ε",
+        "left is more private. An open dot meets the requirement only part of the time; a red ring marks a number "
+        "the paper's accountant certifies but whose exact δ is larger than stated.",
+    ):
+        df = compute.epsilons(req, s.seed)
+        ui.chart(figs.epsilon_dots(df, title="Smallest ε that meets the requirement"), df, name="smallest epsilon",
+                 alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.")
+        st.markdown("**The alternatives**")
+        st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in answer.reasons))
+        with st.expander("All numbers as a table"):
+            st.dataframe(compute.table_view(df, direction="forward"), hide_index=True, width="stretch",
+                         key="eps-table")
+
+
+def brdp_story(s: Settings, req: compute.Requirement) -> None:
+    """2 · BR-DP: the paper's accountant against the exact one."""
+    if req.kind == "topc":
+        return
+    with ui.panel(
+        "2 · Budget recycling: the paper's number and the exact one",
+        "BR-DP redraws answers that land too far from the truth, which makes a tight error bound cheaper. The paper "
+        "prices the redraws with its own accountant; for some settings that accountant under-reports δ. The app "
+        "always recommends the exact one.",
+    ):
+        rows = compute.epsilons(req, s.seed).set_index("mechanism")
+        paper, exact = float(rows.loc["brdp_paper", "epsilon"]), float(rows.loc["brdp", "epsilon"])
+        if not (math.isfinite(paper) and math.isfinite(exact)):
+            st.caption("BR-DP cannot reach this requirement at any ε ≤ 50 under one of the two accountants.")
+            return
+        ui.paper_vs_exact("BR-DP smallest ε", paper, exact, fmt="{:.4g}",
+                          paper_underreports=bool(paper < exact * (1 - 1e-4)),
+                          help="The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2).")
+        if not rows.loc["brdp_paper", "sound"]:
+            ex = float(rows.loc["brdp_paper", "exact_delta"])
+            st.warning(f"The paper's accountant under-reports the privacy loss here: at its ε its plan has exact "
+                       f"δ = {ex:.3g}, not {s.delta:g} ({ex / s.delta:.3g}×). Use the exact number.",
+                       icon=":material/warning:")
+        else:
+            st.caption("Here the paper's plan keeps its stated δ (checked with the exact accountant); the two "
+                       "searches differ only in how they split the budget between the first draw and the redraws.")
+
+
+def at_the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) -> None:
+    """3 · What every mechanism delivers at the recommended ε."""
+    eps = answer.epsilon if answer.mechanism and answer.epsilon > 0 else 1.0
+    with ui.panel(
+        f"3 · At ε = {compute.fmt_epsilon(eps)}: what every mechanism delivers",
+        "every curve rises with ε; where a curve crosses the dotted confidence line is that mechanism's smallest ε. "
+        "The vertical line is the recommended budget.",
+    ):
+        rev = compute.accuracies(eps, req, s.seed)
+        cur = compute.curves(req)
+        y_title = "success probability" if req.kind == "topc" else "P(answer within the bound)"
+        ui.chart(figs.accuracy_curves(cur, epsilon=eps, confidence=s.conf, y_title=y_title), cur,
+                 name="accuracy vs epsilon",
+                 alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon marked.")
+        st.dataframe(compute.table_view(rev, direction="reverse"), hide_index=True, width="stretch", key="acc-table")
+
+
+def what_it_means(s: Settings, answer: compute.Answer) -> None:
+    """4 · What the recommended ε means, and the budgets of real deployments with their sources."""
+    eps = answer.epsilon if answer.mechanism and math.isfinite(answer.epsilon) else 1.0
+    with ui.panel(
+        f"4 · What does ε = {compute.fmt_epsilon(eps)} mean?",
+        "ε bounds how far one output can move anyone's beliefs about you: the odds change by at most a factor e^ε, "
+        "whatever they knew before.",
+    ):
+        m = compute.meaning(eps)
+        c1, c2 = st.columns(2)
+        c1.metric("Largest factor on an observer's odds, e^ε", f"{m['odds']:.4g}",
+                  help="However sure an observer was before, one output multiplies their odds by at most this.")
+        c2.metric(f"Largest posterior from a {100 * m['prior']:g} % prior", f"{100 * m['posterior']:.3g} %",
+                  help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
+                       "believe it with at most this probability.")
+        st.markdown("**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "
+                    "device per day is spent again every day; a census budget covers the whole release.")
+        st.dataframe(compute.deployments_meaning(), hide_index=True, width="stretch", key="deploy-table",
+                     column_config={"source": st.column_config.LinkColumn("source", display_text="open")})
+        st.caption("ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
+                   "directly comparable; they give a sense of scale (details in docs/deployments.md).")
+
+
+def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: compute.Composition | None) -> None:
+    """5 · A one-page report to forward."""
+    with ui.panel("5 · A one-page report",
+                  "the requirement, the answer, the reasons and the assumptions on one printable page."):
+        assumptions = [
+            f"One person changes the true answer by at most Δ = {s.sens:g}.",
+            "ε and δ are per release; repeated releases add up as shown (privacy-loss distributions).",
+            "The smallest ε is rounded up to two significant digits, so the stated budget still meets the requirement.",
+            "Noise reduction and the BR-DP paper's own accountant are shown for comparison, never recommended.",
+        ]
+        if req.kind != "topc":
+            assumptions.append(f"δ = {s.delta:g} is the largest acceptable failure probability for mechanisms that "
+                               "need one.")
+        html = report_html(req, answer, comp, _link(), assumptions)
+        st.download_button("Download the report (HTML, prints on one page)", html.encode("utf-8"),
+                           file_name="privacy-budget-report.html", mime="text/html", key="report",
+                           on_click="ignore", icon=":material/description:")
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def _md(text: str) -> str:
+    return ledger.escape(text)

@@ -1,0 +1,327 @@
+"""Three replicas behind nginx sharing a PostgreSQL ledger store: 200 sessions at reading pace, one replica killed.
+
+    python bench/cluster.py [--replicas 3] [--sessions 200] [--duration 180] [--kill-at 0.5] [--port 8660]
+
+Starts the cluster of deploy/cluster.py (private PostgreSQL, N Streamlit replicas, nginx with sticky sessions and
+WebSocket upgrade) and drives ``--sessions`` websocket clients through nginx with bench/load.py's session driver
+(Streamlit's own protocol, as a browser). Each session adds a release to its privacy ledger on its first page, then
+visits random pages that offer ledger releases (the view it lands on carries ``?ledger=<id>``, the capability link),
+moves a slider ``--moves`` times per page at reading pace (``--think`` 4–12 s) and sometimes adds another release.
+
+At ``--kill-at`` × duration one replica is killed (SIGKILL, as a crash). Its sessions see their WebSocket drop,
+reconnect through nginx (which sends them to a live replica) and rerun their last address, as Streamlit's browser
+client does: the page's view must come back from the address (the slider at the value last chosen) and the ledger
+from the store (the sidebar shows exactly the releases the session had added). At the end every session's ledger is
+read from PostgreSQL and compared with what the session saw accepted and refused: no entry may be lost.
+
+Targets: slider p95 ≤ 300 ms, page-open p95 ≤ 2 s, 0 errors. Writes ``bench/results-cluster.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser import cpu_seconds, rss_mb  # noqa: E402
+from load import Session, pct, pick_slider, slider_state  # noqa: E402
+
+from deploy.cluster import Cluster  # noqa: E402
+
+OFFER_PAGES = ("baselines", "svt", "brdp", "noise_reduction", "r2dp", "ldp")  # pages with "Add to the privacy ledger"
+STATUS = re.compile(r"(\d+) releases? in the ledger")
+
+
+class Tap:
+    """The session's websocket, also noting the buttons and the ledger status line of each run."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.buttons: dict[str, str] = {}  # widget id -> label
+        self.status: int | None = None
+        self.added = self.refused = 0
+
+    def reset(self) -> None:
+        self.buttons, self.status, self.added, self.refused = {}, None, 0, 0
+
+    async def send(self, data) -> None:
+        await self.ws.send(data)
+
+    async def recv(self):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        data = await self.ws.recv()
+        fm = ForwardMsg()
+        fm.ParseFromString(data)
+        if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            el = fm.delta.new_element
+            which = el.WhichOneof("type")
+            if which == "button":
+                self.buttons[el.button.id] = el.button.label
+            elif which == "markdown" and (m := STATUS.search(el.markdown.body)):
+                self.status = int(m.group(1))
+            elif which == "alert" and el.alert.body.startswith("Added"):
+                self.added += 1
+            elif which == "alert" and el.alert.body.startswith("Refused"):
+                self.refused += 1
+        return data
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+@dataclass
+class Student:
+    ledger_id: str | None = None
+    accepted: int = 0
+    refused: int = 0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    page_loads: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    reconnects: list[float] = field(default_factory=list)  # drop → view and ledger restored, seconds
+    restored_views: int = 0
+    restored_ledgers: int = 0
+    adds: int = 0
+    refusals: int = 0
+    students: list[Student] = field(default_factory=list)
+
+
+class ClusterSession(Session):
+    async def connect(self) -> None:
+        await super().connect()
+        self.ws = Tap(self.ws)
+
+    async def run(self, **kw):
+        self.ws.reset()
+        return await super().rerun(**kw)
+
+
+def _ledger_in(query: str) -> str | None:
+    return (parse_qs(query).get("ledger") or [None])[-1]
+
+
+async def student(i: int, a, stats: Stats, stop_at: float) -> None:
+    rnd = random.Random(7000 + i)
+    me = Student()
+    stats.students.append(me)
+    await asyncio.sleep(rnd.uniform(0, a.ramp))
+    sess = ClusterSession(a.port, a.timeout)
+    page, slider, dropped_at = "baselines", None, None
+
+    def check(res, where: str) -> None:
+        errs = [e for e in res.errors if not e.startswith("st.error: Refused")]  # a refusal is an answer, not an error
+        stats.errors.extend(f"{where}: {e}" for e in errs)
+        shown = sess.ws.status  # None when the run drew no status line (e.g. the add block waits for a heavy panel)
+        if page in OFFER_PAGES and me.ledger_id and shown is not None and shown != me.accepted:
+            stats.errors.append(f"{where}: the sidebar shows {shown} releases, the session added {me.accepted}")
+
+    async def add() -> None:
+        btn = next((b for b, label in sess.ws.buttons.items() if "ledger_add_" in b), None)
+        if btn is None:
+            return
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        t = time.perf_counter()
+        res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
+                             widgets=[WidgetState(id=btn, trigger_value=True)])
+        stats.latencies.append(time.perf_counter() - t)
+        me.accepted += sess.ws.added
+        me.refused += sess.ws.refused
+        stats.adds += sess.ws.added
+        stats.refusals += sess.ws.refused
+        me.ledger_id = _ledger_in(sess.query) or me.ledger_id
+        check(res, f"{page} (add)")
+
+    while time.monotonic() < stop_at:
+        try:
+            restored = False
+            if sess.ws is None:
+                await sess.connect()
+                if dropped_at is not None:
+                    restored = True  # reconnected: rerun the last address (view + ledger link)
+                    address = sess.query
+                    res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""))
+                    check(res, f"{page} (after reconnect)")
+                    # the app rewrites the address from the controls it drew: unchanged = every control restored
+                    if sess.query == address:
+                        stats.restored_views += 1
+                    else:
+                        stats.errors.append(f"{page} (after reconnect): address {address!r} became {sess.query!r}")
+                    if sess.ws.status == me.accepted:
+                        stats.restored_ledgers += 1
+                    stats.reconnects.append(time.monotonic() - dropped_at)
+                    dropped_at = None
+            if not restored:
+                page = rnd.choice(OFFER_PAGES) if me.ledger_id else "baselines"
+                sess.query = ""  # the browser's sidebar navigation drops the query; the app puts ?ledger= back
+                t = time.perf_counter()
+                res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""))
+                stats.page_loads.append(time.perf_counter() - t)
+                check(res, page)
+                if me.ledger_id is None or rnd.random() < a.add_rate:
+                    await asyncio.sleep(rnd.uniform(*a.think))
+                    await add()
+            slider = pick_slider(res.sliders)
+            for _ in range(a.moves):
+                if slider is None or time.monotonic() >= stop_at:
+                    break
+                await asyncio.sleep(rnd.uniform(*a.think))
+                current = [slider.options[int(j)] for j in (slider.value if slider.set_value else slider.default)]
+                mid = int(slider.default[0]) if slider.default else len(slider.options) // 2
+                lo = max(0, min(mid - a.spread // 2, len(slider.options) - a.spread))
+                pool = list(slider.options)[lo:lo + a.spread]
+                option = rnd.choice([o for o in pool if o not in current] or pool)
+                t = time.perf_counter()
+                res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
+                                     widgets=[slider_state(slider, option)])
+                stats.latencies.append(time.perf_counter() - t)
+                check(res, f"{page} ({slider.label}={option})")
+                slider = pick_slider(res.sliders) or slider
+            await asyncio.sleep(rnd.uniform(*a.think))
+        except Exception as exc:  # noqa: BLE001
+            import websockets
+
+            if isinstance(exc, websockets.ConnectionClosed | ConnectionError | OSError) and \
+                    not isinstance(exc, TimeoutError):
+                dropped_at = dropped_at or time.monotonic()  # a replica went away: reconnect, as the browser does
+            else:
+                stats.errors.append(f"{page}: {type(exc).__name__}: {str(exc)[:100]}")
+            try:
+                await sess.close()
+            except Exception:  # noqa: BLE001
+                pass
+            sess.ws = None
+            await asyncio.sleep(rnd.uniform(0.5, 1.5))
+    await sess.close()
+
+
+async def warm(cluster: Cluster, timeout: float) -> None:
+    """Open every page once on every replica (a deployed server is warm: modules imported, caches primed)."""
+    for port in cluster.ports:
+        sess = Session(port, timeout)
+        await sess.connect()
+        await sess.rerun(page_name="", page_hash="")
+        for page in OFFER_PAGES:
+            await sess.rerun(page_name=page, page_hash=sess.pages.get(page, ""))
+        await sess.close()
+
+
+async def drive(a, cluster: Cluster, stats: Stats) -> None:
+    await warm(cluster, a.timeout)
+    stop_at = time.monotonic() + a.duration
+
+    async def kill() -> None:
+        await asyncio.sleep(a.duration * a.kill_at)
+        await asyncio.to_thread(cluster.stop_replica, 0)
+        print(f"  cluster: replica 0 (port {cluster.ports[0]}) killed", file=sys.stderr, flush=True)
+
+    await asyncio.gather(kill(), *(student(i, a, stats, stop_at) for i in range(a.sessions)))
+
+
+def verify(url: str, stats: Stats) -> list[str]:
+    """Every session's ledger, read back from PostgreSQL, against what the session saw."""
+    from app import ledger_store as ls
+
+    store, problems = ls.LedgerStore(url), []
+    try:
+        for k, s in enumerate(stats.students):
+            if s.ledger_id is None:
+                continue
+            snap, history = store.load(s.ledger_id), store.history(s.ledger_id)
+            added = sum(e.op == "add" for e in history)
+            refused = sum(e.op == "refuse" for e in history)
+            if snap is None or len(snap.ledger.releases) != s.accepted or added != s.accepted or refused != s.refused:
+                problems.append(f"session {k}: stored {added} added / {refused} refused, saw {s.accepted} / "
+                                f"{s.refused}")
+    finally:
+        store.dispose()
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--replicas", type=int, default=3)
+    ap.add_argument("--sessions", type=int, default=200)
+    ap.add_argument("--duration", type=float, default=180.0)
+    ap.add_argument("--kill-at", type=float, default=0.5, help="fraction of the run at which replica 0 is killed")
+    ap.add_argument("--port", type=int, default=8660)
+    ap.add_argument("--moves", type=int, default=4)
+    ap.add_argument("--think", type=float, nargs=2, default=(4.0, 12.0))
+    ap.add_argument("--spread", type=int, default=5)
+    ap.add_argument("--add-rate", type=float, default=0.2, help="chance of adding a release on a page visit")
+    ap.add_argument("--ramp", type=float, default=20.0)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results-cluster.md"))
+    a = ap.parse_args(argv)
+
+    stats = Stats()
+    load0 = os.getloadavg()[0]
+    with Cluster(a.replicas, a.port, run_dir=ROOT / ".dpx-data" / "bench-cluster") as cluster:
+        pids = cluster.pids()
+        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
+        rss0 = sum(rss_mb(p) for p in pids)
+        asyncio.run(drive(a, cluster, stats))
+        wall = time.monotonic() - t0
+        cpu = sum(cpu_seconds(p) for p in cluster.pids()) + 0.0
+        lost = verify(cluster.database_url, stats)
+    stats.errors += lost
+    lat, loads = stats.latencies, stats.page_loads
+    n_ledgers = sum(s.ledger_id is not None for s in stats.students)
+    ok = lambda cond: "ok" if cond else "**MISSED**"  # noqa: E731
+    lines = [
+        f"{a.sessions} websocket sessions through nginx on {a.replicas} replicas sharing one PostgreSQL ledger store, "
+        f"{a.duration:g} s on 127.0.0.1 (2 cores shared with other work; load average {load0:.2f} at the start), "
+        f"reading pace ({a.think[0]:g}–{a.think[1]:g} s between moves, {a.moves} moves per page, the {a.spread} "
+        f"values around each slider's default); one replica killed (SIGKILL) at {a.kill_at * a.duration:.0f} s.",
+        "",
+        "| measure | value | target |", "|---|---|---|",
+        f"| slider moves and ledger additions completed | {len(lat)} | — |",
+        f"| slider rerun p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} / {pct(lat, .95) * 1e3:.0f} / "
+        f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, .95) <= 0.3)}) |" if lat else "| slider reruns | none | |",
+        f"| page opens, p50 / p95 / max | {len(loads)}, {statistics.median(loads) * 1e3:.0f} / "
+        f"{pct(loads, .95) * 1e3:.0f} / {max(loads) * 1e3:.0f} ms | p95 ≤ 2 s ({ok(pct(loads, .95) <= 2)}) |"
+        if loads else "| page opens | none | |",
+        f"| errors (exceptions, st.error, timeouts, wrong ledger shown, lost entries) | {len(stats.errors)} | 0 "
+        f"({ok(not stats.errors)}) |",
+        f"| sessions moved by the kill: reconnected / view restored / ledger restored | {len(stats.reconnects)} / "
+        f"{stats.restored_views} / {stats.restored_ledgers} | all |",
+        f"| drop → view and ledger back, p50 / max | " + (
+            f"{statistics.median(stats.reconnects):.1f} / {max(stats.reconnects):.1f} s" if stats.reconnects else "—")
+        + " | — |",
+        f"| ledgers / releases accepted / refused (all read back from PostgreSQL) | {n_ledgers} / {stats.adds} / "
+        f"{stats.refusals} | no entry lost ({ok(not lost)}) |",
+        f"| replicas' memory at the start (PSS incl. workers) | {rss0:.0f} MiB | — |",
+        f"| CPU of the surviving replicas | {cpu:.0f} s over {wall:.0f} s | — |",
+    ]
+    if stats.errors:
+        kinds: dict[str, list[str]] = {}
+        for e in stats.errors:
+            kinds.setdefault(re.sub(r"\d+(\.\d+)?", "N", e.split(": ", 1)[-1])[:90], []).append(e)
+        lines += ["", "Errors by kind (one example each):", ""] + [
+            f"* {len(v)} × {k} — e.g. {v[0][:160]}" for k, v in sorted(kinds.items(), key=lambda x: -len(x[1]))]
+    text = "\n".join(lines) + (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the "
+                               f"end ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    print(text)
+    if a.out:
+        Path(a.out).write_text("# DP Explorer on a cluster (bench/cluster.py)\n\n" + text + "\n")
+    return 0 if not stats.errors else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Deployment helpers: a private PostgreSQL server and a local multi-replica cluster behind nginx (see README.md)."""

@@ -1,0 +1,225 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium", app_title="From an accuracy requirement to a privacy budget")
+
+
+@app.cell
+def _():
+    import math
+
+    import marimo as mo
+
+    import dpcore
+    from app import lessons
+    from app.compute import negotiate as compute
+    from app.figures import negotiate as figs
+    from dpcore import negotiate
+
+    return compute, dpcore, figs, lessons, math, mo, negotiate
+
+
+@app.cell
+def _(mo):
+    mo.md(r"""
+    # From an accuracy requirement to a privacy budget
+
+    **The idea in one sentence.** Start from the accuracy a user needs, "the count must be within ±θ of the truth
+    in a share $p$ of releases", and find the smallest ε each mechanism needs to deliver it.
+
+    For Laplace noise of scale $b = \Delta/\varepsilon$ the chance of landing within ±θ is
+    $\Pr[|\mathrm{Lap}(b)| \le \theta] = 1 - e^{-\varepsilon\theta/\Delta}$, so the requirement
+    $1 - e^{-\varepsilon\theta/\Delta} \ge p$ gives in one line
+
+    $$\varepsilon \;=\; \frac{\Delta}{\theta}\,\ln\frac{1}{1 - p}.$$
+
+    Other mechanisms have no closed form; the app bisects in ε, because more budget never makes them less accurate.
+    This lesson follows the app's *Negotiate a budget* page.
+    """)
+    return
+
+
+@app.cell
+def _(lessons):
+    controls = lessons.controls("theta", "conf", "sens", "delta", "T")
+    return (controls,)
+
+
+@app.cell
+def _(controls, lessons):
+    lessons.panel(controls)
+    return
+
+
+@app.cell
+def _(controls, lessons):
+    p = lessons.values(controls)
+    return (p,)
+
+
+@app.cell
+def _(compute, p):
+    req = compute.Requirement("error", p.theta, p.conf, p.sens, p.delta)
+    answer = compute.answer(req)
+    return answer, req
+
+
+@app.cell
+def _(answer, mo):
+    mo.md(f"""
+    ## 1 · The answer first
+
+    > **{answer.sentence}**
+
+    The stated ε is the smallest one rounded **up** to two significant digits, so it still meets the requirement.
+    """)
+    return
+
+
+@app.cell
+def _(mo):
+    mo.md(r"""
+    ## 2 · Accuracy against ε, for every mechanism
+
+    Each curve is $\Pr[\text{answer within } \pm\theta]$ as ε grows. Where a curve crosses the dotted confidence line
+    is that mechanism's smallest ε. The staircase is the best any ε-DP additive noise can do (Geng & Viswanath
+    2016); R²DP never does worse than Laplace; the Gaussian needs a δ and pays for its light tails unless δ is
+    generous; budget recycling (BR-DP) gains most when θ is tight.
+    """)
+    return
+
+
+@app.cell
+def _(answer, compute, figs, p, req):
+    figs.accuracy_curves(compute.curves(req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
+                         confidence=p.conf, y_title="P(answer within ±θ)")
+    return
+
+
+@app.cell
+def _(answer, mo):
+    mo.md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
+    return
+
+
+@app.cell
+def _(lessons):
+    ex_laplace = lessons.Exercise(
+        question="Requirement: within ±2 in 90 % of releases, Δ = 1. Which ε does Laplace noise need?",
+        answer=1.151293,
+        tolerance=0.002,
+        why="ε = Δ·ln(1/(1 − p))/θ = ln(10)/2 ≈ 1.151: half the budget of ±1, since the error bound doubled.",
+        solution=r"$\varepsilon = \frac{1}{2}\ln\frac{1}{1 - 0.9} = \frac{\ln 10}{2} = 1.1513.$",
+    )
+    laplace_answer = ex_laplace.input
+    return ex_laplace, laplace_answer
+
+
+@app.cell
+def _(ex_laplace, laplace_answer):
+    ex_laplace.show(laplace_answer)
+    return
+
+
+@app.cell
+def _(ex_laplace, laplace_answer):
+    ex_laplace.feedback(laplace_answer.value)
+    return
+
+
+@app.cell
+def _(mo):
+    mo.md(r"""
+    ## 3 · Several releases
+
+    A budget is spent once per release. Adding the ε's up (basic composition) is always safe; the exact total,
+    from composing the privacy-loss distributions of the releases, is never larger and grows roughly like
+    $\sqrt{T}$ once $T$ is large:
+
+    $$\varepsilon_{\text{total}} \;\le\; T\,\varepsilon .$$
+    """)
+    return
+
+
+@app.cell
+def _(answer, compute, mo, p):
+    if answer.mechanism and answer.epsilon > 0:
+        _c = compute.composition(answer.mechanism, answer.epsilon, answer.delta, p.sens, p.T, p.delta)
+        _text = (f"**{p.T} releases** of the answer spend ε = **{_c.total_epsilon:.3g}** in total at "
+                 f"δ = {_c.total_delta:.3g}, counted exactly; adding them up says {_c.basic_epsilon:.3g}.")
+    else:
+        _text = "This requirement has no ε > 0 answer to compose (see the sentence above)."
+    mo.md(_text)
+    return
+
+
+@app.cell
+def _(lessons):
+    ex_count = lessons.Exercise(
+        question="Each release spends ε = 0.06. How many releases fit a total budget of ε = 1 if you simply add "
+        "them up?",
+        answer=16,
+        tolerance=0,
+        absolute=True,
+        why="16 × 0.06 = 0.96 ≤ 1 and 17 × 0.06 = 1.02 > 1. The exact accountant may admit a few more.",
+        solution=r"$\lfloor 1/0.06 \rfloor = \lfloor 16.67 \rfloor = 16.$",
+    )
+    count_answer = ex_count.input
+    return count_answer, ex_count
+
+
+@app.cell
+def _(count_answer, ex_count):
+    ex_count.show(count_answer)
+    return
+
+
+@app.cell
+def _(count_answer, ex_count):
+    ex_count.feedback(count_answer.value)
+    return
+
+
+@app.cell
+def _(lessons, p):
+    lessons.app_link("negotiate", p)
+    return
+
+
+@app.cell
+def _(mo):
+    mo.md(r"""
+    ## 4 · Check the numbers
+
+    Each line is checked when the lesson runs, against a computation that does not use the app's search.
+    """)
+    return
+
+
+@app.cell
+def _(dpcore, lessons, math, mo, negotiate):
+    from scipy import stats
+
+    _df = negotiate.epsilon_for_accuracy(theta=1.0, confidence=0.95, delta=1e-5,
+                                         mechanisms=["laplace", "gaussian", "staircase", "brdp"]).set_index("mechanism")
+    _lap = float(_df.loc["laplace", "epsilon"])
+    _b = 1.0 / _lap
+    _sigma = 1.0 / stats.norm.ppf(0.975)
+    mo.vstack([
+        lessons.check(lessons.close(stats.laplace.cdf(1, scale=_b) - stats.laplace.cdf(-1, scale=_b), 0.95, rel=1e-9),
+                      f"Laplace at ε = {_lap:.4f} = ln 20 lands within ±1 in exactly 95 % of releases (scipy)"),
+        lessons.check(lessons.close(float(dpcore.gaussian_delta(float(_df.loc["gaussian", "epsilon"]), sigma=_sigma)),
+                                    1e-5, rel=1e-4),
+                      "the Gaussian row's σ gives 95 % within ±1 and meets δ = 1e-5 exactly at its ε"),
+        lessons.check(float(_df.loc["staircase", "epsilon"]) <= _lap * (1 + 1e-4),
+                      "the optimal (staircase) noise never needs more ε than Laplace"),
+        lessons.check(float(_df.loc["brdp", "epsilon"]) <= float(_df.loc["gaussian", "epsilon"]) * (1 + 1e-4)
+                      and math.isfinite(float(_df.loc["brdp", "epsilon"])),
+                      "BR-DP with the exact accountant never needs more than its Gaussian kernel (Jiang et al. 2024, "
+                      "Prop. 4)"),
+    ])
+    return
+
+
+if __name__ == "__main__":
+    app.run()

@@ -1,0 +1,78 @@
+"""The address bar always carries the values the page shows: normalised values are written back, a repeated key
+counts once with its last value, keys no control uses are dropped, lenient spellings are normalised or refused with a
+message, and the share link carries the same values."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import classroom
+from tests.app.conftest import open_page
+
+
+def _query(at) -> dict[str, str]:
+    return dict(at.query_params)
+
+
+def test_off_grid_values_are_written_back_and_explained():
+    at = open_page("baselines.py", {"eps": "1.9", "delta": "3e-6"})
+    q = _query(at)
+    assert q["eps"] == "2" and q["delta"] == "2e-06"  # what the sliders show, not what the link said
+    assert at.select_slider(key="eps").value == 2.0
+    notes = [i.value for i in at.info]
+    assert any("1.9" in n and "nearest step, 2" in n for n in notes), notes
+    assert not at.error
+
+
+def test_every_control_is_named_so_a_link_keeps_its_meaning():
+    at = open_page("baselines.py")
+    assert {"eps", "delta", "sens", "theta", "T", "calib", "seed"} <= set(_query(at))
+
+
+def test_repeated_key_counts_once_with_its_last_value():
+    at = open_page("baselines.py", {"eps": ["0.5", "8"]})
+    assert at.select_slider(key="eps").value == 8.0
+    assert _query(at)["eps"] == "8"
+
+
+def test_unknown_keys_are_dropped():
+    at = open_page("baselines.py", {"eps": "2", "junk": "1", "utm_source": "mail"})
+    q = _query(at)
+    assert "junk" not in q and "utm_source" not in q and q["eps"] == "2"
+
+
+@pytest.mark.parametrize("raw,shown", [("2.0", "2"), ("２", "2"), (" 2 ", "2"), ("2e0", "2")])
+def test_lenient_spellings_are_normalised(raw, shown):
+    at = open_page("baselines.py", {"eps": raw})
+    assert _query(at)["eps"] == shown and at.select_slider(key="eps").value == 2.0
+    assert not at.error
+
+
+@pytest.mark.parametrize("raw", ["1_0", "0x10", "1,5", "inf", "nan", "abc", ""])
+def test_unreadable_spellings_are_refused_with_a_message(raw):
+    at = open_page("baselines.py", {"eps": raw})
+    assert any("`eps=" in e.value and "ε" in e.value for e in at.error), [e.value for e in at.error]
+    assert at.select_slider(key="eps").value == 1.0 and _query(at)["eps"] == "1"
+
+
+def test_choice_links_use_ids_and_show_words():
+    at = open_page("baselines.py", {"calib": "classic"})
+    assert at.radio(key="calib").value == "classic" and _query(at)["calib"] == "classic"
+    bad = open_page("baselines.py", {"calib": "classic (textbook)"})
+    assert any("`calib=" in e.value for e in bad.error)
+
+
+def test_share_link_carries_what_the_page_shows(monkeypatch):
+    """The strip builds the link from the same values the address is written from (app.params.current_values)."""
+    at = open_page("baselines.py", {"eps": "1.9", "junk": "x"})
+    url = classroom.share_url("http://127.0.0.1:8501/baselines", "baselines", _query(at))
+    assert "eps=2" in url and "junk" not in url
+    monkeypatch.setenv(classroom.PUBLIC_URL_ENV, "https://dp.example.edu/")
+    assert classroom.share_url("http://127.0.0.1:8501/baselines", "baselines", {"eps": "2"}) == (
+        "https://dp.example.edu/baselines?eps=2")
+
+
+def test_old_section_keys_still_open_their_part():
+    at = open_page("svt.py", {"tab": "Live run"})
+    assert _query(at).get("part") == "Run" and "tab" not in _query(at)
+    assert not at.error
