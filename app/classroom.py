@@ -106,7 +106,9 @@ def _share(popover: Any, url_path: str) -> None:
 #: The copy button of a code block is shown only on hover in Streamlit; in the share box it is always visible.
 _SHARE_CSS = """
 <style>
-[data-testid="stPopoverBody"] [data-testid="stCodeCopyButton"] { opacity: 1; visibility: visible; }
+[data-testid="stPopoverBody"] [data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]),
+[data-testid="stPopoverBody"] [data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]) * {
+  opacity: 1 !important; visibility: visible !important; }
 </style>
 """
 

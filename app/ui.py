@@ -98,6 +98,13 @@ def _theme() -> str | None:
     return kind if kind in ("light", "dark") else None
 
 
+def _presenting() -> bool:
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's."""
+    if "present" in st.session_state:
+        return bool(st.session_state["present"])
+    return str(st.query_params.get("present", "")).strip().lower() == "true"
+
+
 def _chart_css(ink: str) -> str:
     box = '[data-testid="stPlotlyChart"]'
     text = ", ".join(f"{box} {sel}" for sel in (".xtick text", ".ytick text", ".g-xtitle text", ".g-ytitle text",
@@ -161,7 +168,7 @@ def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
     mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's colours come from ``app_style``.
     """
     slug = _slug(name)
-    if st.session_state.get("present"):
+    if _presenting():
         fig = style.for_screen(fig, theme=None, present=True)
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
     st.download_button(
