@@ -14,10 +14,13 @@ from typing import Any
 
 import streamlit as st
 
-from app import params
+from app import params, sequences
 from app.catalogue import GLOSSARY
 
 PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
+SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
+MY_LESSON = "_dpx_my_lesson"  # session state: the views a teacher added to their own lesson (survives page changes)
+params.KEEP_KEYS.update({SEQ_KEY, STEP_KEY})  # the address keeps the lesson while the page's controls move
 
 #: Glossary terms shown on each page (url_path → terms, in the order shown).
 PAGE_TERMS: dict[str, tuple[str, ...]] = {
@@ -58,7 +61,8 @@ def share_url(base: str | None, url_path: str, query: Mapping[str, str]) -> str:
     return f"{url}?{_query(query)}" if query else url
 
 
-#: Presentation mode: a fixed stylesheet (never user text). Larger type, full-width main area; the sidebar is
+#: Presentation mode: a fixed stylesheet (never user text). Larger type and tables, no toolbar or menu, full-width
+#: main area (charts are enlarged by app.ui.chart and the glossary strip is left out); the sidebar is
 #: collapsed through st.set_page_config and its expand arrow stays visible so the controls remain one click away.
 PRESENTATION_CSS = """
 <style>
@@ -73,6 +77,12 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
 [data-testid="stMain"] [data-testid="stPlotlyChart"] { width: 100%; }
 [data-testid="stMain"] [data-testid="stPopover"] [data-testid="stMarkdownContainer"] p { font-size: 1.1rem; }
+[data-testid="stMain"] [data-testid="stTable"] td, [data-testid="stMain"] [data-testid="stTable"] th,
+[data-testid="stMain"] table td, [data-testid="stMain"] table th { font-size: 1.3rem; }
+[data-testid="stMain"] [data-testid="stDataFrame"] { zoom: 1.4; }
+[data-testid="stMain"] [data-testid="stExpander"] summary p,
+[data-testid="stMain"] [data-testid="stTab"] p, [data-testid="stMain"] a p { font-size: 1.3rem; }
+[data-testid="stToolbar"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
 </style>
 """
 
@@ -88,30 +98,129 @@ def _share(popover: Any, url_path: str) -> None:
         query.pop("ledger", None)
     url = share_url(st.context.url, url_path, query)
     with popover:
-        st.markdown("This link restores every control on this page. Copy it with the button at its right:")
+        st.markdown("This link restores every control on this page. Select it and copy it (Ctrl+C / ⌘C), or use "
+                    "the **copy** button at the right of the box:")
         st.code(url, language=None, wrap_lines=True)
 
 
-def strip(url_path: str) -> None:
-    """The slim strip above a page: share link, presentation toggle, a jump to the exercises, glossary popovers.
+#: The copy button of a code block is shown only on hover in Streamlit; in the share box it is always visible.
+_SHARE_CSS = """
+<style>
+[data-testid="stPopoverBody"] [data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]),
+[data-testid="stPopoverBody"] [data-testid="stCode"] > div:has([data-testid="stElementToolbarButton"]) * {
+  opacity: 1 !important; visibility: visible !important; }
+</style>
+"""
+
+
+def _page_link(pages: Mapping[str, Any] | None, url_path: str, label: str, query: Mapping[str, str],
+               icon: str | None = None, disabled: bool = False) -> None:
+    """A same-tab link to another app page with ``query`` (an ordinary link when the page objects are unknown)."""
+    if pages and url_path in pages:
+        st.page_link(pages[url_path], label=label, icon=icon, query_params=dict(query), disabled=disabled)
+    elif not disabled:
+        st.markdown(f"[{label}](./{url_path}?{_query(query)})")
+
+
+def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) -> None:
+    """The lesson a ``?seq=`` link opened: where we are, what to say, previous / next (same tab, same mode)."""
+    raw = st.query_params.get(SEQ_KEY)
+    if not raw:
+        return
+    try:
+        lesson, i = sequences.parse(raw, st.query_params.get(STEP_KEY))
+    except ValueError as exc:
+        st.error(f"This lesson link could not be read: {exc}. The page shows its own settings.",
+                 icon=":material/link_off:")
+        return
+    step = lesson.steps[i]
+    n = len(lesson.steps)
+    with st.container(border=True, key="lesson-strip"):
+        where = f"**{lesson.title}** — view {i + 1} of {n}"
+        if step.page != url_path:
+            where += " (you have left this view: use the links to go back)"
+        st.markdown(where)
+        if step.say:
+            st.markdown(f":material/record_voice_over: {step.say}")
+        row = st.container(horizontal=True, gap="medium")
+        with row:
+            if i > 0:
+                prev = lesson.steps[i - 1]
+                _page_link(pages, prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
+                           present=present), icon=":material/arrow_back:")
+            if i + 1 < n:
+                nxt = lesson.steps[i + 1]
+                _page_link(pages, nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
+                           present=present), icon=":material/arrow_forward:")
+            else:
+                st.markdown(":material/flag: Last view of this lesson.")
+
+
+def _my_lesson(popover: Any, url_path: str) -> None:
+    """"Add this view to my lesson": collect views across pages, then one link that plays them in order."""
+    mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
+    with popover:
+        st.markdown("Collect views for a class: set up a page, add it, move on to the next one. The link below "
+                    "plays them in order with **Next** and **Previous**.")
+        say = st.text_input("What to say at this view (optional)", key="_dpx_say", max_chars=200)
+        cols = st.container(horizontal=True, gap="small")
+        if cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add",
+                       disabled=len(mine) >= sequences.MAX_STEPS):
+            mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()), say.strip()))
+        if mine and cols.button("Start again", icon=":material/delete:", key="_dpx_clear", type="tertiary"):
+            mine.clear()
+        if not mine:
+            st.caption("No views yet.")
+            return
+        st.markdown("\n".join(f"{k}. {_title(s.page)}" + (f" — {s.say}" if s.say else "")
+                               for k, s in enumerate(mine, 1)))
+        try:
+            code = sequences.encode(mine)
+        except ValueError as exc:
+            st.error(str(exc))
+            return
+        first = mine[0]
+        query = dict(first.query) | {SEQ_KEY: code, STEP_KEY: "1"}
+        st.markdown("Link to your lesson (select and copy, or use the copy button):")
+        st.code(share_url(st.context.url, "", {}).rstrip("/") + "/" + (first.page + "?" if first.page else "?")
+                + _query(query), language=None, wrap_lines=True)
+
+
+def _title(url_path: str) -> str:
+    from app import registry  # noqa: PLC0415 — the registry is only needed to name pages in the builder
+
+    for info in registry.available_pages():
+        if info.url_path == url_path:
+            return info.title
+    return url_path or "Home"
+
+
+def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
+    """The slim strip above a page: share link, presentation toggle, lesson builder, exercises, glossary popovers.
 
     Call it after the page ran (inside a container placed above the page) so every widget of the page exists and
-    the share link carries its value. Presentation mode collapses the sidebar (its » arrow stays at the top left,
-    so the controls are one click away) and injects the fixed ``PRESENTATION_CSS``.
+    the share link carries its value. ``pages`` maps each ``url_path`` to its ``st.Page`` so lesson and exercise
+    links stay in the same tab. Presentation mode collapses the sidebar (its » arrow stays at the top left, so the
+    controls are one click away), injects the fixed ``PRESENTATION_CSS`` and leaves the glossary out.
     """
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     share = row.popover("Share this view", icon=":material/link:")
     present = params.toggle(
-        PRESENT_KEY, "Presentation mode", help="Larger type and wider charts for a projector; the sidebar collapses "
+        PRESENT_KEY, "Presentation mode", help="Larger type and charts for a projector; the sidebar collapses "
         "(open it with the » arrow at the top left).", container=row,
     )
+    mine = row.popover("My lesson", icon=":material/playlist_add:")
     _share(share, url_path)  # filled after the toggle exists, so the link carries it too
+    _my_lesson(mine, url_path)
+    st.html(_SHARE_CSS)
     with row:
         if EXERCISES.get(url_path):
             st.markdown("[:material/school: Try this ↓](#try-this)")
-        for term in PAGE_TERMS.get(url_path, ()):
-            with st.popover(term, type="tertiary"):
-                st.markdown(f"**{term}** — {GLOSSARY[term]}")
+        if not present:
+            for term in PAGE_TERMS.get(url_path, ()):
+                with st.popover(term, type="tertiary"):
+                    st.markdown(f"**{term}** — {GLOSSARY[term]}")
+    lesson_strip(url_path, pages, present)
     if present:
         st.set_page_config(initial_sidebar_state="collapsed")
         st.html(PRESENTATION_CSS)
@@ -119,18 +228,21 @@ def strip(url_path: str) -> None:
         st.set_page_config(initial_sidebar_state="auto")
 
 
-def exercises(url_path: str) -> None:
-    """The page's "Try this" exercises: task, a link opening the page with its settings, the answer on click."""
+def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
+    """The page's "Try this" exercises: task, a same-tab link opening the page with its settings (presentation mode
+    kept), the answer on click."""
     items = EXERCISES.get(url_path, ())
     if not items:
         return
     st.divider()
     st.header("Try this", anchor="try-this")
+    keep = in_app_query() or {}
     for i, ex in enumerate(items, 1):
         with st.container(border=True):
             st.markdown(f"**{i}.** {ex.question}")
             if ex.settings:
-                st.markdown(f"[:material/open_in_new: Open this page with these settings]({ex.link(url_path)})")
+                _page_link(pages, url_path, "Open this page with these settings", dict(ex.settings) | keep,
+                           icon=":material/tune:")
             with st.expander("Answer"):
                 st.markdown(ex.answer)
 

@@ -30,8 +30,19 @@ nav = st.sidebar.container()  # filled after the page ran, once presentation mod
 #: previous page's controls) is dropped, so a control never inherits a value from another page's control of the
 #: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
 _CROSS_PAGE = {"present", ledger.KEY}
-if st.session_state.get("_page") != page.url_path:  # a new page visit: its URL values are judged afresh
-    if "_page" in st.session_state:  # switched here from another page of this session: drop that page's controls
+
+
+def _address() -> dict[str, list[str]]:
+    """The address as the app wrote it, without the keys a tab bar or Streamlit itself changes in the browser."""
+    return {k: st.query_params.get_all(k) for k in st.query_params if k not in ("part", "embed", "embed_options")}
+
+
+# A link that opens this same page with other settings (an exercise, the next view of a lesson) is a new visit too:
+# between two runs only such a link changes the address (widgets change it at the end of a run, params.sync_url).
+_relinked = st.session_state.get("_page") == page.url_path and st.session_state.get("_address") not in (None,
+                                                                                                       _address())
+if st.session_state.get("_page") != page.url_path or _relinked:  # a new page visit: URL values are judged afresh
+    if "_page" in st.session_state and not _relinked:  # switched from another page: drop that page's controls
         params.leave_page(keep=_CROSS_PAGE)
     for key in [k for k in st.session_state if not k.startswith("_") and k not in _CROSS_PAGE]:
         del st.session_state[key]
@@ -41,16 +52,19 @@ background.new_run()  # heavy panels: this run may wait once for a new job (app.
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
 params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
+ui.app_style()  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()
-classroom.exercises(page.url_path)  # "Try this" exercises under the page content
+_by_path = {p.url_path: p for pages in sections.values() for p in pages}
+classroom.exercises(page.url_path, _by_path)  # "Try this" exercises under the page content
 with strip:
-    classroom.strip(page.url_path)  # after page.run(): the URL now holds every widget's current value
+    classroom.strip(page.url_path, _by_path)  # after page.run(): the URL now holds every widget's current value
 with url_problems:
     ui.show_url_problems()
 with nav:
     classroom.navigation(sections, current=page)
 params.sync_url()  # the address bar now names exactly the values the page shows
+st.session_state["_address"] = _address()
 background.warm()  # start the heavy-panel workers once per process, off the script thread
 compute.settle_heap()  # after the page imported its modules: keeps Streamlit's post-run gc.collect() cheap

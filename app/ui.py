@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app import params
+from app.figures import style
 
 _log = logging.getLogger("dp_explorer")
 
@@ -70,8 +71,11 @@ def show_error(exc: BaseException) -> None:
 
 @contextlib.contextmanager
 def panel(title: str, notice_text: str | None = None) -> Iterator[None]:
-    """A titled panel; any exception inside it is shown as an error in the panel and the page carries on."""
-    st.subheader(title)
+    """A titled panel; any exception inside it is shown as an error in the panel and the page carries on.
+
+    The title is a level-2 heading: panels sit right under the page's title (h1), so headings never skip a level.
+    """
+    st.header(title, anchor=False)
     try:
         yield
     except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
@@ -85,12 +89,87 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def _theme() -> str | None:
+    """The browser's theme ("light" / "dark"), or None before the browser has reported it."""
+    try:
+        kind = st.context.theme.type
+    except Exception:  # noqa: BLE001 — no browser (AppTest, a lesson): keep the figure as built
+        return None
+    return kind if kind in ("light", "dark") else None
+
+
+def _presenting() -> bool:
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's."""
+    if "present" in st.session_state:
+        return bool(st.session_state["present"])
+    return str(st.query_params.get("present", "")).strip().lower() == "true"
+
+
+def _chart_css(ink: str) -> str:
+    box = '[data-testid="stPlotlyChart"]'
+    text = ", ".join(f"{box} {sel}" for sel in (".xtick text", ".ytick text", ".g-xtitle text", ".g-ytitle text",
+                                               ".gtitle", ".legendtext", ".legendtitletext", ".cbaxis text"))
+    return (f"{text} {{ fill: {ink} !important; }}\n"
+            f'{box} [style*="fill: rgb(0, 0, 0)"] {{ fill: {ink} !important; }}\n'
+            f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n')
+
+
+def app_style() -> None:
+    """The app-wide stylesheet (fixed text, never user input): chart text in the theme's text colour (Streamlit's
+    light-theme tick grey is 3.7:1 on white), black chart marks drawn light on a dark page, captions ≥ 4.5:1, and
+    a "Settings" pointer on narrow screens where the sidebar is hidden. Before the browser has said which theme it
+    shows, the system preference decides (Streamlit's own default)."""
+    theme = _theme()
+    light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(
+        '[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
+    dark = _chart_css(style.INK["dark"])
+    if theme == "dark":
+        charts = dark
+    elif theme == "light":
+        charts = light
+    else:
+        charts = light + "@media (prefers-color-scheme: dark) {\n" + dark + "}\n"
+    st.html(f"<style>\n{charts}{_BASE_CSS}</style>")
+    st.html(_SIDEBAR_JS, unsafe_allow_javascript=True)
+    st.html('<p class="dpx-phone-only">⚙️ The settings of this page are in the menu: tap <b>»</b> at the top '
+            "left.</p>")
+
+
+#: The sidebar scrolls when its controls are taller than the screen: a keyboard user must be able to focus it to
+#: scroll it (axe-core "scrollable-region-focusable"), and it is named as the page's settings.
+_SIDEBAR_JS = """<script>
+(() => {
+  const side = window.parent.document.querySelector('[data-testid="stSidebarContent"]')
+    || document.querySelector('[data-testid="stSidebarContent"]');
+  if (side && !side.hasAttribute("tabindex")) {
+    side.tabIndex = 0;
+    side.setAttribute("role", "region");
+    side.setAttribute("aria-label", "Menu and settings");
+  }
+})();
+</script>"""
+
+_BASE_CSS = """
+[data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
+[data-testid="stMain"] .dpx-phone-only { display: none; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] .dpx-phone-only { display: block; }
+  [data-testid="stMainBlockContainer"] { padding-left: 0.75rem; padding-right: 0.75rem; }
+  [data-testid="stMain"] { overflow-x: hidden; }
+}
+"""
+
+
 def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
     """A Plotly chart with alt text and a button to download the data behind it as CSV.
 
-    The CSV is built only when the button is clicked (``to_csv`` on every rerun costs ~10 ms a chart).
+    The CSV is built only when the button is clicked (``to_csv`` on every rerun costs ~10 ms a chart). Presentation
+    mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's colours come from ``app_style``.
     """
     slug = _slug(name)
+    if _presenting():
+        fig = style.for_screen(fig, theme=None, present=True)
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
     st.download_button(
         "Download the data (CSV)",

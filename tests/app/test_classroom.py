@@ -307,13 +307,17 @@ def test_every_page_has_the_strip(page):
     for key, value in shared.items():
         if key in controls and isinstance(controls[key], int | float) and not isinstance(controls[key], bool):
             assert math.isclose(float(value), float(controls[key])), key
-    # glossary popovers of the page, each with its definition
+    assert "My lesson" in labels
+    # presentation mode leaves the glossary out; without it, the page's glossary popovers with their definitions
+    assert [t for t in labels if t not in ("Share this view", "My lesson")] == []
+    at = open_page(page.script, {k: v for k, v in query.items() if k != "present"})
+    labels = [p.proto.popover.label for p in at.get("popover")]
     terms = classroom.PAGE_TERMS.get(page.url_path, ())
-    assert [t for t in labels if t != "Share this view"] == list(terms)
+    assert [t for t in labels if t not in ("Share this view", "My lesson")] == list(terms)
     text = " ".join(m.value for m in at.markdown)
     for term in terms:
         assert classroom.GLOSSARY[term] in text
-    assert at.toggle(key=classroom.PRESENT_KEY).value is True
+    assert at.toggle(key=classroom.PRESENT_KEY).value is False
 
 
 #: Controls moved in a session (kind, key, value) on the baselines page and two paper pages.
@@ -353,7 +357,8 @@ def test_the_share_link_restores_the_view_in_a_fresh_session(script):
 
 
 def _presentation_css(at) -> list[str]:
-    return [h.proto.body for h in at.get("html") if "stMainBlockContainer" in h.proto.body]
+    return [h.proto.body for h in at.get("html") if h.proto.body == classroom.PRESENTATION_CSS.strip()
+            or h.proto.body == classroom.PRESENTATION_CSS]
 
 
 def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working():
@@ -407,7 +412,11 @@ def test_exercises_render_with_link_and_hidden_answer(page):
     text = " ".join(m.value for m in at.markdown)
     for ex, box in zip(items, expanders):
         assert ex.question in text
-        assert f"]({ex.link(page.url_path)})" in text
+        # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
+        queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
+                   if p.proto.label == "Open this page with these settings"]
+        if ex.settings:
+            assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
         assert [m.value for m in box.markdown] == [ex.answer]
         assert not box.proto.expanded  # revealed on click only
     if items:

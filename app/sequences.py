@@ -1,0 +1,177 @@
+"""Lesson sequences: an ordered list of app views (a page and its settings), each with one line on what to say.
+
+A sequence travels in one link: ``?seq=<id>&step=3`` for a ready-made one, ``?seq=~<code>&step=3`` for one a teacher
+built in the app, where ``<code>`` is the steps as compact JSON, zlib-compressed and base64url-encoded. Everything
+here is pure (no Streamlit): :func:`parse` judges the raw address values and raises ``ValueError`` saying what is
+wrong, so the classroom strip can show a message and carry on.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+#: Pages a step may open (``url_path`` of app/registry.py; "" is the home page).
+PAGES: tuple[str, ...] = ("", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp", "negotiate", "ledger",
+                          "audit")
+CUSTOM_PREFIX = "~"
+MAX_STEPS = 30  # a lesson longer than this is not a lesson
+MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under browsers' limits)
+_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,19}$")
+_MAX_VALUE = 60
+#: Address keys a step never stores: they belong to the classroom, not to the view.
+CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options"})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One view of a lesson: the page (``url_path``), its address values, and what to say while it is on screen."""
+
+    page: str
+    query: Mapping[str, str] = field(default_factory=dict)
+    say: str = ""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    title: str
+    steps: tuple[Step, ...]
+
+
+def _s(page: str, say: str, **query: str) -> Step:
+    return Step(page, dict(query), say)
+
+
+#: Ready-made lessons, keyed by the id their links use.
+LESSONS: dict[str, Lesson] = {
+    lesson.id: lesson
+    for lesson in (
+        Lesson("eps", "What ε means — 20 min", (
+            _s("", "ε bounds how much one person's data can change any answer's odds: at ε = 1 by a factor e ≈ 2.7.",
+               eps="1"),
+            _s("", "Small ε (0.1): the odds barely move, so an observer learns almost nothing about one person.",
+               eps="0.1"),
+            _s("", "Large ε (5): a factor e⁵ ≈ 148 on the odds — a sceptic can end up almost certain.", eps="5"),
+            _s("baselines", "Privacy costs accuracy: the Laplace noise needed for ε = 1 and a count (Δ = 1).",
+               eps="1", sens="1"),
+            _s("baselines", "Ten times more private means ten times wider noise.", eps="0.1", sens="1"),
+            _s("baselines", "Every release spends budget: 100 releases at ε = 1 add up.", eps="1", T="100"),
+        )),
+        Lesson("brdp", "BR-DP in 50 min", (
+            _s("baselines", "Start from the Gaussian mechanism: one noisy answer, one (ε, δ) guarantee.",
+               eps="1", delta="1e-05", sens="1"),
+            _s("brdp", "Budget recycling: redraw an answer that misses ±θ and pay for the redraws.",
+               eps="1", delta="1e-05", theta="1", sens="1", kernel="gaussian", acct="exact"),
+            _s("brdp", "Where the budget goes: the split between the noise and the stopping test.",
+               part="Budget", eps="1", delta="1e-05", theta="1", sens="1"),
+            _s("brdp", "The paper's accountant at these settings under-reports δ: compare it with the exact one.",
+               eps="0.1", delta="0.001", theta="0.1", sens="5", kernel="gaussian", acct="paper", split="true",
+               share="0.6", qov="false"),
+            _s("brdp", "The paper's Figures 2–4, recomputed.", view="reproduce", part="Figs 2-4"),
+            _s("brdp", "The paper's Table I, next to the exact values.", view="reproduce", part="Table I"),
+        )),
+        Lesson("svt", "SVT in 50 min", (
+            _s("svt", "The sparse vector technique answers only 'above or below the threshold?', with noise.",
+               part="Noise", eps="1"),
+            _s("svt", "Exponential noise is one-sided: the threshold must be corrected by r.",
+               part="Correction", eps="1", c="1", neg="200", alpha="0", corr="optimal"),
+            _s("svt", "Less privacy budget (ε = 0.1) needs a larger correction.",
+               part="Correction", eps="0.1", c="50", neg="200", alpha="0", corr="optimal"),
+            _s("svt", "One run of the algorithm on a stream of queries.", part="Run", eps="1"),
+            _s("svt", "Finding the top c queries: how often SVT gets them right.", part="Top-c", eps="1"),
+            _s("svt", "The paper's accuracy figures, recomputed.", view="reproduce", part="Figs. 3–5"),
+            _s("svt", "How the correction depends on α (the paper's Figure 16).", view="reproduce", part="Fig. 16"),
+        )),
+    )
+}
+
+
+def _check_step(step: Step) -> Step:
+    if step.page not in PAGES:
+        raise ValueError(f"a lesson step names the page {step.page[:30]!r}, which is not one of the app's pages")
+    for key, value in step.query.items():
+        if not isinstance(key, str) or not _KEY.match(key) or key in CLASSROOM_KEYS:
+            raise ValueError(f"a lesson step holds the setting {str(key)[:30]!r}, which is not a setting name")
+        if not isinstance(value, str) or len(value) > _MAX_VALUE:
+            raise ValueError(f"a lesson step holds an unreadable value for {key!r}")
+    return step
+
+
+def encode(steps: Sequence[Step]) -> str:
+    """The compact address form of a teacher's own sequence (``~`` + base64url of zlib-compressed JSON)."""
+    if not 1 <= len(steps) <= MAX_STEPS:
+        raise ValueError(f"steps: a lesson has between 1 and {MAX_STEPS} views, got {len(steps)}")
+    for s in steps:
+        _check_step(s)
+    rows = [[s.page, dict(s.query), s.say] if s.say else [s.page, dict(s.query)] for s in steps]
+    raw = json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode()
+    code = CUSTOM_PREFIX + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+    if len(code) > MAX_CODE:
+        raise ValueError(f"steps: this lesson is too long to fit in one link ({len(code)} > {MAX_CODE} characters)")
+    return code
+
+
+def _decode_custom(code: str) -> tuple[Step, ...]:
+    bad = ValueError("seq: this lesson link is damaged (it may have been cut short when it was copied)")
+    if len(code) > MAX_CODE:
+        raise bad
+    try:
+        raw = zlib.decompressobj().decompress(base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)), 20_000)
+        rows = json.loads(raw)
+    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError):
+        raise bad from None
+    if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_STEPS:
+        raise bad
+    steps = []
+    for row in rows:
+        if (not isinstance(row, list) or len(row) not in (2, 3) or not isinstance(row[0], str)
+                or not isinstance(row[1], dict) or (len(row) == 3 and not isinstance(row[2], str))):
+            raise bad
+        steps.append(_check_step(Step(row[0], row[1], row[2][:300] if len(row) == 3 else "")))
+    return tuple(steps)
+
+
+def decode(seq: str) -> Lesson:
+    """The lesson a ``?seq=`` value names: a ready-made id or a teacher's own ``~…`` code."""
+    seq = seq.strip()
+    if seq.startswith(CUSTOM_PREFIX):
+        return Lesson(seq, "Your lesson", _decode_custom(seq[len(CUSTOM_PREFIX):]))
+    if seq in LESSONS:
+        return LESSONS[seq]
+    shown = seq if len(seq) <= 30 else seq[:30] + "…"
+    raise ValueError(f"seq: the link names the lesson {shown!r}, but the ready-made lessons are "
+                     f"{', '.join(LESSONS)} (or a lesson built with 'Add this view to my lesson')")
+
+
+def parse(seq: str, step: str | None) -> tuple[Lesson, int]:
+    """Judge the address values ``seq`` and ``step`` (1-based, default 1); return the lesson and the 0-based index."""
+    lesson = decode(seq)
+    if step is None or step.strip() == "":
+        return lesson, 0
+    try:
+        n = int(step.strip())
+    except ValueError:
+        n = 0
+    if not 1 <= n <= len(lesson.steps):
+        raise ValueError(f"step: must be a whole number from 1 to {len(lesson.steps)} for this lesson, "
+                         f"got {step.strip()[:20]!r}")
+    return lesson, n - 1
+
+
+def view_query(lesson: Lesson, index: int, *, present: bool = False) -> dict[str, str]:
+    """The address values that open step ``index`` (0-based) of ``lesson``: its settings, the lesson and the step."""
+    out = dict(lesson.steps[index].query) | {"seq": lesson.id, "step": str(index + 1)}
+    if present:
+        out["present"] = "true"
+    return out
+
+
+def strip_classroom_keys(query: Mapping[str, str]) -> dict[str, str]:
+    """A view's settings without the classroom's own keys (what "Add this view to my lesson" stores)."""
+    return {k: v for k, v in query.items() if k not in CLASSROOM_KEYS}

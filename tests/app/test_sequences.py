@@ -1,0 +1,91 @@
+"""Lesson sequences (app/sequences.py): every ready-made view opens a real page with valid settings, and a teacher's
+own sequence survives the round trip through its link; damaged links give a message naming the bad value."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+
+import pytest
+
+import app.catalogue.brdp  # noqa: F401
+import app.catalogue.svt  # noqa: F401
+from app import catalogue, params, sequences
+from app.sequences import Step
+from app.views.brdp import explore as brdp_explore
+from app.views.brdp import reproduce as brdp_reproduce
+from app.views.svt import explore as svt_explore
+from app.views.svt import reproduce as svt_reproduce
+
+PARTS = {("brdp", "explore"): list(brdp_explore.EXPLORE_TABS), ("brdp", "reproduce"): list(brdp_reproduce.PARTS),
+         ("svt", "explore"): list(svt_explore.PARTS), ("svt", "reproduce"): list(svt_reproduce.PARTS)}
+
+
+@pytest.mark.parametrize("lesson", list(sequences.LESSONS.values()), ids=list(sequences.LESSONS))
+def test_ready_made_lessons_open_valid_views(lesson):
+    assert 5 <= len(lesson.steps) <= 8
+    for step in lesson.steps:
+        assert step.page in sequences.PAGES and step.say
+        for key, raw in step.query.items():
+            if key == "part":
+                view = step.query.get("view", "explore")
+                assert raw in PARTS[(step.page, view)], (step, raw)
+                continue
+            p = catalogue.get(key)  # raises on a key the catalogue does not define
+            _, problem, note = params.judge(p, raw, p.default)
+            assert problem is None and note is None, (key, raw, problem, note)
+
+
+def test_custom_sequence_round_trips_through_its_link():
+    steps = [Step("baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"),
+             Step("", {"eps": "1"}), Step("svt", {"part": "Run", "eps": "0.1"}, "é ≈ ü — unicode survives")]
+    code = sequences.encode(steps)
+    assert code.startswith("~") and all(c.isalnum() or c in "-_~" for c in code)
+    lesson, i = sequences.parse(code, "3")
+    assert i == 2 and lesson.steps == tuple(steps)
+    # independent decoding of the documented format: base64url(zlib(JSON rows))
+    rows = json.loads(zlib.decompress(base64.urlsafe_b64decode(code[1:] + "=" * (-len(code[1:]) % 4))))
+    assert rows[0] == ["baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"] and rows[1] == ["", {"eps": "1"}]
+
+
+def test_view_query_carries_lesson_step_and_presentation():
+    lesson = sequences.LESSONS["svt"]
+    q = sequences.view_query(lesson, 1, present=True)
+    assert q["seq"] == "svt" and q["step"] == "2" and q["present"] == "true" and q["part"] == "Correction"
+    assert "present" not in sequences.view_query(lesson, 1)
+
+
+def test_classroom_keys_are_not_stored_in_a_step():
+    assert sequences.strip_classroom_keys({"eps": "1", "seq": "x", "step": "2", "present": "true"}) == {"eps": "1"}
+    with pytest.raises(ValueError, match="setting"):
+        sequences.encode([Step("baselines", {"seq": "x"})])
+
+
+@pytest.mark.parametrize("seq,step,match", [
+    ("nope", None, "ready-made lessons are"),
+    ("~not-base64!!", None, "damaged"),
+    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["nowhere",{}]]')).decode(), None, "not one of the app"),
+    ("~" + base64.urlsafe_b64encode(zlib.compress(b'{"a":1}')).decode(), None, "damaged"),
+    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["",{"eps":1}]]')).decode(), None, "unreadable value"),
+    ("eps", "0", "from 1 to 6"),
+    ("eps", "7", "from 1 to 6"),
+    ("eps", "two", "from 1 to 6"),
+    ("~" + "A" * 5000, None, "damaged"),
+])
+def test_bad_links_raise_a_message_naming_the_value(seq, step, match):
+    with pytest.raises(ValueError, match=match):
+        sequences.parse(seq, step)
+
+
+def test_encode_rejects_empty_and_overlong_lessons():
+    with pytest.raises(ValueError, match="between 1 and"):
+        sequences.encode([])
+    with pytest.raises(ValueError, match="between 1 and"):
+        sequences.encode([Step("")] * (sequences.MAX_STEPS + 1))
+    with pytest.raises(ValueError, match="not one of the app"):
+        sequences.encode([Step("elsewhere")])
+
+
+def test_default_step_is_the_first():
+    assert sequences.parse("brdp", None)[1] == 0 and sequences.parse("brdp", " ")[1] == 0

@@ -1,0 +1,105 @@
+"""axe-core on every page, its reproduce view and its presentation mode: no critical or serious violation, headings
+never skip a level, chart text in the theme's text colour (≥ 4.5:1), and a clean console with no request leaving
+127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from app import registry
+from tests.e2e.test_browser import wait_for_app
+
+PAGES = [p.url_path for p in registry.available_pages()]
+TOPICS = {p.url_path for p in registry.TOPICS}
+#: Streamlit's frontend looks for its server under the page's path first (``/<page>/_stcore/health`` and
+#: ``…/host-config``) and then at the root; the first probe of a sub-page answers 404. Only a ``window.__streamlit``
+#: set in Streamlit's own index.html before its bundle loads would stop the probe, so exactly these two are expected.
+PROBE = re.compile(r"^/[a-z0-9_]+/_stcore/(health|host-config)$")
+
+
+def _settle(page: Page) -> None:
+    wait_for_app(page)
+    page.wait_for_timeout(1500)  # charts draw after the run ends
+
+
+def _contrast(rgb_a: tuple[float, ...], rgb_b: tuple[float, ...]) -> float:
+    def lum(c):
+        ch = [x / 255 for x in c[:3]]
+        ch = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in ch]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(rgb_a), lum(rgb_b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in re.findall(r"[\d.]+", css)[:3])
+
+
+VIEWS = [(p, "") for p in PAGES] + [(p, "view=reproduce") for p in PAGES if p in TOPICS] + \
+        [(p, "present=true") for p in PAGES]
+
+
+@pytest.mark.parametrize("path,query", VIEWS, ids=[f"{p or 'home'}?{q}" for p, q in VIEWS])
+def test_axe_headings_and_chart_text(page: Page, app_url, path, query):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{app_url}/{path}?{query}", timeout=60_000)
+    _settle(page)
+    results = Axe().run(page)
+    bad = [v for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
+    assert not bad, [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in bad]
+    levels = page.evaluate("() => Array.from(document.querySelectorAll('[data-testid=stMain] h1, [data-testid=stMain] "
+                           "h2, [data-testid=stMain] h3, [data-testid=stMain] h4')).filter(h => h.offsetParent)"
+                           ".map(h => +h.tagName[1])")
+    assert levels and levels[0] == 1, levels
+    for a, b in zip(levels, levels[1:]):
+        assert b <= a + 1, f"heading level jumps from h{a} to h{b}: {levels}"
+    ticks = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
+                          ".map(t => getComputedStyle(t).fill)")
+    bg = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+    for fill in ticks:
+        assert _contrast(_rgb(fill), _rgb(bg)) >= 4.5, (fill, bg)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_text_and_marks_readable_in_both_themes(browser, app_url, scheme):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, color_scheme=scheme)
+    page = ctx.new_page()
+    page.goto(f"{app_url}/noise_reduction", timeout=60_000)
+    _settle(page)
+    page.wait_for_selector(".xtick text", timeout=60_000)
+    bg = _rgb(page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"))
+    texts = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text, .legendtext, "
+                          ".g-xtitle text')).map(t => getComputedStyle(t).fill)")
+    assert texts and all(_contrast(_rgb(f), bg) >= 4.5 for f in texts), (scheme, bg, set(texts))
+    # marks the figure drew black (inline style) as they render: light ink on a dark page, black on a white one
+    marks = page.evaluate("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] [style*=\"rgb(0, 0, "
+                          "0)\"]')).map(e => { const s = getComputedStyle(e), st = e.getAttribute('style'); "
+                          "return st.includes('fill: rgb(0, 0, 0)') ? s.fill : s.stroke; })")
+    assert marks, "the noise-reduction page draws black marks (its stopping boundary)"
+    for colour in marks:
+        assert _contrast(_rgb(colour), bg) >= 3.0, (scheme, colour, bg)  # graphics: WCAG 1.4.11
+    ctx.close()
+
+
+def test_clean_console_and_only_local_requests(page: Page, app_url):
+    errors: list[str] = []
+    failed: list[str] = []
+    hosts: set[str] = set()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: hosts.add(urlsplit(r.url).hostname or "") if r.url.startswith("http") else None)
+    page.on("response", lambda r: failed.append(urlsplit(r.url).path) if r.status >= 400 else None)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    for path in PAGES:
+        page.goto(f"{app_url}/{path}", timeout=60_000)
+        _settle(page)
+    unexpected = [p for p in failed if not PROBE.match(p)]
+    assert not unexpected, unexpected
+    resource_404s = [e for e in errors if e.startswith("Failed to load resource")]
+    assert len(resource_404s) <= len(failed), errors
+    assert not [e for e in errors if not e.startswith("Failed to load resource")], errors
+    assert hosts == {"127.0.0.1"}, hosts
