@@ -8,6 +8,7 @@ renderers; a page without content shows nothing. Numeric answers are written out
 
 from __future__ import annotations
 
+import html
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -20,7 +21,6 @@ from app.catalogue import GLOSSARY
 PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
 MY_LESSON = "_dpx_my_lesson"  # session state: the views a teacher added to their own lesson (survives page changes)
-params.KEEP_KEYS.update({SEQ_KEY, STEP_KEY})  # the address keeps the lesson while the page's controls move
 
 #: Glossary terms shown on each page (url_path → terms, in the order shown).
 PAGE_TERMS: dict[str, tuple[str, ...]] = {
@@ -122,6 +122,14 @@ def _page_link(pages: Mapping[str, Any] | None, url_path: str, label: str, query
         st.markdown(f"[{label}](./{url_path}?{_query(query)})")
 
 
+def _reload_link(url_path: str, label: str, query: Mapping[str, str], arrow: str) -> None:
+    """A same-tab link that loads ``url_path`` with ``query`` afresh (the next view of a lesson: a new page load, so
+    the address, the controls and the lesson step always agree). Only fixed text and escaped query values."""
+    href = html.escape(f"./{url_path}?{_query(query)}", quote=True)
+    st.markdown(f'<a href="{href}" target="_self" class="dpx-lesson-link">{arrow} {html.escape(label)}</a>',
+                unsafe_allow_html=True)
+
+
 def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) -> None:
     """The lesson a ``?seq=`` link opened: where we are, what to say, previous / next (same tab, same mode)."""
     raw = st.query_params.get(SEQ_KEY)
@@ -146,12 +154,12 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
         with row:
             if i > 0:
                 prev = lesson.steps[i - 1]
-                _page_link(pages, prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
-                           present=present), icon=":material/arrow_back:")
+                _reload_link(prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
+                             present=present), "←")
             if i + 1 < n:
                 nxt = lesson.steps[i + 1]
-                _page_link(pages, nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
-                           present=present), icon=":material/arrow_forward:")
+                _reload_link(nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
+                             present=present), "→")
             else:
                 st.markdown(":material/flag: Last view of this lesson.")
 

@@ -40,10 +40,11 @@ _CHECKED = "_url_checked"  # keys whose URL value was already judged during this
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
 _EMBED_KEYS = ("embed", "embed_options")
-_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
+_PART_FROM = "_url_part_from"
+_SENT = "_url_sent"  # the query this session last wrote to the browser  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
-KEEP_KEYS: set[str] = {"ledger"}
+KEEP_KEYS: set[str] = {"ledger", "seq", "step"}  # and a lesson sequence's link and step (app.sequences)
 
 #: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
 LEGACY_PART_KEYS = ("tab", "figs")
@@ -308,8 +309,11 @@ def sync_url() -> None:
         current = {k: qp.get_all(k) for k in qp}
         target = {k: v for k, v in current.items() if qp.is_bound(k) or k.lower() in _EMBED_KEYS}
         target |= {k: [v] for k, v in want.items() if not qp.is_bound(k)}
-        if target == current:
+        # compare with what this session last sent the browser, not with the server's copy: a same-page link
+        # (the next view of a lesson) changes the server's copy without the browser's address following it
+        if target == current and st.session_state.get(_SENT) == target:
             return
+        st.session_state[_SENT] = target
         for key in list(current):
             if not qp.is_bound(key) and key.lower() not in _EMBED_KEYS:
                 qp.discard_param_no_forward_msg(key)

@@ -26,6 +26,8 @@ GLOSSARY: dict[str, str] = {
     "PLD": "Privacy-loss distribution: the law of the privacy loss when y is drawn from the mechanism. Composing "
     "mechanisms convolves their PLDs, which gives the tight total δ(ε) (the dp_accounting library does this).",
     "zCDP": "Zero-concentrated DP with parameter ρ: the Rényi divergence of every order a > 1 between neighbouring "
+    "outputs is at most ρ·a. ρ's add up under composition. The app turns ρ into (ε, δ) with the tight bound of "
+    "Canonne, Kamath & Steinke (2020); the Accuracy-first filters keep their paper's ρ + 2√(ρ ln(1/δ)).",
     "outputs is at most ρ·a. ρ's simply add under composition, and ρ-zCDP implies (ε, δ)-DP for every δ; the app "
     "converts with the tight bound of Canonne, Kamath & Steinke (2020), a little below the classic "
     "ρ + 2√(ρ ln(1/δ)); the Accuracy-first privacy filters keep the classic form, as their paper states them.",

@@ -98,7 +98,7 @@ def _cards(pages: list[registry.PageInfo]) -> None:
     cols = st.columns(3, gap="medium")
     for i, page in enumerate(pages):
         with cols[i % 3].container(border=True, height="stretch"):
-            st.markdown(f"#### {page.title}")
+            st.markdown(f"### {page.title}")
             if page.paper:
                 st.caption(page.paper)
             st.markdown(page.blurb)
