@@ -28,9 +28,6 @@ GLOSSARY: dict[str, str] = {
     "zCDP": "Zero-concentrated DP with parameter ρ: the Rényi divergence of every order a > 1 between neighbouring "
     "outputs is at most ρ·a. ρ's add up under composition. The app turns ρ into (ε, δ) with the tight bound of "
     "Canonne, Kamath & Steinke (2020); the Accuracy-first filters keep their paper's ρ + 2√(ρ ln(1/δ)).",
-    "outputs is at most ρ·a. ρ's simply add under composition, and ρ-zCDP implies (ε, δ)-DP for every δ; the app "
-    "converts with the tight bound of Canonne, Kamath & Steinke (2020), a little below the classic "
-    "ρ + 2√(ρ ln(1/δ)); the Accuracy-first privacy filters keep the classic form, as their paper states them.",
     "ex-post privacy": "The privacy loss actually paid for the outcome that happened, as opposed to the worst case "
     "declared in advance. A mechanism that stops as soon as its answer is accurate enough pays only the ex-post ε "
     "of the level where it stopped.",
