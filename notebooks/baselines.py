@@ -239,7 +239,7 @@ def _(lessons):
         options=("Gaussian", "Laplace", "the same"),
         why="Gaussian noise composes best: 100 releases cost about ε = 14.4 at δ = 10⁻⁵, Laplace about 68.3, the "
         "naive sum 100.",
-        solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.25**.",
+        solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
     )
     compose_answer = ex_compose.input
     return compose_answer, ex_compose

@@ -25,9 +25,9 @@ EXERCISES: tuple[Exercise, ...] = (
         "Set ε = 1, δ = 10⁻⁵ and T = 100 releases. What total ε does each mechanism really spend, against "
         "the naive 100 × 1?",
         {"eps": "1", "delta": "1e-05", "T": "100"},
-        "Gaussian: **14.43**, Laplace: **68.25** (both at δ = 10⁻⁵), far below the naive **100**. Exact "
+        "Gaussian: **14.43**, Laplace: **68.26** (both at δ = 10⁻⁵), far below the naive **100**. Exact "
         "accounting grows like √T; the Gaussian composes best.",
-        ("14.43", "68.25", "100"),
+        ("14.43", "68.26", "100"),
     ),
     Exercise(
         "base-accuracy",
