@@ -32,7 +32,7 @@ def test_each_part_renders_at_defaults_without_errors_or_warnings(part):
 def test_the_page_opens_with_the_idea_before_any_number():
     at = open_page(SCRIPT)
     assert any(view.IDEA.split("*")[0] in m.value for m in at.markdown)
-    assert at.subheader[0].value == "The idea in one picture"  # the picture comes before the headline metrics
+    assert at.header[0].value == "The idea in one picture"  # the picture comes before the headline metrics
 
 
 # (widget kind, key, new value, part where the effect is visible)

@@ -40,7 +40,7 @@ def test_renders_at_defaults_idea_first():
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert at.title[0].value.startswith("Accuracy first")
-    assert at.subheader[0].value.startswith("The idea")  # one picture of the idea before any number
+    assert at.header[0].value.startswith("The idea")  # one picture of the idea before any number
     charts = [c.key for c in at.get("plotly_chart")]
     assert charts[0] == "chart-idea"
     m = metrics(at)

@@ -28,7 +28,7 @@ def test_renders_at_defaults():
     assert at.title
     assert {"threshold noise scale b", "query noise scale 1/λ", "correction r in use"} <= set(_metrics(at))
     assert not at.warning, [w.value for w in at.warning]  # no erratum warning at the sound defaults
-    assert at.subheader[0].value == "SVT at work"  # the picture of the idea comes before any number
+    assert at.header[0].value == "SVT at work"  # the picture of the idea comes before any number
 
 
 @pytest.mark.parametrize("part", ["Correction", "Run", "Top-c", "Numerics"])
@@ -77,7 +77,7 @@ def test_view_switches_to_the_reproduction():
     at = open_page(PAGE, FAST)
     at.radio(key="view").set_value("reproduce").run()
     _ok(at)
-    assert any("Fig. 3" in h.value for h in at.subheader)
+    assert any("Fig. 3" in h.value for h in at.header)
     assert len(at.get("plotly_chart")) <= 8  # one part at a time, not the whole paper on one page
 
 
@@ -159,7 +159,7 @@ REPRODUCE_PARTS = {
 def test_reproduce_parts_render(part):
     at = open_page(PAGE, {"view": "reproduce", "part": part, **FAST})
     _ok(at)
-    titles = " ".join(h.value for h in at.subheader)
+    titles = " ".join(h.value for h in at.header)
     for fig in REPRODUCE_PARTS[part]:
         assert fig in titles
     assert any("cannot be downloaded" in i.value for i in at.info)
