@@ -131,12 +131,12 @@ def test_bad_links_show_a_clear_message_and_the_page_keeps_working(script, query
 def test_controls_do_not_leak_between_pages():
     """A page's controls start from its own defaults, not from another page's control of the same key.
 
-    SVT's threshold is ``T`` and the baselines' number of compositions is ``T`` too: moving one must not move the
-    other. Presentation mode, in contrast, stays on across pages.
+    SVT's threshold τ and the baselines' number of releases T once shared the key ``T``; each page's controls must
+    start from their own defaults after another page moved its own. Presentation mode, in contrast, stays on across pages.
     """
     at = open_page("svt.py")
-    svt_t_default = at.select_slider(key="T").value
-    at.select_slider(key="T").set_value(1000.0).run()
+    svt_t_default = at.select_slider(key="thr").value
+    at.select_slider(key="thr").set_value(1000.0).run()
     at.select_slider(key="eps").set_value(10.0).run()
     at.toggle(key="present").set_value(True).run()
     at.switch_page("../pages/baselines.py")
@@ -147,7 +147,7 @@ def test_controls_do_not_leak_between_pages():
     assert at.toggle(key="present").value is True
     at.switch_page("../pages/svt.py")
     at.run()
-    assert at.select_slider(key="T").value == svt_t_default
+    assert at.select_slider(key="thr").value == svt_t_default
 
 
 @pytest.mark.parametrize(("eps", "t"), [("0.5", "10"), ("15", "100"), ("20", "1000")])
