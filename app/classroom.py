@@ -82,7 +82,7 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] [data-testid="stDataFrame"] { zoom: 1.4; }
 [data-testid="stMain"] [data-testid="stExpander"] summary p,
 [data-testid="stMain"] [data-testid="stTab"] p, [data-testid="stMain"] a p { font-size: 1.3rem; }
-[data-testid="stToolbar"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
+[data-testid="stToolbarActions"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
 </style>
 """
 

@@ -179,8 +179,13 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     _prepare(p, default)
     st.session_state.setdefault(_DRAWN, {})[p.key] = p
     text = help or p.help
+    # The current value is also passed as the widget's default: Streamlit falls back to a widget's default when the
+    # browser remounts it or sends a value it cannot read (e.g. a slider moved while a run was being replaced), and
+    # without one that fallback is the first option, which would silently reset every control to its minimum.
+    current = st.session_state[p.key]
     if p.kind == "slider":
-        value = c.select_slider(p.label, options=list(p.grid), format_func=p.fmt, key=p.key, help=text)
+        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=p.fmt, key=p.key,
+                                help=text)
         if p.ends:
             c.markdown(
                 "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
@@ -189,10 +194,12 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
             )
         return value
     if p.kind == "choice":
-        return c.radio(p.label, list(p.grid), format_func=p.words, key=p.key, help=text, horizontal=True)
+        return c.radio(p.label, list(p.grid), index=list(p.grid).index(current), format_func=p.words, key=p.key,
+                       help=text, horizontal=True)
     if p.kind == "toggle":
-        return bool(c.toggle(p.label, key=p.key, help=text))
-    return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, step=1, key=p.key, help=text))
+        return bool(c.toggle(p.label, value=bool(current), key=p.key, help=text))
+    return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, value=int(current), step=1, key=p.key,
+                              help=text))
 
 
 def control(key: str, *, container: Any = None, default: Any = None, help: str | None = None) -> Any:

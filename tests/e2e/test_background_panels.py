@@ -30,7 +30,7 @@ def test_brdp_subsampling_panels_arrive_by_themselves(live_url: str, page: Page)
     page.goto(f"{live_url}/brdp?part=Subsampling&eps=3.3&n=10000")
     # the cheap part of the tab is there while Alg. 4 still runs in a worker
     expect(page.get_by_text(re.compile(PLACEHOLDER)).first).to_be_visible(timeout=60_000)
-    expect(page.get_by_text("BR-DP acceptance").first).to_be_visible()
+    expect(page.get_by_text("BR-DP: chance within ±θ").first).to_be_visible()
     t0 = time.monotonic()
     # ... and the panels replace their placeholders with no interaction (the page polls its jobs)
     expect(page.get_by_text("Alg. 4 p*, paper mode")).to_be_visible(timeout=120_000)
@@ -85,16 +85,28 @@ def _server_pid(url: str) -> int:
 
 
 def test_a_killed_worker_is_explained_and_the_panel_can_be_retried(live_url: str, page: Page) -> None:
-    page.goto(f"{live_url}/brdp?part=Privacy&eps=2.9&T=300")
-    expect(page.get_by_text(re.compile(PLACEHOLDER)).first).to_be_visible(timeout=60_000)
-    time.sleep(2.0)  # the job has reached a worker
-    # the workers are the forkserver's children (depth 2 under this test's own server): kill them mid-job
-    workers = [p for p, depth in _descendants(_server_pid(live_url)).items() if depth == 2]
-    assert workers, "no worker processes found"
-    for p in workers:
-        os.kill(p, signal.SIGKILL)
-    expect(page.get_by_text(re.compile("stopped before finishing"))).to_be_visible(timeout=120_000)
-    expect(page.get_by_text(re.compile("BR-DP acceptance|privacy-loss budget")).first).to_be_visible()
+    lost = page.get_by_text(re.compile("stopped before finishing"))
+    done = page.get_by_text(re.compile(r"ε after T = 1000, exact"))
+    # a composition job takes about a second on an idle machine: kill the workers the moment its placeholder shows,
+    # and try other settings (new jobs) if one finished first
+    for eps in (2.9, 4.1, 6.3, 8.7, 11.0):
+        page.goto(f"{live_url}/brdp?part=Privacy&eps={eps}&T=1000")
+        expect(page.get_by_text(re.compile(PLACEHOLDER)).first).to_be_visible(timeout=60_000)
+        # the workers are the forkserver's children (depth 2 under this test's own server)
+        workers: list[int] = []
+        for _ in range(100):
+            workers = [p for p, depth in _descendants(_server_pid(live_url)).items() if depth == 2]
+            if workers:
+                break
+            time.sleep(0.1)
+        assert workers, "no worker processes found"
+        for p in workers:
+            os.kill(p, signal.SIGKILL)
+        expect(lost.or_(done).first).to_be_visible(timeout=120_000)
+        if lost.count():
+            break
+    expect(lost).to_be_visible()
+    expect(page.get_by_text(re.compile("BR-DP: chance within ±θ|privacy-loss budget")).first).to_be_visible()
     page.get_by_role("button", name=re.compile("Retry")).click()
-    expect(page.get_by_text(re.compile(r"ε after T = 300, exact"))).to_be_visible(timeout=240_000)
-    expect(page.get_by_text(re.compile("stopped before finishing"))).to_have_count(0)
+    expect(done).to_be_visible(timeout=240_000)
+    expect(lost).to_have_count(0)

@@ -13,13 +13,23 @@ TIMEOUT = 30_000
 
 
 def wait_for_app(page: Page) -> None:
-    """Wait until Streamlit has finished the current script run."""
+    """Wait until Streamlit has finished the current script run and no element is left stale.
+
+    The status widget alone is not enough: with the viewer toolbar it can be absent during the first run, so the
+    root's ``data-test-script-state`` (set by Streamlit's frontend) and its stale markers are read as well.
+    """
     page.wait_for_selector("[data-testid='stApp']", timeout=TIMEOUT)
     page.wait_for_selector("[data-testid='stMain'] h1", timeout=TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
-    )
+    page.wait_for_function(SETTLED_JS, timeout=TIMEOUT)
     page.wait_for_timeout(300)
+
+
+SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-stale="true"]');
+}"""
 
 
 def metric(page: Page, label: str) -> str:

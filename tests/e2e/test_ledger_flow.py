@@ -10,20 +10,21 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_browser import SETTLED_JS
 
 TIMEOUT = 180_000  # generous: the shared test machine can be heavily loaded
 
 
 def wait_for_app(page: Page) -> None:
-    """Wait until Streamlit has finished the current script run."""
+    """Wait until Streamlit has finished the current script run (the shared check, with this file's timeout)."""
     page.wait_for_selector("[data-testid='stMain'] h1", timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
+    page.wait_for_function(SETTLED_JS, timeout=TIMEOUT)
     page.wait_for_timeout(300)
 
 
 def go(page: Page, title: str) -> None:
-    """Navigate by the sidebar's navigation link (a page.goto would start a new session and lose the ledger)."""
-    page.locator("[data-testid='stSidebarNav'] a").filter(has_text=title).first.click()
+    """Navigate by the app's menu in the sidebar (a page.goto would start a new session and lose the ledger)."""
+    page.locator("[data-testid='stSidebar'] [data-testid='stPageLink'] a").filter(has_text=title).first.click()
     expect(page.locator("[data-testid='stMain'] h1").first).to_be_visible(timeout=TIMEOUT)
     wait_for_app(page)
 

@@ -27,7 +27,8 @@ def test_presentation_scales_charts_and_hides_chrome(page: Page, app_url):
                           ".map(t => t.getBoundingClientRect().height > 0 ? parseFloat(getComputedStyle(t).fontSize)"
                           " : 99)")
     assert sizes and min(sizes) >= 18, sizes
-    assert not page.locator("[data-testid='stToolbar']").is_visible()
+    assert not page.locator("[data-testid='stToolbarActions']").is_visible()
+    expect(page.get_by_test_id("stExpandSidebarButton")).to_be_visible()  # the controls stay one click away
     assert not page.locator("[data-testid='stMainMenu']").is_visible()
     expect(page.get_by_role("button", name="ε (epsilon)")).to_have_count(0)  # the glossary strip is left out
     _open(page, f"{app_url}/baselines")
