@@ -30,7 +30,7 @@ def test_brdp_subsampling_panels_arrive_by_themselves(live_url: str, page: Page)
     page.goto(f"{live_url}/brdp?part=Subsampling&eps=3.3&n=10000")
     # the cheap part of the tab is there while Alg. 4 still runs in a worker
     expect(page.get_by_text(re.compile(PLACEHOLDER)).first).to_be_visible(timeout=60_000)
-    expect(page.get_by_text("BR-DP: chance within ±θ").first).to_be_visible()
+    expect(page.get_by_text("BR-DP: chance within ±θ").first).to_be_visible(timeout=60_000)
     t0 = time.monotonic()
     # ... and the panels replace their placeholders with no interaction (the page polls its jobs)
     expect(page.get_by_text("Alg. 4 p*, paper mode")).to_be_visible(timeout=120_000)
