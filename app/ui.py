@@ -131,8 +131,8 @@ def app_style() -> None:
         charts = light + "@media (prefers-color-scheme: dark) {\n" + dark + "}\n"
     st.html(f"<style>\n{charts}{_BASE_CSS}</style>")
     st.html(_SIDEBAR_JS, unsafe_allow_javascript=True)
-    st.html('<p class="dpx-phone-only">⚙️ The settings of this page are in the menu: tap <b>»</b> at the top '
-            "left.</p>")
+    st.html('<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
+            "The controls open over the page; close them with <b>«</b> to see the result.</p>")
 
 
 #: The sidebar scrolls when its controls are taller than the screen: a keyboard user must be able to focus it to
@@ -146,6 +146,22 @@ _SIDEBAR_JS = """<script>
     side.setAttribute("role", "region");
     side.setAttribute("aria-label", "Menu and settings");
   }
+  // On a phone the sidebar is folded away: the main area's "Open the settings" button unfolds it.
+  const doc = window.parent.document || document;
+  if (!doc.dpxSettingsButton) {
+    doc.dpxSettingsButton = true;
+    doc.addEventListener("click", (e) => {
+      if (!e.target.closest || !e.target.closest(".dpx-open-settings")) return;
+      const open = doc.querySelector('[data-testid="stExpandSidebarButton"]');
+      if (!open) return;
+      open.click();
+      setTimeout(() => {  // past the page menu, straight to the page's own controls
+        const heads = Array.from(doc.querySelectorAll('[data-testid="stSidebar"] h2'));
+        const controls = heads.find((h) => h.textContent.trim().startsWith("Controls")) || heads[0];
+        if (controls) controls.scrollIntoView({block: "start"});
+      }, 350);
+    });
+  }
 })();
 </script>"""
 
@@ -155,6 +171,9 @@ _BASE_CSS = """
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .dpx-phone-only { display: block; }
+  [data-testid="stMain"] .dpx-open-settings { min-height: 44px; padding: 0.4rem 0.9rem; margin-right: 0.5rem;
+    font: inherit; font-weight: 600; color: inherit; background: transparent; cursor: pointer;
+    border: 1px solid currentColor; border-radius: 0.5rem; }
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem; padding-right: 0.75rem; }
   [data-testid="stMain"] { overflow-x: hidden; }
 }

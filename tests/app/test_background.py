@@ -332,14 +332,17 @@ def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
     monkeypatch.setattr(background, "LIGHT_USAGE", 0.5)
     for s in ("n1", "n2"):
         background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
-    t0 = time.time()
     busy = [background.submit(_stamped, f"{s}-busy", 3.0, session=s) for s in ("n1", "n2")]
     time.sleep(0.3)
     later = [background.submit(_stamped, f"{s}-next", 0.1, session=s) for s in ("n1", "n2")]
     mine = [background.submit(_stamped, f"me{i}", 0.1, session="me") for i in range(background.EXPRESS_WORKERS)]
     starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
-    assert all(starts[f"me{i}"] - t0 < 2.5 for i in range(background.EXPRESS_WORKERS)), "did not wait for 3 s jobs"
-    assert min(starts["n1-next"], starts["n2-next"]) - t0 >= 2.9, "heavy sessions wait for a regular worker"
+    first_free = min(starts["n1-busy"], starts["n2-busy"]) + 3.0  # no regular worker is free before this
+    mine_started = max(starts[f"me{i}"] for i in range(background.EXPRESS_WORKERS))
+    # compared with the neighbours' own start times, not the wall clock: a loaded machine may start a worker late
+    assert mine_started < first_free - 0.5, "the newcomer waited for a regular worker"
+    assert min(starts["n1-next"], starts["n2-next"]) >= first_free - 0.05, "heavy sessions wait for a regular worker"
+    assert mine_started < min(starts["n1-next"], starts["n2-next"])
 
 
 def test_a_session_keeps_a_bounded_queue(no_wait, monkeypatch):
