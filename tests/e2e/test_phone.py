@@ -25,14 +25,15 @@ def test_settings_open_from_the_main_area_on_a_phone(browser: Browser, app_url: 
     page = ctx.new_page()
     page.goto(f"{app_url}/{path}", timeout=60_000)
     wait_for_app(page)
+    wait_for_app(page)  # a second run may follow the first at once (the browser reports its theme)
     slider = page.get_by_role("group", name=control)  # the visible slider (its <input> is a 1-px hidden one)
     expect(slider).not_to_be_in_viewport()  # folded away with the sidebar
     button = page.get_by_role("button", name="Open the settings")
-    expect(button).to_be_in_viewport()  # at the top of the page, before any chart
+    expect(button).to_be_in_viewport(timeout=60_000)  # at the top of the page, before any chart
     box = button.bounding_box()
     assert box and box["height"] >= 44, box  # a thumb-sized target
     button.tap()
-    expect(slider).to_be_in_viewport(timeout=10_000)
+    expect(slider).to_be_in_viewport(timeout=30_000)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, width
     page.screenshot(path=str(ARTIFACTS / f"phone-settings-{path}.png"))
