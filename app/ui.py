@@ -155,11 +155,22 @@ _SIDEBAR_JS = """<script>
       const open = doc.querySelector('[data-testid="stExpandSidebarButton"]');
       if (!open) return;
       open.click();
-      setTimeout(() => {  // past the page menu, straight to the page's own controls
+      // Past the page menu, straight to the page's own controls, once the sidebar is open and drawn (a slow phone
+      // or a rerun may take a while): look every 100 ms for up to 5 s, and scroll again once it has settled.
+      let tries = 0, scrolled = 0;
+      const toControls = () => {
+        const bar = doc.querySelector('[data-testid="stSidebar"]');
         const heads = Array.from(doc.querySelectorAll('[data-testid="stSidebar"] h2'));
         const controls = heads.find((h) => h.textContent.trim().startsWith("Controls")) || heads[0];
-        if (controls) controls.scrollIntoView({block: "start"});
-      }, 350);
+        const shown = bar && bar.getBoundingClientRect().left > -2 && bar.getBoundingClientRect().width > 100;
+        if (shown && controls) {  // slid fully into view (the sidebar slides in from the left)
+          controls.scrollIntoView({block: "start"});
+          if (++scrolled < 2) setTimeout(toControls, 400);
+        } else if (++tries < 50) {
+          setTimeout(toControls, 100);
+        }
+      };
+      setTimeout(toControls, 100);
     });
   }
 })();

@@ -239,7 +239,7 @@ def composition(mechanism: str, epsilon: float, delta: float, sensitivity: float
     res = _ledger.pld([rel], 1e6, total_delta)
     basic = releases * rel.dp_epsilon
     return Composition(releases, epsilon, delta, float(res.epsilon), total_delta, float(basic),
-                       "privacy-loss distributions composed (tight)" if "PLD" in res.note else res.note)
+                       "the tight accountant: privacy-loss distributions composed" if "PLD" in res.note else res.note)
 
 
 # ------------------------------------------------------------------------------------------------------------------

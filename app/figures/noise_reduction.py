@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from app.figures import style
 from app.figures.style import COLORS, figure, hline, line, vline
 
 NR = "#009E73"  # noise reduction (Brownian)
@@ -77,7 +78,8 @@ def gauge(*, remaining: float, budget: float) -> go.Figure:
            "title": {"text": "remaining ρ"},
            "gauge": {"axis": {"range": [0, budget]}, "bar": {"color": NR},
                      "threshold": {"line": {"color": "#000000", "width": 3}, "value": budget}}}
-    return go.Figure(data=[ind], layout={"height": 230, "margin": {"l": 30, "r": 30, "t": 50, "b": 10}})
+    return go.Figure(data=[ind], layout={"height": 230, "margin": {"l": 30, "r": 30, "t": 50, "b": 10}},
+                     _validate=style.VALIDATE)
 
 
 def costs(df: pd.DataFrame, *, value: float) -> go.Figure:

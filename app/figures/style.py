@@ -4,14 +4,25 @@ Figures are built in one ``go.Figure(data=…, layout=…)`` call from plain dic
 chart at about 1 ms instead of 10–30 ms with ``add_vline``/``update_*`` chains (page reruns must stay under 100 ms).
 The layout says ``template="none"``: without it Plotly deep-copies its default template into every figure (ms per
 chart) and Streamlit replaces it with its own theme anyway.
+
+Plotly checks every property of a figure as it builds it (~5–15 ms for a chart of a few hundred points, a third of a
+page rerun). The app skips that check (``VALIDATE`` is off); the test suite switches it on with
+``DPX_VALIDATE_FIGURES=1``, so a misspelt property still fails there, and ``tests/app/test_figures.py`` checks that a
+figure built either way is the same JSON.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from typing import Any
 
 import plotly.graph_objects as go
+from _plotly_utils.basevalidators import ColorscaleValidator
+
+#: Validate figures as they are built (tests only: see the module docstring).
+VALIDATE: bool = os.environ.get("DPX_VALIDATE_FIGURES", "") == "1"
 
 #: Colour of each mechanism, the same on every page (Okabe–Ito palette, readable for colour-blind viewers).
 COLORS: dict[str, str] = {
@@ -80,6 +91,30 @@ def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _named_scale(name: str) -> tuple[tuple[float, str], ...]:
+    """A named colour scale ("Blues") as the stops Plotly's checked constructor puts in the figure.
+
+    Plotly.js knows a few scales by the same names but with other colours, so the name alone would change the chart.
+    """
+    return tuple(map(tuple, ColorscaleValidator("colorscale", "figure").validate_coerce(name)))
+
+
+def _drop_none(node: Any) -> Any:
+    """Copy of a trace or layout dict as Plotly's checked constructor would store it: no ``None`` values, named
+    colour scales spelled out."""
+    if isinstance(node, dict):
+        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str) else _drop_none(v))
+                for k, v in node.items() if v is not None}
+    if isinstance(node, list):
+        return [_drop_none(v) for v in node]
+    return node
+
+
+#: Plotly's empty template "none", spelled out as the checked constructor expands it (the JSON is then the same).
+_NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
+
+
 def figure(
     traces: list[dict],
     *,
@@ -99,8 +134,8 @@ def figure(
     if y_range is not None:
         yaxis["range"] = list(y_range)
     return go.Figure(
-        data=traces,
-        layout={
+        data=_drop_none(traces),
+        layout=_drop_none({
             "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True},
             "xaxis": {"title": {"text": x}, "automargin": True, **({"type": "log"} if log_x else {})},
             "yaxis": {"automargin": True, **yaxis},
@@ -109,11 +144,12 @@ def figure(
             "margin": {"l": 60, "r": 20, "t": 60, "b": 120},
             "hovermode": "x unified",
             "height": 430,
-            "template": "none",
-            "shapes": [m[0] for m in marks],
-            "annotations": [_on_axis(m[1], log_x, log_y) for m in marks],
+            "template": _NO_TEMPLATE,
+            **({"shapes": [m[0] for m in marks],
+                "annotations": [_on_axis(m[1], log_x, log_y) for m in marks]} if marks else {}),
             **layout,
-        },
+        }),
+        _validate=VALIDATE,
     )
 
 

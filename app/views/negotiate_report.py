@@ -24,7 +24,13 @@ td.num { white-space: nowrap; }
 tr, .answer, li { break-inside: avoid; page-break-inside: avoid; }
 a { color: #0057a3; overflow-wrap: anywhere; }
 .small { font-size: 9pt; color: #444; }
-@media print { a { color: #111; } body { padding: 0; } }
+@media print {
+  @page { margin: 12mm 12mm; }
+  a { color: #111; } body { padding: 0; font-size: 10pt; line-height: 1.35; }
+  h1 { font-size: 15pt; margin-bottom: 3mm; } h2 { font-size: 11.5pt; margin: 4mm 0 1.5mm; }
+  .answer { font-size: 12pt; padding: 2.5mm 3.5mm; } table { font-size: 8.8pt; } th, td { padding: 1mm 1.5mm; }
+  p, ul { margin: 1.5mm 0; }
+}
 """
 
 

@@ -141,6 +141,31 @@ def analytic_mu(eps: float, delta: float) -> float:
     return mu
 
 
+#: Up to this many (δ, T) pairs, :func:`gaussian_epsilon` finds each root with scalar ``brentq``.
+_SCALAR_ROOTS = 8
+
+
+def _scalar_root(lo: float, hi: float, mu: float, log_d: float) -> float:
+    """The ε in [lo, hi] with ln δ_G(ε; μ) = log_d, to 1e-13 absolute / 1e-14 relative, on the sound side.
+
+    Same tolerances and the same guarantee as the vectorised path of :func:`gaussian_epsilon`: the returned ε has
+    δ_G(ε) ≤ δ in floating point (δ_G decreases in ε, so the root is moved up by one tolerance until it holds).
+    """
+    def f(e: float) -> float:
+        return gaussian_log_delta_scalar(e, mu) - log_d
+
+    f_lo, f_hi = f(float(lo)), f(float(hi))
+    if f_hi == 0:
+        return float(hi)
+    if not (f_hi < 0 <= f_lo):  # not a bracket (never seen): the caller falls back to the vectorised search
+        return math.nan
+    x = optimize.brentq(f, float(lo), float(hi), xtol=1e-13, rtol=1e-14, maxiter=500)
+    step = 1e-13 + 1e-14 * abs(x)
+    while float(_gaussian_log_delta_finite(np.array([x]), np.array([mu]))[0]) - log_d > 0 and x < hi:
+        x = min(x + step, float(hi))
+    return x
+
+
 def gaussian_epsilon(
     delta: FloatOrArray, *, sigma: float, sensitivity: float = 1.0, compositions: int | np.ndarray = 1
 ) -> FloatOrArray:
@@ -181,6 +206,12 @@ def gaussian_epsilon(
         def f(e: np.ndarray, mu_: np.ndarray, ld: np.ndarray) -> np.ndarray:
             return gaussian_log_delta(e, mu_) - ld
 
+        if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (~50 µs each; find_root's setup costs ~4 ms)
+            roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
+                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge)])
+            if not np.isnan(roots).any():
+                out[inner] = roots
+                return _out(out)
         res = elementwise.find_root(f, (lo, hi), args=(mm, log_d), tolerances={"xatol": 1e-13, "xrtol": 1e-14})
         # Report the bracket's upper end (δ there ≤ target): a sound, never-optimistic ε.
         out[inner] = np.where(huge, np.inf, np.where(f(res.x, mm, log_d) <= 0, res.x, res.bracket[1]))

@@ -118,6 +118,19 @@ def test_gaussian_epsilon_vectorised_over_compositions():
     assert e.shape == (50,) and np.all(np.diff(e) > 0)
 
 
+def test_gaussian_epsilon_scalar_and_vectorised_roots_agree():
+    """A few (δ, T) pairs take scalar brentq, many take scipy's vectorised Chandrupatla search: same roots (to the
+    search tolerance 1e-13 + 1e-14·|ε|), each checked against the closed form δ_G independently of both."""
+    rng = np.random.default_rng(7)
+    deltas = 10.0 ** rng.uniform(-300, -0.05, 40)
+    for sigma, t in [(0.05, 1), (1.0, 3), (30.0, 1000)]:
+        many = dpcore.gaussian_epsilon(deltas, sigma=sigma, compositions=t)  # 40 roots: vectorised path
+        for d, e_many in zip(deltas, many):
+            e_one = dpcore.gaussian_epsilon(float(d), sigma=sigma, compositions=t)  # one root: scalar path
+            assert abs(e_one - e_many) <= 2 * (1e-13 + 1e-14 * abs(e_many))
+            assert dpcore.gaussian_delta(e_one, sigma=sigma, compositions=t) <= d * (1 + 1e-12)
+
+
 @pytest.mark.parametrize("delta", [0.0, 1e-6, 0.2, 0.7])
 def test_laplace_epsilon_single_inverts_closed_form(delta):
     e = dpcore.laplace_epsilon(delta, scale=0.8)

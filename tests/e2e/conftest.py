@@ -68,7 +68,9 @@ def serve(env: dict[str, str] | None = None) -> Iterator[str]:
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+        # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
+        # Plotly's checked ones
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "DPX_VALIDATE_FIGURES": "0", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -14,6 +14,7 @@ PHONE = {"width": 390, "height": 844}
 CASES = [
     ("baselines", "ε — privacy-loss budget"),
     ("brdp", "ε — privacy-loss budget"),
+    ("svt", "ε — privacy-loss budget"),
     ("negotiate", "θ — error tolerance"),
 ]
 

@@ -1,0 +1,79 @@
+"""The app builds its Plotly figures without Plotly's property check (app.figures.style.VALIDATE): a figure built that
+way must be exactly the figure Plotly's checked constructor builds from the same data, on every page."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+from plotly import basedatatypes
+
+from app import params, registry
+from app.figures import style
+from tests.app.conftest import open_page
+
+VIEWS = [(p.script, {}) for p in registry.available_pages()] + [
+    (p.script, {"view": "reproduce"}) for p in registry.TOPICS if p.exists
+]
+
+
+def _as_json(fig: go.Figure) -> dict:
+    return json.loads(pio.to_json(fig, validate=False))
+
+
+def _differences(a, b, path: str = "") -> list[str]:
+    """Where two JSON trees differ (paths), for a readable failure."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b), key=str)
+                for d in (_differences(a.get(k), b.get(k), f"{path}/{k}") if k in a and k in b
+                          else [f"{path}/{k}: only in the {'unchecked' if k in a else 'checked'} figure"])]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {str(a)[:60]} != {str(b)[:60]}"]
+
+
+def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[dict, dict]]:
+    """Open a page with ``query``; every figure built unchecked: (its constructor arguments, its JSON as built)."""
+    built: list[tuple[dict, dict]] = []
+    real = basedatatypes.BaseFigure.__init__
+
+    def recording(self, data=None, layout=None, frames=None, skip_invalid=False, **kwargs):
+        given = copy.deepcopy({"data": data, "layout": layout})
+        real(self, data, layout, frames, skip_invalid, **kwargs)
+        if kwargs.get("_validate") is False:
+            built.append((given, _as_json(self)))  # as built (a page may update it afterwards)
+
+    monkeypatch.setattr(style, "VALIDATE", False)
+    monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", recording)
+    at = open_page(script, query)
+    assert not at.exception, at.exception
+    monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", real)
+    return built
+
+
+def _same_as_checked(built: list[tuple[dict, dict]]) -> None:
+    for given, fast in built:
+        checked = go.Figure(data=given["data"], layout=given["layout"])  # Plotly's checked constructor
+        title = (given["layout"] or {}).get("title")
+        assert not _differences(fast, _as_json(checked)), (title, _differences(fast, _as_json(checked)))
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_unchecked_figures_equal_checked_ones(script, query, monkeypatch):
+    """Every part of every view: the first part as the page opens, then each other part (``?part=…``)."""
+    labels: list[str] = []
+    real_parts = params.parts
+
+    def recording_parts(names, **kw):
+        labels.extend(str(n) for n in names)
+        return real_parts(names, **kw)
+
+    monkeypatch.setattr(params, "parts", recording_parts)
+    built = _figures_of(script, query, monkeypatch)
+    for label in labels[1:]:
+        built += _figures_of(script, {**query, "part": label}, monkeypatch)
+    assert built, f"{script} {query} drew no figure through app.figures"
+    _same_as_checked(built)
