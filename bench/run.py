@@ -26,7 +26,6 @@ import inspect
 import logging
 import math
 import os
-import re
 import statistics
 import sys
 import time
@@ -192,27 +191,38 @@ def _open(main: str, script: str, query: dict[str, str]):
     return at
 
 
-def _variants(at) -> list[dict[str, str]]:
-    """The default view, then each other part (radio or tabs bound to ``part``) and each other view."""
-    out: list[dict[str, str]] = [{}]
-    for key in PART_KEYS:
-        radios = [r for r in at.radio if r.key == key]
-        if radios:
-            out += [{key: str(o)} for o in radios[0].options if str(o) != str(radios[0].value)]
-    views = [r for r in at.radio if r.key == "view"]
-    if views:
-        out += [{"view": str(o)} for o in views[0].options if str(o) != str(views[0].value)]
-    return out
+def _variants(at, parts: list[str]) -> list[dict[str, str]]:
+    """The default view, each other part (``?part=…``: the labels the page gave ``params.parts``) and the other view.
+
+    The view radio shows its labels ("Reproduce the paper"); the address takes the catalogue's values, read from
+    the catalogue entry of ``view``.
+    """
+    from app import catalogue
+
+    out: list[dict[str, str]] = [{"part": p} for p in parts[1:]]
+    if any(r.key == "view" for r in at.radio):
+        out += [{"view": str(v)} for v in catalogue.get("view").grid[1:]]
+    return [{}] + out
 
 
-def _tab_parts(script: str) -> list[dict[str, str]]:
-    """Explore tabs bound to ``part`` (BR-DP): read their labels from the page source (AppTest shows no tab keys)."""
-    src = (ROOT / "pages" / script).read_text()
-    m = re.search(r"EXPLORE_TABS\s*=\s*\{(.*?)\}", src, re.S)
-    if not m or not re.search(r'key="part"|tabs\(\s*"part"', src):
-        return []
-    labels = re.findall(r'"([^"]+)"\s*:', m.group(1))
-    return [{"part": lab} for lab in labels[1:]]
+def _recording_parts() -> tuple[list[str], Callable[[], None]]:
+    """Record the labels a page passes to ``app.params.parts`` (URL-bound tabs); returns (labels, undo)."""
+    from app import params
+
+    labels: list[str] = []
+    real = params.parts
+
+    def recording(names, **kw):
+        if not labels:
+            labels.extend(str(n) for n in names)
+        return real(names, **kw)
+
+    params.parts = recording
+
+    def undo() -> None:
+        params.parts = real
+
+    return labels, undo
 
 
 def _slider(at):
@@ -243,8 +253,10 @@ def bench_pages(n: int = 21, only: str | None = None) -> None:
     for page in registry.available_pages():
         if only and only not in page.script:
             continue
+        parts, undo = _recording_parts()
         first = _open(main, page.script, {})
-        variants = _variants(first) + _tab_parts(page.script)
+        undo()
+        variants = _variants(first, parts)
         for query in variants:
             at = first if not query else _open(main, page.script, query)
             tag = ", ".join(f"{k}={v}" for k, v in query.items()) or "default view"

@@ -17,6 +17,13 @@ sys.path.insert(0, str(ROOT))
 from app import registry  # noqa: E402
 
 OUT = ROOT / "assets" / "screenshots"
+#: the run has ended and nothing on the page is stale (Streamlit's frontend marks both on the page)
+SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]') && !document.querySelector('[data-stale="true"]')
+    && !document.querySelector('[data-testid="stSkeleton"]');
+}"""
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 
 
@@ -31,9 +38,9 @@ def main(url: str) -> int:
             for info in registry.available_pages():
                 page.goto(f"{url}/{info.url_path}", timeout=60_000)
                 page.wait_for_selector("[data-testid='stMain'] h1", timeout=60_000)
-                page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                                       timeout=60_000)
-                page.wait_for_timeout(1500)
+                for _ in range(2):  # the browser reports its theme after the first run: a second run may follow
+                    page.wait_for_function(SETTLED_JS, timeout=60_000)
+                    page.wait_for_timeout(1500)  # charts draw after the run ends
                 if page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1"):
                     wide.append(f"{kind}:{info.url_path or 'home'}")
                 page.screenshot(path=str(OUT / f"{info.url_path or 'home'}-{kind}.png"))

@@ -128,6 +128,10 @@ def figure(
     **layout: Any,
 ) -> go.Figure:
     """Build a figure with the shared layout: title, axis titles (with units), legend on top, compact margins."""
+    lines = title.count("<br>") + 1
+    if lines > 1:  # a wrapped title needs room above the plot, or its first lines are cut off at the chart's top
+        margin = dict(layout.get("margin") or {"l": 60, "r": 20, "t": 60, "b": 120})
+        layout["margin"] = margin | {"t": max(int(margin.get("t", 60)), 36 + 22 * lines)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
         yaxis |= {"type": "log", "exponentformat": "power"}
@@ -136,7 +140,9 @@ def figure(
     return go.Figure(
         data=_drop_none(traces),
         layout=_drop_none({
-            "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True},
+            "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True,
+                      # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
+                      **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
             "xaxis": {"title": {"text": x}, "automargin": True, **({"type": "log"} if log_x else {})},
             "yaxis": {"automargin": True, **yaxis},
             # below the plot, so a legend that wraps onto several lines never covers the title

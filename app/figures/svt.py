@@ -90,7 +90,10 @@ def first_look(comp: pd.DataFrame, *, threshold: float) -> go.Figure:
     """The page's opening picture: the first :data:`FIRST_LOOK` comparisons of one run, noisy counts (dots) against
     the noisy threshold (line), true counts as bars."""
     fig = live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK)
-    fig.layout.title.text = _wrap("Each noisy count against the noisy threshold (log scale)")
+    title = _wrap("Each noisy count against the noisy threshold (log scale)")
+    fig.layout.title.text = title
+    fig.layout.margin.t = max(fig.layout.margin.t or 0, 36 + 22 * (title.count("<br>") + 1))  # room for both lines
+    fig.layout.title.update(yref="container", y=1.0, yanchor="top", pad={"t": 16})  # hanging from the top edge, not centred on it
     return fig
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).
 _BELOW = {
