@@ -61,6 +61,23 @@ def share_url(base: str | None, url_path: str, query: Mapping[str, str]) -> str:
     return f"{url}?{_query(query)}" if query else url
 
 
+def app_root(base: str | None, url_path: str) -> str:
+    """The app's own address, without the current page's path: the public address (``DPX_PUBLIC_URL``) when set,
+    else the page address the browser used (``st.context.url``) minus ``/<url_path>``; "" without either."""
+    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if public:
+        return public.rstrip("/")
+    root = (base or "").split("?", 1)[0].rstrip("/")
+    if url_path and root.endswith("/" + url_path):
+        root = root[: -len(url_path) - 1]
+    return root
+
+
+def lesson_url(root: str, lesson: sequences.Lesson, index: int = 0) -> str:
+    """The link that opens view ``index + 1`` of ``lesson`` (its page and settings) under the app address ``root``."""
+    return f"{root}/{lesson.steps[index].page}?{_query(sequences.view_query(lesson, index))}"
+
+
 #: Presentation mode: a fixed stylesheet (never user text). Larger type and tables, no toolbar or menu, full-width
 #: main area (charts are enlarged by app.ui.chart and the glossary strip is left out); the sidebar is
 #: collapsed through st.set_page_config and its expand arrow stays visible so the controls remain one click away.
@@ -164,12 +181,15 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
                 st.markdown(":material/flag: Last view of this lesson.")
 
 
-def _my_lesson(popover: Any, url_path: str) -> None:
+def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
     """"Add this view to my lesson": collect views across pages, then one link that plays them in order."""
     mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
     with popover:
-        st.markdown("Collect views for a class: set up a page, add it, move on to the next one. The link below "
-                    "plays them in order with **Next** and **Previous**.")
+        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous** step through):")
+        for ready in sequences.LESSONS.values():
+            _reload_link(ready.steps[0].page, ready.title, sequences.view_query(ready, 0, present=present), "▶")
+        st.markdown("**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
+                    "one. The link below plays them in order with **Next** and **Previous**.")
         say = st.text_input("What to say at this view (optional)", key="_dpx_say", max_chars=200)
         cols = st.container(horizontal=True, gap="small")
         if cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add",
@@ -187,11 +207,9 @@ def _my_lesson(popover: Any, url_path: str) -> None:
         except ValueError as exc:
             st.error(str(exc))
             return
-        first = mine[0]
-        query = dict(first.query) | {SEQ_KEY: code, STEP_KEY: "1"}
         st.markdown("Link to your lesson (select and copy, or use the copy button):")
-        st.code(share_url(st.context.url, "", {}).rstrip("/") + "/" + (first.page + "?" if first.page else "?")
-                + _query(query), language=None, wrap_lines=True)
+        st.code(lesson_url(app_root(st.context.url, url_path), sequences.Lesson(code, "Your lesson", tuple(mine))),
+                language=None, wrap_lines=True)
 
 
 def _title(url_path: str) -> str:
@@ -219,7 +237,7 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     )
     mine = row.popover("My lesson", icon=":material/playlist_add:")
     _share(share, url_path)  # filled after the toggle exists, so the link carries it too
-    _my_lesson(mine, url_path)
+    _my_lesson(mine, url_path, bool(present))
     st.html(_SHARE_CSS)
     with row:
         if EXERCISES.get(url_path):

@@ -20,6 +20,9 @@ from dpcore import brdp
 
 COMPOSITION_INTERVAL = 5e-4  # PLD loss grid of the drawn exact composition curve (ε_T within ~T·h/2)
 RECYCLER_SHOWN = 40  # releases drawn in the recycler stream
+#: At most this many draws in the stream: when nearly every draw is recycled (q → 1, a tiny p_θ) 40 releases take
+#: tens of thousands of draws, which a browser cannot animate; the stream then shows the first releases only.
+RECYCLER_MAX_DRAWS = 2_000
 RECYCLER_COUNTED = 20_000  # releases behind the live counters
 DENSITY_SAMPLES = 20_000
 EXACT_ACCEPTANCE_EPS = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0)  # the exact optimiser costs ~0.15-0.3 s per ε
@@ -120,6 +123,10 @@ def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         "formula": [p.acceptance, brdp.expected_draws(**kw), (1 - p.p_theta) * p.q],
     })
     shown = draws[draws["release"] < RECYCLER_SHOWN].reset_index(drop=True)
+    if len(shown) > RECYCLER_MAX_DRAWS:  # whole releases only, but never more than the cap
+        ends = shown.groupby("release").size().cumsum()
+        last = int(ends.index[ends <= RECYCLER_MAX_DRAWS].max()) if (ends <= RECYCLER_MAX_DRAWS).any() else 0
+        shown = shown[shown["release"] <= last].iloc[:RECYCLER_MAX_DRAWS].reset_index(drop=True)
     return shown, counters
 
 

@@ -196,6 +196,9 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     if present:
         update["title"]["font"]["size"] = PRESENT_FONT + 4
         update["height"] = max(int(lay.height or 430), 560)
+        lines = str(lay.title.text or "").count("<br>") + 1
+        if lines > 1:  # the larger title lines need the room above the plot too
+            update["margin"] = {"t": max(int(lay.margin.t or 60), 30 + (PRESENT_FONT + 12) * lines)}
     names = [k for k in lay.to_plotly_json() if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
     for ax in names:
         update[ax] = {"tickfont": text, "title": {"font": text}}

@@ -16,10 +16,12 @@ IDEA = (
 )
 
 #: The path a newcomer follows, in order: (page, what they learn there).
-START_HERE: tuple[tuple[registry.PageInfo, str], ...] = (
-    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition"),
-    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong"),
-    (registry.TOOLS[0], "turn “each count within ±50, 95 % of the time” into the smallest ε"),
+#: (page, what they learn there, the settings the step opens with)
+START_HERE: tuple[tuple[registry.PageInfo, str, dict[str, str]], ...] = (
+    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition", {}),
+    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong", {}),
+    (registry.TOOLS[0], "how to turn “each count within ±50, 95 % of the time” into the smallest ε",
+     {"theta": "50", "conf": "0.95"}),
 )
 
 
@@ -86,12 +88,13 @@ def start_here() -> None:
     """A numbered path for a newcomer."""
     st.header("Start here")
     cols = st.columns(len(START_HERE), gap="medium")
-    for i, ((page, what), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
+    for i, ((page, what, query), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
         with col.container(border=True, height="stretch"):
             st.markdown(f"**Step {i} · {page.title}**")
             st.markdown(f"Learn {what}.")
             if page.exists:
-                st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:")
+                st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:",
+                             query_params=query or None)
 
 
 def _cards(pages: list[registry.PageInfo]) -> None:

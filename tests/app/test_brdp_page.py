@@ -246,3 +246,14 @@ def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
     at.radio(key="query").set_value("sum").run()
     _ok(at)
     assert {t["name"] for t in _chart(at, "p* vs size")["data"]} == {"sum, paper", "sum, corrected"}
+
+
+def test_recycler_stream_stays_drawable_when_nearly_every_draw_is_recycled():
+    """The paper's counterexample (ε = 0.1, θ = 0.1, Δ = 5, paper's accountant): q = 1 and p_θ ≈ 7e-4, so 40
+    releases take ~55 000 draws; the stream shows whole releases up to 2 000 draws, the counters still use all."""
+    at = open_page("brdp.py", {"eps": "0.1", "delta": "0.001", "theta": "0.1", "sens": "5", "kernel": "gaussian",
+                               "acct": "paper", "split": "true", "share": "0.6", "qov": "false"})
+    assert not at.exception, at.exception
+    revealed = next(m.value for m in at.metric if m.label == "draws revealed")
+    total = int(revealed.split("/")[1])
+    assert 0 < total <= 2_000, revealed

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from app import classroom, registry
+from app import classroom, registry, sequences
 from tests.app.conftest import open_page, shown_numbers
 
 PAGES = registry.available_pages()
@@ -282,6 +282,32 @@ def test_share_url_builds_full_links():
     assert su(None, "", {"eps": "2"}) == "/?eps=2"
     # anything odd in a value is percent-encoded, never passed through
     assert su(None, "svt", {"x": "<a b>&c=1"}) == "/svt?x=%3Ca%20b%3E%26c%3D1"
+
+
+def test_lesson_links_start_at_the_app_root(monkeypatch):
+    """A lesson link made on any page opens its first view's page under the app's own address (never
+    ``/brdp/brdp``), and the public address replaces the server's when it is set."""
+    monkeypatch.delenv(classroom.PUBLIC_URL_ENV, raising=False)
+    assert classroom.app_root("http://h:1/brdp", "brdp") == "http://h:1"
+    assert classroom.app_root("http://h:1/app/svt", "svt") == "http://h:1/app"
+    assert classroom.app_root("http://h:1/", "") == "http://h:1"
+    assert classroom.app_root(None, "svt") == ""
+    lesson = sequences.LESSONS["brdp"]
+    url = classroom.lesson_url(classroom.app_root("http://h:1/svt", "svt"), lesson)
+    assert url.startswith("http://h:1/baselines?") and "seq=brdp" in url and "step=1" in url
+    own = sequences.Lesson(sequences.encode([sequences.Step("", {"eps": "2"}, "")]), "Your lesson",
+                           (sequences.Step("", {"eps": "2"}, ""),))
+    assert classroom.lesson_url("http://h:1", own).startswith("http://h:1/?eps=2&seq=~")
+    monkeypatch.setenv(classroom.PUBLIC_URL_ENV, "https://dp.example.edu/")
+    assert classroom.app_root("http://127.0.0.1:8501/brdp", "brdp") == "https://dp.example.edu"
+
+
+def test_my_lesson_offers_every_ready_made_lesson():
+    at = open_page("svt.py")
+    md = " ".join(m.value for m in at.markdown)
+    for lesson in sequences.LESSONS.values():
+        first = lesson.steps[0].page
+        assert f'href="./{first}?' in md and lesson.title in md, lesson.title
 
 
 def _share_code(at) -> str:

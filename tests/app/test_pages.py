@@ -30,6 +30,16 @@ def test_home_links_only_to_existing_pages():
     assert not {f"Open {p.title}" for p in cards if not p.exists} & opened
 
 
+def test_home_start_here_opens_the_steps_it_describes():
+    """Step 3 promises "each count within ±50, 95 % of the time": its link opens the negotiate page there."""
+    at = open_page("home.py")
+    steps = {link.proto.label: link.proto for link in at.get("page_link") if link.proto.label.startswith("Go to")}
+    assert [steps[f"Go to step {i}"].page for i in (1, 2, 3)] == ["baselines", "brdp", "negotiate"]
+    assert steps["Go to step 3"].query_string == "theta=50&conf=0.95"
+    md = " ".join(m.value for m in at.markdown)
+    assert "±50, 95 % of the time" in md
+
+
 def test_home_epsilon_moves_the_belief_table():
     at = open_page("home.py")
     before = shown_numbers(at)

@@ -82,3 +82,41 @@ def test_share_copy_button_is_visible_without_hover(page: Page, app_url):
                             " if (s.visibility === 'hidden' || s.display === 'none') return 0; o *= +s.opacity; }"
                             " return o; }")
     assert shown == 1.0
+
+
+def test_my_lesson_link_round_trip(page: Page, app_url):
+    """A teacher adds two views on two pages (moving between them in the app); the link in "My lesson" opens view 1 on its own page (not a blank
+    page under a doubled path) and Next reaches view 2 with its settings."""
+    _open(page, f"{app_url}/baselines?eps=2")
+    page.get_by_role("button", name="My lesson").click()
+    page.get_by_role("button", name="Add this view to my lesson").click()
+    wait_for_app(page)
+    page.keyboard.press("Escape")
+    # on to the next page through the app's own menu (the collected views live in this browser session)
+    page.locator("[data-testid=stSidebar] [data-testid=stPageLink] a", has_text="Sparse vector technique").click()
+    expect(page).to_have_url(re.compile(r".*/svt.*"), timeout=TIMEOUT)
+    wait_for_app(page)
+    page.get_by_role("button", name="My lesson").click()
+    page.get_by_role("button", name="Add this view to my lesson").click()
+    wait_for_app(page)
+    body = page.get_by_test_id("stPopoverBody")
+    expect(body.locator("ol li")).to_have_count(2, timeout=TIMEOUT)  # the two views, in order
+    link = body.locator("code").last.inner_text().strip()
+    assert link.startswith(f"{app_url}/baselines?") and "seq=~" in link, link
+    _open(page, link)
+    strip = page.locator(".st-key-lesson-strip")
+    expect(strip).to_contain_text("Your lesson — view 1 of 2", timeout=TIMEOUT)
+    expect(page.locator("h1").first).to_contain_text("Gaussian & Laplace")
+    strip.get_by_role("link", name=re.compile("Next")).click()
+    expect(page).to_have_url(re.compile(r".*/svt\?.*step=2.*"), timeout=TIMEOUT)
+    wait_for_app(page)
+    expect(page.locator(".st-key-lesson-strip")).to_contain_text("view 2 of 2", timeout=TIMEOUT)
+
+
+def test_ready_made_lesson_opens_from_the_menu(page: Page, app_url):
+    _open(page, f"{app_url}/brdp")
+    page.get_by_role("button", name="My lesson").click()
+    page.get_by_test_id("stPopoverBody").get_by_role("link", name=re.compile("BR-DP in 50 min")).click()
+    expect(page).to_have_url(re.compile(r".*/baselines\?.*seq=brdp.*step=1.*"), timeout=TIMEOUT)
+    wait_for_app(page)
+    expect(page.locator(".st-key-lesson-strip")).to_contain_text("BR-DP in 50 min — view 1 of 6", timeout=TIMEOUT)
