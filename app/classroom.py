@@ -47,17 +47,12 @@ PUBLIC_URL_ENV = "DPX_PUBLIC_URL"
 
 
 def share_url(base: str | None, url_path: str, query: Mapping[str, str]) -> str:
-    """The full URL of the current view: the public address (``DPX_PUBLIC_URL``) or the page address the browser
-    used (``st.context.url``), plus every query parameter.
+    """The full URL of the current view: the app's address (:func:`app_root`: ``DPX_PUBLIC_URL`` or the address the
+    browser used, ``st.context.url``), the page's path, then every query parameter.
 
-    ``base`` may already end with the page's path (Streamlit adds it); without a base (no browser, e.g. in AppTest)
-    the URL is relative to the app root.
+    Without a base (no browser, e.g. in AppTest) the URL is relative to the app root.
     """
-    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
-    root = (public or base or "").rstrip("/")
-    if url_path and not root.endswith("/" + url_path):
-        root = f"{root}/{url_path}"
-    url = root if url_path else root + "/"  # the default page lives at the app root: /?eps=2
+    url = f"{app_root(base, url_path)}/{url_path}"  # the default page lives at the app root: /?eps=2
     return f"{url}?{_query(query)}" if query else url
 
 

@@ -100,16 +100,19 @@ def _named_scale(name: str) -> tuple[tuple[float, str], ...]:
     return tuple(map(tuple, ColorscaleValidator("colorscale", "figure").validate_coerce(name)))
 
 
-def _drop_none(node: Any) -> Any:
+def _as_checked(node: Any) -> Any:
     """Copy of a trace or layout dict as Plotly's checked constructor would store it: no ``None`` values, named
-    colour scales spelled out."""
+    colour scales spelled out (the app builds figures unchecked, see the module docstring)."""
     if isinstance(node, dict):
-        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str) else _drop_none(v))
+        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str) else _as_checked(v))
                 for k, v in node.items() if v is not None}
     if isinstance(node, list):
-        return [_drop_none(v) for v in node]
+        return [_as_checked(v) for v in node]
     return node
 
+
+#: Default chart margins (px); the legend sits below the plot, hence the large bottom margin.
+_MARGIN: dict[str, int] = {"l": 60, "r": 20, "t": 60, "b": 120}
 
 #: Plotly's empty template "none", spelled out as the checked constructor expands it (the JSON is then the same).
 _NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
@@ -130,16 +133,16 @@ def figure(
     """Build a figure with the shared layout: title, axis titles (with units), legend on top, compact margins."""
     lines = title.count("<br>") + 1
     if lines > 1:  # a wrapped title needs room above the plot, or its first lines are cut off at the chart's top
-        margin = dict(layout.get("margin") or {"l": 60, "r": 20, "t": 60, "b": 120})
-        layout["margin"] = margin | {"t": max(int(margin.get("t", 60)), 36 + 22 * lines)}
+        margin = dict(layout.get("margin") or _MARGIN)
+        layout["margin"] = margin | {"t": max(int(margin.get("t", _MARGIN["t"])), 36 + 22 * lines)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
         yaxis |= {"type": "log", "exponentformat": "power"}
     if y_range is not None:
         yaxis["range"] = list(y_range)
     return go.Figure(
-        data=_drop_none(traces),
-        layout=_drop_none({
+        data=_as_checked(traces),
+        layout=_as_checked({
             "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True,
                       # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
                       **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
@@ -147,7 +150,7 @@ def figure(
             "yaxis": {"automargin": True, **yaxis},
             # below the plot, so a legend that wraps onto several lines never covers the title
             "legend": {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0.0},
-            "margin": {"l": 60, "r": 20, "t": 60, "b": 120},
+            "margin": _MARGIN,
             "hovermode": "x unified",
             "height": 430,
             "template": _NO_TEMPLATE,
@@ -198,7 +201,7 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
         update["height"] = max(int(lay.height or 430), 560)
         lines = str(lay.title.text or "").count("<br>") + 1
         if lines > 1:  # the larger title lines need the room above the plot too
-            update["margin"] = {"t": max(int(lay.margin.t or 60), 30 + (PRESENT_FONT + 12) * lines)}
+            update["margin"] = {"t": max(int(lay.margin.t or _MARGIN["t"]), 30 + (PRESENT_FONT + 12) * lines)}
     names = [k for k in lay.to_plotly_json() if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
     for ax in names:
         update[ax] = {"tickfont": text, "title": {"font": text}}

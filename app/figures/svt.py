@@ -89,12 +89,8 @@ FIRST_LOOK = 60
 def first_look(comp: pd.DataFrame, *, threshold: float) -> go.Figure:
     """The page's opening picture: the first :data:`FIRST_LOOK` comparisons of one run, noisy counts (dots) against
     the noisy threshold (line), true counts as bars."""
-    fig = live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK)
-    title = _wrap("Each noisy count against the noisy threshold (log scale)")
-    fig.layout.title.text = title
-    fig.layout.margin.t = max(fig.layout.margin.t or 0, 36 + 22 * (title.count("<br>") + 1))  # room for both lines
-    fig.layout.title.update(yref="container", y=1.0, yanchor="top", pad={"t": 16})  # hanging from the top edge, not centred on it
-    return fig
+    return live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK,
+                    title=_wrap("Each noisy count against the noisy threshold (log scale)"))
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).
 _BELOW = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
@@ -374,7 +370,8 @@ def alpha_beta(df: pd.DataFrame, *, column: str, title: str, alpha: float | None
     )
 
 
-def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 400) -> go.Figure:
+def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 400,
+             title: str = "Live run: each comparison in queue order (log scale)") -> go.Figure:
     """Panel 8: the first ``step`` comparisons of one run (the last ``window`` of them): true answers as bars
     (orange: q ≥ T), noisy answers q + v as dots (green: ⊤), the noisy threshold T + ρ + r as a line."""
     shown = comp.iloc[max(0, step - window) : step]
@@ -443,7 +440,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
     marks += [vline(float(x[j]) - 0.5, f"pass {int(passes[j])}", position="top") for j in starts]
     return figure(
         traces,
-        title="Live run: each comparison in queue order (log scale)",
+        title=title,
         x="comparison number (queue order)",
         y="count (log scale)",
         log_y=True,

@@ -326,18 +326,23 @@ def test_a_newcomer_goes_before_neighbours_that_have_used_the_workers(no_wait, m
     assert max(starts["me0"], starts["me1"]) < min(starts["n1-next"], starts["n2-next"])
 
 
+BUSY = 6.0  # s: the neighbours' long jobs
+
+
 def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
     """Neighbours with long jobs hold both regular workers; a light session's jobs start on the express workers
     right away, while the neighbours' next jobs wait for a regular one."""
     monkeypatch.setattr(background, "LIGHT_USAGE", 0.5)
     for s in ("n1", "n2"):
         background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
-    busy = [background.submit(_stamped, f"{s}-busy", 3.0, session=s) for s in ("n1", "n2")]
+    # long enough that a cold express worker (forked and importing this module on a loaded machine) still starts
+    # well before a regular worker is free
+    busy = [background.submit(_stamped, f"{s}-busy", BUSY, session=s) for s in ("n1", "n2")]
     time.sleep(0.3)
     later = [background.submit(_stamped, f"{s}-next", 0.1, session=s) for s in ("n1", "n2")]
     mine = [background.submit(_stamped, f"me{i}", 0.1, session="me") for i in range(background.EXPRESS_WORKERS)]
     starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
-    first_free = min(starts["n1-busy"], starts["n2-busy"]) + 3.0  # no regular worker is free before this
+    first_free = min(starts["n1-busy"], starts["n2-busy"]) + BUSY  # no regular worker is free before this
     mine_started = max(starts[f"me{i}"] for i in range(background.EXPRESS_WORKERS))
     # compared with the neighbours' own start times, not the wall clock: a loaded machine may start a worker late
     assert mine_started < first_free, "the newcomer waited for a regular worker"

@@ -119,7 +119,11 @@ def test_modules_are_small_and_pages_are_shims():
 
 #: What must not appear in any tracked file: paths to material outside the repository, internal document sections
 #: and codes, issue numbers. (Plotly's and Streamlit's own ``proto.spec`` attribute is not such a reference.)
-OUTSIDE = re.compile(r"(\.\./shared|shared/(specs|papers|ARCHITECTURE)|spec §|\(spec[ §,;:]|the spec\b|spec's|issue [0-9]+)")
+#: Built from pieces so that this line does not match itself.
+OUTSIDE = re.compile("|".join([
+    r"\.\./" + "shared", "shared" + r"/(specs|papers|ARCHITECTURE)", "spec" + " §", r"\(spec[ §,;:]",
+    "the" + r" spec\b", "spec's", "issue" + " [0-9]+",
+]))
 
 
 def test_nothing_points_outside_the_repository():
