@@ -128,3 +128,24 @@ def serve_lesson(name: str) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+def press_slider(slider, key: str, times: int, timeout_s: float = 30.0) -> None:
+    """Press ``key`` ``times`` times on a slider, one stop at a time, each confirmed by its ``aria-valuetext``.
+
+    A rerun can replace the slider's element just after it was focused, and the key presses then go nowhere; so
+    each press is confirmed, and a press that changed nothing within a few seconds is repeated on a fresh focus.
+    """
+    for _ in range(times):
+        before = slider.get_attribute("aria-valuetext")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            slider.focus()
+            slider.press(key)
+            retry = time.monotonic() + 4.0
+            while slider.get_attribute("aria-valuetext") == before and time.monotonic() < retry:
+                time.sleep(0.05)
+            if slider.get_attribute("aria-valuetext") != before:
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the slider stayed at {before} after pressing {key}")

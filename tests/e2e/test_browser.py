@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, ROOT
+from tests.e2e.conftest import ARTIFACTS, ROOT, press_slider
 
 TIMEOUT = 30_000
 
@@ -66,9 +66,7 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     slider = eps_slider(page)
     assert slider.get_attribute("aria-valuetext") == "1"
 
-    slider.focus()
-    for _ in range(3):
-        page.keyboard.press("ArrowRight")
+    press_slider(slider, "ArrowRight", 3)
     wait_for_app(page)
     expect(slider).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
     expect(page.locator("[data-testid='stMetric']").filter(has_text="Gaussian noise scale σ").first).not_to_contain_text(

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, press_slider
 from tests.e2e.test_browser import wait_for_app as _wait_once
 
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -45,11 +45,7 @@ def metrics(page: Page) -> list[tuple[str, str]]:
 
 def press(page: Page, slider_name: str, key: str, times: int) -> None:
     slider = page.get_by_role("slider", name=slider_name)
-    before = slider.get_attribute("aria-valuetext")
-    slider.focus()
-    for _ in range(times):
-        page.keyboard.press(key)
-    expect(slider).not_to_have_attribute("aria-valuetext", before, timeout=TIMEOUT)
+    press_slider(slider, key, times)
     wait_for_app(page)
 
 
