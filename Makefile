@@ -1,5 +1,5 @@
 # DP Explorer — the two set-up commands (README), then the lessons and the benchmarks.
-#   make app        create .venv, install, serve the app headless on http://127.0.0.1:8501
+#   make app        create .venv, install, serve the app headless on http://127.0.0.1:8501 (its lessons on :2719)
 #   make test       create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
 #   make notebooks  open the marimo lessons (notebooks/) in marimo's editor on http://127.0.0.1:2718
 #   make lesson NAME=brdp   serve one lesson read-only as an app on http://127.0.0.1:2718
@@ -35,9 +35,14 @@ $(VENV)/.installed-notebooks: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
 	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[notebooks]"
 	touch $@
 
-app: $(VENV)/.installed
-	$(BIN)/streamlit run app/main.py --server.headless true --server.address 127.0.0.1 --server.port 8501 \
-		--browser.gatherUsageStats false
+# The app, and beside it every lesson read-only (marimo's gallery of notebooks/), so each page's "Open the lesson"
+# link works; the lesson server stops with the app.
+APP_LESSON_PORT ?= 2719
+app: $(VENV)/.installed-notebooks
+	@PYTHONPATH=$(CURDIR) $(BIN)/marimo run notebooks --headless --host 127.0.0.1 --port $(APP_LESSON_PORT) \
+		--no-token >/dev/null 2>&1 & lessons=$$!; trap 'kill $$lessons 2>/dev/null' EXIT INT TERM; \
+	DPX_LESSONS_URL=http://127.0.0.1:$(APP_LESSON_PORT) $(BIN)/streamlit run app/main.py --server.headless true \
+		--server.address 127.0.0.1 --server.port 8501 --browser.gatherUsageStats false
 
 # Debian chromium for the browser tests: installed when missing and we can (root, or password-less sudo).
 chromium:

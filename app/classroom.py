@@ -91,7 +91,9 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] [data-testid="stPopover"] [data-testid="stMarkdownContainer"] p { font-size: 1.1rem; }
 [data-testid="stMain"] [data-testid="stTable"] td, [data-testid="stMain"] [data-testid="stTable"] th,
 [data-testid="stMain"] table td, [data-testid="stMain"] table th { font-size: 1.3rem; }
-[data-testid="stMain"] [data-testid="stDataFrame"] { zoom: 1.4; }
+[data-testid="stMain"] [data-testid="stDataFrame"] { zoom: 1.4; width: calc(100% / 1.4) !important;
+  max-width: calc(100% / 1.4) !important; }
+[data-testid="stMain"] [data-testid="stDataFrame"] > div { max-width: 100% !important; }
 [data-testid="stMain"] [data-testid="stExpander"] summary p,
 [data-testid="stMain"] [data-testid="stTab"] p, [data-testid="stMain"] a p { font-size: 1.3rem; }
 [data-testid="stToolbarActions"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
@@ -176,6 +178,17 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
                 st.markdown(":material/flag: Last view of this lesson.")
 
 
+_SAY = "_dpx_say"
+
+
+def _add_view(mine: list[sequences.Step], url_path: str) -> None:
+    """The "add" button's callback: this view and its note join the lesson, and the note box is emptied for the next
+    view (a widget's value can only be reset in a callback, before the run draws it)."""
+    mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()),
+                               str(st.session_state.get(_SAY, "")).strip()))
+    st.session_state[_SAY] = ""
+
+
 def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
     """"Add this view to my lesson": collect views across pages, then one link that plays them in order."""
     mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
@@ -185,11 +198,10 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
             _reload_link(ready.steps[0].page, ready.title, sequences.view_query(ready, 0, present=present), "▶")
         st.markdown("**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
                     "one. The link below plays them in order with **Next** and **Previous**.")
-        say = st.text_input("What to say at this view (optional)", key="_dpx_say", max_chars=200)
+        st.text_input("What to say at this view (optional)", key=_SAY, max_chars=200)
         cols = st.container(horizontal=True, gap="small")
-        if cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add",
-                       disabled=len(mine) >= sequences.MAX_STEPS):
-            mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()), say.strip()))
+        cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add", on_click=_add_view,
+                    args=(mine, url_path), disabled=len(mine) >= sequences.MAX_STEPS)
         if mine and cols.button("Start again", icon=":material/delete:", key="_dpx_clear", type="tertiary"):
             mine.clear()
         if not mine:

@@ -260,9 +260,12 @@ def describe(r: dl.Release) -> str:
 def status_text(ledger: dl.Ledger) -> str:
     """One line: how many releases and the spend of the enforcing accountant against the budget."""
     n = len(ledger.releases)
-    how = "filter" if ledger.enforce == "filter" else "basic composition"
-    return (f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {ledger.spent():.3g} of "
-            f"{ledger.epsilon:g} (δ = {ledger.delta:g}, {how})")
+    head = (f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {ledger.spent():.3g} of "
+            f"{ledger.epsilon:g} (δ = {ledger.delta:g})")
+    if ledger.enforce == "filter":
+        return (f"{head}, as the privacy filter counts it: it adds releases one at a time (in zCDP, at part of δ), "
+                "so it says a little more than the exact total that the ledger page and the negotiate page quote.")
+    return f"{head}, adding up the ε's (basic composition)."
 
 
 def offer(*releases: dl.Release) -> None:

@@ -15,6 +15,8 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
   ``make app`` address).
+* **Maths** is written plainly (``e^ε``, ``ε_y``, ``r^op``) or in ``$…$``: importing this module makes ``mo.md``
+  typeset the plain form (:func:`app.notation.tex`), as the app does for Streamlit.
 
 Only the lessons import marimo; the Streamlit app never imports this module.
 """
@@ -30,12 +32,29 @@ from typing import Any
 
 import marimo as mo
 
-from app import catalogue
+from app import catalogue, notation
 from app.exercises import query_string
 
 #: Where the Streamlit app runs; lesson links open its pages with the lesson's settings.
 APP_URL_ENV = "DPX_APP_URL"
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
+
+
+def _typeset_marimo() -> None:
+    """Make the notebooks' ``mo.md`` typeset plainly written maths (idempotent)."""
+    if getattr(mo.md, "_dpx_typeset", False):
+        return
+    plain_md = mo.md
+
+    def md(text: str, *args: Any, **kwargs: Any) -> Any:
+        return plain_md(notation.tex(text) if isinstance(text, str) else text, *args, **kwargs)
+
+    md._dpx_typeset = True  # type: ignore[attr-defined]
+    md.__doc__ = plain_md.__doc__
+    mo.md = md
+
+
+_typeset_marimo()
 
 
 class LessonCheckFailed(AssertionError):
@@ -52,7 +71,7 @@ def control(key: str, *, default: Any = None) -> Any:
     number box for the random seed. ``default`` overrides the catalogue's (the lesson says why)."""
     p = catalogue.get(key)
     value = p.default if default is None else default
-    label = p.label
+    label = notation.tex(p.label)
     if p.kind == "slider":
         if value not in p.grid:
             raise ValueError(f"default {value!r} of {key!r} is not one of its values")

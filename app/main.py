@@ -9,6 +9,7 @@ import streamlit as st
 from app import background, classroom, compute, ledger, params, registry, ui
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) is typeset on screen
 
 st.set_page_config(page_title="DP Explorer", page_icon=str(ASSETS / "favicon.png"), layout="wide")  # served locally
 
@@ -52,7 +53,7 @@ background.new_run()  # heavy panels: this run may wait once for a new job (app.
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
 params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
-ui.app_style()  # chart text and caption contrast in both themes, the phone's settings pointer
+ui.app_style(page.url_path)  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()

@@ -233,8 +233,11 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
     labels = list(labels)
     raw = _first_look(key)
     if raw is not None and raw not in labels:
+        same = {label.casefold(): label for label in labels}  # ?part=costs from links older than "Costs"
         if aliases and raw in aliases and key == "part":
             _seed_part(aliases[raw])
+        elif raw.casefold() in same and key == "part":
+            _seed_part(same[raw.casefold()])
         else:
             said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
             _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "

@@ -104,8 +104,8 @@ TOOLS: tuple[PageInfo, ...] = (
         "Privacy ledger",
         "ledger",
         ":material/receipt_long:",
-        "Collect releases from every page against one session budget and account for them by basic, advanced, "
-        "zCDP and PLD composition and by a privacy filter that refuses what would overspend.",
+        "Collect releases from every page against one session budget, add up their privacy loss several ways (from "
+        "plain addition to the tightest exact accountant), and let a privacy filter refuse what would overspend.",
     ),
     PageInfo(
         "audit.py",

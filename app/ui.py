@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import logging
 import os
 import re
@@ -12,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import params
+from app import notation, params
 from app.figures import style
 
 _log = logging.getLogger("dp_explorer")
@@ -32,6 +33,102 @@ def lesson_link(lesson: str) -> str:
             f"`make lesson NAME={lesson}`.")
 
 
+#: Streamlit calls whose text (first argument, ``body``/``label``, and ``help``) is typeset by ``app.notation.tex``.
+#: Tab labels too; tables get Unicode scripts in their column names (``app.notation.plain``).
+_TEXT_CALLS = ("markdown", "caption", "title", "header", "subheader", "info", "warning", "error", "success", "metric",
+               "button", "download_button", "link_button", "page_link", "popover", "expander", "select_slider",
+               "radio", "toggle", "number_input", "selectbox", "checkbox", "text_input", "multiselect",
+               "form_submit_button")
+_TYPESET = "_dpx_typeset"
+
+
+def _typeset_call(name: str, fn):
+    def call(self, *args, **kw):
+        if name == "tabs":
+            labels = kw.pop("tabs", args[0] if args else [])
+            return fn(self, [notation.tex(str(t)) for t in labels], *args[1:], **kw)
+        if name in ("dataframe", "table"):
+            data = kw.pop("data", args[0] if args else None)
+            if isinstance(data, pd.DataFrame):
+                data = data.rename(columns=column_words)
+            if isinstance(kw.get("column_config"), dict):
+                kw["column_config"] = {column_words(k): v for k, v in kw["column_config"].items()}
+            return fn(self, data, *args[1:], **kw)
+        if args and isinstance(args[0], str):
+            args = (notation.tex(args[0]), *args[1:])
+        for key in ("body", "label"):
+            if isinstance(kw.get(key), str):
+                kw[key] = notation.tex(kw[key])
+        if isinstance(kw.get("help"), str):
+            kw["help"] = notation.tex(kw["help"])
+        return fn(self, *args, **kw)
+
+    setattr(call, _TYPESET, True)
+    call.__wrapped__ = fn
+    call.__name__ = name
+    return call
+
+
+#: Table columns that compute functions name for code, in the words a reader sees.
+COLUMN_WORDS: dict[str, str] = {
+    "true_count": "true count y",
+    "epsilon_max": "highest level ε_max",
+    "epsilon_stop": "level where it stopped",
+    "rho_spent": "zCDP ρ spent",
+    "bm_cost": "cost, noise reduction",
+    "bm_cost_se": "± (noise reduction)",
+    "bm_precision": "precision, noise reduction",
+    "doubling_cost": "cost, doubling",
+    "doubling_cost_se": "± (doubling)",
+    "doubling_precision": "precision, doubling",
+    "results_mean": "counts released (mean)",
+    "results_sd": "counts released (sd)",
+    "precision_mean": "precision (mean)",
+    "precision_sd": "precision (sd)",
+    "paper_results": "paper: counts released",
+    "paper_precision": "paper: precision",
+    "abs_error": "error of r̄^op",
+    "n_bins": "bins",
+    "r_op_numeric": "r̄^op (numerical)",
+    "rms_error_p": "RMS error of p̄",
+    "runtime_ms": "runtime (ms)",
+    "ε_y": "kernel's ε",
+    "σ_E": "σ of the error",
+    "σ_y": "σ of the kernel",
+    "ε_G": "person's budget",
+}
+
+
+def column_words(column: object) -> object:
+    """A table column as a reader sees it: known code names in words, maths in Unicode scripts (``rᵒᵖ``), and any
+    other ``snake_case`` name with spaces."""
+    if not isinstance(column, str):
+        return column
+    text = COLUMN_WORDS.get(column, column)
+    if re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", text):
+        text = text.replace("_", " ")
+    return notation.plain(text)
+
+
+def typeset_streamlit() -> None:
+    """Typeset the maths in every text the app hands Streamlit (``e^ε`` → $e^{ε}$): pages write maths plainly.
+
+    Wraps the text-taking methods of Streamlit's ``DeltaGenerator`` (``st.sidebar.metric``, ``cols[0].caption`` …)
+    and the module-level ``st.*`` shortcuts bound to the main area. Idempotent.
+    """
+    from streamlit.delta_generator import DeltaGenerator
+
+    for name in (*_TEXT_CALLS, "tabs", "dataframe", "table"):
+        fn = getattr(DeltaGenerator, name)
+        if getattr(fn, _TYPESET, False):
+            continue
+        wrapped = _typeset_call(name, fn)
+        setattr(DeltaGenerator, name, wrapped)
+        bound = getattr(st, name, None)
+        if bound is not None and getattr(bound, "__self__", None) is not None:
+            setattr(st, name, wrapped.__get__(bound.__self__))
+
+
 def header(title: str, intro: str, *, lesson: str | None = None) -> None:
     """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson.
 
@@ -39,7 +136,7 @@ def header(title: str, intro: str, *, lesson: str | None = None) -> None:
     """
     st.title(title)
     st.markdown(intro)
-    if lesson:
+    if lesson and not _presenting():  # on the projector the class follows the teacher, not a link
         st.caption(lesson_link(lesson))
 
 
@@ -114,7 +211,7 @@ def _chart_css(ink: str) -> str:
             f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n')
 
 
-def app_style() -> None:
+def app_style(page: str = "") -> None:
     """The app-wide stylesheet (fixed text, never user input): chart text in the theme's text colour (Streamlit's
     light-theme tick grey is 3.7:1 on white), black chart marks drawn light on a dark page, captions ≥ 4.5:1, and
     a "Settings" pointer on narrow screens where the sidebar is hidden. Before the browser has said which theme it
@@ -130,7 +227,8 @@ def app_style() -> None:
     else:
         charts = light + "@media (prefers-color-scheme: dark) {\n" + dark + "}\n"
     st.html(f"<style>\n{charts}{_BASE_CSS}</style>")
-    st.html(_SIDEBAR_JS, unsafe_allow_javascript=True)
+    # the page's name makes the script new on every page, so the browser runs it again there (scroll to the top)
+    st.html(_SIDEBAR_JS.replace("<script>", f"<script>/* {html.escape(page)} */", 1), unsafe_allow_javascript=True)
     st.html('<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
             "The controls open over the page; close them with <b>«</b> to see the result.</p>")
 
@@ -146,8 +244,20 @@ _SIDEBAR_JS = """<script>
     side.setAttribute("role", "region");
     side.setAttribute("aria-label", "Menu and settings");
   }
-  // On a phone the sidebar is folded away: the main area's "Open the settings" button unfolds it.
   const doc = window.parent.document || document;
+  // A link to another page opens it at its top (the browser would keep the previous page's scroll position).
+  const path = (window.parent.location || window.location).pathname;
+  if (doc.dpxLastPath !== undefined && doc.dpxLastPath !== path) {
+    const top = () => ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
+      const el = doc.querySelector(sel);
+      if (el) el.scrollTop = 0;
+    });
+    top();
+    setTimeout(top, 300);
+    setTimeout(top, 1000);
+  }
+  doc.dpxLastPath = path;
+  // On a phone the sidebar is folded away: the main area's "Open the settings" button unfolds it.
   if (!doc.dpxSettingsButton) {
     doc.dpxSettingsButton = true;
     doc.addEventListener("click", (e) => {
@@ -180,6 +290,7 @@ _BASE_CSS = """
 [data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
+[data-testid="stPageLink"] p { white-space: normal; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .dpx-phone-only { display: block; }
   [data-testid="stMain"] .dpx-open-settings { min-height: 44px; padding: 0.4rem 0.9rem; margin-right: 0.5rem;

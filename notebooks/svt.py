@@ -291,7 +291,7 @@ def _(csvt, lessons, mo, svt):
     _f5 = csvt.fig5().b
     _b10 = _f5[_f5["k"] == 10]
     _t5 = csvt.table5()
-    _mean_fit = _t5["1/λ = cΔ/ε₂, w = (2c)^(2/3)"].iloc[1:].to_numpy() - _t5["Mean (paper)"].iloc[1:].to_numpy()
+    _mean_fit = _t5["1/λ = cΔ/ε₂, w = ∛(4c²)"].iloc[1:].to_numpy() - _t5["Mean (paper)"].iloc[1:].to_numpy()
     _, _f9 = csvt.fig9()
     _, _acc, _ = csvt.numeric_framework(0.03, 1, 10, 0.0, False, 101)
     _rbar = dict(zip(_acc["n_bins"], _acc["r_op_numeric"], strict=True))

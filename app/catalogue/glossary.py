@@ -24,7 +24,7 @@ GLOSSARY: dict[str, str] = {
     "privacy loss": "For an output y, the log-ratio ln(P(y)/Q(y)) of its probabilities under two neighbouring data "
     "sets. ε-DP says it never exceeds ε; (ε, δ)-DP roughly lets it exceed ε with probability about δ.",
     "PLD": "Privacy-loss distribution: the law of the privacy loss when y is drawn from the mechanism. Composing "
-    "mechanisms convolves their PLDs, which gives the tight total δ(ε) (the dp_accounting library does this).",
+    "mechanisms convolves their PLDs, which gives the tight total δ(ε) (Google's dp-accounting library does this).",
     "zCDP": "Zero-concentrated DP with parameter ρ: the Rényi divergence of every order a > 1 between neighbouring "
     "outputs is at most ρ·a. ρ's add up under composition. The app turns ρ into (ε, δ) with the tight bound of "
     "Canonne, Kamath & Steinke (2020); the Accuracy-first filters keep their paper's ρ + 2√(ρ ln(1/δ)).",

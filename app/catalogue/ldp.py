@@ -51,8 +51,8 @@ register(
         "What an observer believes about the secret before any answer. It changes the posterior, never the realized "
         "loss.",
         "uniform", ("uniform", "skewed", "peaked", "bimodal"), kind="choice",
-        labels={"uniform": "uniform", "skewed": "skewed to small values", "peaked": "peaked in the middle",
-                "bimodal": "both ends"},
+        labels={"uniform": "Uniform", "skewed": "Skewed to small values", "peaked": "Peaked in the middle",
+                "bimodal": "Both ends"},
         topic=TOPIC,
     ),
     Param(
@@ -84,7 +84,7 @@ register(
         "The questions of the continuous part: logistic regressions (a smooth score) or truncated linear "
         "regressions (a clipped line: flat where it is clipped).",
         "logistic", ("logistic", "truncated"), kind="choice",
-        labels={"logistic": "logistic", "truncated": "truncated linear"}, topic=TOPIC,
+        labels={"logistic": "Logistic", "truncated": "Truncated linear"}, topic=TOPIC,
     ),
     Param(
         "group", "m", "group size",

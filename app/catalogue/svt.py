@@ -52,7 +52,7 @@ register(
         "The noise added to each count. Exponential noise is one-sided (only upwards) and has half the variance of a "
         "Laplace noise of the same scale; Gaussian noise is not pure DP.",
         "exponential", ("exponential", "laplace", "gumbel", "gaussian"), kind="choice",
-        labels={"exponential": "exponential", "laplace": "Laplace", "gumbel": "Gumbel", "gaussian": "Gaussian"},
+        labels={"exponential": "Exponential", "laplace": "Laplace", "gumbel": "Gumbel", "gaussian": "Gaussian"},
         topic="svt",
     ),
     Param(

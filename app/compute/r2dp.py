@@ -499,7 +499,7 @@ def _fmt(x: float) -> str:
 def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> pd.DataFrame:
     """Table I for the law and Laplace at the same ε (with the corrected ℓ2 and entropy formulas).
 
-    The usefulness-optimal laws of every family are in :func:`family_optima` (part "families"): the two-point
+    The usefulness-optimal laws of every family are in :func:`family_optima` (part "Families"): the two-point
     optimum's entropy integral alone would cost ~25 ms on every new ε here.
     """
     laws = {"this law": make_law(key), "Laplace at ε": r2dp.Dirac(epsilon / sensitivity)}
@@ -518,7 +518,7 @@ def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float)
     return pd.DataFrame(rows)
 
 
-#: Rows of the family table (part "families"): dpcore family → label.
+#: Rows of the family table (part "Families"): dpcore family → label.
 TABLE_FAMILIES = {"gamma": "Gamma", "uniform": "Uniform", "truncated_normal": "truncated normal",
                   "gamma+truncated_normal": "Gamma + truncated normal (Algorithm 1)", "two_point": "two-point (global)"}
 

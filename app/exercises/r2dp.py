@@ -7,7 +7,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "r2dp-threshold",
         "Open the families part with γ = 0.1 and Δ = 1, and compare the best Gamma law with Laplace at ε = 2 and at "
         "ε = 2.5. From which ε on does a Gamma or Uniform law beat Laplace?",
-        {"part": "families", "eps": "2.5", "gamma": "0.1", "sens": "1", "fam": "gamma"},
+        {"part": "Families", "eps": "2.5", "gamma": "0.1", "sens": "1", "fam": "gamma"},
         "From ε = 2/(1 − γ/Δ) = **2.222** on. At ε = 2 the best Gamma law *is* Laplace (U = **0.1813**); at "
         "ε = 2.5 it beats Laplace's **0.2212**. Below that threshold only a law with two far-apart values of u "
         "(the two-point law) can help.",

@@ -47,8 +47,9 @@ def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figu
                   y="total ε", log_x=True, log_y=True, marks=[vline(compositions, f"T = {compositions}", position="top")])
 
 
-def histogram(df: pd.DataFrame) -> go.Figure:
-    """Sampled noise as a histogram (bars) over the exact density (lines)."""
+def histogram(df: pd.DataFrame, *, total: int | None = None) -> go.Figure:
+    """Sampled noise as a histogram (bars) over the exact density (lines); ``total`` draws per mechanism, of which
+    those beyond the plotted range are counted in the title (so the title and the table agree)."""
     traces = []
     for m in MECHS:
         part = df[df["mechanism"] == m]
@@ -57,9 +58,13 @@ def histogram(df: pd.DataFrame) -> go.Figure:
                        "width": part["bin_right"] - part["bin_left"], "name": f"{LABELS[m]} samples",
                        "marker": {"color": COLORS[m]}, "opacity": 0.35})
         traces.append(line(centers, part["density"], name=f"{LABELS[m]} density", color=COLORS[m], width=2))
-    n = int(df.loc[df["mechanism"] == MECHS[0], "count"].sum())
-    return figure(traces, title=f"{n:,} sampled outputs against the density".replace(",", " ") if n else
-                  "sampled outputs against the density", x="noise", y="density", barmode="overlay", bargap=0)
+    drawn = {m: int(df.loc[df["mechanism"] == m, "count"].sum()) for m in MECHS}
+    n = total if total is not None else drawn[MECHS[0]]
+    title = f"{n:,} sampled outputs against the density".replace(",", " ") if n else "sampled outputs against the density"
+    outside = {LABELS[m]: n - k for m, k in drawn.items() if n - k > 0}
+    if outside:
+        title += "<br>(beyond the plotted range: " + ", ".join(f"{k} {name}" for name, k in outside.items()) + ")"
+    return figure(traces, title=title, x="noise", y="density", barmode="overlay", bargap=0)
 
 
 __all__ = ["densities", "accuracy", "profiles", "composition", "histogram"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -25,9 +26,10 @@ ROW_COLORS = {
 }
 
 
-def epsilon_dots(df: pd.DataFrame, *, title: str) -> go.Figure:
+def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str] | None = None) -> go.Figure:
     """Smallest ε of each applicable mechanism as a dot on a log axis (open: falls short of the confidence;
-    ×: not reachable, drawn at the right edge)."""
+    ×: not reachable, drawn at the right edge). ``stated`` writes a dot's label as the page states ε (rounded up);
+    the hover gives the unrounded value too."""
     rows = df[df["applicable"]]
     finite = rows[np.isfinite(rows["epsilon"].astype(float))]
     top = float(finite["epsilon"].max()) if len(finite) else 1.0
@@ -37,7 +39,8 @@ def epsilon_dots(df: pd.DataFrame, *, title: str) -> go.Figure:
         eps = float(r["epsilon"])
         reach = math.isfinite(eps)
         x = eps if reach else right
-        text = f"{eps:.4g}" if reach else "not reachable"
+        text = (stated(eps) if stated else f"{eps:.4g}") if reach else "not reachable"
+        exact = f" (smallest {eps:.4g})" if reach and stated else ""
         if r["mechanism"] == "brdp_paper" and not r["sound"]:
             text += " ⚠ unsound"
         elif reach and not r["meets"]:
@@ -48,7 +51,7 @@ def epsilon_dots(df: pd.DataFrame, *, title: str) -> go.Figure:
             "marker": {"color": ROW_COLORS[r["mechanism"]], "size": 14,
                        "symbol": ("circle" if r["meets"] else "circle-open") if reach else "x-open",
                        "line": {"width": 2, "color": "#C00000" if not r["sound"] else "white"}},
-            "hovertemplate": f"{r['label']}<br>ε = {text}<extra></extra>",
+            "hovertemplate": f"{r['label']}<br>ε = {text}{exact}<extra></extra>",
         })
     n = max(len(rows), 1)
     return figure(traces, title=title, x="smallest ε (log scale; left = more private)", y="", log_x=True,

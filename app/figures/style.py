@@ -21,6 +21,8 @@ from typing import Any
 import plotly.graph_objects as go
 from _plotly_utils.basevalidators import ColorscaleValidator
 
+from app import notation
+
 #: Validate figures as they are built (tests only: see the module docstring).
 VALIDATE: bool = os.environ.get("DPX_VALIDATE_FIGURES", "") == "1"
 
@@ -102,14 +104,19 @@ def _named_scale(name: str) -> tuple[tuple[float, str], ...]:
 
 def _as_checked(node: Any) -> Any:
     """Copy of a trace or layout dict as Plotly's checked constructor would store it: no ``None`` values, named
-    colour scales spelled out (the app builds figures unchecked, see the module docstring)."""
+    colour scales spelled out (the app builds figures unchecked, see the module docstring). Text shown on the chart
+    (titles, names, annotations) has its maths typeset (``r^op`` → r<sup>op</sup>, ``app.notation.html``)."""
     if isinstance(node, dict):
-        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str) else _as_checked(v))
+        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str)
+                    else notation.html(v) if k in _SHOWN and isinstance(v, str) else _as_checked(v))
                 for k, v in node.items() if v is not None}
     if isinstance(node, list):
         return [_as_checked(v) for v in node]
     return node
 
+
+#: Keys whose string values are shown on the chart as text.
+_SHOWN = frozenset({"text", "name", "title"})
 
 #: Default chart margins (px); the legend sits below the plot, hence the large bottom margin.
 _MARGIN: dict[str, int] = {"l": 60, "r": 20, "t": 60, "b": 120}

@@ -103,7 +103,9 @@ def noise_zoo(df: pd.DataFrame, *, selected: str) -> go.Figure:
     traces = []
     for curve, part in df.groupby("curve", sort=False):
         if curve.startswith("threshold"):
-            traces.append(line(part["x"], part["density"], name=curve, color=_GREY, dash="dash"))
+            family = curve.rpartition("~")[2].strip()
+            traces.append(line(part["x"], part["density"], name=f"threshold ρ ~ {NOISE_LABELS.get(family, family)}",
+                               color=_GREY, dash="dash"))
         else:
             traces.append(
                 line(
@@ -177,10 +179,12 @@ def split_bars(opt: pd.DataFrame, *, epsilon: float) -> go.Figure:
     return figure(
         traces,
         title=f"Budget at w* (ε = {epsilon:g})",
-        x="query noise",
+        x="",  # the bars are named; an axis title would sit under the slanted names, where the legend goes
         y="ε",
         barmode="stack",
         hovermode="closest",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.32, "x": 0.0},
+        margin={"l": 60, "r": 20, "t": 60, "b": 140},
     )
 
 

@@ -161,7 +161,7 @@ def samples(s: Settings) -> None:
         "probability within a few standard errors. Change the seed to redraw.",
     ):
         hist, summary = compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)
-        ui.chart(figs.histogram(hist), hist, name="sampled outputs",
+        ui.chart(figs.histogram(hist, total=int(summary["samples"].iloc[0])), hist, name="sampled outputs",
                  alt="Histogram of 100000 sampled noise values per mechanism over their densities.")
         shown = summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
             "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",

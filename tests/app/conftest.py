@@ -37,3 +37,20 @@ def shown_numbers(at: AppTest) -> tuple:
 @pytest.fixture
 def page_opener():
     return open_page
+
+
+def record_parts(monkeypatch) -> list[str]:
+    """The labels of the first URL-bound part bar the next opened page draws (``app.params.parts``), as a list that
+    fills while the page runs: the default part is the first, the others are opened with ``?part=<label>``."""
+    from app import params
+
+    labels: list[str] = []
+    real = params.parts
+
+    def recording(names, **kw):
+        if not labels:
+            labels.extend(str(n) for n in names)
+        return real(names, **kw)
+
+    monkeypatch.setattr(params, "parts", recording)
+    return labels

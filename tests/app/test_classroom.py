@@ -16,6 +16,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from app import classroom, registry, sequences
+from app.notation import tex
 from tests.app.conftest import open_page, shown_numbers
 
 PAGES = registry.available_pages()
@@ -342,7 +343,7 @@ def test_every_page_has_the_strip(page):
     assert [t for t in labels if t not in ("Share this view", "My lesson")] == list(terms)
     text = " ".join(m.value for m in at.markdown)
     for term in terms:
-        assert classroom.GLOSSARY[term] in text
+        assert tex(classroom.GLOSSARY[term]) in text
     assert at.toggle(key=classroom.PRESENT_KEY).value is False
 
 
@@ -437,13 +438,13 @@ def test_exercises_render_with_link_and_hidden_answer(page):
     assert len(expanders) == len(items)
     text = " ".join(m.value for m in at.markdown)
     for ex, box in zip(items, expanders):
-        assert ex.question in text
+        assert tex(ex.question) in text
         # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
         queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
                    if p.proto.label == "Open this page with these settings"]
         if ex.settings:
             assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
-        assert [m.value for m in box.markdown] == [ex.answer]
+        assert [m.value for m in box.markdown] == [tex(ex.answer)]
         assert not box.proto.expanded  # revealed on click only
     if items:
         assert any(h.value == "Try this" for h in at.header)
@@ -509,8 +510,8 @@ def test_ldp_filter_answers_more_than_basic_composition():
 @pytest.mark.slow
 def test_noise_reduction_expost_is_below_the_worst_case():
     at = open_page("noise_reduction.py", dict(next(ex for _, ex in ALL if ex.id == "nr-expost").settings))
-    median = float(_first_metric(at, "Typical cost of one count, ρ_T"))
-    worst = float(_first_metric(at, "Cost if it never stopped, ρ_T"))
+    median = float(_first_metric(at, tex("Typical cost of one count, ρ_T")))
+    worst = float(_first_metric(at, tex("Cost if it never stopped, ρ_T")))
     assert math.isclose(worst, _rho(10.0, 1e-6, 1), rel_tol=1e-3)
     assert median < 0.2 * worst
 
@@ -534,3 +535,14 @@ def test_r2dp_gamma_beats_laplace_only_above_the_threshold():
     best25 = float(_first_metric(at25, "best gamma U(γ) (Alg. 1)"))
     assert abs(best2 - (1 - math.exp(-0.2))) < 1e-4  # = Laplace below ε = 2.22
     assert best25 > (1 - math.exp(-0.25)) + 1e-4  # beats Laplace above it
+
+
+def test_adding_a_view_to_my_lesson_keeps_its_note_and_empties_the_box():
+    at = open_page("baselines.py", {"eps": "2"})
+    at.text_input(key="_dpx_say").input("Point at the taller peak").run()
+    at.button(key="_dpx_add").click().run()
+    mine = at.session_state[classroom.MY_LESSON]
+    assert [(s.page, s.query.get("eps"), s.say) for s in mine] == [("baselines", "2", "Point at the taller peak")]
+    assert at.text_input(key="_dpx_say").value == ""  # ready for the next view's note
+    at.button(key="_dpx_add").click().run()
+    assert [s.say for s in at.session_state[classroom.MY_LESSON]] == ["Point at the taller peak", ""]

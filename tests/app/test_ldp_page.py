@@ -8,6 +8,7 @@ import pytest
 
 from app.compute import ldp as C
 from app.views import ldp as view
+from app.notation import tex
 from dpcore import ldp
 from tests.app.conftest import open_page, shown_numbers
 
@@ -89,7 +90,7 @@ def test_ratio_toggle_shows_exp_of_the_loss():
     at = open_page(SCRIPT, {"eps": "0.5"})
     loss = float(_metrics(at)["Realized loss ℓ of the 25 answers"])
     at.toggle(key="showratio").set_value(True).run()
-    ratio = float(_metrics(at)["Realized loss e^ℓ of the 25 answers"])
+    ratio = float(_metrics(at)[tex("Realized loss e^ℓ of the 25 answers")])
     assert ratio == pytest.approx(math.exp(loss), rel=1e-3)
 
 
@@ -130,7 +131,7 @@ def test_reproduce_view_examples_and_erratum_warning():
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     m = _metrics(at)
-    assert m["e^ℓ (paper: 1.5)"] == "1.5000"
+    assert m[tex("e^ℓ (paper: 1.5)")] == "1.5000"
     assert m["ℓ (ε units)"] == f"{math.log(1.5):.6f}"
     assert m["Λ(2) as printed in the paper"] == "0.109"
     assert m["Λ(2) from the queries of Eq. 11"] == "0.1046"
@@ -147,8 +148,8 @@ def test_reproduce_linear_evaluation_shows_both_numbers_and_the_reason():
     at.button(key="run_linear").click().run()
     assert not at.exception, at.exception
     m = _metrics(at)
-    assert m["Median answered at ε_G = 10 — paper"] == "47"
-    reproduced = float(m["Median answered at ε_G = 10 — reproduced (groups of 10)"])
+    assert m[tex("Median answered at ε_G = 10 — paper")] == "47"
+    reproduced = float(m[tex("Median answered at ε_G = 10 — reproduced (groups of 10)")])
     assert reproduced == ldp.linear_median_mismatch().reproduced
     assert 31 <= reproduced <= 38
     assert any("not reproducible" in w.value for w in at.warning)

@@ -9,6 +9,7 @@ import pytest
 from scipy import optimize, stats
 
 import dpcore
+from app.notation import tex
 from dpcore import negotiate as ng
 from dpcore import r2dp
 from tests.app.conftest import open_page, shown_numbers
@@ -72,7 +73,7 @@ def test_table_matches_independent_calls_for_pm1_at_95(default_page):
 def test_panels_follow_the_answer_and_total_is_exact(default_page):
     at = default_page
     metrics = {m.label: m.value for m in at.metric}
-    assert float(metrics["Largest factor on an observer's odds, e^ε"]) == pytest.approx(math.exp(3.0), rel=1e-3)
+    assert float(metrics[tex("Largest factor on an observer's odds, e^ε")]) == pytest.approx(math.exp(3.0), rel=1e-3)
     rev = _table(at, "acc-table")
     assert float(rev.loc["Laplace", "accuracy"].rstrip(" %")) == pytest.approx(100 * (1 - math.exp(-3.0)), abs=0.006)
     # 10 Laplace releases at ε = 3: the exact total at δ = 1e-5 is below the sum 30 (KOV 2015, Thm 3.3), and above

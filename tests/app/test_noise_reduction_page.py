@@ -13,6 +13,8 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from app import catalogue
+from app.notation import tex
+from app.ui import column_words
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
 from tests.app.conftest import open_page, shown_numbers
@@ -94,8 +96,8 @@ def test_metrics_match_dpcore(const, variant):
     # independent recomputation of the stopping distribution: geometric grid from 0.01 to √(2ρ*), 2000 runs
     grid = np.geomspace(0.01, math.sqrt(2 * rho), 200)
     runs = nr.release_many(200.0, epsilons=grid, alpha=0.2, n_runs=2000, rng=7)
-    assert m["Typical cost of one count, ρ_T"] == f"{runs['charge'].median():.4g}"
-    assert m["Cost if it never stopped, ρ_T"] == f"{grid[-1] ** 2 / 2:.4g}"
+    assert m[tex("Typical cost of one count, ρ_T")] == f"{runs['charge'].median():.4g}"
+    assert m[tex("Cost if it never stopped, ρ_T")] == f"{grid[-1] ** 2 / 2:.4g}"
 
 
 def test_erratum_warnings_only_where_the_paper_under_reports():
@@ -132,9 +134,9 @@ def test_reproduce_view_runs_figure3_only_on_request():
     assert len(at.get("plotly_chart")) == charts + 2
     fig3 = [df.value for df in at.dataframe if "reference results" in df.value.columns]
     assert fig3 and len(fig3[0]) == 10
-    nr_rows = fig3[0][fig3[0]["method"] == "noise_reduction"].set_index("n")
+    nr_rows = fig3[0][fig3[0]["method"] == "noise reduction"].set_index("n")
     db_rows = fig3[0][fig3[0]["method"] == "doubling"].set_index("n")
-    assert (nr_rows["results_mean"] > db_rows["results_mean"]).all()  # Figure 3: noise reduction returns more
+    assert (nr_rows[column_words("results_mean")] > db_rows[column_words("results_mean")]).all()  # Figure 3: noise reduction returns more
     at.run()  # still shown on a plain rerun, without pressing the button again
     assert len(at.get("plotly_chart")) == charts + 2
 
@@ -152,9 +154,9 @@ def test_reddit_standin_is_labelled_and_noise_reduction_wins():
     assert any("Stand-in data" in w.value for w in at.warning)
     at.button(key="reddit_run").click().run()
     assert not at.exception, at.exception
-    df = next(d.value for d in at.dataframe if "paper_results" in d.value.columns).set_index("method")
-    assert df.loc["noise_reduction", "results_mean"] > df.loc["doubling", "results_mean"]
-    assert (df["paper_results"].to_dict()) == {"noise_reduction": 152.0, "doubling": 109.0}  # Section 7.2
+    df = next(d.value for d in at.dataframe if column_words("paper_results") in d.value.columns).set_index("method")
+    assert df.loc["noise reduction", column_words("results_mean")] > df.loc["doubling", column_words("results_mean")]
+    assert (df[column_words("paper_results")].to_dict()) == {"noise reduction": 152.0, "doubling": 109.0}  # Section 7.2
 
 
 def test_live_ledger_accepts_refuses_and_resets():
@@ -236,8 +238,8 @@ def test_time_inversion_loss_matches_dpcore():
     z = nr.brownian_path(grid, n_paths=5, rng=3)[0]  # path 1 of the path panel
     stop = nr.relative_error_stop(50.0 + z, grid, alpha=0.2)
     k = int(np.argmax(stop)) if stop.any() else grid.size - 1
-    assert m["Path 1 stops at ε_T"] == f"{grid[k]:.4g}"
-    assert m["Its charge ρ_T = ε_T²/2 (the average loss)"] == f"{grid[k] ** 2 / 2:.4g}"
+    assert m[tex("Path 1 stops at ε_T")] == f"{grid[k]:.4g}"
+    assert m[tex("Its charge ρ_T = ε_T²/2 (the average loss)")] == f"{grid[k] ** 2 / 2:.4g}"
     # neighbour above (u = −1): ℒ = ε²/2 − ε²·Z
     assert m["Loss ℒ it actually realised"] == f"{grid[k] ** 2 / 2 - grid[k] ** 2 * z[k]:.4g}"
 
@@ -276,7 +278,7 @@ def test_filter_mix_and_aggressiveness_match_dpcore():
 
 def test_zipf_panel_matches_dpcore():
     m = metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2"}))
-    assert m["Normaliser Σ k^(−a)"] == f"{sum(k ** -0.75 for k in range(1, 301)):.6f}" == "13.212814"
+    assert m[tex("Normaliser Σ k^(−a)")] == f"{sum(k ** -0.75 for k in range(1, 301)):.6f}" == "13.212814"
     counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 300))
     assert m["Largest count"] == f"{counts.max():,}"
 
@@ -285,7 +287,7 @@ def test_zipf_support_size_matches_dpcore():
     m = metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2", "items": "1000"}))
     counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 1000))
     assert m["Largest count"] == f"{counts.max():,}"
-    assert m["Normaliser Σ k^(−a)"] == f"{(np.arange(1, 1001) ** -0.75).sum():.6f}"
+    assert m[tex("Normaliser Σ k^(−a)")] == f"{(np.arange(1, 1001) ** -0.75).sum():.6f}"
 
 
 def test_backward_martingale_mean_at_stopping_time_is_one():

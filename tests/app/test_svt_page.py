@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from app.notation import tex
 
 from dpcore import svt
 from tests.app.conftest import open_page, shown_numbers
@@ -91,7 +92,7 @@ def test_metrics_match_dpcore():
     assert m["query noise scale 1/λ"] == f"{sp.query_scale:.4g}"
     assert m["correction r in use"] == f"{corr.r:.4g}"
     kw = dict(r=corr.r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    assert m["P[yes] for a count exactly at τ"] == f"{svt.acceptance_probability(0.0, **kw):.4g}"
+    assert m["P[yes] for a count at τ"] == f"{svt.acceptance_probability(0.0, **kw):.4g}"
 
 
 def test_reference_values_at_the_paper_setting():
@@ -99,7 +100,7 @@ def test_reference_values_at_the_paper_setting():
     # accepted with probability exactly 1/(k + 1) = 1/201 (r^op solves S(r) = 1/(k + 1), Eq. 9)
     m = _metrics(open_page(PAGE))
     assert m["correction r in use"] == "564.5"
-    assert m["P[yes] for a count exactly at τ"] == f"{1 / 201:.4g}"
+    assert m["P[yes] for a count at τ"] == f"{1 / 201:.4g}"
 
 
 def test_resample_erratum_warning():
@@ -215,7 +216,7 @@ def test_manual_split_costs_variance():
     at = open_page(PAGE, {"wsplit": "1"})
     _ok(at)
     table = next(df.value for df in at.dataframe if "V(w)/V*" in df.value.columns)
-    exp = table.set_index("query noise").loc["exponential"]
+    exp = table.set_index("query noise").loc["Exponential"]
     sp = svt.split_budget(1.0, c=50, w=1.0)
     assert exp["ε₁"] == pytest.approx(sp.epsilon1, abs=1e-4)
     assert exp["V(w)/V*"] == pytest.approx(sp.variance / sp.variance_optimal, abs=1e-4)
@@ -231,7 +232,7 @@ def test_tail_mass_sets_the_grid():
     b, th = sp.threshold_scale, sp.query_scale
     num = svt.correction_term(b, th, k=200, method="numeric", n_bins=101, tail_mass=1e-3)
     assert m["grid half-width B"] == f"{disc.bound:.5g}"
-    assert m["r̄^op, 101 bins"] == f"{num.r:.6g}"
+    assert m[tex("r̄^op, 101 bins")] == f"{num.r:.6g}"
 
 
 def test_extreme_gumbel_setting_stays_fast_and_clean():

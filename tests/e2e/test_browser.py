@@ -32,6 +32,9 @@ SETTLED_JS = """() => {
 }"""
 
 
+MAIN = '[data-testid="stMain"]'
+
+
 def metric(page: Page, label: str) -> str:
     box = page.locator("[data-testid='stMetric']").filter(has_text=label).first
     return box.locator("[data-testid='stMetricValue']").inner_text()
@@ -57,9 +60,11 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     expect(page.get_by_role("heading", name="DP Explorer")).to_be_visible(timeout=TIMEOUT)
     page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
 
-    page.get_by_text("Open Gaussian & Laplace").click()
+    page.get_by_text("Open Gaussian & Laplace").click()  # a card far down the home page
     page.wait_for_url(re.compile(r".*/baselines.*"), timeout=TIMEOUT)
     wait_for_app(page)
+    # the new page opens at its top, not at the home page's scroll position
+    page.wait_for_function(f"() => document.querySelector({MAIN!r}).scrollTop < 5", timeout=TIMEOUT)
     expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
     sigma_before = metric(page, "Gaussian noise scale σ")
     peak_before = first_chart_peak(page)

@@ -190,7 +190,7 @@ def table5() -> pd.DataFrame:
                 "Mean (paper)": mean,
                 "r^op, Alg. 2 (k = 200)": svt.correction_term(sp.threshold_scale, sp.query_scale, k=200).r,
                 "mean 1/λ, Alg. 2": sp.query_scale,
-                "1/λ = cΔ/ε₂, w = (2c)^(2/3)": fit.query_scale,
+                "1/λ = cΔ/ε₂, w = ∛(4c²)": fit.query_scale,
             }
         )
     return pd.DataFrame(rows)

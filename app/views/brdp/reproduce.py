@@ -47,10 +47,11 @@ def figures_5_to_6() -> None:
                           "below); counted exactly, it stays below DP up to T ≈ 50")),
         ("laplace", "b", "at θ = Δ_f = 1 the paper's Alg. 2 keeps ε_y = ε and q ≈ 0, so Laplace BR-DP is Laplace DP"),
     ):
-        with ui.panel(f"Fig. 5({tag}) · composition, {kern} kernel (ε = 1, θ = Δ_f = 1, δ = 10⁻⁵)",
+        kernel = kern.capitalize()
+        with ui.panel(f"Fig. 5({tag}) · composition, {kernel} kernel (ε = 1, θ = Δ_f = 1, δ = 10⁻⁵)",
                       f"the axes and δ are not stated (x = T, y = total ε at δ = 10⁻⁵); {why}."):
             df = compute.fig5(kern)
-            ui.chart(figs.composition(df, delta=1e-5, title=f"Fig. 5({tag}): {kern} kernel"), df,
+            ui.chart(figs.composition(df, delta=1e-5, title=f"Fig. 5({tag}): {kernel} kernel"), df,
                      name=f"fig 5{tag}", alt=f"Fig 5{tag} reproduction: composed epsilon against T.")
     with ui.panel("Fig. 6 · the best sampling rate and its acceptance against |X| (ε = 0.1, δ = 10⁻⁵, σ_x = 10)",
                   "θ and Δ_f are not given (sum 30 and 1, average 1 and 0.01, count 3 and 1 assumed). As the paper "

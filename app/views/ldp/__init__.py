@@ -65,7 +65,7 @@ def render(s: Settings) -> None:
         lesson="ldp",
     )
     ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
-        dl.pure_release(s.epsg, label=f"Local DP filter session ε_G={s.epsg:g}", source="ldp"))
+        dl.pure_release(s.epsg, label=f"Local DP filter session, budget {s.epsg:g} per person", source="ldp"))
     if s.view == "reproduce":
         reproduce.render(s)
         return

@@ -75,10 +75,10 @@ def example3(ex: C.Examples) -> None:
     ):
         shown = ex.ex3[["step", "ratio_if_0", "ratio_if_1", "accepted", "observed", "ratio_after", "paper_ratio",
                         "loss_after", "argmax", "argmin"]].rename(columns={
-            "step": "query", "ratio_if_0": "e^ℓ if the answer is 0", "ratio_if_1": "e^ℓ if the answer is 1",
-            "accepted": "answered", "observed": "answer", "ratio_after": "e^ℓ after", "paper_ratio": "paper",
+            "step": "query", "ratio_if_0": "ratio if the answer is 0", "ratio_if_1": "ratio if the answer is 1",
+            "accepted": "answered", "observed": "answer", "ratio_after": "ratio after", "paper_ratio": "paper",
             "loss_after": "ℓ after", "argmax": "most likely x", "argmin": "least likely x"})
-        formats = {"answer": "{:.0f}", "e^ℓ after": "{:.6g}", "paper": "{:.2f}", "ℓ after": "{:.6f}"}
+        formats = {"answer": "{:.0f}", "ratio after": "{:.6g}", "paper": "{:.2f}", "ℓ after": "{:.6f}"}
         for col, fmt in formats.items():  # a refused query has no answer: a dash, not an empty number
             shown[col] = [fmt.format(v) if ok and v == v else "—" for v, ok in zip(shown[col], shown["answered"],
                                                                                   strict=True)]
@@ -91,8 +91,9 @@ def example3(ex: C.Examples) -> None:
                     help="The largest Pr[transcript | x] / Pr[transcript | x′]: exactly e^(ε_G) = 2.25 (Thm 4.1).")
         c[2].metric("Expected answered when x* = 0 or 10", f"{ex.expected_0:.3f}")
         c[3].metric("Expected answered when x* = 5", f"{ex.expected_5:.3f}")
-        st.caption("Reproduces exactly: the paper prints e^ℓ rounded (1.15 is 0.275/0.24 = 1.145833). Its queries "
-                   "(Eq. 11) and budget ln 2.25 are the only ones that fit every printed number.")
+        st.caption("The ratio columns show e^ℓ, the realized loss ℓ as a likelihood ratio. Reproduces exactly: the "
+                   "paper prints e^ℓ rounded (1.15 is 0.275/0.24 = 1.145833). Its queries (Eq. 11) and "
+                   "budget ln 2.25 are the only ones that fit every printed number.")
 
 
 def counterexamples(ex: C.Examples) -> None:

@@ -19,12 +19,16 @@ if TYPE_CHECKING:
     from app.views.noise_reduction import Settings
 
 NEIGHBOUR = {"up": 1, "down": -1}  # neighbour direction → u = f(x) − f(x')
-GRIDLESS = ("filter", "costs")  # parts that still work when no noise level fits the budget
+GRIDLESS = ("Filter", "Costs")  # parts that still work when no noise level fits the budget
+
+
+#: The filter's mechanisms as its table names them.
+_MECHANISM_WORDS = {"noise_reduction": "noise reduction", "gaussian": "Gaussian", "laplace": "Laplace"}
 
 
 def render(s: Settings, *, feasible: bool) -> None:
     """The five parts as lazy tabs (``?part=``); parts needing a noise level are skipped when none fits."""
-    drawers = {"paths": paths, "structure": structure, "filter": filters, "costs": costs, "martingale": martingale}
+    drawers = {"Paths": paths, "Structure": structure, "Filter": filters, "Costs": costs, "Martingale": martingale}
     tabs = params.parts(list(drawers))
     for (name, draw), tab in zip(drawers.items(), tabs, strict=True):
         if tab.open:
@@ -52,8 +56,8 @@ def paths(s: Settings) -> None:
         ui.chart(figs.paths(df, stops, bands, value=s.y, mechanism=s.process), df, name="noise paths",
                  alt="Released values of five coupled noise-reduction paths against the noise level, with the "
                      "noise band, the acceptance boundary and each path's stopping point.")
-        shown = stops.rename(columns={"path": "path", "epsilon_stop": "stopped at ε_T", "release": "released ŷ",
-                                      "charge": f"charged {s.unit}", "accepted": "accurate enough?"})
+        shown = stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
+                                      "charge": f"charged {s.unit.split('_')[0]}", "accepted": "accurate enough?"})
         st.dataframe(shown, hide_index=True, width="stretch")
 
     with ui.panel(
@@ -258,6 +262,7 @@ def live_ledger(s: Settings) -> None:
     if msg:
         (st.warning if msg.startswith("Refused") else st.info)(msg)
     table, g = compute.ledger_view(state)
+    table = table.assign(mechanism=table["mechanism"].map(lambda m: _MECHANISM_WORDS.get(m, m)))
     left, right = st.columns((1, 2))
     with left:
         st.plotly_chart(figs.gauge(remaining=g.remaining, budget=g.budget), key="chart-ledger-gauge",

@@ -24,12 +24,16 @@ _STARTED = "nr_started"  # session: the background runs this session asked for (
 
 def render(s: Settings) -> None:
     """The paper's results as lazy, URL-bound tabs (``?part=``)."""
-    drawers = {"figure 3": figure3, "reddit": reddit, "costs": paper_costs, "errata": errata}
+    drawers = {"Figure 3": figure3, "Reddit": reddit, "Costs": paper_costs, "Errata": errata}
     tabs = params.parts(list(drawers))
     for draw, tab in zip(drawers.values(), tabs, strict=True):
         if tab.open:
             with tab:
                 draw(s)
+
+
+#: The two methods of the paper's experiments, as the tables name them.
+METHOD_WORDS = {"noise_reduction": "noise reduction", "doubling": "doubling"}
 
 
 def _started(key: tuple) -> bool:
@@ -93,7 +97,7 @@ def figure3(s: Settings) -> None:
                                                           "precision_mean": "reference precision"})
         table = df[["n", "method", "results_mean", "results_sd", "precision_mean", "precision_sd"]].merge(
             ref, on=["n", "method"])
-        st.dataframe(table, hide_index=True, width="stretch")
+        st.dataframe(table.assign(method=table["method"].map(METHOD_WORDS)), hide_index=True, width="stretch")
 
 
 def reddit(s: Settings) -> None:
@@ -129,7 +133,7 @@ def reddit(s: Settings) -> None:
         ui.chart(figs.reddit(df), df, name="reddit stand-in",
                  alt="Bar chart of the counts returned by noise reduction and doubling on stand-in data, next to the "
                      "paper's numbers on the real data.")
-        st.dataframe(df, hide_index=True, width="stretch")
+        st.dataframe(df.assign(method=df["method"].map(METHOD_WORDS)), hide_index=True, width="stretch")
 
 
 def paper_costs(s: Settings) -> None:

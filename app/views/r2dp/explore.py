@@ -268,7 +268,7 @@ def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:
 
 
 PARTS = {
-    "law": (noise, loss, mgf, scale_law, simulator, reuse, metrics),
-    "families": (optima, vs_epsilon, vs_gamma, region),
-    "explorers": (landscape, explorers),
+    "Law": (noise, loss, mgf, scale_law, simulator, reuse, metrics),
+    "Families": (optima, vs_epsilon, vs_gamma, region),
+    "Explorers": (landscape, explorers),
 }

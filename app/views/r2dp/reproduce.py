@@ -185,9 +185,9 @@ def gaussian(s: Settings) -> None:
 
 
 PARTS = {
-    "headlines": (headline_points, fig5),
-    "errata": (lemma, bernoulli_table, theorem22),
-    "figures": (fig3, fig4),
-    "experiments": (fig6, classifier, recommender),
-    "gaussian": (gaussian,),
+    "Headlines": (headline_points, fig5),
+    "Errata": (lemma, bernoulli_table, theorem22),
+    "Figures": (fig3, fig4),
+    "Experiments": (fig6, classifier, recommender),
+    "Gaussian": (gaussian,),
 }

@@ -142,7 +142,7 @@ def headline(s: Settings) -> None:
                  f"rejects k = {s.k} counts below τ before accepting one above it with the highest chance.",
         )
         m[3].metric(
-            "P[yes] for a count exactly at τ", f"{sm.p_at_threshold:.4g}",
+            "P[yes] for a count at τ", f"{sm.p_at_threshold:.4g}",
             help="The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
                  "correction and α = 0 it is 1/(k + 1), whatever the noise.",
         )
@@ -165,6 +165,6 @@ def _offer_to_ledger(s: Settings) -> None:
     try:
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
         ledger.offer(dl.approx_release(acct.on if s.resample else acct.off, 0.0 if acct.pure else acct.delta,
-                                       label=f"SVT run c={s.c} ({s.noise})", source="svt"))
+                                       label=f"SVT run, c = {s.c}, {s.noise.capitalize()} noise", source="svt"))
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the headline panel shows the error

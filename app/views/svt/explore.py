@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from app.views.svt import Settings
 
 
+def _named(table: pd.DataFrame) -> pd.DataFrame:
+    """A table whose "query noise" column names the families as the charts do (Exponential, Laplace, …)."""
+    return table.assign(**{"query noise": table["query noise"].map(figs.NOISE_LABELS)})
+
+
 def render(s: Settings) -> None:
     """The explore parts as tabs (``?part=``); only the open one runs."""
     tabs = params.parts(list(PARTS), aliases=OLD_PART_NAMES)
@@ -43,7 +48,7 @@ def noise_tab(s: Settings) -> None:
             name="noise zoo",
             alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
         )
-        st.dataframe(table, hide_index=True, width="stretch")
+        st.dataframe(_named(table), hide_index=True, width="stretch")
 
     with ui.panel(
         "2 · Budget split",
@@ -69,7 +74,7 @@ def noise_tab(s: Settings) -> None:
                 alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
             )
         manual = csvt.manual_split(s.eps, s.c, s.monotonic, w)
-        st.dataframe(manual.round(4), hide_index=True, width="stretch")
+        st.dataframe(_named(manual.round(4)), hide_index=True, width="stretch")
 
     with ui.panel(
         "3 · Why exponential noise is allowed (privacy-loss profile)",

@@ -1,0 +1,137 @@
+"""Maths written plainly in the app's text (``e^ε``, ``r^op``, ``ε_y``, ``ε_T²/2``, ``k^(−a)``), shown typeset.
+
+Text is authored the way one types maths in an e-mail, and turned into what each surface can show:
+
+* ``tex``: inline LaTeX (``$e^{ε}$``) for everything Streamlit and marimo render as Markdown (both typeset it with a
+  local KaTeX);
+* ``html``: ``<sup>``/``<sub>`` for Plotly (titles, axis titles, legends, annotations);
+* ``plain``: Unicode super- and subscripts where every character has one (``rᵒᵖ``, ``εᵢ``), for table headers, which
+  render neither.
+
+A script is a base (a letter, a digit or a closing bracket; a whole word such as ``max`` when it is one) followed by
+``^`` or ``_`` and either a bracketed group or a run of letters and digits. Code spans, links, existing ``$…$``, HTML
+tags and icon codes are left alone, and so are identifiers whose two sides are both words (``dp_accounting``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_GREEK = "α-ωΑ-Ωϑϕϵℓℒ"
+_LETTER = f"A-Za-z{_GREEK}"
+#: regions never touched: $$…$$, $…$, `code`, link targets, HTML tags, Streamlit icon codes, bare URLs
+_SKIP = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S)
+_GROUP = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\{(?:[^{}]|\{[^{}]*\})*\}"
+_SCRIPT = re.compile(
+    rf"(?P<base>(?<![{_LETTER}])[A-Za-z]{{2,}}(?=[_^])|[{_LETTER}0-9]\u0304?|\))"
+    rf"(?P<op>\\?[\^_])"  # Markdown-escaped (\\_) too
+    rf"(?P<arg>[−-]?(?:{_GROUP})|[−-]?[{_LETTER}0-9]+(?:\.[0-9]+)?)"
+    rf"(?P<sq>[⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
+)
+_SUP = dict(zip("0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχε",
+                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵋ"))
+_SUB = dict(zip("0123456789+−-=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"))
+_SQ = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789"))
+
+
+def _is_identifier(m: re.Match[str]) -> bool:
+    """``dp_accounting``, ``bm_cost``: a word on both sides of an underscore is a name, not maths."""
+    return m["op"][-1] == "_" and len(m["base"]) > 1 and re.fullmatch(r"[A-Za-z]{2,}", m["arg"] or "") is not None
+
+
+def _inner(arg: str) -> str:
+    """The script's content without its brackets."""
+    if arg[:1] in "({" and arg[-1:] in ")}":
+        return arg[1:-1]
+    if arg[:1] in "−-" and arg[1:2] in "({":
+        return arg[0] + arg[1:]  # e^−(ε − ε_y): the sign and the bracket both belong to the exponent
+    return arg
+
+
+def _script_latex(m: re.Match[str], base: str | None = None) -> str:
+    """One script in LaTeX: ``ε_T²`` → ``ε_{T}^{2}``, ``r̄^op`` → ``\\bar{r}^{\\mathrm{op}}``."""
+    if base is None:
+        base = m["base"]
+        if base.endswith("\u0304"):
+            base = rf"\bar{{{base[0]}}}"
+        elif len(base) > 1:
+            base = rf"\mathrm{{{base}}}"
+    out = f"{base}{m['op'][-1]}{{{_latex(_inner(m['arg']))}}}"
+    if m["sq"]:
+        out += "^{" + "".join(_SQ[c] for c in m["sq"]) + "}"
+    return out
+
+
+def _latex(text: str) -> str:
+    """Maths text (already inside $…$) in KaTeX's words: words upright, nested scripts, minus and dot."""
+    def word(m: re.Match[str]) -> str:
+        return rf"\mathrm{{{m[0]}}}"
+
+    out = _SCRIPT.sub(lambda m: m[0] if _is_identifier(m) else _script_latex(m), text)
+    return re.sub(r"(?<![\\{A-Za-z])[A-Za-z]{2,}(?![A-Za-z{}])", word, out)
+
+
+def _finish(latex: str) -> str:
+    return latex.replace("−", "-").replace("·", r"\cdot ").replace("…", r"\dots ")
+
+
+def _each_plain_part(text: str, convert: Callable[[str], str]) -> str:
+    out, last = [], 0
+    for m in _SKIP.finditer(text):
+        out.append(convert(text[last:m.start()]))
+        out.append(m[0])
+        last = m.end()
+    out.append(convert(text[last:]))
+    return "".join(out)
+
+
+def tex(text: str) -> str:
+    """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo)."""
+    if "^" not in text and "_" not in text:
+        return text
+
+    def convert(part: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            if _is_identifier(m):
+                return m[0]
+            if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
+                return ")$" + _finish(_script_latex(m, "{}")) + "$"
+            return "$" + _finish(_script_latex(m)) + "$"
+
+        return _SCRIPT.sub(one, part)
+
+    return _each_plain_part(text, convert)
+
+
+def html(text: str) -> str:
+    """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations)."""
+    if "^" not in text and "_" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        if _is_identifier(m):
+            return m[0]
+        tag = "sup" if m["op"][-1] == "^" else "sub"
+        base = m["base"]
+        out = f"{base}<{tag}>{html(_inner(m['arg']))}</{tag}>"
+        return out + (f"<sup>{''.join(_SQ[c] for c in m['sq'])}</sup>" if m["sq"] else "")
+
+    return _each_plain_part(text, lambda part: _SCRIPT.sub(one, part))
+
+
+def plain(text: str) -> str:
+    """``r^op`` → ``rᵒᵖ``, ``ε_i`` → ``εᵢ``: Unicode scripts where every character has one, else left as written."""
+    if "^" not in text and "_" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        if _is_identifier(m):
+            return m[0]
+        table = _SUP if m["op"][-1] == "^" else _SUB
+        inner = _inner(m["arg"]).replace(" ", "")
+        if not inner or any(c not in table for c in inner):
+            return m[0]
+        return m["base"] + "".join(table[c] for c in inner) + m["sq"]
+
+    return _each_plain_part(text, lambda part: _SCRIPT.sub(one, part))
