@@ -23,6 +23,8 @@ Only the lessons import marimo; the Streamlit app never imports this module.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 import os
 from collections.abc import Iterator, Mapping
@@ -38,6 +40,20 @@ from app.exercises import query_string
 #: Where the Streamlit app runs; lesson links open its pages with the lesson's settings.
 APP_URL_ENV = "DPX_APP_URL"
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
+
+
+@functools.lru_cache(maxsize=64)
+def _remembered(fn: Any, args: tuple) -> Any:
+    return fn(*args)
+
+
+def remember(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, remembered across slider moves (arguments must be hashable), returned as a copy.
+
+    For the compute functions the app runs as background jobs (uncached there, since the job system keeps their
+    results): in a lesson a cell calls them directly, and moving a slider back to a value seen before must be
+    instant."""
+    return copy.deepcopy(_remembered(fn, args))
 
 
 def _typeset_marimo() -> None:

@@ -252,8 +252,8 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, p):
-    totals, _curve = compute.composition(key, p.T)
+def _(compute, figs, key, lessons, p):
+    totals, _curve = lessons.remember(compute.composition, key, p.T)
     figs.composition(_curve, delta=p.delta, compositions=p.T)
     return (totals,)
 

@@ -90,8 +90,8 @@ def _(mo):
 
 
 @app.cell
-def _(answer, compute, figs, p, req):
-    figs.accuracy_curves(compute.curves(req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
+def _(answer, compute, figs, lessons, p, req):
+    figs.accuracy_curves(lessons.remember(compute.curves, req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
                          confidence=p.conf, y_title="P(answer within ±θ)")
     return
 

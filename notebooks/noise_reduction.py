@@ -290,8 +290,8 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.costs(compute.costs(p.K, p.eta, p.y, 0), value=p.y)
+def _(compute, figs, lessons, p):
+    figs.costs(lessons.remember(compute.costs, p.K, p.eta, p.y, 0), value=p.y)
     return
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 import dpcore
-from dpcore import baseline
+from dpcore import accounting, baseline
 
 from app.compute._cache import MAX_ENTRIES, cached, cached_resource, in_streamlit  # noqa: F401 — re-exported
 
@@ -44,6 +44,14 @@ def settle_heap() -> None:
         _HEAP["modules"] = n
     finally:
         _HEAP["lock"].release()
+
+
+@cached
+def gaussian_reference_epsilon(sigma: float, sensitivity: float, compositions: int, delta: float) -> float:
+    """ε after ``compositions`` Gaussian releases by dp_accounting's own privacy-loss distribution (grid 1e-4): an
+    independent cross-check of :func:`composed_epsilons` (the baselines lesson shows both)."""
+    pld = accounting.pld_gaussian(sigma, sensitivity=sensitivity, discretization=1e-4).self_compose(compositions)
+    return float(pld.get_epsilon_for_delta(delta))
 
 
 @cached

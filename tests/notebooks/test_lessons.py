@@ -101,3 +101,17 @@ def test_app_link_carries_the_settings(monkeypatch):
     monkeypatch.setenv(lessons.APP_URL_ENV, "https://dp.example.org/")
     url = lessons.app_url("brdp", lessons.Values(eps=0.5, delta=1e-6))
     assert url == "https://dp.example.org/brdp?eps=0.5&delta=1e-06"
+
+
+def test_remember_computes_once_and_hands_out_copies():
+    calls = []
+
+    def job(a, b):
+        calls.append((a, b))
+        return {"sum": [a + b]}
+
+    first = lessons.remember(job, 1, 2)
+    first["sum"].append("changed by a cell")
+    assert lessons.remember(job, 1, 2) == {"sum": [3]}  # the remembered value is untouched
+    assert calls == [(1, 2)]
+    assert lessons.remember(job, 2, 2) == {"sum": [4]} and calls == [(1, 2), (2, 2)]
