@@ -86,52 +86,40 @@ def _each_plain_part(text: str, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def tex(text: str) -> str:
-    """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo)."""
+def _scripts(text: str, render: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with every script outside the untouched regions replaced by ``render(match)`` (identifiers kept)."""
     if "^" not in text and "_" not in text:
         return text
+    return _each_plain_part(text, lambda part: _SCRIPT.sub(lambda m: m[0] if _is_identifier(m) else render(m), part))
 
-    def convert(part: str) -> str:
-        def one(m: re.Match[str]) -> str:
-            if _is_identifier(m):
-                return m[0]
-            if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
-                return ")$" + _finish(_script_latex(m, "{}")) + "$"
-            return "$" + _finish(_script_latex(m)) + "$"
 
-        return _SCRIPT.sub(one, part)
+def tex(text: str) -> str:
+    """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo)."""
+    def render(m: re.Match[str]) -> str:
+        if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
+            return ")$" + _finish(_script_latex(m, "{}")) + "$"
+        return "$" + _finish(_script_latex(m)) + "$"
 
-    return _each_plain_part(text, convert)
+    return _scripts(text, render)
 
 
 def html(text: str) -> str:
     """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations)."""
-    if "^" not in text and "_" not in text:
-        return text
-
-    def one(m: re.Match[str]) -> str:
-        if _is_identifier(m):
-            return m[0]
+    def render(m: re.Match[str]) -> str:
         tag = "sup" if m["op"][-1] == "^" else "sub"
-        base = m["base"]
-        out = f"{base}<{tag}>{html(_inner(m['arg']))}</{tag}>"
+        out = f"{m['base']}<{tag}>{html(_inner(m['arg']))}</{tag}>"
         return out + (f"<sup>{''.join(_SQ[c] for c in m['sq'])}</sup>" if m["sq"] else "")
 
-    return _each_plain_part(text, lambda part: _SCRIPT.sub(one, part))
+    return _scripts(text, render)
 
 
 def plain(text: str) -> str:
     """``r^op`` → ``rᵒᵖ``, ``ε_i`` → ``εᵢ``: Unicode scripts where every character has one, else left as written."""
-    if "^" not in text and "_" not in text:
-        return text
-
-    def one(m: re.Match[str]) -> str:
-        if _is_identifier(m):
-            return m[0]
+    def render(m: re.Match[str]) -> str:
         table = _SUP if m["op"][-1] == "^" else _SUB
         inner = _inner(m["arg"]).replace(" ", "")
         if not inner or any(c not in table for c in inner):
             return m[0]
         return m["base"] + "".join(table[c] for c in inner) + m["sq"]
 
-    return _each_plain_part(text, lambda part: _SCRIPT.sub(one, part))
+    return _scripts(text, render)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import logging
 import os
@@ -43,6 +44,7 @@ _TYPESET = "_dpx_typeset"
 
 
 def _typeset_call(name: str, fn):
+    @functools.wraps(fn)
     def call(self, *args, **kw):
         if name == "tabs":
             labels = kw.pop("tabs", args[0] if args else [])
@@ -64,8 +66,6 @@ def _typeset_call(name: str, fn):
         return fn(self, *args, **kw)
 
     setattr(call, _TYPESET, True)
-    call.__wrapped__ = fn
-    call.__name__ = name
     return call
 
 

@@ -522,6 +522,9 @@ def figure3_reference() -> pd.DataFrame:
 #: (read as ε; as ε² it changes little), 1000 candidate words. Its results over 1000 trials, as printed:
 REDDIT = {"epsilon": 1.0, "delta": 1e-6, "alpha": 0.01, "epsilon_em": 0.01, "epsilon2_min": 1e-8, "words": 1000}
 REDDIT_PAPER = {"noise_reduction": (152.0, 0.97), "doubling": (109.0, 0.98)}  # (results, precision)
+#: The methods and mechanisms of the experiments and the filter, in the words their tables show.
+METHOD_WORDS = {"noise_reduction": "noise reduction", "doubling": "doubling", "gaussian": "Gaussian",
+                "laplace": "Laplace"}
 #: Stand-in data (the Reddit word histogram is not bundled): 2,000,000 author–word pairs drawn from a Zipf law with
 #: exponent 1 over the 1000 words, so the most common word is used by about 270,000 authors.
 REDDIT_STANDIN = {"a": 1.0, "n": 2_000_000}

@@ -136,7 +136,8 @@ def alternatives(s: Settings, req: compute.Requirement, answer: compute.Answer) 
         "the paper's accountant certifies but whose exact δ is larger than stated.",
     ):
         df = compute.epsilons(req, s.seed)
-        ui.chart(figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon), df, name="smallest epsilon",
+        dots = figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon)
+        ui.chart(dots, df, name="smallest epsilon",
                  alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.")
         st.markdown("**The alternatives**")
         st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in answer.reasons))

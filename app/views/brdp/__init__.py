@@ -116,7 +116,8 @@ def render(s: Settings) -> None:
     headline(s)
     try:  # the plan the page shows, as an (ε, δ) release with δ from the exact accountant (never the paper's)
         plan = compute.plan(s.key)
-        ledger.offer(dl.approx_release(s.eps, plan.exact_delta, label=f"BR-DP plan, {s.kernel.capitalize()} kernel", source="brdp"))
+        ledger.offer(dl.approx_release(s.eps, plan.exact_delta, label=f"BR-DP plan, {s.kernel.capitalize()} kernel",
+                                       source="brdp"))
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the plan's own panel already shows the error
     explore.render(s)

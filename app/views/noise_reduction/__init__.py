@@ -155,7 +155,8 @@ def offer(s: Settings) -> None:
             ledger.offer(dl.noise_reduction_release(summ.median_epsilon_stop, epsilon_max=top, delta=s.delta,
                                                     label=f"noise reduction of y = {s.y:g}", source="noise_reduction"))
         else:  # a Laplace noise reduction cannot join the zCDP filter: its declared pure ε is the top level
-            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y = {s.y:g}", source="noise_reduction"))
+            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y = {s.y:g}",
+                                         source="noise_reduction"))
     except Exception:  # noqa: BLE001 — the ledger offer is a convenience; the panels show any error
         pass
 

@@ -22,10 +22,6 @@ NEIGHBOUR = {"up": 1, "down": -1}  # neighbour direction → u = f(x) − f(x')
 GRIDLESS = ("Filter", "Costs")  # parts that still work when no noise level fits the budget
 
 
-#: The filter's mechanisms as its table names them.
-_MECHANISM_WORDS = {"noise_reduction": "noise reduction", "gaussian": "Gaussian", "laplace": "Laplace"}
-
-
 def render(s: Settings, *, feasible: bool) -> None:
     """The five parts as lazy tabs (``?part=``); parts needing a noise level are skipped when none fits."""
     drawers = {"Paths": paths, "Structure": structure, "Filter": filters, "Costs": costs, "Martingale": martingale}
@@ -262,7 +258,7 @@ def live_ledger(s: Settings) -> None:
     if msg:
         (st.warning if msg.startswith("Refused") else st.info)(msg)
     table, g = compute.ledger_view(state)
-    table = table.assign(mechanism=table["mechanism"].map(lambda m: _MECHANISM_WORDS.get(m, m)))
+    table = table.assign(mechanism=table["mechanism"].map(lambda m: compute.METHOD_WORDS.get(m, m)))
     left, right = st.columns((1, 2))
     with left:
         st.plotly_chart(figs.gauge(remaining=g.remaining, budget=g.budget), key="chart-ledger-gauge",

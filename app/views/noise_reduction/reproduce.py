@@ -32,10 +32,6 @@ def render(s: Settings) -> None:
                 draw(s)
 
 
-#: The two methods of the paper's experiments, as the tables name them.
-METHOD_WORDS = {"noise_reduction": "noise reduction", "doubling": "doubling"}
-
-
 def _started(key: tuple) -> bool:
     return key in st.session_state.get(_STARTED, set())
 
@@ -97,7 +93,8 @@ def figure3(s: Settings) -> None:
                                                           "precision_mean": "reference precision"})
         table = df[["n", "method", "results_mean", "results_sd", "precision_mean", "precision_sd"]].merge(
             ref, on=["n", "method"])
-        st.dataframe(table.assign(method=table["method"].map(METHOD_WORDS)), hide_index=True, width="stretch")
+        st.dataframe(table.assign(method=table["method"].map(compute.METHOD_WORDS)), hide_index=True,
+                     width="stretch")
 
 
 def reddit(s: Settings) -> None:
@@ -133,7 +130,7 @@ def reddit(s: Settings) -> None:
         ui.chart(figs.reddit(df), df, name="reddit stand-in",
                  alt="Bar chart of the counts returned by noise reduction and doubling on stand-in data, next to the "
                      "paper's numbers on the real data.")
-        st.dataframe(df.assign(method=df["method"].map(METHOD_WORDS)), hide_index=True, width="stretch")
+        st.dataframe(df.assign(method=df["method"].map(compute.METHOD_WORDS)), hide_index=True, width="stretch")
 
 
 def paper_costs(s: Settings) -> None:
