@@ -22,6 +22,9 @@ from dpcore import accounting, baseline
 from app.compute._cache import MAX_ENTRIES, cached, cached_resource, in_streamlit  # noqa: F401 — re-exported
 
 MECHS = baseline.MECHANISMS
+#: Past this ε, e^ε overflows double precision (ln of the largest float, ≈ 709.78); dpcore works in log space there,
+#: dp_accounting does not.
+EXP_OVERFLOW = float(np.log(sys.float_info.max))
 _HEAP = {"modules": 0, "lock": threading.Lock()}  # process-wide: how many modules were loaded at the last freeze
 
 
@@ -48,9 +51,14 @@ def settle_heap() -> None:
 
 @cached
 def gaussian_reference_epsilon(sigma: float, sensitivity: float, compositions: int, delta: float) -> float:
-    """ε after ``compositions`` Gaussian releases by dp_accounting's own privacy-loss distribution (grid 1e-4): an
-    independent cross-check of :func:`composed_epsilons` (the baselines lesson shows both)."""
-    pld = accounting.pld_gaussian(sigma, sensitivity=sensitivity, discretization=1e-4).self_compose(compositions)
+    """ε after ``compositions`` Gaussian releases by dp_accounting's own privacy-loss distribution: an independent
+    cross-check of :func:`composed_epsilons` (the baselines lesson shows both).
+
+    Grid 1e-3 (connect-the-dots): within 2e-4 of the exact total wherever that total is below 709, 5-12 times faster
+    than a 1e-4 grid. Above ≈ 709, e^ε overflows double precision inside dp_accounting and its answer drifts (by
+    0.94 at ε = 779, where the exact value is confirmed at 80 digits), so callers skip the comparison there (:data:`EXP_OVERFLOW`).
+    """
+    pld = accounting.pld_gaussian(sigma, sensitivity=sensitivity, discretization=1e-3).self_compose(compositions)
     return float(pld.get_epsilon_for_delta(delta))
 
 

@@ -39,3 +39,39 @@ def test_tight_zcdp_reference_numbers():
     assert dpcore.zcdp_to_dp(2.556, 1e-10) == pytest.approx(17.14, abs=0.005)
     assert dpcore.zcdp_to_dp(0.0749, 1e-10) == pytest.approx(2.47, abs=0.005)
     assert dpcore.zcdp_to_dp(0.001, 1e-5) == pytest.approx(0.157, abs=0.0005)
+
+
+def _gaussian_epsilon_mpmath(sigma: float, compositions: int, delta: float) -> float:
+    """T Gaussian releases with noise σ (Δ = 1) are one release with μ = √T/σ; bisect the exact
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) at 80 digits, where e^ε never overflows."""
+    import mpmath as mp
+
+    with mp.workdps(80):
+        mu, target = mp.sqrt(compositions) / mp.mpf(sigma), mp.mpf(delta)
+        lo, hi = mp.mpf(0), mp.mpf(10) ** 5
+        for _ in range(120):
+            mid = (lo + hi) / 2
+            if mp.ncdf(mu / 2 - mid / mu) - mp.exp(mid) * mp.ncdf(-mu / 2 - mid / mu) > target:
+                lo = mid
+            else:
+                hi = mid
+        return float(lo)
+
+
+@pytest.mark.parametrize(("epsilon", "compositions"), [(1.0, 10), (5.0, 100), (1.0, 1000), (5.0, 1000), (20.0, 100)])
+def test_composed_gaussian_matches_80_digit_arithmetic(epsilon, compositions):
+    # includes totals past 709 (778.87 and 740.46), where e^ε overflows double precision
+    sigma = dpcore.gaussian_sigma(epsilon, 1e-5)
+    expected = _gaussian_epsilon_mpmath(sigma, compositions, 1e-5)
+    assert dpcore.gaussian_epsilon(1e-5, sigma=sigma, compositions=compositions) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(("epsilon", "compositions"), [(1.0, 10), (5.0, 100), (1.0, 1000), (20.0, 10)])
+def test_the_lessons_dp_accounting_cross_check_is_accurate_below_the_overflow(epsilon, compositions):
+    from app import compute
+
+    sigma = dpcore.gaussian_sigma(epsilon, 1e-5)
+    expected = _gaussian_epsilon_mpmath(sigma, compositions, 1e-5)
+    assert expected < compute.EXP_OVERFLOW
+    assert compute.gaussian_reference_epsilon.__wrapped__(sigma, 1.0, compositions, 1e-5) == pytest.approx(
+        expected, abs=2e-4)
