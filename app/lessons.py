@@ -94,7 +94,8 @@ def control(key: str, *, default: Any = None) -> Any:
         return mo.ui.slider(steps=list(p.grid), value=value, label=label, show_value=True, full_width=True)
     if p.kind == "choice":
         options = {p.words(o): o for o in p.grid}
-        return mo.ui.radio(options=options, value=p.words(value), label=label, inline=True)
+        # one option a line: side by side they ran off the narrow sidebar ("Gaussian", "Uniform" cut off)
+        return mo.ui.radio(options=options, value=p.words(value), label=label)
     if p.kind == "toggle":
         return mo.ui.switch(value=bool(value), label=label)
     return mo.ui.number(start=0, stop=catalogue.SEED_MAX, step=1, value=int(value), label=label)

@@ -44,13 +44,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("mech", "eps", "delta", "sens", "draws", "level", "seed")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -60,39 +56,25 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, p):
+def _(compute, figs, mechanisms, mo, p):
     view = compute.run(p.mech, p.eps, p.delta, p.sens, p.draws, p.seed, p.level, 1.0, 0.6, False)
-    return (view,)
-
-
-@app.cell
-def _(mechanisms, mo, p):
-    mo.md(f"""
+    _text1 = mo.md(f"""
     ## 1 · Two output laws, one person apart
 
     The histograms show the outputs of **{mechanisms.display_name(p.mech)}** on $D$ and on $D'$. Where they differ
     most, one person's data shows. The shaded outcome is the one the audit picked.
     """)
-    return
-
-
-@app.cell
-def _(figs, p, view):
-    figs.outputs(view.histogram, view.event, mechanism=p.mech, discrete=view.discrete)
-    return
-
-
-@app.cell
-def _(mo, p, view):
+    _chart = figs.outputs(view.histogram, view.event, mechanism=p.mech, discrete=view.discrete)
     _r = view.result
     _verdict = ("**a violation**: the claim is false" if _r.caught else
                 "**consistent**: no outcome beats the claim at this number of outputs (evidence, not proof)")
-    mo.md(f"""
+    _text2 = mo.md(f"""
     The mechanism claims ε = {_r.claimed_epsilon:.4g} (δ = {_r.claimed_delta:.3g}). From {p.draws:,} outputs per data
     set the audit proves, with {p.level:.1%} confidence, that the true ε is at least **{_r.epsilon_lb:.4g}** and the
     true δ at the claimed ε at least **{_r.delta_lb:.3g}**. Verdict: {_verdict}.
     """)
-    return
+    mo.vstack([_text1, _chart, _text2])
+    return (view,)
 
 
 @app.cell

@@ -38,13 +38,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "sens", "theta", "T", "calib")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -69,19 +65,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.belief(compute.belief_curve(p.eps), epsilon=p.eps)
-    return
-
-
-@app.cell
-def _(compute, mo, p):
+def _(compute, figs, mo, p):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
-    mo.md(
-        f"At ε = {p.eps:g} the odds can move by at most e^ε = **{_factor:.3g}×**: a sceptic who gives 50 % to "
-        f"“Alice is in the data” ends at most at **{_half:.1%}**, whatever she sees."
-    )
+    mo.vstack([
+        figs.belief(compute.belief_curve(p.eps), epsilon=p.eps),
+        mo.md(f"At ε = {p.eps:g} the odds can move by at most e^ε = **{_factor:.3g}×**: a sceptic who gives 50 % "
+              f"to “Alice is in the data” ends at most at **{_half:.1%}**, whatever she sees."),
+    ])
     return
 
 
@@ -132,21 +123,16 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.densities(compute.densities(p.eps, p.delta, p.sens, p.calib), theta=p.theta)
-    return
-
-
-@app.cell
-def _(compute, mo, p):
+def _(compute, figs, mo, p):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
-    mo.md(
-        f"At these settings the Gaussian needs σ = **{_cal.sigma:.4g}** and the Laplace b = "
-        f"**{_cal.laplace_scale:.4g}**. A release lands within ±θ = {p.theta:g} of the truth with probability "
-        f"**{_within['gaussian']:.4f}** (Gaussian) and **{_within['laplace']:.4f}** (Laplace)."
-    )
+    mo.vstack([
+        figs.densities(compute.densities(p.eps, p.delta, p.sens, p.calib), theta=p.theta),
+        mo.md(f"At these settings the Gaussian needs σ = **{_cal.sigma:.4g}** and the Laplace b = "
+              f"**{_cal.laplace_scale:.4g}**. A release lands within ±θ = {p.theta:g} of the truth with probability "
+              f"**{_within['gaussian']:.4f}** (Gaussian) and **{_within['laplace']:.4f}** (Laplace)."),
+    ])
     return
 
 
@@ -215,19 +201,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.composition(compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
-                     compositions=p.T, delta=p.delta)
-    return
-
-
-@app.cell
-def _(compute, mo, p):
+def _(compute, figs, mo, p):
     _total = compute.composed_epsilons(p.eps, p.delta, p.sens, p.calib, p.T)
-    mo.md(
-        f"After T = {p.T} releases at δ = {p.delta:g}: Gaussian **{_total.gaussian:.4g}**, Laplace "
-        f"**{_total.laplace:.4g}**, against the naive {p.T} × {p.eps:g} = {p.T * p.eps:g}."
-    )
+    mo.vstack([
+        figs.composition(compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
+                         compositions=p.T, delta=p.delta),
+        mo.md(f"After T = {p.T} releases at δ = {p.delta:g}: Gaussian **{_total.gaussian:.4g}**, Laplace "
+              f"**{_total.laplace:.4g}**, against the naive {p.T} × {p.eps:g} = {p.T * p.eps:g}."),
+    ])
     return
 
 
@@ -282,7 +263,8 @@ def _(compute, dpcore, lessons, mo, p):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _exact_delta = float(dpcore.gaussian_delta(p.eps, sigma=_cal.sigma, sensitivity=p.sens))
     _total = compute.composed_epsilons(p.eps, p.delta, p.sens, p.calib, p.T)
-    _ref = compute.gaussian_reference_epsilon(_cal.sigma, p.sens, p.T, p.delta)
+    _ref = (compute.gaussian_reference_epsilon(_cal.sigma, p.sens, p.T, p.delta)
+            if _total.gaussian < compute.EXP_OVERFLOW else None)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _gap = (_summary["empirical_within_theta"] - _summary["exact_within_theta"]).abs().max()
     _se = _summary["standard_error"].max()
@@ -301,7 +283,11 @@ def _(compute, dpcore, lessons, mo, p):
                                                      p.delta * (1 + 1e-9) else ".")),
         lessons.check(abs(_total.gaussian - _ref) < 1e-2,
                       f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
-                      f"({_total.gaussian:.4f} vs {_ref:.4f})"),
+                      f"({_total.gaussian:.4f} vs {_ref:.4f})")
+        if _ref is not None else
+        mo.md(f"ℹ The total ε = {_total.gaussian:.5g} is past 709, where e^ε no longer fits in ordinary floating "
+              "point: dp_accounting cannot follow it there, so this lesson does not compare (its own totals are "
+              "computed in log space)."),
         lessons.check(_gap < 4 * _se + 1e-12,
                       f"sampled share within ±θ matches the exact one (largest gap {_gap:.4f} < 4 standard errors)"),
     ])

@@ -40,13 +40,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "theta", "sens", "kernel", "acct", "T")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -56,29 +52,20 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, p):
+def _(compute, figs, mo, p):
     key = compute.PlanKey(p.eps, p.delta, p.sens, p.theta, p.kernel, p.acct)
-    return (key,)
-
-
-@app.cell
-def _(compute, figs, key, p):
     _draws, _ = compute.recycler(key, 0)
-    figs.recycler(_draws, theta=p.theta)
-    return
-
-
-@app.cell
-def _(compute, key, mo, p):
+    _chart = figs.recycler(_draws, theta=p.theta)
     _plan = compute.plan(key)
-    mo.md(
+    _text = mo.md(
         f"At these settings a BR-DP release lands within ±θ = {p.theta:g} with probability "
         f"**{_plan.acceptance:.4f}**, a plain DP release (the same noise at the full budget, never redrawn) with "
         f"**{_plan.dp_acceptance:.4f}**. The noise runs at ε_y = **{_plan.epsilon_y:.4g}** of ε = {p.eps:g} and a "
         f"missed answer is redrawn with probability q = **{_plan.q:.3g}**, so a release takes "
         f"**{_plan.expected_draws:.3f}** draws on average."
     )
-    return
+    mo.vstack([_chart, _text])
+    return (key,)
 
 
 @app.cell
@@ -252,19 +239,15 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, lessons, p):
+def _(compute, figs, key, lessons, mo, p):
     totals, _curve = lessons.remember(compute.composition, key, p.T)
-    figs.composition(_curve, delta=p.delta, compositions=p.T)
-    return (totals,)
-
-
-@app.cell
-def _(mo, p, totals):
-    mo.md(
+    _chart = figs.composition(_curve, delta=p.delta, compositions=p.T)
+    _text = mo.md(
         f"After T = {p.T} releases at δ = {p.delta:g}: exact BR-DP **{totals['exact']:.4g}**, the paper's Thm. 3 "
         f"**{totals['paper']:.4g}**, plain DP **{totals['dp']:.4g}** (the naive sum is {p.T * p.eps:g})."
     )
-    return
+    mo.vstack([_chart, _text])
+    return (totals,)
 
 
 @app.cell

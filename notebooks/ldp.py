@@ -44,13 +44,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "epsg", "nq", "dsize", "xtrue", "family", "prior", "seed")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -136,19 +132,15 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p, x_true):
-    figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False)
-    return
-
-
-@app.cell
-def _(compute, mo, p, x_true):
+def _(compute, figs, mo, p, x_true):
+    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False)
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
-    mo.md(
+    _text = mo.md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
         f"Σε = **{_b.basic:.4g}**. The most likely value is {', '.join(str(v) for v in _b.argmax[:5])}; the "
         f"least likely {', '.join(str(v) for v in _b.argmin[:5])}."
     )
+    mo.vstack([_chart, _text])
     return
 
 
@@ -221,20 +213,16 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p, x_true):
+def _(compute, figs, mo, p, x_true):
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
-    figs.timeline(_t.table, _t, ratio=False)
-    return
-
-
-@app.cell
-def _(compute, mo, p, x_true):
+    _chart = figs.timeline(_t.table, _t, ratio=False)
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
-    mo.md(
+    _text = mo.md(
         f"With ε_G = {p.epsg:g} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic composition "
         f"stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went down "
         f"{_t.decreases} time(s)."
     )
+    mo.vstack([_chart, _text])
     return
 
 
@@ -281,20 +269,16 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.rr_curve(compute.rr_closed_form(p.eps), budget=p.epsg)
-    return
-
-
-@app.cell
-def _(compute, mo, p):
+def _(compute, figs, mo, p):
+    _chart = figs.rr_curve(compute.rr_closed_form(p.eps), budget=p.epsg)
     _e = compute.rr_expected(p.eps, p.epsg)
-    mo.md(
+    _text = mo.md(
         f"At ε = {p.eps:g} and ε_G = {p.epsg:g} the filter answers on average **{_e:.3f}** randomized-response "
         f"queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**." if _e is not None else
         f"At ε = {p.eps:g} and ε_G = {p.epsg:g} the walk is too long to solve here (⌊ε_G/ε⌋ > "
         f"{compute.RR_CLOSED_FORM_MAX_M})."
     )
+    mo.vstack([_chart, _text])
     return
 
 

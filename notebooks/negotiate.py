@@ -42,13 +42,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("theta", "conf", "sens", "delta", "T")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -58,14 +54,9 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, p):
+def _(compute, mo, p):
     req = compute.Requirement("error", p.theta, p.conf, p.sens, p.delta)
     answer = compute.answer(req)
-    return answer, req
-
-
-@app.cell
-def _(answer, mo):
     mo.md(f"""
     ## 1 · The answer first
 
@@ -73,7 +64,7 @@ def _(answer, mo):
 
     The stated ε is the smallest one rounded **up** to two significant digits, so it still meets the requirement.
     """)
-    return
+    return answer, req
 
 
 @app.cell
@@ -90,15 +81,11 @@ def _(mo):
 
 
 @app.cell
-def _(answer, compute, figs, lessons, p, req):
-    figs.accuracy_curves(lessons.remember(compute.curves, req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
+def _(answer, compute, figs, lessons, mo, p, req):
+    _chart = figs.accuracy_curves(lessons.remember(compute.curves, req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
                          confidence=p.conf, y_title="P(answer within ±θ)")
-    return
-
-
-@app.cell
-def _(answer, mo):
-    mo.md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
+    _text = mo.md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
+    mo.vstack([_chart, _text])
     return
 
 

@@ -48,13 +48,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "eta", "y", "K", "spacing", "process", "m", "const", delta=1e-6)
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -90,31 +86,22 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, p):
+def _(compute, figs, grid_args, mo, p, variant):
     _df, _stops = compute.paths(*grid_args, p.y, p.eta, "brownian", 0)
-    figs.idea(_df, _stops, compute.bands(*grid_args, p.y, p.eta), value=p.y)
-    return
-
-
-@app.cell
-def _(compute, grid_args, mo, p, variant):
+    _chart1 = figs.idea(_df, _stops, compute.bands(*grid_args, p.y, p.eta), value=p.y)
     _b = compute.budget(p.eps, p.delta, variant)
     _, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _unit = "ρ_T" if p.process == "brownian" else "ε_T"
-    mo.md(
+    _text = mo.md(
         f"Over {compute.N_RUNS} runs of this release of y = {p.y:g}, the median run stopped at ε_T = "
         f"**{_summ.median_epsilon_stop:.4g}** and paid **{_summ.median_charge:.4g}** ({_unit}); a release that never "
         f"stopped would pay **{_summ.worst_charge:.4g}**, which for Brownian noise is the whole budget ρ* = "
         f"{_b.rho:.4g}. {_summ.accepted:.0%} of the runs reached the tolerance, and {_summ.precision:.0%} of those were "
         "really within η (the rule only sees ŷ, so a few slip through)."
     )
-    return
-
-
-@app.cell
-def _(compute, figs, grid_args, p):
     _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
-    figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
+    _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
+    mo.vstack([_chart1, _text, _chart2])
     return
 
 
@@ -194,21 +181,17 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, p, variant):
+def _(compute, figs, grid_args, mo, p, variant):
     _odo = compute.odometer(*grid_args, p.y, p.eta, p.m, 0)
-    figs.odometer(_odo, budget=compute.budget(p.eps, p.delta, variant).rho)
-    return
-
-
-@app.cell
-def _(compute, grid_args, mo, p, variant):
+    _chart = figs.odometer(_odo, budget=compute.budget(p.eps, p.delta, variant).rho)
     _got = compute.odometer_summary(compute.odometer(*grid_args, p.y, p.eta, p.m, 0))
     _b = compute.budget(p.eps, p.delta, variant)
-    mo.md(
+    _text = mo.md(
         f"With ε = {p.eps:g} and δ = {p.delta:g} the filter's budget is ρ* = **{_b.rho:.6g}**. Of the m = {p.m} "
         f"counts, noise reduction returns **{_got.noise_reduction}** and doubling **{_got.doubling}** within η = "
         f"{p.eta:g}."
     )
+    mo.vstack([_chart, _text])
     return
 
 

@@ -44,13 +44,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "gamma", "sens", "fam", "shape", eps=5.0)
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -96,22 +92,18 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, p):
+def _(compute, figs, key, mo, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES)
-    return
-
-
-@app.cell
-def _(compute, key, mo, p):
+    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    mo.md(
+    _text = mo.md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
         f"±γ = {p.gamma:g} with probability **{_head.usefulness:.4f}** — against **{_head.laplace:.4f}** for "
         f"Laplace at the same ε ({_head.ratio:.3f}×). No mixing law can do better than **{_head.two_point:.4f}** "
         f"(the best two-point law), and no ε-DP noise at all better than **{_head.staircase:.4f}** (the staircase)."
     )
+    mo.vstack([_chart, _text])
     return
 
 
@@ -128,16 +120,12 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, p):
+def _(compute, figs, key, mo, p):
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    figs.loss_profile(compute.loss_profile(key, p.eps, p.sens), eps_law=_head.epsilon, epsilon=p.eps,
+    _chart1 = figs.loss_profile(compute.loss_profile(key, p.eps, p.sens), eps_law=_head.epsilon, epsilon=p.eps,
                       sensitivity=p.sens)
-    return
-
-
-@app.cell
-def _(compute, figs, key, p):
-    figs.mgf(compute.mgf_view(key, p.gamma, p.sens), gamma=p.gamma, sensitivity=p.sens)
+    _chart2 = figs.mgf(compute.mgf_view(key, p.gamma, p.sens), gamma=p.gamma, sensitivity=p.sens)
+    mo.vstack([_chart1, _chart2])
     return
 
 

@@ -42,13 +42,9 @@ def _(mo):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "c", "neg", "alpha", "thr", "noise", "corr", "mono", "seed")
-    return (controls,)
-
-
-@app.cell
-def _(controls, lessons):
+    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
-    return
+    return (controls,)
 
 
 @app.cell
@@ -77,14 +73,9 @@ def _(mo):
 
 
 @app.cell
-def _(figs, p, run):
-    figs.first_look(run, threshold=p.thr)
-    return
-
-
-@app.cell
-def _(mo, p, run_info, summary):
-    mo.md(
+def _(figs, mo, p, run, run_info, summary):
+    _chart = figs.first_look(run, threshold=p.thr)
+    _text = mo.md(
         f"At these settings the threshold noise has scale b = **{summary.b:.4g}** and each count's noise scale "
         f"1/λ = **{summary.scale:.4g}** (it grows with c: the budget ε₂ is shared by up to c yes-answers). The "
         f"threshold is raised by r = **{summary.r:.4g}**. This run made {run_info.n_comparisons} comparisons and "
@@ -92,6 +83,7 @@ def _(mo, p, run_info, summary):
         f"{run_info.n_positive} yes-answers, {run_info.true_positives_selected} of them truly at or above τ = "
         f"{p.thr:g}."
     )
+    mo.vstack([_chart, _text])
     return
 
 
@@ -137,21 +129,17 @@ def _(mo):
 
 
 @app.cell
-def _(csvt, figs, p, summary):
+def _(csvt, figs, mo, p, summary):
     _df = csvt.success_curve(p.eps, p.c, p.neg, p.alpha, p.noise, p.mono)
-    figs.success(_df, r_op=summary.r_op, mean=summary.mean, p_floor=summary.p_floor)
-    return
-
-
-@app.cell
-def _(mo, p, summary):
-    mo.md(
+    _chart = figs.success(_df, r_op=summary.r_op, mean=summary.mean, p_floor=summary.p_floor)
+    _text = mo.md(
         f"Here r^op = **{summary.r_op:.4g}**, about {summary.r_op / summary.scale:.2g} times the noise scale. With "
         f"the correction in use (r = {summary.r:.4g}) a count exactly at τ is reported as above it with probability "
         f"**{summary.p_at_threshold:.4g}**; the success probability is {summary.p_eq8:.4g} by the paper's Eq. 8 and "
         f"**{summary.p_shared:.4g}** exactly. The two differ because Eq. 8 draws a fresh threshold noise for every "
         f"comparison, while the algorithm shares one ρ (k = {p.neg})."
     )
+    mo.vstack([_chart, _text])
     return
 
 
