@@ -395,3 +395,43 @@ def test_docs_page_shows_the_same_table():
     doc = (pathlib.Path(__file__).parents[2] / "docs" / "deployments.md").read_text(encoding="utf-8")
     mask = lambda t: re.sub(r"[0-9.]+ \(converted\)", "(converted)", t)  # noqa: E731  (conversion may tighten)
     assert mask(D.markdown()) in mask(doc)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# the root search behind every "smallest ε": a bracket [ε/(1 + RTOL), ε] around the true threshold
+# ----------------------------------------------------------------------------------------------------------
+
+
+def _laplace_acc(theta):
+    return lambda e: -math.expm1(-e * theta)
+
+
+@pytest.mark.parametrize(
+    ("acc", "root", "guess"),
+    [
+        # closed-form thresholds: Laplace's 1 − e^{−εθ} = p at ε = ln(1/(1−p))/θ, far from and near the guess
+        (_laplace_acc(1.0), math.log(20.0), (0.5, 4.0)),
+        (_laplace_acc(250.0), math.log(20.0) / 250.0, (1.0, 2.0)),
+        # a step: the accuracy jumps from 0 to 1 at ε = 0.7 (an optimiser whose feasible set appears there)
+        (lambda e: 1.0 if e >= 0.7 else 0.0, 0.7, (0.01, 3.0)),
+        # an accuracy that cannot be computed below 0.9 (raises) and is smooth above it
+        (lambda e: (_ for _ in ()).throw(ValueError("no plan")) if e < 0.9 else 1 - math.exp(-(e - 0.9) * 30),
+         0.9 + math.log(20.0) / 30, (0.1, 5.0)),
+    ],
+    ids=["laplace", "laplace-tiny-root", "step", "raises-below"],
+)
+@pytest.mark.parametrize("costly", [False, True], ids=["bisection", "interpolating"])
+def test_smallest_epsilon_brackets_the_threshold(acc, root, guess, costly):
+    from dpcore.mechanisms import answers
+
+    eps = answers.smallest_epsilon(acc, 0.95, 50.0, *guess, costly=costly)
+    assert answers.meets(acc, eps, 0.95)
+    assert not answers.meets(acc, eps / (1 + answers.RTOL), 0.95)
+    assert root <= eps * (1 + 1e-12) and eps <= root * (1 + answers.RTOL) * (1 + 1e-12)
+
+
+def test_smallest_epsilon_unreachable_and_free():
+    from dpcore.mechanisms import answers
+
+    assert answers.smallest_epsilon(lambda e: 0.5, 0.95, 50.0, 0.1, 1.0) == math.inf
+    assert answers.smallest_epsilon(lambda e: 1.0, 0.95, 50.0, 0.1, 1.0) <= answers.TINY_EPSILON
