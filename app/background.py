@@ -109,15 +109,20 @@ def _pool() -> cf.ProcessPoolExecutor:
         pool.shutdown(wait=False)  # its queued and running jobs still finish; then its workers exit
         pool = _STATE["pool"] = None
     if pool is None:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(PRELOAD)
-        from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
-
-        pool = _STATE["pool"] = cf.ProcessPoolExecutor(max_workers=WORKERS + EXPRESS_WORKERS, mp_context=ctx,
-                                                       initializer=_worker.limit_memory,
-                                                       initargs=(MEMORY_LIMIT, os.getpid()))
+        pool = _STATE["pool"] = start_pool(WORKERS + EXPRESS_WORKERS)
         _STATE["submitted"] = 0
     return pool
+
+
+def start_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` processes forked from a forkserver that has imported :data:`PRELOAD`, each capped at
+    :data:`MEMORY_LIMIT` and ending with this server process (also used by the lessons' computing ahead)."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
+
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker.limit_memory,
+                                  initargs=(MEMORY_LIMIT, os.getpid()))
 
 
 @contextlib.contextmanager

@@ -23,10 +23,12 @@ Only the lessons import marimo; the Streamlit app never imports this module.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import copy
-import functools
 import math
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -42,18 +44,113 @@ APP_URL_ENV = "DPX_APP_URL"
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
 
 
-@functools.lru_cache(maxsize=64)
-def _remembered(fn: Any, args: tuple) -> Any:
-    return fn(*args)
+#: how many results :func:`remember` keeps (least recently used dropped first)
+REMEMBERED = 64
+#: ``off`` stops :func:`ahead` (no worker process is started)
+AHEAD_ENV = "DPX_LESSON_AHEAD"
+_memory: OrderedDict[tuple, Any] = OrderedDict()
+_ahead: dict[tuple, cf.Future] = {}
+_pool: dict[str, Any] = {}  # "pool": the worker pool, "submitted": jobs it has taken
+_lock = threading.RLock()
 
 
 def remember(fn: Any, *args: Any) -> Any:
     """``fn(*args)``, remembered across slider moves (arguments must be hashable), returned as a copy.
 
     For the compute functions the app runs as background jobs (uncached there, since the job system keeps their
-    results): in a lesson a cell calls them directly, and moving a slider back to a value seen before must be
-    instant."""
-    return copy.deepcopy(_remembered(fn, args))
+    results) and for the costly ones a lesson computes ahead (:func:`ahead`): moving a slider back to a value seen
+    before must be instant. A value computed ahead is taken from the worker, waiting for it if the worker has
+    started it; one it has not started yet is computed here at once instead of queueing behind the others.
+    """
+    key = (fn, args)
+    with _lock:
+        _harvest()
+        hit = key in _memory
+        if hit:
+            _memory.move_to_end(key)
+            value = _memory[key]
+    if not hit:
+        value = _take_ahead(key)
+        if value is _MISSING:
+            value = fn(*args)
+        with _lock:
+            _memory[key] = value
+            while len(_memory) > REMEMBERED:
+                _memory.popitem(last=False)
+    return copy.deepcopy(value)
+
+
+_MISSING = object()
+
+
+def _take_ahead(key: tuple) -> Any:
+    with _lock:
+        job = _ahead.pop(key, None)
+    if job is None or job.cancel():
+        return _MISSING
+    try:
+        return job.result()
+    except Exception:  # a worker that failed or died: compute here, where an error reaches the reader
+        return _MISSING
+
+
+def _harvest() -> None:
+    """Move finished jobs computed ahead into the memory (failed ones are dropped); caller holds the lock."""
+    for key, job in list(_ahead.items()):
+        if job.done():
+            del _ahead[key]
+            if not job.cancelled() and job.exception() is None and key not in _memory:
+                _memory[key] = job.result()
+
+
+def ahead(fn: Any, *variants: tuple) -> None:
+    """Start computing ``fn(*args)`` for each ``args`` in ``variants`` in a worker process, for :func:`remember`.
+
+    A lesson passes the settings a reader is likely to choose next, e.g. the slider's neighbouring stops
+    (:func:`neighbours`): the second core computes them while the reader looks at the current ones, so the next
+    move is drawn at once. Settings already remembered or started are skipped; earlier plans for ``fn`` that no
+    worker has started are dropped. Only in a served lesson (``marimo run`` or the editor): a headless run or an
+    export computes nothing ahead. One worker process is shared by every lesson and reader of the server.
+    """
+    if os.environ.get(AHEAD_ENV, "").lower() == "off" or mo.app_meta().mode not in ("run", "edit"):
+        return
+    wanted = [(fn, args) for args in variants]
+    with _lock:
+        _harvest()
+        for key, job in list(_ahead.items()):
+            if key[0] is fn and key not in wanted and job.cancel():
+                del _ahead[key]
+        for key in wanted:
+            if key not in _memory and key not in _ahead:
+                try:
+                    _ahead[key] = _worker().submit(key[0], *key[1])
+                except RuntimeError:  # the pool broke (a worker was killed): start a new one next time
+                    _pool.clear()
+                    return
+
+
+def _worker() -> cf.ProcessPoolExecutor:
+    """The lessons' worker: one process (the kernel has the other core), as the app's background jobs run them
+    (forked from a server that has imported the compute modules once, memory-capped, ending with this server)."""
+    from app import background  # noqa: PLC0415 — only a served lesson computes ahead
+
+    if "pool" in _pool and _pool["submitted"] >= background.RECYCLE_AFTER:  # fresh workers start small again
+        _pool.pop("pool").shutdown(wait=False)
+    if "pool" not in _pool:
+        _pool["pool"], _pool["submitted"] = background.start_pool(1), 0
+    _pool["submitted"] += 1
+    return _pool["pool"]
+
+
+def neighbours(p: Values, key: str) -> list[Values]:
+    """``p`` with ``key`` moved one stop of its slider up and one stop down (where there is one): the settings a
+    reader stepping through that slider sees next."""
+    grid = list(catalogue.get(key).grid)
+    value = getattr(p, key)
+    if value not in grid:
+        return []
+    i = grid.index(value)
+    return [p.replace(**{key: grid[j]}) for j in (i + 1, i - 1) if 0 <= j < len(grid)]
 
 
 def _typeset_marimo() -> None:

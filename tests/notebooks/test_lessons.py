@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
-from app import lessons
-from tests.notebooks.lesson_params import OTHER_SETS
+from app import catalogue, lessons
+from tests.notebooks.lesson_params import OTHER_SETS, computed_by
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_"))
@@ -115,3 +117,44 @@ def test_remember_computes_once_and_hands_out_copies():
     assert lessons.remember(job, 1, 2) == {"sum": [3]}  # the remembered value is untouched
     assert calls == [(1, 2)]
     assert lessons.remember(job, 2, 2) == {"sum": [4]} and calls == [(1, 2), (2, 2)]
+
+
+def test_neighbours_are_the_adjacent_slider_stops():
+    p = lessons.Values(theta=1.0, conf=0.95)
+    assert [q.theta for q in lessons.neighbours(p, "theta")] == [1.2, 0.8]
+    assert [q.conf for q in lessons.neighbours(p, "theta")] == [0.95, 0.95]
+    top = catalogue.get("theta").grid[-1]
+    assert [q.theta for q in lessons.neighbours(p.replace(theta=top), "theta")] == [catalogue.get("theta").grid[-2]]
+    assert lessons.neighbours(p.replace(theta=1.1), "theta") == []  # between stops (a test's own value): none
+
+
+def test_ahead_computes_in_a_worker_what_remember_then_hands_out(monkeypatch):
+    """In a served lesson, :func:`lessons.ahead` starts the next settings in a worker process and :func:`remember`
+    hands out the worker's result instead of computing it again; a pid tells who computed it."""
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run"))
+    monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
+    lessons.ahead(computed_by, ("next stop",), ("the stop below",))
+    jobs = [lessons._ahead[(computed_by, (a,))] for a in ("next stop", "the stop below")]
+    worker = jobs[0].result(timeout=120)[0]
+    assert worker != os.getpid()
+    assert lessons.remember(computed_by, "next stop") == (worker, "next stop")
+    jobs[1].result(timeout=120)
+    assert lessons.remember(computed_by, "the stop below") == (worker, "the stop below")
+    assert lessons.remember(computed_by, "never planned") == (os.getpid(), "never planned")
+    assert not any(k[0] is computed_by for k in lessons._ahead)
+
+
+def test_ahead_drops_plans_no_worker_has_started(monkeypatch):
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run"))
+    monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
+    lessons.ahead(computed_by, *[(f"stop {i}",) for i in range(40)])
+    lessons.ahead(computed_by, ("where the reader went",))
+    planned = [k[1][0] for k in lessons._ahead if k[0] is computed_by]
+    assert "where the reader went" in planned and len(planned) < 40
+    assert lessons.remember(computed_by, "where the reader went")[1] == "where the reader went"
+
+
+def test_ahead_does_nothing_in_a_headless_run(monkeypatch):
+    monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
+    lessons.ahead(max, (1, 2))
+    assert (max, (1, 2)) not in lessons._ahead
