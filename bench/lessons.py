@@ -16,7 +16,10 @@ lesson: the bench follows marimo's messages on the page's WebSocket and presses 
 has reported the previous run complete. It also reports when that run completes (every section the move touched is
 up to date), which for lessons with heavy sections further down is well after the first chart.
 
-    python bench/lessons.py [--moves 30] [--walk 20] [--lessons baselines,brdp]
+    python bench/lessons.py [--moves 30] [--walk 20] [--pause 0.3] [--lessons baselines,brdp]
+
+``--pause`` is the reader's pause between the end of one run and the next move. A lesson that computes the next
+stops ahead (``lessons.ahead``) gains in the last column once the pause is longer than the worker needs.
 
 Prints a Markdown table (p50 and p95 of both ways, against the budget) and writes it to ``bench/results-lessons.md``.
 """
@@ -112,7 +115,7 @@ def lesson_server(name: str) -> Iterator[str]:
             proc.kill()
 
 
-def measure(page, moves: int, cold: bool) -> tuple[list[float], list[float]]:
+def measure(page, moves: int, cold: bool, pause: float = 0.3) -> tuple[list[float], list[float]]:
     """Per move, milliseconds from the key press to the first chart redrawn with new data, and to the end of the
     kernel's run (every cell the move touched has finished), both timed in the page.
 
@@ -124,7 +127,7 @@ def measure(page, moves: int, cold: bool) -> tuple[list[float], list[float]]:
     first, done, direction = [], [], "ArrowRight"
     for i in range(moves):
         page.wait_for_function("() => !window.__lessonRuns.busy", timeout=120_000, polling=50)
-        time.sleep(0.3)
+        time.sleep(pause)
         slider.focus()
         if cold:  # walk on to new values, turning round at either end of the slider
             now, low, high = (float(slider.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemin",
@@ -152,6 +155,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30, help="back-and-forth moves per lesson")
     parser.add_argument("--walk", type=int, default=20, help="moves to new values per lesson")
     parser.add_argument("--lessons", default="")
+    parser.add_argument("--pause", type=float, default=0.3, help="seconds between the end of a run and the next move")
     args = parser.parse_args()
     names = [n for n in args.lessons.split(",") if n] or sorted(
         p.stem for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_"))
@@ -169,8 +173,8 @@ def main() -> None:
                 page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
                 page.wait_for_function("() => !window.__lessonRuns.busy", timeout=120_000, polling=100)
                 time.sleep(2.0)
-                warm, _ = measure(page, args.moves, cold=False)
-                cold, cold_done = measure(page, args.walk, cold=True)
+                warm, _ = measure(page, args.moves, cold=False, pause=args.pause)
+                cold, cold_done = measure(page, args.walk, cold=True, pause=args.pause)
                 page.close()
             rows.append((name, *_quantiles(warm), *_quantiles(cold), _quantiles(cold_done)[1]))
             print(name, "back and forth", [round(t) for t in warm], "walking on", [round(t) for t in cold],

@@ -241,6 +241,8 @@ def _(mo):
 @app.cell
 def _(compute, figs, key, lessons, mo, p):
     totals, _curve = lessons.remember(compute.composition, key, p.T)
+    # the ε slider's neighbouring stops, composed on the other core while you read this one
+    lessons.ahead(compute.composition, *[(key._replace(epsilon=_q.eps), p.T) for _q in lessons.neighbours(p, "eps")])
     _chart = figs.composition(_curve, delta=p.delta, compositions=p.T)
     _text = mo.md(
         f"After T = {p.T} releases at δ = {p.delta:g}: exact BR-DP **{totals['exact']:.4g}**, the paper's Thm. 3 "
