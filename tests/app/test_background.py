@@ -179,6 +179,19 @@ def test_moving_on_cancels_this_sessions_queued_job(no_wait, monkeypatch):
     assert {m.label: m.value for m in at.metric} == {"square": "16.0", "always": "5.0"}
 
 
+def test_waiting_for_every_job_skips_cancelled_ones(no_wait, monkeypatch):
+    """A queued job cancelled before it ran never finishes; waiting for all jobs (the bench, the tests) must not
+    wait for it until the timeout."""
+    monkeypatch.setattr(background, "RECYCLE_AFTER", 10**6)
+    n = background.WORKERS + background.EXPRESS_WORKERS
+    blockers = [background.submit(_slow_square, float(200 + i), 1.0, session="a") for i in range(n)]
+    queued = background.submit(_slow_square, 7.0, session="a")
+    assert queued.cancel()  # the reader moved on; their next job frees its place in the queue (never run)
+    later = background.submit(_slow_square, 8.0, 0.1, session="a")
+    assert background.wait_all(60.0), "waited for a job that will never run"
+    assert [b.result() for b in blockers] == [float(200 + i) ** 2 for i in range(n)] and later.result() == 64.0
+
+
 def test_a_dead_worker_pool_is_replaced(no_wait):
     assert background.submit(_slow_square, 7.0, 0.0).result(timeout=60) == 49.0
     pool = background._pool()
