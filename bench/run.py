@@ -1,7 +1,8 @@
 """Benchmarks for DP Explorer: prints a Markdown table of timings against the speed budgets of docs/architecture.md.
 
 Run with ``make bench`` (everything, ~5-10 min on 2 cores) or ``python bench/run.py --only pages|functions|accounting``;
-``python bench/run.py --profile baselines --eps 20 [--query part=filter]`` profiles one cold page rerun instead.
+``python bench/run.py --profile baselines --eps 20 [--query part=filter]`` profiles one cold page rerun instead
+(``DPX_PROFILE_DUMP=<file>`` also saves that profile for ``pstats``).
 Not part of the pass/fail suite: timings depend on the machine's load. The table is printed and written to
 ``bench/results.md``; the ``ok?`` column compares p95 (or the named statistic) with the budget, ``—`` where the
 architecture sets no budget for the row. Rows:
@@ -716,6 +717,8 @@ def profile_page(script: str, *, epsilon: float, query: dict[str, str], top: int
           f"wall under cProfile; exceptions: {len(at.exception)}, st.error: {len(at.error)}")
     stats = pstats.Stats(prof)
     stats.sort_stats("cumulative").print_stats(r"(dpcore|app|pages)/", top)
+    if os.environ.get("DPX_PROFILE_DUMP"):
+        stats.dump_stats(os.environ["DPX_PROFILE_DUMP"])
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -69,11 +69,12 @@ def _gl_integrate(
     """Σ over rows of ∫_{lo}^{hi} f(x) dx by composite Gauss–Legendre, split geometrically around each kink.
 
     Vectorised: lo, hi and every kink have shape (n,); ``f`` receives x of shape (n, segments, nodes)."""
-    pts = [lo, hi]
+    lo_c, hi_c = lo[:, None], hi[:, None]
+    pts = [lo_c, hi_c]
     for kk in kinks:
         for sc in scales:
-            pts.extend(np.clip(kk + st * sc, lo, hi) for st in _GL_STEPS)
-    P = np.sort(np.stack(pts, axis=1), axis=1)
+            pts.append(np.clip(kk[:, None] + _GL_STEPS * sc, lo_c, hi_c))
+    P = np.sort(np.concatenate(pts, axis=1), axis=1)
     a, b = P[:, :-1, None], P[:, 1:, None]
     half = (b - a) / 2
     x = half * _GL_X + (a + b) / 2

@@ -7,6 +7,7 @@ for SVT-Gau); the query noise v is any of the four.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -36,9 +37,24 @@ def _variance_per_scale2(noise: str) -> float:
 _FAMILIES = {"exponential": stats.expon, "laplace": stats.laplace, "gumbel": stats.gumbel_r, "gaussian": stats.norm}
 
 
-def _dist(noise: str, scale: float):
-    """The frozen scipy distribution of a noise family at its scale (only the one asked for is built)."""
-    return _FAMILIES[noise](scale=scale)
+class _Scaled:
+    """A noise family at one scale: ``_dist("laplace", b).logpdf(x)`` is ``stats.laplace.logpdf(x, scale=b)``.
+
+    Not scipy's frozen distribution: freezing one builds its docstring, ~2 ms, which the SVT correction pays for
+    every r it tries; the family's methods with the scale passed on each call give the same values."""
+
+    __slots__ = ("_family", "_scale")
+
+    def __init__(self, family, scale: float) -> None:
+        self._family, self._scale = family, scale
+
+    def __getattr__(self, name: str):
+        return functools.partial(getattr(self._family, name), scale=self._scale)
+
+
+def _dist(noise: str, scale: float) -> _Scaled:
+    """A noise family's distribution at its scale (see :class:`_Scaled`)."""
+    return _Scaled(_FAMILIES[noise], scale)
 
 
 def _fast_cdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ Eq. 9 under the paper's Eq. 8 model), "mean" (E[v]) or "none" (r = 0). The top-c
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -39,7 +40,9 @@ _GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (not stated in the p
 
 
 # ---------------------------------------------------------------------------------------------- calibration
-@cached
+# Small immutable values asked for hundreds of times per rerun (a curve of r^op over k, α or ε) are memoised in
+# the process (functools.lru_cache): Streamlit's data cache pickles every hit, ~2.5 ms, more than computing r^op.
+@functools.lru_cache(maxsize=4096)
 def calibration(
     epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
 ) -> svt.BudgetSplit:
@@ -55,7 +58,7 @@ def _correction_r(sp: svt.BudgetSplit, k: int, alpha: float, rule: str) -> float
     return _rop(sp.threshold_scale, sp.query_scale, k, alpha, sp.noise, sp.threshold_noise)
 
 
-@cached
+@functools.lru_cache(maxsize=4096)
 def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noise: str) -> float:
     """r^op of Eq. 9: closed-form Γ, except Gumbel, whose Γ has no closed form and whose quadrature optimiser
     takes minutes when α ≫ the noise scales — there the FFT framework (Alg. 3, m = 20 001) is used."""
@@ -65,7 +68,7 @@ def _rop(b: float, theta: float, k: int, alpha: float, noise: str, threshold_noi
     ).r
 
 
-@cached
+@functools.lru_cache(maxsize=64)
 def _gumbel_grid(b: float, g: float) -> svt.DiscretisedComparison:
     return svt.discretise_comparison(b, g, query_noise="gumbel")
 
