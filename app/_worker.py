@@ -19,7 +19,7 @@ multiprocessing.spawn._fixup_main_from_name = lambda mod_name: None  # noqa: SLF
 streamlit.logger.set_log_level("error")
 
 import dpcore  # noqa: E402,F401 — imported for the workers
-from app.compute import brdp, ldp, r2dp  # noqa: E402,F401
+from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
 
 
 def limit_memory(limit_bytes: int, server_pid: int | None = None) -> None:

@@ -8,7 +8,9 @@ import html
 import logging
 import os
 import re
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -55,6 +57,12 @@ def _typeset_call(name: str, fn):
                 data = data.rename(columns=column_words)
             if isinstance(kw.get("column_config"), dict):
                 kw["column_config"] = {column_words(k): v for k, v in kw["column_config"].items()}
+            if name == "dataframe" and not args[1:] and _presenting():
+                static = static_table(data, kw)
+                if static is not None:
+                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
+
+                    return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
             return fn(self, data, *args[1:], **kw)
         if args and isinstance(args[0], str):
             args = (notation.tex(args[0]), *args[1:])
@@ -108,6 +116,58 @@ def column_words(column: object) -> object:
     if re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", text):
         text = text.replace("_", " ")
     return notation.plain(text)
+
+
+#: In presentation mode a table of at most this many rows is drawn as a plain HTML table (``st.table``) instead of
+#: the interactive data grid: the grid paints a canvas, which the presentation stylesheet can only zoom, and under CSS
+#: zoom it leaves cells blank; an HTML table takes the enlarged type like the prose.
+PRESENT_TABLE_ROWS = 40
+
+
+def static_table(data: object, kw: Mapping[str, Any]) -> Any:
+    """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
+    formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
+    A link column shows the site each link points to (a projected table is read, not clicked)."""
+    if (not isinstance(data, pd.DataFrame) or len(data) > PRESENT_TABLE_ROWS
+            or kw.get("on_select", "ignore") != "ignore"):
+        return None
+    config = kw.get("column_config") or {}
+    columns = list(kw.get("column_order") or data.columns)
+    labels, formats = {}, {}
+    for col, cfg in config.items():
+        if cfg is None:  # the dataframe hides this column
+            columns = [c for c in columns if c != col]
+        elif isinstance(cfg, str):
+            labels[col] = cfg
+        elif isinstance(cfg, Mapping):
+            kind = (cfg.get("type_config") or {}).get("type")
+            if kind == "link":
+                formats[col] = _site
+            if cfg.get("label"):
+                labels[col] = cfg["label"]
+            fmt = (cfg.get("type_config") or {}).get("format")
+            if kind == "number" and isinstance(fmt, str) and "%" in fmt:
+                formats[col] = fmt
+    df = data[[c for c in columns if c in data.columns]]
+    shown = {}
+    for col in df.columns:
+        if callable(formats.get(col)):
+            shown[col] = formats[col]
+        elif col in formats:
+            shown[col] = functools.partial(_printf, formats[col])
+        elif pd.api.types.is_float_dtype(df[col]):
+            shown[col] = "{:.4g}"
+    return df.style.format(shown, na_rep="–").relabel_index([labels.get(c, c) for c in df.columns], axis="columns")
+
+
+def _printf(fmt: str, value: float) -> str:
+    return fmt % value
+
+
+def _site(url: object) -> str:
+    """The site a link points to ("census.gov"), for a link column drawn as text."""
+    host = urllib.parse.urlparse(str(url)).netloc
+    return host.removeprefix("www.") or str(url)
 
 
 def typeset_streamlit() -> None:

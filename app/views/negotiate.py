@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app import classroom, ledger, params, ui
+from app import background, classroom, ledger, params, ui
 from app.compute import negotiate as compute
 from app.figures import negotiate as figs
 from app.views.negotiate_report import report_html
@@ -183,11 +183,16 @@ def at_the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer)
         "The vertical line is the recommended budget.",
     ):
         rev = compute.accuracies(eps, req, s.seed)
-        cur = compute.curves(req)
+        # every mechanism at 16 budgets (32 BR-DP plan optimisations on a new requirement): a background job, so
+        # the answer above is drawn at once
+        cur = background.result(compute.curves, req, slot="accuracy-curves",
+                                label="Accuracy against ε for every mechanism")
         y_title = "success probability" if req.kind == "topc" else "P(answer within the bound)"
-        ui.chart(figs.accuracy_curves(cur, epsilon=eps, confidence=s.conf, y_title=y_title), cur,
-                 name="accuracy vs epsilon",
-                 alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon marked.")
+        if cur is not None:
+            ui.chart(figs.accuracy_curves(cur, epsilon=eps, confidence=s.conf, y_title=y_title), cur,
+                     name="accuracy vs epsilon",
+                     alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon "
+                         "marked.")
         st.dataframe(compute.table_view(rev, direction="reverse"), hide_index=True, width="stretch", key="acc-table")
 
 

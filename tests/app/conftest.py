@@ -28,9 +28,10 @@ def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
 
 
 def shown_numbers(at: AppTest) -> tuple:
-    """Everything numeric the page shows as text: metric values and dataframe cells."""
+    """Everything numeric the page shows as text: metric values and table cells (data grids and plain tables, in
+    either order: presentation mode draws short grids as plain tables)."""
     metrics = tuple((m.label, m.value) for m in at.metric)
-    frames = tuple(df.value.to_csv() for df in at.dataframe)
+    frames = tuple(sorted(df.value.to_csv() for df in [*at.dataframe, *at.table]))
     return metrics + frames
 
 

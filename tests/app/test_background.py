@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import time
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from app import background
 from app.compute import brdp as bc
 from app.compute import ldp as lc
+from app.compute import negotiate as nc
 from app.compute import r2dp as rc
 from dpcore import brdp
 from tests.app.conftest import open_page
@@ -292,6 +294,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
         "family_optima": background.submit(rc.family_optima, 1.0, 1.0, 1.0),
         "usefulness_vs_g": background.submit(rc.usefulness_vs_g_frame, 1.0),
         "bnb": background.submit(lc.bnb, "logistic", 1.0, 5, 3, 8, 0),
+        "accuracy_curves": background.submit(nc.curves, nc.Requirement("error", 50.0, 0.95, 1.0, 1e-5)),
     }
     done = {name: job.result(timeout=300) for name, job in jobs.items()}
     totals, curve = done["composition"]
@@ -306,6 +309,9 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     assert set(done["usefulness_vs_g"]["family"]) >= {"laplace", "staircase"}
     bnb = done["bnb"]
     assert bnb.certified >= bnb.attained - 1e-9 and bnb.nodes > 0
+    laplace = done["accuracy_curves"].query("mechanism == 'laplace'")  # P(|Lap(1/ε)| ≤ 50) = 1 − e^(−50ε)
+    eps, acc = laplace["epsilon"].to_numpy(float), laplace["accuracy"].to_numpy(float)
+    assert len(eps) == 16 and np.allclose(acc, -np.expm1(-50 * eps), rtol=1e-9, atol=0)
 
 
 # --------------------------------------------------------------------------------------------- fairness, limits, loss

@@ -216,7 +216,7 @@ def test_recycler_player_reveals_the_draws_one_by_one():
     assert shown == 11
     # the formula column: E[K] = 1 / (1 − (1 − p_θ) q) of the page's plan
     plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
-    live = at.dataframe[0].value.set_index("counter")
+    live = at.table[0].value.set_index("counter")
     assert live.loc["mean draws per release", "formula (expected)"] == pytest.approx(plan.expected_draws)
     at.button(key="rc_playbtn").click().run()  # play: every fragment run reveals one more draw
     _ok(at)

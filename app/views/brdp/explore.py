@@ -65,9 +65,9 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
                 fmt = "{:.3f}" if i == 3 else "{:.0f}"
                 m[i % 2].metric(row.counter, fmt.format(row[2]) if row[2] == row[2] else "–",
                                 help=f"the formula expects {row[3]:.3g}")
-            st.dataframe(live, hide_index=True, width="stretch",
-                         column_config={"so far": st.column_config.NumberColumn(format="%.3g"),
-                                        "formula (expected)": st.column_config.NumberColumn(format="%.3g")})
+            # a plain table: in this narrow column the data grid cut the formula column off
+            st.table(live.style.format({"so far": "{:.3g}", "formula (expected)": "{:.3g}"}, na_rep="–"),
+                     hide_index=True)
 
     player()
 
