@@ -106,10 +106,17 @@ def current_query() -> dict[str, str]:
     return params.current_values()
 
 
-def _share(popover: Any, url_path: str) -> None:
+def shareable_query(url_path: str) -> dict[str, str]:
+    """The current view's query as a link to it may carry it: a ledger's id is a write capability, so a link from
+    any page but the ledger's own (a shared view, a forwarded report) leaves it out."""
     query = current_query()
-    if url_path != "ledger":  # a ledger's id is a write capability: a view shared from another page does not carry it
+    if url_path != "ledger":
         query.pop("ledger", None)
+    return query
+
+
+def _share(popover: Any, url_path: str) -> None:
+    query = shareable_query(url_path)
     url = share_url(st.context.url, url_path, query)
     with popover:
         st.markdown("This link restores every control on this page. Select it and copy it (Ctrl+C / ⌘C), or use "

@@ -410,7 +410,7 @@ def paper_vs_exact(
     if worse:
         ratio = exact / paper if paper > 0 else float("inf")
         st.warning(
-            f"The paper under-reports the privacy loss here: exact {label} = {fmt.format(exact)} vs "
-            f"{fmt.format(paper)} as printed ({ratio:.3g}×). The app's defaults use the exact value.",
+            f"The paper under-reports the privacy loss here: the exact {label} is {fmt.format(exact)}, the paper "
+            f"prints {fmt.format(paper)} ({ratio:.3g}× too small). The app's defaults use the exact value.",
             icon=":material/warning:",
         )

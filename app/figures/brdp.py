@@ -70,7 +70,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
     n_rel = int(full["release"].max()) + 1 if len(full) else 0
     span = 1.1 * max(float(full["noise"].abs().max()) if len(full) else 0.0, 1.2 * theta)
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
-    return figure(traces, title=f"Kernel draws of {n_rel} releases{shown}",
+    return figure(traces, title=f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
                   margin={"l": 60, "r": 20, "t": 110, "b": 50},
                   x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
                   xaxis={"title": {"text": "kernel draw (in order)"}, "range": [-1, max(len(full), 1)]},

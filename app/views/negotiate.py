@@ -100,7 +100,7 @@ def render(s: Settings) -> None:
 
 
 def _link() -> str:
-    return classroom.share_url(getattr(st.context, "url", None), "negotiate", params.current_values())
+    return classroom.share_url(getattr(st.context, "url", None), "negotiate", classroom.shareable_query("negotiate"))
 
 
 def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) -> compute.Composition | None:

@@ -38,7 +38,7 @@ def test_renders_at_defaults_with_sound_plan():
     at = open_page(PAGE)
     _ok(at)
     values = _metrics(at)
-    assert values["δ at ε — exact"] == "1e-05"
+    assert values["δ at ε = 1 — exact"] == "1e-05"
     assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
     # the idea's picture, then the Mechanism tab only (lazy tabs)
     assert [c.key for c in at.get("plotly_chart")] == ["chart-recycling-picture", "chart-recycler-stream",
@@ -124,7 +124,7 @@ def test_metrics_match_dpcore():
     values = _metrics(at)
     assert values["BR-DP: chance within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
     assert values[tex("kernel's share ε_y / ε")] == f"{plan.epsilon_y / 2.0:.3g}"
-    assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
+    assert values["δ at ε = 2 — exact"] == f"{plan.exact_delta:.3g}"
     assert values["plain DP: chance within ±θ"] == f"{plan.dp_acceptance:.4f}"
     assert f"q = {plan.q:.3g}" in " ".join(m.value for m in at.markdown)
 
@@ -135,8 +135,8 @@ def test_counterexample_shows_the_paper_underreports_warning():
     plan = brdp.make_plan(epsilon=5.0, delta=1e-8, sensitivity=0.2, theta=3.0, kernel="gaussian", epsilon_y=1.5)
     assert plan.exact_delta > 100 * 1e-8  # 7.5e-6, 750 times the target
     values = _metrics(at)
-    assert values["δ at ε — exact"] == f"{plan.exact_delta:.3g}"
-    assert values["δ at ε — paper's accountant"] == f"{plan.paper_delta:.3g}"
+    assert values["δ at ε = 5 — exact"] == f"{plan.exact_delta:.3g}"
+    assert values["δ at ε = 5 — paper's accountant"] == f"{plan.paper_delta:.3g}"
     assert any("under-reports" in w.value for w in at.warning)
 
 
@@ -146,7 +146,7 @@ def test_preset_button_loads_counterexample_a():
     assert not at.exception, at.exception
     assert at.select_slider(key="eps").value == 0.1
     assert at.select_slider(key="sens").value == 5.0
-    assert _metrics(at)["δ at ε — exact"] == "1"  # disjoint output ranges: exact δ = 1
+    assert _metrics(at)["δ at ε = 0.1 — exact"] == "1"  # disjoint output ranges: exact δ = 1
     assert any("under-reports" in w.value for w in at.warning)
     at.button(key="preset3").click().run()  # back to the sound defaults
     assert not at.exception
@@ -166,6 +166,7 @@ def test_reproduce_view_ignores_the_sidebar():
     at = open_page(PAGE, {"view": "reproduce", "part": "Table I", "eps": "3"})
     _ok(at)
     table = at.dataframe[0].value.set_index("mechanism")
+    assert list(table.loc["SMP-Lap-BRDP"]).count("not reproduced") == 2  # said in words, not left blank
     at.select_slider(key="eps").set_value(0.5).run()
     _ok(at)
     assert at.dataframe[0].value.set_index("mechanism").equals(table)

@@ -168,3 +168,22 @@ def test_paper_accountant_warning_where_it_underreports():
     texts = [w.value for w in at.warning]
     assert any("under-reports" in w for w in texts), texts
     assert _table(at, "eps-table").loc["BR-DP (paper's accountant)", "privacy sound"].startswith("NO")
+
+
+def test_the_report_link_never_carries_the_ledger_id(monkeypatch):
+    """The report is forwarded to others: its link restores the requirement, never the reader's ledger (whoever has a
+    ledger's id can add to it)."""
+    from app import ledger_store
+    from app.views import negotiate as view
+
+    links = []
+    real = view.report_html
+    monkeypatch.setattr(view, "report_html", lambda *a, **k: links.append(a[3]) or real(*a, **k))
+    at = open_page(PAGE, {"theta": "50"})
+    next(b for b in at.button if b.key.startswith("ledger_add_negotiate")).click().run()  # the ledger gets an id
+    ledger_id = at.query_params.get("ledger")
+    ledger_id = ledger_id[0] if isinstance(ledger_id, list) else ledger_id
+    assert ledger_store.is_ledger_id(ledger_id)
+    at.run()
+    assert not at.exception and links
+    assert "theta=50" in links[-1] and ledger_id not in links[-1] and "ledger=" not in links[-1]

@@ -159,7 +159,7 @@ def headline(s: Settings) -> None:
                     help="How many times the noise is drawn on average before an answer is released.")
         c[3].metric("kernel's share ε_y / ε", f"{plan.epsilon_y / s.eps:.3g}",
                     help="The part of ε spent on the noise itself; the rest pays for the redraws.")
-        ui.paper_vs_exact("δ at ε", plan.paper_delta, plan.exact_delta, fmt="{:.3g}",
+        ui.paper_vs_exact(f"δ at ε = {s.eps:g}", plan.paper_delta, plan.exact_delta, fmt="{:.3g}",
                           help="The probability with which the e^ε promise may fail, by the paper's model of "
                                "recycling (left) and computed exactly from the two output distributions (right).")
         if not plan.sound:

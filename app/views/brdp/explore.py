@@ -65,8 +65,12 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
                 fmt = "{:.3f}" if i == 3 else "{:.0f}"
                 m[i % 2].metric(row.counter, fmt.format(row[2]) if row[2] == row[2] else "–",
                                 help=f"the formula expects {row[3]:.3g}")
-            # a plain table: in this narrow column the data grid cut the formula column off
-            st.table(live.style.format({"so far": "{:.3g}", "formula (expected)": "{:.3g}"}, na_rep="–"),
+            # a plain table (in this narrow column the data grid cut the formula column off): counts as whole
+            # numbers like the metrics above, their expected values to one decimal, mean draws to three
+            counts, mean = live.index[:3], live.index[3:]
+            st.table(live.style.format("{:.0f}", subset=(counts, "so far"), na_rep="–")
+                     .format("{:.1f}", subset=(counts, "formula (expected)"), na_rep="–")
+                     .format("{:.3f}", subset=(mean, ["so far", "formula (expected)"]), na_rep="–"),
                      hide_index=True)
 
     player()

@@ -110,7 +110,8 @@ def table_1() -> None:
                   f"counted BR-DP never leaks less than its kernel. Laplace is composed by RDP as in the paper (its "
                   f"18.98 lies between the two RDP conversions; counted exactly it is 17.43). The subsampled columns "
                   f"and the runtime row are not reproduced (recipe and units not stated)."):
-        st.dataframe(compute.table1(), hide_index=True, width="stretch")
+        t1 = compute.table1().round(2)
+        st.dataframe(t1.astype(object).where(t1.notna(), "not reproduced"), hide_index=True, width="stretch")
 
 
 PARTS = {"Figs 2-4": figures_2_to_4, "Figs 5-6": figures_5_to_6, "Fig 7": figure_7, "Table I": table_1}
