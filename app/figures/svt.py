@@ -437,8 +437,12 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
                 "marker": {"color": "rgba(0,0,0,0)", "size": 18, "line": {"color": "black", "width": 2}},
             }
         )
-    t_shape, t_note = hline(threshold, f"τ = {threshold:g}", color="black", dash="dash", side="right")
-    marks = [(t_shape, {**t_note, "y": math.log10(threshold)})]  # log axis: annotations take log10(y)
+    marks = [hline(threshold, f"τ = {threshold:g}", color="black", dash="dash", side="right")]  # figure() logs y
+    # the axis always shows τ (the counts may all lie below it) and stops at 0.5: a noisy count below that would
+    # otherwise stretch the axis into ticks like 600μ
+    seen = np.concatenate([ans, noisy, shown["noisy_threshold"].to_numpy(), [threshold]]).astype(float)
+    seen = seen[np.isfinite(seen) & (seen > 0.5)]
+    y_range = (math.log10(max(0.5, float(seen.min()) / 1.5)), math.log10(float(seen.max()) * 1.5))
     passes = shown["pass"].to_numpy()
     starts = np.flatnonzero(np.diff(passes) > 0) + 1
     marks += [vline(float(x[j]) - 0.5, f"pass {int(passes[j])}", position="top") for j in starts]
@@ -448,6 +452,7 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
         x="comparison number (queue order)",
         y="count (log scale)",
         log_y=True,
+        y_range=y_range,
         bargap=0.05,
         barmode="overlay",
         hovermode="closest",

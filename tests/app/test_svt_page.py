@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
+import pandas as pd
 import pytest
 from app.notation import tex
 
@@ -242,3 +245,22 @@ def test_extreme_gumbel_setting_stays_fast_and_clean():
     )
     _ok(at)
     assert _metrics(at)["p(r) — paper's Eq. 8"]
+
+
+@pytest.mark.parametrize("threshold", [200.0, 5_000.0])
+def test_the_run_chart_marks_tau_at_tau_and_shows_it(threshold):
+    """The τ label sits on the τ line (a log axis: Plotly takes log10 of annotation y) and the axis reaches τ even when
+    every count lies below it; the axis does not run below 0.5 (no "600μ" ticks)."""
+    from app.figures import svt as fsvt
+
+    rng = np.random.default_rng(4)
+    n = 40
+    answers = rng.integers(1, 150, n).astype(float)
+    comp = pd.DataFrame({"step": np.arange(1, n + 1), "answer": answers, "noisy_answer": answers + rng.normal(0, 30, n),
+                         "true_positive": answers >= threshold, "positive": np.zeros(n, bool),
+                         "noisy_threshold": np.full(n, threshold * 0.97), "pass": np.ones(n, int)})
+    fig = fsvt.live_run(comp, step=n, threshold=threshold, window=n, title="t").to_plotly_json()["layout"]
+    tau = next(a for a in fig["annotations"] if a["text"].startswith("τ"))
+    assert tau["y"] == pytest.approx(math.log10(threshold))
+    low, high = fig["yaxis"]["range"]
+    assert low >= math.log10(0.5) - 1e-12 and high > math.log10(threshold)
