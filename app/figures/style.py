@@ -207,8 +207,9 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
         update["title"]["font"]["size"] = PRESENT_FONT + 4
         update["height"] = max(int(lay.height or 430), 560)
         lines = str(lay.title.text or "").count("<br>") + 1
-        if lines > 1:  # the larger title lines need the room above the plot too
-            update["margin"] = {"t": max(int(lay.margin.t or _MARGIN["t"]), 30 + (PRESENT_FONT + 12) * lines)}
+        if lines > 1:  # the larger title lines need the room above the plot too, and more space above the first
+            update["margin"] = {"t": max(int(lay.margin.t or _MARGIN["t"]), 40 + (PRESENT_FONT + 12) * lines)}
+            update["title"]["pad"] = {"t": 16 + PRESENT_FONT // 2}
     names = [k for k in lay.to_plotly_json() if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
     for ax in names:
         update[ax] = {"tickfont": text, "title": {"font": text}}
