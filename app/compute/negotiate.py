@@ -281,17 +281,18 @@ def _fmt_eps(eps: float, applicable: bool, cap: float = CAP) -> str:
 
 
 def table_view(df: pd.DataFrame, *, direction: str) -> pd.DataFrame:
-    """The table as shown: applicable rows first, ε formatted (n/a, not reachable), accuracy in %, display names."""
+    """The table as shown: applicable rows first, ε formatted (n/a, not reachable), accuracy in %, display names;
+    a dash where a column does not apply to the row (the reason says why)."""
     df = df.sort_values("applicable", ascending=False, kind="stable")
     return pd.DataFrame({
         "mechanism": df["label"],
-        "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": ""}),
+        "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": "—"}).fillna("—"),
         ("smallest ε" if direction == "forward" else "ε spent"): [
             _fmt_eps(float(e), bool(a)) for e, a in zip(df["epsilon"], df["applicable"], strict=True)],
-        "δ": [f"{d:g}" if a else "" for d, a in zip(df["delta"], df["applicable"], strict=True)],
-        "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "" for x in df["accuracy"].astype(float)],
-        "meets": [("yes" if m else "no") if a else "" for m, a in zip(df["meets"], df["applicable"], strict=True)],
-        "privacy sound": [("yes" if s else "NO: exact δ too large") if a else ""
+        "δ": [f"{d:g}" if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
+        "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "—" for x in df["accuracy"].astype(float)],
+        "meets": [("yes" if m else "no") if a else "—" for m, a in zip(df["meets"], df["applicable"], strict=True)],
+        "privacy sound": [("yes" if s else "NO: exact δ too large") if a else "—"
                           for s, a in zip(df["sound"], df["applicable"], strict=True)],
         "why": df["reason"],
         "note": df["note"],

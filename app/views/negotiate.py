@@ -99,6 +99,11 @@ def render(s: Settings) -> None:
     report(s, req, answer, comp)
 
 
+#: The long text columns of the negotiation tables get the room to be read (a hover shows any cell in full).
+_READABLE = {"mechanism": st.column_config.TextColumn(width="medium", pinned=True),
+             "why": st.column_config.TextColumn(width="large"), "note": st.column_config.TextColumn(width="large")}
+
+
 def _link() -> str:
     return classroom.share_url(getattr(st.context, "url", None), "negotiate", classroom.shareable_query("negotiate"))
 
@@ -143,7 +148,7 @@ def alternatives(s: Settings, req: compute.Requirement, answer: compute.Answer) 
         st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in answer.reasons))
         with st.expander("All numbers as a table"):
             st.dataframe(compute.table_view(df, direction="forward"), hide_index=True, width="stretch",
-                         key="eps-table")
+                         key="eps-table", column_config=_READABLE)
 
 
 def brdp_story(s: Settings, req: compute.Requirement) -> None:
@@ -193,7 +198,8 @@ def at_the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer)
                      name="accuracy vs epsilon",
                      alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon "
                          "marked.")
-        st.dataframe(compute.table_view(rev, direction="reverse"), hide_index=True, width="stretch", key="acc-table")
+        st.dataframe(compute.table_view(rev, direction="reverse"), hide_index=True, width="stretch", key="acc-table",
+                     column_config=_READABLE)
 
 
 def what_it_means(s: Settings, answer: compute.Answer) -> None:
