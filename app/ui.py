@@ -54,9 +54,9 @@ def _typeset_call(name: str, fn):
         if name in ("dataframe", "table"):
             data = kw.pop("data", args[0] if args else None)
             if isinstance(data, pd.DataFrame):
-                data = data.rename(columns=column_words)
+                data = _cells_in_words(data.rename(columns=column_words))
             if isinstance(kw.get("column_config"), dict):
-                kw["column_config"] = {column_words(k): v for k, v in kw["column_config"].items()}
+                kw["column_config"] = {column_words(k): _label_in_words(v) for k, v in kw["column_config"].items()}
             if name == "dataframe" and not args[1:] and _presenting():
                 static = static_table(data, kw)
                 if static is not None:
@@ -168,6 +168,32 @@ def _site(url: object) -> str:
     """The site a link points to ("census.gov"), for a link column drawn as text."""
     host = urllib.parse.urlparse(str(url)).netloc
     return host.removeprefix("www.") or str(url)
+
+
+#: Tables up to this many rows have the maths in their text cells written with Unicode scripts (``ε_max`` → ``εₘₐₓ``).
+TYPESET_CELLS_ROWS = 500
+
+
+def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
+    """Text cells with plainly written maths (``ε_T``, ``r^op``) in Unicode scripts, as the column names are."""
+    if len(data) > TYPESET_CELLS_ROWS:
+        return data
+    text = [c for c in data.columns if data[c].dtype == object or pd.api.types.is_string_dtype(data[c])]
+    if not text:
+        return data
+    out = data.copy()
+    for c in text:
+        out[c] = out[c].map(lambda v: notation.plain(v) if isinstance(v, str) and ("_" in v or "^" in v) else v)
+    return out
+
+
+def _label_in_words(config: object) -> object:
+    """A column's configured label in words, like the column names (``ε_max`` → ``εₘₐₓ``)."""
+    if isinstance(config, str):
+        return column_words(config)
+    if isinstance(config, Mapping) and isinstance(config.get("label"), str):
+        return {**config, "label": column_words(config["label"])}
+    return config
 
 
 def typeset_streamlit() -> None:

@@ -283,7 +283,8 @@ def _filter_result(releases: Sequence[Release], budget_epsilon: float, budget_de
     slack, _ = _split(budget_delta, delta_share)
     e = float(_acc.zcdp_to_dp(flt.rho_spent, slack))
     d = slack + flt.delta_spent
-    note = (f"ρ spent {flt.rho_spent:.4g} of {flt.rho_budget:.4g}; noise reduction charged ex-post ε_T²/2")
+    note = (f"ρ spent {flt.rho_spent:.4g} of {flt.rho_budget:.4g}; noise reduction charged ex-post (ε²/2 at the level "
+            "where it stopped)")
     if refused:
         note = f"would refuse release {refused[0][0] + 1}: {refused[0][1]}"
     return AccountantResult("filter", e, d, not refused and _within(e, d, budget_epsilon, budget_delta), note)

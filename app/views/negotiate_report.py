@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from app import notation
 from app.compute import negotiate as compute
 
 STYLE = """
@@ -34,18 +35,23 @@ a { color: #0057a3; overflow-wrap: anywhere; }
 """
 
 
+def _text(text: str) -> str:
+    """Text for the report: escaped, with plainly written maths as HTML scripts (``ε_y`` → ε<sub>y</sub>)."""
+    return notation.html(escape(text))
+
+
 def report_html(req: compute.Requirement, answer: compute.Answer, comp: compute.Composition | None, link: str,
                 assumptions: list[str]) -> str:
     """The report as one HTML document (inline CSS, no scripts, no external files)."""
     rows = "".join(
-        f"<tr><td>{escape(name)}</td><td class='num'>{escape(eps)}</td><td>{escape(why)}</td></tr>"
+        f"<tr><td>{escape(name)}</td><td class='num'>{escape(eps)}</td><td>{_text(why)}</td></tr>"
         for name, eps, why in answer.reasons)
     total = ""
     if comp is not None and comp.releases > 1:
         total = (f"<p>Over <b>{comp.releases}</b> such releases the total privacy loss is ε = "
-                 f"<b>{comp.total_epsilon:.3g}</b> at δ = {comp.total_delta:.3g} ({escape(comp.how)}); adding the "
+                 f"<b>{comp.total_epsilon:.3g}</b> at δ = {comp.total_delta:.3g} ({_text(comp.how)}); adding the "
                  f"releases up would give ε = {comp.basic_epsilon:.3g}.</p>")
-    items = "".join(f"<li>{escape(a)}</li>" for a in assumptions)
+    items = "".join(f"<li>{_text(a)}</li>" for a in assumptions)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Privacy budget: {escape(req.words())}</title><style>{STYLE}</style></head>
@@ -55,7 +61,7 @@ def report_html(req: compute.Requirement, answer: compute.Answer, comp: compute.
 <p>{escape(req.words())}, with probability at least {req.confidence:g} (one person changes the answer by at most
 Δ = {req.sensitivity:g}).</p>
 <h2>Answer</h2>
-<p class="answer">{escape(answer.sentence)}</p>
+<p class="answer">{_text(answer.sentence)}</p>
 {total}
 <h2>The alternatives and why they were not chosen</h2>
 <table><thead><tr><th>Mechanism</th><th>Smallest ε</th><th>Reason</th></tr></thead><tbody>{rows}</tbody></table>

@@ -352,6 +352,9 @@ def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
     """Neighbours with long jobs hold both regular workers; a light session's jobs start on the express workers
     right away, while the neighbours' next jobs wait for a regular one."""
     monkeypatch.setattr(background, "LIGHT_USAGE", 0.5)
+    # one pool throughout: a pool replaced mid-test (after RECYCLE_AFTER jobs, counted from earlier tests) would start
+    # the newcomer's jobs in fresh processes that must first import this module
+    monkeypatch.setattr(background, "RECYCLE_AFTER", 10**6)
     for s in ("n1", "n2"):
         background.submit(_stamped, f"{s}-before", 0.8, session=s).result(timeout=60)
     # long enough that a cold express worker (forked and importing this module on a loaded machine) still starts

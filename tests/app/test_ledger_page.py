@@ -235,3 +235,18 @@ def test_unusable_store_shows_a_banner_and_keeps_working(tmp_path, monkeypatch, 
     assert "ledger" not in at.query_params
     table = [df.value for df in at.dataframe if "label" in df.value.columns]
     assert len(table[0]) == 2
+
+
+def test_table_labels_and_cells_write_maths_with_scripts():
+    """What the ledger's tables show: a configured label ``ε_max`` and text cells with ``r^op`` or ``ε_i`` in
+    Unicode scripts, like the column names; numbers and plain words untouched."""
+    import pandas as pd
+    import streamlit as st
+
+    from app import ui
+
+    assert ui._label_in_words(st.column_config.NumberColumn("ε_max"))["label"] == "εₘₐₓ"
+    df = pd.DataFrame({"note": ["charged ε_i each", "plain words", None], "x": [1.5, 2.0, 3.0]})
+    shown = ui._cells_in_words(df)
+    assert list(shown["note"][:2]) == ["charged εᵢ each", "plain words"] and pd.isna(shown["note"][2])
+    assert shown["x"].equals(df["x"]) and list(df["note"][:1]) == ["charged ε_i each"]  # the caller's frame kept

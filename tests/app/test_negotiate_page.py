@@ -110,6 +110,10 @@ def test_report_is_a_printable_page_with_the_answer():
                        "http://x/negotiate?theta=50&x=<script>", ["Δ = 1."])
     assert ans.sentence in html and "@page" in html and "<script>" not in html
     assert "Over <b>10</b> such releases" in html
+    # maths in the reasons as HTML scripts, not as written in the code (BR-DP's note names its ε_y)
+    tight = compute.Requirement(theta=2.0, delta=1e-3)
+    html = report_html(tight, compute.answer(tight), None, "http://x/negotiate?theta=2", [])
+    assert "ε<sub>y</sub> = " in html and "ε_y" not in html
 
 
 CONTROLS = [
