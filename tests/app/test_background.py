@@ -42,6 +42,12 @@ def no_wait(monkeypatch):
     yield
     _wait_for_jobs()
     background.clear()
+    # a pool is sized when it starts (WORKERS + EXPRESS_WORKERS): one started while a test had patched those must
+    # not serve the next test
+    pool = background._STATE.get("pool")
+    if pool is not None:
+        pool.shutdown(wait=False)
+        background._STATE["pool"] = None
 
 
 # --------------------------------------------------------------------------------------------- the mechanism
@@ -362,7 +368,8 @@ def test_a_newcomer_starts_at_once_on_an_express_worker(no_wait, monkeypatch):
     busy = [background.submit(_stamped, f"{s}-busy", BUSY, session=s) for s in ("n1", "n2")]
     time.sleep(0.3)
     later = [background.submit(_stamped, f"{s}-next", 0.1, session=s) for s in ("n1", "n2")]
-    mine = [background.submit(_stamped, f"me{i}", 0.1, session="me") for i in range(background.EXPRESS_WORKERS)]
+    # a session name no earlier test used: a session's use of the workers is remembered (half-life one minute)
+    mine = [background.submit(_stamped, f"me{i}", 0.1, session="newcomer") for i in range(background.EXPRESS_WORKERS)]
     starts = dict(f.result(timeout=120) for f in [*busy, *later, *mine])
     first_free = min(starts["n1-busy"], starts["n2-busy"]) + BUSY  # no regular worker is free before this
     mine_started = max(starts[f"me{i}"] for i in range(background.EXPRESS_WORKERS))
