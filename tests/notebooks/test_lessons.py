@@ -158,3 +158,18 @@ def test_ahead_does_nothing_in_a_headless_run(monkeypatch):
     monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
     lessons.ahead(max, (1, 2))
     assert (max, (1, 2)) not in lessons._ahead
+
+
+def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
+    """``make export``'s Jupyter half: the lesson as an .ipynb holding the outputs at its defaults (needs nbformat,
+    which the notebooks extra installs)."""
+    import nbformat
+
+    out = tmp_path / "audit.ipynb"
+    run = subprocess.run([sys.executable, "-m", "marimo", "export", "ipynb", str(ROOT / "notebooks" / "audit.py"), "-o",
+                          str(out), "--include-outputs"], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    nb = nbformat.read(out, as_version=4)
+    with_output = [c for c in nb.cells if c.get("outputs")]
+    assert len(with_output) >= 5 and any("Laplace" in str(c["outputs"]) for c in with_output)
