@@ -112,7 +112,9 @@ def ahead(fn: Any, *variants: tuple) -> None:
     worker has started are dropped. Only in a served lesson (``marimo run`` or the editor): a headless run or an
     export computes nothing ahead. One worker process is shared by every lesson and reader of the server.
     """
-    if os.environ.get(AHEAD_ENV, "").lower() == "off" or mo.app_meta().mode not in ("run", "edit"):
+    meta = mo.app_meta()
+    # a reader in a browser (an export to .ipynb also runs in "edit" mode, without a request)
+    if os.environ.get(AHEAD_ENV, "").lower() == "off" or meta.mode not in ("run", "edit") or meta.request is None:
         return
     wanted = [(fn, args) for args in variants]
     with _lock:

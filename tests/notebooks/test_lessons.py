@@ -131,7 +131,7 @@ def test_neighbours_are_the_adjacent_slider_stops():
 def test_ahead_computes_in_a_worker_what_remember_then_hands_out(monkeypatch):
     """In a served lesson, :func:`lessons.ahead` starts the next settings in a worker process and :func:`remember`
     hands out the worker's result instead of computing it again; a pid tells who computed it."""
-    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run"))
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run", request=object()))
     monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
     lessons.ahead(computed_by, ("next stop",), ("the stop below",))
     jobs = [lessons._ahead[(computed_by, (a,))] for a in ("next stop", "the stop below")]
@@ -145,7 +145,7 @@ def test_ahead_computes_in_a_worker_what_remember_then_hands_out(monkeypatch):
 
 
 def test_ahead_drops_plans_no_worker_has_started(monkeypatch):
-    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run"))
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run", request=object()))
     monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
     lessons.ahead(computed_by, *[(f"stop {i}",) for i in range(40)])
     lessons.ahead(computed_by, ("where the reader went",))
@@ -154,8 +154,12 @@ def test_ahead_drops_plans_no_worker_has_started(monkeypatch):
     assert lessons.remember(computed_by, "where the reader went")[1] == "where the reader went"
 
 
-def test_ahead_does_nothing_in_a_headless_run(monkeypatch):
+def test_ahead_does_nothing_in_a_headless_run_or_an_export(monkeypatch):
     monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
+    lessons.ahead(max, (1, 2))
+    assert (max, (1, 2)) not in lessons._ahead
+    # an export to .ipynb runs the lesson in "edit" mode, but with no reader's request behind it
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="edit", request=None))
     lessons.ahead(max, (1, 2))
     assert (max, (1, 2)) not in lessons._ahead
 
