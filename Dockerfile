@@ -36,4 +36,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4)"
 # settings come from the environment: PORT, DPX_DATA_DIR, DATABASE_URL, and any STREAMLIT_* option
 # (e.g. STREAMLIT_SERVER_COOKIE_SECRET, shared by every replica behind one load balancer)
-CMD ["sh", "-c", "exec streamlit run app/main.py --server.port \"$PORT\" --server.address 0.0.0.0 --server.headless true --server.fileWatcherType none --browser.gatherUsageStats false"]
+CMD ["sh", "-c", "exec streamlit run app/serve.py --server.port \"$PORT\" --server.address 0.0.0.0 --server.headless true --server.fileWatcherType none --browser.gatherUsageStats false"]

@@ -41,7 +41,7 @@ APP_LESSON_PORT ?= 2719
 app: $(VENV)/.installed-notebooks
 	@PYTHONPATH=$(CURDIR) $(BIN)/marimo run notebooks --headless --host 127.0.0.1 --port $(APP_LESSON_PORT) \
 		--no-token >/dev/null 2>&1 & lessons=$$!; trap 'kill $$lessons 2>/dev/null' EXIT INT TERM; \
-	DPX_LESSONS_URL=http://127.0.0.1:$(APP_LESSON_PORT) $(BIN)/streamlit run app/main.py --server.headless true \
+	DPX_LESSONS_URL=http://127.0.0.1:$(APP_LESSON_PORT) $(BIN)/streamlit run app/serve.py --server.headless true \
 		--server.address 127.0.0.1 --server.port 8501 --browser.gatherUsageStats false
 
 # Debian chromium for the browser tests: installed when missing and we can (root, or password-less sudo).

@@ -1,4 +1,5 @@
-"""DP Explorer entry point: ``streamlit run app/main.py``."""
+"""DP Explorer's script: every page run starts here (``streamlit run app/serve.py`` serves it; tests run it
+directly)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Budget (docs/architecture.md): p95 ≤ 300 ms.
 
-Starts its own server (``streamlit run app/main.py`` on 127.0.0.1:PORT, file watcher off), then for every page of
+Starts its own server (``streamlit run app/serve.py`` on 127.0.0.1:PORT, file watcher off), then for every page of
 ``app.registry.available_pages()``: opens it, waits for the first render, and ``--moves`` times moves a slider by
 keyboard (ε when the page has it, else its first slider; ArrowRight/ArrowLeft alternately, so after the first two
 moves the values are cached — pass ``--cold`` to keep walking to new values instead). Keyboard changes commit at once,
@@ -34,13 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 @contextlib.contextmanager
 def app_server(port: int, *, log: Path | None = None, extra: tuple[str, ...] = ()) -> Iterator[subprocess.Popen]:
-    """``streamlit run app/main.py`` headless on 127.0.0.1:port (XSRF protection left on); stopped on exit."""
+    """``streamlit run app/serve.py`` headless on 127.0.0.1:port (XSRF protection left on); stopped on exit."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     if log:
         log.parent.mkdir(parents=True, exist_ok=True)
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none", *extra],
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,

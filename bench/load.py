@@ -1,6 +1,6 @@
 """Classroom load: N concurrent sessions moving sliders on random pages (target: rerun p95 ≤ 1 s, zero errors).
 
-Starts its own server (``streamlit run app/main.py`` on 127.0.0.1:PORT, XSRF protection left on, file watcher off)
+Starts its own server (``streamlit run app/serve.py`` on 127.0.0.1:PORT, XSRF protection left on, file watcher off)
 and drives ``--sessions`` lightweight websocket clients that speak Streamlit's own protocol, as the browser does:
 connect to ``ws://127.0.0.1:PORT/_stcore/stream`` with subprotocol ``streamlit`` and a same-origin ``Origin``
 header, send ``BackMsg.rerun_script`` (a ``ClientState`` with page, query string and widget states) and read

@@ -71,7 +71,7 @@ class Cluster:
     def _replica(self, port: int) -> subprocess.Popen:
         env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT),
                "STREAMLIT_SERVER_COOKIE_SECRET": self.secret, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
+        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
                "--browser.gatherUsageStats", "false", *(f"--{o}" for o in self.server_opts)]
         log = open(self.run / f"replica-{port}.log", "ab")  # noqa: SIM115 — lives as long as the process

@@ -60,12 +60,12 @@ def _free_port() -> int:
 
 
 def serve(env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run ``streamlit run app/main.py`` headless on a free loopback port (with ``env`` overrides); yield its URL."""
+    """Run ``streamlit run app/serve.py`` headless on a free loopback port (with ``env`` overrides); yield its URL."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
         # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
