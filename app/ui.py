@@ -23,17 +23,16 @@ _log = logging.getLogger("dp_explorer")
 
 
 #: Environment variable naming where the marimo lessons are served (``make notebooks`` / ``make lesson``), e.g.
-#: ``http://127.0.0.1:2718``; without it a page names the command that opens its lesson.
+#: ``http://127.0.0.1:2718``; without it the pages do not link to the lessons (a reader could not open them).
 LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 
-def lesson_link(lesson: str) -> str:
-    """Markdown pointing to the page's lesson notebook (``notebooks/<lesson>.py``)."""
+def lesson_link(lesson: str) -> str | None:
+    """Markdown pointing to the page's lesson notebook (``notebooks/<lesson>.py``) where the lessons are served."""
     base = os.environ.get(LESSONS_URL_ENV, "").strip().rstrip("/")
     if base:
         return f":material/menu_book: [Open the lesson for this page]({base}/?file={lesson}.py)"
-    return (f":material/menu_book: The lesson for this page is the notebook `notebooks/{lesson}.py`: open it with "
-            f"`make lesson NAME={lesson}`.")
+    return None
 
 
 #: Streamlit calls whose text (first argument, ``body``/``label``, and ``help``) is typeset by ``app.notation.tex``.
@@ -222,8 +221,9 @@ def header(title: str, intro: str, *, lesson: str | None = None) -> None:
     """
     st.title(title)
     st.markdown(intro)
-    if lesson and not _presenting():  # on the projector the class follows the teacher, not a link
-        st.caption(lesson_link(lesson))
+    link = lesson_link(lesson) if lesson and not _presenting() else None  # the projector follows the teacher
+    if link:
+        st.caption(link)
 
 
 def show_url_problems() -> None:

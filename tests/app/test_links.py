@@ -76,3 +76,18 @@ def test_old_section_keys_still_open_their_part():
     at = open_page("svt.py", {"tab": "Live run"})
     assert _query(at).get("part") == "Run" and "tab" not in _query(at)
     assert not at.error
+
+
+def test_lesson_link_only_where_the_lessons_are_served(monkeypatch):
+    """With the lessons' address set, the page links to its lesson; without it, no line at all (never a command
+    a visitor cannot run)."""
+    from app import ui
+
+    monkeypatch.setenv(ui.LESSONS_URL_ENV, "http://lessons.example:2718/")
+    at = open_page("brdp.py")
+    shown = " ".join(c.value for c in at.caption)
+    assert "[Open the lesson for this page](http://lessons.example:2718/?file=brdp.py)" in shown
+    monkeypatch.delenv(ui.LESSONS_URL_ENV)
+    at = open_page("brdp.py")
+    shown = " ".join(c.value for c in at.caption)
+    assert "lesson" not in shown.lower() and "make " not in shown
