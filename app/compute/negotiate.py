@@ -217,6 +217,25 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
 
 
 @dataclass(frozen=True)
+class Negotiation:
+    """Everything the page draws from one requirement: the answer, every mechanism's smallest ε, and what every
+    mechanism delivers at the answer's ε (or at ε = 1 when there is no answer)."""
+
+    answer: Answer
+    table: pd.DataFrame  # :func:`epsilons`
+    at_answer: pd.DataFrame  # :func:`accuracies` at :attr:`epsilon`
+    epsilon: float
+
+
+def negotiation(req: Requirement, seed: int = 0) -> Negotiation:
+    """One requirement's answer, table and accuracies at the answer, computed together: a new requirement costs
+    ~20 BR-DP plan optimisations (0.2–0.4 s), so the page asks a background worker for this (``app.background``)."""
+    ans = answer(req, seed)
+    eps = ans.epsilon if ans.mechanism and ans.epsilon > 0 else 1.0
+    return Negotiation(ans, epsilons(req, seed), accuracies(eps, req, seed), eps)
+
+
+@dataclass(frozen=True)
 class Composition:
     """T releases of the chosen answer: per release and in total (tight PLD accountant, and basic composition)."""
 

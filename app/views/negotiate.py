@@ -90,13 +90,17 @@ def render(s: Settings) -> None:
     ui.header(TITLE, IDEA, lesson="negotiate")
     st.html(WRAP_CSS)
     req = s.requirement
-    answer = compute.answer(req, s.seed)
-    comp = the_answer(s, req, answer)
-    alternatives(s, req, answer)
-    brdp_story(s, req)
-    at_the_answer(s, req, answer)
-    what_it_means(s, answer)
-    report(s, req, answer, comp)
+    # a new requirement costs ~20 BR-DP plan optimisations: a background job, so the sliders stay live meanwhile
+    neg = background.result(compute.negotiation, req, s.seed, slot="answer",
+                            label="Finding the smallest ε every mechanism needs")
+    if neg is None:
+        return
+    comp = the_answer(s, req, neg.answer)
+    alternatives(s, neg)
+    brdp_story(s, req, neg)
+    at_the_answer(s, req, neg)
+    what_it_means(s, neg.answer)
+    report(s, req, neg.answer, comp)
 
 
 #: The long text columns of the negotiation tables get the room to be read (a hover shows any cell in full).
@@ -133,25 +137,26 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
     return comp
 
 
-def alternatives(s: Settings, req: compute.Requirement, answer: compute.Answer) -> None:
+def alternatives(s: Settings, neg: compute.Negotiation) -> None:
     """1 · Every mechanism's smallest ε on one axis, and each alternative's reason in full."""
     with ui.panel(
         "1 · Why this answer: every mechanism's smallest ε",
         "left is more private. An open dot meets the requirement only part of the time; a red ring marks a number "
         "the paper's accountant certifies but whose exact δ is larger than stated.",
     ):
-        df = compute.epsilons(req, s.seed)
+        df = neg.table
         dots = figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon)
         ui.chart(dots, df, name="smallest epsilon",
                  alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.")
         st.markdown("**The alternatives**")
-        st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in answer.reasons))
+        st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}"
+                               for name, eps, why in neg.answer.reasons))
         with st.expander("All numbers as a table"):
             st.dataframe(compute.table_view(df, direction="forward"), hide_index=True, width="stretch",
                          key="eps-table", column_config=_READABLE)
 
 
-def brdp_story(s: Settings, req: compute.Requirement) -> None:
+def brdp_story(s: Settings, req: compute.Requirement, neg: compute.Negotiation) -> None:
     """2 · BR-DP: the paper's accountant against the exact one."""
     if req.kind == "topc":
         return
@@ -161,7 +166,7 @@ def brdp_story(s: Settings, req: compute.Requirement) -> None:
         "prices the redraws with its own accountant; for some settings that accountant under-reports δ. The app "
         "always recommends the exact one.",
     ):
-        rows = compute.epsilons(req, s.seed).set_index("mechanism")
+        rows = neg.table.set_index("mechanism")
         paper, exact = float(rows.loc["brdp_paper", "epsilon"]), float(rows.loc["brdp", "epsilon"])
         if not (math.isfinite(paper) and math.isfinite(exact)):
             st.caption("BR-DP cannot reach this requirement at any ε ≤ 50 under one of the two accountants.")
@@ -179,15 +184,15 @@ def brdp_story(s: Settings, req: compute.Requirement) -> None:
                        "searches differ only in how they split the budget between the first draw and the redraws.")
 
 
-def at_the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) -> None:
+def at_the_answer(s: Settings, req: compute.Requirement, neg: compute.Negotiation) -> None:
     """3 · What every mechanism delivers at the recommended ε."""
-    eps = answer.epsilon if answer.mechanism and answer.epsilon > 0 else 1.0
+    eps = neg.epsilon
     with ui.panel(
         f"3 · At ε = {compute.fmt_epsilon(eps)}: what every mechanism delivers",
         "every curve rises with ε; where a curve crosses the dotted confidence line is that mechanism's smallest ε. "
         "The vertical line is the recommended budget.",
     ):
-        rev = compute.accuracies(eps, req, s.seed)
+        rev = neg.at_answer
         # every mechanism at 16 budgets (32 BR-DP plan optimisations on a new requirement): a background job, so
         # the answer above is drawn at once
         cur = background.result(compute.curves, req, slot="accuracy-curves",
@@ -222,7 +227,7 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
         st.dataframe(compute.deployments_meaning(), hide_index=True, width="stretch", key="deploy-table",
                      column_config={"source": st.column_config.LinkColumn("source", display_text="open")})
         st.caption("ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
-                   "directly comparable; they give a sense of scale (details in docs/deployments.md).")
+                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is disputed.")
 
 
 def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: compute.Composition | None) -> None:

@@ -273,6 +273,26 @@ def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
     assert len(at.dataframe) == 1 and "exact optimum" in at.dataframe[0].value["plan"].tolist(), "panel 11's audit"
 
 
+def test_negotiate_page_is_live_while_the_answer_is_found_in_a_worker(no_wait):
+    """A new requirement's answer (about twenty BR-DP plan optimisations) is a background job: the page finishes
+    at once with a placeholder, then states the answer, which for Laplace noise is the closed form
+    ε = Δ·ln(1/(1 − conf))/θ, stated rounded up to two significant digits."""
+    at = open_page("negotiate.py", {"theta": "40", "conf": "0.95"})
+    assert not at.exception and not at.error
+    assert any("Finding the smallest ε" in p for p in _placeholders(at))
+    assert not at.metric, "no answer drawn before it is known"
+    _wait_for_jobs()
+    at.run()
+    assert [p for p in _placeholders(at) if "Accuracy against ε" in p] == _placeholders(at)  # the chart's own job
+    _wait_for_jobs()
+    at.run()
+    assert not _placeholders(at)
+    sentence = next(h.value for h in at.get("html") if "dpx-answer" in h.value)
+    smallest = np.log(1 / 0.05) / 40  # P(|Lap(1/ε)| ≤ 40) = 1 − e^(−40ε) = 0.95
+    assert "Use Laplace noise with ε = 0.075, δ = 0" in sentence and 0.074 < smallest <= 0.075
+    assert {m.label: m.value for m in at.metric}["ε per release"] == "0.075"
+
+
 @pytest.mark.slow
 def test_brdp_subsampling_tab_finishes_first_then_draws_alg4(no_wait):
     at = open_page("brdp.py", {"part": "Subsampling", "eps": "1.37"})
