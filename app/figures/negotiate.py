@@ -47,7 +47,7 @@ def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str]
             text += f" (right {100 * float(r['accuracy']):.0f} % of the time)"
         traces.append({
             "type": "scatter", "mode": "markers+text", "x": [x], "y": [r["label"]], "name": r["label"],
-            "text": [text], "textposition": "middle right", "showlegend": False,
+            "text": [text], "textposition": "middle right", "showlegend": False, "cliponaxis": False,
             "marker": {"color": ROW_COLORS[r["mechanism"]], "size": 14,
                        "symbol": ("circle" if r["meets"] else "circle-open") if reach else "x-open",
                        "line": {"width": 2, "color": "#C00000" if not r["sound"] else "white"}},

@@ -18,6 +18,7 @@ import math
 import os
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 from _plotly_utils.basevalidators import ColorscaleValidator
 
@@ -49,6 +50,11 @@ LABELS: dict[str, str] = {
 }
 
 
+#: Behind a marker line's label: the page's background, slightly see-through, so a curve passing under the label
+#: never crosses its text (the dark theme's is swapped in by :func:`for_screen`).
+LABEL_BACKGROUND: dict[str, str] = {"light": "rgba(255,255,255,0.85)", "dark": "rgba(14,17,23,0.85)"}
+
+
 def line(x: Any, y: Any, *, name: str, color: str, width: float = 2.5, dash: str | None = None, **kw: Any) -> dict:
     """A line trace as a dict."""
     return {"type": "scatter", "mode": "lines", "x": x, "y": y, "name": name,
@@ -60,7 +66,7 @@ def vline(x: float, text: str, *, position: str = "bottom") -> tuple[dict, dict]
     shape = {"type": "line", "x0": x, "x1": x, "y0": 0, "y1": 1, "yref": "paper",
              "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
     note = {"x": x, "y": 0.02 if position == "bottom" else 0.98, "yref": "paper", "text": text, "showarrow": False,
-            "xanchor": "left", "font": {"color": COLORS["reference"]}}
+            "xanchor": "left", "font": {"color": COLORS["reference"]}, "bgcolor": LABEL_BACKGROUND["light"]}
     return shape, note
 
 
@@ -71,7 +77,7 @@ def hline(
     shape = {"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": y, "y1": y,
              "line": {"color": color, "dash": dash, "width": 1.5}}
     note = {"x": 0.0 if side == "left" else 1.0, "xref": "paper", "y": y, "text": text, "showarrow": False,
-            "xanchor": side, "yanchor": "bottom", "font": {"color": color}}
+            "xanchor": side, "yanchor": "bottom", "font": {"color": color}, "bgcolor": LABEL_BACKGROUND["light"]}
     return shape, note
 
 
@@ -79,8 +85,40 @@ def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     """A shaded vertical band and its label (shape, annotation)."""
     shape = {"type": "rect", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "yref": "paper", "fillcolor": COLORS["reference"],
              "opacity": 0.12, "line": {"width": 0}, "layer": "below"}
-    note = {"x": x0, "y": 0.98, "yref": "paper", "text": text, "showarrow": False, "xanchor": "left"}
+    note = {"x": x0, "y": 0.98, "yref": "paper", "text": text, "showarrow": False, "xanchor": "left",
+            "bgcolor": LABEL_BACKGROUND["light"]}
     return shape, note
+
+
+def _decades(traces: list[dict], key: str) -> dict[str, Any]:
+    """Tick labels for a log axis over the traces' ``key`` values, written in full. Plotly abbreviates the labels
+    between powers of ten to their first digit ("0.01 2 5 0.1 2 5", read as "5, 10, 2"). Across one to
+    :data:`_FEW_DECADES` decades: 1, 2, 5, 10, 20, 50 …; across more: the powers of ten, with unlabelled ticks
+    between them on an x axis up to :data:`_MINOR_DECADES`; under one decade Plotly's own labels (0.06 0.08 0.1)."""
+    values = []
+    for t in traces:
+        try:
+            v = np.asarray(t.get(key, ()), dtype=float).ravel()
+        except (TypeError, ValueError):
+            continue
+        values.append(v[np.isfinite(v) & (v > 0)])
+    v = np.concatenate(values) if values else np.array([])
+    if v.size == 0 or v.max() < 10 * v.min():
+        return {}
+    lo, hi = float(v.min()), float(v.max())
+    decades = math.log10(hi / lo)
+    if decades <= _FEW_DECADES:
+        ticks = [m * 10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+                 for m in (1, 2, 5) if lo / 1.5 <= m * 10.0 ** k <= hi * 1.5]
+        return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:g}" for t in ticks]}
+    minor = {"minor": {"dtick": "D1", "ticks": "outside", "ticklen": 4, "showgrid": False}}
+    return {"dtick": 1, **(minor if key == "x" and decades <= _MINOR_DECADES else {})}  # beside y labels, a comb
+
+
+#: A log axis over at most this many decades is labelled 1, 2, 5, 10 …; a longer one at the powers of ten.
+_FEW_DECADES = 2.5
+#: Unlabelled ticks between the powers of ten up to this many decades (beyond, they crowd the axis).
+_MINOR_DECADES = 5.0
 
 
 def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
@@ -144,7 +182,7 @@ def figure(
         layout["margin"] = margin | {"t": max(int(margin.get("t", _MARGIN["t"])), 36 + 22 * lines)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
-        yaxis |= {"type": "log", "exponentformat": "power"}
+        yaxis |= {"type": "log", "exponentformat": "power", **_decades(traces, "y")}
     if y_range is not None:
         yaxis["range"] = list(y_range)
     return go.Figure(
@@ -153,10 +191,11 @@ def figure(
             "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True,
                       # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
                       **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
-            "xaxis": {"title": {"text": x}, "automargin": True, **({"type": "log"} if log_x else {})},
+            "xaxis": {"title": {"text": x}, "automargin": True,
+                      **({"type": "log", **_decades(traces, "x")} if log_x else {})},
             "yaxis": {"automargin": True, **yaxis},
-            # below the plot, so a legend that wraps onto several lines never covers the title
-            "legend": {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0.0},
+            # at the chart's foot, below the axis title however short the plot (a phone) or long the legend
+            "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
             "margin": _MARGIN,
             "hovermode": "x unified",
             "height": 430,
@@ -225,7 +264,8 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
             items = lay[group]
             if items:
                 plain = [x.to_plotly_json() for x in items]
-                fixed = _recolour(plain, ink)
+                fixed = [x | {"bgcolor": LABEL_BACKGROUND["dark"]} if x.get("bgcolor") == LABEL_BACKGROUND["light"]
+                         else x for x in _recolour(plain, ink)]
                 if fixed != plain:
                     fig.update_layout({group: fixed})
     return fig

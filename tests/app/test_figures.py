@@ -77,3 +77,23 @@ def test_unchecked_figures_equal_checked_ones(script, query, monkeypatch):
         built += _figures_of(script, {**query, "part": label}, monkeypatch)
     assert built, f"{script} {query} drew no figure through app.figures"
     _same_as_checked(built)
+
+
+def test_log_axes_write_their_labels_in_full():
+    """Between powers of ten Plotly writes only a first digit ("0.01 2 5 0.1", read as "5, 10, 2"); the app's
+    log axes write every label in full, or label the powers of ten only."""
+    from app.figures import style
+
+    def axis(lo: float, hi: float) -> dict:
+        fig = style.figure([style.line([lo, hi], [1.0, 2.0], name="a", color="#000")], title="t", x="x", y="y",
+                           log_x=True)
+        return fig.layout.xaxis.to_plotly_json()
+
+    short = axis(1.0, 40.0)  # 1.6 decades: 1, 2, 5, 10, 20, 50
+    assert short["tickvals"] == [1, 2, 5, 10, 20, 50] and short["ticktext"] == ["1", "2", "5", "10", "20", "50"]
+    assert axis(0.01, 0.4)["ticktext"] == ["0.01", "0.02", "0.05", "0.1", "0.2", "0.5"]
+    mid = axis(0.01, 50.0)  # 3.7 decades: 0.01, 0.1, 1, 10 and unlabelled ticks between
+    assert mid["dtick"] == 1 and mid["minor"]["ticks"] == "outside" and "tickvals" not in mid
+    long = axis(1e-9, 1.0)
+    assert long["dtick"] == 1 and "minor" not in long
+    assert "dtick" not in axis(0.06, 0.14) and "tickvals" not in axis(0.06, 0.14)  # Plotly's 0.06 0.08 0.1 0.12
