@@ -187,6 +187,22 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
                      hide_index=True, width="stretch", key="accts")
 
 
+def _with_dashes(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """The releases table as shown: a column no release uses (ε_max without a noise reduction) is left out, and a
+    cell that does not apply to its release reads "—" (the grid would write "None")."""
+    table, config = table.copy(), dict(COLUMNS)
+    for name, col in COLUMNS.items():
+        if name not in table or not table[name].isna().any():
+            continue
+        if table[name].isna().all():
+            table = table.drop(columns=name)
+            continue
+        fmt = col.get("type_config", {}).get("format") or "%g"
+        table[name] = [("—" if pd.isna(v) else fmt % v) for v in table[name]]
+        config[name] = st.column_config.TextColumn(col.get("label"), help=col.get("help"))
+    return table, config
+
+
 def releases(current: dl.Ledger) -> None:
     """3 · The releases in the ledger, with undo and clear."""
     with ui.panel(
@@ -196,7 +212,8 @@ def releases(current: dl.Ledger) -> None:
         table = current.table()
         if not table.empty:
             table = table.assign(kind=table["kind"].map(KINDS), source=table["source"].map(_page_title))
-            st.dataframe(table, hide_index=True, width="stretch", key="releases", column_config=COLUMNS)
+            shown, config = _with_dashes(table)
+            st.dataframe(shown, hide_index=True, width="stretch", key="releases", column_config=config)
         c = st.columns(2)
         c[0].button("Remove the last release", key="pop", on_click=ledger.remove_last, disabled=table.empty,
                     icon=":material/undo:")

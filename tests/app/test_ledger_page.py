@@ -250,3 +250,23 @@ def test_table_labels_and_cells_write_maths_with_scripts():
     shown = ui._cells_in_words(df)
     assert list(shown["note"][:2]) == ["charged εᵢ each", "plain words"] and pd.isna(shown["note"][2])
     assert shown["x"].equals(df["x"]) and list(df["note"][:1]) == ["charged ε_i each"]  # the caller's frame kept
+
+
+def test_releases_table_says_dash_where_a_column_does_not_apply():
+    """A column no release uses is left out; a cell that does not apply to its release reads "—", never "None"."""
+    from dpcore import ledger_releases as lr
+
+    at = open_page("ledger.py")
+    book = dpcore.ledger.Ledger(100.0, 1e-5).try_add(lr.laplace_release(2.0, label="counts", source="baselines"))
+    at.session_state[KEY] = {"ledger": book, "log": []}
+    at.run()
+    table = next(df.value for df in at.dataframe if "label" in df.value.columns)
+    assert not [c for c in table.columns if "ₘₐₓ" in c]  # no noise reduction: no ε_max column
+    assert table["scale"].tolist() == [2.0]
+    book = book.try_add(lr.noise_reduction_release(0.5, epsilon_max=2.0, label="nr", source="noise_reduction"))
+    at.session_state[KEY] = {"ledger": book, "log": []}
+    at.run()
+    table = next(df.value for df in at.dataframe if "label" in df.value.columns)
+    top = next(c for c in table.columns if "ₘₐₓ" in c)
+    assert table[top].tolist() == ["—", "2"] and table["scale"].tolist() == ["2", "—"]
+    assert not table.isna().any().any()
