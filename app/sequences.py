@@ -52,6 +52,14 @@ def _s(page: str, say: str, **query: str) -> Step:
 LESSONS: dict[str, Lesson] = {
     lesson.id: lesson
     for lesson in (
+        Lesson("start", "Start here — three steps for a newcomer", (
+            _s("baselines", "Step 1: what ε and δ buy — the two classic noise mechanisms, their accuracy, and how "
+                            "repeated releases add up."),
+            _s("brdp", "Step 2: a recent paper that redraws unlucky answers — and where its own accountant is "
+                       "wrong."),
+            _s("negotiate", "Step 3: turn “each count within ±50 in 95 % of releases” into the smallest ε.",
+               theta="50", conf="0.95"),
+        )),
         Lesson("eps", "What ε means — 20 min", (
             _s("", "ε bounds how much one person's data can change any answer's odds: at ε = 1 by a factor e ≈ 2.7.",
                eps="1"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from app import compute, params, registry, ui
+from app import compute, params, registry, sequences, ui
 from app.figures import baselines as figs
 
 IDEA = (
@@ -15,14 +15,14 @@ IDEA = (
     "in the data, every possible answer is almost equally likely — and the budget **ε** says how close “almost” is."
 )
 
-#: The path a newcomer follows, in order: (page, what they learn there).
-#: (page, what they learn there, the settings the step opens with)
-START_HERE: tuple[tuple[registry.PageInfo, str, dict[str, str]], ...] = (
-    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition", {}),
-    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong", {}),
-    (registry.TOOLS[0], "how to turn “each count within ±50, 95 % of the time” into the smallest ε",
-     {"theta": "50", "conf": "0.95"}),
+#: The path a newcomer follows, in order: (page, what they learn there). Each step opens as a view of the ready-made
+#: lesson :data:`START` (same pages, in the same order), whose strip on the page links on to the next step.
+START_HERE: tuple[tuple[registry.PageInfo, str], ...] = (
+    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition"),
+    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong"),
+    (registry.TOOLS[0], "how to turn “each count within ±50, 95 % of the time” into the smallest ε"),
 )
+START = sequences.LESSONS["start"]
 
 
 @dataclass(frozen=True)
@@ -88,13 +88,13 @@ def start_here() -> None:
     """A numbered path for a newcomer."""
     st.header("Start here")
     cols = st.columns(len(START_HERE), gap="medium")
-    for i, ((page, what, query), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
+    for i, ((page, what), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
         with col.container(border=True, height="stretch"):
             st.markdown(f"**Step {i} · {page.title}**")
             st.markdown(f"Learn {what}.")
-            if page.exists:
+            if page.exists:  # the step opens as a view of the "start" lesson: its page then links on to the next
                 st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:",
-                             query_params=query or None)
+                             query_params=sequences.view_query(START, i - 1))
 
 
 def _cards(pages: list[registry.PageInfo]) -> None:

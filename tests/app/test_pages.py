@@ -35,9 +35,25 @@ def test_home_start_here_opens_the_steps_it_describes():
     at = open_page("home.py")
     steps = {link.proto.label: link.proto for link in at.get("page_link") if link.proto.label.startswith("Go to")}
     assert [steps[f"Go to step {i}"].page for i in (1, 2, 3)] == ["baselines", "brdp", "negotiate"]
-    assert steps["Go to step 3"].query_string == "theta=50&conf=0.95"
+    assert steps["Go to step 3"].query_string == "theta=50&conf=0.95&seq=start&step=3"
+    assert steps["Go to step 1"].query_string == "seq=start&step=1"
     md = " ".join(m.value for m in at.markdown)
     assert "±50, 95 % of the time" in md
+
+
+@pytest.mark.parametrize("step,page,next_page", [(1, "baselines.py", "brdp"), (2, "brdp.py", "negotiate"),
+                                                 (3, "negotiate.py", None)])
+def test_each_start_here_step_links_on_to_the_next(step, page, next_page):
+    """A newcomer who followed "Go to step N" finds, on that page, where they are and the link to step N + 1."""
+    at = open_page(page, {"seq": "start", "step": str(step)} | ({"theta": "50", "conf": "0.95"} if step == 3 else {}))
+    assert not at.exception and not at.error
+    md = " ".join(m.value for m in at.markdown)
+    assert f"view {step} of 3" in md
+    if next_page is None:
+        assert "Last view of this lesson" in md
+    else:
+        nxt = [m.value for m in at.markdown if f'href="./{next_page}?' in m.value and "Next (view" in m.value]
+        assert nxt and f"step={step + 1}" in nxt[0] and "seq=start" in nxt[0]  # same tab, next step
 
 
 def test_home_epsilon_moves_the_belief_table():
