@@ -104,13 +104,19 @@ RECYCLE_AFTER = 8
 
 def _pool() -> cf.ProcessPoolExecutor:
     """The worker pool, created on first use, after :data:`RECYCLE_AFTER` jobs and after a worker died."""
-    pool = _STATE["pool"]
-    if pool is not None and _STATE["submitted"] >= RECYCLE_AFTER:
+    return recycled_pool(_STATE, WORKERS + EXPRESS_WORKERS)
+
+
+def recycled_pool(state: dict, workers: int) -> cf.ProcessPoolExecutor:
+    """``state["pool"]``, started with ``workers`` processes when missing and replaced once ``state["submitted"]``
+    (counted by the caller) reaches :data:`RECYCLE_AFTER`: fresh workers start small again."""
+    pool = state.get("pool")
+    if pool is not None and state.get("submitted", 0) >= RECYCLE_AFTER:
         pool.shutdown(wait=False)  # its queued and running jobs still finish; then its workers exit
-        pool = _STATE["pool"] = None
+        pool = state["pool"] = None
     if pool is None:
-        pool = _STATE["pool"] = start_pool(WORKERS + EXPRESS_WORKERS)
-        _STATE["submitted"] = 0
+        pool = state["pool"] = start_pool(workers)
+        state["submitted"] = 0
     return pool
 
 

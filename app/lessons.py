@@ -136,12 +136,9 @@ def _worker() -> cf.ProcessPoolExecutor:
     (forked from a server that has imported the compute modules once, memory-capped, ending with this server)."""
     from app import background  # noqa: PLC0415 — only a served lesson computes ahead
 
-    if "pool" in _pool and _pool["submitted"] >= background.RECYCLE_AFTER:  # fresh workers start small again
-        _pool.pop("pool").shutdown(wait=False)
-    if "pool" not in _pool:
-        _pool["pool"], _pool["submitted"] = background.start_pool(1), 0
+    pool = background.recycled_pool(_pool, 1)
     _pool["submitted"] += 1
-    return _pool["pool"]
+    return pool
 
 
 def neighbours(p: Values, key: str) -> list[Values]:

@@ -55,11 +55,13 @@ def _(controls, lessons):
 
 @app.cell
 def _(compute, lessons, mo, p):
-    req = compute.Requirement("error", p.theta, p.conf, p.sens, p.delta)
+    def _error_within(q):
+        return compute.Requirement("error", q.theta, q.conf, q.sens, q.delta)
+
+    req = _error_within(p)
     answer = lessons.remember(compute.answer, req)
     # the θ slider's neighbouring stops, computed on the other core while you read this one
-    _next = [(compute.Requirement("error", _q.theta, _q.conf, _q.sens, _q.delta),)
-             for _q in lessons.neighbours(p, "theta")]
+    _next = [(_error_within(_q),) for _q in lessons.neighbours(p, "theta")]
     lessons.ahead(compute.answer, *_next)
     lessons.ahead(compute.curves, *_next)
     mo.md(f"""

@@ -122,14 +122,17 @@ def svt_accuracy(noise: str) -> Callable[[float, Requirement], float]:
 # ----------------------------------------------------------------------------------------------------------
 
 
+def _accuracy_or_nan(acc: Callable[[float], float], eps: float) -> float:
+    """acc(ε), or NaN where it cannot be computed (e.g. an optimiser with no feasible plan)."""
+    try:
+        return acc(eps)
+    except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
+        return math.nan
+
+
 def meets(acc: Callable[[float], float], eps: float, p: float) -> bool:
     """acc(ε) ≥ p, False where the accuracy cannot be computed (e.g. an optimiser with no feasible plan)."""
-    if not (eps > 0 and math.isfinite(eps)):
-        return False
-    try:
-        return acc(eps) >= p
-    except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
-        return False
+    return eps > 0 and math.isfinite(eps) and _accuracy_or_nan(acc, eps) >= p
 
 
 def smallest_epsilon(acc: Callable[[float], float], p: float, cap: float, lo: float, hi: float, *,
@@ -167,10 +170,7 @@ def _root_in_bracket(acc: Callable[[float], float], p: float, lo: float, hi: flo
     def gap(x: np.ndarray) -> np.ndarray:
         out = np.empty(np.shape(x))
         for i, xi in np.ndenumerate(x):
-            try:
-                a = acc(math.exp(xi))
-            except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
-                a = math.nan
+            a = _accuracy_or_nan(acc, math.exp(xi))
             out[i] = a - p if a >= p or a < p else -1.0  # acc ≥ p exactly where meets() holds; NaN fails
         return out
 
