@@ -118,22 +118,24 @@ def _norm(p: Any, q: Any) -> np.ndarray:
     return np.where(norm > 0, norm, p + (1.0 - p) * (1.0 - q))
 
 
-def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any) -> np.ndarray:
+def _exact_core(kernel: str, s: Any, theta: float, eps: Any, q: Any, d: Any, p: Any = None) -> np.ndarray:
     """Hockey-stick H_{e^eps}(f_brdp(.|0) || f_brdp(.|d)) in closed form on pieces (broadcast s, eps, q, d).
 
     On the pieces inside or outside both S(0) and S(d) (pieces 0, 2, 4 for every d > 0) the loss shift is 0,
     so the threshold and the kernel masses do not depend on q: they are computed without the q axis, and only
     the two pieces S(0)\\S(d), S(d)\\S(0) run on the whole (s, eps, q, d) array (same values as piece by piece).
+    ``p``: p_theta of each scale (eq. 4) if the caller has it (shape of ``s``); computed from ``s`` otherwise.
     """
     eps, q = np.asarray(eps, float), np.asarray(q, float)
     d0 = np.asarray(d, float)
     shape = np.broadcast_shapes(eps.shape, q.shape, d0.shape)
     if np.ndim(s):  # several kernel scales at once (the exact optimiser's eps_y grid); pieces do not depend on s
         s = np.asarray(s, float)
-        with np.errstate(all="ignore"):
-            p = special.erf(theta / (s * _SQRT2)) if kernel == "gaussian" else -np.expm1(-theta / s)
+        if p is None:
+            with np.errstate(all="ignore"):
+                p = special.erf(theta / (s * _SQRT2)) if kernel == "gaussian" else -np.expm1(-theta / s)
         s = s[..., None]
-    else:
+    elif p is None:
         p = _p_theta(kernel, s, theta)
     lo, hi, mid = _cuts(theta, d0)  # d0.shape + (5,)
     dd = d0[..., None]

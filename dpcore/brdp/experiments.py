@@ -18,7 +18,7 @@ from dpcore.brdp._common import Kernel, MAX_GRID, _delta, _eps_pos, _kernel, _se
 from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
 from dpcore.brdp.calibration import _calibrate
 from dpcore.brdp.mechanism import _draw_kernel, sample_outputs
-from dpcore.brdp.paper_accountant import _alg1, _paper_delta
+from dpcore.brdp.paper_accountant import _alg1, _paper_delta, _paper_delta_scales
 from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
 from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
@@ -47,28 +47,32 @@ def budget_split_landscape(
     d, th = _sens(sensitivity), _theta(theta)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
     k = _v.integer("n", n, low=2, high=MAX_GRID)
-    rows = []
-    dgrid = d * np.arange(1, 41) / 40
-    for ey in e * np.arange(1, k + 1) / k:
-        s = _calibrate(kernel, float(ey), dl, d, calibration)
-        q = _alg1(kernel, e, dl, s, d, th, 1e-12)
-        p = _p_theta(kernel, s, th)
-        rows.append(
-            {
-                "epsilon_y": float(ey),
-                "scale": s,
-                "p_theta": p,
-                "w": _w(kernel, s, th, d),
-                "q": q,
-                "q_base": float(-math.expm1(-(e - ey))),
-                "acceptance": _acc(p, q),
-                "objective_corrected": q + (1 - q) / p,
-                "objective_as_printed": 1 - q + q / p,
-                "paper_delta": float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
-                "exact_delta": float(_exact_core(kernel, s, th, e, q, dgrid).max()) if exact else math.nan,
-            }
-        )
-    return pd.DataFrame(rows)
+    eys = e * np.arange(1, k + 1) / k
+    s, q, p = np.empty(k), np.empty(k), np.empty(k)
+    for i, ey in enumerate(eys):  # calibration and Alg. 1: scalar root-finds; the deltas below: vectorised
+        s[i] = _calibrate(kernel, float(ey), dl, d, calibration)
+        q[i] = _alg1(kernel, e, dl, float(s[i]), d, th, 1e-12)
+        p[i] = _p_theta(kernel, float(s[i]), th)
+    if exact:
+        dgrid = d * np.arange(1, 41) / 40
+        exact_delta = _exact_core(kernel, s[:, None], th, e, q[:, None], dgrid[None, :], p=p[:, None]).max(-1)
+    else:
+        exact_delta = np.full(k, math.nan)
+    return pd.DataFrame(
+        {
+            "epsilon_y": eys,
+            "scale": s,
+            "p_theta": p,
+            "w": [_w(kernel, float(si), th, d) for si in s],
+            "q": q,
+            "q_base": [float(-math.expm1(-(e - ey))) for ey in eys],
+            "acceptance": [_acc(float(pi), float(qi)) for pi, qi in zip(p, q)],
+            "objective_corrected": q + (1 - q) / p,
+            "objective_as_printed": 1 - q + q / p,
+            "paper_delta": _paper_delta_scales(kernel, e, s, th, q, d),
+            "exact_delta": exact_delta,
+        }
+    )
 
 
 def acceptance_curve(

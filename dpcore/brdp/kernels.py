@@ -113,6 +113,16 @@ def _profile(
     return np.asarray(_profile_fn(kernel, s, d, compositions, method)(eps), dtype=float)
 
 
+def _profile_scales(kernel: str, eps: Any, s: np.ndarray, d: float) -> np.ndarray:
+    """Single-release kernel profile delta_Z(eps) with one scale per element (eps and s broadcast): the
+    values of :func:`_profile` at T = 1 for many scales in one call (Balle & Wang 2018, Thm 8; Laplace closed
+    form)."""
+    eps, s = np.asarray(eps, dtype=float), np.asarray(s, dtype=float)
+    if kernel == "gaussian":
+        return np.exp(_acct.gaussian_log_delta(eps, d / s))
+    return np.asarray(_acct.laplace_delta_single(eps, d / s), dtype=float)
+
+
 def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) -> np.ndarray:
     """T-fold Laplace profile from RDP (Mironov 2017), the paper's method for the Laplace kernel.
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from dpcore import _validate as _v
 from dpcore.brdp._common import Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _scale, _sens, _theta
-from dpcore.brdp.kernels import _profile, _profile_s, _w
+from dpcore.brdp.kernels import _profile, _profile_s, _profile_scales, _w
 from dpcore.brdp.calibration import _calibrate, _kernel_eps_for_delta
 
 
@@ -49,6 +49,17 @@ def _paper_delta(kernel: str, eps: np.ndarray, s: float, theta: float, q: float,
     w = _w(kernel, s, theta, d)
     big_l = math.inf if q >= 1 else -math.log1p(-q)
     return np.clip((1 - w) * _profile(kernel, eps, s, d) + w * _profile(kernel, eps - big_l, s, d), 0.0, 1.0)
+
+
+def _paper_delta_scales(kernel: str, eps: float, s: np.ndarray, theta: float, q: np.ndarray,
+                        d: float) -> np.ndarray:
+    """:func:`_paper_delta` at one eps for many (scale, q) pairs at once (Prop. 2, eq. 8): W and L per pair as
+    there, the two kernel profiles in one vectorised call each (the same floating-point operations)."""
+    w = np.array([_w(kernel, float(si), theta, d) for si in s])
+    big_l = np.array([math.inf if qi >= 1 else -math.log1p(-qi) for qi in q])
+    e = np.float64(eps)
+    mixture = (1 - w) * _profile_scales(kernel, e, s, d) + w * _profile_scales(kernel, e - big_l, s, d)
+    return np.clip(mixture, 0.0, 1.0)
 
 
 def paper_delta(

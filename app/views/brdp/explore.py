@@ -151,7 +151,7 @@ def privacy_panels(s: Settings) -> None:
                   "BR-DP and DP are close and which is lower depends on T and the accountant; a plan that recycles "
                   "\"for free\" at T = 1 (the exact optimum at small ε) composes badly: at the defaults, compare "
                   "T = 100."):
-        done = background.result(compute.composition, s.key, s.T, slot="composition",
+        done = background.result(compute.composition, s.key, s.T, compute.plan(s.key), slot="composition",
                                  label="Composing privacy-loss distributions")
         if done is not None:
             totals, df = done
