@@ -626,6 +626,9 @@ def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> p
 
 N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
 FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
+#: s the filter part waits for its runs (:func:`filter_runs`, a background job) before showing a placeholder:
+#: through a worker they take ~8–12 ms up to ε ≈ 2.5 (drawn in the same run), ~50 ms near ε = 20.
+FILTER_RUNS_WAIT = 0.015
 
 
 @dataclass(frozen=True)
@@ -667,6 +670,13 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
                           tail_gauss=float(stats.norm.sf(epsilon, loc=rho, scale=sd)), delta=delta,
                           rounds=float(runs["rounds"].mean()), bm_rounds=float(runs["bm_rounds"].mean()))
     return hist, curve, summary
+
+
+def filter_runs(epsilon: float, delta: float, variant: str, value: float, alpha: float, seed: int,
+                mix: float) -> tuple[pd.DataFrame, pd.DataFrame, LossSummary]:
+    """Panel 9's Monte Carlo as a background job (:mod:`app.background`): :func:`loss_distribution`
+    (Thm 6), uncached."""
+    return loss_distribution.__wrapped__(epsilon, delta, variant, value, alpha, seed, mix)
 
 
 @dataclass(frozen=True)

@@ -164,16 +164,47 @@ def filter_losses(
             rem[zr] = np.maximum(rem[zr] - rho_i, 0.0)
         if br.size:
             top = 2.0 * rem[br]
-            s = s0 + (top - s0)[:, None] * u if k > 1 else top[:, None].copy()
-            s[:, -1] = top
-            w = np.cumsum(np.sqrt(np.diff(s, axis=1, prepend=0.0)) * gen.standard_normal(s.shape), axis=1)
-            z = w / s
-            stop = _stop_mask(y + z, 1.0 / np.sqrt(s), a)
-            idx = np.where(stop.any(axis=1), stop.argmax(axis=1), k - 1)
-            pick = np.arange(br.size)
-            s_t, z_t = s[pick, idx], z[pick, idx]
+            s_t, z_t = _first_stops(y, a, s0, top, u, gen.standard_normal((br.size, k)))
             loss[br] += s_t / 2.0 + s_t * z_t
             rem[br] = np.maximum(rem[br] - s_t / 2.0, 0.0)
             bm_rounds[br] += 1
         rounds[rows] += 1
     return pd.DataFrame({"loss": loss, "spent": r - rem, "rounds": rounds, "bm_rounds": bm_rounds})
+
+
+def _first_stops(y: float, alpha: float, s0: float, top: np.ndarray, u: np.ndarray,
+                 xi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Level s_T and noise Z_T where each of the rounds' Brownian noise reductions stops (Def. 4.4, the
+    relative-error rule of Section 7; the last level if it never fires), for :func:`filter_losses`.
+
+    Row i has levels s = s0 + (top_i − s0)·u, the last one top_i (linear in ε²), and noise Z(s) = W(s)/s with
+    W = cumsum(√Δs · ξ_i). Computed in growing blocks of levels for the rows that have not stopped yet, each
+    block continuing the running sum from the last value of the previous one: the same floating-point
+    operations, and so the same values, as on the whole grid (most rounds stop within the first levels).
+    """
+    n, k = xi.shape
+    s_t, z_t = np.empty(n), np.empty(n)
+    rows = np.arange(n)
+    s_prev, w_prev = np.zeros(n), np.zeros(n)
+    start, width = 0, 4
+    while rows.size:
+        end = min(k, start + width)
+        t = top[rows]
+        s = s0 + (t - s0)[:, None] * u[start:end] if k > 1 else t[:, None].copy()
+        if end == k:
+            s[:, -1] = t
+        inc = np.sqrt(np.diff(s, axis=1, prepend=s_prev[rows][:, None])) * xi[rows, start:end]
+        if start:
+            w = np.cumsum(np.concatenate((w_prev[rows][:, None], inc), axis=1), axis=1)[:, 1:]
+        else:
+            w = np.cumsum(inc, axis=1)
+        z = w / s
+        stop = _stop_mask(y + z, 1.0 / np.sqrt(s), alpha)
+        hit = stop.any(axis=1)
+        done = hit | (end == k)
+        j = np.where(hit, stop.argmax(axis=1), end - start - 1)[done]
+        s_t[rows[done]], z_t[rows[done]] = s[done, j], z[done, j]
+        s_prev[rows], w_prev[rows] = s[:, -1], w[:, -1]
+        rows = rows[~done]
+        start, width = end, 2 * width
+    return s_t, z_t

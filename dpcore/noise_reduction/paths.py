@@ -127,6 +127,36 @@ def _laplace_reverse_step(x1: np.ndarray, b1: float, b2: float, gen: np.random.G
     return np.where(stay, x1, sgn * x)
 
 
+def _laplace_reverse_step_one(x1: float, b1: float, b2: float, gen: np.random.Generator) -> float:
+    """:func:`_laplace_reverse_step` for a single path (Appendix A): the same draws from ``gen`` in the same
+    order and the same floating-point operations on numpy scalars, so the same value, without the cost of
+    one-element arrays (a Laplace noise reduction takes one such step per level)."""
+    c = 1.0 / b2 + 1.0 / b1
+    d = 1.0 / b2 - 1.0 / b1
+    if not d > 0:  # b2 == b1 in floating point: the path cannot move
+        return x1
+    a = np.abs(np.float64(x1))
+    stay = np.log1p(-gen.random()) < math.log(b2 / b1) - a * d
+    lm1 = -a / b1 - math.log(c)
+    lm2 = -a / b1 + np.log(-np.expm1(-d * a)) - math.log(d) if a > 0 else -np.inf
+    lm3 = -a / b2 - math.log(c)
+    top = max(max(lm1, lm2), lm3)
+    p1, p2, p3 = np.exp(lm1 - top), np.exp(lm2 - top), np.exp(lm3 - top)
+    tot = p1 + p2 + p3
+    u = gen.random() * tot
+    e = gen.standard_exponential()
+    v = gen.random()
+    if stay:
+        return x1
+    if u < p1:
+        x = -e / c
+    elif u < p1 + p2:
+        x = -np.log1p(v * np.expm1(-d * a)) / d
+    else:
+        x = a + e / c
+    return float(-x if x1 < 0 else x)
+
+
 class LaplaceSampler:
     """Laplace noise reduction sampled one level at a time with the exact reverse step.
 

@@ -19,7 +19,9 @@ import pandas as pd
 from dpcore import _validate as _v
 from dpcore.noise_reduction._checks import MAX_PATHS, _grid
 from dpcore.noise_reduction.doubling import _doubling_run
-from dpcore.noise_reduction.paths import BrownianSampler, LaplaceSampler, laplace_path
+from dpcore.noise_reduction.paths import (
+    BrownianSampler, LaplaceSampler, _laplace_reverse_step_one, laplace_path,
+)
 from dpcore.noise_reduction.stopping_rule import _stop_mask, _stop_scalar
 
 __all__ = ["NoiseReductionRelease", "release_with_stopping", "release_many", "cost_comparison"]
@@ -139,6 +141,9 @@ def release_with_stopping(
     if stop is None and mech == "brownian":
         idx, yhat, ok, path = _bm_run(y, eps * eps, a, sens, gen, keep_path=True)
         assert path is not None
+    elif stop is None and eps[0] >= _v.MIN_SCALE and eps[-1] <= _v.MAX_SCALE:  # Laplace, every level valid
+        idx, ok, path = _laplace_run(y, eps, a, sens, gen)
+        yhat = float(path[-1])
     else:
         sampler: BrownianSampler | LaplaceSampler
         if mech == "brownian":
@@ -179,6 +184,25 @@ def release_with_stopping(
         epsilons=eps[: idx + 1].copy(),
         releases=np.asarray(path, dtype=float),
     )
+
+
+def _laplace_run(
+    y: float, eps: np.ndarray, alpha: float, sens: float, gen: np.random.Generator
+) -> tuple[int, bool, np.ndarray]:
+    """One Laplace noise reduction (Def. A.1) with the relative-error rule, level by level: what
+    :class:`LaplaceSampler` with one path draws, step for step (:func:`_laplace_reverse_step_one`). Returns
+    (stopping index, accepted, releases up to the stop)."""
+    vals: list[float] = []
+    x, b = 0.0, math.inf
+    for j, e in enumerate(eps):
+        e = float(e)
+        b2 = sens / e
+        x = float(gen.laplace(0.0, b2)) if math.isinf(b) else _laplace_reverse_step_one(x, b, b2, gen)
+        b = b2
+        vals.append(y + x)
+        if _stop_scalar(vals[-1], sens / e, alpha):
+            return j, True, np.asarray(vals)
+    return eps.size - 1, False, np.asarray(vals)
 
 
 def _bm_many(

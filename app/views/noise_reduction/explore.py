@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from app import params, ui
+from app import background, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from app.views.noise_reduction import Settings
 
 NEIGHBOUR = {"up": 1, "down": -1}  # neighbour direction → u = f(x) − f(x')
@@ -208,22 +210,11 @@ def filters(s: Settings) -> None:
         "N(ρ*, 2ρ*), the loss of one Gaussian mechanism with zCDP ρ* (Thm 6). Runs beyond ε are far rarer than δ "
         "allows: the conversion to (ε, δ) is conservative.",
     ):
-        hist, curve, summ = compute.loss_distribution(s.eps, s.delta, s.variant, s.y, s.eta * aggr, s.seed, mix)
-        c = st.columns(4)
-        c[0].metric("Average total loss (theory ρ*)", f"{summ.mean:.4g}",
-                    help=f"Mean over the runs; each spent ρ = {summ.spent:.4g} on average of ρ* = {summ.rho:.4g}.")
-        c[1].metric("Variance of the total loss (theory 2ρ*)", f"{summ.var:.4g}",
-                    help="How much the total loss varies from run to run.")
-        c[2].metric("Runs whose loss exceeded ε", f"{summ.tail:.3g}", help="The sampled share.")
-        c[3].metric("Normal tail above ε", f"{summ.tail_gauss:.2g}",
-                    help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {s.delta:g}: the filter promises at most δ.")
-        ui.chart(figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho), hist,
-                 name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter runs "
-                 "with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
-        st.caption(f"Each run: requests until less than ε²_min/2 is left or 200 requests are done (on average "
-                   f"{summ.rounds:.1f}, {summ.bm_rounds:.1f} of them noise reductions stopped at relative error "
-                   f"{s.eta * aggr:g}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions use a "
-                   "50-level grid even in ε² up to the remaining budget and cost ε_T²/2.")
+        done = background.result(compute.filter_runs, s.eps, s.delta, s.variant, s.y, s.eta * aggr, s.seed,
+                                 mix, slot="filter-runs", wait=compute.FILTER_RUNS_WAIT,
+                                 label=f"Running the filter {compute.N_FILTER_RUNS} times")
+        if done is not None:
+            _filter_losses(s, aggr, *done)
 
     with ui.panel(
         "10 · Which constant? Theorem 6 as proved vs as printed",
@@ -238,6 +229,27 @@ def filters(s: Settings) -> None:
         if s.variant == "as_printed":
             st.info("The page is using the printed constant: safe, but the budget ρ* is smaller than the proof "
                     "allows, so fewer counts fit.", icon=":material/info:")
+
+
+def _filter_losses(s: Settings, aggr: float, hist: pd.DataFrame, curve: pd.DataFrame,
+                   summ: compute.LossSummary) -> None:
+    """Panel 9's numbers and histogram: the total loss of whole filter runs against N(ρ*, 2ρ*)."""
+    c = st.columns(4)
+    c[0].metric("Average total loss (theory ρ*)", f"{summ.mean:.4g}",
+                help=f"Mean over the runs; each spent ρ = {summ.spent:.4g} on average of ρ* = "
+                     f"{summ.rho:.4g}.")
+    c[1].metric("Variance of the total loss (theory 2ρ*)", f"{summ.var:.4g}",
+                help="How much the total loss varies from run to run.")
+    c[2].metric("Runs whose loss exceeded ε", f"{summ.tail:.3g}", help="The sampled share.")
+    c[3].metric("Normal tail above ε", f"{summ.tail_gauss:.2g}",
+                help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {s.delta:g}: the filter promises at most δ.")
+    ui.chart(figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho), hist,
+             name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter "
+             "runs with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
+    st.caption(f"Each run: requests until less than ε²_min/2 is left or 200 requests are done (on average "
+               f"{summ.rounds:.1f}, {summ.bm_rounds:.1f} of them noise reductions stopped at relative error "
+               f"{s.eta * aggr:g}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions use a "
+               "50-level grid even in ε² up to the remaining budget and cost ε_T²/2.")
 
 
 def live_ledger(s: Settings) -> None:
