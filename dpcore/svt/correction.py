@@ -41,18 +41,26 @@ def success_probability(
     threshold_noise: str = "laplace",
     log: bool = False,
 ):
-    """p(r) = Γ(r+α)^k · (1 − Γ(r−α)) (Eq. 8, independent-threshold-noise model of Eq. 7); vectorised over r.
+    """p(r) = Γ(r+α)^k · (1 − Γ(r−α)) (Eq. 8, independent-threshold-noise model of Eq. 7); vectorised over r
+    and α (broadcast together: one (r, α) pair per element).
 
     Eq. 7 treats the threshold noise as fresh per comparison; the exact value for Algorithm 2's shared ρ is
     :func:`shared_success_probability`."""
     k = _v.integer("k", k, low=1)
-    a = _v.nonnegative("alpha", alpha)
+    a = _alpha(alpha)
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
     rr = _v.real_array("r", r)
     lc, _ = _pair_logs(rr + a, b, th, qn, tn)
     _, ls = _pair_logs(rr - a, b, th, qn, tn)
     lp = k * lc + ls
-    return _out(lp if log else np.exp(lp), r)
+    return _out(lp if log else np.exp(lp), lp)
+
+
+def _alpha(alpha) -> float | np.ndarray:
+    """The accuracy tolerance α ≥ 0: a float, or a finite array for one α per (r, α) pair."""
+    if np.ndim(alpha) == 0:
+        return _v.nonnegative("alpha", alpha)
+    return _v.real_array("alpha", alpha, low=0.0, allow_inf=False)
 
 
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(48)
@@ -78,7 +86,32 @@ def _gl_integrate(
     a, b = P[:, :-1, None], P[:, 1:, None]
     half = (b - a) / 2
     x = half * _GL_X + (a + b) / 2
-    return np.sum(half * _GL_W * f(x), axis=(1, 2))
+    w = half * _GL_W
+    return np.sum(np.multiply(w, f(x), out=w), axis=(1, 2))
+
+
+def _threshold_logpdf(noise: str, scale: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Log density of the threshold noise ρ at its scale, for the quadrature of
+    :func:`shared_success_probability`.
+
+    Laplace: scipy's own computation of ``stats.laplace.logpdf(x, scale=b)``, ln(½·e^{−|x/b|}) − ln b, done
+    directly (the same operations, so the same values, without scipy's argument handling, which costs more
+    than the formula on the quadrature's arrays); other families through scipy."""
+    if noise != "laplace":
+        return _dist(noise, scale).logpdf
+    log_b = np.log(np.float64(scale))
+
+    def logpdf(x: np.ndarray) -> np.ndarray:
+        y = x / scale  # then in place: the quadrature's arrays are large, and fresh ones cost page faults
+        np.abs(y, out=y)
+        np.negative(y, out=y)
+        np.exp(y, out=y)
+        np.multiply(0.5, y, out=y)
+        with np.errstate(divide="ignore"):
+            np.log(y, out=y)
+        return np.subtract(y, log_b, out=y)
+
+    return logpdf
 
 
 def shared_success_probability(
@@ -95,27 +128,41 @@ def shared_success_probability(
 
     p_sh(r) = E_ρ[F_v(ρ + r + α)^k · S_v(ρ + r − α)]: k negatives at T − α all rejected, then a positive
     at T + α accepted, all compared against the same noisy threshold. One-dimensional integral over ρ by
-    composite Gauss–Legendre (vectorised over r; log-space integrand)."""
+    composite Gauss–Legendre (vectorised over r and α, broadcast together; log-space integrand; each (r, α)
+    pair is integrated on its own, so its value does not depend on what else is in the batch)."""
     k = _v.integer("k", k, low=1)
-    a = _v.nonnegative("alpha", alpha)
+    a_in = _alpha(alpha)
     b, th, qn, tn = _check_pair(threshold_scale, query_scale, query_noise, threshold_noise)
     r_in = _v.real_array("r", r)
-    rr = np.atleast_1d(r_in).astype(float).ravel()
+    shape = np.broadcast_shapes(r_in.shape, np.shape(a_in))
+    rr = np.atleast_1d(np.broadcast_to(r_in, shape)).astype(float).ravel()
+    aa = np.atleast_1d(np.broadcast_to(np.asarray(a_in, dtype=float), shape)).ravel()
     fin = np.isfinite(rr)
     out = np.zeros(rr.shape)
     if fin.any():
-        rf = rr[fin]
+        rf, a = rr[fin], aa[fin]
+        a3 = a[:, None, None]
         span = 80 * max(b, th)
-        logf_rho = _dist(tn, b).logpdf
+        logf_rho = _threshold_logpdf(tn, b)
         if qn == "exponential":
             lo = -rf - a  # F_E(ρ + r + α) = 0 below
             kinks = [-rf + a, np.zeros_like(rf), th * math.log(k + 1) - rf - a]
 
-            def log_f(t):
+            def log_f(t):  # ln f_ρ(t) + k·ln F_E(x + α) − (x − α)⁺/θ with x = t + r, in place
                 x = t + rf[:, None, None]
+                lF = np.add(x, a3)
+                np.maximum(lF, 0.0, out=lF)
+                np.negative(lF, out=lF)
+                np.divide(lF, th, out=lF)
+                np.expm1(lF, out=lF)
+                np.negative(lF, out=lF)
                 with np.errstate(divide="ignore"):
-                    lF = np.log(-np.expm1(-np.maximum(x + a, 0.0) / th))
-                return logf_rho(t) + k * lF - np.maximum(x - a, 0.0) / th
+                    np.log(lF, out=lF)
+                out = logf_rho(t)
+                np.add(out, np.multiply(k, lF, out=lF), out=out)
+                np.subtract(x, a3, out=x)
+                np.maximum(x, 0.0, out=x)
+                return np.subtract(out, np.divide(x, th, out=x), out=out)
         else:
             lo = -np.abs(rf) - a - span
             kinks = [-rf - a, -rf + a, np.zeros_like(rf)]
@@ -123,16 +170,17 @@ def shared_success_probability(
 
             def log_f(t):
                 x = t + rf[:, None, None]
-                return logf_rho(t) + k * d.logcdf(x + a) + d.logsf(x - a)
+                return logf_rho(t) + k * d.logcdf(x + a3) + d.logsf(x - a3)
 
         hi = np.abs(rf) + a + span
 
         def f(t):
+            v = log_f(t)
             with np.errstate(under="ignore"):
-                return np.exp(log_f(t))
+                return np.exp(v, out=v)
 
         out[fin] = _gl_integrate(f, lo, hi, kinks, (b, th))
-    return float(out[0]) if np.ndim(r_in) == 0 else out.reshape(np.shape(r_in))
+    return float(out[0]) if not shape else out.reshape(shape)
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,9 @@ def _noise(sp: svt.BudgetSplit) -> dict:
     }
 
 
-def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
-    """Exact success probability with one shared ρ (Algorithm 2); Gumbel tails overflow harmlessly."""
+def _shared(sp: svt.BudgetSplit, r, k: int, alpha):
+    """Exact success probability with one shared ρ (Algorithm 2), vectorised over r and α; Gumbel tails
+    overflow harmlessly."""
     with np.errstate(over="ignore", under="ignore"):
         return svt.shared_success_probability(
             r,
@@ -94,9 +95,9 @@ def _shared(sp: svt.BudgetSplit, r, k: int, alpha: float):
         )
 
 
-def _eq8(sp: svt.BudgetSplit, r, k: int, alpha: float):
-    """p(r) of Eq. 8 (vectorised over r). Gumbel: Γ̄ of the FFT framework (within 1e-7 of quadrature, which
-    is slow far in the tails)."""
+def _eq8(sp: svt.BudgetSplit, r, k: int, alpha):
+    """p(r) of Eq. 8 (vectorised over r and α). Gumbel: Γ̄ of the FFT framework (within 1e-7 of quadrature,
+    which is slow far in the tails)."""
     if sp.noise == "gumbel":
         disc = _gumbel_grid(sp.threshold_scale, sp.query_scale)
         return disc.cdf(np.asarray(r) + alpha) ** k * (1 - disc.cdf(np.asarray(r) - alpha))
@@ -426,23 +427,31 @@ AB_METHODS = {  # Fig. 3 curves: label → (query noise, correction rule)
 
 
 def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) -> pd.DataFrame:
-    """β = 1 − p at each α, Eq. 8 (:func:`_eq8`) and exact (shared ρ)."""
-    rows = []
+    """β = 1 − p at each α, Eq. 8 (:func:`_eq8`) and exact (shared ρ); each method's (r, α) pairs in one
+    call."""
+    a = np.asarray(alphas, dtype=float)
+    frames = []
     for label, (n, rule) in AB_METHODS.items():
         sp = splits[n]
-        for a in alphas:
-            r = _correction_r(sp, k, float(a), rule)
-            p8 = float(_eq8(sp, r, k, float(a)))
-            rows.append(
+        r = np.array([_correction_r(sp, k, float(x), rule) for x in a])
+        # Gumbel's Γ̄^k one α at a time, as summary() computes it: numpy's power of a scalar and of an array
+        # can differ in the last bit
+        if sp.noise == "gumbel":
+            p8 = np.array([float(_eq8(sp, float(ri), k, float(x))) for ri, x in zip(r, a)])
+        else:
+            p8 = np.asarray(_eq8(sp, r, k, a), dtype=float)
+        frames.append(
+            pd.DataFrame(
                 {
                     "method": label,
-                    "alpha": float(a),
+                    "alpha": a,
                     "r": r,
                     "beta_eq8": 1 - p8,
-                    "beta_exact": 1 - float(_shared(sp, r, k, float(a))),
+                    "beta_exact": 1 - np.asarray(_shared(sp, r, k, a), dtype=float),
                 }
             )
-    df = pd.DataFrame(rows)
+        )
+    df = pd.concat(frames, ignore_index=True)
     df[["beta_eq8", "beta_exact"]] = df[["beta_eq8", "beta_exact"]].clip(lower=1e-12)
     return df
 
@@ -484,6 +493,12 @@ def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
         ),
         beta=beta,
     )
+
+
+def accuracy_panel(epsilon: float, c: int, k: int, monotonic: bool) -> tuple[pd.DataFrame, Theorem4]:
+    """Panel 7 as one background job (:mod:`app.background`; 30–60 ms on a new ε): the (α, β) curves of
+    :func:`alpha_beta` (Fig. 3) and the α of Theorem 4 (:func:`theorem4`)."""
+    return alpha_beta.__wrapped__(epsilon, c, k, monotonic), theorem4.__wrapped__(epsilon, k)
 
 
 # ---------------------------------------------------------------------------------------------- panel 8–9

@@ -169,23 +169,21 @@ def correction_tab(s: Settings) -> None:
         "all curves start at β = 1 − k^k/(k+1)^(k+1) at α = 0; SVT-Exp with r^op drops first. The exact "
         "curves (one shared ρ, what Algorithm 2 does) sit slightly above Eq. 8 for the corrected methods.",
     ):
-        df = csvt.alpha_beta(s.eps, s.c, s.k, s.monotonic)
-        left, right = st.columns(2)
-        with left:
-            ui.chart(
-                figs.alpha_beta(df, column="beta_eq8", title="Eq. 8 (paper's model)", alpha=s.alpha),
-                df,
-                name="alpha beta",
-                alt="Failure probability beta against alpha for six methods, Eq. 8.",
-            )
-        with right:
-            ui.chart(
-                figs.alpha_beta(df, column="beta_exact", title="exact, shared threshold noise", alpha=s.alpha),
-                df,
-                name="alpha beta exact",
-                alt="Failure probability beta against alpha, exact shared rho.",
-            )
-        _theorem4(s)
+        done = background.result(csvt.accuracy_panel, s.eps, s.c, s.k, s.monotonic, slot="alpha-beta",
+                                 label="The (α, β) curves and Theorem 4's α")
+        if done is not None:
+            _accuracy_curves(s, *done)
+
+
+def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:
+    """Panel 7's charts, β against α by Eq. 8 and exactly, and Theorem 4's α."""
+    charts = (("beta_eq8", "Eq. 8 (paper's model)", "alpha beta", "for six methods, Eq. 8"),
+              ("beta_exact", "exact, shared threshold noise", "alpha beta exact", "exact shared rho"))
+    for col, (column, title, name, how) in zip(st.columns(2), charts, strict=True):
+        with col:
+            ui.chart(figs.alpha_beta(df, column=column, title=title, alpha=s.alpha), df, name=name,
+                     alt=f"Failure probability beta against alpha, {how}.")
+    _theorem4(s, th)
 
 
 def run_tab(s: Settings) -> None:
@@ -296,9 +294,8 @@ def _eq8_vs_exact(sm: csvt.Summary) -> None:
         )
 
 
-def _theorem4(s: Settings) -> None:
+def _theorem4(s: Settings, th: csvt.Theorem4) -> None:
     """Theorem 4: the printed constant, the union bound of its proof done right, and the exact α."""
-    th = csvt.theorem4(s.eps, s.k)
     st.markdown(f"**Theorem 4** (c = 1, ε₁ = ε₂ = ε/2, β = {th.beta:g}, k = {s.k}): the α needed.")
     cols = st.columns(5)
     cols[0].metric("as printed 4(ln k + ln 2/β)/ε", f"{th.printed:.4g}")
