@@ -22,8 +22,14 @@ import dpcore  # noqa: E402,F401 — imported for the workers
 from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
 
 
+#: How much lower a worker's CPU priority is than the server's: on a 2-core machine a heavy job started by a slider
+#: move would otherwise slow that very move's page rerun (the page first, the panel that waits for a job after).
+NICENESS = 10
+
+
 def limit_memory(limit_bytes: int, server_pid: int | None = None) -> None:
-    """The pool's initializer, run in each worker as it starts: cap its data memory and tie its life to the server's.
+    """The pool's initializer, run in each worker as it starts: cap its data memory, lower its CPU priority by
+    :data:`NICENESS` and tie its life to the server's.
 
     * ``RLIMIT_DATA`` (heap and anonymous mappings) at ``limit_bytes``: an allocation beyond it fails with
       ``MemoryError`` inside the job, which the panel reports, instead of the system swapping or killing processes.
@@ -32,8 +38,10 @@ def limit_memory(limit_bytes: int, server_pid: int | None = None) -> None:
       wait forever on its queue (and keep the forkserver alive) after the server stopped, and a busy one would finish
       a job nobody can read.
     """
+    import os
     import resource
 
+    os.nice(NICENESS)
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     cap = int(limit_bytes) if hard == resource.RLIM_INFINITY else min(int(limit_bytes), hard)
     resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))

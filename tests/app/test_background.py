@@ -160,6 +160,13 @@ def test_jobs_run_in_other_processes_and_are_shared(no_wait):
     assert background.submit(_slow_square, 6.0, 0.0) is not first
 
 
+def test_workers_yield_the_cpu_to_the_page(no_wait):
+    """Workers run at a lower CPU priority than the server, so a job started by a move does not slow its rerun."""
+    from app import _worker
+
+    assert background.submit(os.nice, 0).result(timeout=60) >= os.nice(0) + _worker.NICENESS
+
+
 def test_a_failing_job_raises_in_the_panel_and_is_not_kept(no_wait, monkeypatch):
     monkeypatch.setenv("DPX_HEAVY_WAIT", "60")  # wait inline: the error must surface in this run
     at = AppTest.from_function(_script, default_timeout=60).run()
