@@ -623,3 +623,37 @@ def test_threshold_loss_profile():
     assert gau[1] > 10
     with pytest.raises(ValueError, match="noise"):
         svt.threshold_loss_profile(u, noise="cauchy", scale=1.0)
+
+
+@pytest.mark.parametrize("noise", ["exponential", "laplace", "gumbel"])
+def test_success_probabilities_take_one_alpha_per_r(noise):
+    """An array of α is paired element by element with r (broadcast); each pair gives what the scalar call gives,
+    and the shared-noise value agrees with a Monte-Carlo run of Algorithm 2's comparisons (4σ)."""
+    from dpcore.svt import correction as corr
+
+    r = np.array([0.0, 5.0, 10.0, 20.0])
+    alpha = np.array([0.0, 2.0, 5.0, 1.0])
+    kw = dict(k=20, threshold_scale=4.0, query_scale=8.0, query_noise=noise)
+    for f in (corr.success_probability, corr.shared_success_probability):
+        both = f(r, alpha=alpha, **kw)
+        one_by_one = [float(f(ri, alpha=ai, **kw)) for ri, ai in zip(r, alpha, strict=True)]
+        np.testing.assert_allclose(both, one_by_one, rtol=1e-12, atol=0)
+    # Monte Carlo of the shared-threshold event at (r, α) = (5, 2): k negatives at T − α rejected, one at T + α accepted
+    rng = np.random.default_rng(7)
+    n = 200_000
+    rho = rng.laplace(scale=4.0, size=n)
+    draw = {"exponential": lambda s: rng.exponential(8.0, size=s), "laplace": lambda s: rng.laplace(scale=8.0, size=s),
+            "gumbel": lambda s: rng.gumbel(scale=8.0, size=s)}[noise]
+    neg = (-2.0 + draw((n, 20)) < rho[:, None] + 5.0).all(axis=1)
+    pos = 2.0 + draw(n) >= rho + 5.0
+    mc = float(np.mean(neg & pos))
+    exact = float(corr.shared_success_probability(5.0, alpha=2.0, **kw))
+    assert abs(mc - exact) <= 4 * math.sqrt(exact * (1 - exact) / n) + 1e-4, (mc, exact)
+
+
+def test_alpha_must_be_nonnegative_and_finite():
+    from dpcore.svt import correction as corr
+
+    for bad in (np.array([0.0, -1.0]), np.array([np.inf])):
+        with pytest.raises(ValueError, match="alpha"):
+            corr.shared_success_probability(np.zeros(len(bad)), alpha=bad, k=2, threshold_scale=1.0, query_scale=1.0)
