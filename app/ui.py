@@ -6,6 +6,7 @@ import contextlib
 import functools
 import html
 import logging
+import math
 import os
 import re
 import urllib.parse
@@ -420,6 +421,13 @@ def share_hint() -> None:
     )
 
 
+def _times(ratio: float) -> str:
+    """A ratio as a reader says it: 2.5×, 37×, 1,490× (never 1.49e+03×)."""
+    if not math.isfinite(ratio):
+        return "infinitely"
+    return f"{ratio:.2g}×" if ratio < 10 else f"{ratio:,.0f}×" if ratio < 1e7 else f"{ratio:.1e}×"
+
+
 def paper_vs_exact(
     label: str,
     paper: float,
@@ -441,6 +449,6 @@ def paper_vs_exact(
         ratio = exact / paper if paper > 0 else float("inf")
         st.warning(
             f"The paper under-reports the privacy loss here: the exact {label} is {fmt.format(exact)}, the paper "
-            f"prints {fmt.format(paper)} ({ratio:.3g}× too small). The app's defaults use the exact value.",
+            f"prints {fmt.format(paper)} ({_times(ratio)} too small). The app's defaults use the exact value.",
             icon=":material/warning:",
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -31,8 +33,9 @@ def profiles(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
     traces = [line(df["epsilon"], df[m].where(df[m] > 0), name=LABELS[m], color=COLORS[m]) for m in MECHS]
     traces.append({"type": "scatter", "mode": "markers", "x": [epsilon], "y": [delta], "name": "target (ε, δ)",
                    "marker": {"color": "black", "size": 11, "symbol": "x"}})
+    low = math.log10(delta) - 4  # log axis, in log10 units: four decades below the target δ up to δ = 1
     return figure(traces, title="Privacy profile δ(ε′): every (ε′, δ) guarantee the mechanism gives at once",
-                  x="ε′", y="δ(ε′) (log scale)", log_y=True)
+                  x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.05))
 
 
 def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figure:

@@ -257,7 +257,7 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
          "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
-         "text": [f"stop here: pay ε_T²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "bottom right"},
+         "text": [f"stop here: pay ε<sub>T</sub>²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "bottom right"},
     ]
     half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",

@@ -103,7 +103,7 @@ def _decades(traces: list[dict], key: str) -> dict[str, Any]:
             continue
         values.append(v[np.isfinite(v) & (v > 0)])
     v = np.concatenate(values) if values else np.array([])
-    if v.size == 0 or v.max() < 10 * v.min():
+    if v.size == 0 or v.max() < 10 * v.min() or v.max() > 1e12 * v.min():  # beyond 12 decades: Plotly thins them
         return {}
     lo, hi = float(v.min()), float(v.max())
     decades = math.log10(hi / lo)
@@ -176,13 +176,21 @@ def figure(
     **layout: Any,
 ) -> go.Figure:
     """Build a figure with the shared layout: title, axis titles (with units), legend on top, compact margins."""
+    # the axis spans the marker lines too (a vline at the ex-ante worst case can widen it by decades)
+    spans = traces + [{"x": [m[0][k] for k in ("x0", "x1") if m[0].get("xref", "x") != "paper" and k in m[0]],
+                       "y": [m[0][k] for k in ("y0", "y1") if m[0].get("yref", "y") != "paper" and k in m[0]]}
+                      for m in marks]
+    for axis, key in (("xaxis", "x"), ("yaxis", "y")):  # a log axis the caller spelled out gets full labels too
+        if isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log":
+            layout[axis] = _decades(spans, key) | layout[axis]
     lines = title.count("<br>") + 1
     if lines > 1:  # a wrapped title needs room above the plot, or its first lines are cut off at the chart's top
         margin = dict(layout.get("margin") or _MARGIN)
         layout["margin"] = margin | {"t": max(int(margin.get("t", _MARGIN["t"])), 36 + 22 * lines)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
-        yaxis |= {"type": "log", "exponentformat": "power", **_decades(traces, "y")}
+        shown = [{"y": [10.0 ** y_range[0], 10.0 ** y_range[1]]}] if y_range is not None else spans  # log10 units
+        yaxis |= {"type": "log", "exponentformat": "power", **_decades(shown, "y")}
     if y_range is not None:
         yaxis["range"] = list(y_range)
     return go.Figure(
@@ -192,7 +200,7 @@ def figure(
                       # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
                       **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
             "xaxis": {"title": {"text": x}, "automargin": True,
-                      **({"type": "log", **_decades(traces, "x")} if log_x else {})},
+                      **({"type": "log", **_decades(spans, "x")} if log_x else {})},
             "yaxis": {"automargin": True, **yaxis},
             # at the chart's foot, below the axis title however short the plot (a phone) or long the legend
             "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},

@@ -7,6 +7,7 @@ paper, and why (the paper leaves some parameters out; where its numbers are wron
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app import background, params, ui
@@ -110,8 +111,10 @@ def table_1() -> None:
                   f"counted BR-DP never leaks less than its kernel. Laplace is composed by RDP as in the paper (its "
                   f"18.98 lies between the two RDP conversions; counted exactly it is 17.43). The subsampled columns "
                   f"and the runtime row are not reproduced (recipe and units not stated)."):
-        t1 = compute.table1().round(2)
-        st.dataframe(t1.astype(object).where(t1.notna(), "not reproduced"), hide_index=True, width="stretch")
+        t1 = compute.table1()
+        shown = t1.assign(**{c: [f"{v:.2f}" if pd.notna(v) else "not reproduced" for v in t1[c]]
+                             for c in t1.columns if c != "mechanism"})  # two decimals, as the paper prints them
+        st.dataframe(shown, hide_index=True, width="stretch")
 
 
 PARTS = {"Figs 2-4": figures_2_to_4, "Figs 5-6": figures_5_to_6, "Fig 7": figure_7, "Table I": table_1}
