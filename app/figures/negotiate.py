@@ -68,7 +68,7 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
         traces.append(line(part["epsilon"], part["accuracy"], name=part["label"].iloc[0], color=ROW_COLORS[mech],
                            dash=dash, width=2.5 if mech != "r2dp_two_point" else 2.0))
     marks = [vline(epsilon, f"ε = {epsilon:g}", position="top"),
-             hline(confidence, f"required {confidence:g}", side="left")]
+             hline(confidence, f"required {confidence:g}", side="right")]  # the ε label sits top left
     return figure(traces, title="What each mechanism delivers at each ε", x="ε (log scale; right = less private)",
                   y=y_title, log_x=True, y_range=(0, 1.02), marks=marks, height=460,
                   margin={"l": 60, "r": 20, "t": 110, "b": 50})

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -220,6 +221,8 @@ def figure(
 #: theme's background — Streamlit's own light-theme tick grey #808495 is 3.7:1 on white).
 INK: dict[str, str] = {"light": "#31333F", "dark": "#E6EAF1"}
 #: Chart text size in presentation mode (px): readable from the back of a classroom on a 1280×720 projector.
+#: Longest chart title line in presentation mode (characters): about 650 px at its 28 px size.
+PRESENT_TITLE_CHARS = 44
 PRESENT_FONT = 24  # a log axis draws its in-between labels at 75 %: 18 px, still readable on a projector
 _BLACK = frozenset({"black", "#000", "#000000", "rgb(0,0,0)", "rgb(0, 0, 0)"})
 
@@ -253,7 +256,11 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     if present:
         update["title"]["font"]["size"] = PRESENT_FONT + 4
         update["height"] = max(int(lay.height or 430), 560)
-        lines = str(lay.title.text or "").count("<br>") + 1
+        title = str(lay.title.text or "")
+        if "<br>" not in title and len(title) > PRESENT_TITLE_CHARS:  # at 28 px a long title runs off the chart
+            title = "<br>".join(textwrap.wrap(title, PRESENT_TITLE_CHARS, break_long_words=False))
+            update["title"] |= {"text": title, "yref": "container", "y": 1.0, "yanchor": "top"}
+        lines = title.count("<br>") + 1
         if lines > 1:  # the larger title lines need the room above the plot too, and more space above the first
             update["margin"] = {"t": max(int(lay.margin.t or _MARGIN["t"]), 40 + (PRESENT_FONT + 12) * lines)}
             update["title"]["pad"] = {"t": 16 + PRESENT_FONT // 2}

@@ -97,3 +97,14 @@ def test_log_axes_write_their_labels_in_full():
     long = axis(1e-9, 1.0)
     assert long["dtick"] == 1 and "minor" not in long
     assert "dtick" not in axis(0.06, 0.14) and "tickvals" not in axis(0.06, 0.14)  # Plotly's 0.06 0.08 0.1 0.12
+
+
+def test_presentation_wraps_a_long_title_instead_of_cutting_it():
+    from app.figures import style
+
+    long = "One answer at ε = 1 can move a belief only inside the shaded band"
+    fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
+    shown = style.for_screen(fig, theme="light", present=True).layout
+    lines = shown.title.text.split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.PRESENT_TITLE_CHARS for t in lines)
+    assert shown.margin.t >= 40 + (style.PRESENT_FONT + 12) * 2  # room above the plot for both lines

@@ -72,7 +72,7 @@ def paths(s: Settings) -> None:
                     help="The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.")
         c[2].metric("Median stopping level ε_T", f"{summ.median_epsilon_stop:.4g}",
                     help="The noise level at which half the runs had stopped; the noise there is about 1/ε_T.")
-        c[3].metric("DP ε of the median charge vs the worst case",
+        c[3].metric("DP ε: median run vs worst case",
                     f"{summ.dp_epsilon_median:.3g} vs {summ.dp_epsilon_worst:.3g}",
                     help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
                          "Laplace ε_T itself.")
