@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, line, vline
+from app.figures.style import COLORS, LABEL_BACKGROUND, LABELS, figure, line, vline
 
 OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
 MECH_COLORS = {"Lap-DP": "#D55E00", "Gau-DP": "#0072B2", "Lap-BRDP": "#E69F00", "Gau-BRDP": "#009E73",
@@ -23,7 +23,7 @@ def hband(y0: float, y1: float, text: str) -> tuple[dict, dict]:
     shape = {"type": "rect", "y0": y0, "y1": y1, "x0": 0, "x1": 1, "xref": "paper", "fillcolor": COLORS["brdp"],
              "opacity": 0.10, "line": {"width": 0}, "layer": "below"}
     note = {"y": y1, "x": 0.0, "xref": "paper", "text": text, "showarrow": False, "xanchor": "left",
-            "yanchor": "bottom"}
+            "yanchor": "bottom", "bgcolor": LABEL_BACKGROUND["light"]}
     return shape, note
 
 
@@ -32,7 +32,7 @@ def hline(y: float, text: str) -> tuple[dict, dict]:
     shape = {"type": "line", "y0": y, "y1": y, "x0": 0, "x1": 1, "xref": "paper",
              "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
     note = {"y": y, "x": 1.0, "xref": "paper", "text": text, "showarrow": False, "xanchor": "right",
-            "yanchor": "bottom", "font": {"color": COLORS["reference"]}}
+            "yanchor": "bottom", "font": {"color": COLORS["reference"]}, "bgcolor": LABEL_BACKGROUND["light"]}
     return shape, note
 
 
@@ -73,7 +73,9 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
     return figure(traces, title=f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
                   margin={"l": 60, "r": 20, "t": 110, "b": 50},
                   x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
-                  xaxis={"title": {"text": "kernel draw (in order)"}, "range": [-1, max(len(full), 1)]},
+                  # room for the newest draw's ring at either end
+                  xaxis={"title": {"text": "kernel draw (in order)"},
+                         "range": [-1 - 0.02 * len(full), max(len(full), 1) + 0.02 * len(full)]},
                   marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {theta:g}")], hovermode="closest")
 
 

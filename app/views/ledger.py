@@ -184,7 +184,8 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
         shown = res.assign(name=res["name"].map(NAMES))
         st.dataframe(shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
                                            "within": "within budget", "note": "how it counts"}),
-                     hide_index=True, width="stretch", key="accts")
+                     hide_index=True, width="stretch", key="accts",
+                     column_config={"how it counts": st.column_config.TextColumn(width="large")})
 
 
 def _with_dashes(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
