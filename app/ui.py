@@ -289,13 +289,16 @@ def _presenting() -> bool:
     return str(st.query_params.get("present", "")).strip().lower() == "true"
 
 
-def _chart_css(ink: str) -> str:
+def _chart_css(ink: str, label_background: str | None = None) -> str:
     box = '[data-testid="stPlotlyChart"]'
     text = ", ".join(f"{box} {sel}" for sel in (".xtick text", ".ytick text", ".g-xtitle text", ".g-ytitle text",
                                                ".gtitle", ".legendtext", ".legendtitletext", ".cbaxis text"))
+    # a marker line's label sits on the page's background (app.figures.style.LABEL_BACKGROUND), drawn for a white page
+    labels = (f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
+              if label_background else "")
     return (f"{text} {{ fill: {ink} !important; }}\n"
             f'{box} [style*="fill: rgb(0, 0, 0)"] {{ fill: {ink} !important; }}\n'
-            f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n')
+            f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels)
 
 
 def app_style(page: str = "") -> None:
@@ -306,7 +309,7 @@ def app_style(page: str = "") -> None:
     theme = _theme()
     light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(
         '[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
-    dark = _chart_css(style.INK["dark"])
+    dark = _chart_css(style.INK["dark"], label_background="rgb(14, 17, 23)")  # Streamlit's dark page
     if theme == "dark":
         charts = dark
     elif theme == "light":
