@@ -626,7 +626,7 @@ def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> p
 
 N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
 FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
-#: s the filter part waits for its runs (:func:`filter_runs`, a background job) before showing a placeholder:
+#: Seconds the filter part waits for its runs (:func:`filter_runs`, a background job) before it shows a waiting note:
 #: through a worker they take ~8–12 ms up to ε ≈ 2.5 (drawn in the same run), ~50 ms near ε = 20.
 FILTER_RUNS_WAIT = 0.015
 

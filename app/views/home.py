@@ -15,14 +15,15 @@ IDEA = (
     "in the data, every possible answer is almost equally likely — and the budget **ε** says how close “almost” is."
 )
 
-#: The path a newcomer follows, in order: (page, what they learn there). Each step opens as a view of the ready-made
-#: lesson :data:`START` (same pages, in the same order), whose strip on the page links on to the next step.
-START_HERE: tuple[tuple[registry.PageInfo, str], ...] = (
-    (registry.BASELINES, "what ε and δ buy: the two classic noise mechanisms, accuracy and composition"),
-    (registry.TOPICS[0], "a paper that redraws unlucky answers — and where its own accountant is wrong"),
-    (registry.TOOLS[0], "how to turn “each count within ±50, 95 % of the time” into the smallest ε"),
-)
+#: The path a newcomer follows: the ready-made lesson "start" (its pages, in order), and what each step teaches. Each
+#: step opens as a view of that lesson, whose strip on the page links on to the next step.
 START = sequences.LESSONS["start"]
+_PAGES = {p.url_path: p for p in (registry.BASELINES, *registry.TOPICS, *registry.TOOLS)}
+START_HERE: tuple[tuple[registry.PageInfo, str], ...] = tuple(zip((_PAGES[s.page] for s in START.steps), (
+    "what ε and δ buy: the two classic noise mechanisms, accuracy and composition",
+    "a paper that redraws unlucky answers — and where its own accountant is wrong",
+    "how to turn “each count within ±50, 95 % of the time” into the smallest ε",
+), strict=True))
 
 
 @dataclass(frozen=True)
