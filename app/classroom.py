@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import params, sequences
+from app import ledger, params, sequences
 from app.catalogue import GLOSSARY
 
 PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
@@ -172,15 +172,17 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
         if step.say:
             st.markdown(f":material/record_voice_over: {step.say}")
         row = st.container(horizontal=True, gap="medium")
+        # a lesson link loads the next page afresh (a new session): the address must name the tab's saved ledger
+        keep = {k: v for k, v in (in_app_query() or {}).items() if k == ledger.URL_KEY}
         with row:
             if i > 0:
                 prev = lesson.steps[i - 1]
                 _reload_link(prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
-                             present=present), "←")
+                             present=present) | keep, "←")
             if i + 1 < n:
                 nxt = lesson.steps[i + 1]
                 _reload_link(nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
-                             present=present), "→")
+                             present=present) | keep, "→")
             else:
                 st.markdown(":material/flag: Last view of this lesson.")
 
@@ -288,8 +290,16 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
 
 
 def in_app_query() -> dict[str, str] | None:
-    """Query parameters every in-app link carries: presentation mode stays on from page to page."""
-    return {PRESENT_KEY: "true"} if st.session_state.get(PRESENT_KEY) else None
+    """Query parameters every in-app link carries: presentation mode stays on from page to page, and the tab's saved
+    privacy ledger is named in the new page's address from its first moment (a reconnect or a reload then finds it)."""
+    present = st.session_state.get(PRESENT_KEY)
+    if present is None:  # the toggle is drawn after the page (the strip): on a first run, the address says
+        present = str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
+    query = {PRESENT_KEY: "true"} if present else {}
+    saved = ledger.ledger_id()
+    if saved:
+        query[ledger.URL_KEY] = saved
+    return query or None
 
 
 def navigation(sections: Mapping[str, list[Any]], *, current: Any) -> None:

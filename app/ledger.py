@@ -286,7 +286,10 @@ def offer(*releases: dl.Release) -> None:
     if message is not None:
         (side.success if message[0] == "ok" else side.error)(message[1])
     side.caption(escape(status_text(get())))
-    side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:")
+    from app.classroom import in_app_query  # noqa: PLC0415 — the classroom imports this module
+
+    side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:",
+                   query_params=in_app_query())
 
 
 def accounts(ledger_json: str) -> tuple[pd.DataFrame, pd.DataFrame]:

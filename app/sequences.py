@@ -25,7 +25,7 @@ MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under br
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,19}$")
 _MAX_VALUE = 60
 #: Address keys a step never stores: they belong to the classroom, not to the view.
-CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options"})
+CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger"})
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,9 @@ def _decode_custom(code: str) -> tuple[Step, ...]:
         if (not isinstance(row, list) or len(row) not in (2, 3) or not isinstance(row[0], str)
                 or not isinstance(row[1], dict) or (len(row) == 3 and not isinstance(row[2], str))):
             raise bad
-        steps.append(_check_step(Step(row[0], row[1], row[2][:300] if len(row) == 3 else "")))
+        # a ledger's id is a write capability, never part of a view: links built before it was left out drop it
+        query = {k: v for k, v in row[1].items() if k != "ledger"}
+        steps.append(_check_step(Step(row[0], query, row[2][:300] if len(row) == 3 else "")))
     return tuple(steps)
 
 

@@ -30,6 +30,15 @@ def test_home_links_only_to_existing_pages():
     assert not {f"Open {p.title}" for p in cards if not p.exists} & opened
 
 
+def test_home_links_keep_presentation_mode():
+    """A teacher in presentation mode who follows a home-page link stays in it (same tab, larger type)."""
+    at = open_page("home.py", {"present": "true"})
+    assert not at.exception
+    links = [p.proto for p in at.get("page_link") if p.proto.label.startswith(("Go to step", "Open "))]
+    assert len(links) >= 6
+    assert all("present=true" in link.query_string for link in links), [link.query_string for link in links]
+
+
 def test_home_start_here_opens_the_steps_it_describes():
     """Step 3 promises "each count within ±50, 95 % of the time": its link opens the negotiate page there."""
     at = open_page("home.py")

@@ -62,6 +62,18 @@ def test_classroom_keys_are_not_stored_in_a_step():
         sequences.encode([Step("baselines", {"seq": "x"})])
 
 
+def test_a_lesson_never_carries_a_ledger_id():
+    """A ledger's id lets whoever holds it add releases: a teacher's lesson link must not hand it to the class."""
+    assert sequences.strip_classroom_keys({"eps": "1", "ledger": "abc"}) == {"eps": "1"}
+    with pytest.raises(ValueError, match="setting"):
+        sequences.encode([Step("baselines", {"ledger": "abc"})])
+    # a link built before the id was left out still opens, without it
+    old = [["baselines", {"eps": "2", "ledger": "a" * 22}, "note"]]
+    code = "~" + base64.urlsafe_b64encode(zlib.compress(json.dumps(old).encode())).decode().rstrip("=")
+    lesson = sequences.decode(code)
+    assert lesson.steps[0].query == {"eps": "2"} and lesson.steps[0].say == "note"
+
+
 @pytest.mark.parametrize("seq,step,match", [
     ("nope", None, "ready-made lessons are"),
     ("~not-base64!!", None, "damaged"),
@@ -89,3 +101,27 @@ def test_encode_rejects_empty_and_overlong_lessons():
 
 def test_default_step_is_the_first():
     assert sequences.parse("brdp", None)[1] == 0 and sequences.parse("brdp", " ")[1] == 0
+
+
+def test_in_app_links_name_the_tabs_saved_ledger():
+    """Once the tab's ledger is saved, every in-app link names it: a lesson's Next link loads a new page afresh (a new
+    session), and a page switch must not leave the address without it even for a moment (a server restarted at that
+    moment would otherwise reconnect the tab to a new, empty ledger)."""
+    from urllib.parse import parse_qsl
+
+    from app import ledger_store
+    from tests.app.conftest import open_page
+
+    at = open_page("baselines.py", {"seq": "start", "step": "1"})
+    assert not at.exception
+    before = [m.value for m in at.markdown if "Next (view" in m.value]
+    assert before and "ledger=" not in before[0]  # nothing saved yet: no id to carry
+    next(b for b in at.button if b.key.startswith("ledger_add_baselines")).click().run()
+    saved = at.query_params.get("ledger")
+    saved = saved[0] if isinstance(saved, list) else saved
+    assert ledger_store.is_ledger_id(saved)
+    at.run()
+    nxt = [m.value for m in at.markdown if "Next (view" in m.value]
+    assert nxt and f"ledger={saved}" in nxt[0] and "step=2" in nxt[0]
+    menu = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")]
+    assert menu and all(q.get("ledger") == saved for q in menu), [q for q in menu if q.get("ledger") != saved]
