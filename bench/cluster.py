@@ -169,7 +169,8 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
                     dropped_at = None
             if not restored:
                 page = rnd.choice(OFFER_PAGES) if me.ledger_id else "baselines"
-                sess.query = ""  # the browser's sidebar navigation drops the query; the app puts ?ledger= back
+                # the app's page menu links carry the tab's saved ledger (?ledger=<id>) and nothing else
+                sess.query = f"ledger={me.ledger_id}" if me.ledger_id else ""
                 t = time.perf_counter()
                 res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""))
                 stats.page_loads.append(time.perf_counter() - t)
