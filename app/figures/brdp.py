@@ -71,7 +71,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
     span = 1.1 * max(float(full["noise"].abs().max()) if len(full) else 0.0, 1.2 * theta)
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
     return figure(traces, title=f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
-                  margin={"l": 60, "r": 20, "t": 110, "b": 50},
+                  margin={"l": 60, "r": 20, "t": 60, "b": 50},
                   x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
                   # room for the newest draw's ring at either end
                   xaxis={"title": {"text": "kernel draw (in order)"},
@@ -134,7 +134,7 @@ def landscape(df: pd.DataFrame, *, epsilon: float, delta: float, chosen_eps_y: f
     return figure(traces, title="Budget split: where to put ε (Alg. 2)", x="ε_y — kernel's share of ε",
                   y="acceptance Pr(|error| ≤ θ)", y_range=(0, 1.02), marks=[vline(chosen_eps_y, "this page's ε_y")],
                   yaxis2={"title": {"text": "q, p_θ"}, "overlaying": "y", "side": "right", "range": [0, 1.02]},
-                  height=460, margin={"l": 60, "r": 60, "t": 130, "b": 50})
+                  height=460, margin={"l": 60, "r": 60, "t": 60, "b": 50})
 
 
 def q_curves(df: pd.DataFrame, *, epsilon: float, title: str | None = None) -> go.Figure:
@@ -296,7 +296,7 @@ def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None
                   xaxis={"title": {"text": "total ε (log scale)"}, "type": "log", "tickvals": ticks,
                          "ticktext": [f"{e:g}" for e in ticks]},
                   marks=[vline(epsilon, f"ε = {epsilon:g}")], height=420,
-                  margin={"l": 60, "r": 20, "t": 120, "b": 50})
+                  margin={"l": 60, "r": 20, "t": 60, "b": 50})
 
 
 __all__ = [

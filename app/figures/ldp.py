@@ -351,7 +351,7 @@ def timeline(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
         marks=marks,
         hovermode="closest",
         height=440,
-        margin={"l": 60, "r": 20, "t": 110, "b": 50},
+        margin={"l": 60, "r": 20, "t": 60, "b": 50},
         **_loss_axis(ratio),
     )
 

@@ -71,7 +71,7 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
              hline(confidence, f"required {confidence:g}", side="right")]  # the ε label sits top left
     return figure(traces, title="What each mechanism delivers at each ε", x="ε (log scale; right = less private)",
                   y=y_title, log_x=True, y_range=(0, 1.02), marks=marks, height=460,
-                  margin={"l": 60, "r": 20, "t": 110, "b": 50})
+                  margin={"l": 60, "r": 20, "t": 60, "b": 50})
 
 
 __all__ = ["ROW_COLORS", "epsilon_dots", "accuracy_curves"]

@@ -160,6 +160,28 @@ _SHOWN = frozenset({"text", "name", "title"})
 #: Default chart margins (px); the legend sits below the plot, hence the large bottom margin.
 _MARGIN: dict[str, int] = {"l": 60, "r": 20, "t": 60, "b": 120}
 
+#: Room above the plot (px) for a one-line chart title, and for each further line of a wrapped one.
+_TITLE_ROOM, _TITLE_LINE = 36, 22
+#: Extra room above the plot (px) for a row of labels placed just above it (the box chart's acceptance figures).
+_LABEL_ROW = 30
+
+
+def _above_plot(note: dict) -> bool:
+    """An annotation drawn above the plot area (paper coordinates at or beyond its top edge)."""
+    y = note.get("y")
+    return (note.get("yref") == "paper" and isinstance(y, int | float)
+            and (y > 1 or (y >= 1 and note.get("yanchor") == "bottom")))
+
+
+def _top_margin(asked: int, lines: int, notes: list[dict]) -> int:
+    """The top margin: room for the title's lines (and a row of labels above the plot), and no more. The legend
+    sits at the chart's foot, so a larger margin asked for would only leave an empty band under the title; a wrapped
+    title gets at least its lines' room, or its first lines are cut off at the chart's top."""
+    need = _TITLE_ROOM + _TITLE_LINE * lines
+    most = max(_MARGIN["t"], need) + (_LABEL_ROW if any(_above_plot(n) for n in notes) else 0)
+    return min(max(asked, need if lines > 1 else 0), most)
+
+
 #: Plotly's empty template "none", spelled out as the checked constructor expands it (the JSON is then the same).
 _NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 
@@ -185,9 +207,9 @@ def figure(
         if isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log":
             layout[axis] = _decades(spans, key) | layout[axis]
     lines = title.count("<br>") + 1
-    if lines > 1:  # a wrapped title needs room above the plot, or its first lines are cut off at the chart's top
-        margin = dict(layout.get("margin") or _MARGIN)
-        layout["margin"] = margin | {"t": max(int(margin.get("t", _MARGIN["t"])), 36 + 22 * lines)}
+    margin = dict(layout.get("margin") or _MARGIN)
+    above = [*layout.get("annotations", ()), *(m[1] for m in marks)]
+    layout["margin"] = margin | {"t": _top_margin(int(margin.get("t", _MARGIN["t"])), lines, above)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
         shown = [{"y": [10.0 ** y_range[0], 10.0 ** y_range[1]]}] if y_range is not None else spans  # log10 units

@@ -108,3 +108,22 @@ def test_presentation_wraps_a_long_title_instead_of_cutting_it():
     lines = shown.title.text.split("<br>")
     assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.PRESENT_TITLE_CHARS for t in lines)
     assert shown.margin.t >= 40 + (style.PRESENT_FONT + 12) * 2  # room above the plot for both lines
+
+
+def test_no_empty_band_between_a_title_and_its_plot():
+    """The legend sits at the chart's foot: the top margin holds the title's lines (and a row of labels placed
+    above the plot), however large a margin a chart asks for."""
+    from app.figures import style
+
+    def top(title: str, asked: int, **layout) -> int:
+        fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=title, x="x", y="y",
+                           margin={"l": 60, "r": 20, "t": asked, "b": 50}, **layout)
+        return fig.layout.margin.t
+
+    assert top("one line", 130) == style._MARGIN["t"]
+    assert top("one line", 40) == 40  # a chart in a narrow column may keep a smaller one
+    assert top("one<br>two<br>three", 40) == style._TITLE_ROOM + 3 * style._TITLE_LINE  # every line has room
+    labels = [{"x": 0.5, "y": 1.0, "yref": "paper", "yanchor": "bottom", "text": "acc 0.9", "showarrow": False}]
+    assert top("one line", 130, annotations=labels) == style._MARGIN["t"] + style._LABEL_ROW
+    inside = [{"x": 0.5, "y": 0.98, "yref": "paper", "text": "inside", "showarrow": False}]
+    assert top("one line", 130, annotations=inside) == style._MARGIN["t"]
