@@ -2,8 +2,7 @@
 
 Nothing else imports this module: its settings apply to the worker processes only.
 
-The compute modules decorate functions with ``st.cache_data`` at import; outside a Streamlit server that logs a
-"No runtime found" warning per function, which says nothing useful in a worker (jobs call the plain functions).
+Streamlit's log is set to errors only: its warnings about a missing runtime say nothing useful in a worker.
 """
 
 import multiprocessing.spawn

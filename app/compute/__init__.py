@@ -1,4 +1,4 @@
-"""Cached wrappers around dpcore: scalar arguments in, small frames out (``st.cache_data`` keys on the scalars).
+"""Cached wrappers around dpcore: scalar arguments in, small frames out (the cache keys on the scalars).
 
 Each function evaluates dpcore on the grid a chart needs and returns a pandas DataFrame that is both the chart's
 data and its CSV download. No figures here, and no formulas beyond evaluating dpcore functions on a grid.
@@ -19,7 +19,7 @@ import pandas as pd
 import dpcore
 from dpcore import accounting, baseline
 
-from app.compute._cache import MAX_ENTRIES, cached, cached_resource, in_streamlit  # noqa: F401 — re-exported
+from app.compute._cache import MAX_ENTRIES, cached, cached_resource  # noqa: F401 — re-exported
 
 MECHS = baseline.MECHANISMS
 #: Past this ε, e^ε overflows double precision (ln of the largest float, ≈ 709.78); dpcore works in log space there,

@@ -6,11 +6,10 @@ import math
 from typing import Any
 
 import plotly.graph_objects as go
-import streamlit as st
 
 from app import ui
 from app.compute import r2dp as compute
-from app.compute._cache import MAX_ENTRIES
+from app.compute._cache import cached_resource
 from app.figures import r2dp as figs
 
 #: How the page names a family in its own words (lower-case where existing links and exercises quote them).
@@ -23,7 +22,7 @@ def fmt(x: float, digits: int = 4) -> str:
     return "∞" if math.isinf(x) else f"{x:.{digits}f}"
 
 
-@st.cache_resource(max_entries=MAX_ENTRIES, show_spinner=False)
+@cached_resource
 def _built(data_name: str, data_args: tuple, figure: str, fig_kwargs: tuple) -> tuple[go.Figure, Any]:
     """compute.<data_name>(*data_args) and its figure, memoised by scalars: a warm rerun re-uses the Figure object
     instead of rebuilding and re-validating it (st.plotly_chart only reads it)."""
