@@ -401,6 +401,7 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
                                  int((ok & df["part"].str.startswith("ex-post")).sum()), eps_total, delta_total)
 
 
+@cached  # a rerun that does not move y or the grid reads one entry, not fourteen
 def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
     """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``).
 
