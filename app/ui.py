@@ -388,6 +388,8 @@ _BASE_CSS = """
     border: 1px solid currentColor; border-radius: 0.5rem; }
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem; padding-right: 0.75rem; }
   [data-testid="stMain"] { overflow-x: hidden; }
+  /* chart titles a size smaller: a title line of app.figures.style.TITLE_CHARS characters fits a phone-wide chart */
+  [data-testid="stPlotlyChart"] .gtitle { font-size: 13px !important; }
   /* a chart's zoom and full-screen buttons would sit over its title; pinching zooms on a phone */
   [data-testid="stPlotlyChart"] .modebar-container,
   [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) [data-testid="stElementToolbar"] {

@@ -239,6 +239,28 @@ def figure(
     )
 
 
+#: Longest line of a chart title (characters) where a page wraps its titles: about what a chart as wide as a phone
+#: screen shows at the phone's smaller title size (13 px, the app's stylesheet), or a chart half a laptop page wide
+#: at the full size; a chart across a laptop page would show some 120.
+TITLE_CHARS = 62
+
+
+def wrap_title(title: str, chars: int = TITLE_CHARS) -> str:
+    """Break each line of a title longer than ``chars`` at word boundaries into as few lines, of about equal
+    length, as fit (Plotly does not wrap a title; it runs off the chart). Lines already broken with ``<br>`` stay
+    broken there, so wrapping a wrapped title changes nothing."""
+    out = []
+    for part in title.split("<br>"):
+        lines = textwrap.wrap(part, chars, break_long_words=False) or [part]
+        for width in range(math.ceil(len(part) / len(lines)), chars):  # the narrowest width as few lines allow
+            even = textwrap.wrap(part, width, break_long_words=False)
+            if len(even) == len(lines):
+                lines = even
+                break
+        out += lines
+    return "<br>".join(out)
+
+
 #: Text colour of chart ticks, axis titles and legends in each Streamlit theme (its body text; ≥ 4.5:1 on the
 #: theme's background — Streamlit's own light-theme tick grey #808495 is 3.7:1 on white).
 INK: dict[str, str] = {"light": "#31333F", "dark": "#E6EAF1"}
@@ -280,7 +302,7 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
         update["height"] = max(int(lay.height or 430), 560)
         title = str(lay.title.text or "")
         if "<br>" not in title and len(title) > PRESENT_TITLE_CHARS:  # at 28 px a long title runs off the chart
-            title = "<br>".join(textwrap.wrap(title, PRESENT_TITLE_CHARS, break_long_words=False))
+            title = wrap_title(title, PRESENT_TITLE_CHARS)
             update["title"] |= {"text": title, "yref": "container", "y": 1.0, "yanchor": "top"}
         lines = title.count("<br>") + 1
         if lines > 1:  # the larger title lines need the room above the plot too, and more space above the first

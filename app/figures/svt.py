@@ -51,33 +51,13 @@ def _numpy(trace: dict) -> dict:
 
 def figure(traces: list[dict], **kw) -> go.Figure:
     """:func:`app.figures.style.figure` with the traces' data as numpy arrays; the axes make room for their titles
-    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title)."""
-    kw["title"] = _wrap(kw["title"])
-    lines = kw["title"].count("<br>")
-    if lines:  # a wrapped title needs room above the plot
-        margin = dict(kw.get("margin") or {"l": 60, "r": 20, "t": 70, "b": 50})
-        margin["t"] = margin.get("t", 70) + 20 * lines
-        kw["margin"] = margin
+    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title); a long title is wrapped
+    (the shared style gives its lines room above the plot)."""
+    kw["title"] = style.wrap_title(kw["title"])
     fig = style.figure([_numpy(t) for t in traces], **kw)
     fig.layout.xaxis.automargin = True
     fig.layout.yaxis.automargin = True
     return fig
-
-
-#: Longest title line, in characters: a chart half a page wide, or a phone screen, shows about this many.
-TITLE_WIDTH = 48
-
-
-def _wrap(title: str) -> str:
-    """Break a long chart title into lines at word boundaries (Plotly does not wrap titles; it clips them)."""
-    lines, line_ = [], ""
-    for word in title.split(" "):
-        if line_ and len(line_) + 1 + len(word) > TITLE_WIDTH:
-            lines.append(line_)
-            line_ = word
-        else:
-            line_ = f"{line_} {word}" if line_ else word
-    return "<br>".join([*lines, line_])
 
 
 #: What the learner reads for each quality measure of the top-c experiment.
@@ -90,7 +70,7 @@ def first_look(comp: pd.DataFrame, *, threshold: float) -> go.Figure:
     """The page's opening picture: the first :data:`FIRST_LOOK` comparisons of one run, noisy counts (dots) against
     the noisy threshold (line), true counts as bars."""
     return live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK,
-                    title=_wrap("Each noisy count against the noisy threshold (log scale)"))
+                    title="Each noisy count against the noisy threshold (log scale)")
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).
 _BELOW = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},

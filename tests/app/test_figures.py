@@ -127,3 +127,33 @@ def test_no_empty_band_between_a_title_and_its_plot():
     assert top("one line", 130, annotations=labels) == style._MARGIN["t"] + style._LABEL_ROW
     inside = [{"x": 0.5, "y": 0.98, "yref": "paper", "text": "inside", "showarrow": False}]
     assert top("one line", 130, annotations=inside) == style._MARGIN["t"]
+
+
+def test_a_title_wraps_only_past_its_width_and_once():
+    """A title is broken only when a line is longer than the width, into lines of about equal length; wrapping a
+    wrapped title changes nothing (the SVT page's opening chart was wrapped twice, into three short lines)."""
+    from app.figures import style
+
+    fits = "Each noisy count against the noisy threshold (log scale)"
+    assert style.wrap_title(fits) == fits
+    long = "Success probability p(r): k negatives rejected, then a positive accepted"
+    lines = style.wrap_title(long).split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.TITLE_CHARS for t in lines)
+    assert abs(len(lines[0]) - len(lines[1])) < 8  # balanced, no one-word last line
+    assert style.wrap_title(style.wrap_title(long)) == style.wrap_title(long)
+    assert style.wrap_title("short<br>lines") == "short<br>lines"
+
+
+def test_the_svt_opening_chart_title_is_one_line():
+    import numpy as np
+    import pandas as pd
+
+    from app.figures import svt
+
+    n = 10
+    answers = np.arange(1.0, n + 1)
+    comp = pd.DataFrame({"step": np.arange(1, n + 1), "answer": answers, "noisy_answer": answers,
+                         "true_positive": answers >= 5, "positive": answers >= 5,
+                         "noisy_threshold": np.full(n, 5.0), "pass": np.ones(n, int)})
+    title = svt.first_look(comp, threshold=5.0).layout.title.text
+    assert "<br>" not in title and "noisy threshold (log scale)" in title
