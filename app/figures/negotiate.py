@@ -26,14 +26,36 @@ ROW_COLORS = {
 }
 
 
+#: Tick values within a decade, from the finest set to the coarsest: a log axis takes the finest that gives it at
+#: most :data:`_MOST_TICKS` labels.
+_TICK_SETS = ((1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8), (1, 1.5, 2, 3, 4, 5, 6, 8), (1, 2, 3, 5), (1, 2, 5), (1,))
+#: Labels on the dot chart's axis at most: spaced wide enough on a phone-wide chart to stay level, never rotated.
+_MOST_TICKS = 6
+
+
+def _ticks(lo: float, hi: float) -> dict:
+    """Round tick values (0.06 0.08 0.1 0.12, or 3 4 5 6 8 10) on a log axis from 10^lo to 10^hi; none (the shared
+    style's powers of ten) over more decades than :data:`_MOST_TICKS`."""
+    for steps in _TICK_SETS:
+        ticks = [m * 10.0 ** k for k in range(math.floor(lo), math.ceil(hi) + 1) for m in steps
+                 if lo <= math.log10(m * 10.0 ** k) <= hi]
+        if 0 < len(ticks) <= _MOST_TICKS:
+            return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:.3g}" for t in ticks]}
+    return {}
+
+
 def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str] | None = None) -> go.Figure:
     """Smallest ε of each applicable mechanism as a dot on a log axis (open: falls short of the confidence;
     ×: not reachable, drawn at the right edge). ``stated`` writes a dot's label as the page states ε (rounded up);
-    the hover gives the unrounded value too."""
+    the hover gives the unrounded value too. Each mechanism is named above its row, not beside the axis, so the
+    dots get the chart's whole width (on a phone the names took half of it)."""
     rows = df[df["applicable"]]
     finite = rows[np.isfinite(rows["epsilon"].astype(float))]
-    top = float(finite["epsilon"].max()) if len(finite) else 1.0
+    positive = finite["epsilon"][finite["epsilon"] > 0]  # ε = 0 (a δ near 1) has no place on a log axis
+    top = float(positive.max()) if len(positive) else 1.0
     right = top * 3.0
+    low = float(positive.min()) if len(positive) else top
+    middle = math.sqrt(low * (right if len(finite) < len(rows) else top))  # the axis' middle (log scale)
     traces = []
     for _, r in rows.iterrows():
         eps = float(r["epsilon"])
@@ -47,17 +69,26 @@ def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str]
             text += f" (right {100 * float(r['accuracy']):.0f} % of the time)"
         traces.append({
             "type": "scatter", "mode": "markers+text", "x": [x], "y": [r["label"]], "name": r["label"],
-            "text": [text], "textposition": "middle right", "showlegend": False, "cliponaxis": False,
+            "text": [text], "showlegend": False, "cliponaxis": False,
+            "textposition": "middle left" if x > middle else "middle right",  # the label stays inside the chart
             "marker": {"color": ROW_COLORS[r["mechanism"]], "size": 14,
                        "symbol": ("circle" if r["meets"] else "circle-open") if reach else "x-open",
                        "line": {"width": 2, "color": "#C00000" if not r["sound"] else "white"}},
             "hovertemplate": f"{r['label']}<br>ε = {text}{exact}<extra></extra>",
         })
+    # black: a dark page draws it in its light text colour (app.ui's chart stylesheet), as the tick labels
+    names = [{"x": 0, "xref": "paper", "y": label, "yshift": 9, "xanchor": "left", "yanchor": "bottom",
+              "text": label, "showarrow": False, "font": {"color": "black"}} for label in rows["label"]]
     n = max(len(rows), 1)
-    return figure(traces, title=title, x="smallest ε (log scale; left = more private)", y="", log_x=True,
-                  height=90 + 42 * n, hovermode="closest",
-                  yaxis={"autorange": "reversed", "title": {"text": ""}, "automargin": True},
-                  margin={"l": 20, "r": 90, "t": 50, "b": 50})
+    lo, hi = math.log10(low), math.log10(right if len(finite) < len(rows) else top)
+    pad = max(0.06 * (hi - lo), 0.05)
+    xaxis = {"type": "log", "range": [lo - pad, hi + pad], "automargin": True,  # the range the ticks are chosen for
+             "title": {"text": "smallest ε (log scale; left = more private)"}, **_ticks(lo - pad, hi + pad)}
+    return figure(traces, title=title, x=xaxis["title"]["text"], y="", log_x=True, xaxis=xaxis,
+                  height=100 + 52 * n, hovermode="closest", annotations=names,
+                  # first row on top, with room above it for its name
+                  yaxis={"range": [n - 0.6, -0.9], "showticklabels": False, "title": {"text": ""}},
+                  margin={"l": 20, "r": 20, "t": 50, "b": 50})
 
 
 def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_title: str) -> go.Figure:

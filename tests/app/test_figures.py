@@ -157,3 +157,25 @@ def test_the_svt_opening_chart_title_is_one_line():
                          "noisy_threshold": np.full(n, 5.0), "pass": np.ones(n, int)})
     title = svt.first_look(comp, threshold=5.0).layout.title.text
     assert "<br>" not in title and "noisy threshold (log scale)" in title
+
+
+def test_the_negotiation_dots_name_each_row_above_it_and_keep_few_level_ticks():
+    """On a phone the mechanism names beside the axis took half the chart and the ε labels were rotated: the names
+    sit above their rows (the dots get the whole width) and the axis has a few round labels."""
+    import pandas as pd
+
+    from app.figures import negotiate
+
+    mechs = ["laplace", "gaussian", "brdp", "brdp_paper", "r2dp", "r2dp_two_point", "staircase"]
+    df = pd.DataFrame({"mechanism": mechs, "label": [f"mechanism {m}" for m in mechs], "applicable": True,
+                       "epsilon": [0.06, 0.13, 0.13, 0.13, 0.06, 0.06, 0.06], "meets": True, "sound": True,
+                       "accuracy": 0.95})
+    fig = negotiate.epsilon_dots(df, title="t")
+    assert fig.layout.yaxis.showticklabels is False
+    assert [a.text for a in fig.layout.annotations] == list(df["label"])
+    assert all(a.xref == "paper" and a.x == 0 and a.yanchor == "bottom" for a in fig.layout.annotations)
+    assert list(fig.layout.xaxis.ticktext) == ["0.06", "0.08", "0.1", "0.12"]
+    assert fig.layout.margin.l <= 20 and fig.layout.margin.r <= 20
+    # a dot at the right names its ε on its left, inside the chart
+    assert [t.textposition for t in fig.data] == ["middle right", "middle left", "middle left", "middle left",
+                                                 "middle right", "middle right", "middle right"]
