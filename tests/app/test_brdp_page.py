@@ -259,3 +259,21 @@ def test_recycler_stream_stays_drawable_when_nearly_every_draw_is_recycled():
     revealed = next(m.value for m in at.metric if m.label == "draws revealed")
     total = int(revealed.split("/")[1])
     assert 0 < total <= 2_000, revealed
+
+
+def test_the_experiment_charts_take_the_full_width():
+    """Side by side, the sandbox's box chart (six boxes with their acceptance figures) and its six curves were
+    squeezed into half the width each: one is drawn under the other."""
+    at = open_page("brdp.py", {"part": "Subsampling"})
+    assert not at.exception, at.exception
+    inside: dict[str, bool] = {}
+
+    def walk(node, in_column: bool) -> None:
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "plotly_chart":
+                inside[json.loads(child.proto.spec)["layout"]["title"]["text"]] = in_column
+            walk(child, in_column or getattr(child, "type", None) == "column")
+
+    walk(at.main, False)
+    sandbox = {t: c for t, c in inside.items() if "synthetic records" in t or t.startswith("Acceptance against ε")}
+    assert len(sandbox) == 2 and not any(sandbox.values()), inside

@@ -212,26 +212,26 @@ def sampling_panels(s: Settings) -> None:
 
     with ui.panel("10 · Experiment sandbox (Figs. 7/8)",
                   "Laplace beats Gaussian at the same budget; BR-DP helps most where θ is small against the noise. "
-                  "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Right: "
+                  "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Below: "
                   "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
-        left, right = st.columns(2)
-        with left:
-            stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
-                                      s.acct, s.seed, slot="experiment", label="Releasing 1 000 answers per mechanism")
-            if stats is not None:
-                ui.chart(figs.experiment(stats, theta=s.theta,
-                                         title=f"1 000 releases of the {s.query} of {s.n_records} synthetic records"),
-                         stats, name="experiment",
-                         alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
-        with right:
-            curves = background.result(compute.experiment_acceptance, s.delta, s.sens, s.theta, s.query,
-                                       s.n_records, s.acct, s.seed, slot="experiment-acceptance", label="Releasing answers at every ε")
-            if curves is not None:
-                ui.chart(figs.experiment_acceptance(
-                    curves, epsilon=s.eps,
-                    title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
-                    curves, name="experiment acceptance",
-                    alt="Share of releases within theta against epsilon, one line per mechanism.")
+        # one chart under the other: side by side, six boxes with their acceptance figures and six named curves
+        # were squeezed into half the width
+        stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
+                                  s.acct, s.seed, slot="experiment", label="Releasing 1 000 answers per mechanism")
+        if stats is not None:
+            ui.chart(figs.experiment(stats, theta=s.theta,
+                                     title=f"1 000 releases of the {s.query} of {s.n_records} synthetic records"),
+                     stats, name="experiment",
+                     alt="Box plots of 1000 centred releases for six mechanisms with the theta band.")
+        curves = background.result(compute.experiment_acceptance, s.delta, s.sens, s.theta, s.query,
+                                   s.n_records, s.acct, s.seed, slot="experiment-acceptance",
+                                   label="Releasing answers at every ε")
+        if curves is not None:
+            ui.chart(figs.experiment_acceptance(
+                curves, epsilon=s.eps,
+                title=f"Acceptance against ε ({compute.SANDBOX_RELEASES} releases per point)"),
+                curves, name="experiment acceptance",
+                alt="Share of releases within theta against epsilon, one line per mechanism.")
         if stats is not None:
             st.dataframe(stats, hide_index=True, width="stretch")
 
