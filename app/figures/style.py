@@ -198,7 +198,7 @@ def figure(
     y_range: tuple[float, float] | None = None,
     **layout: Any,
 ) -> go.Figure:
-    """Build a figure with the shared layout: title, axis titles (with units), legend on top, compact margins."""
+    """Build a figure with the shared layout: title, axis titles (with units), legend at the foot, compact margins."""
     # the axis spans the marker lines too (a vline at the ex-ante worst case can widen it by decades)
     spans = traces + [{"x": [m[0][k] for k in ("x0", "x1") if m[0].get("xref", "x") != "paper" and k in m[0]],
                        "y": [m[0][k] for k in ("y0", "y1") if m[0].get("yref", "y") != "paper" and k in m[0]]}
@@ -268,6 +268,9 @@ INK: dict[str, str] = {"light": "#31333F", "dark": "#E6EAF1"}
 #: Longest chart title line in presentation mode (characters): about 650 px at its 28 px size.
 PRESENT_TITLE_CHARS = 44
 PRESENT_FONT = 24  # a log axis draws its in-between labels at 75 %: 18 px, still readable on a projector
+#: Legend text size in presentation mode (px): at 24 px a legend of eight long names took four rows, a third of the
+#: chart's height; at 20 px three names fit a row.
+PRESENT_LEGEND_FONT = 20
 _BLACK = frozenset({"black", "#000", "#000000", "rgb(0,0,0)", "rgb(0, 0, 0)"})
 
 
@@ -285,8 +288,9 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return it.
 
     Light and dark: ticks, axis titles, title and legend in the theme's text colour. Dark: black marks (drawn for a
-    white page) in light ink so they stay visible. Presentation mode: all chart text at ``PRESENT_FONT`` px and a
-    taller plot. One ``update_layout`` call (a few ms); the traces are touched only on a dark page.
+    white page) in light ink so they stay visible. Presentation mode: chart text at ``PRESENT_FONT`` px (the legend
+    at ``PRESENT_LEGEND_FONT``) and a taller plot. One ``update_layout`` call (a few ms); the traces are touched only
+    on a dark page.
     """
     if theme not in INK and not present:
         return fig
@@ -299,6 +303,7 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     update: dict[str, Any] = {"font": text, "legend": {"font": text}, "title": {"font": dict(text)}}
     if present:
         update["title"]["font"]["size"] = PRESENT_FONT + 4
+        update["legend"]["font"] = text | {"size": PRESENT_LEGEND_FONT}
         update["height"] = max(int(lay.height or 430), 560)
         title = str(lay.title.text or "")
         if "<br>" not in title and len(title) > PRESENT_TITLE_CHARS:  # at 28 px a long title runs off the chart

@@ -179,3 +179,15 @@ def test_the_negotiation_dots_name_each_row_above_it_and_keep_few_level_ticks():
     # a dot at the right names its ε on its left, inside the chart
     assert [t.textposition for t in fig.data] == ["middle right", "middle left", "middle left", "middle left",
                                                  "middle right", "middle right", "middle right"]
+
+
+def test_presentation_keeps_a_long_legend_compact():
+    """At the projector's 24 px a legend of eight long names took four rows, a third of the chart: its text is
+    smaller than the rest, so three names share a row."""
+    from app.figures import style
+
+    fig = style.figure([style.line([0, 1], [0, 1], name=f"curve number {i} (right axis)", color="#000")
+                        for i in range(8)], title="t", x="x", y="y")
+    shown = style.for_screen(fig, theme="dark", present=True).layout
+    assert shown.legend.font.size == style.PRESENT_LEGEND_FONT < style.PRESENT_FONT == shown.xaxis.tickfont.size
+    assert shown.legend.font.color == style.INK["dark"]
