@@ -182,6 +182,10 @@ def _top_margin(asked: int, lines: int, notes: list[dict]) -> int:
     return min(max(asked, need if lines > 1 else 0), most)
 
 
+#: Every axis makes room for all its tick labels: Plotly would hide a label reaching past the chart's edge (the
+#: "100%" at the right end of an axis) before widening the margin for it.
+_ROOMY: dict[str, Any] = {"automargin": True, "ticklabeloverflow": "allow"}
+
 #: Plotly's empty template "none", spelled out as the checked constructor expands it (the JSON is then the same).
 _NO_TEMPLATE: dict[str, Any] = {"data": {"scatter": [{"type": "scatter"}]}}
 
@@ -206,6 +210,8 @@ def figure(
     for axis, key in (("xaxis", "x"), ("yaxis", "y")):  # a log axis the caller spelled out gets full labels too
         if isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log":
             layout[axis] = _decades(spans, key) | layout[axis]
+        if isinstance(layout.get(axis), dict):  # an axis the caller spelled out makes room for its labels too
+            layout[axis] = _ROOMY | layout[axis]
     lines = title.count("<br>") + 1
     margin = dict(layout.get("margin") or _MARGIN)
     above = [*layout.get("annotations", ()), *(m[1] for m in marks)]
@@ -222,9 +228,9 @@ def figure(
             "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True,
                       # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
                       **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
-            "xaxis": {"title": {"text": x}, "automargin": True,
+            "xaxis": {"title": {"text": x}, **_ROOMY,
                       **({"type": "log", **_decades(spans, "x")} if log_x else {})},
-            "yaxis": {"automargin": True, **yaxis},
+            "yaxis": {**_ROOMY, **yaxis},
             # at the chart's foot, below the axis title however short the plot (a phone) or long the legend
             "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
             "margin": _MARGIN,

@@ -191,3 +191,17 @@ def test_presentation_keeps_a_long_legend_compact():
     shown = style.for_screen(fig, theme="dark", present=True).layout
     assert shown.legend.font.size == style.PRESENT_LEGEND_FONT < style.PRESENT_FONT == shown.xaxis.tickfont.size
     assert shown.legend.font.color == style.INK["dark"]
+
+
+def test_every_axis_makes_room_for_its_end_labels():
+    """Plotly hides a tick label that reaches past the chart's edge (the home picture's "100%", in presentation mode
+    at every width) instead of widening the margin: every axis, the ones a chart spells out too, lets its labels
+    overflow into a margin that automargin widens for them."""
+    from app import compute
+    from app.figures import baselines, style
+
+    fig = baselines.belief(compute.belief_curve(1.0), epsilon=1.0)
+    for axis in (fig.layout.xaxis, fig.layout.yaxis):
+        assert axis.automargin is True and axis.ticklabeloverflow == "allow"
+    plain = style.figure([style.line([0, 1], [0, 1], name="a", color="#000")], title="t", x="x", y="y").layout
+    assert plain.xaxis.ticklabeloverflow == plain.yaxis.ticklabeloverflow == "allow"
