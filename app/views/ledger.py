@@ -185,7 +185,15 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
         st.dataframe(shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
                                            "within": "within budget", "note": "how it counts"}),
                      hide_index=True, width="stretch", key="accts",
-                     column_config={"how it counts": st.column_config.TextColumn(width="large")})
+                     # how each counts, in full beside its name (the totals are the metrics above): on one line
+                     # a long note was cut off, on a phone every note was past the screen's edge
+                     column_order=["accountant", "how it counts", "ε", "δ", "within budget"], row_height=ROW_HEIGHT,
+                     column_config={"how it counts": st.column_config.TextColumn(width=NOTE_WIDTH)})
+
+
+#: The accountants' table: a note column about as wide as a phone shows beside the accountant's name, and rows tall
+#: enough for a note of three lines (the grid wraps a cell's text only in rows taller than 64 px).
+NOTE_WIDTH, ROW_HEIGHT = 260, 68
 
 
 def _with_dashes(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:

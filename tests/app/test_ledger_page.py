@@ -270,3 +270,15 @@ def test_releases_table_says_dash_where_a_column_does_not_apply():
     top = next(c for c in table.columns if "ₘₐₓ" in c)
     assert table[top].tolist() == ["—", "2"] and table["scale"].tolist() == ["2", "—"]
     assert not table.isna().any().any()
+
+
+def test_the_accountants_notes_are_read_in_full():
+    """How each accountant counts is written beside its name, in rows tall enough for the grid to wrap a long note
+    (on one line it was cut off; on a phone the notes were past the screen's edge)."""
+    from app.views import ledger as view
+
+    at = open_page("ledger.py")
+    grid = next(df for df in at.dataframe if "accountant" in df.value.columns)
+    assert list(grid.proto.column_order)[:2] == ["accountant", "how it counts"]
+    assert grid.proto.row_height == view.ROW_HEIGHT > 64  # the grid wraps text only in taller rows
+    assert json.loads(grid.proto.columns)["how it counts"]["width"] == view.NOTE_WIDTH
