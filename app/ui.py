@@ -390,12 +390,21 @@ _BASE_CSS = """
   [data-testid="stMain"] { overflow-x: hidden; }
   /* chart titles a size smaller: a title line of app.figures.style.TITLE_CHARS characters fits a phone-wide chart */
   [data-testid="stPlotlyChart"] .gtitle { font-size: 13px !important; }
+  /* a page's lead (its title and its answer) before the settings button and the classroom strip */
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"] > :has(> .st-key-dpx-lead) { order: -1; }
   /* a chart's zoom and full-screen buttons would sit over its title; pinching zooms on a phone */
   [data-testid="stPlotlyChart"] .modebar-container,
   [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) [data-testid="stElementToolbar"] {
     display: none; }
 }
 """
+
+
+def lead() -> Any:
+    """A container for what a page says first, its title and its answer: on a phone (where the settings button and
+    the classroom strip fill the first screen) it is drawn above them, so the answer is in the top half of the screen.
+    At most one a page."""
+    return st.container(key="dpx-lead")
 
 
 def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:

@@ -86,16 +86,18 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The answer first; then why, BR-DP's two accountants, accuracy at the answer's ε, and what ε means."""
-    ui.header(TITLE, IDEA, lesson="negotiate")
-    st.html(WRAP_CSS)
+    """The answer first (on a phone before the settings button and the classroom strip too); then why, BR-DP's two
+    accountants, accuracy at the answer's ε, and what ε means."""
     req = s.requirement
-    # a new requirement costs ~20 BR-DP plan optimisations: a background job, so the sliders stay live meanwhile
-    neg = background.result(compute.negotiation, req, s.seed, slot="answer",
-                            label="Finding the smallest ε every mechanism needs")
+    with ui.lead():
+        ui.header(TITLE, IDEA, lesson="negotiate")
+        st.html(WRAP_CSS)
+        # a new requirement costs ~20 BR-DP plan optimisations: a background job, so the sliders stay live meanwhile
+        neg = background.result(compute.negotiation, req, s.seed, slot="answer",
+                                label="Finding the smallest ε every mechanism needs")
+        comp = the_answer(s, req, neg.answer) if neg is not None else None
     if neg is None:
         return
-    comp = the_answer(s, req, neg.answer)
     alternatives(s, neg)
     brdp_story(s, req, neg)
     at_the_answer(s, req, neg)

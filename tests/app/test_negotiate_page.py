@@ -50,6 +50,20 @@ def test_answer_comes_first_and_is_laplace_at_ln20(default_page):
         in _answer(default_page)
 
 
+def test_on_a_phone_the_answer_comes_before_the_settings_and_the_strip(default_page):
+    """The title, the idea, the answer and its numbers form the page's lead, which a phone draws above the settings
+    button and the classroom strip (they filled the first screen and pushed the answer to its foot)."""
+    from app import ui
+
+    lead = next(b for b in default_page.main.children.values()
+                if getattr(b, "type", None) == "flex_container" and b.proto.id.endswith("-dpx-lead"))
+    shown = [getattr(e, "type", None) for e in lead.children.values()]
+    assert shown[0] == "title" and "html" in shown and "flex_container" in shown  # the answer, its metrics
+    assert any(getattr(e, "type", None) == "html" and "dpx-answer" in e.proto.body for e in lead.children.values())
+    phone = ui._BASE_CSS.split("@media (max-width: 640px)", 1)[1]
+    assert ":has(> .st-key-dpx-lead) { order: -1; }" in phone
+
+
 def test_answer_sentence_at_theta_50():
     at = open_page(PAGE, {"theta": "50", "conf": "0.95", "sens": "1"})
     assert not at.exception and not at.error
