@@ -8,6 +8,8 @@ Text is authored the way one types maths in an e-mail, and turned into what each
 * ``plain``: Unicode super- and subscripts where every character has one (``rᵒᵖ``, ``εᵢ``), for table headers, which
   render neither.
 
+Numbers are written as a reader writes them (:func:`number`): ``10⁻⁵`` and ``3·10⁻⁶``, never ``1e-05``.
+
 A script is a base (a letter, a digit or a closing bracket; a whole word such as ``max`` when it is one) followed by
 ``^`` or ``_`` and either a bracketed group or a run of letters and digits. Code spans, links, existing ``$…$``, HTML
 tags and icon codes are left alone, and so are identifiers whose two sides are both words (``dp_accounting``).
@@ -15,6 +17,7 @@ tags and icon codes are left alone, and so are identifiers whose two sides are b
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -93,24 +96,31 @@ def _scripts(text: str, render: Callable[[re.Match[str]], str]) -> str:
     return _each_plain_part(text, lambda part: _SCRIPT.sub(lambda m: m[0] if _is_identifier(m) else render(m), part))
 
 
+def _readable(text: str) -> str:
+    """``1e-05`` → ``10⁻⁵`` outside the untouched regions (a link's address keeps its value)."""
+    return _each_plain_part(text, numbers_in) if _E_NUMBER.search(text) else text
+
+
 def tex(text: str) -> str:
-    """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo)."""
+    """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo); a number written
+    ``1e-05`` reads 10⁻⁵."""
     def render(m: re.Match[str]) -> str:
         if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
             return ")$" + _finish(_script_latex(m, "{}")) + "$"
         return "$" + _finish(_script_latex(m)) + "$"
 
-    return _scripts(text, render)
+    return _scripts(_readable(text), render)
 
 
 def html(text: str) -> str:
-    """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations)."""
+    """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations); a number
+    written ``1e-05`` reads 10⁻⁵."""
     def render(m: re.Match[str]) -> str:
         tag = "sup" if m["op"][-1] == "^" else "sub"
         out = f"{m['base']}<{tag}>{html(_inner(m['arg']))}</{tag}>"
         return out + (f"<sup>{''.join(_SQ[c] for c in m['sq'])}</sup>" if m["sq"] else "")
 
-    return _scripts(text, render)
+    return _scripts(_readable(text), render)
 
 
 def plain(text: str) -> str:
@@ -123,3 +133,45 @@ def plain(text: str) -> str:
         return m["base"] + "".join(table[c] for c in inner) + m["sq"]
 
     return _scripts(text, render)
+
+
+#: Plain decimals from this magnitude up to :data:`_LARGE` (0.001, 0.5, 20, 123456); powers of ten outside it.
+_SMALL = 1e-3
+_LARGE = 1e6
+_E_NUMBER = re.compile(r"(?<![\w.])(?P<m>\d+(?:\.\d+)?)e[+-]?\d+(?![\w.])")
+
+
+def number(x: float, digits: int = 6) -> str:
+    """A number as a reader writes it, to ``digits`` significant figures (counted as Python's ``g`` counts them).
+
+    From 0.001 to below a million it is a plain decimal, trailing zeros dropped (``0.5``, ``20``, ``0.00123``;
+    ``12300`` for 12345.6 at 3 figures, not ``1.23e+04``). Outside that range it is a power of ten with Unicode
+    superscripts: 10⁻⁵, 3·10⁻⁶, 2.5·10⁶. Also 0, ∞, -∞ and "–" for not-a-number; a negative number starts
+    with "-".
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "–"
+    sign = "-" if x < 0 else ""
+    if math.isinf(x):
+        return sign + "∞"
+    if x == 0:
+        return "0"
+    size = abs(x)
+    rounded = float(f"{size:.{digits}g}")  # decide the form after rounding: 0.00099996 at 3 figures is 0.001
+    if _SMALL <= rounded < _LARGE:
+        return sign + (f"{rounded:.0f}" if rounded >= 10.0**digits else f"{rounded:.{digits}g}")
+    mantissa, _, exponent = f"{size:.{digits - 1}e}".partition("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    power = "10" + "".join(_SUP[c] for c in str(int(exponent)))
+    return sign + (power if mantissa == "1" else f"{mantissa}·{power}")
+
+
+def numbers_in(text: str) -> str:
+    """Every number in ``text`` written the programmer's way (``1e-05``, ``7.53e-06``) rewritten by
+    :func:`number`, keeping its significant figures: for sentences built outside the app (the ledger's reasons)."""
+    def readable(m: re.Match[str]) -> str:
+        figures = len(m["m"].replace(".", "").lstrip("0")) or 1
+        return number(float(m[0]), figures)
+
+    return _E_NUMBER.sub(readable, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,22 @@ def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
     expected = next(p.url_path for p in registry.available_pages() if p.script == script)
     assert at.session_state["_page"] == expected, f"opened {at.session_state['_page']!r}, not {script}"
     return at
+
+
+_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+
+
+def read_number(text: str) -> float:
+    """What a reader takes a number on screen to mean: ``0.5``, ``10⁻⁵``, ``7.53·10⁻⁶``, ``-2.5·10⁷``, ``∞``."""
+    sign = -1.0 if text.startswith("-") else 1.0
+    body = text.removeprefix("-")
+    if body == "∞":
+        return sign * math.inf
+    power = "".join(c for c in body if c in _SUPERSCRIPT)
+    if not power:
+        return sign * float(body)
+    mantissa = body[: -len(power)].removesuffix("10").removesuffix("·")
+    return sign * float(mantissa or "1") * 10.0 ** int("".join(_SUPERSCRIPT[c] for c in power))
 
 
 def shown_numbers(at: AppTest) -> tuple:

@@ -1,10 +1,16 @@
-"""Plainly written maths and its three typeset forms (app.notation): the expected strings are written out by hand."""
+"""Plainly written maths and its three typeset forms, and numbers as a reader writes them (app.notation): the expected
+strings are written out by hand."""
 
 from __future__ import annotations
 
-import pytest
+import math
 
-from app.notation import html, plain, tex
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.notation import html, number, numbers_in, plain, tex
+from tests.app.conftest import read_number
 
 CASES = [
     # written, LaTeX for Markdown, HTML for Plotly, Unicode for tables
@@ -48,3 +54,81 @@ def test_what_is_not_maths_is_left_alone(text):
 def test_typesetting_twice_changes_nothing(written):
     assert tex(tex(written)) == tex(written)
     assert html(html(written)) == html(written)
+
+
+NUMBERS = [
+    # (value, significant figures, what a reader sees)
+    (1e-5, 6, "10⁻⁵"),
+    (3e-6, 6, "3·10⁻⁶"),
+    (2e-6, 6, "2·10⁻⁶"),
+    (1e-12, 6, "10⁻¹²"),
+    (1e-10, 6, "10⁻¹⁰"),
+    (5e-4, 6, "5·10⁻⁴"),  # below 0.001: a power of ten
+    (1e-4, 6, "10⁻⁴"),
+    (0.001, 6, "0.001"),  # from 0.001 up: a plain decimal
+    (0.00123, 6, "0.00123"),
+    (0.01, 6, "0.01"),
+    (0.5, 6, "0.5"),
+    (0.1 + 0.2, 6, "0.3"),
+    (1.0, 6, "1"),
+    (20.0, 6, "20"),
+    (1000.0, 6, "1000"),
+    (100000.0, 6, "100000"),
+    (999999.0, 6, "999999"),
+    (1e6, 6, "10⁶"),  # a million and more: a power of ten
+    (2.5e6, 6, "2.5·10⁶"),
+    (12345678.0, 6, "1.23457·10⁷"),
+    (4.85165e8, 3, "4.85·10⁸"),
+    (1e100, 3, "10¹⁰⁰"),
+    (7.5312e-6, 3, "7.53·10⁻⁶"),
+    (6.7e-4, 3, "6.7·10⁻⁴"),
+    (0.004975, 4, "0.004975"),
+    (0.123456, 3, "0.123"),
+    (14.0623, 4, "14.06"),
+    (1234.5, 3, "1230"),  # to its figures, never 1.23e+03
+    (12345.6, 4, "12350"),
+    (19224.6, 4, "19220"),
+    (9.9996e-6, 3, "10⁻⁵"),  # rounding carries into the power
+    (0.00099996, 3, "0.001"),  # … and across the boundary to a plain decimal
+    (999999.7, 6, "10⁶"),
+    (-0.5, 6, "-0.5"),
+    (-3e-6, 6, "-3·10⁻⁶"),
+    (-2.5e7, 2, "-2.5·10⁷"),
+    (0.0, 6, "0"),
+    (-0.0, 6, "0"),
+    (math.inf, 6, "∞"),
+    (-math.inf, 6, "-∞"),
+    (math.nan, 6, "–"),
+    (3, 6, "3"),  # an int is a number too
+]
+
+
+@pytest.mark.parametrize("value,digits,shown", NUMBERS, ids=[c[2] for c in NUMBERS])
+def test_numbers_read_as_people_write_them(value, digits, shown):
+    assert number(value, digits) == shown
+
+
+def test_number_defaults_to_six_figures_like_python_g():
+    assert number(0.1234567) == "0.123457"
+    assert number(1e-5) == "10⁻⁵"
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300), st.integers(1, 8))
+def test_a_written_number_means_the_number_to_its_figures(x, digits):
+    shown = number(x, digits)
+    assert "e" not in shown and "+" not in shown
+    assert math.isclose(read_number(shown), x, rel_tol=10.0 ** (1 - digits), abs_tol=1e-300)
+
+
+def test_numbers_in_a_sentence_are_rewritten_with_their_figures():
+    assert numbers_in("has δ = 1e-05 left; needs δ = 7.53e-06") == "has δ = 10⁻⁵ left; needs δ = 7.53·10⁻⁶"
+    assert numbers_in("a ratio of 2.5e+07") == "a ratio of 2.5·10⁷"
+    assert numbers_in("ρ = 0.5 at ε = 2, grid 0.0001") == "ρ = 0.5 at ε = 2, grid 0.0001"  # already plain
+    assert numbers_in("version v1e-05 and x_1e-05") == "version v1e-05 and x_1e-05"  # part of a word
+
+
+def test_every_surface_writes_a_programmers_number_as_people_do_but_not_in_code_or_links():
+    written = "δ = 1e-05 here; `?delta=1e-05` and [open](./brdp?delta=1e-05) keep theirs"
+    assert tex(written) == "δ = 10⁻⁵ here; `?delta=1e-05` and [open](./brdp?delta=1e-05) keep theirs"
+    assert html("Total ε at δ = 2e-06 after T releases") == "Total ε at δ = 2·10⁻⁶ after T releases"
+    assert tex("ε_y at δ = 1e-05") == "$ε_{y}$ at δ = 10⁻⁵"
