@@ -140,13 +140,13 @@ def judge(p: Param, raw: str, default: Any) -> tuple[Any, str | None, str | None
     x = parse_number(raw)
     lo, hi = min(p.grid), max(p.grid)
     if x is None or not lo * (1 - 1e-12) <= x <= hi * (1 + 1e-12):
-        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be a number from {p.fmt(lo)} to " \
-                     f"{p.fmt(hi)}. Showing the default {p.fmt(default)} instead.", None
+        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be a number from " \
+                     f"{p.words(lo)} to {p.words(hi)}. Showing the default {p.words(default)} instead.", None
     nearest = _nearest(p.grid, x)
     note = None
     if abs(nearest - x) > 1e-9 * max(abs(x), 1e-300):
         note = f"The link set {name} to {_shown(raw)}; the slider moves in steps, so the page shows the nearest " \
-               f"step, {p.fmt(nearest)}."
+               f"step, {p.words(nearest)}."
     return nearest, None, note
 
 
@@ -184,7 +184,7 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     # without one that fallback is the first option, which would silently reset every control to its minimum.
     current = st.session_state[p.key]
     if p.kind == "slider":
-        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=p.fmt, key=p.key,
+        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=p.words, key=p.key,
                                 help=text)
         if p.ends:
             c.markdown(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.catalogue.glossary import GLOSSARY
+from app.notation import number
 
 Kind = Literal["slider", "choice", "toggle", "seed"]
 
@@ -32,7 +33,7 @@ def int_log_grid(low: int, high: int, mantissas: Sequence[float] = _E_SERIES) ->
 
 
 def fmt_number(v: Any) -> str:
-    """Compact label (also the URL value) of a grid value: 0.01, 1.5, 20, 1e-05."""
+    """The URL value of a grid value: 0.01, 1.5, 20, 1e-05 (the reader sees :meth:`Param.words`: 10⁻⁵)."""
     return f"{v:g}" if isinstance(v, int | float) and not isinstance(v, bool) else str(v)
 
 
@@ -66,14 +67,19 @@ class Param:
         return f"{self.symbol} — {words}" if self.symbol else words[:1].upper() + words[1:]
 
     def fmt(self, value: Any) -> str:
-        """The URL form of a value (also the slider's tick label for numbers)."""
+        """The URL form of a value (``1e-05``)."""
         if self.kind == "toggle":
             return "true" if value else "false"
         return fmt_number(value)
 
     def words(self, value: Any) -> str:
-        """What the learner reads for a value: the option's label for a choice, the number otherwise."""
-        return self.labels.get(value, self.fmt(value)) if self.kind == "choice" else self.fmt(value)
+        """What the learner reads for a value: the option's label for a choice, a number as people write it
+        (``10⁻⁵``; also the slider's stop labels), else the URL form."""
+        if self.kind == "choice":
+            return self.labels.get(value, self.fmt(value))
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return number(value)
+        return self.fmt(value)
 
     @property
     def numeric(self) -> bool:

@@ -46,6 +46,17 @@ def test_on_screen_words_are_readable():
         assert "{" not in text and "spec" not in text.lower(), term
 
 
+def test_slider_stops_read_as_numbers_people_write_but_links_keep_the_plain_form():
+    delta = catalogue.get("delta")
+    assert [delta.words(v) for v in (1e-12, 2e-6, 1e-5, 5e-4, 0.001, 0.1)] == [
+        "10⁻¹²", "2·10⁻⁶", "10⁻⁵", "5·10⁻⁴", "0.001", "0.1"]
+    assert [delta.fmt(v) for v in (1e-12, 2e-6, 1e-5, 0.001)] == ["1e-12", "2e-06", "1e-05", "0.001"]
+    assert [catalogue.get("eps").words(v) for v in (0.01, 0.5, 20.0)] == ["0.01", "0.5", "20"]
+    assert catalogue.get("T").words(1000) == "1000"
+    for p in CATALOGUE.values():  # no stop of any slider is written e-05 or e+06
+        assert not [v for v in p.grid if p.numeric and "e" in p.words(v)], p.key
+
+
 def test_slider_stops_are_distinct():
     """The number of releases used to repeat stops (1, 1, 1, 2, 2, 3 …), so the first key presses did nothing."""
     grid = catalogue.get("T").grid

@@ -25,7 +25,7 @@ import pytest
 
 from app import registry
 from app.catalogue import CATALOGUE
-from tests.app.conftest import open_page
+from tests.app.conftest import open_page, read_number
 
 PAGES = [p.script for p in registry.available_pages()]
 TOTAL_SETS = 1000  # at least 1000 hostile query sets in all
@@ -88,6 +88,14 @@ class Control:
         return list(self.options)
 
 
+def _url_spelling(label: str) -> str:
+    """How a link spells a slider stop shown as a number (``10⁻⁵`` → ``1e-05``); any other label as it is."""
+    try:
+        return f"{read_number(label):g}"
+    except ValueError:
+        return label
+
+
 def _number(raw: str) -> float | None:
     try:
         x = float(raw)
@@ -110,10 +118,11 @@ def _control_of(at, key: str) -> Control | None:
             el = getattr(at, kind)(key=key)
         except (KeyError, IndexError):
             continue
-        if kind == "select_slider":
+        if kind == "select_slider":  # its stops read as people write numbers (10⁻⁵); a link spells them 1e-05
             value = el.value
-            default = next(o for o in el.options if _number(o) == value) if isinstance(value, int | float) else value
-            return Control(kind, tuple(el.options), str(default))
+            options = tuple(_url_spelling(o) for o in el.options)
+            default = next(o for o in options if _number(o) == value) if isinstance(value, int | float) else value
+            return Control(kind, options, str(default))
         if kind == "radio":  # a catalogue choice shows words on screen; its URL values are the option ids
             options = tuple(str(o) for o in CATALOGUE[key].grid) if key in CATALOGUE else tuple(el.options)
             return Control(kind, options, str(el.value))

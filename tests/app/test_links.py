@@ -21,6 +21,8 @@ def test_off_grid_values_are_written_back_and_explained():
     assert at.select_slider(key="eps").value == 2.0
     notes = [i.value for i in at.info]
     assert any("1.9" in n and "nearest step, 2" in n for n in notes), notes
+    assert any("to 3·10⁻⁶;" in n and "nearest step, 2·10⁻⁶" in n for n in notes), notes  # 3e-6 as people write it
+    assert "10⁻⁵" in at.select_slider(key="delta").options and "1e-05" not in at.select_slider(key="delta").options
     assert not at.error
 
 
