@@ -13,9 +13,10 @@ def _():
     from app import lessons
     from app.compute import audit as compute
     from app.figures import audit as figs
+    from app.notation import number
     from dpcore import audit, mechanisms
 
-    return audit, compute, figs, lessons, math, mechanisms, mo
+    return audit, compute, figs, lessons, math, mechanisms, mo, number
 
 
 @app.cell
@@ -56,7 +57,7 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, figs, mechanisms, mo, p):
+def _(compute, figs, mechanisms, mo, number, p):
     view = compute.run(p.mech, p.eps, p.delta, p.sens, p.draws, p.seed, p.level, 1.0, 0.6, False)
     _text1 = mo.md(f"""
     ## 1 · Two output laws, one person apart
@@ -69,9 +70,10 @@ def _(compute, figs, mechanisms, mo, p):
     _verdict = ("**a violation**: the claim is false" if _r.caught else
                 "**consistent**: no outcome beats the claim at this number of outputs (evidence, not proof)")
     _text2 = mo.md(f"""
-    The mechanism claims ε = {_r.claimed_epsilon:.4g} (δ = {_r.claimed_delta:.3g}). From {p.draws:,} outputs per data
-    set the audit proves, with {p.level:.1%} confidence, that the true ε is at least **{_r.epsilon_lb:.4g}** and the
-    true δ at the claimed ε at least **{_r.delta_lb:.3g}**. Verdict: {_verdict}.
+    The mechanism claims ε = {number(_r.claimed_epsilon, 4)} (δ = {number(_r.claimed_delta, 3)}). From
+    {p.draws:,} outputs per data set the audit proves, with {p.level:.1%} confidence, that the true ε is at least
+    **{number(_r.epsilon_lb, 4)}** and the true δ at the claimed ε at least **{number(_r.delta_lb, 3)}**.
+    Verdict: {_verdict}.
     """)
     mo.vstack([_text1, _chart, _text2])
     return (view,)
@@ -168,7 +170,7 @@ def _(mo):
 
 
 @app.cell
-def _(audit, compute, lessons, math, mo):
+def _(audit, compute, lessons, math, mo, number):
     _n, _seed = 100_000, 2024
     _table = audit.audit_table(epsilon=1.0, delta=1e-5, n=_n, rng=_seed, alpha=0.05)
     _honest = _table.iloc[:-1]
@@ -183,7 +185,7 @@ def _(audit, compute, lessons, math, mo):
                       "only BR-DP with the paper's accountant, at its counterexample, is caught"),
         lessons.check(_v.result.caught and _v.result.delta_lb > 0.99,
                       f"the audit proves δ ≥ {_v.result.delta_lb:.3f} where the paper's accountant prints "
-                      f"{_v.result.paper_delta:.2g} (exact δ = {_v.result.exact_delta:.3g})"),
+                      f"{number(_v.result.paper_delta, 2)} (exact δ = {number(_v.result.exact_delta, 3)})"),
         lessons.check(float(_lap.curve["epsilon_lb"].max()) <= 1.0 and math.isfinite(_lap.result.epsilon_lb),
                       "Laplace at ε = 1: the bound climbs with more outputs but never passes the claim"),
     ])

@@ -11,8 +11,9 @@ def _():
     import dpcore
     from app import compute, lessons
     from app.figures import baselines as figs
+    from app.notation import number
 
-    return compute, dpcore, figs, lessons, mo
+    return compute, dpcore, figs, lessons, mo, number
 
 
 @app.cell
@@ -65,13 +66,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p):
+def _(compute, figs, mo, number, p):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
     mo.vstack([
         figs.belief(compute.belief_curve(p.eps), epsilon=p.eps),
-        mo.md(f"At ε = {p.eps:g} the odds can move by at most e^ε = **{_factor:.3g}×**: a sceptic who gives 50 % "
-              f"to “Alice is in the data” ends at most at **{_half:.1%}**, whatever she sees."),
+        mo.md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
+              f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
+              "she sees."),
     ])
     return
 
@@ -123,15 +125,16 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p):
+def _(compute, figs, mo, number, p):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
     mo.vstack([
         figs.densities(compute.densities(p.eps, p.delta, p.sens, p.calib), theta=p.theta),
-        mo.md(f"At these settings the Gaussian needs σ = **{_cal.sigma:.4g}** and the Laplace b = "
-              f"**{_cal.laplace_scale:.4g}**. A release lands within ±θ = {p.theta:g} of the truth with probability "
-              f"**{_within['gaussian']:.4f}** (Gaussian) and **{_within['laplace']:.4f}** (Laplace)."),
+        mo.md(f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
+              f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
+              f"truth with probability **{_within['gaussian']:.4f}** (Gaussian) and "
+              f"**{_within['laplace']:.4f}** (Laplace)."),
     ])
     return
 
@@ -201,13 +204,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p):
+def _(compute, figs, mo, number, p):
     _total = compute.composed_epsilons(p.eps, p.delta, p.sens, p.calib, p.T)
     mo.vstack([
         figs.composition(compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
                          compositions=p.T, delta=p.delta),
-        mo.md(f"After T = {p.T} releases at δ = {p.delta:g}: Gaussian **{_total.gaussian:.4g}**, Laplace "
-              f"**{_total.laplace:.4g}**, against the naive {p.T} × {p.eps:g} = {p.T * p.eps:g}."),
+        mo.md(f"After T = {p.T} releases at δ = {number(p.delta)}: Gaussian "
+              f"**{number(_total.gaussian, 4)}**, Laplace **{number(_total.laplace, 4)}**, against the naive "
+              f"{p.T} × {number(p.eps)} = {number(p.T * p.eps)}."),
     ])
     return
 
@@ -257,7 +261,7 @@ def _(mo):
 
 
 @app.cell
-def _(compute, dpcore, lessons, mo, p):
+def _(compute, dpcore, lessons, mo, number, p):
     _cal1 = dpcore.calibrate(1.0, 1e-5, sensitivity=1.0)
     _classic = dpcore.gaussian_sigma(1.0, 1e-5, method="classic")
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
@@ -275,18 +279,19 @@ def _(compute, dpcore, lessons, mo, p):
         lessons.check(lessons.close(_cal1.laplace_scale, 0.999980, rel=1e-5),
                       f"Laplace b(1, 10⁻⁵) = {_cal1.laplace_scale:.6f} (ε′ = ε − 2 ln(1 − δ))"),
         lessons.check(abs(_exact_delta - p.delta) <= 1e-9 * p.delta,
-                      f"the analytic σ meets the target exactly: δ({p.eps:g}) = {_exact_delta:.4g}")
+                      f"the analytic σ meets the target exactly: δ({number(p.eps)}) = "
+                      f"{number(_exact_delta, 4)}")
         if p.calib == "analytic" else
-        mo.md(f"ℹ The classic σ is proven only for ε < 1: at ε = {p.eps:g} its exact δ is {_exact_delta:.3g} "
-              f"against the target {p.delta:g}" + (" — it does **not** keep the promise here." if _exact_delta >
-                                                     p.delta * (1 + 1e-9) else ".")),
+        mo.md(f"ℹ The classic σ is proven only for ε < 1: at ε = {number(p.eps)} its exact δ is "
+              f"{number(_exact_delta, 3)} against the target {number(p.delta)}"
+              + (" — it does **not** keep the promise here." if _exact_delta > p.delta * (1 + 1e-9) else ".")),
         lessons.check(abs(_total.gaussian - _ref) < 1e-2,
                       f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
                       f"({_total.gaussian:.4f} vs {_ref:.4f})")
         if _ref is not None else
-        mo.md(f"ℹ The total ε = {_total.gaussian:.5g} is past 709, where e^ε no longer fits in ordinary floating "
-              "point: dp_accounting cannot follow it there, so this lesson does not compare (its own totals are "
-              "computed in log space)."),
+        mo.md(f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
+              "ordinary floating point: dp_accounting cannot follow it there, so this lesson does not "
+              "compare (its own totals are computed in log space)."),
         lessons.check(_gap < 4 * _se + 1e-12,
                       f"sampled share within ±θ matches the exact one (largest gap {_gap:.4f} < 4 standard errors)"),
     ])

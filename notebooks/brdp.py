@@ -11,9 +11,10 @@ def _():
     from app import lessons
     from app.compute import brdp as compute
     from app.figures import brdp as figs
+    from app.notation import number
     from dpcore import brdp
 
-    return brdp, compute, figs, lessons, mo
+    return brdp, compute, figs, lessons, mo, number
 
 
 @app.cell
@@ -52,17 +53,17 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, figs, mo, p):
+def _(compute, figs, mo, number, p):
     key = compute.PlanKey(p.eps, p.delta, p.sens, p.theta, p.kernel, p.acct)
     _draws, _ = compute.recycler(key, 0)
     _chart = figs.recycler(_draws, theta=p.theta)
     _plan = compute.plan(key)
     _text = mo.md(
-        f"At these settings a BR-DP release lands within ±θ = {p.theta:g} with probability "
+        f"At these settings a BR-DP release lands within ±θ = {number(p.theta)} with probability "
         f"**{_plan.acceptance:.4f}**, a plain DP release (the same noise at the full budget, never redrawn) with "
-        f"**{_plan.dp_acceptance:.4f}**. The noise runs at ε_y = **{_plan.epsilon_y:.4g}** of ε = {p.eps:g} and a "
-        f"missed answer is redrawn with probability q = **{_plan.q:.3g}**, so a release takes "
-        f"**{_plan.expected_draws:.3f}** draws on average."
+        f"**{_plan.dp_acceptance:.4f}**. The noise runs at ε_y = **{number(_plan.epsilon_y, 4)}** of ε = "
+        f"{number(p.eps)} and a missed answer is redrawn with probability q = **{number(_plan.q, 3)}**, so a "
+        f"release takes **{_plan.expected_draws:.3f}** draws on average."
     )
     mo.vstack([_chart, _text])
     return (key,)
@@ -165,16 +166,17 @@ def _(mo):
 
 
 @app.cell
-def _(compute, key, mo):
+def _(compute, key, mo, number):
     _plan = compute.plan(key)
     _verdict = ("**This plan is not private at your target**: the exact δ is above it." if not _plan.sound else
                 "The plan meets the target under the exact accountant.")
     _warn = ("\n\n⚠ Here the paper **under-reports** δ by a factor "
-             f"{_plan.exact_delta / _plan.paper_delta:.3g}." if _plan.exact_delta > _plan.paper_delta else "")
+             f"{number(_plan.exact_delta / _plan.paper_delta, 3)}."
+             if _plan.exact_delta > _plan.paper_delta else "")
     mo.md(
-        f"| accountant | δ at ε = {_plan.epsilon:g} |\n|---|---|\n"
-        f"| paper's model (Prop. 2) | {_plan.paper_delta:.3g} |\n"
-        f"| **exact** (hockey-stick divergence) | **{_plan.exact_delta:.3g}** |\n\n"
+        f"| accountant | δ at ε = {number(_plan.epsilon)} |\n|---|---|\n"
+        f"| paper's model (Prop. 2) | {number(_plan.paper_delta, 3)} |\n"
+        f"| **exact** (hockey-stick divergence) | **{number(_plan.exact_delta, 3)}** |\n\n"
         f"{_verdict}{_warn}"
     )
     return
@@ -239,14 +241,15 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, lessons, mo, p):
+def _(compute, figs, key, lessons, mo, number, p):
     totals, _curve = lessons.remember(compute.composition, key, p.T)
     # the ε slider's neighbouring stops, composed on the other core while you read this one
     lessons.ahead(compute.composition, *[(key._replace(epsilon=_q.eps), p.T) for _q in lessons.neighbours(p, "eps")])
     _chart = figs.composition(_curve, delta=p.delta, compositions=p.T)
     _text = mo.md(
-        f"After T = {p.T} releases at δ = {p.delta:g}: exact BR-DP **{totals['exact']:.4g}**, the paper's Thm. 3 "
-        f"**{totals['paper']:.4g}**, plain DP **{totals['dp']:.4g}** (the naive sum is {p.T * p.eps:g})."
+        f"After T = {p.T} releases at δ = {number(p.delta)}: exact BR-DP **{number(totals['exact'], 4)}**, "
+        f"the paper's Thm. 3 **{number(totals['paper'], 4)}**, plain DP **{number(totals['dp'], 4)}** (the "
+        f"naive sum is {number(p.T * p.eps)})."
     )
     mo.vstack([_chart, _text])
     return (totals,)
@@ -328,7 +331,7 @@ def _(compute, figs):
 
 
 @app.cell
-def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo):
+def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo, number):
     import math
 
     import numpy as np
@@ -348,7 +351,7 @@ def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo):
     _fig2 = compute.plan(compute.PlanKey(2.0, 1e-5, 1.0, 1.0, "gaussian", "paper"))
     _draws = brdp.sample_outputs(100_000, kernel="gaussian", scale=_fig2.scale, theta=1.0, q=_fig2.q, rng=0)
     _share = float(np.mean(np.abs(_draws) <= 1.0))
-    _row = fig3[fig3["curve"] == "Alg. 1, δ = 1e-05"].set_index("epsilon_y")["q"]
+    _row = fig3[fig3["delta"] == 1e-5].set_index("epsilon_y")["q"]
     _q1 = float(np.interp(1.0, _row.index, _row.values))
     _t100 = fig5a.set_index("compositions")
     _gauss100 = float(brdp.composed_epsilon(1e-5, compositions=100, plan=_paper, accountant="dp"))
@@ -357,11 +360,13 @@ def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo):
                       f"the paper's example (ε = 1, θ = Δ = 1): ε_y = {_paper.epsilon_y:.4f}, q = {_paper.q:.4f}, "
                       f"acceptance {_acc:.5f} (Eq. 9 from the normal CDF)"),
         lessons.check(lessons.close(_paper.exact_delta, _quad, rel=1e-4),
-                      f"its exact δ(1) = {_paper.exact_delta:.4g} equals quadrature of the two output densities "
-                      f"({_quad:.4g}); the paper's model says {_paper.paper_delta:.3g}, over-cautious here"),
+                      f"its exact δ(1) = {number(_paper.exact_delta, 4)} equals quadrature of the two output "
+                      f"densities ({number(_quad, 4)}); the paper's model says "
+                      f"{number(_paper.paper_delta, 3)}, over-cautious here"),
         lessons.check(_exact.sound and _exact.acceptance > _paper.acceptance,
                       f"the exact optimum is sound and lands within ±θ more often: {_exact.acceptance:.4f} against "
-                      f"{_paper.acceptance:.4f} (ε_y = {_exact.epsilon_y:.3g}, q = {_exact.q:.3g})"),
+                      f"{_paper.acceptance:.4f} (ε_y = {number(_exact.epsilon_y, 3)}, q = "
+                      f"{number(_exact.q, 3)})"),
         lessons.check(abs(_share - _fig2.acceptance) < 4 * math.sqrt(_fig2.acceptance * (1 - _fig2.acceptance) / 1e5),
                       f"Fig. 2(b): {_share:.4f} of 100 000 sampled releases fall within ±θ, as Eq. 9 says "
                       f"({_fig2.acceptance:.4f}) — less than half, not \"most\" as the paper's text puts it"),

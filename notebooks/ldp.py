@@ -13,9 +13,10 @@ def _():
     from app import lessons
     from app.compute import ldp as compute
     from app.figures import ldp as figs
+    from app.notation import number
     from dpcore import ldp
 
-    return compute, figs, ldp, lessons, math, mo
+    return compute, figs, ldp, lessons, math, mo, number
 
 
 @app.cell
@@ -132,13 +133,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p, x_true):
+def _(compute, figs, mo, number, p, x_true):
     _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False)
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
     _text = mo.md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
-        f"Σε = **{_b.basic:.4g}**. The most likely value is {', '.join(str(v) for v in _b.argmax[:5])}; the "
-        f"least likely {', '.join(str(v) for v in _b.argmin[:5])}."
+        f"Σε = **{number(_b.basic, 4)}**. The most likely value is "
+        f"{', '.join(str(v) for v in _b.argmax[:5])}; the least likely "
+        f"{', '.join(str(v) for v in _b.argmin[:5])}."
     )
     mo.vstack([_chart, _text])
     return
@@ -213,14 +215,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p, x_true):
+def _(compute, figs, mo, number, p, x_true):
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _chart = figs.timeline(_t.table, _t, ratio=False)
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _text = mo.md(
-        f"With ε_G = {p.epsg:g} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic composition "
-        f"stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went down "
-        f"{_t.decreases} time(s)."
+        f"With ε_G = {number(p.epsg)} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic "
+        f"composition stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went "
+        f"down {_t.decreases} time(s)."
     )
     mo.vstack([_chart, _text])
     return
@@ -269,13 +271,13 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, p):
+def _(compute, figs, mo, number, p):
     _chart = figs.rr_curve(compute.rr_closed_form(p.eps), budget=p.epsg)
     _e = compute.rr_expected(p.eps, p.epsg)
     _text = mo.md(
-        f"At ε = {p.eps:g} and ε_G = {p.epsg:g} the filter answers on average **{_e:.3f}** randomized-response "
-        f"queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**." if _e is not None else
-        f"At ε = {p.eps:g} and ε_G = {p.epsg:g} the walk is too long to solve here (⌊ε_G/ε⌋ > "
+        f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the filter answers on average **{_e:.3f}** "
+        f"randomized-response queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**." if _e is not None else
+        f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the walk is too long to solve here (⌊ε_G/ε⌋ > "
         f"{compute.RR_CLOSED_FORM_MAX_M})."
     )
     mo.vstack([_chart, _text])

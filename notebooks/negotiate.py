@@ -14,9 +14,10 @@ def _():
     from app import lessons
     from app.compute import negotiate as compute
     from app.figures import negotiate as figs
+    from app.notation import number
     from dpcore import negotiate
 
-    return compute, dpcore, figs, lessons, math, mo, negotiate
+    return compute, dpcore, figs, lessons, math, mo, negotiate, number
 
 
 @app.cell
@@ -136,11 +137,12 @@ def _(mo):
 
 
 @app.cell
-def _(answer, compute, mo, p):
+def _(answer, compute, mo, number, p):
     if answer.mechanism and answer.epsilon > 0:
         _c = compute.composition(answer.mechanism, answer.epsilon, answer.delta, p.sens, p.T, p.delta)
-        _text = (f"**{p.T} releases** of the answer spend ε = **{_c.total_epsilon:.3g}** in total at "
-                 f"δ = {_c.total_delta:.3g}, counted exactly; adding them up says {_c.basic_epsilon:.3g}.")
+        _text = (f"**{p.T} releases** of the answer spend ε = **{number(_c.total_epsilon, 3)}** in total at "
+                 f"δ = {number(_c.total_delta, 3)}, counted exactly; adding them up says "
+                 f"{number(_c.basic_epsilon, 3)}.")
     else:
         _text = "This requirement has no ε > 0 answer to compose (see the sentence above)."
     mo.md(_text)

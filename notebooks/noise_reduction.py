@@ -13,10 +13,11 @@ def _():
     from app import lessons
     from app.compute import noise_reduction as compute
     from app.figures import noise_reduction as figs
+    from app.notation import number
     from dpcore import filters as fl
     from dpcore import noise_reduction as nr
 
-    return compute, figs, fl, lessons, math, mo, nr
+    return compute, figs, fl, lessons, math, mo, nr, number
 
 
 @app.cell
@@ -86,18 +87,19 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, mo, p, variant):
+def _(compute, figs, grid_args, mo, number, p, variant):
     _df, _stops = compute.paths(*grid_args, p.y, p.eta, "brownian", 0)
     _chart1 = figs.idea(_df, _stops, compute.bands(*grid_args, p.y, p.eta), value=p.y)
     _b = compute.budget(p.eps, p.delta, variant)
     _, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _unit = "ρ_T" if p.process == "brownian" else "ε_T"
     _text = mo.md(
-        f"Over {compute.N_RUNS} runs of this release of y = {p.y:g}, the median run stopped at ε_T = "
-        f"**{_summ.median_epsilon_stop:.4g}** and paid **{_summ.median_charge:.4g}** ({_unit}); a release that never "
-        f"stopped would pay **{_summ.worst_charge:.4g}**, which for Brownian noise is the whole budget ρ* = "
-        f"{_b.rho:.4g}. {_summ.accepted:.0%} of the runs reached the tolerance, and {_summ.precision:.0%} of those were "
-        "really within η (the rule only sees ŷ, so a few slip through)."
+        f"Over {compute.N_RUNS} runs of this release of y = {number(p.y)}, the median run stopped at ε_T = "
+        f"**{number(_summ.median_epsilon_stop, 4)}** and paid **{number(_summ.median_charge, 4)}** "
+        f"({_unit}); a release that never stopped would pay **{number(_summ.worst_charge, 4)}**, which for "
+        f"Brownian noise is the whole budget ρ* = {number(_b.rho, 4)}. {_summ.accepted:.0%} of the runs "
+        f"reached the tolerance, and {_summ.precision:.0%} of those were really within η (the rule only sees "
+        "ŷ, so a few slip through)."
     )
     _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
@@ -181,15 +183,15 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, mo, p, variant):
+def _(compute, figs, grid_args, mo, number, p, variant):
     _odo = compute.odometer(*grid_args, p.y, p.eta, p.m, 0)
     _chart = figs.odometer(_odo, budget=compute.budget(p.eps, p.delta, variant).rho)
     _got = compute.odometer_summary(compute.odometer(*grid_args, p.y, p.eta, p.m, 0))
     _b = compute.budget(p.eps, p.delta, variant)
     _text = mo.md(
-        f"With ε = {p.eps:g} and δ = {p.delta:g} the filter's budget is ρ* = **{_b.rho:.6g}**. Of the m = {p.m} "
-        f"counts, noise reduction returns **{_got.noise_reduction}** and doubling **{_got.doubling}** within η = "
-        f"{p.eta:g}."
+        f"With ε = {number(p.eps)} and δ = {number(p.delta)} the filter's budget is ρ* = "
+        f"**{number(_b.rho)}**. Of the m = {p.m} counts, noise reduction returns **{_got.noise_reduction}** "
+        f"and doubling **{_got.doubling}** within η = {number(p.eta)}."
     )
     mo.vstack([_chart, _text])
     return

@@ -13,9 +13,10 @@ def _():
     from app import lessons
     from app.compute import r2dp as compute
     from app.figures import r2dp as figs
+    from app.notation import number
     from dpcore import r2dp
 
-    return compute, figs, lessons, math, mo, r2dp
+    return compute, figs, lessons, math, mo, number, r2dp
 
 
 @app.cell
@@ -92,16 +93,17 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, mo, p):
+def _(compute, figs, key, mo, number, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = mo.md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
-        f"±γ = {p.gamma:g} with probability **{_head.usefulness:.4f}** — against **{_head.laplace:.4f}** for "
-        f"Laplace at the same ε ({_head.ratio:.3f}×). No mixing law can do better than **{_head.two_point:.4f}** "
-        f"(the best two-point law), and no ε-DP noise at all better than **{_head.staircase:.4f}** (the staircase)."
+        f"±γ = {number(p.gamma)} with probability **{_head.usefulness:.4f}** — against "
+        f"**{_head.laplace:.4f}** for Laplace at the same ε ({_head.ratio:.3f}×). No mixing law can do "
+        f"better than **{_head.two_point:.4f}** (the best two-point law), and no ε-DP noise at all better "
+        f"than **{_head.staircase:.4f}** (the staircase)."
     )
     mo.vstack([_chart, _text])
     return

@@ -11,9 +11,10 @@ def _():
     from app import lessons
     from app.compute import svt as csvt
     from app.figures import svt as figs
+    from app.notation import number
     from dpcore import svt
 
-    return csvt, figs, lessons, mo, svt
+    return csvt, figs, lessons, mo, number, svt
 
 
 @app.cell
@@ -73,15 +74,16 @@ def _(mo):
 
 
 @app.cell
-def _(figs, mo, p, run, run_info, summary):
+def _(figs, mo, number, p, run, run_info, summary):
     _chart = figs.first_look(run, threshold=p.thr)
     _text = mo.md(
-        f"At these settings the threshold noise has scale b = **{summary.b:.4g}** and each count's noise scale "
-        f"1/λ = **{summary.scale:.4g}** (it grows with c: the budget ε₂ is shared by up to c yes-answers). The "
-        f"threshold is raised by r = **{summary.r:.4g}**. This run made {run_info.n_comparisons} comparisons and "
-        f"stopped {'at its c-th yes' if run_info.halted == 'cutoff' else 'with the queue used up'}: "
-        f"{run_info.n_positive} yes-answers, {run_info.true_positives_selected} of them truly at or above τ = "
-        f"{p.thr:g}."
+        f"At these settings the threshold noise has scale b = **{number(summary.b, 4)}** and each count's "
+        f"noise scale 1/λ = **{number(summary.scale, 4)}** (it grows with c: the budget ε₂ is shared by up "
+        f"to c yes-answers). The threshold is raised by r = **{number(summary.r, 4)}**. This run made "
+        f"{run_info.n_comparisons} comparisons and stopped "
+        f"{'at its c-th yes' if run_info.halted == 'cutoff' else 'with the queue used up'}: "
+        f"{run_info.n_positive} yes-answers, {run_info.true_positives_selected} of them truly at or above "
+        f"τ = {number(p.thr)}."
     )
     mo.vstack([_chart, _text])
     return
@@ -129,15 +131,16 @@ def _(mo):
 
 
 @app.cell
-def _(csvt, figs, mo, p, summary):
+def _(csvt, figs, mo, number, p, summary):
     _df = csvt.success_curve(p.eps, p.c, p.neg, p.alpha, p.noise, p.mono)
     _chart = figs.success(_df, r_op=summary.r_op, mean=summary.mean, p_floor=summary.p_floor)
     _text = mo.md(
-        f"Here r^op = **{summary.r_op:.4g}**, about {summary.r_op / summary.scale:.2g} times the noise scale. With "
-        f"the correction in use (r = {summary.r:.4g}) a count exactly at τ is reported as above it with probability "
-        f"**{summary.p_at_threshold:.4g}**; the success probability is {summary.p_eq8:.4g} by the paper's Eq. 8 and "
-        f"**{summary.p_shared:.4g}** exactly. The two differ because Eq. 8 draws a fresh threshold noise for every "
-        f"comparison, while the algorithm shares one ρ (k = {p.neg})."
+        f"Here r^op = **{number(summary.r_op, 4)}**, about {number(summary.r_op / summary.scale, 2)} times "
+        f"the noise scale. With the correction in use (r = {number(summary.r, 4)}) a count exactly at τ is "
+        f"reported as above it with probability **{number(summary.p_at_threshold, 4)}**; the success "
+        f"probability is {number(summary.p_eq8, 4)} by the paper's Eq. 8 and "
+        f"**{number(summary.p_shared, 4)}** exactly. The two differ because Eq. 8 draws a fresh threshold "
+        f"noise for every comparison, while the algorithm shares one ρ (k = {p.neg})."
     )
     mo.vstack([_chart, _text])
     return
