@@ -23,6 +23,7 @@ import streamlit as st
 
 from app import ledger_store as ls
 from app import registry
+from app.notation import number
 from dpcore import ledger as dl
 
 KEY = "privacy_ledger"  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
@@ -249,19 +250,19 @@ def describe(r: dl.Release) -> str:
     """Short ε/δ summary of a release, as a button shows it."""
     times = f" × {r.compositions}" if r.compositions > 1 else ""
     if r.kind == "noise_reduction":
-        return f"ε_T = {r.epsilon:.3g} (ε_max = {r.epsilon_max:.3g})"
+        return f"ε_T = {number(r.epsilon, 3)} (ε_max = {number(r.epsilon_max, 3)})"
     if r.kind == "gaussian":
-        return f"ε = {r.epsilon:.3g} at δ = {r.delta:.1g}{times}"
+        return f"ε = {number(r.epsilon, 3)} at δ = {number(r.delta, 1)}{times}"
     if r.kind == "approx":
-        return f"(ε, δ) = ({r.epsilon:.3g}, {r.delta:.1g}){times}"
-    return f"ε = {r.epsilon:.3g}{times}"
+        return f"(ε, δ) = ({number(r.epsilon, 3)}, {number(r.delta, 1)}){times}"
+    return f"ε = {number(r.epsilon, 3)}{times}"
 
 
 def status_text(ledger: dl.Ledger) -> str:
     """One line: how many releases and the spend of the enforcing accountant against the budget."""
     n = len(ledger.releases)
-    head = (f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {ledger.spent():.3g} of "
-            f"{ledger.epsilon:g} (δ = {ledger.delta:g})")
+    head = (f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {number(ledger.spent(), 3)} of "
+            f"{number(ledger.epsilon)} (δ = {number(ledger.delta)})")
     if ledger.enforce == "filter":
         return (f"{head}, as the privacy filter counts it: it adds releases one at a time (in zCDP, at part of δ), "
                 "so it says a little more than the exact total that the ledger page and the negotiate page quote.")

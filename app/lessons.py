@@ -307,7 +307,7 @@ class Exercise:
         if ok:
             return True, "Right. " + self.why
         direction = "too large" if x > target else "too small"
-        return False, f"Not quite: {x:g} is {direction}. " + self.why
+        return False, f"Not quite: {notation.number(x)} is {direction}. " + self.why
 
     @property
     def input(self) -> Any:

@@ -156,7 +156,7 @@ def static_table(data: object, kw: Mapping[str, Any]) -> Any:
         elif col in formats:
             shown[col] = functools.partial(_printf, formats[col])
         elif pd.api.types.is_float_dtype(df[col]):
-            shown[col] = "{:.4g}"
+            shown[col] = functools.partial(notation.number, digits=4)
     return df.style.format(shown, na_rep="–").relabel_index([labels.get(c, c) for c in df.columns], axis="columns")
 
 
@@ -175,7 +175,8 @@ TYPESET_CELLS_ROWS = 500
 
 
 def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
-    """Text cells with plainly written maths (``ε_T``, ``r^op``) in Unicode scripts, as the column names are."""
+    """Text cells with plainly written maths (``ε_T``, ``r^op``) in Unicode scripts, as the column names are, and
+    numbers written ``1e-05`` as 10⁻⁵ (the ledger's reasons come from ``dpcore``)."""
     if len(data) > TYPESET_CELLS_ROWS:
         return data
     text = [c for c in data.columns if data[c].dtype == object or pd.api.types.is_string_dtype(data[c])]
@@ -183,7 +184,8 @@ def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
         return data
     out = data.copy()
     for c in text:
-        out[c] = out[c].map(lambda v: notation.plain(v) if isinstance(v, str) and ("_" in v or "^" in v) else v)
+        out[c] = out[c].map(lambda v: notation.plain(notation.numbers_in(v))
+                            if isinstance(v, str) and not v.startswith("http") else v)
     return out
 
 
@@ -436,10 +438,10 @@ def share_hint() -> None:
 
 
 def _times(ratio: float) -> str:
-    """A ratio as a reader says it: 2.5×, 37×, 1,490× (never 1.49e+03×)."""
+    """A ratio as a reader says it: 2.5×, 37×, 1,490×, 2.5·10⁷× (never 1.49e+03×)."""
     if not math.isfinite(ratio):
         return "infinitely"
-    return f"{ratio:.2g}×" if ratio < 10 else f"{ratio:,.0f}×" if ratio < 1e7 else f"{ratio:.1e}×"
+    return f"{ratio:,.0f}×" if 10 <= ratio < 1e7 else f"{notation.number(ratio, 2)}×"
 
 
 def paper_vs_exact(
@@ -447,22 +449,28 @@ def paper_vs_exact(
     paper: float,
     exact: float,
     *,
-    fmt: str = "{:.4g}",
+    fmt: str | None = None,
+    digits: int = 4,
     paper_underreports: bool | None = None,
     help: str | None = None,
 ) -> None:
     """The paper's number as printed beside the exact one, with a warning when the paper under-reports privacy loss.
 
-    ``paper_underreports`` defaults to ``exact > paper`` (for δ or ε, larger means more privacy loss).
+    Both are written to ``digits`` significant figures as people write numbers (10⁻⁵, not 1e-05), or with the
+    fixed format ``fmt`` ("{:.4f}"). ``paper_underreports`` defaults to ``exact > paper`` (for δ or ε, larger
+    means more privacy loss).
     """
+    def show(x: float) -> str:
+        return fmt.format(x) if fmt is not None else notation.number(x, digits)
+
     worse = (exact > paper * (1 + 1e-9) + 1e-300) if paper_underreports is None else paper_underreports
     left, right = st.columns(2)
-    left.metric(f"{label} — paper's accountant", fmt.format(paper), help=help)
-    right.metric(f"{label} — exact", fmt.format(exact))
+    left.metric(f"{label} — paper's accountant", show(paper), help=help)
+    right.metric(f"{label} — exact", show(exact))
     if worse:
         ratio = exact / paper if paper > 0 else float("inf")
         st.warning(
-            f"The paper under-reports the privacy loss here: the exact {label} is {fmt.format(exact)}, the paper "
-            f"prints {fmt.format(paper)} ({_times(ratio)} too small). The app's defaults use the exact value.",
+            f"The paper under-reports the privacy loss here: the exact {label} is {show(exact)}, the paper "
+            f"prints {show(paper)} ({_times(ratio)} too small). The app's defaults use the exact value.",
             icon=":material/warning:",
         )

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from app.compute._cache import cached
+from app.notation import number
 from dpcore import brdp
 
 COMPOSITION_INTERVAL = 5e-4  # PLD loss grid of the drawn exact composition curve (ε_T within ~T·h/2)
@@ -202,8 +203,8 @@ def q_curves(epsilon: float, deltas: tuple[float, ...], sensitivity: float, thet
         if i == 0:
             frames.append(pd.DataFrame({"epsilon_y": df["epsilon_y"], "curve": "baseline", "delta": np.nan,
                                         "q": df["q_base"]}))
-        frames.append(pd.DataFrame({"epsilon_y": df["epsilon_y"], "curve": f"Alg. 1, δ = {dl:g}", "delta": dl,
-                                    "q": df["q"]}))
+        frames.append(pd.DataFrame({"epsilon_y": df["epsilon_y"], "curve": f"Alg. 1, δ = {number(dl)}",
+                                    "delta": dl, "q": df["q"]}))
     return pd.concat(frames, ignore_index=True)
 
 

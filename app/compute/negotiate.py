@@ -16,6 +16,7 @@ import pandas as pd
 
 import dpcore
 from app.compute._cache import cached
+from app.notation import number
 from dpcore import deployments as _deployments
 from dpcore import ledger as _ledger
 from dpcore import mechanisms as _mechanisms
@@ -70,11 +71,11 @@ class Requirement:
     def words(self) -> str:
         """The requirement in one phrase."""
         if self.kind == "error":
-            return f"|answer − truth| ≤ {self.theta:g}"
+            return f"|answer − truth| ≤ {number(self.theta)}"
         if self.kind == "relative":
-            return f"|answer − x| ≤ {self.eta:g}·{self.size:g} = {self.bound:g}"
-        return (f"{self.below} queries {self.theta:g} below the threshold rejected and the next one {self.theta:g} "
-                "above accepted")
+            return f"|answer − x| ≤ {number(self.eta)}·{number(self.size)} = {number(self.bound)}"
+        return (f"{self.below} queries {number(self.theta)} below the threshold rejected and the next one "
+                f"{number(self.theta)} above accepted")
 
 
 #: Requirement arguments a mechanism does not use: dropped from its cache key, so e.g. moving δ does not redo R²DP.
@@ -162,19 +163,20 @@ class Answer:
 
 
 def _percent(p: float) -> str:
-    return f"{100 * p:.4g} %"
+    return f"{number(100 * p, 4)} %"
 
 
 def _sentence(mech: str, eps: float, delta: float, req: Requirement) -> str:
-    head = f"Use {PHRASE[mech]} with ε = {fmt_epsilon(eps)}, δ = {delta:g}"
+    head = f"Use {PHRASE[mech]} with ε = {fmt_epsilon(eps)}, δ = {number(delta)}"
     if req.kind == "error":
-        what = f"each count is within ±{req.theta:g} of the truth in {_percent(req.confidence)} of releases"
+        what = (f"each count is within ±{number(req.theta)} of the truth in {_percent(req.confidence)} of "
+                "releases")
     elif req.kind == "relative":
-        what = (f"each answer is within {_percent(req.eta)} of a true value of {req.size:g} (±{req.bound:g}) in "
-                f"{_percent(req.confidence)} of releases")
+        what = (f"each answer is within {_percent(req.eta)} of a true value of {number(req.size)} "
+                f"(±{number(req.bound)}) in {_percent(req.confidence)} of releases")
     else:
-        what = (f"{req.below} queries {req.theta:g} below the threshold are all rejected and the next one "
-                f"{req.theta:g} above it is accepted in {_percent(req.confidence)} of runs")
+        what = (f"{req.below} queries {number(req.theta)} below the threshold are all rejected and the next "
+                f"one {number(req.theta)} above it is accepted in {_percent(req.confidence)} of runs")
     return f"{head}: {what}."
 
 
@@ -205,8 +207,8 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
         sentence = _sentence(pick, eps, delta, req)
     else:
         pick, eps, delta, stated = "", math.inf, 0.0, math.inf
-        sentence = (f"No mechanism meets this requirement at any ε ≤ {CAP:g}: loosen the error bound or lower the "
-                    "confidence.")
+        sentence = (f"No mechanism meets this requirement at any ε ≤ {number(CAP)}: loosen the error bound "
+                    "or lower the confidence.")
     for m in MECHS:
         if m == pick:
             continue
@@ -280,10 +282,11 @@ def deployments_meaning(prior: float = 0.01) -> pd.DataFrame:
     return pd.DataFrame({
         "who": df["organisation"],
         "deployment": df["deployment"],
-        "ε": [f"{e:.3g}" + (" (from ρ)" if c else "") for e, c in zip(df["epsilon"], df["converted"], strict=True)],
-        "δ": [f"{d:g}" for d in df["delta"]],
+        "ε": [number(e, 3) + (" (from ρ)" if c else "")
+              for e, c in zip(df["epsilon"], df["converted"], strict=True)],
+        "δ": [number(d) for d in df["delta"]],
         "unit of privacy": df["unit"],
-        f"largest posterior from {100 * prior:g} %": [f"{100 * q:.3g} %" for q in df["posterior"]],
+        f"largest posterior from {number(100 * prior)} %": [f"{number(100 * q, 3)} %" for q in df["posterior"]],
         "source": df["url"],
         "note": df["note"],
     })
@@ -295,8 +298,8 @@ def _fmt_eps(eps: float, applicable: bool, cap: float = CAP) -> str:
     if math.isnan(eps):
         return "no answer"
     if not np.isfinite(eps):
-        return f"not reachable (ε ≤ {cap:g})"
-    return f"{eps:.5g}"
+        return f"not reachable (ε ≤ {number(cap)})"
+    return number(eps, 5)
 
 
 def table_view(df: pd.DataFrame, *, direction: str) -> pd.DataFrame:
@@ -308,7 +311,7 @@ def table_view(df: pd.DataFrame, *, direction: str) -> pd.DataFrame:
         "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": "—"}).fillna("—"),
         ("smallest ε" if direction == "forward" else "ε spent"): [
             _fmt_eps(float(e), bool(a)) for e, a in zip(df["epsilon"], df["applicable"], strict=True)],
-        "δ": [f"{d:g}" if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
+        "δ": [number(d) if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
         "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "—" for x in df["accuracy"].astype(float)],
         "meets": [("yes" if m else "no") if a else "—" for m, a in zip(df["meets"], df["applicable"], strict=True)],
         "privacy sound": [("yes" if s else "NO: exact δ too large") if a else "—"

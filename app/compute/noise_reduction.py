@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from app.compute._cache import cached
+from app.notation import number
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
 
@@ -87,8 +88,9 @@ def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
     eps_min = math.sqrt(EPS2_MIN)
     if not epsilon_max > eps_min * (1 + 1e-9):
         raise ValueError(
-            f"epsilon: the budget allows noise levels up to ε = {epsilon_max:.3g} only, not above the first level "
-            f"ε_min = {eps_min:g} (ε²_min = {EPS2_MIN:g}, Section 7.2): no count can be released. Raise ε or δ."
+            f"epsilon: the budget allows noise levels up to ε = {number(epsilon_max, 3)} only, not above the "
+            f"first level ε_min = {number(eps_min)} (ε²_min = {number(EPS2_MIN)}, Section 7.2): no count can "
+            "be released. Raise ε or δ."
         )
     if levels < 2:
         return np.array([epsilon_max])
@@ -255,7 +257,7 @@ def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: s
         flt = (fl.PrivacyFilter if method == "noise_reduction" else fl.ZCDPFilter)(epsilon, delta, variant=variant)
         rng = np.random.default_rng([seed, 1 if method == "noise_reduction" else 2])
         for j, y in enumerate(queue(value, count), start=1):
-            label = f"count {j} (y = {y:g})"
+            label = f"count {j} (y = {number(y)})"
             if method == "noise_reduction":
                 out = _release_nr(flt, float(y), alpha=alpha, levels=levels, spacing=spacing, rng=rng, label=label)
             else:
@@ -304,13 +306,14 @@ def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha
     j = state.next % count
     y = float(queue(value, count)[j])
     rng = np.random.default_rng([seed, state.next, 0 if kind == "zcdp" else 1])
-    label = f"count {j + 1} (y = {y:g})"
+    label = f"count {j + 1} (y = {number(y)})"
     if kind == "zcdp":
         e = (2.0 + alpha) / (alpha * y)
         rho = e * e / 2.0
         try:
-            flt.charge_zcdp(rho, label=f"Gaussian release of {label} at ε = {e:.3g}")
-            msg = f"Accepted: Gaussian release of {label}, ŷ = {y + rng.standard_normal() / e:.1f}, ρ = {rho:.4g}."
+            flt.charge_zcdp(rho, label=f"Gaussian release of {label} at ε = {number(e, 3)}")
+            msg = (f"Accepted: Gaussian release of {label}, ŷ = {y + rng.standard_normal() / e:.1f}, "
+                   f"ρ = {number(rho, 4)}.")
         except fl.BudgetExceeded as exc:
             msg = f"Refused: Gaussian release of {label} — {exc}."
     else:
@@ -318,7 +321,7 @@ def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha
                           label=f"noise reduction of {label}")
         msg = (f"Refused: noise reduction of {label} — no noise level fits the remaining budget."
                if out.status == "refused" else
-               f"Noise reduction of {label}: {out.status}, ŷ = {out.release:.1f}, charged ρ = {out.charge:.4g}.")
+               f"Noise reduction of {label}: {out.status}, ŷ = {out.release:.1f}, charged ρ = {number(out.charge, 4)}.")
     return LedgerState(state.config, flt.to_dict(), state.next + 1), msg
 
 
@@ -371,7 +374,7 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
     rng = np.random.default_rng([seed, 5])
     rows = []
     for j, y in enumerate(queue(value, count), start=1):
-        label = f"count {j} (y = {y:g})"
+        label = f"count {j} (y = {number(y)})"
         if j % 2:
             e = (2.0 + alpha) / (alpha * y)  # the level at which the rule would just fire at ŷ = y
             try:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from app.compute._cache import cached
+from app.notation import number
 from dpcore import r2dp
 
 #: Sidebar family value → dpcore family used by :func:`dpcore.r2dp.optimize` (combo = Algorithm 1's Gamma + truncated normal).
@@ -152,17 +153,18 @@ def make_law(key: LawKey) -> r2dp.MixingLaw:
 def describe(law: r2dp.MixingLaw) -> str:
     """A short text of the law's parameters (shown under the headline numbers)."""
     if isinstance(law, r2dp.Dirac):
-        return f"no randomness: u = {law.u:.4g} always (plain Laplace with b = {1 / law.u:.4g})"
+        return f"no randomness: u = {number(law.u, 4)} always (plain Laplace with b = {number(1 / law.u, 4)})"
     if isinstance(law, r2dp.TwoPoint):
-        return (f"two-point: u₀ = {law.u0:.4g} with probability p₀ = {law.p:.4g}, u₁ = {law.u1:.4g} with probability "
-                f"{1 - law.p:.4g}")
+        return (f"two-point: u₀ = {number(law.u0, 4)} with probability p₀ = {number(law.p, 4)}, u₁ = "
+                f"{number(law.u1, 4)} with probability {number(1 - law.p, 4)}")
     if isinstance(law, r2dp.Gamma):
-        return f"Gamma: shape ν = {law.k:.4g}, scale s = {law.theta:.4g}"
+        return f"Gamma: shape ν = {number(law.k, 4)}, scale s = {number(law.theta, 4)}"
     if isinstance(law, r2dp.Uniform):
-        return f"Uniform: u from uₗ = {law.a:.4g} to uₕ = {law.b:.4g}"
+        return f"Uniform: u from uₗ = {number(law.a, 4)} to uₕ = {number(law.b, 4)}"
     if isinstance(law, r2dp.TruncatedNormal):
-        return f"truncated normal: μₙ = {law.mu:.4g}, σₙ = {law.sigma:.4g}, cut at ℓ = {law.low:.4g}"
-    parts = " + ".join(f"{c:.4g}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
+        return (f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at "
+                f"ℓ = {number(law.low, 4)}")
+    parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
     return f"sum: {parts}"
 
 
@@ -492,7 +494,7 @@ def secret_draws(key: LawKey, sensitivity: float, n: int, seed: int, extra: int 
 
 
 def _fmt(x: float) -> str:
-    return "∞" if math.isinf(x) else f"{x:.4g}"
+    return "∞" if math.isinf(x) else number(x, 4)
 
 
 @cached
@@ -720,7 +722,7 @@ def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
     form, and the usefulness. Columns: σ law, exact δ, averaged δ, paper's δ, U(γ)."""
     rows = []
     for sigmas, weights in GAUSSIAN_MIXTURES:
-        law = ", ".join(f"σ = {s:g} w.p. {w:g}" for s, w in zip(sigmas, weights))
+        law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights))
         rows.append({"σ law": law,
                      "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
                      "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,

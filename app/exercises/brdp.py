@@ -9,11 +9,11 @@ EXERCISES: tuple[Exercise, ...] = (
         "paper's rule). The paper's accountant says δ = 10⁻⁸. What is the exact δ?",
         {"eps": "5", "delta": "1e-08", "theta": "3", "sens": "0.2", "kernel": "gaussian", "acct": "paper",
          "split": "true", "share": "0.3", "qov": "false"},
-        "The exact δ (hockey-stick divergence of the two output laws) is **7.53e-06**, about **753×** the "
+        "The exact δ (hockey-stick divergence of the two output laws) is **7.53·10⁻⁶**, about **753×** the "
         "target: the plan is not (5, 10⁻⁸)-DP although the paper's accountant approves it. The paper's model (Thm. 1) "
         "adds the redraw's extra loss anywhere, while recycling really changes the odds only where an output is "
         "redrawn for one data set and not for the other.",
-        ("7.53e-06", "753"),
+        ("7.53·10⁻⁶", "753"),
     ),
     Exercise(
         "brdp-counterexample-a",
@@ -23,8 +23,8 @@ EXERCISES: tuple[Exercise, ...] = (
          "split": "true", "share": "0.6", "qov": "false"},
         "With q = 1 the output always lies within ±θ of the true answer. Two neighbouring answers 5 apart give "
         "disjoint output ranges [−0.1, 0.1] and [4.9, 5.1], so one release tells them apart for sure: exact "
-        "δ = **1**. The paper's accountant reports **0.00067**.",
-        ("1", "0.00067"),
+        "δ = **1**. The paper's accountant reports **6.7·10⁻⁴**.",
+        ("1", "6.7·10⁻⁴"),
     ),
     Exercise(
         "brdp-sound",

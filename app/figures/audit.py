@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures import style
+from app.notation import number
 
 #: Colour of each audited mechanism (the app-wide mechanism colours where one exists).
 MECH_COLORS = {
@@ -89,7 +90,7 @@ def ratios(hist: pd.DataFrame, *, epsilon: float, discrete: bool) -> go.Figure:
         })
     band = {"type": "rect", "xref": "paper", "x0": 0, "x1": 1, "y0": -epsilon, "y1": epsilon,
             "fillcolor": style.COLORS["brdp"], "opacity": 0.12, "line": {"width": 0}, "layer": "below"}
-    note = {"xref": "paper", "x": 0.0, "y": epsilon, "text": f"±ε = ±{epsilon:.3g}: what the claim allows",
+    note = {"xref": "paper", "x": 0.0, "y": epsilon, "text": f"±ε = ±{number(epsilon, 3)}: what the claim allows",
             "showarrow": False, "xanchor": "left", "yanchor": "bottom"}
     extra = _category_axis(hist) if discrete else {}
     return style.figure(traces, title="Empirical privacy loss of each output bin",
@@ -100,7 +101,8 @@ def ratios(hist: pd.DataFrame, *, epsilon: float, discrete: bool) -> go.Figure:
 def curve(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     """ε lower bound against the number of samples per input, under the claimed ε."""
     traces = [style.line(df["n"], df["epsilon_lb"], name="ε lower bound", color="#000000", mode="lines+markers")]
-    marks = [style.hline(epsilon, f"claimed ε = {epsilon:.3g}", color=style.COLORS["laplace"], dash="dash")]
+    marks = [style.hline(epsilon, f"claimed ε = {number(epsilon, 3)}", color=style.COLORS["laplace"],
+                         dash="dash")]
     top = max(epsilon, float(df["epsilon_lb"].max())) * 1.15 + 1e-9
     return style.figure(traces, title="The bound tightens with more samples", x="samples per input (n)",
                         y="ε lower bound", log_x=True, marks=marks, y_range=(0, top))

@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, LABELS, figure, line, vband, vline
+from app.notation import number
 
 MECHS = ("gaussian", "laplace")
 
@@ -17,14 +18,15 @@ def densities(df: pd.DataFrame, *, theta: float) -> go.Figure:
     """Noise densities with the accuracy band |noise| ≤ θ shaded."""
     traces = [line(df["x"], df[m], name=LABELS[m], color=COLORS[m]) for m in MECHS]
     return figure(traces, title="Noise density at the calibrated scale", x="noise added to the true answer",
-                  y="probability density", marks=[vband(-theta, theta, f"|noise| ≤ θ = {theta:g}")])
+                  y="probability density", marks=[vband(-theta, theta, f"|noise| ≤ θ = {number(theta)}")])
 
 
 def accuracy(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """P(|noise| ≤ θ) against ε (log axis) with the slider's ε marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in MECHS]
-    return figure(traces, title=f"Chance the noise stays within ±{theta:g}", x="ε (log scale; right = less private)",
-                  y="P(|noise| ≤ θ)", log_x=True, y_range=(0, 1.02), marks=[vline(epsilon, f"ε = {epsilon:g}")])
+    return figure(traces, title=f"Chance the noise stays within ±{number(theta)}",
+                  x="ε (log scale; right = less private)", y="P(|noise| ≤ θ)", log_x=True, y_range=(0, 1.02),
+                  marks=[vline(epsilon, f"ε = {number(epsilon)}")])
 
 
 def profiles(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
@@ -46,7 +48,7 @@ def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figu
         part = df[df["mechanism"] == m]
         traces.append(line(part["T"], part["epsilon"], name=names[m], color=COLORS[m],
                            dash="dot" if m == "reference" else None))
-    return figure(traces, title=f"Total ε after T releases (reported at δ = {delta:g})", x="T (log scale)",
+    return figure(traces, title=f"Total ε after T releases (reported at δ = {number(delta)})", x="T (log scale)",
                   y="total ε", log_x=True, log_y=True, marks=[vline(compositions, f"T = {compositions}", position="top")])
 
 
@@ -81,7 +83,8 @@ def belief(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
              fill="tonexty", fillcolor="rgba(213, 94, 0, 0.15)"),
         line(df["prior"], df["prior"], name="no change (ε = 0)", color=COLORS["reference"], dash="dot", width=1.5),
     ]
-    return figure(traces, title=f"One answer at ε = {epsilon:g} can move a belief only inside the shaded band",
+    return figure(traces,
+                  title=f"One answer at ε = {number(epsilon)} can move a belief only inside the shaded band",
                   x="belief before the answer (that Alice is in the data)", y="belief after the answer",
                   y_range=(0, 1.0), xaxis={"title": {"text": "belief before the answer (that Alice is in the data)"},
                                            "range": [0, 1], "tickformat": ".0%"},

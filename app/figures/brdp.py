@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, LABEL_BACKGROUND, LABELS, figure, line, vline
+from app.notation import number
 
 OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
 MECH_COLORS = {"Lap-DP": "#D55E00", "Gau-DP": "#0072B2", "Lap-BRDP": "#E69F00", "Gau-BRDP": "#009E73",
@@ -61,7 +62,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
         traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"], "name": outcome,
                        "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
                        "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
-                       "noise %{y:.3g}<extra></extra>"})
+                       "noise %{number(y, 3)}<extra></extra>"})
     if step is not None and len(draws):
         last = draws.iloc[-1]
         traces.append({"type": "scatter", "mode": "markers", "x": [last["draw"]], "y": [last["noise"]],
@@ -76,7 +77,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
                   # room for the newest draw's ring at either end
                   xaxis={"title": {"text": "kernel draw (in order)"},
                          "range": [-1 - 0.02 * len(full), max(len(full), 1) + 0.02 * len(full)]},
-                  marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {theta:g}")], hovermode="closest")
+                  marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {number(theta)}")], hovermode="closest")
 
 
 def density(curves: pd.DataFrame, hist: pd.DataFrame | None, *, kernel: str, theta: float,
@@ -122,8 +123,8 @@ def landscape(df: pd.DataFrame, *, epsilon: float, delta: float, chosen_eps_y: f
         line(df["epsilon_y"], df["p_theta"], name="p_θ of the kernel (right axis)", color=COLORS["reference"],
              dash="dot", width=1.5, **right),
         {"type": "scatter", "mode": "markers", "x": [best["epsilon_y"]], "y": [best["acceptance"]],
-         "name": f"Alg. 2 optimum ε_y = {best['epsilon_y']:.3g}", "marker": {"size": 13, "color": COLORS["brdp"],
-                                                                              "symbol": "star"}},
+         "name": f"Alg. 2 optimum ε_y = {number(best['epsilon_y'], 3)}",
+         "marker": {"size": 13, "color": COLORS["brdp"], "symbol": "star"}},
         {"type": "scatter", "mode": "markers", "x": [epsilon], "y": [df["p_theta"].iloc[-1]],
          "name": "plain DP (ε_y = ε, q = 0)", "marker": {"size": 11, "color": "black", "symbol": "diamond"}},
     ]
@@ -146,7 +147,7 @@ def q_curves(df: pd.DataFrame, *, epsilon: float, title: str | None = None) -> g
         traces.append(line(part["epsilon_y"], part["q"], name=name if not base else "baseline (Remark 1)",
                            color="black" if base else palette[i % len(palette)], dash="dash" if base else None,
                            width=2 if base else 2.5))
-    return figure(traces, title=title or f"Recycling probability q against ε_y (total ε = {epsilon:g})",
+    return figure(traces, title=title or f"Recycling probability q against ε_y (total ε = {number(epsilon)})",
                   x="ε_y — kernel's share of ε", y="q", y_range=(0, 1.02))
 
 
@@ -161,9 +162,9 @@ def acceptance(df: pd.DataFrame, *, kernel: str, epsilon: float | None = None, r
     if len(ex):
         traces.append(line(ex["epsilon"], ex["brdp_exact"], name=LABELS["brdp"] + " optimum", color=COLORS["brdp"],
                            mode="lines+markers"))
-    marks = [hline(rho, f"target ρ = {rho:g}")]
+    marks = [hline(rho, f"target ρ = {number(rho)}")]
     if epsilon is not None:
-        marks.append(vline(epsilon, f"ε = {epsilon:g}"))
+        marks.append(vline(epsilon, f"ε = {number(epsilon)}"))
     return figure(traces, title=title or "Utility against privacy: acceptance for each total ε",
                   x="total ε (right = less private)", y="acceptance Pr(|error| ≤ θ)", y_range=(0, 1.02), marks=marks)
 
@@ -178,9 +179,9 @@ def loss(df: pd.DataFrame, *, epsilon: float, inf_mass: float) -> go.Figure:
     ]
     title = "Privacy-loss distributions (mass right of ε feeds δ)"
     if inf_mass > 0:
-        title += f" — exact loss is +∞ with probability {inf_mass:.3g}"
+        title += f" — exact loss is +∞ with probability {number(inf_mass, 3)}"
     return figure(traces, title=title, x="privacy loss ln(P/Q) at the output", y="density",
-                  marks=[vline(epsilon, f"ε = {epsilon:g}", position="top")])
+                  marks=[vline(epsilon, f"ε = {number(epsilon)}", position="top")])
 
 
 def profile(df: pd.DataFrame, *, epsilon: float, delta: float, kernel: str) -> go.Figure:
@@ -216,7 +217,7 @@ def composition(df: pd.DataFrame, *, delta: float, compositions: int | None = No
                    marker={"size": 5}, dash="dot" if c == "dp" else None)
               for c in ("paper", "exact", "dp") if df[c].notna().any()]
     marks = [vline(compositions, f"T = {compositions}", position="top")] if compositions else []
-    return figure(traces, title=title or f"Total ε after T releases (at δ = {delta:g})", x="T (log scale)",
+    return figure(traces, title=title or f"Total ε after T releases (at δ = {number(delta)})", x="T (log scale)",
                   y="total ε_T", log_x=True, log_y=True, marks=marks)
 
 
@@ -232,7 +233,8 @@ def subsampling_noise(df: pd.DataFrame, *, rate: float, query: str) -> go.Figure
         line(corr["rate"], corr["total"], name="total, corrected", color=COLORS["brdp"], dash="dot", width=1.8),
     ]
     return figure(traces, title="Sampling noise against perturbation noise", x="sampling rate p (log scale)",
-                  y="standard deviation (log scale)", log_x=True, log_y=True, marks=[vline(rate, f"p = {rate:g}")])
+                  y="standard deviation (log scale)", log_x=True, log_y=True,
+                  marks=[vline(rate, f"p = {number(rate)}")])
 
 
 def subsampling_acceptance(df: pd.DataFrame, *, rate: float, optima: dict[str, float]) -> go.Figure:
@@ -244,7 +246,7 @@ def subsampling_acceptance(df: pd.DataFrame, *, rate: float, optima: dict[str, f
         line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ_f / p",
              color=COLORS["brdp"]),
     ]
-    marks = [vline(rate, f"p = {rate:g}")]
+    marks = [vline(rate, f"p = {number(rate)}")]
     marks += [vline(p, f"p* {m}", position="top") for m, p in optima.items()]
     return figure(traces, title="Acceptance of subsampled Gaussian BR-DP against the sampling rate",
                   x="sampling rate p (log scale)", y="acceptance", log_x=True, y_range=(0, 1.02), marks=marks)
@@ -295,7 +297,7 @@ def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None
                   y="share of releases within ±θ", log_x=True, y_range=(0, 1.02),
                   xaxis={"title": {"text": "total ε (log scale)"}, "type": "log", "tickvals": ticks,
                          "ticktext": [f"{e:g}" for e in ticks]},
-                  marks=[vline(epsilon, f"ε = {epsilon:g}")], height=420,
+                  marks=[vline(epsilon, f"ε = {number(epsilon)}")], height=420,
                   margin={"l": 60, "r": 20, "t": 60, "b": 50})
 
 

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from plotly.colors import sequential
 
 from app.figures.style import COLORS, figure, hline, line, vline
+from app.notation import number
 
 BAYES = "#0072B2"  # Bayesian privacy filter / posterior
 SIMPLE = "#56B4E9"  # Simplified filter
@@ -168,7 +169,7 @@ def lemma_curve(df: pd.DataFrame, *, ratio: bool, weight: float) -> go.Figure:
         x="weight w (log scale)",
         y="gain (log axis)" if ratio else "ln gain (ε units)",
         xaxis={"title": {"text": "weight w (log scale)"}, "type": "log", "exponentformat": "power"},
-        marks=[vline(weight, f"w = {weight:g}")],
+        marks=[vline(weight, f"w = {number(weight)}")],
         **_loss_axis(ratio),
     )
 
@@ -263,7 +264,7 @@ def landscape(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
         title="Likelihood landscape: the realized loss is the gap between its extremes",
         x="value x of the object",
         y="Λ(x) / min Λ (log axis)" if ratio else "ln Λ(x) − min ln Λ",
-        marks=[hline(top, f"realized loss = {top:.4g}", color=BAYES, dash="dot", side="right")],
+        marks=[hline(top, f"realized loss = {number(top, 4)}", color=BAYES, dash="dot", side="right")],
         **_loss_axis(ratio),
     )
 
@@ -392,7 +393,7 @@ def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
         })
     traces.append(_step(df["budget"], df["basic"], name="basic composition ⌊ε_G/ε⌋", color=BASIC, dash="dot"))
     lo, hi = float(df["budget"].min()), float(df["budget"].max())
-    marks = [vline(budget, f"ε_G = {budget:g}", position="top")] if lo <= budget <= hi else []
+    marks = [vline(budget, f"ε_G = {number(budget)}", position="top")] if lo <= budget <= hi else []
     return figure(
         traces,
         title="Expected answered queries for a binary randomized-response stream",
@@ -459,7 +460,7 @@ def bnb_trace(trace: pd.DataFrame, *, loose_gap: float) -> go.Figure:
         )
     return figure(
         traces,
-        title=f"Branch-and-bound converges from both sides (a stop at gap {loose_gap:g} explains App. E)",
+        title=f"Branch-and-bound converges from both sides (a stop at gap {number(loose_gap)} explains App. E)",
         x="pieces of the box explored",
         y="ln Λ bound",
         hovermode="x unified",
@@ -562,7 +563,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
         title=title,
         x="answered queries k",
         y="privacy loss ℓ (ε units)",
-        marks=[hline(budget, f"budget ε_G = {budget:g}", color=BUDGET, dash="dash", side="right")],
+        marks=[hline(budget, f"budget ε_G = {number(budget)}", color=BUDGET, dash="dash", side="right")],
         y_range=[0, budget * 1.15],
         hovermode="closest",
     )

@@ -6,6 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, figure, hline
+from app.notation import number
 
 #: Accountant → (legend name, colour, dash): the enforcing filter solid black, the comparisons in Okabe–Ito colours.
 ACCOUNTANTS: dict[str, tuple[str, str, str | None]] = {  # drawn in this order: basic's dashes over advanced
@@ -27,6 +28,7 @@ def cumulative(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
                        "name": label, "line": {"color": color, "width": 2.5, "dash": dash},
                        "marker": {"size": 7}})
     n = int(df["releases"].max()) if len(df) else 0
-    return figure(traces, title=f"Total ε at δ = {delta:g} after each release", x="releases in the ledger",
-                  y="total ε", marks=[hline(epsilon, f"budget ε = {epsilon:g}", color="#D55E00", dash="solid")],
+    return figure(traces, title=f"Total ε at δ = {number(delta)} after each release", x="releases in the ledger",
+                  y="total ε",
+                  marks=[hline(epsilon, f"budget ε = {number(epsilon)}", color="#D55E00", dash="solid")],
                   xaxis={"title": {"text": "releases in the ledger"}, "dtick": 1, "range": [-0.2, max(n, 1) + 0.2]})

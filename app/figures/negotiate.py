@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, figure, hline, line, vline
+from app.notation import number
 
 #: Colour of each negotiate row (the app's mechanism colours; the extra rows get distinct Okabe–Ito shades).
 ROW_COLORS = {
@@ -61,8 +62,8 @@ def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str]
         eps = float(r["epsilon"])
         reach = math.isfinite(eps)
         x = eps if reach else right
-        text = (stated(eps) if stated else f"{eps:.4g}") if reach else "not reachable"
-        exact = f" (smallest {eps:.4g})" if reach and stated else ""
+        text = (stated(eps) if stated else number(eps, 4)) if reach else "not reachable"
+        exact = f" (smallest {number(eps, 4)})" if reach and stated else ""
         if r["mechanism"] == "brdp_paper" and not r["sound"]:
             text += " ⚠ unsound"
         elif reach and not r["meets"]:
@@ -98,8 +99,8 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
         dash = "dash" if mech == "brdp_paper" else None
         traces.append(line(part["epsilon"], part["accuracy"], name=part["label"].iloc[0], color=ROW_COLORS[mech],
                            dash=dash, width=2.5 if mech != "r2dp_two_point" else 2.0))
-    marks = [vline(epsilon, f"ε = {epsilon:g}", position="top"),
-             hline(confidence, f"required {confidence:g}", side="right")]  # the ε label sits top left
+    marks = [vline(epsilon, f"ε = {number(epsilon)}", position="top"),
+             hline(confidence, f"required {number(confidence)}", side="right")]  # the ε label sits top left
     return figure(traces, title="What each mechanism delivers at each ε", x="ε (log scale; right = less private)",
                   y=y_title, log_x=True, y_range=(0, 1.02), marks=marks, height=460,
                   margin={"l": 60, "r": 20, "t": 60, "b": 50})

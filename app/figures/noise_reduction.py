@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from app.figures import style
 from app.figures.style import COLORS, figure, hline, line, vline
+from app.notation import number
 
 NR = "#009E73"  # noise reduction (Brownian)
 DB = "#CC79A7"  # doubling baseline
@@ -37,12 +38,13 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
     traces.append({"type": "scatter", "mode": "markers", "x": stops["epsilon_stop"].to_numpy(),
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
-                   "text": [f"ε_T = {e:.3g}, charge {c:.3g}" for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
+                   "text": [f"ε_T = {number(e, 3)}, charge {number(c, 3)}"
+                            for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
     half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
                   y="released value ŷ", log_x=True, y_range=(value - half, value + half),
-                  marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
+                  marks=[hline(value, f"true count y = {number(value)}")], hovermode="closest")
 
 
 def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
@@ -52,7 +54,7 @@ def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
            "marker": {"color": NR}, "hovertemplate": "charge %{x:.4g}: %{y:.1%}<extra></extra>"}
     return figure([bar], title="What each run actually paid (ex post) vs what it might have paid (ex ante)",
                   x=f"charge at the stop, {unit} (log scale)", y="share of runs", log_x=True,
-                  marks=[vline(worst, f"ex-ante worst case {worst:.3g}", position="top")], bargap=0.1,
+                  marks=[vline(worst, f"ex-ante worst case {number(worst, 3)}", position="top")], bargap=0.1,
                   hovermode="closest")
 
 
@@ -65,10 +67,10 @@ def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
         traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m], color=METHOD_COLORS[m],
                            line_shape="hv", mode="lines+markers",
                            marker={"symbol": [symbols[s] for s in part["status"]], "size": 9},
-                           text=[f"y = {y:g}: {s}" for y, s in zip(part["true_count"], part["status"])]))
+                           text=[f"y = {number(y)}: {s}" for y, s in zip(part["true_count"], part["status"])]))
     return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
                   x="count in the queue (largest first)", y="cumulative ρ spent",
-                  marks=[hline(budget, f"budget ρ* = {budget:.4g}")], hovermode="closest")
+                  marks=[hline(budget, f"budget ρ* = {number(budget, 4)}")], hovermode="closest")
 
 
 def gauge(*, remaining: float, budget: float) -> go.Figure:
@@ -91,7 +93,8 @@ def costs(df: pd.DataFrame, *, value: float) -> go.Figure:
         line(y, df["oracle"].to_numpy(), name="oracle ((2+α)/α/y)²", color=COLORS["reference"], dash="dot"),
     ]
     return figure(traces, title="Privacy cost of one accurate count", x="true count y (log scale)",
-                  y="expected ε² spent (log scale)", log_x=True, log_y=True, marks=[vline(value, f"y = {value:g}")])
+                  y="expected ε² spent (log scale)", log_x=True, log_y=True,
+                  marks=[vline(value, f"y = {number(value)}")])
 
 
 def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_printed: float) -> go.Figure:
@@ -104,7 +107,7 @@ def constants(df: pd.DataFrame, *, epsilon: float, rho_corrected: float, rho_pri
          "name": "ρ* under each constant", "marker": {"color": "#000000", "size": 10, "symbol": "x"}},
     ]
     return figure(traces, title="How much zCDP budget ρ a total ε buys", x="zCDP budget ρ", y="certified DP ε",
-                  marks=[hline(epsilon, f"ε = {epsilon:g}")], hovermode="closest")
+                  marks=[hline(epsilon, f"ε = {number(epsilon)}")], hovermode="closest")
 
 
 def composition(df: pd.DataFrame, *, count: int) -> go.Figure:
@@ -159,7 +162,7 @@ def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechani
     k = len(eps)
     low = np.tril(np.ones((k, k), dtype=bool), -1)
     z = np.where(low, emp, theory)
-    labels = [f"{e:.3g}" for e in eps]
+    labels = [number(e, 3) for e in eps]
     text = [[f"ε_i = {labels[i]}, ε_j = {labels[j]}<br>{'empirical' if low[i, j] else 'theory'}: {z[i, j]:.3f}"
              for j in range(k)] for i in range(k)]
     heat = {"type": "heatmap", "z": z, "x": labels, "y": labels, "zmin": 0, "zmax": 1, "colorscale": "Viridis",
@@ -174,12 +177,12 @@ def loss_distribution(hist: pd.DataFrame, curve: pd.DataFrame, *, epsilon: float
     traces = [
         {"type": "bar", "x": hist["loss"].to_numpy(), "y": hist["density"].to_numpy(),
          "width": hist["width"].to_numpy(), "name": "filter runs (histogram)", "marker": {"color": NR, "opacity": 0.7}},
-        line(curve["loss"].to_numpy(), curve["density"].to_numpy(), name=f"N(ρ*, 2ρ*), ρ* = {rho:.3g}",
+        line(curve["loss"].to_numpy(), curve["density"].to_numpy(), name=f"N(ρ*, 2ρ*), ρ* = {number(rho, 3)}",
              color="#000000", width=2),
     ]
     return figure(traces, title="Total privacy loss of whole filter runs (worst-case neighbour)",
                   x="realised privacy loss ℒ of the transcript", y="density",
-                  marks=[vline(epsilon, f"ε = {epsilon:g}", position="top")], hovermode="closest")
+                  marks=[vline(epsilon, f"ε = {number(epsilon)}", position="top")], hovermode="closest")
 
 
 def zipf(df: pd.DataFrame, *, a: float, n: int) -> go.Figure:
@@ -190,7 +193,7 @@ def zipf(df: pd.DataFrame, *, a: float, n: int) -> go.Figure:
         line(df["item"].to_numpy(), df["expected"].to_numpy(), name="expected n·k^(−a)/Σ", color="#000000",
              width=1.5),
     ]
-    return figure(traces, title=f"Zipf data: n = {n:,} draws, a = {a:g}, items 1–{len(df)} (Figure 2)",
+    return figure(traces, title=f"Zipf data: n = {n:,} draws, a = {number(a)}, items 1–{len(df)} (Figure 2)",
                   x="item k (log scale)", y="count (log scale)", log_x=True, log_y=True, bargap=0.0,
                   hovermode="closest")
 
@@ -215,7 +218,7 @@ def martingale(shown: pd.DataFrame, mean: pd.DataFrame, *, lam: float, stopped: 
          "marker": {"color": "#000000", "size": 11, "symbol": "x"},
          "error_y": {"type": "data", "array": [2 * stopped_se], "visible": True}},
     ]
-    return figure(traces, title=f"Backward martingale M(t) = exp(λB(t)/t − λ²/(2t)), λ = {lam:g}",
+    return figure(traces, title=f"Backward martingale M(t) = exp(λB(t)/t − λ²/(2t)), λ = {number(lam)}",
                   x="time t = 1/ε² (log scale, reversed: released left to right)", y="M(t) (log scale)",
                   log_y=True, marks=[hline(1.0, "1")], hovermode="closest",
                   xaxis={"type": "log", "autorange": "reversed",
@@ -235,7 +238,7 @@ def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
         seg_y = np.column_stack([x[k], x[k + 1], np.full(k.size, np.nan)]).ravel()
         traces.append(line(seg_x, seg_y, name="flat stretches (thick)", color=color, width=5,
                            opacity=0.5, showlegend=i == 0))
-    return figure(traces, title=f"Laplace process X(b), released as y + X(b) with y = {value:g}",
+    return figure(traces, title=f"Laplace process X(b), released as y + X(b) with y = {number(value)}",
                   x="noise scale b = 1/ε (log scale; noise shrinks to the left)", y="noise X(b)", log_x=True,
                   hovermode="closest")
 
@@ -257,24 +260,26 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
          "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
-         "text": [f"stop here: pay ε<sub>T</sub>²/2 = {stop['epsilon_stop'] ** 2 / 2:.3g}"], "textposition": "bottom right"},
+         "text": [f"stop here: pay ε<sub>T</sub>²/2 = {number(stop['epsilon_stop'] ** 2 / 2, 3)}"],
+         "textposition": "bottom right"},
     ]
     half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
                   x="noise level ε (log scale; right = less noise, more privacy spent)", y="released value ŷ",
                   log_x=True, y_range=(value - half, value + half),
-                  marks=[hline(value, f"true count y = {value:g}")], hovermode="closest")
+                  marks=[hline(value, f"true count y = {number(value)}")], hovermode="closest")
 
 
 def concurrent(df: pd.DataFrame, *, rho_budget: float, expost_budget: float) -> go.Figure:
     """Thm 3: the share of each part's budget used after each count (zCDP part ρ/ρ*, ex-post part ε/ε')."""
     k = df["count"].to_numpy()
     traces = [
-        line(k, df["rho_spent"].to_numpy() / rho_budget, name=f"zCDP part: ρ spent / ρ* ({rho_budget:.3g})",
-             color="#0072B2", line_shape="hv", mode="lines+markers"),
-        line(k, df["expost_spent"].to_numpy() / expost_budget,
-             name=f"ex-post part: ε spent / ε' ({expost_budget:g})", color=COLORS["laplace"], line_shape="hv",
+        line(k, df["rho_spent"].to_numpy() / rho_budget,
+             name=f"zCDP part: ρ spent / ρ* ({number(rho_budget, 3)})", color="#0072B2", line_shape="hv",
              mode="lines+markers"),
+        line(k, df["expost_spent"].to_numpy() / expost_budget,
+             name=f"ex-post part: ε spent / ε' ({number(expost_budget)})", color=COLORS["laplace"],
+             line_shape="hv", mode="lines+markers"),
     ]
     return figure(traces, title="Two filters side by side, each with its own budget (Theorem 3)",
                   x="count in the queue (odd: Gaussian, even: Laplace noise reduction)", y="share of the budget used",

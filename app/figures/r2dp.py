@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, LABELS, figure, line, vband, vline
+from app.notation import number
 
 #: Colours of the R²DP families (Okabe–Ito / Tol, distinct from the app-wide Laplace and staircase colours).
 FAMILY_COLORS = {
@@ -93,8 +94,8 @@ def mixing_law(df: pd.DataFrame, *, epsilon: float, sensitivity: float, as_scale
         title = "Mixing law: how the inverse scale u = 1/b is drawn"
     top = 1.1 * max(float(df["x"].max()), star)
     return figure([trace], title=title, x=axis, y="probability" if kind == "pmf" else "density",
-                  xaxis={"title": {"text": axis}, "range": [0, top]}, marks=[vline(star, f"{mark} = {star:.3g}",
-                                                                                   position="top")])
+                  xaxis={"title": {"text": axis}, "range": [0, top]},
+                  marks=[vline(star, f"{mark} = {number(star, 3)}", position="top")])
 
 
 def noise(dens: pd.DataFrame, hist: pd.DataFrame, sampled: float, *, gamma: float, mass: float, log_y: bool,
@@ -114,15 +115,18 @@ def noise(dens: pd.DataFrame, hist: pd.DataFrame, sampled: float, *, gamma: floa
     ]
     return figure(traces, title=f"Noise density — mass within |w| ≤ γ: {mass:.4f} (sampled: {sampled:.4f})",
                   x="noise w", y="density" +
-                  (" (log scale)" if log_y else ""), log_y=log_y, marks=[vband(-gamma, gamma, f"|w| ≤ γ = {gamma:g}")],
+                  (" (log scale)" if log_y else ""), log_y=log_y,
+                  marks=[vband(-gamma, gamma, f"|w| ≤ γ = {number(gamma)}")],
                   barmode="overlay", bargap=0)
 
 
 def loss_profile(df: pd.DataFrame, *, eps_law: float, epsilon: float, sensitivity: float) -> go.Figure:
     """L(y) = ln f(y) − ln f(y − Δ) for the law and Laplace, with ±ε of the law."""
     traces = [_line(df["y"], df["r2dp"], name="R²DP (this law)", color=FAMILY_COLORS["this law"]),
-              _line(df["y"], df["laplace"], name=f"Laplace at ε = {epsilon:g}", color=FAMILY_COLORS["laplace"], width=2)]
-    marks = [hline(eps_law, f"+ε of this law = {eps_law:.4g}"), hline(-eps_law, f"−ε = {-eps_law:.4g}"),
+              _line(df["y"], df["laplace"], name=f"Laplace at ε = {number(epsilon)}",
+                    color=FAMILY_COLORS["laplace"], width=2)]
+    marks = [hline(eps_law, f"+ε of this law = {number(eps_law, 4)}"),
+             hline(-eps_law, f"−ε = {number(-eps_law, 4)}"),
              vline(0.0, "q(d)"), vline(sensitivity, "q(d′)")]
     return figure(traces, title="Privacy-loss profile (true answers q(d) = 0, q(d′) = Δ)", x="output y",
                   y="L(y) = ln f(y) − ln f(y − Δ)", marks=marks)
@@ -170,13 +174,13 @@ def usefulness_vs_epsilon(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     top = df[df["family"] != "cap"]
     traces = _family_traces(df, "epsilon", "usefulness", "y", True) + _family_traces(top, "epsilon", "ratio", "y2", False)
     return _two_rows(traces, title="Best usefulness of each family at every ε (γ/Δ fixed)", x="ε (log scale)",
-                     log_x=True, marks=[vline(epsilon, f"ε = {epsilon:g}", position="top")])
+                     log_x=True, marks=[vline(epsilon, f"ε = {number(epsilon)}", position="top")])
 
 
 def usefulness_vs_g(df: pd.DataFrame, *, g: float) -> go.Figure:
     """U against γ/Δ at fixed ε; ratio to Laplace below."""
     traces = _family_traces(df, "g", "usefulness", "y", True) + _family_traces(df, "g", "ratio", "y2", False)
-    marks = [vline(g, f"γ/Δ = {g:.3g}", position="top")] if g <= 3 else []
+    marks = [vline(g, f"γ/Δ = {number(g, 3)}", position="top")] if g <= 3 else []
     return _two_rows(traces, title="Best usefulness of each family against the tolerance γ/Δ (ε fixed)",
                      x="γ/Δ", log_x=False, marks=marks)
 
@@ -221,7 +225,7 @@ def landscape(df: pd.DataFrame, best: Any, *, current: Any, epsilon: float) -> g
         {"type": "contour", "x": k, "y": th, "z": useful, "colorscale": "Blues", "contours": {"coloring": "heatmap"},
          "colorbar": {"title": {"text": "U(γ)"}}, "name": "usefulness", "hovertemplate":
          "log10 ν %{x:.2f}, log10 s %{y:.2f}: U %{z:.3f}<extra></extra>"},
-        {"type": "contour", "x": k, "y": th, "z": eps, "showscale": False, "name": f"exact ε = {epsilon:g}",
+        {"type": "contour", "x": k, "y": th, "z": eps, "showscale": False, "name": f"exact ε = {number(epsilon)}",
          "contours": {"start": epsilon, "end": epsilon, "size": 1, "coloring": "lines"}, "colorscale": _solid("black"),
          "line": {"color": "black", "width": 3}, "showlegend": True, "hoverinfo": "skip"},
         {"type": "contour", "x": k, "y": th, "z": gap, "showscale": False, "name": "ε = ln M(Δ) (Thm 4.2 boundary)",
@@ -289,7 +293,8 @@ def releases(df: pd.DataFrame, exact: float, *, true_answer: float, gamma: float
     ]
     band = {"type": "rect", "x0": true_answer - gamma, "x1": true_answer + gamma, "y0": 0, "y1": 1, "xref": "x",
             "yref": "paper", "fillcolor": COLORS["reference"], "opacity": 0.15, "line": {"width": 0}}
-    return figure(traces, title=f"{len(df)} releases of the true answer q(D) = {true_answer:g}", x="released value",
+    return figure(traces, title=f"{len(df)} releases of the true answer q(D) = {number(true_answer)}",
+                  x="released value",
                   y="count", height=400, hovermode="closest", shapes=[band],
                   xaxis={"title": {"text": "released value"}, "domain": [0, 0.45]},
                   xaxis2={"title": {"text": "release number (log)"}, "domain": [0.55, 1], "type": "log", "anchor": "y2"},
@@ -312,8 +317,8 @@ def fig3(df: pd.DataFrame, *, gamma: float) -> go.Figure:
         layout[f"xaxis{'' if i == 0 else i + 1}"] = {"domain": [lo, hi], "title": {"text": "ε"}, "anchor": ya}
         layout[f"yaxis{'' if i == 0 else i + 1}"] = {"title": {"text": "Δ (log)" if i == 0 else ""}, "anchor": xa,
                                                     "type": "log", "showticklabels": i == 0}
-    return figure(traces, title=f"Fig. 3 re-implemented at γ = {gamma:g}: Laplace, R²DP optimum, ratio", x="ε", y="Δ",
-                  height=380, hovermode="closest", **layout)
+    return figure(traces, title=f"Fig. 3 re-implemented at γ = {number(gamma)}: Laplace, R²DP optimum, ratio",
+                  x="ε", y="Δ", height=380, hovermode="closest", **layout)
 
 
 def fig4(df: pd.DataFrame) -> go.Figure:
@@ -321,7 +326,8 @@ def fig4(df: pd.DataFrame) -> go.Figure:
     palette = ("#882255", "#CC79A7", "#0072B2", "#009E73")
     traces = []
     for color, (g, part) in zip(palette, df.groupby("g")):
-        traces.append(_line(part["epsilon"], part["ratio"], name=f"γ/Δ = {g:g}", color=color, width=2, mode="lines+markers"))
+        traces.append(_line(part["epsilon"], part["ratio"], name=f"γ/Δ = {number(g)}", color=color, width=2,
+                            mode="lines+markers"))
     cap = df.drop_duplicates("epsilon")
     cap = cap[cap["epsilon"] >= 1]  # below ε = 1 Laplace itself is optimal; the cap is loose there
     traces.append(_line(cap["epsilon"], cap["cap_ratio_small_g"], name="cap e^(ε−1)/ε for any R²DP (γ/Δ → 0)",
@@ -373,7 +379,7 @@ def experiment(df: pd.DataFrame, *, measures: tuple[str, ...], title: str, y_tit
                                 mode="lines+markers", marker={"size": 5}, xaxis=f"x{sfx}", yaxis=f"y{sfx}",
                                 legendgroup=mech, showlegend=i == 0))
         layout[f"xaxis{sfx}"] = {"domain": [i * width + 0.04, (i + 1) * width - 0.03], "type": "log", "anchor": f"y{sfx}",
-                                 "title": {"text": f"ε ({measure}, γ = {g:g})"}}
+                                 "title": {"text": f"ε ({measure}, γ = {number(g)})"}}
         layout[f"yaxis{sfx}"] = {"anchor": f"x{sfx}", "range": [0, 1.02], "showticklabels": i == 0,
                                  "title": {"text": y_title if i == 0 else ""}}
     return figure(traces, title=title, x="ε", y=y_title, height=420, hovermode="closest",

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from app.figures import style
 from app.figures.style import COLORS, hline, line, vband, vline
+from app.notation import number
 
 #: One colour per noise family / Table-3 method (Okabe–Ito), shared by every SVT chart.
 NOISE_COLORS = {
@@ -133,7 +134,7 @@ def budget_split(curves: pd.DataFrame, opt: pd.DataFrame, *, w: float | None = N
         y="V·ε² (log scale)",
         log_x=True,
         log_y=True,
-        marks=[vline(w, f"your w = {w:g}", position="top")] if w is not None else [],
+        marks=[vline(w, f"your w = {number(w)}", position="top")] if w is not None else [],
     )
 
 
@@ -158,7 +159,7 @@ def split_bars(opt: pd.DataFrame, *, epsilon: float) -> go.Figure:
     ]
     return figure(
         traces,
-        title=f"Budget at w* (ε = {epsilon:g})",
+        title=f"Budget at w* (ε = {number(epsilon)})",
         x="",  # the bars are named; an axis title would sit under the slanted names, where the legend goes
         y="ε",
         barmode="stack",
@@ -188,7 +189,7 @@ def query_loss(df: pd.DataFrame, *, per_positive: float) -> go.Figure:
         y_range=(-0.1 * per_positive, 2.5 * per_positive),
         height=430,
         **_BELOW,
-        marks=[hline(per_positive, f"ε₂/c = {per_positive:.3g}", side="right")],
+        marks=[hline(per_positive, f"ε₂/c = {number(per_positive, 3)}", side="right")],
     )
 
 
@@ -217,7 +218,8 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
         y_range=(-2.5 * epsilon1, 2.5 * epsilon1),
         height=430,
         **_BELOW,
-        marks=[hline(epsilon1, f"ε₁ = {epsilon1:.3g}", side="right"), hline(-epsilon1, "−ε₁", side="right")],
+        marks=[hline(epsilon1, f"ε₁ = {number(epsilon1, 3)}", side="right"),
+               hline(-epsilon1, "−ε₁", side="right")],
     )
 
 
@@ -228,7 +230,8 @@ def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float, d: float
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
-        vband(r - d, max(float(df["z"].max()), r - d), f"P[yes] for a count at τ + {d:g} (r = {r:.4g})"),
+        vband(r - d, max(float(df["z"].max()), r - d),
+              f"P[yes] for a count at τ + {number(d)} (r = {number(r, 4)})"),
     ]
     fig = figure(
         [line(df["z"], df["density"], name="density of Z = v − ρ", color=NOISE_COLORS["exponential"])],
@@ -275,12 +278,12 @@ def rop_vs_k(df: pd.DataFrame) -> go.Figure:
     traces = []
     for i, (e, p) in enumerate(df.groupby("epsilon", sort=False)):
         color = ("#009E73", "#56B4E9", "#CC79A7")[i % 3]
-        traces.append(line(p["k"], p["r_op"], name=f"r^op, ε = {e:.3g}", color=color))
+        traces.append(line(p["k"], p["r_op"], name=f"r^op, ε = {number(e, 3)}", color=color))
         traces.append(
             line(
                 p["k"],
                 p["theta"],
-                name=f"mean 1/λ, ε = {e:.3g}",
+                name=f"mean 1/λ, ε = {number(e, 3)}",
                 color=color,
                 dash="dot",
                 width=1.5,
@@ -312,7 +315,7 @@ def rop_vs_epsilon(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
         log_x=True,
         height=400,
         **_BELOW,
-        marks=[vline(epsilon, f"ε = {epsilon:g}")],
+        marks=[vline(epsilon, f"ε = {number(epsilon)}")],
     )
 
 
@@ -340,7 +343,7 @@ def alpha_beta(df: pd.DataFrame, *, column: str, title: str, alpha: float | None
                 width=3.5 if m == "SVT-Exp + r^op" else 2,
             )
         )
-    marks = [vline(alpha, f"α = {alpha:g}")] if alpha is not None else []
+    marks = [vline(alpha, f"α = {number(alpha)}")] if alpha is not None else []
     return figure(
         traces,
         title=title,
@@ -417,7 +420,8 @@ def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 4
                 "marker": {"color": "rgba(0,0,0,0)", "size": 18, "line": {"color": "black", "width": 2}},
             }
         )
-    marks = [hline(threshold, f"τ = {threshold:g}", color="black", dash="dash", side="right")]  # figure() logs y
+    # figure() logs y
+    marks = [hline(threshold, f"τ = {number(threshold)}", color="black", dash="dash", side="right")]
     # the axis always shows τ (the counts may all lie below it) and stops at 0.5: a noisy count below that would
     # otherwise stretch the axis into ticks like 600μ
     seen = np.concatenate([ans, noisy, shown["noisy_threshold"].to_numpy(), [threshold]]).astype(float)
@@ -494,7 +498,7 @@ def experiment(
                 dash="dot" if m == "SVT-Exp upper bound" else None,
             )
         )
-    marks = [vline(epsilon, f"ε = {epsilon:g}")] if epsilon is not None else []
+    marks = [vline(epsilon, f"ε = {number(epsilon)}")] if epsilon is not None else []
     label = METRIC_LABELS[metric]
     return figure(
         traces,
@@ -592,7 +596,7 @@ def fig5_curves(df: pd.DataFrame, *, param: str, title: str) -> go.Figure:
     traces, marks = [], []
     for i, (v, p) in enumerate(df.groupby(param, sort=False)):
         color = palette[i % len(palette)]
-        traces.append(line(p["r"], p["p"], name=f"{param} = {v:g}", color=color))
+        traces.append(line(p["r"], p["p"], name=f"{param} = {number(v)}", color=color))
         marks.append(
             (
                 {
@@ -668,7 +672,7 @@ def fig16(df: pd.DataFrame) -> go.Figure:
             line(
                 p["epsilon"],
                 p["ncr"],
-                name=f"α = {a:g}",
+                name=f"α = {number(a)}",
                 color=palette[i % len(palette)],
                 width=3.5 if a == 500 else 2,
                 mode="lines+markers",

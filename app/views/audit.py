@@ -15,6 +15,7 @@ import streamlit as st
 from app import params, ui
 from app.compute import audit as compute
 from app.figures import audit as figs
+from app.notation import number
 from dpcore import audit as dpaudit
 
 TITLE = "Privacy audit: try to catch a mechanism leaking"
@@ -103,25 +104,27 @@ def verdict(s: Settings, view: compute.AuditView) -> None:
         res = view.result
         st.caption(f"**{s.name}**: {res.setting}.")
         c = st.columns(4)
-        c[0].metric("claimed ε", f"{res.claimed_epsilon:.4g}",
-                    help=f"The privacy the mechanism promises (claimed δ = {res.claimed_delta:.3g}).")
-        c[1].metric(f"ε lower bound ({s.level:.1%} conf.)", f"{res.epsilon_lb:.4g}",
+        c[0].metric("claimed ε", number(res.claimed_epsilon, 4),
+                    help=f"The privacy the mechanism promises (claimed δ = {number(res.claimed_delta, 3)}).")
+        c[1].metric(f"ε lower bound ({s.level:.1%} conf.)", number(res.epsilon_lb, 4),
                     help=f"The true ε is at least this, with {s.level:.1%} confidence. It comes from the outcome "
                     f"{res.epsilon_bound.event}: {res.epsilon_bound.k:,} of {res.epsilon_bound.n:,} vs "
                     f"{res.epsilon_bound.k_prime:,} of {res.epsilon_bound.n_prime:,} held-out outputs.")
-        c[2].metric(f"δ lower bound at ε = {res.claimed_epsilon:.3g}", f"{res.delta_lb:.4g}",
-                    help=f"The true δ at the claimed ε is at least this (claimed δ = {res.claimed_delta:.3g}).")
+        c[2].metric(f"δ lower bound at ε = {number(res.claimed_epsilon, 3)}", number(res.delta_lb, 4),
+                    help="The true δ at the claimed ε is at least this (claimed δ = "
+                         f"{number(res.claimed_delta, 3)}).")
         c[3].metric("verdict", "VIOLATION" if res.caught else "consistent",
                     help="VIOLATION when a lower bound beats the claim: then the claim is false.")
         if res.caught:
             st.error(f"**The claim is beaten.** With {s.level:.1%} confidence the true privacy loss exceeds the "
-                     f"claim (ε ≥ {res.epsilon_lb:.4g} vs {res.claimed_epsilon:.3g} claimed; δ ≥ {res.delta_lb:.4g} "
-                     f"at the claimed ε vs {res.claimed_delta:.3g}).", icon=":material/gpp_bad:")
+                     f"claim (ε ≥ {number(res.epsilon_lb, 4)} vs {number(res.claimed_epsilon, 3)} claimed; δ "
+                     f"≥ {number(res.delta_lb, 4)} at the claimed ε vs "
+                     f"{number(res.claimed_delta, 3)}).", icon=":material/gpp_bad:")
         else:
             st.success("**Consistent**: no outcome beats the claim at this number of outputs. Evidence, not proof.",
                        icon=":material/verified_user:")
         if s.mech == "brdp_paper":
-            ui.paper_vs_exact("δ at the claimed ε", res.paper_delta, res.exact_delta, fmt="{:.3g}",
+            ui.paper_vs_exact("δ at the claimed ε", res.paper_delta, res.exact_delta, digits=3,
                               help="The paper's accountant (Prop. 2) against the exact δ of the BR-DP pair.")
 
 
@@ -183,21 +186,22 @@ def every_mechanism(s: Settings) -> None:
             "settings": df["settings"],
             "claimed ε": df["claimed_epsilon"],
             "ε lower bound": df["epsilon_lb"],
-            "claimed δ": df["claimed_delta"],
-            "δ lower bound": df["delta_lb"],
-            "paper's δ": df["paper_delta"],
-            "exact δ": df["exact_delta"],
+            # δ as text, so that it reads 10⁻⁵ (the grid's number formats would write 1e-5)
+            "claimed δ": [number(d, 4) for d in df["claimed_delta"]],
+            "δ lower bound": [number(d, 4) for d in df["delta_lb"]],
+            "paper's δ": [number(d, 4) for d in df["paper_delta"]],
+            "exact δ": [number(d, 4) for d in df["exact_delta"]],
             "verdict": ["VIOLATION" if c else "consistent" for c in df["caught"]],
         })
         st.dataframe(shown, hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.4g") for c in
-                                    ("claimed ε", "ε lower bound", "claimed δ", "δ lower bound", "paper's δ",
-                                     "exact δ")})
+                                    ("claimed ε", "ε lower bound")})
         for row in df[df["caught"]].itertuples():
             st.error(f"**{row.name}** {where.get(row.settings, row.settings)} is caught: the audit proves "
-                     f"δ ≥ {row.delta_lb:.4g} at ε = {row.claimed_epsilon:.3g}, while it claims δ = "
-                     f"{row.claimed_delta:.3g} (paper's accountant as printed: {row.paper_delta:.3g}; exact: "
-                     f"{row.exact_delta:.3g}).", icon=":material/gpp_bad:")
+                     f"δ ≥ {number(row.delta_lb, 4)} at ε = {number(row.claimed_epsilon, 3)}, while it "
+                     f"claims δ = {number(row.claimed_delta, 3)} (paper's accountant as printed: "
+                     f"{number(row.paper_delta, 3)}; exact: "
+                     f"{number(row.exact_delta, 3)}).", icon=":material/gpp_bad:")
         csv_df = shown
         st.download_button("Download the table (CSV)", lambda: csv_df.to_csv(index=False).encode(),
                            file_name="audit-every-mechanism.csv", mime="text/csv", key="csv-audit-all",

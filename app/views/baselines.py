@@ -14,6 +14,7 @@ import streamlit as st
 
 from app import compute, ledger, params, ui
 from app.figures import baselines as figs
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Gaussian & Laplace: the two classic mechanisms"
@@ -94,25 +95,26 @@ def headline(s: Settings) -> None:
             symbol = "σ" if mech == "gaussian" else "b"
             c = st.columns(3)
             c[0].metric(
-                f"{name} noise scale {symbol}", f"{cal.scale(mech):.4g}",
+                f"{name} noise scale {symbol}", number(cal.scale(mech), 4),
                 help=f"The typical size of the {name} noise added to the true answer: the smallest scale that keeps "
-                     f"one release ({s.eps:g}, {s.delta:g})-DP when one person moves the answer by up to {s.sens:g}.",
+                     f"one release ({number(s.eps)}, {number(s.delta)})-DP when one person moves the answer "
+                     f"by up to {number(s.sens)}.",
             )
             c[1].metric(
                 f"{name}: chance of landing within ±θ", f"{summary.loc[row, 'exact_within_theta']:.4f}",
-                help=f"The share of releases whose noise is at most θ = {s.theta:g} in size: how often the answer "
-                     "counts as accurate.",
+                help=f"The share of releases whose noise is at most θ = {number(s.theta)} in size: how often "
+                     "the answer counts as accurate.",
             )
             c[2].metric(
-                f"{name}: total ε after T = {s.T} releases", f"{total.of(mech):.4g}",
-                help=f"The privacy budget actually spent by {s.T} releases at δ = {s.delta:g}, counted exactly; "
-                     f"far below the naive {s.T} × {s.eps:g}.",
+                f"{name}: total ε after T = {s.T} releases", number(total.of(mech), 4),
+                help=f"The privacy budget actually spent by {s.T} releases at δ = {number(s.delta)}, counted "
+                     f"exactly; far below the naive {s.T} × {number(s.eps)}.",
             )
         ledger.offer(  # the two calibrated mechanisms at the page's settings, T-fold
             dl.gaussian_release(cal.sigma, sensitivity=s.sens, delta=s.delta, compositions=s.T,
-                                label=f"Gaussian σ={cal.sigma:.3g}", source="baselines"),
+                                label=f"Gaussian σ={number(cal.sigma, 3)}", source="baselines"),
             dl.laplace_release(cal.laplace_scale, sensitivity=s.sens, compositions=s.T,
-                               label=f"Laplace b={cal.laplace_scale:.3g}", source="baselines"),
+                               label=f"Laplace b={number(cal.laplace_scale, 3)}", source="baselines"),
         )
 
 

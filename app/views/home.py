@@ -9,6 +9,7 @@ import streamlit as st
 
 from app import classroom, compute, params, registry, sequences, ui
 from app.figures import baselines as figs
+from app.notation import number
 
 IDEA = (
     "Differential privacy adds carefully calibrated noise to every answer, so that whether or not **your** record is "
@@ -56,11 +57,12 @@ def picture() -> None:
         eps = float(params.control("eps", container=st.container()))
         try:
             table, factor = compute.belief_table(eps)
-            st.metric("largest factor on anyone's odds, e^ε", f"{factor:.3g}×",
+            st.metric("largest factor on anyone's odds, e^ε", f"{number(factor, 3)}×",
                       help="Whatever the observer believed before, one answer can multiply her odds by at most this.")
             shown = pd.DataFrame(
                 {"belief before": [f"{p:.0%}" for p in table["prior"]],
-                 f"at most, after one answer at ε = {eps:g}": [f"{q:.1%}" for q in table["largest_posterior"]]}
+                 f"at most, after one answer at ε = {number(eps)}":
+                     [f"{q:.1%}" for q in table["largest_posterior"]]}
             )
             st.dataframe(shown, hide_index=True, width="stretch")
         except ValueError as exc:
@@ -75,7 +77,8 @@ def picture() -> None:
         half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
         ui.notice(
             f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {half:.1%} by any single "
-            f"answer at ε = {eps:g}. Small ε keeps the band thin; at ε = 5 one answer can almost reveal membership."
+            f"answer at ε = {number(eps)}. Small ε keeps the band thin; at ε = 5 one answer can almost "
+            "reveal membership."
         )
     st.markdown(
         "* **ε (epsilon)** bounds how much any single record can change the chance of any answer: by a factor of at "

@@ -9,6 +9,7 @@ ledger itself lives in :mod:`app.ledger` (session copy) and :mod:`app.ledger_sto
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -17,6 +18,7 @@ import streamlit as st
 from app import catalogue, classroom, ledger, params, registry, ui
 from app.compute import ledger as compute
 from app.figures import ledger as figs
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Privacy ledger: one budget for every release"
@@ -119,9 +121,9 @@ def render(s: Settings) -> None:
     saved()
     if current.over_budget:
         first = current.refusals()[0]
-        st.error(f"The ledger is over this budget: the {catalogue.get('enforce').words(s.enforce)} refuses release "
-                 f"{first[0] + 1} ({ledger.escape(first[1])}). Raise the budget or remove releases; nothing more can "
-                 "be added.")
+        st.error(f"The ledger is over this budget: the {catalogue.get('enforce').words(s.enforce)} refuses "
+                 f"release {first[0] + 1} ({ledger.escape(first[1])}). Raise the budget or remove releases; "
+                 "nothing more can be added.")
     acc = compute.accounts(current.to_json())
     picture(current, s, acc)
     totals(s, acc)
@@ -177,11 +179,12 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
             verdict = "within budget" if row.within else "over budget"
             enforcing = " · enforcing" if row.name == s.enforce else ""
             col.metric(f"ε · {NAMES[row.name]}{enforcing}",
-                       "∞" if not math.isfinite(row.epsilon) else f"{row.epsilon:.4g}", verdict,
+                       "∞" if not math.isfinite(row.epsilon) else number(row.epsilon, 4), verdict,
                        delta_color="normal" if row.within else "inverse", delta_arrow="off",
-                       help=f"The total privacy loss of all releases by this accountant, at δ = {row.delta:.3g}. "
-                            f"{row.note}")
+                       help="The total privacy loss of all releases by this accountant, at δ = "
+                            f"{number(row.delta, 3)}. {row.note}")
         shown = res.assign(name=res["name"].map(NAMES))
+        shown = shown.assign(delta=[number(d, 3) for d in shown["delta"]])
         st.dataframe(shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
                                            "within": "within budget", "note": "how it counts"}),
                      hide_index=True, width="stretch", key="accts",
@@ -196,18 +199,24 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
 NOTE_WIDTH, ROW_HEIGHT = 260, 68
 
 
+#: Columns always written as text, so that δ reads 10⁻⁵ (the grid's number formats would write 1e-5).
+AS_TEXT = {"delta"}
+
+
 def _with_dashes(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """The releases table as shown: a column no release uses (ε_max without a noise reduction) is left out, and a
-    cell that does not apply to its release reads "—" (the grid would write "None")."""
+    cell that does not apply to its release reads "—" (the grid would write "None"); such a column, and δ, is
+    written as text with the column's significant figures."""
     table, config = table.copy(), dict(COLUMNS)
     for name, col in COLUMNS.items():
-        if name not in table or not table[name].isna().any():
+        if name not in table or (name not in AS_TEXT and not table[name].isna().any()):
             continue
         if table[name].isna().all():
             table = table.drop(columns=name)
             continue
         fmt = col.get("type_config", {}).get("format") or "%g"
-        table[name] = [("—" if pd.isna(v) else fmt % v) for v in table[name]]
+        digits = int(fmt[2:-1]) if re.fullmatch(r"%\.\dg", fmt) else 6
+        table[name] = [("—" if pd.isna(v) else number(v, digits)) for v in table[name]]
         config[name] = st.column_config.TextColumn(col.get("label"), help=col.get("help"))
     return table, config
 
@@ -268,9 +277,10 @@ def _import() -> None:
         if not math.isclose(stop, value, rel_tol=1e-9):  # kept exactly or refused: a budget is never changed silently
             grid = catalogue.get(key).grid
             st.session_state[_MSG] = (
-                "error", f"Nothing was imported; the ledger is unchanged. {field}: the file's {value:g} is not a budget "
-                f"this page can hold exactly (from {grid[0]:g} to {grid[-1]:g} in the slider's steps; the nearest is "
-                f"{stop:g}). Edit the file's budget to one of those values and import it again.")
+                "error", f"Nothing was imported; the ledger is unchanged. {field}: the file's "
+                f"{number(value)} is not a budget this page can hold exactly (from {number(grid[0])} to "
+                f"{number(grid[-1])} in the slider's steps; the nearest is {number(stop)}). Edit the file's "
+                "budget to one of those values and import it again.")
             return
     st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = eps, dlt, new.enforce
     st.session_state[_SEEN] = (eps, dlt, new.enforce)

@@ -17,6 +17,7 @@ from app import background, classroom, ledger, params, ui
 from app.compute import negotiate as compute
 from app.figures import negotiate as figs
 from app.views.negotiate_report import report_html
+from app.notation import number
 from dpcore import mechanisms
 
 TITLE = "Negotiate a budget"
@@ -120,18 +121,20 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
     if not answer.mechanism:
         return None
     if answer.epsilon <= 0:
-        st.warning(f"δ = {s.delta:g} is so large that ε → 0 already meets the requirement: the protection then rests "
-                   "entirely on δ, the probability that anything may be revealed. Choose δ far below 1 / (number of "
-                   "people) and the answer changes.", icon=":material/warning:")
+        st.warning(f"δ = {number(s.delta)} is so large that ε → 0 already meets the requirement: the "
+                   "protection then rests entirely on δ, the probability that anything may be revealed. "
+                   "Choose δ far below 1 / (number of people) and the answer changes.",
+                   icon=":material/warning:")
         return None
     comp = compute.composition(answer.mechanism, answer.epsilon, answer.delta, s.sens, s.T, s.delta)
     c = st.columns(3)
     c[0].metric("ε per release", compute.fmt_epsilon(answer.epsilon),
                 help="The budget one release spends: the smallest ε that meets the requirement, rounded up.")
-    c[1].metric(f"total ε over T = {s.T}", f"{comp.total_epsilon:.3g}",
-                help=f"What {s.T} releases spend together at δ = {comp.total_delta:.3g}, counted exactly (privacy-loss "
-                     f"distributions); simply adding them up would say {comp.basic_epsilon:.3g}.")
-    c[2].metric("δ per release", f"{answer.delta:g}",
+    c[1].metric(f"total ε over T = {s.T}", number(comp.total_epsilon, 3),
+                help=f"What {s.T} releases spend together at δ = {number(comp.total_delta, 3)}, counted "
+                     "exactly (privacy-loss distributions); simply adding them up would say "
+                     f"{number(comp.basic_epsilon, 3)}.")
+    c[2].metric("δ per release", number(answer.delta),
                 help="The small probability with which the ε promise may fail (0: never).")
     ledger.offer(mechanisms.release(answer.mechanism, answer.epsilon, delta=answer.delta, sensitivity=s.sens,
                                     compositions=s.T, cap=compute.CAP,
@@ -173,13 +176,14 @@ def brdp_story(s: Settings, req: compute.Requirement, neg: compute.Negotiation) 
         if not (math.isfinite(paper) and math.isfinite(exact)):
             st.caption("BR-DP cannot reach this requirement at any ε ≤ 50 under one of the two accountants.")
             return
-        ui.paper_vs_exact("BR-DP smallest ε", paper, exact, fmt="{:.4g}",
+        ui.paper_vs_exact("BR-DP smallest ε", paper, exact, digits=4,
                           paper_underreports=bool(paper < exact * (1 - 1e-4)),
                           help="The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2).")
         if not rows.loc["brdp_paper", "sound"]:
             ex = float(rows.loc["brdp_paper", "exact_delta"])
             st.warning(f"The paper's accountant under-reports the privacy loss here: at its ε its plan has exact "
-                       f"δ = {ex:.3g}, not {s.delta:g} ({ex / s.delta:.3g}×). Use the exact number.",
+                       f"δ = {number(ex, 3)}, not {number(s.delta)} ({number(ex / s.delta, 3)}×). Use the "
+                       "exact number.",
                        icon=":material/warning:")
         else:
             st.caption("Here the paper's plan keeps its stated δ (checked with the exact accountant); the two "
@@ -219,9 +223,10 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
     ):
         m = compute.meaning(eps)
         c1, c2 = st.columns(2)
-        c1.metric("Largest factor on an observer's odds, e^ε", f"{m['odds']:.4g}",
+        c1.metric("Largest factor on an observer's odds, e^ε", number(m['odds'], 4),
                   help="However sure an observer was before, one output multiplies their odds by at most this.")
-        c2.metric(f"Largest posterior from a {100 * m['prior']:g} % prior", f"{100 * m['posterior']:.3g} %",
+        c2.metric(f"Largest posterior from a {number(100 * m['prior'])} % prior",
+                  f"{number(100 * m['posterior'], 3)} %",
                   help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
                        "believe it with at most this probability.")
         st.markdown("**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "
@@ -237,14 +242,14 @@ def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: 
     with ui.panel("5 · A one-page report",
                   "the requirement, the answer, the reasons and the assumptions on one printable page."):
         assumptions = [
-            f"One person changes the true answer by at most Δ = {s.sens:g}.",
+            f"One person changes the true answer by at most Δ = {number(s.sens)}.",
             "ε and δ are per release; repeated releases add up as shown (privacy-loss distributions).",
             "The smallest ε is rounded up to two significant digits, so the stated budget still meets the requirement.",
             "Noise reduction and the BR-DP paper's own accountant are shown for comparison, never recommended.",
         ]
         if req.kind != "topc":
-            assumptions.append(f"δ = {s.delta:g} is the largest acceptable failure probability for mechanisms that "
-                               "need one.")
+            assumptions.append(f"δ = {number(s.delta)} is the largest acceptable failure probability for "
+                               "mechanisms that need one.")
         html = report_html(req, answer, comp, _link(), assumptions)
         st.download_button("Download the report (HTML, prints on one page)", html.encode("utf-8"),
                            file_name="privacy-budget-report.html", mime="text/html", key="report",

@@ -49,8 +49,9 @@ def report_html(req: compute.Requirement, answer: compute.Answer, comp: compute.
     total = ""
     if comp is not None and comp.releases > 1:
         total = (f"<p>Over <b>{comp.releases}</b> such releases the total privacy loss is ε = "
-                 f"<b>{comp.total_epsilon:.3g}</b> at δ = {comp.total_delta:.3g} ({_text(comp.how)}); adding the "
-                 f"releases up would give ε = {comp.basic_epsilon:.3g}.</p>")
+                 f"<b>{notation.number(comp.total_epsilon, 3)}</b> at δ = "
+                 f"{notation.number(comp.total_delta, 3)} ({_text(comp.how)}); adding the releases up would "
+                 f"give ε = {notation.number(comp.basic_epsilon, 3)}.</p>")
     items = "".join(f"<li>{_text(a)}</li>" for a in assumptions)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -58,8 +59,8 @@ def report_html(req: compute.Requirement, answer: compute.Answer, comp: compute.
 <body>
 <h1>Privacy budget for an accuracy requirement</h1>
 <h2>Requirement</h2>
-<p>{escape(req.words())}, with probability at least {req.confidence:g} (one person changes the answer by at most
-Δ = {req.sensitivity:g}).</p>
+<p>{escape(req.words())}, with probability at least {notation.number(req.confidence)} (one person changes the
+answer by at most Δ = {notation.number(req.sensitivity)}).</p>
 <h2>Answer</h2>
 <p class="answer">{_text(answer.sentence)}</p>
 {total}

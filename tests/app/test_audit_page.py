@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from app.notation import number
 from dpcore import audit as dpaudit
 from dpcore import brdp, r2dp
 from tests.app.conftest import open_page, shown_numbers
@@ -85,16 +86,16 @@ def test_every_mechanism_renders_and_matches_dpcore(mech):
     assert not at.exception, at.exception
     res = dpaudit.audit(mech, epsilon=eps, delta=delta, n=n, rng=seed, alpha=0.05, theta=1.0, epsilon_y_ratio=0.6)
     m = _metrics(at)
-    assert m["claimed ε"] == f"{res.claimed_epsilon:.4g}"
-    assert m["ε lower bound (95.0% conf.)"] == f"{res.epsilon_lb:.4g}"
-    assert m[f"δ lower bound at ε = {res.claimed_epsilon:.3g}"] == f"{res.delta_lb:.4g}"
+    assert m["claimed ε"] == number(res.claimed_epsilon, 4)
+    assert m["ε lower bound (95.0% conf.)"] == number(res.epsilon_lb, 4)
+    assert m[f"δ lower bound at ε = {res.claimed_epsilon:.3g}"] == number(res.delta_lb, 4)
     assert m["verdict"] == ("VIOLATION" if res.caught else "consistent")
 
 
 def test_r2dp_claim_is_the_exact_epsilon_of_the_law():
     at = open_page(PAGE, {"mech": "r2dp", "eps": "3", **SMALL})
     law = r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=3.0)))
-    assert _metrics(at)["claimed ε"] == f"{r2dp.epsilon(law):.4g}"
+    assert _metrics(at)["claimed ε"] == number(r2dp.epsilon(law), 4)
 
 
 def test_counterexample_preset_is_caught():
@@ -104,8 +105,8 @@ def test_counterexample_preset_is_caught():
     m = _metrics(at)
     assert m["verdict"] == "VIOLATION"
     plan = brdp.make_plan(kernel="gaussian", epsilon=0.1, delta=1e-3, theta=0.1, sensitivity=5.0, epsilon_y=0.06)
-    assert m["δ at the claimed ε — paper's accountant"] == f"{plan.paper_delta:.3g}"
-    assert m["δ at the claimed ε — exact"] == f"{plan.exact_delta:.3g}"
+    assert m["δ at the claimed ε — paper's accountant"] == number(plan.paper_delta, 3)
+    assert m["δ at the claimed ε — exact"] == number(plan.exact_delta, 3)
     assert float(m["δ lower bound at ε = 0.1"]) > 0.99
     assert any("claim is beaten" in e.value for e in at.error)
     assert any("under-reports" in w.value for w in at.warning)

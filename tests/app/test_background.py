@@ -18,6 +18,7 @@ from app.compute import brdp as bc
 from app.compute import ldp as lc
 from app.compute import negotiate as nc
 from app.compute import r2dp as rc
+from app.notation import number
 from dpcore import brdp
 from tests.app.conftest import open_page
 
@@ -275,8 +276,8 @@ def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
                          accountant="exact")
     exact = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="exact")
     paper = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="paper")
-    assert shown[f"ε after T = {t}, exact"] == f"{exact:.4g}"
-    assert shown[f"ε after T = {t}, paper (Thm. 3)"] == f"{paper:.4g}"
+    assert shown[f"ε after T = {t}, exact"] == number(exact, 4)
+    assert shown[f"ε after T = {t}, paper (Thm. 3)"] == number(paper, 4)
     assert len(at.dataframe) == 1 and "exact optimum" in at.dataframe[0].value["plan"].tolist(), "panel 11's audit"
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app import params
-from app.notation import tex
+from app.notation import number, tex
 from dpcore import brdp
 from tests.app.conftest import open_page, shown_numbers
 
@@ -38,7 +38,7 @@ def test_renders_at_defaults_with_sound_plan():
     at = open_page(PAGE)
     _ok(at)
     values = _metrics(at)
-    assert values["δ at ε = 1 — exact"] == "1e-05"
+    assert values["δ at ε = 1 — exact"] == "10⁻⁵"
     assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
     # the idea's picture, then the Mechanism tab only (lazy tabs)
     assert [c.key for c in at.get("plotly_chart")] == ["chart-recycling-picture", "chart-recycler-stream",
@@ -123,8 +123,8 @@ def test_metrics_match_dpcore():
     plan = brdp.optimize(epsilon=2.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
     values = _metrics(at)
     assert values["BR-DP: chance within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
-    assert values[tex("kernel's share ε_y / ε")] == f"{plan.epsilon_y / 2.0:.3g}"
-    assert values["δ at ε = 2 — exact"] == f"{plan.exact_delta:.3g}"
+    assert values[tex("kernel's share ε_y / ε")] == number(plan.epsilon_y / 2.0, 3)
+    assert values["δ at ε = 2 — exact"] == number(plan.exact_delta, 3)
     assert values["plain DP: chance within ±θ"] == f"{plan.dp_acceptance:.4f}"
     assert f"q = {plan.q:.3g}" in " ".join(m.value for m in at.markdown)
 
@@ -135,8 +135,8 @@ def test_counterexample_shows_the_paper_underreports_warning():
     plan = brdp.make_plan(epsilon=5.0, delta=1e-8, sensitivity=0.2, theta=3.0, kernel="gaussian", epsilon_y=1.5)
     assert plan.exact_delta > 100 * 1e-8  # 7.5e-6, 750 times the target
     values = _metrics(at)
-    assert values["δ at ε = 5 — exact"] == f"{plan.exact_delta:.3g}"
-    assert values["δ at ε = 5 — paper's accountant"] == f"{plan.paper_delta:.3g}"
+    assert values["δ at ε = 5 — exact"] == number(plan.exact_delta, 3)
+    assert values["δ at ε = 5 — paper's accountant"] == number(plan.paper_delta, 3)
     assert any("under-reports" in w.value for w in at.warning)
 
 

@@ -18,7 +18,7 @@ from scipy import integrate, optimize, stats
 
 from app import classroom, registry, sequences
 from app.notation import tex
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, read_number, shown_numbers
 
 PAGES = registry.available_pages()
 SCRIPT = {p.url_path: p.script for p in PAGES}
@@ -205,8 +205,8 @@ SHOWN = {
     "base-classic": {"Gaussian noise scale σ": "9.69"},
     "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43", "Laplace: total ε after T = 100 releases": "68.26"},
     "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
-    "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53e-06", "δ at ε = 5 — paper's accountant": "1e-08"},
-    "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "0.00067"},
+    "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53·10⁻⁶", "δ at ε = 5 — paper's accountant": "10⁻⁸"},
+    "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "6.7·10⁻⁴"},
     "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},
     "nr-rho": {"zCDP budget ρ*": "1.35301"},
     "nr-printed": {"zCDP budget ρ*": "0.770693"},
@@ -229,10 +229,13 @@ ALL_LIVE = [(path, ex) for path, ex in ALL if path in SCRIPT]  # exercises of pa
 
 
 def _tolerance(text: str) -> float:
-    """Half a unit in the last digit shown: '14.06' → 0.005, '7.53e-06' → 0.005e-06, '753' → 0.5."""
-    mantissa, _, exponent = text.lower().partition("e")
+    """Half a unit in the last digit shown: '14.06' → 0.005, '7.53·10⁻⁶' → 0.005·10⁻⁶, '10⁻⁸' → 0.5·10⁻⁸,
+    '753' → 0.5."""
+    powered = any(c in "⁰¹²³⁴⁵⁶⁷⁸⁹" for c in text)
+    mantissa = text.partition("·")[0] if "·" in text else "1" if powered else text
     decimals = len(mantissa.partition(".")[2])
-    return 0.5 * 10.0 ** (-decimals) * 10.0 ** (int(exponent) if exponent else 0) * (1 + 1e-9)
+    scale = abs(read_number(text) / float(mantissa)) if powered else 1.0
+    return 0.5 * 10.0 ** (-decimals) * scale * (1 + 1e-9)
 
 
 def _first_metric(at, label: str) -> str:
@@ -481,10 +484,10 @@ def test_numeric_answers_match_independent_computation(path, ex):
         assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
         # a composed Laplace ε is a pessimistic upper bound (within 1e-4 relative of a fine grid): it may round up
         slack = 1e-4 * abs(value) if ex.id in PESSIMISTIC else 0.0
-        assert abs(float(text) - value) <= _tolerance(text) + slack, (ex.id, text, value)
+        assert abs(read_number(text) - value) <= _tolerance(text) + slack, (ex.id, text, value)
     for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ())):
         if ref is not None:
-            assert abs(float(text) - ref) <= _tolerance(text), (ex.id, text, ref)
+            assert abs(read_number(text) - ref) <= _tolerance(text), (ex.id, text, ref)
 
 
 @pytest.mark.slow
@@ -510,8 +513,8 @@ def test_exercise_link_opens_the_page_with_those_settings(path, ex):
     for label, text in SHOWN.get(ex.id, {}).items():
         assert _first_metric(at, label) == text, (ex.id, label)
         if ex.id != "brdp-counterexample-b" or "exact" in label:  # the page shows what the answer says
-            shown = float(text.split(" ")[0])
-            assert any(abs(shown - float(n)) <= _tolerance(n) for n in ex.numbers), (ex.id, label, text)
+            shown = read_number(text.split(" ")[0])
+            assert any(abs(shown - read_number(n)) <= _tolerance(n) for n in ex.numbers), (ex.id, label, text)
 
 
 @pytest.mark.slow

@@ -282,3 +282,24 @@ def test_the_accountants_notes_are_read_in_full():
     assert list(grid.proto.column_order)[:2] == ["accountant", "how it counts"]
     assert grid.proto.row_height == view.ROW_HEIGHT > 64  # the grid wraps text only in taller rows
     assert json.loads(grid.proto.columns)["how it counts"]["width"] == view.NOTE_WIDTH
+
+
+def test_tables_write_delta_as_people_write_it():
+    """δ in the releases table, the accountants' table and a refusal's reason reads 10⁻⁵, never 1e-05."""
+    from dpcore import ledger_releases as lr
+
+    book = dpcore.ledger.Ledger(100.0, 1e-4)
+    book = book.try_add(lr.gaussian_release(5.0, delta=1e-5, label="mean", source="baselines"))
+    book = book.try_add(lr.laplace_release(2.0, label="counts", source="baselines"))
+    at = open_page("ledger.py")
+    reason = "basic composition has δ = 1e-05 left; this release needs δ = 2e-05"
+    at.session_state[KEY] = {"ledger": book, "log": [{"label": "big", "source": "baselines", "kind": "approx",
+                                                      "reason": reason}]}
+    at.run()
+    assert not at.exception
+    releases = next(df.value for df in at.dataframe if "label" in df.value.columns)
+    assert releases["delta"].tolist() == ["10⁻⁵", "0"]
+    accountants = next(df.value for df in at.dataframe if "accountant" in df.value.columns)
+    assert all(isinstance(d, str) and "e" not in d for d in accountants["δ"])
+    refusals = next(df.value for df in at.dataframe if "reason" in df.value.columns)
+    assert refusals["reason"].tolist() == ["basic composition has δ = 10⁻⁵ left; this release needs δ = 2·10⁻⁵"]

@@ -13,7 +13,7 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from app import catalogue
-from app.notation import tex
+from app.notation import number, tex
 from app.ui import column_words
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
@@ -47,7 +47,7 @@ def test_renders_at_defaults_idea_first():
     assert charts[0] == "chart-idea"
     m = metrics(at)
     rho = (1.0 / (math.sqrt(math.log(1e6) + 1.0) + math.sqrt(math.log(1e6)))) ** 2  # ε = 1 (catalogue), δ = 1e-6
-    assert m["zCDP budget ρ*"] == f"{rho:.6g}" == "0.0174689"
+    assert m["zCDP budget ρ*"] == number(rho) == "0.0174689"
     assert set(charts) == {"chart-idea", "chart-noise-paths", "chart-stopping-charges"}  # part "paths"
 
 
@@ -92,12 +92,12 @@ def test_metrics_match_dpcore(const, variant):
     m = metrics(open_nr(q))
     lg = math.log(1e8) * (2 if const == "printed" else 1)
     rho = (5.0 / (math.sqrt(lg + 5.0) + math.sqrt(lg))) ** 2  # largest ρ with ρ + 2√(cρ ln(1/δ)) ≤ ε, by hand
-    assert m["zCDP budget ρ*"] == f"{rho:.6g}" == f"{fl.rho_budget(5.0, 1e-8, variant=variant):.6g}"
+    assert m["zCDP budget ρ*"] == number(rho) == number(fl.rho_budget(5.0, 1e-8, variant=variant))
     # independent recomputation of the stopping distribution: geometric grid from 0.01 to √(2ρ*), 2000 runs
     grid = np.geomspace(0.01, math.sqrt(2 * rho), 200)
     runs = nr.release_many(200.0, epsilons=grid, alpha=0.2, n_runs=2000, rng=7)
-    assert m[tex("Typical cost of one count, ρ_T")] == f"{runs['charge'].median():.4g}"
-    assert m[tex("Cost if it never stopped, ρ_T")] == f"{grid[-1] ** 2 / 2:.4g}"
+    assert m[tex("Typical cost of one count, ρ_T")] == number(runs['charge'].median(), 4)
+    assert m[tex("Cost if it never stopped, ρ_T")] == number(grid[-1] ** 2 / 2, 4)
 
 
 def test_erratum_warnings_only_where_the_paper_under_reports():
@@ -111,9 +111,9 @@ def test_erratum_warnings_only_where_the_paper_under_reports():
     assert not any("ρ*" in w for w in warnings), warnings  # the printed constant is loose, not an under-report
     m = metrics(at)
     v = 0.01 * 20
-    assert m["ex-post ε (Theorem 5) — exact"] == f"{nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6):.4g}"
+    assert m["ex-post ε (Theorem 5) — exact"] == number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6), 4)
     assert m["ex-post ε (Theorem 5) — paper's accountant"] == (
-        f"{nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6, variant='as_printed'):.4g}")
+        number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6, variant='as_printed'), 4))
 
 
 def test_reproduce_budget_is_the_papers():
@@ -181,7 +181,7 @@ def test_concurrent_filter_promise_is_the_sum():
     at = open_nr({"part": "filter", "epspost": "2"})
     assert not at.exception, at.exception
     m = metrics(at)
-    assert m["Promise of the pair (ε + ε′, δ)"] == "(3, 1e-06)"  # Theorem 3: (ε + ε′, δ'' + δ′) with δ′ = 0
+    assert m["Promise of the pair (ε + ε′, δ)"] == "(3, 10⁻⁶)"  # Theorem 3: (ε + ε′, δ'' + δ′) with δ′ = 0
     # the first count (y = 1000) is a one-shot Gaussian at ε = (2 + η)/(η·y): it fits ρ*(1, 1e-6) and is released
     assert int(m["Gaussian releases (zCDP part)"]) >= 1
 
@@ -238,10 +238,10 @@ def test_time_inversion_loss_matches_dpcore():
     z = nr.brownian_path(grid, n_paths=5, rng=3)[0]  # path 1 of the path panel
     stop = nr.relative_error_stop(50.0 + z, grid, alpha=0.2)
     k = int(np.argmax(stop)) if stop.any() else grid.size - 1
-    assert m[tex("Path 1 stops at ε_T")] == f"{grid[k]:.4g}"
-    assert m[tex("Its charge ρ_T = ε_T²/2 (the average loss)")] == f"{grid[k] ** 2 / 2:.4g}"
+    assert m[tex("Path 1 stops at ε_T")] == number(grid[k], 4)
+    assert m[tex("Its charge ρ_T = ε_T²/2 (the average loss)")] == number(grid[k] ** 2 / 2, 4)
     # neighbour above (u = −1): ℒ = ε²/2 − ε²·Z
-    assert m["Loss ℒ it actually realised"] == f"{grid[k] ** 2 / 2 - grid[k] ** 2 * z[k]:.4g}"
+    assert m["Loss ℒ it actually realised"] == number(grid[k] ** 2 / 2 - grid[k] ** 2 * z[k], 4)
 
 
 def test_correlation_heatmap_matches_closed_form():
@@ -259,10 +259,10 @@ def test_filter_loss_distribution_matches_dpcore():
     m = metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
     runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, zcdp_share=0.4, levels=50, rng=5)
-    assert m["Average total loss (theory ρ*)"] == f"{runs['loss'].mean():.4g}"
-    assert m["Variance of the total loss (theory 2ρ*)"] == f"{runs['loss'].var(ddof=1):.4g}"
+    assert m["Average total loss (theory ρ*)"] == number(runs['loss'].mean(), 4)
+    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs['loss'].var(ddof=1), 4)
     assert abs(runs["loss"].mean() - rho) < 4 * math.sqrt(2 * rho / 1000)  # N(ρ*, 2ρ*) (Thm 6)
-    assert m["Normal tail above ε"] == f"{stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)):.2g}"
+    assert m["Normal tail above ε"] == number(stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)), 2)
     assert stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)) <= 1e-6  # the conversion is conservative
 
 
@@ -272,8 +272,8 @@ def test_filter_mix_and_aggressiveness_match_dpcore():
     m = metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
     runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.2, zcdp_share=0.8, levels=50, rng=5)
-    assert m["Average total loss (theory ρ*)"] == f"{runs['loss'].mean():.4g}"
-    assert m["Variance of the total loss (theory 2ρ*)"] == f"{runs['loss'].var(ddof=1):.4g}"
+    assert m["Average total loss (theory ρ*)"] == number(runs['loss'].mean(), 4)
+    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs['loss'].var(ddof=1), 4)
 
 
 def test_zipf_panel_matches_dpcore():
@@ -319,6 +319,6 @@ def test_laplace_process_matches_dpcore():
     stop = nr.relative_error_stop(30.0 + x[0], grid, alpha=0.2)
     k = int(np.argmax(stop)) if stop.any() else grid.size - 1
     loss = nr.laplace_loss(30.0 + x[0, k], epsilon=grid[k], value=30.0, neighbour=29.0)
-    assert m["Loss ℒ at the stop (path 1)"] == f"{loss:.4g}"
+    assert m["Loss ℒ at the stop (path 1)"] == number(loss, 4)
     assert abs(loss) <= grid[k] + 1e-12  # Lemma A.1: within ±ε_T
     assert float(m["Largest |ℒ| / ε over all paths and levels"]) <= 1.0

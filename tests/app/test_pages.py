@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app import params, registry
+from app.notation import number
 from tests.app.conftest import open_page, shown_numbers
 
 PAGES = [p.script for p in registry.available_pages()]
@@ -194,4 +195,4 @@ def test_baselines_total_epsilon_shows_the_default_grid_pld(eps, t):
     at = open_page("baselines.py", {"eps": eps, "T": t})
     shown = next(m.value for m in at.metric if m.label == f"Laplace: total ε after T = {t} releases")
     b = dpcore.laplace_scale(float(eps), delta=1e-5)
-    assert shown == f"{dpcore.laplace_epsilon(1e-5, scale=b, compositions=int(t)):.4g}"
+    assert shown == number(dpcore.laplace_epsilon(1e-5, scale=b, compositions=int(t)), 4)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from app.notation import tex
+from app.notation import number, tex
 
 from dpcore import svt
 from tests.app.conftest import open_page, shown_numbers
@@ -91,11 +91,11 @@ def test_metrics_match_dpcore():
     m = _metrics(at)
     sp = svt.split_budget(0.5, c=1)
     corr = svt.optimal_correction(0.5, c=1, k=10, alpha=5.0)
-    assert m["threshold noise scale b"] == f"{sp.threshold_scale:.4g}"
-    assert m["query noise scale 1/λ"] == f"{sp.query_scale:.4g}"
-    assert m["correction r in use"] == f"{corr.r:.4g}"
+    assert m["threshold noise scale b"] == number(sp.threshold_scale, 4)
+    assert m["query noise scale 1/λ"] == number(sp.query_scale, 4)
+    assert m["correction r in use"] == number(corr.r, 4)
     kw = dict(r=corr.r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    assert m["P[yes] for a count at τ"] == f"{svt.acceptance_probability(0.0, **kw):.4g}"
+    assert m["P[yes] for a count at τ"] == number(svt.acceptance_probability(0.0, **kw), 4)
 
 
 def test_reference_values_at_the_paper_setting():
@@ -103,7 +103,7 @@ def test_reference_values_at_the_paper_setting():
     # accepted with probability exactly 1/(k + 1) = 1/201 (r^op solves S(r) = 1/(k + 1), Eq. 9)
     m = _metrics(open_page(PAGE))
     assert m["correction r in use"] == "564.5"
-    assert m["P[yes] for a count at τ"] == f"{1 / 201:.4g}"
+    assert m["P[yes] for a count at τ"] == number(1 / 201, 4)
 
 
 def test_resample_erratum_warning():
@@ -113,8 +113,8 @@ def test_resample_erratum_warning():
     _ok(at)
     m = _metrics(at)
     sp = svt.split_budget(1.0, c=50)
-    assert m["ε with a new threshold noise after each yes — exact"] == f"{50 * sp.epsilon1 + sp.epsilon2:.4g}"
-    assert m["ε with a new threshold noise after each yes — paper's accountant"] == f"{50 * sp.epsilon1:.4g}"
+    assert m["ε with a new threshold noise after each yes — exact"] == number(50 * sp.epsilon1 + sp.epsilon2, 4)
+    assert m["ε with a new threshold noise after each yes — paper's accountant"] == number(50 * sp.epsilon1, 4)
     assert any("under-reports" in w.value for w in at.warning)
 
 
@@ -210,9 +210,9 @@ def test_score_gap_readouts_match_dpcore():
     sp = svt.split_budget(1.0, c=50)
     r = svt.optimal_correction(1.0, c=50, k=200).r
     kw = dict(r=r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    assert m["P[yes] at τ − 200"] == f"{float(svt.acceptance_probability(-200.0, **kw)):.4g}"
-    assert m["P[yes] at τ"] == f"{float(svt.acceptance_probability(0.0, **kw)):.4g}"
-    assert m["P[yes] at τ + 200"] == f"{float(svt.acceptance_probability(200.0, **kw)):.4g}"
+    assert m["P[yes] at τ − 200"] == number(float(svt.acceptance_probability(-200.0, **kw)), 4)
+    assert m["P[yes] at τ"] == number(float(svt.acceptance_probability(0.0, **kw)), 4)
+    assert m["P[yes] at τ + 200"] == number(float(svt.acceptance_probability(200.0, **kw)), 4)
 
 
 def test_manual_split_costs_variance():
@@ -234,8 +234,8 @@ def test_tail_mass_sets_the_grid():
     disc = svt.discretise_comparison(sp.threshold_scale, sp.query_scale, n_bins=101, tail_mass=1e-3)
     b, th = sp.threshold_scale, sp.query_scale
     num = svt.correction_term(b, th, k=200, method="numeric", n_bins=101, tail_mass=1e-3)
-    assert m["grid half-width B"] == f"{disc.bound:.5g}"
-    assert m[tex("r̄^op, 101 bins")] == f"{num.r:.6g}"
+    assert m["grid half-width B"] == number(disc.bound, 5)
+    assert m[tex("r̄^op, 101 bins")] == number(num.r)
 
 
 def test_extreme_gumbel_setting_stays_fast_and_clean():

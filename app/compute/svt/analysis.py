@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from app.compute._cache import cached
+from app.notation import number
 from dpcore import data as dpdata
 from dpcore import svt
 
@@ -318,11 +319,11 @@ def comparison(
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])
-    acc = {"count − τ": [f"{x:.4g}" for x in d]}
+    acc = {"count − τ": [number(x, 4) for x in d]}
     for label, r in (
         ("r = 0", 0.0),
-        (f"r = mean = {sp.mean_correction:.4g}", sp.mean_correction),
-        (f"r = r^op = {r_op:.4g}", r_op),
+        (f"r = mean = {number(sp.mean_correction, 4)}", sp.mean_correction),
+        (f"r = r^op = {number(r_op, 4)}", r_op),
     ):
         acc[f"P[yes], {label}"] = _acceptance(sp, d, r)
     return df, pd.DataFrame(acc)

@@ -16,6 +16,7 @@ from app import ledger, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.views.brdp import explore, reproduce
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "BR-DP: redraw the noisy answers that miss"
@@ -140,35 +141,39 @@ def headline(s: Settings) -> None:
         plan = compute.plan(s.key)
         held = plan.epsilon_y < s.eps * (1 - 1e-9)
         if held:
-            st.markdown(f"The noise runs at **ε_y = {plan.epsilon_y:.3g}** of your ε = {s.eps:g}; the rest pays for "
-                        f"redrawing a missed answer with probability **q = {plan.q:.3g}**.")
+            st.markdown(f"The noise runs at **ε_y = {number(plan.epsilon_y, 3)}** of your ε = "
+                        f"{number(s.eps)}; the rest pays for redrawing a missed answer with probability "
+                        f"**q = {number(plan.q, 3)}**.")
         else:
-            st.markdown(f"Here the noise runs at the **full ε = {s.eps:g}** (ε_y = ε) and still redraws a missed "
-                        f"answer with probability **q = {plan.q:.3g}**: at one release the exact accountant finds "
-                        "this recycling free, because where a redraw changes the odds the noise alone leaks less "
-                        "than ε." if plan.q > 0 else
-                        f"Here the best plan is plain DP: the noise runs at the full ε = {s.eps:g} and nothing is "
-                        "redrawn (q = 0).")
+            st.markdown(f"Here the noise runs at the **full ε = {number(s.eps)}** (ε_y = ε) and still "
+                        f"redraws a missed answer with probability **q = {number(plan.q, 3)}**: at one "
+                        "release the exact accountant finds this recycling free, because where a redraw "
+                        "changes the odds the noise alone leaks less than ε." if plan.q > 0 else
+                        f"Here the best plan is plain DP: the noise runs at the full ε = {number(s.eps)} and "
+                        "nothing is redrawn (q = 0).")
         c = st.columns(4)
         c[0].metric("BR-DP: chance within ±θ", f"{plan.acceptance:.4f}", f"{plan.gain:+.4f} vs plain DP",
-                    help=f"The share of released answers whose error is at most θ = {s.theta:g}: how often an answer "
-                         "is accurate.")
+                    help=f"The share of released answers whose error is at most θ = {number(s.theta)}: how "
+                         "often an answer is accurate.")
         c[1].metric("plain DP: chance within ±θ", f"{plan.dp_acceptance:.4f}",
-                    help=f"The same noise at the full ({s.eps:g}, {s.delta:g}) budget, never redrawn.")
+                    help=f"The same noise at the full ({number(s.eps)}, {number(s.delta)}) budget, never "
+                         "redrawn.")
         c[2].metric("draws per release (mean)", f"{plan.expected_draws:.3f}",
                     help="How many times the noise is drawn on average before an answer is released.")
-        c[3].metric("kernel's share ε_y / ε", f"{plan.epsilon_y / s.eps:.3g}",
+        c[3].metric("kernel's share ε_y / ε", number(plan.epsilon_y / s.eps, 3),
                     help="The part of ε spent on the noise itself; the rest pays for the redraws.")
-        ui.paper_vs_exact(f"δ at ε = {s.eps:g}", plan.paper_delta, plan.exact_delta, fmt="{:.3g}",
+        ui.paper_vs_exact(f"δ at ε = {number(s.eps)}", plan.paper_delta, plan.exact_delta, digits=3,
                           help="The probability with which the e^ε promise may fail, by the paper's model of "
                                "recycling (left) and computed exactly from the two output distributions (right).")
         if not plan.sound:
-            st.warning(f"This plan is NOT ({s.eps:g}, {s.delta:g})-DP: its exact δ is {plan.exact_delta:.3g}, above "
-                     f"the target {s.delta:g}.", icon=":material/gpp_bad:")
+            st.warning(f"This plan is NOT ({number(s.eps)}, {number(s.delta)})-DP: its exact δ is "
+                       f"{number(plan.exact_delta, 3)}, above the target {number(s.delta)}.",
+                       icon=":material/gpp_bad:")
         elif plan.paper_delta > s.delta * (1 + 1e-6):
-            st.info(f"The paper's model would reject this plan (its δ = {plan.paper_delta:.3g} > {s.delta:g}), but "
-                    "the exact δ is within the target: for these settings the paper's model is over-cautious. The "
-                    "example settings in the sidebar show the opposite, dangerous case.", icon=":material/info:")
+            st.info(f"The paper's model would reject this plan (its δ = {number(plan.paper_delta, 3)} > "
+                    f"{number(s.delta)}), but the exact δ is within the target: for these settings the "
+                    "paper's model is over-cautious. The example settings in the sidebar show the opposite, "
+                    "dangerous case.", icon=":material/info:")
 
 
 __all__ = ["IDEA", "PRESETS", "Settings", "TITLE", "headline", "picture", "render", "sidebar"]

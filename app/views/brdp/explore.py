@@ -15,6 +15,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.brdp import Settings
@@ -64,7 +65,7 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
             for i, row in enumerate(live.itertuples()):
                 fmt = "{:.3f}" if i == 3 else "{:.0f}"
                 m[i % 2].metric(row.counter, fmt.format(row[2]) if row[2] == row[2] else "–",
-                                help=f"the formula expects {row[3]:.3g}")
+                                help=f"the formula expects {number(row[3], 3)}")
             # a plain table (in this narrow column the data grid cut the formula column off): counts as whole
             # numbers like the metrics above, their expected values to one decimal, mean draws to three
             counts, mean = live.index[:3], live.index[3:]
@@ -93,8 +94,9 @@ def mechanism_panels(s: Settings) -> None:
     with ui.panel("2 · Where the answers land (Prop. 1)",
                   f"inside ±θ the kernel's density is lifted by 1/(1 − p̄q), outside it is scaled down by "
                   f"(1 − q)/(1 − p̄q): a jump at ±θ. Here the kernel is {wider} than plain DP's noise "
-                  f"(ε_y = {plan.epsilon_y:.3g} of ε = {s.eps:g}), and BR-DP releases an answer outside ±θ with "
-                  f"probability {1 - plan.acceptance:.3f} against {1 - plan.dp_acceptance:.3f} for plain DP."):
+                  f"(ε_y = {number(plan.epsilon_y, 3)} of ε = {number(s.eps)}), and BR-DP releases an answer "
+                  f"outside ±θ with probability {1 - plan.acceptance:.3f} against "
+                  f"{1 - plan.dp_acceptance:.3f} for plain DP."):
         curves, hist = compute.density(s.key, s.seed)
         ui.chart(figs.density(curves, hist, kernel=s.kernel, theta=s.theta), curves, name="output density",
                  alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.")
@@ -156,10 +158,10 @@ def privacy_panels(s: Settings) -> None:
         if done is not None:
             totals, df = done
             c = st.columns(3)
-            c[0].metric(f"ε after T = {s.T}, exact", f"{totals['exact']:.4g}",
-                        help=f"exact BR-DP PLD, at δ = {s.delta:g}")
-            c[1].metric(f"ε after T = {s.T}, paper (Thm. 3)", f"{totals['paper']:.4g}")
-            c[2].metric(f"ε after T = {s.T}, plain DP", f"{totals['dp']:.4g}")
+            c[0].metric(f"ε after T = {s.T}, exact", number(totals['exact'], 4),
+                        help=f"exact BR-DP PLD, at δ = {number(s.delta)}")
+            c[1].metric(f"ε after T = {s.T}, paper (Thm. 3)", number(totals['paper'], 4))
+            c[2].metric(f"ε after T = {s.T}, plain DP", number(totals['dp'], 4))
             ui.chart(figs.composition(df, delta=s.delta, compositions=s.T), df, name="composition",
                      alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
 
@@ -187,10 +189,10 @@ def sampling_panels(s: Settings) -> None:
             optima = {m: sizes[(sizes["mode"] == m) & (sizes["n_records"] == s.n_records)].iloc[0]
                       for m in ("paper", "corrected")}
             c = st.columns(2)
-            c[0].metric("Alg. 4 p*, paper mode", f"{optima['paper'].rate:.3g}",
+            c[0].metric("Alg. 4 p*, paper mode", number(optima['paper'].rate, 3),
                         help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
                         f"{optima['paper'].true_acceptance:.3f}")
-            c[1].metric("p*, corrected (Δ_f / p, true acceptance)", f"{optima['corrected'].rate:.3g}",
+            c[1].metric("p*, corrected (Δ_f / p, true acceptance)", number(optima['corrected'].rate, 3),
                         help=f"true acceptance {optima['corrected'].true_acceptance:.3f}")
             ui.chart(figs.subsampling_noise(df, rate=s.rate, query=s.query), df, name="subsampling noise",
                      alt="Sampling error and kernel standard deviations against the sampling rate.")

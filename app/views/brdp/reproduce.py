@@ -13,6 +13,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
+from app.notation import number
 
 
 def figures_2_to_4() -> None:
@@ -33,11 +34,11 @@ def figures_2_to_4() -> None:
                  alt="Fig 3 reproduction: q against eps_y.")
     for d, tag, why in ((1.0, "a", "the text says ε > 4.5 is needed to reach 0.9; the curve crosses 0.9 near ε ≈ 4.35"),
                         (5.0, "b", "the relative gain over DP is larger than for Δ_f = 1, as in the paper")):
-        with ui.panel(f"Fig. 4({tag}) · acceptance against ε (θ = 1, Δ_f = {d:g})",
+        with ui.panel(f"Fig. 4({tag}) · acceptance against ε (θ = 1, Δ_f = {number(d)})",
                       f"δ is not stated; δ = 10⁻⁵ (analytic calibration) reproduces the text. {why[0].upper()}"
                       f"{why[1:]}."):
             df = compute.fig4(d)
-            ui.chart(figs.acceptance(df, kernel="gaussian", title=f"Fig. 4({tag}): Δ_f = {d:g}"), df,
+            ui.chart(figs.acceptance(df, kernel="gaussian", title=f"Fig. 4({tag}): Δ_f = {number(d)}"), df,
                      name=f"fig 4{tag}", alt=f"Fig 4{tag} reproduction: acceptance against epsilon.")
 
 
@@ -75,8 +76,9 @@ def figure_7() -> None:
                "and is not drawn twice.")
     for q_type, (e, d, th) in compute.FIG7_SETTINGS.items():
         db, thb = compute.FIG7_RIGHT[q_type]
-        with ui.panel(f"Fig. 7 · {q_type}: 1 000 releases (left, ε = {e:g}, Δ_f = {d:g}, θ = {th:g}) and acceptance "
-                      f"against ε (right, Δ_f = {db:g}, θ = {thb:g})",
+        with ui.panel(f"Fig. 7 · {q_type}: 1 000 releases (left, ε = {number(e)}, Δ_f = {number(d)}, θ = "
+                      f"{number(th)}) and acceptance against ε (right, Δ_f = {number(db)}, θ = "
+                      f"{number(thb)})",
                       "Laplace beats Gaussian at the same budget; BR-DP is on or above its DP line (up to Monte-Carlo "
                       "noise), and Laplace BR-DP gains only where θ < Δ_f. The subsampled (SMP) lines can fall to 0 "
                       "at larger ε: there Alg. 4 picks a tiny sampling rate (its formula reports an acceptance near 1) "
@@ -85,7 +87,7 @@ def figure_7() -> None:
             left, right = st.columns(2)
             with left:
                 stats = compute.fig7(q_type)
-                ui.chart(figs.experiment(stats, theta=th, title=f"Fig. 7: {q_type}, ε = {e:g}"), stats,
+                ui.chart(figs.experiment(stats, theta=th, title=f"Fig. 7: {q_type}, ε = {number(e)}"), stats,
                          name=f"fig 7 {q_type}", alt=f"Fig 7 reproduction for the {q_type} query: box plots of "
                                                      "1000 centred releases per mechanism.")
             with right:
@@ -106,11 +108,12 @@ def table_1() -> None:
                   f"our Gau-DP is the exact value (4.52 against 4.77 printed). Gau-BRDP under the paper's Thm. 3 is "
                   f"4.79, *above* Gau-DP (the paper prints the reverse). Lap-BRDP: at θ = Δ_f = 1 the paper's own "
                   f"Alg. 2 keeps ε_y = ε with q ≈ 0.0004, so Lap-BRDP is Lap-DP (19.71). The printed 16.8 / 22.23 "
-                  f"match the Laplace kernel *alone* at ε_y = {compute.TABLE1_LAPLACE_EPS_Y:g}, composed the same way "
-                  f"({e5:.2f} / {e10:.2f}): the recycler's own privacy loss seems to have been left out, and with it "
-                  f"counted BR-DP never leaks less than its kernel. Laplace is composed by RDP as in the paper (its "
-                  f"18.98 lies between the two RDP conversions; counted exactly it is 17.43). The subsampled columns "
-                  f"and the runtime row are not reproduced (recipe and units not stated)."):
+                  f"match the Laplace kernel *alone* at ε_y = {number(compute.TABLE1_LAPLACE_EPS_Y)}, "
+                  f"composed the same way ({e5:.2f} / {e10:.2f}): the recycler's own privacy loss seems to "
+                  "have been left out, and with it counted BR-DP never leaks less than its kernel. Laplace "
+                  "is composed by RDP as in the paper (its 18.98 lies between the two RDP conversions; "
+                  "counted exactly it is 17.43). The subsampled columns and the runtime row are not "
+                  "reproduced (recipe and units not stated)."):
         t1 = compute.table1()
         shown = t1.assign(**{c: [f"{v:.2f}" if pd.notna(v) else "not reproduced" for v in t1[c]]
                              for c in t1.columns if c != "mechanism"})  # two decimals, as the paper prints them

@@ -15,6 +15,7 @@ from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Local DP: what did the answers actually reveal?"
@@ -65,7 +66,8 @@ def render(s: Settings) -> None:
         lesson="ldp",
     )
     ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
-        dl.pure_release(s.epsg, label=f"Local DP filter session, budget {s.epsg:g} per person", source="ldp"))
+        dl.pure_release(s.epsg, label=f"Local DP filter session, budget {number(s.epsg)} per person",
+                        source="ldp"))
     if s.view == "reproduce":
         reproduce.render(s)
         return
@@ -106,10 +108,11 @@ def headline(s: Settings) -> None:
     c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
                 help="Basic composition Σε: the worst case over every answer the queries could have given.")
     c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",
-                help=f"With budget ε_G = {s.epsg:g}: a query is answered only if every answer it could give keeps the "
-                     "realized loss within ε_G.")
+                help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
+                     "give keeps the realized loss within ε_G.")
     c[3].metric("Answered under basic composition", f"{t.basic_accepted} of {s.nq}",
                 help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.")
     if s.epsg < s.eps:
-        st.info(f"ε_G = {s.epsg:g} is below the per-query ε = {s.eps:g}: adding up ε answers nothing, and the Bayesian "
-                "filter only answers queries whose every possible answer stays within ε_G.")
+        st.info(f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "
+                "nothing, and the Bayesian filter only answers queries whose every possible answer stays "
+                "within ε_G.")

@@ -8,6 +8,7 @@ from app import ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp._settings import Settings
+from app.notation import number
 
 
 def render(s: Settings) -> None:
@@ -57,7 +58,7 @@ def statement(s: Settings) -> None:
         c[2].metric("Knowledge gain", f"{r.gain:.4f}",
                     help=f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
                          f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].")
-        c[3].metric(f"Lemma 3.2 gain at w = {s.weight:g}", f"{r.lemma_gain:.4f}",
+        c[3].metric(f"Lemma 3.2 gain at w = {number(s.weight)}", f"{r.lemma_gain:.4f}",
                     help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
                          f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.")
         ui.chart(F.statement_band(r.bands, ratio=s.ratio, text=text), r.bands, name="statement gain band",
@@ -84,7 +85,7 @@ def patterns(s: Settings) -> None:
                          "is x*: what these queries typically reveal.")
         c[1].metric(f"LDP bound Σε of the {o.m} queries ({s.unit})", C.show_loss(o.basic, s.ratio),
                     help="The worst case, charged whatever the answers.")
-        c[2].metric("Chance the answers reach the bound", f"{o.p_at_bound:.3g}",
+        c[2].metric("Chance the answers reach the bound", number(o.p_at_bound, 3),
                     help="How likely (when the secret is x*) a pattern is that reveals the full Σε.")
         ui.chart(F.output_losses(o.table, ratio=s.ratio), o.table, name="loss per answer pattern",
                  alt="Bars of the realized loss of each answer pattern, coloured by its probability, under the bound.")

@@ -8,6 +8,7 @@ from app import background, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp._settings import Settings
+from app.notation import number
 
 KIND_WORDS = {
     "logistic": "logistic regressions σ(θ·x̃) released through the two-point mechanism on [0, 1] (Sec. 5.3 (c))",
@@ -63,10 +64,11 @@ def search(s: Settings, b: C.BranchAndBound) -> None:
         c[2].metric("31 × 31 grid search", f"{b.grid_loss:.5f}",
                     help="A plain grid gives a value below the truth: it can miss the extremes.")
         c[3].metric("Pieces of the box explored", b.nodes,
-                    help=f"Both searches, to a tolerance of {C.BNB_TOL:g}"
+                    help=f"Both searches, to a tolerance of {number(C.BNB_TOL)}"
                          + ("." if b.converged else "; the node limit stopped them first."))
-        loose = (f"a gap of {C.LOOSE_GAP:g} is reached after {b.loose_nodes_min} (min) and {b.loose_nodes_max} "
-                 "(max) pieces" if b.loose_nodes_min is not None and b.loose_nodes_max is not None else "")
+        loose = (f"a gap of {number(C.LOOSE_GAP)} is reached after {b.loose_nodes_min} (min) and "
+                 f"{b.loose_nodes_max} (max) pieces"
+                 if b.loose_nodes_min is not None and b.loose_nodes_max is not None else "")
         if loose:
             st.caption(loose[:1].upper() + loose[1:] + ".")
         ui.chart(F.bnb_trace(b.trace, loose_gap=C.LOOSE_GAP), b.trace, name="branch and bound trace",

@@ -8,6 +8,7 @@ from app import params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp._settings import Settings
+from app.notation import number
 
 
 def render(s: Settings) -> None:
@@ -126,7 +127,7 @@ def approximate(s: Settings) -> None:
         a = C.approximate_run(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         c = st.columns(3)
         c[0].metric("Answered by the (ε, δ) variant", f"{a.accepted} of {s.nq}",
-                    help=f"Algorithm 4 with δ_G = {C.APPROX_DELTA:g}; the queries spend no δ.")
+                    help=f"Algorithm 4 with δ_G = {number(C.APPROX_DELTA)}; the queries spend no δ.")
         c[1].metric("Answered by the Bayesian filter", f"{a.bayesian_accepted} of {s.nq}")
         c[2].metric("Switches to the look-ahead at", "never" if a.switch_step is None else f"query {a.switch_step}",
                     help="The first query that adding up ε would refuse.")

@@ -8,6 +8,7 @@ from app import background, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.views.ldp._settings import Settings
+from app.notation import number
 
 
 def render(s: Settings) -> None:
@@ -38,7 +39,8 @@ def example1(ex: C.Examples) -> None:
         e1 = ex.ex1
         c = st.columns(4)
         c[0].metric("Λ(0) = Λ(1)", f"{e1.likelihood_0:.7f}",
-                    help=f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = {e1.epsilon:g}, n = {e1.n}).")
+                    help=f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = "
+                         f"{number(e1.epsilon)}, n = {e1.n}).")
         c[1].metric("ℓ of the balanced pattern", f"{e1.loss_balanced:.4f}",
                     help="What the balanced answers reveal: nothing.")
         c[2].metric("ℓ of six 1's", f"{e1.loss_all_ones:.4f}", help="The most lopsided answers reveal the full 6ε.")
@@ -184,8 +186,8 @@ def regressions(s: Settings) -> None:
 
 def _evaluation(ev: C.Evaluation, paths, title: str, kind: str) -> None:
     c = st.columns(2)
-    c[0].metric("Median answered at ε_G = 10 — paper", f"{ev.paper:g}")
-    c[1].metric(f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})", f"{ev.median:g}",
+    c[0].metric("Median answered at ε_G = 10 — paper", number(ev.paper))
+    c[1].metric(f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})", number(ev.median),
                 help=f"{ev.runs} seeded runs (seed 0); the group losses are added (App. C).")
     ui.chart(F.evaluation(ev.bands, paper=ev.paper, title=title), ev.bands, name=f"{kind} evaluation",
              alt=f"Percentile band of answered {kind} queries against the budget.")

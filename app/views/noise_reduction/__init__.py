@@ -16,6 +16,7 @@ from app import ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.views.noise_reduction import explore, reproduce
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Accuracy first: noise reduction and privacy filters"
@@ -125,17 +126,18 @@ def headline(s: Settings) -> None:
         got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
         c = st.columns(4)
         c[0].metric(
-            "zCDP budget ρ*", f"{b.rho:.6g}",
+            "zCDP budget ρ*", number(b.rho),
             help=f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
-                 f"{s.eps:g} at δ = {s.delta:g}. A release that stops at level ε_T uses ε_T²/2 of it.",
+                 f"{number(s.eps)} at δ = {number(s.delta)}. A release that stops at level ε_T uses ε_T²/2 "
+                 "of it.",
         )
         c[1].metric(
-            f"Typical cost of one count, {s.unit}", f"{summ.median_charge:.4g}",
-            help=f"What one noise reduction of y = {s.y:g} actually paid in the median of {compute.N_RUNS} runs: "
-                 "the cost of the level where it stopped.",
+            f"Typical cost of one count, {s.unit}", number(summ.median_charge, 4),
+            help=f"What one noise reduction of y = {number(s.y)} actually paid in the median of "
+                 f"{compute.N_RUNS} runs: the cost of the level where it stopped.",
         )
         c[2].metric(
-            f"Cost if it never stopped, {s.unit}", f"{summ.worst_charge:.4g}",
+            f"Cost if it never stopped, {s.unit}", number(summ.worst_charge, 4),
             help="What the same release would cost at the least noisy level it was allowed: the price a mechanism "
                  "with a fixed noise level would have to declare in advance.",
         )
@@ -153,9 +155,10 @@ def offer(s: Settings) -> None:
         _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
         if s.process == "brownian":
             ledger.offer(dl.noise_reduction_release(summ.median_epsilon_stop, epsilon_max=top, delta=s.delta,
-                                                    label=f"noise reduction of y = {s.y:g}", source="noise_reduction"))
+                                                    label=f"noise reduction of y = {number(s.y)}",
+                                                    source="noise_reduction"))
         else:  # a Laplace noise reduction cannot join the zCDP filter: its declared pure ε is the top level
-            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y = {s.y:g}",
+            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y = {number(s.y)}",
                                          source="noise_reduction"))
     except Exception:  # noqa: BLE001 — the ledger offer is a convenience; the panels show any error
         pass
@@ -172,10 +175,11 @@ def shortfall(s: Settings) -> compute.Shortfall | None:
         after = (" The paper's results below use its own ε = 10." if s.view == "reproduce" else
                  " Only the filter and cost parts work without a noise level.")
         st.warning(
-            f"**No count can be released at ε = {s.eps:g}, δ = {s.delta:g}.** The combination is valid, but the "
-            f"filter's budget allows noise levels up to ε_max = √(2ρ*) = {short.epsilon_max:.3g} only, below the "
-            f"first level of every grid, ε_min = {short.epsilon_min:g} (the paper's smallest level, ε² = 10⁻⁴)."
-            f"{after} Raise ε above {short.epsilon_needed:.3g} (or raise δ) to release counts.",
+            f"**No count can be released at ε = {number(s.eps)}, δ = {number(s.delta)}.** The combination is "
+            "valid, but the filter's budget allows noise levels up to ε_max = √(2ρ*) = "
+            f"{number(short.epsilon_max, 3)} only, below the first level of every grid, ε_min = "
+            f"{number(short.epsilon_min)} (the paper's smallest level, ε² = 10⁻⁴).{after} Raise ε above "
+            f"{number(short.epsilon_needed, 3)} (or raise δ) to release counts.",
             icon=":material/info:",
         )
     return short

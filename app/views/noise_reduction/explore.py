@@ -14,6 +14,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
+from app.notation import number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,10 +71,10 @@ def paths(s: Settings) -> None:
                          "discarded (and still paid for).")
         c[1].metric("Really within η, of those", f"{summ.precision:.1%}",
                     help="The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.")
-        c[2].metric("Median stopping level ε_T", f"{summ.median_epsilon_stop:.4g}",
+        c[2].metric("Median stopping level ε_T", number(summ.median_epsilon_stop, 4),
                     help="The noise level at which half the runs had stopped; the noise there is about 1/ε_T.")
         c[3].metric("DP ε: median run vs worst case",
-                    f"{summ.dp_epsilon_median:.3g} vs {summ.dp_epsilon_worst:.3g}",
+                    f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
                     help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
                          "Laplace ε_T itself.")
         ui.chart(figs.stopping(hist, worst=summ.worst_charge, mechanism=s.process), hist, name="stopping charges",
@@ -95,11 +96,11 @@ def structure(s: Settings) -> None:
     ):
         inv, summ = compute.inversion(*s.grid_args(), s.y, s.eta, direction, s.seed)
         c = st.columns(3)
-        c[0].metric("Path 1 stops at ε_T", f"{summ.epsilon_stop:.4g}",
+        c[0].metric("Path 1 stops at ε_T", number(summ.epsilon_stop, 4),
                     help="The first level at which path 1 of the first part looked accurate enough.")
-        c[1].metric("Its charge ρ_T = ε_T²/2 (the average loss)", f"{summ.rho_stop:.4g}",
+        c[1].metric("Its charge ρ_T = ε_T²/2 (the average loss)", number(summ.rho_stop, 4),
                     help="What the filter charges: the mean of the loss at the stop.")
-        c[2].metric("Loss ℒ it actually realised", f"{summ.loss_stop:.4g}",
+        c[2].metric("Loss ℒ it actually realised", number(summ.loss_stop, 4),
                     help="(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²): how much more likely this answer is with the "
                          "person than without, in log terms, for this one path.")
         ui.chart(figs.inversion(inv, direction=direction), inv, name="time inversion",
@@ -131,8 +132,9 @@ def structure(s: Settings) -> None:
                          f"{ls.flat_gap:.3f}.")
         c[1].metric("Share of flat steps (theory)", f"{ls.flat_theory:.4f}",
                     help="The average of (b_fine/b_coarse)² over adjacent levels, b = 1/ε the noise scale.")
-        c[2].metric("Loss ℒ at the stop (path 1)", f"{ls.loss_stop:.4g}",
-                    help=f"Stopped at ε_T = {ls.epsilon_stop:.4g} by the relative-error rule; neighbour y − 1.")
+        c[2].metric("Loss ℒ at the stop (path 1)", number(ls.loss_stop, 4),
+                    help=f"Stopped at ε_T = {number(ls.epsilon_stop, 4)} by the relative-error rule; "
+                         "neighbour y − 1.")
         c[3].metric("Largest |ℒ| / ε over all paths and levels", f"{ls.max_ratio:.4f}",
                     help="Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1.")
         ui.chart(figs.laplace_process(shown, value=s.y), shown, name="laplace process",
@@ -189,15 +191,16 @@ def filters(s: Settings) -> None:
     ):
         df, cs = compute.concurrent(s.eps, s.delta, eps_post, s.y, s.eta, s.m, s.K, s.seed)
         c = st.columns(3)
-        c[0].metric("Promise of the pair (ε + ε′, δ)", f"({cs.epsilon_total:.3g}, {cs.delta_total:g})",
+        c[0].metric("Promise of the pair (ε + ε′, δ)",
+                    f"({number(cs.epsilon_total, 3)}, {number(cs.delta_total)})",
                     help="By concurrent composition (the paper's Theorem 1) the interleaved releases of both "
                          "filters are together (ε + ε′, δ)-DP.")
         c[1].metric("Gaussian releases (zCDP part)", f"{cs.zcdp_returned}",
                     help=f"Odd counts of the queue, each a one-shot Gaussian at ε = (2+η)/(η·y); the part spent "
-                         f"ρ = {cs.rho_spent:.4g} of ρ* = {cs.rho_budget:.4g}.")
+                         f"ρ = {number(cs.rho_spent, 4)} of ρ* = {number(cs.rho_budget, 4)}.")
         c[2].metric("Laplace noise reductions returned (ex-post part)", f"{cs.expost_returned}",
-                    help=f"Even counts, each charged the ε_T where it stopped; the part spent {cs.expost_spent:.4g} "
-                         f"of ε′ = {cs.expost_budget:g}.")
+                    help="Even counts, each charged the ε_T where it stopped; the part spent "
+                         f"{number(cs.expost_spent, 4)} of ε′ = {number(cs.expost_budget)}.")
         ui.chart(figs.concurrent(df, rho_budget=cs.rho_budget, expost_budget=cs.expost_budget), df,
                  name="concurrent filter", alt="Share of each filter's budget used after each count of the queue.")
 
@@ -223,7 +226,7 @@ def filters(s: Settings) -> None:
         "the proof's constant.",
     ):
         err = compute.errata(s.eps, s.delta, s.m, s.K)
-        ui.paper_vs_exact("ρ* for this (ε, δ)", err.rho_printed, err.rho_corrected, fmt="{:.6g}",
+        ui.paper_vs_exact("ρ* for this (ε, δ)", err.rho_printed, err.rho_corrected, digits=6,
                           paper_underreports=False,
                           help="Printed constant: ρ* = (√(2L+ε) − √(2L))², L = ln(1/δ). Proof's: (√(L+ε) − √L)².")
         if s.variant == "as_printed":
@@ -235,21 +238,22 @@ def _filter_losses(s: Settings, aggr: float, hist: pd.DataFrame, curve: pd.DataF
                    summ: compute.LossSummary) -> None:
     """Panel 9's numbers and histogram: the total loss of whole filter runs against N(ρ*, 2ρ*)."""
     c = st.columns(4)
-    c[0].metric("Average total loss (theory ρ*)", f"{summ.mean:.4g}",
-                help=f"Mean over the runs; each spent ρ = {summ.spent:.4g} on average of ρ* = "
-                     f"{summ.rho:.4g}.")
-    c[1].metric("Variance of the total loss (theory 2ρ*)", f"{summ.var:.4g}",
+    c[0].metric("Average total loss (theory ρ*)", number(summ.mean, 4),
+                help=f"Mean over the runs; each spent ρ = {number(summ.spent, 4)} on average of ρ* = "
+                     f"{number(summ.rho, 4)}.")
+    c[1].metric("Variance of the total loss (theory 2ρ*)", number(summ.var, 4),
                 help="How much the total loss varies from run to run.")
-    c[2].metric("Runs whose loss exceeded ε", f"{summ.tail:.3g}", help="The sampled share.")
-    c[3].metric("Normal tail above ε", f"{summ.tail_gauss:.2g}",
-                help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {s.delta:g}: the filter promises at most δ.")
+    c[2].metric("Runs whose loss exceeded ε", number(summ.tail, 3), help="The sampled share.")
+    c[3].metric("Normal tail above ε", number(summ.tail_gauss, 2),
+                help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {number(s.delta)}: the filter promises at "
+                     "most δ.")
     ui.chart(figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho), hist,
              name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter "
              "runs with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
     st.caption(f"Each run: requests until less than ε²_min/2 is left or 200 requests are done (on average "
                f"{summ.rounds:.1f}, {summ.bm_rounds:.1f} of them noise reductions stopped at relative error "
-               f"{s.eta * aggr:g}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions use a "
-               "50-level grid even in ε² up to the remaining budget and cost ε_T²/2.")
+               f"{number(s.eta * aggr)}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions "
+               "use a 50-level grid even in ε² up to the remaining budget and cost ε_T²/2.")
 
 
 def live_ledger(s: Settings) -> None:
@@ -275,7 +279,7 @@ def live_ledger(s: Settings) -> None:
     with left:
         st.plotly_chart(figs.gauge(remaining=g.remaining, budget=g.budget), key="chart-ledger-gauge",
                         config={"displaylogo": False})
-        st.metric("DP ε spent so far", f"{g.epsilon_spent:.4g} of {s.eps:g}",
+        st.metric("DP ε spent so far", f"{number(g.epsilon_spent, 4)} of {number(s.eps)}",
                   help="The (ε, δ) cost of everything accepted so far, if the analyst stopped now.")
         st.caption(f"{g.accepted} accepted, {g.refused} refused. Each button takes the next count of the queue "
                    "(y·j^−0.75). A one-shot Gaussian release uses ε = (2+η)/(η·y), the level at which the rule would "
@@ -305,7 +309,7 @@ def costs(s: Settings) -> None:
     users = int(params.control("users", container=c[1]))
     items = int(params.control("items", container=c[2]))
     with ui.panel(
-        f"12 · The Zipf data of the experiments ({users:,} draws, a = {zipf_a:g}, items 1–{items:,})",
+        f"12 · The Zipf data of the experiments ({users:,} draws, a = {number(zipf_a)}, items 1–{items:,})",
         "a handful of items hold most of the draws and the long tail has counts of a few or none: the relative-error "
         "rule needs ŷ·ε ≥ (2+η)/η, so only the large counts near the head can ever be released, and noise reduction "
         "wins by spending less on each of them. More draws lift the whole curve, which is why Figure 3 returns more "
@@ -339,11 +343,11 @@ def martingale(s: Settings) -> None:
         shown, mean, summ = compute.martingale(*s.grid_args(), s.y, s.eta, lam, s.seed)
         c = st.columns(3)
         c[0].metric("Average of M at the stopping time", f"{summ.stopped_mean:.3f} ± {2 * summ.stopped_se:.3f}",
-                    help=f"{compute.N_MART} Brownian runs of y = {s.y:g}, ± 2 standard errors; Lemma 6.1 says ≤ 1 "
-                         "(= 1 on a finite grid).")
+                    help=f"{compute.N_MART} Brownian runs of y = {number(s.y)}, ± 2 standard errors; Lemma "
+                         "6.1 says ≤ 1 (= 1 on a finite grid).")
         c[1].metric("Runs stopped before the last level", f"{summ.stopped_share:.1%}",
                     help="The share of runs whose stopping rule fired somewhere inside the grid.")
-        c[2].metric("Median stopping time t_T = 1/ε_T²", f"{summ.median_t_stop:.4g}",
+        c[2].metric("Median stopping time t_T = 1/ε_T²", number(summ.median_t_stop, 4),
                     help="Time runs backwards: the noise variance at the stop.")
         ui.chart(figs.martingale(shown, mean, lam=lam, stopped=summ.stopped_mean, stopped_se=summ.stopped_se,
                                  t_stop=summ.median_t_stop), mean, name="backward martingale",

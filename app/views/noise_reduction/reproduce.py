@@ -15,6 +15,7 @@ from app import background, params, ui
 from app.catalogue.noise_reduction import FIG3_TRIALS
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.noise_reduction import Settings
@@ -141,17 +142,19 @@ def paper_costs(s: Settings) -> None:
     ):
         st.caption("Grid of 1000 levels even in ε² up to 2ρ*(10, 10⁻⁶) = 2.706, η = 0.1; 2000 draws per count.")
         df = compute.paper_costs(s.seed)
-        se = st.column_config.NumberColumn(format="%.1e")
-        st.dataframe(df, hide_index=True, width="stretch", column_config={"bm_cost_se": se, "doubling_cost_se": se})
+        se = ("bm_cost_se", "doubling_cost_se")  # as text: a standard error reads 3.2·10⁻⁴, never 3.2e-4
+        st.dataframe(df.assign(**{c: [number(v, 2) for v in df[c]] for c in se}), hide_index=True,
+                     width="stretch")
 
 
 def errata(s: Settings) -> None:
     """The paper's misprints that change a number, printed against correct (see docs/errata.md)."""
     err = compute.errata(s.eps, s.delta, s.m, s.K)
     with ui.panel("Theorem 6: the conversion constant"):
-        st.markdown(f"At ε = {s.eps:g}, δ = {s.delta:g}: the printed 2√(2ρ ln(1/δ)) is safe but loose, so it is not "
-                    "an under-report (no warning). The page uses the proof's constant by default.")
-        ui.paper_vs_exact("zCDP budget ρ*", err.rho_printed, err.rho_corrected, fmt="{:.6g}",
+        st.markdown(f"At ε = {number(s.eps)}, δ = {number(s.delta)}: the printed 2√(2ρ ln(1/δ)) is safe but "
+                    "loose, so it is not an under-report (no warning). The page uses the proof's constant by "
+                    "default.")
+        ui.paper_vs_exact("zCDP budget ρ*", err.rho_printed, err.rho_corrected, digits=6,
                           paper_underreports=False)
         df = compute.constants(s.eps, s.delta)
         ui.chart(figs.constants(df, epsilon=s.eps, rho_corrected=err.rho_corrected, rho_printed=err.rho_printed),
@@ -161,19 +164,21 @@ def errata(s: Settings) -> None:
         "Theorem 6 and Theorem 5 with its drift restored grow like √m until the drift m·ε²/2 takes over; adding "
         "single ex-post bounds grows linearly with a large constant (5.76, 6.21 and 87.1 at m = 100).",
     ):
-        st.markdown(f"m = {s.m} Brownian noise reductions, each stopped at ε² = 0.01 (V = {err.thm5_v:g}, γ = 0.01, "
-                    f"δ = {s.delta:g}): the printed ex-post bound ψ(V) leaves out the drift V/2. Simulated, the printed "
-                    "bound fails with probability 0.96 instead of at most 0.05; with the drift it holds. Theorem 6 "
-                    f"gives ε = {err.thm6_for_same_v:.4g} here.")
+        st.markdown(f"m = {s.m} Brownian noise reductions, each stopped at ε² = 0.01 (V = "
+                    f"{number(err.thm5_v)}, γ = 0.01, δ = {number(s.delta)}): the printed ex-post bound ψ(V) "
+                    "leaves out the drift V/2. Simulated, the printed bound fails with probability 0.96 "
+                    "instead of at most 0.05; with the drift it holds. Theorem 6 gives ε = "
+                    f"{number(err.thm6_for_same_v, 4)} here.")
         ui.paper_vs_exact("ex-post ε (Theorem 5)", err.thm5_printed, err.thm5_corrected)
         df = compute.composition_curves(s.delta)
         ui.chart(figs.composition(df, count=s.m), df, name="composition comparison",
                  alt="Total epsilon after m noise reductions under Theorem 6, Theorem 5 and basic composition.")
     with ui.panel("Lemma 5.2: when may the next mechanism start?"):
-        st.markdown(f"After {err.lemma52_spent:g} (90 %) of an ex-post budget ε = {s.eps:g} is spent, the printed "
-                    "condition (the losses so far are at most ε) still admits a mechanism whose worst case is the "
-                    "whole ε. The rule the proof needs (the losses so far **plus the next one's worst case** are at "
-                    f"most ε) admits at most {err.lemma52_corrected_max:.4g} more.")
+        st.markdown(f"After {number(err.lemma52_spent)} (90 %) of an ex-post budget ε = {number(s.eps)} is "
+                    "spent, the printed condition (the losses so far are at most ε) still admits a mechanism "
+                    "whose worst case is the whole ε. The rule the proof needs (the losses so far **plus the "
+                    "next one's worst case** are at most ε) admits at most "
+                    f"{number(err.lemma52_corrected_max, 4)} more.")
         ui.paper_vs_exact("worst-case total ex-post ε", s.eps, err.lemma52_printed_worst)
         st.caption("Smaller slips that change no number: two factor-of-2 slips in the proof of Theorem 6 (they "
                    "cancel), the sign of the Brownian term in Theorem 4 (the loss is used in a sign-free form), and "

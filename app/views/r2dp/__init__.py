@@ -16,6 +16,7 @@ from app import ledger, params, ui
 from app.compute import r2dp as compute
 from app.views.r2dp import explore, reproduce
 from app.views.r2dp._common import FAMILY_WORDS, fmt, show
+from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "R²DP: draw the noise scale at random"
@@ -118,9 +119,9 @@ def headline(s: Settings) -> compute.Headline | None:
     """The picture of the idea (the law of u next to the one value Laplace uses), then the numbers it buys."""
     with ui.panel(
         "The idea in one picture",
-        f"Laplace uses the single value u* = ε/Δ = {compute.ustar(s.eps, s.sens):.3g} (dotted line). R²DP spreads u "
-        "around it: draws below u* add more noise than Laplace, draws above add less. This page starts at ε = 5 "
-        "because below ε ≈ 2 none of the paper's laws beats Laplace — try ε = 1.",
+        f"Laplace uses the single value u* = ε/Δ = {number(compute.ustar(s.eps, s.sens), 3)} (dotted line). "
+        "R²DP spreads u around it: draws below u* add more noise than Laplace, draws above add less. This "
+        "page starts at ε = 5 because below ε ≈ 2 none of the paper's laws beats Laplace — try ε = 1.",
     ):
         show("mixing_law", (s.key, s.eps, s.sens, s.seed, False), epsilon=s.eps, sensitivity=s.sens, as_scale=False,
              name="mixing law", alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value "
@@ -143,8 +144,9 @@ def headline(s: Settings) -> compute.Headline | None:
             cols[2].metric("ratio to Laplace at ε", f"{head.ratio:.3f}×",
                            help="How many times more often this law is within ±γ than Laplace noise at the same ε.")
             if head.over_budget:
-                st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = {s.eps:g}. Turn on "
-                           "**lock ε** to rescale it to the budget.", icon=":material/warning:")
+                st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = "
+                           f"{number(s.eps)}. Turn on **lock ε** to rescale it to the budget.",
+                           icon=":material/warning:")
         cols = st.columns(3)
         cols[0].metric("Laplace U(γ) at ε", fmt(best.laplace),
                        help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.")

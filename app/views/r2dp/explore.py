@@ -11,6 +11,7 @@ from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.views.r2dp._common import FAMILY_WORDS, fmt, show
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -189,7 +190,7 @@ def vs_gamma(s: Settings, head: compute.Headline | None) -> None:
             ui.chart(figs.usefulness_vs_g(df, g=s.g), df, name="usefulness vs gamma",
                      alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
         st.caption("Gamma + truncated normal (up to about 1 s an optimum) is optimised at fewer points: γ/Δ = "
-                   + ", ".join(f"{g:g}" for g in compute.COMBO_CURVE_GS) + ".")
+                   + ", ".join(number(g) for g in compute.COMBO_CURVE_GS) + ".")
 
 
 def region(s: Settings, head: compute.Headline | None) -> None:
@@ -241,8 +242,9 @@ def two_point(s: Settings, u0: float, u1: float, p0: float) -> None:
              best=compute.relative_atoms(best.family_law, s.eps, s.sens), name="two-point explorer",
              alt="Usefulness of two-point laws with exact epsilon over both values of u.")
         if not mine[0] < 1 < mine[1]:
-            st.info(f"Your values u₀ = {u0:g}, u₁ = {u1:g} do not straddle u* = ε/Δ = {compute.ustar(s.eps, s.sens):g}: "
-                    "no probability p₀ gives the exact ε. Choose u₀ below u* and u₁ above it.", icon=":material/info:")
+            st.info(f"Your values u₀ = {number(u0)}, u₁ = {number(u1)} do not straddle u* = ε/Δ = "
+                    f"{number(compute.ustar(s.eps, s.sens))}: no probability p₀ gives the exact ε. Choose u₀ "
+                    "below u* and u₁ above it.", icon=":material/info:")
             return
         key = compute.law_key("two_point", lock=True, epsilon=s.eps, sensitivity=s.sens, k=1.0, theta=1.0, a=1.0,
                               b=1.0, mu=1.0, sigma=1.0, low=1.0, u0=u0, u1=u1, p=p0)
@@ -258,8 +260,8 @@ def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:
                   "ε = ln M(+Δ) drops the weights u of the mixture: it is neither an upper nor a lower bound. Try "
                   "u₀ = 0.2, u₁ = 0.8, p₀ = 0.5, where it under-states ε."):
         bern = compute.bernoulli(u0, u1, p0, s.sens)
-        st.markdown(f"Law: u₀ = {u0:g} with probability p₀ = {p0:g}, u₁ = {u1:g} otherwise (p₀ as set, not solved), "
-                    f"Δ = {s.sens:g}.")
+        st.markdown(f"Law: u₀ = {number(u0)} with probability p₀ = {number(p0)}, u₁ = {number(u1)} otherwise "
+                    f"(p₀ as set, not solved), Δ = {number(s.sens)}.")
         ui.paper_vs_exact("ε (Thm 4.4)", bern.as_printed, bern.exact, fmt="{:.6f}",
                           help="Thm 4.4 as printed: ln(p₀·exp(Δ·u₀) + (1 − p₀)·exp(Δ·u₁))")
         st.metric("brute-force sup of the privacy-loss profile", f"{bern.brute_force:.6f}",

@@ -12,6 +12,7 @@ from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.views.r2dp._common import show
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -176,12 +177,13 @@ def gaussian(s: Settings) -> None:
         cols[2].metric("exact δ of that Gaussian", f"{cal.delta_exact:.4f}",
                        help="The smallest δ for which N(0, σ²) noise is (ln 2, δ)-DP (Balle & Wang 2018).")
         st.caption(f"Usefulness at γ = 1: 1 − 2Q(γ/σ) = {cal.usefulness:.4f} (Thm A.3).")
-        st.markdown(f"**Random σ (Cor. A.4) at your ε = {s.eps:g}, γ = {s.gamma:g}, Δ = 1.** The exact δ of the mixture, "
-                    "the sound average of each σ's δ, and the paper's form (which assumes Δ = 1 and is not a bound "
-                    "for the mixture):")
-        st.dataframe(compute.gaussian_mixtures(s.eps, s.gamma), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.3g")
-                                    for c in ("exact δ", "averaged δ (sound)", "paper's δ")})
+        st.markdown(f"**Random σ (Cor. A.4) at your ε = {number(s.eps)}, γ = {number(s.gamma)}, Δ = 1.** The "
+                    "exact δ of the mixture, the sound average of each σ's δ, and the paper's form (which "
+                    "assumes Δ = 1 and is not a bound for the mixture):")
+        mixtures = compute.gaussian_mixtures(s.eps, s.gamma)
+        deltas = ("exact δ", "averaged δ (sound)", "paper's δ")  # as text: δ reads 10⁻⁵, never 1e-5
+        st.dataframe(mixtures.assign(**{c: [number(d, 3) for d in mixtures[c]] for c in deltas}),
+                     hide_index=True, width="stretch")
 
 
 PARTS = {

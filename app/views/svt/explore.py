@@ -11,6 +11,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -119,12 +120,13 @@ def correction_tab(s: Settings) -> None:
         )
         pa = csvt.acceptance_at(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule, d)
         m = st.columns(3)
-        m[0].metric(f"P[yes] at τ − {d:g}", f"{pa.below:.4g}",
-                    help=f"A count {d:g} below the threshold is wrongly reported as above it this often "
-                         f"(correction r = {pa.r:.4g}).")
-        m[1].metric("P[yes] at τ", f"{pa.at:.4g}", help="A count exactly at the threshold.")
-        m[2].metric(f"P[yes] at τ + {d:g}", f"{pa.above:.4g}",
-                    help=f"A count {d:g} above the threshold is rightly reported as above it this often.")
+        m[0].metric(f"P[yes] at τ − {number(d)}", number(pa.below, 4),
+                    help=f"A count {number(d)} below the threshold is wrongly reported as above it this "
+                         f"often (correction r = {number(pa.r, 4)}).")
+        m[1].metric("P[yes] at τ", number(pa.at, 4), help="A count exactly at the threshold.")
+        m[2].metric(f"P[yes] at τ + {number(d)}", number(pa.above, 4),
+                    help=f"A count {number(d)} above the threshold is rightly reported as above it "
+                         "this often.")
         st.dataframe(acc, hide_index=True, width="stretch")
 
     with ui.panel(
@@ -210,7 +212,7 @@ def run_tab(s: Settings) -> None:
         )
         st.caption(
             f"Queue: {info.n_items} items with Zipf-like counts τ·c/i (exactly c items reach τ), shuffled with the "
-            f"seed; correction r = {info.correction:.4g}."
+            f"seed; correction r = {number(info.correction, 4)}."
         )
         _live(s, comp, info)
 
@@ -251,11 +253,11 @@ def numerics_tab(s: Settings) -> None:
         pmf, acc, info = csvt.numeric_framework(s.eps, s.c, s.k, s.alpha, s.monotonic, s.n_bins, s.tail)
         row = acc[acc["n_bins"] == s.n_bins].iloc[0]
         m = st.columns(6)
-        m[0].metric("r^op, closed form", f"{info.r_op:.6g}")
-        m[1].metric(f"r̄^op, {s.n_bins} bins", f"{row['r_op_numeric']:.6g}")
-        m[2].metric("|r̄^op − r^op|", f"{row['abs_error']:.3g}")
-        m[3].metric("RMS error of p̄", f"{row['rms_error_p']:.3g}")
-        m[4].metric("grid half-width B", f"{info.B:.5g}", help=f"bin width u = {info.u:.4g}")
+        m[0].metric("r^op, closed form", number(info.r_op))
+        m[1].metric(f"r̄^op, {s.n_bins} bins", number(row['r_op_numeric']))
+        m[2].metric("|r̄^op − r^op|", number(row['abs_error'], 3))
+        m[3].metric("RMS error of p̄", number(row['rms_error_p'], 3))
+        m[4].metric("grid half-width B", number(info.B, 5), help=f"bin width u = {number(info.u, 4)}")
         m[5].metric("runtime", f"{row['runtime_ms']:.2f} ms")
         left, right = st.columns(2)
         with left:
@@ -280,10 +282,10 @@ def numerics_tab(s: Settings) -> None:
 def _eq8_vs_exact(sm: csvt.Summary) -> None:
     """The paper's Eq. 7/8 treats the threshold noise as fresh for every comparison; Algorithm 2 shares one ρ."""
     cols = st.columns(2)
-    cols[0].metric("p(r) — paper's Eq. 8", f"{sm.p_eq8:.4g}",
+    cols[0].metric("p(r) — paper's Eq. 8", number(sm.p_eq8, 4),
                    help="The chance of rejecting k counts below τ and then accepting one above it, as the paper "
                         "computes it: a fresh threshold noise for every comparison.")
-    cols[1].metric("p(r) — exact, shared ρ", f"{sm.p_shared:.4g}",
+    cols[1].metric("p(r) — exact, shared ρ", number(sm.p_shared, 4),
                    help="The same chance for the algorithm as run: one threshold noise shared by all comparisons.")
     gap = sm.p_eq8 / sm.p_shared - 1 if sm.p_shared > 0 else float("inf")
     if gap > 0.05:
@@ -296,13 +298,13 @@ def _eq8_vs_exact(sm: csvt.Summary) -> None:
 
 def _theorem4(s: Settings, th: csvt.Theorem4) -> None:
     """Theorem 4: the printed constant, the union bound of its proof done right, and the exact α."""
-    st.markdown(f"**Theorem 4** (c = 1, ε₁ = ε₂ = ε/2, β = {th.beta:g}, k = {s.k}): the α needed.")
+    st.markdown(f"**Theorem 4** (c = 1, ε₁ = ε₂ = ε/2, β = {number(th.beta)}, k = {s.k}): the α needed.")
     cols = st.columns(5)
-    cols[0].metric("as printed 4(ln k + ln 2/β)/ε", f"{th.printed:.4g}")
-    cols[1].metric("proof done right 8(…)/ε", f"{th.corrected:.4g}")
-    cols[2].metric("exact: SVT-Exp + r^op", f"{th.exp_rop:.4g}")
-    cols[3].metric("exact: SVT-Exp, r = 0", f"{th.exp_r0:.4g}")
-    cols[4].metric("exact: SVT-Lap", f"{th.lap_r0:.4g}")
+    cols[0].metric("as printed 4(ln k + ln 2/β)/ε", number(th.printed, 4))
+    cols[1].metric("proof done right 8(…)/ε", number(th.corrected, 4))
+    cols[2].metric("exact: SVT-Exp + r^op", number(th.exp_rop, 4))
+    cols[3].metric("exact: SVT-Exp, r = 0", number(th.exp_r0, 4))
+    cols[4].metric("exact: SVT-Lap", number(th.lap_r0, 4))
     st.caption(
         "The written proof only supports 8(…)/ε, the same as Laplace SVT; the printed 4(…)/ε still holds "
         "numerically, and the gain over Laplace comes from r^op, not from the union bound."
@@ -383,15 +385,15 @@ def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
             "on in the sidebar to see the paper's approximation at your t.",
             icon=":material/info:",
         )
-    st.markdown(f"At d = count − τ = {worst.d:.4g}, t = {s.trav_eff}:")
+    st.markdown(f"At d = count − τ = {number(worst.d, 4)}, t = {s.trav_eff}:")
     cols = st.columns(3)
-    cols[0].metric("P[selected] — paper's t·p", f"{worst.paper:.4g}")
-    cols[1].metric("P[selected] — exact (shared ρ)", f"{worst.exact:.4g}")
-    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", f"{worst.independent:.4g}")
+    cols[0].metric("P[selected] — paper's t·p", number(worst.paper, 4))
+    cols[1].metric("P[selected] — exact (shared ρ)", number(worst.exact, 4))
+    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4))
     if worst.paper > worst.exact + 0.01:
         st.warning(
-            f"The paper's t·p = {worst.paper:.3g} is wrong here (not even a probability once it passes 1); the "
-            f"exact chance is {worst.exact:.3g}.",
+            f"The paper's t·p = {number(worst.paper, 3)} is wrong here (not even a probability once it "
+            f"passes 1); the exact chance is {number(worst.exact, 3)}.",
             icon=":material/warning:",
         )
 
@@ -412,15 +414,15 @@ def _experiment(s: Settings) -> None:
     runs = csvt.capped_runs(s.data, s.n_runs, plan)
     cost = csvt.experiment_seconds(s.data, runs, plan)
     st.caption(
-        f"{ds.name}: {ds.n_items} items, τ = {t_exp:g} ({n_above} items reach τ), c = {s.c}, "
+        f"{ds.name}: {ds.n_items} items, τ = {number(t_exp)} ({n_above} items reach τ), c = {s.c}, "
         f"k = items / c = {ds.n_items // s.c}, α = 0, "
         f"{'a new threshold noise after each yes, ' if s.resample else ''}"
         f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}, {runs} runs per point, seed {s.seed}. "
         f"About {max(1, round(cost))} s of computing on first view (then kept)."
     )
     if runs < s.n_runs:
-        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over {csvt.MAX_EXPERIMENT_SECONDS:g} s: "
-                f"{runs} runs are used.", icon=":material/speed:")
+        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over "
+                f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.", icon=":material/speed:")
     out = background.result(
         csvt.explore_experiment, s.data, float(t_exp), s.c, s.eps, s.trav_eff, s.append, s.resample, s.monotonic,
         runs, s.seed, slot="svt-experiment", label=f"The top-c experiment ({runs} runs per point)",
@@ -439,14 +441,15 @@ def _experiment(s: Settings) -> None:
         )
     with right:
         ui.chart(
-            figs.experiment(trav, metric=s.metric, x="traverses", title=f"(b) against passes (ε = {s.eps:g})"),
+            figs.experiment(trav, metric=s.metric, x="traverses",
+                            title=f"(b) against passes (ε = {number(s.eps)})"),
             trav,
             name="experiment traverses",
             alt="Selection quality against the number of passes at the chosen epsilon for all methods.",
         )
     best = df[df["epsilon"] == max(csvt.EXPERIMENT_EPSILONS)].set_index("method")[s.metric]
     st.dataframe(
-        best.rename(f"{label} at ε = {max(csvt.EXPERIMENT_EPSILONS):g}").reset_index(), hide_index=True
+        best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True
     )
 
 
@@ -454,11 +457,11 @@ def _accountant(s: Settings) -> None:
     """Panel 12: what one run spends; Theorem 3 as printed vs as its proof gives; the monotonic calibration misused."""
     a = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
     m = st.columns(5)
-    m[0].metric("ε₁ (threshold)", f"{a.epsilon1:.4g}", help="The budget spent on the one threshold noise.")
-    m[1].metric("ε₂ (counts)", f"{a.epsilon2:.4g}", help="The budget shared by the at most c yes-answers.")
-    m[2].metric("split ε₂/ε₁", f"{a.w:.4g}")
-    m[3].metric("ε, one threshold noise", f"{a.off:.4g}", help="ε₁ + ε₂: what one run spends.")
-    m[4].metric("ε, new threshold noise after each yes", f"{a.on:.4g}",
+    m[0].metric("ε₁ (threshold)", number(a.epsilon1, 4), help="The budget spent on the one threshold noise.")
+    m[1].metric("ε₂ (counts)", number(a.epsilon2, 4), help="The budget shared by the at most c yes-answers.")
+    m[2].metric("split ε₂/ε₁", number(a.w, 4))
+    m[3].metric("ε, one threshold noise", number(a.off, 4), help="ε₁ + ε₂: what one run spends.")
+    m[4].metric("ε, new threshold noise after each yes", number(a.on, 4),
                 help="c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).")
     if s.resample:
         ui.paper_vs_exact(
@@ -469,11 +472,12 @@ def _accountant(s: Settings) -> None:
                  "(c·ε₁ + ε₂)-DP.",
         )
     if not a.pure:
-        st.info(f"SVT-Gau is only (ε, δ)-DP: δ = {a.delta:g} (classic Gaussian calibration).", icon=":material/info:")
+        st.info(f"SVT-Gau is only (ε, δ)-DP: δ = {number(a.delta)} (classic Gaussian calibration).",
+                icon=":material/info:")
     if s.monotonic:
         st.warning(
             "The monotonic calibration is only private for monotonic queries (item counts are). On other queries "
-            f"the loss can reach ε₁ + 2ε₂ = {a.mono_misuse:.4g}.",
+            f"the loss can reach ε₁ + 2ε₂ = {number(a.mono_misuse, 4)}.",
             icon=":material/warning:",
         )
     st.caption(

@@ -18,6 +18,7 @@ from app import background, params, ui
 from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
+from app.notation import number
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -147,13 +148,13 @@ def _experiments(s: Settings) -> None:
     runs = csvt.capped_runs(s.data, s.n_runs, plan)
     cost = csvt.experiment_seconds(s.data, runs, plan)
     st.caption(
-        f"{ds.name}: Table 2's τ = {ds.threshold:g}, c = {ds.c}, k = {ds.k}; α = 0, one threshold noise, rejected "
-        f"queries asked again, non-monotonic calibration, {runs} runs per point (sidebar), seed {s.seed}. About "
-        f"{max(1, round(cost))} s of computing on first view (then kept)."
+        f"{ds.name}: Table 2's τ = {number(ds.threshold)}, c = {ds.c}, k = {ds.k}; α = 0, one threshold "
+        f"noise, rejected queries asked again, non-monotonic calibration, {runs} runs per point (sidebar), "
+        f"seed {s.seed}. About {max(1, round(cost))} s of computing on first view (then kept)."
     )
     if runs < s.n_runs:
-        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over {csvt.MAX_EXPERIMENT_SECONDS:g} s: {runs} "
-                "runs are used.", icon=":material/speed:")
+        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over "
+                f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.", icon=":material/speed:")
     out = background.result(csvt.reproduce_experiment, s.data, runs, s.seed, slot="svt-reproduce-experiment",
                             label=f"Figs. 7, 8, 10 and 11 on {ds.name} ({runs} runs per point)")
     if out is None:
@@ -208,7 +209,8 @@ def alpha_part(s: Settings) -> None:
         runs = csvt.fig16_runs(s.n_runs)
         st.caption(f"About {max(1, round(csvt.fig16_seconds(runs)))} s of computing on first view (then kept); "
                    f"{runs} runs per point" + (f" (the sidebar's {s.n_runs} would take over "
-                                               f"{csvt.MAX_EXPERIMENT_SECONDS:g} s)." if runs < s.n_runs else "."))
+                                               f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s)."
+                                               if runs < s.n_runs else "."))
         df = background.result(csvt.fig16, runs, s.seed, slot="svt-fig16", label="Fig. 16")
         if df is None:
             return
@@ -217,7 +219,7 @@ def alpha_part(s: Settings) -> None:
 
         def ncr_table() -> pd.DataFrame:
             table = df.pivot(index="epsilon", columns="alpha", values="ncr")
-            table.columns = [f"rank score, α = {a:g}" for a in table.columns]
+            table.columns = [f"rank score, α = {number(a)}" for a in table.columns]
             return table.reset_index().round(3)
 
         st.dataframe(_once(("fig16 table", runs, s.seed), ncr_table), hide_index=True)
@@ -239,8 +241,9 @@ def numerics_part(s: Settings) -> None:
         ui.chart(_once(("fig9",), lambda: figs.fig9(df)), df, name="fig9",
                  alt="Numerical and analytic success probability against r.")
         st.caption(
-            f"b = {info.b:.5g}, 1/λ = {info.scale:.5g}; r^op = {info.r_op:.6g} (closed form), "
-            f"{info.r_op_numeric:.6g} (20 001 bins). Deviation: the split and c are not stated — c = 1, Table-4 split."
+            f"b = {number(info.b, 5)}, 1/λ = {number(info.scale, 5)}; r^op = {number(info.r_op)} (closed "
+            f"form), {number(info.r_op_numeric)} (20 001 bins). Deviation: the split and c are not stated — "
+            "c = 1, Table-4 split."
         )
         _, acc, _ = _once(("fig17 data",), lambda: csvt.numeric_framework(0.03, 1, 10, 0.0, False, 101))
         ui.chart(_once(("fig17",), lambda: figs.numeric_accuracy(acc)), acc, name="fig17",
