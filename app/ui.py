@@ -179,14 +179,29 @@ def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
     numbers written ``1e-05`` as 10⁻⁵ (the ledger's reasons come from ``dpcore``)."""
     if len(data) > TYPESET_CELLS_ROWS:
         return data
-    text = [c for c in data.columns if data[c].dtype == object or pd.api.types.is_string_dtype(data[c])]
-    if not text:
+    changed = {}
+    for c in data.columns:
+        if data[c].dtype != object and not pd.api.types.is_string_dtype(data[c]):
+            continue
+        cells = data[c].tolist()
+        shown = [_cell_in_words(v) for v in cells]
+        if shown != cells:
+            changed[c] = shown
+    if not changed:  # most tables: nothing to rewrite, no copy (this runs on every table of every rerun)
         return data
     out = data.copy()
-    for c in text:
-        out[c] = out[c].map(lambda v: notation.plain(notation.numbers_in(v))
-                            if isinstance(v, str) and not v.startswith("http") else v)
+    for c, shown in changed.items():
+        out[c] = pd.Series(shown, index=out.index, dtype=out[c].dtype)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_in_words(text: str) -> str:
+    return notation.plain(notation.numbers_in(text))
+
+
+def _cell_in_words(v: object) -> object:
+    return _text_in_words(v) if isinstance(v, str) and not v.startswith("http") else v
 
 
 def _label_in_words(config: object) -> object:
