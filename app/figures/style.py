@@ -212,6 +212,7 @@ def figure(
             layout[axis] = _decades(spans, key) | layout[axis]
         if isinstance(layout.get(axis), dict):  # an axis the caller spelled out makes room for its labels too
             layout[axis] = _ROOMY | layout[axis]
+    title = wrap_title(title)  # Plotly does not wrap a title: a long one ran off a phone-wide chart
     lines = title.count("<br>") + 1
     margin = dict(layout.get("margin") or _MARGIN)
     above = [*layout.get("annotations", ()), *(m[1] for m in marks)]
@@ -245,7 +246,7 @@ def figure(
     )
 
 
-#: Longest line of a chart title (characters) where a page wraps its titles: about what a chart as wide as a phone
+#: Longest line of a chart title (characters): about what a chart as wide as a phone
 #: screen shows at the phone's smaller title size (13 px, the app's stylesheet), or a chart half a laptop page wide
 #: at the full size; a chart across a laptop page would show some 120.
 TITLE_CHARS = 62

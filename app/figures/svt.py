@@ -52,9 +52,7 @@ def _numpy(trace: dict) -> dict:
 
 def figure(traces: list[dict], **kw) -> go.Figure:
     """:func:`app.figures.style.figure` with the traces' data as numpy arrays; the axes make room for their titles
-    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title); a long title is wrapped
-    (the shared style gives its lines room above the plot)."""
-    kw["title"] = style.wrap_title(kw["title"])
+    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title)."""
     fig = style.figure([_numpy(t) for t in traces], **kw)
     fig.layout.xaxis.automargin = True
     fig.layout.yaxis.automargin = True

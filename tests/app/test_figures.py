@@ -144,6 +144,18 @@ def test_a_title_wraps_only_past_its_width_and_once():
     assert style.wrap_title("short<br>lines") == "short<br>lines"
 
 
+def test_every_chart_wraps_a_title_too_long_for_a_phone():
+    """Plotly does not wrap a title: one of 94 characters ran off a phone-wide chart. Every chart built by the shared
+    style wraps it into lines that fit, with room above the plot for each."""
+    from app.figures import style
+
+    long = ("Privacy loss of the Gaussian and Laplace mechanisms at the same ε: what each release costs in total")
+    fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.TITLE_CHARS for t in lines)
+    assert fig.layout.margin.t == style._TITLE_ROOM + 2 * style._TITLE_LINE
+
+
 def test_the_svt_opening_chart_title_is_one_line():
     import numpy as np
     import pandas as pd
