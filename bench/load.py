@@ -170,20 +170,22 @@ def other_views(script: str) -> list[str]:
     them (the page is opened once with AppTest)."""
     import logging
 
-    from run import _open, _tab_parts, _variants
+    from run import _open, _recording_parts, _variants
 
     logging.disable(logging.WARNING)  # AppTest outside a server warns on every cached call
     before = os.environ.get("DPX_BACKGROUND")
     os.environ["DPX_BACKGROUND"] = "inline"  # no worker processes in the load generator itself
+    parts, undo = _recording_parts()
     try:
         at = _open(str(ROOT / "app" / "main.py"), script, {})
     finally:
+        undo()
         logging.disable(logging.NOTSET)
         if before is None:
             os.environ.pop("DPX_BACKGROUND", None)
         else:
             os.environ["DPX_BACKGROUND"] = before
-    return ["&".join(f"{k}={v}" for k, v in q.items()) for q in _variants(at)[1:] + _tab_parts(script)]
+    return ["&".join(f"{k}={v}" for k, v in q.items()) for q in _variants(at, parts)[1:]]
 
 
 PLACEHOLDER = "computing in the background"
