@@ -62,7 +62,11 @@ class Cluster:
         self.nginx: subprocess.Popen | None = None
 
     def __enter__(self) -> Cluster:
-        self.start()
+        try:
+            self.start()
+        except BaseException:  # e.g. nginx missing: stop what did start (PostgreSQL, replicas) instead of leaving it
+            self.stop()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
