@@ -296,7 +296,7 @@ def experiment_acceptance(df: pd.DataFrame, *, epsilon: float, title: str | None
     return figure(traces, title=title or "Acceptance against ε per mechanism", x="total ε (log scale)",
                   y="share of releases within ±θ", log_x=True, y_range=(0, 1.02),
                   xaxis={"title": {"text": "total ε (log scale)"}, "type": "log", "tickvals": ticks,
-                         "ticktext": [f"{e:g}" for e in ticks]},
+                         "ticktext": [number(e) for e in ticks]},
                   marks=[vline(epsilon, f"ε = {number(epsilon)}")], height=420,
                   margin={"l": 60, "r": 20, "t": 60, "b": 50})
 

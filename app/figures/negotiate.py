@@ -41,7 +41,7 @@ def _ticks(lo: float, hi: float) -> dict:
         ticks = [m * 10.0 ** k for k in range(math.floor(lo), math.ceil(hi) + 1) for m in steps
                  if lo <= math.log10(m * 10.0 ** k) <= hi]
         if 0 < len(ticks) <= _MOST_TICKS:
-            return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:.3g}" for t in ticks]}
+            return {"tickmode": "array", "tickvals": ticks, "ticktext": [number(t, 3) for t in ticks]}
     return {}
 
 

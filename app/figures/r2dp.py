@@ -65,7 +65,7 @@ def _log_axis(values: np.ndarray, title: str) -> dict:
     lo, hi = float(np.min(values)), float(np.max(values))
     ticks = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
              for m in (1, 2, 5) if lo <= m * 10.0**e <= hi]
-    return {"title": {"text": title}, "tickvals": [math.log10(t) for t in ticks], "ticktext": [f"{t:g}" for t in ticks]}
+    return {"title": {"text": title}, "tickvals": [math.log10(t) for t in ticks], "ticktext": [number(t) for t in ticks]}
 
 
 def _marker(x: float, y: float, name: str, color: str, symbol: str = "x", **kw) -> dict:
@@ -187,7 +187,7 @@ def usefulness_vs_g(df: pd.DataFrame, *, g: float) -> go.Figure:
 
 def _log_ratio_ticks(zmax: float) -> dict:
     vals = [v for v in (1, 1.01, 1.1, 1.5, 2, 3, 5, 10) if math.log10(v) <= zmax + 1e-9]
-    return {"tickvals": [math.log10(v) for v in vals], "ticktext": [f"{v:g}×" for v in vals], "title": {"text": "U*/U_Lap"}}
+    return {"tickvals": [math.log10(v) for v in vals], "ticktext": [f"{number(v)}×" for v in vals], "title": {"text": "U*/U_Lap"}}
 
 
 def improvement_map(df: pd.DataFrame, two_point: pd.DataFrame, *, family: str, epsilon: float, g: float) -> go.Figure:

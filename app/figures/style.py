@@ -111,7 +111,7 @@ def _decades(traces: list[dict], key: str) -> dict[str, Any]:
     if decades <= _FEW_DECADES:
         ticks = [m * 10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
                  for m in (1, 2, 5) if lo / 1.5 <= m * 10.0 ** k <= hi * 1.5]
-        return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:g}" for t in ticks]}
+        return {"tickmode": "array", "tickvals": ticks, "ticktext": [notation.number(t) for t in ticks]}
     minor = {"minor": {"dtick": "D1", "ticks": "outside", "ticklen": 4, "showgrid": False}}
     return {"dtick": 1, **(minor if key == "x" and decades <= _MINOR_DECADES else {})}  # beside y labels, a comb
 

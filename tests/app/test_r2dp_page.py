@@ -18,8 +18,9 @@ def _charts(at) -> tuple:
 
 
 def _chart_text(at, i: int) -> str:
-    """The i-th chart's figure as readable JSON (Plotly escapes "/" and non-ASCII characters)."""
-    return json.dumps(json.loads(_charts(at)[i]), ensure_ascii=False)
+    """The i-th chart's figure as readable JSON (Plotly escapes "/" and non-ASCII characters; a long title's line
+    breaks read as spaces)."""
+    return json.dumps(json.loads(_charts(at)[i]), ensure_ascii=False).replace("<br>", " ")
 
 
 def _metrics(at) -> dict[str, str]:
