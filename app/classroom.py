@@ -172,8 +172,7 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
         if step.say:
             st.markdown(f":material/record_voice_over: {step.say}")
         row = st.container(horizontal=True, gap="medium")
-        # a lesson link loads the next page afresh (a new session): the address must name the tab's saved ledger
-        keep = {k: v for k, v in (in_app_query() or {}).items() if k == ledger.URL_KEY}
+        keep = in_app_query() or {}  # a lesson link loads the next page afresh: the address names the saved ledger
         with row:
             if i > 0:
                 prev = lesson.steps[i - 1]

@@ -313,8 +313,8 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
         update["legend"]["font"] = text | {"size": PRESENT_LEGEND_FONT}
         update["height"] = max(int(lay.height or 430), 560)
         title = str(lay.title.text or "")
-        if "<br>" not in title and len(title) > PRESENT_TITLE_CHARS:  # at 28 px a long title runs off the chart
-            title = wrap_title(title, PRESENT_TITLE_CHARS)
+        if max(map(len, title.split("<br>"))) > PRESENT_TITLE_CHARS:  # at 28 px a long line runs off the chart
+            title = wrap_title(title, PRESENT_TITLE_CHARS)  # lines already wrapped for a phone are wrapped further
             update["title"] |= {"text": title, "yref": "container", "y": 1.0, "yanchor": "top"}
         lines = title.count("<br>") + 1
         if lines > 1:  # the larger title lines need the room above the plot too, and more space above the first

@@ -51,12 +51,9 @@ def _numpy(trace: dict) -> dict:
 
 
 def figure(traces: list[dict], **kw) -> go.Figure:
-    """:func:`app.figures.style.figure` with the traces' data as numpy arrays; the axes make room for their titles
-    and tick labels (side-by-side charts are narrow: a fixed margin would clip the y title)."""
-    fig = style.figure([_numpy(t) for t in traces], **kw)
-    fig.layout.xaxis.automargin = True
-    fig.layout.yaxis.automargin = True
-    return fig
+    """:func:`app.figures.style.figure` with the traces' data as numpy arrays (its axes make room for their titles
+    and tick labels, which side-by-side charts need)."""
+    return style.figure([_numpy(t) for t in traces], **kw)
 
 
 #: What the learner reads for each quality measure of the top-c experiment.

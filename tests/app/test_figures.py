@@ -110,6 +110,18 @@ def test_presentation_wraps_a_long_title_instead_of_cutting_it():
     assert shown.margin.t >= 40 + (style.PRESENT_FONT + 12) * 2  # room above the plot for both lines
 
 
+def test_presentation_wraps_a_title_already_wrapped_for_a_phone():
+    """A long title arrives in lines of up to 62 characters; at the projector's size each line is wrapped again."""
+    from app.figures import style
+
+    long = ("Privacy loss of the Gaussian and Laplace mechanisms at the same ε, composed over every release of the "
+            "whole year")
+    fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
+    assert fig.layout.title.text.count("<br>") == 1
+    lines = style.for_screen(fig, theme="light", present=True).layout.title.text.split("<br>")
+    assert " ".join(lines) == long and all(len(t) <= style.PRESENT_TITLE_CHARS for t in lines)
+
+
 def test_no_empty_band_between_a_title_and_its_plot():
     """The legend sits at the chart's foot: the top margin holds the title's lines (and a row of labels placed
     above the plot), however large a margin a chart asks for."""
