@@ -1,8 +1,10 @@
-# DP Explorer in one container (untested here: docker cannot run on the build machine; see deploy/README.md).
+# DP Explorer in one container (deploy/README.md). Built and run in the test command with podman (deploy/image.py).
 #   docker build -t dp-explorer .
 #   docker run -p 8501:8501 -v dpx-data:/data dp-explorer                         # ledgers in SQLite under /data
 #   docker run -p 8501:8501 -e DATABASE_URL=postgresql://user:pw@db:5432/dpx dp-explorer   # shared PostgreSQL store
-FROM python:3.11-slim
+# the base image; deploy/image.py passes a local stand-in where no image registry can be reached
+ARG PYTHON_IMAGE=python:3.11-slim
+FROM ${PYTHON_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

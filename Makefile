@@ -54,7 +54,7 @@ chromium:
 		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true)"; fi
 
-test: $(VENV)/.installed-test chromium postgres
+test: $(VENV)/.installed-test chromium postgres podman
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
@@ -112,6 +112,25 @@ nginx:
 	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
 		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
 	else echo "nginx not found and cannot be installed here"; exit 1; fi
+
+# podman, runc and debootstrap build and run the Dockerfile where no Docker engine runs (deploy/image.py; the image's
+# browser test). Installed when missing and we can, like chromium above.
+.PHONY: podman image image-run
+podman:
+	@if command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 && [ -x /usr/sbin/debootstrap ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian podman, runc and debootstrap for the container image test"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; \
+	else echo "podman not found and cannot be installed here: the image test will be skipped (it fails under CI=true)"; fi
+
+# the container image (localhost/dp-explorer:latest), and the image served on http://127.0.0.1:8501 (ledgers in the
+# named volume dpx-data)
+image: podman
+	$(PYTHON) deploy/image.py build
+image-run: image
+	$(PYTHON) deploy/image.py run --port 8501 --volume dpx-data
 
 # N replicas behind nginx on http://127.0.0.1:8600/, sharing a private PostgreSQL ledger store (deploy/README.md)
 N ?= 3

@@ -1,0 +1,143 @@
+"""Build and run the repository's container image with podman, where no Docker engine runs.
+
+Podman (Debian's ``podman``, with ``runc``) builds the same ``Dockerfile`` as ``docker build``. The machines this
+project is tested on reach Debian's archive and PyPI but no image registry, so ``python:3.11-slim`` cannot be pulled.
+:func:`stand_in_base` makes a local stand-in for it: Debian bookworm (the distribution that image is built on) with
+Debian's Python 3.11 and pip, ``python`` and ``pip`` on the PATH, pip allowed to install system-wide, and this machine's
+certificate bundle (so pip trusts the same TLS the host does). The Dockerfile takes it through its ``PYTHON_IMAGE``
+build argument; everything after ``FROM`` is the real Dockerfile.
+
+    python -m deploy.image build          # stand-in base (once), then the image: localhost/dp-explorer:latest
+    python -m deploy.image run --port 8501 --volume dpx-data   # serve it on the host's port 8501
+
+``tests/deploy/test_image.py`` builds and runs it in the test command (health check, non-root user, ledgers kept in
+the volume across a restart, and in PostgreSQL through ``DATABASE_URL``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "localhost/dpx-python-stand-in:3.11"
+IMAGE = "localhost/dp-explorer:latest"
+MIRROR = os.environ.get("DPX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
+TOOLS = ("podman", "runc", "debootstrap")
+
+
+def missing_tools() -> list[str]:
+    """The programs :func:`build` needs that are not installed (Debian: ``make podman``)."""
+    return [t for t in TOOLS if shutil.which(t) is None and not Path("/usr/sbin", t).exists()]
+
+
+def limits() -> list[str]:
+    """``--ulimit`` options the host allows: podman's defaults ask for more open files and processes than a
+    container host without CAP_SYS_RESOURCE may grant, and the runtime then refuses to start."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    nofile = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    return ["--ulimit", f"nofile={nofile}:{nofile}", "--ulimit", "nproc=4096:4096"]
+
+
+def podman(*args: str, timeout: float = 600, check: bool = True, **kw) -> subprocess.CompletedProcess:
+    """Run podman with the ``runc`` runtime (``crun`` refuses hosts with cgroup v1 or hybrid cgroups)."""
+    return subprocess.run(["podman", "--runtime", "runc", *args], capture_output=True, text=True, timeout=timeout,
+                          check=check, **kw)
+
+
+def exists(image: str) -> bool:
+    return podman("image", "exists", image, check=False).returncode == 0
+
+
+def stand_in_base(tag: str = BASE, rebuild: bool = False) -> str:
+    """The local stand-in for ``python:3.11-slim`` (made once: debootstrap, then ``podman import``)."""
+    if exists(tag) and not rebuild:
+        return tag
+    with tempfile.TemporaryDirectory(prefix="dpx-base-") as work:
+        root = Path(work) / "rootfs"
+        subprocess.run(["debootstrap", "--variant=minbase", "--include=python3,python3-pip,ca-certificates",
+                        "bookworm", str(root), MIRROR], check=True, capture_output=True, timeout=1200)
+        for name, target in (("python", "/usr/bin/python3"), ("pip", "/usr/bin/pip3")):
+            (root / "usr/local/bin" / name).symlink_to(target)
+        (root / "usr/lib/python3.11/EXTERNALLY-MANAGED").unlink(missing_ok=True)
+        if CA_BUNDLE.exists():
+            shutil.copyfile(CA_BUNDLE, root / str(CA_BUNDLE).lstrip("/"))
+        for cache in ("var/lib/apt/lists", "var/cache/apt/archives"):
+            shutil.rmtree(root / cache, ignore_errors=True)
+        tarball = Path(work) / "rootfs.tar"
+        subprocess.run(["tar", "-C", str(root), "-cf", str(tarball), "."], check=True, timeout=600)
+        podman("import", "--change", 'CMD ["python3"]', str(tarball), tag, timeout=600)
+    return tag
+
+
+def build(tag: str = IMAGE, context: Path = ROOT) -> str:
+    """``podman build`` of the Dockerfile on the stand-in base, in Docker's format (which keeps the HEALTHCHECK)."""
+    base = stand_in_base()
+    podman("build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
+           "-t", tag, str(context), timeout=1800)
+    return tag
+
+
+def inspect(image: str = IMAGE) -> dict:
+    """The image's description: ``Config`` (user, ports, environment, volumes, command) and ``Healthcheck``."""
+    return json.loads(podman("image", "inspect", image).stdout)[0]
+
+
+def run(name: str, port: int, image: str = IMAGE, volume: str | None = None, env: dict[str, str] | None = None) -> str:
+    """Start a container on the host's network, serving on ``port``; return its name."""
+    podman("rm", "-f", name, check=False)
+    args = ["run", "-d", "--name", name, "--network", "host", *limits(), "-e", f"PORT={port}"]
+    if volume:
+        args += ["-v", f"{volume}:/data"]
+    for key, value in (env or {}).items():
+        args += ["-e", f"{key}={value}"]
+    podman(*args, image)
+    return name
+
+
+def wait_healthy(port: int, timeout: float = 120) -> None:
+    """Wait until ``/_stcore/health`` answers ``ok``."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=3) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > end:
+            raise TimeoutError(f"no health answer on port {port} within {timeout:.0f} s")
+        time.sleep(0.5)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("build", help="build the stand-in base (once) and the image")
+    serve = sub.add_parser("run", help="run the image on the host's network")
+    serve.add_argument("--port", type=int, default=8501)
+    serve.add_argument("--volume", default="dpx-data", help="named volume for /data (the SQLite ledgers)")
+    serve.add_argument("--database-url", default="", help="PostgreSQL ledger store instead of the volume")
+    args = parser.parse_args(argv)
+    if missing_tools():
+        raise SystemExit(f"missing: {', '.join(missing_tools())} (Debian: make podman)")
+    if args.command == "build":
+        print(build())
+        return
+    env = {"DATABASE_URL": args.database_url} if args.database_url else None
+    run("dp-explorer", args.port, volume=args.volume, env=env)
+    wait_healthy(args.port)
+    print(f"DP Explorer is serving on http://127.0.0.1:{args.port}/ (podman stop dp-explorer)")
+
+
+if __name__ == "__main__":
+    main()
