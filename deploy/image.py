@@ -17,6 +17,8 @@ the volume across a restart, and in PostgreSQL through ``DATABASE_URL``).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import os
 import resource
@@ -43,29 +45,50 @@ def missing_tools() -> list[str]:
 def limits() -> list[str]:
     """``--ulimit`` options the host allows: podman's defaults ask for more open files and processes than a
     container host without CAP_SYS_RESOURCE may grant, and the runtime then refuses to start."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     nofile = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
     return ["--ulimit", f"nofile={nofile}:{nofile}", "--ulimit", "nproc=4096:4096"]
 
 
-def podman(*args: str, timeout: float = 600, check: bool = True, **kw) -> subprocess.CompletedProcess:
+def _run(cmd: list[str], timeout: float, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``cmd``; a failure raises with the end of what the command printed."""
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:4])} … failed ({done.returncode}):\n{(done.stdout + done.stderr)[-3000:]}")
+    return done
+
+
+def podman(*args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     """Run podman with the ``runc`` runtime (``crun`` refuses hosts with cgroup v1 or hybrid cgroups)."""
-    return subprocess.run(["podman", "--runtime", "runc", *args], capture_output=True, text=True, timeout=timeout,
-                          check=check, **kw)
+    return _run(["podman", "--runtime", "runc", *args], timeout, check)
 
 
 def exists(image: str) -> bool:
     return podman("image", "exists", image, check=False).returncode == 0
 
 
+@contextlib.contextmanager
+def _only_one_at_a_time(name: str):
+    """An exclusive lock across processes (two test workers must not both make the base)."""
+    with open(Path(tempfile.gettempdir()) / f"{name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def stand_in_base(tag: str = BASE, rebuild: bool = False) -> str:
     """The local stand-in for ``python:3.11-slim`` (made once: debootstrap, then ``podman import``)."""
-    if exists(tag) and not rebuild:
-        return tag
+    with _only_one_at_a_time("dpx-stand-in-base"):
+        if exists(tag) and not rebuild:
+            return tag
+        _make_base(tag)
+    return tag
+
+
+def _make_base(tag: str) -> None:
     with tempfile.TemporaryDirectory(prefix="dpx-base-") as work:
         root = Path(work) / "rootfs"
-        subprocess.run(["debootstrap", "--variant=minbase", "--include=python3,python3-pip,ca-certificates",
-                        "bookworm", str(root), MIRROR], check=True, capture_output=True, timeout=1200)
+        _run(["debootstrap", "--variant=minbase", "--include=python3,python3-pip,ca-certificates", "bookworm",
+              str(root), MIRROR], timeout=1200)
         for name, target in (("python", "/usr/bin/python3"), ("pip", "/usr/bin/pip3")):
             (root / "usr/local/bin" / name).symlink_to(target)
         (root / "usr/lib/python3.11/EXTERNALLY-MANAGED").unlink(missing_ok=True)
@@ -74,16 +97,16 @@ def stand_in_base(tag: str = BASE, rebuild: bool = False) -> str:
         for cache in ("var/lib/apt/lists", "var/cache/apt/archives"):
             shutil.rmtree(root / cache, ignore_errors=True)
         tarball = Path(work) / "rootfs.tar"
-        subprocess.run(["tar", "-C", str(root), "-cf", str(tarball), "."], check=True, timeout=600)
+        _run(["tar", "-C", str(root), "-cf", str(tarball), "."], timeout=600)
         podman("import", "--change", 'CMD ["python3"]', str(tarball), tag, timeout=600)
-    return tag
 
 
 def build(tag: str = IMAGE, context: Path = ROOT) -> str:
     """``podman build`` of the Dockerfile on the stand-in base, in Docker's format (which keeps the HEALTHCHECK)."""
     base = stand_in_base()
-    podman("build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
-           "-t", tag, str(context), timeout=1800)
+    with _only_one_at_a_time("dpx-image-build"):  # a second build at once waits, then takes the first one's layers
+        podman("build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
+               "-t", tag, str(context), timeout=1800)
     return tag
 
 
