@@ -1,4 +1,5 @@
-"""Classroom load: N concurrent sessions moving sliders on random pages (target: rerun p95 ≤ 1 s, zero errors).
+"""Classroom load: N concurrent sessions moving sliders on random pages (targets: docs/architecture.md at reading
+pace; a faster ``--think`` is a stress test, slider p95 ≤ 1 s; zero errors in both).
 
 Starts its own server (``streamlit run app/serve.py`` on 127.0.0.1:PORT, XSRF protection left on, file watcher off)
 and drives ``--sessions`` lightweight websocket clients that speak Streamlit's own protocol, as the browser does:
@@ -438,6 +439,16 @@ def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_
 def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float, client_cpu: float = 0.0,
            load0: float = float("nan")) -> str:
     lat, loads = stats.latencies, stats.page_loads
+    # docs/architecture.md budgets 40 sessions at reading pace (4–12 s think); a faster pace is a stress test whose
+    # only target is that the slider still answers within a second
+    reading = a.think[0] >= 4.0
+    slider_budget, open_budget = (0.2, 1.0) if reading else (1.0, None)
+
+    def judged(values: list[float], budget: float | None) -> str:
+        if budget is None:
+            return "—"
+        return f"p95 ≤ {budget * 1e3:.0f} ms ({'ok' if pct(values, .95) <= budget else '**OVER**'})"
+
     rss = [r for _, r in stats.rss]
     servers = "one server" if a.replicas == 1 else f"{a.replicas} server processes (sessions pinned round-robin)"
     opts = f", server options {' '.join(a.server_opt)}" if a.server_opt else ""
@@ -451,10 +462,10 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
         "| measure | value | target |", "|---|---|---|",
         f"| slider-move reruns completed | {len(lat)} | — |",
         f"| slider-move rerun latency p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} ms / {pct(lat, .95) * 1e3:.0f} ms"
-        f" / {max(lat) * 1e3:.0f} ms | p95 ≤ 1 s ({'ok' if lat and pct(lat, .95) <= 1 else '**OVER**'}) |" if lat else
-        "| slider-move rerun latency | no reruns completed | p95 ≤ 1 s (**FAIL**) |",
+        f" / {max(lat) * 1e3:.0f} ms | {judged(lat, slider_budget)} |" if lat else
+        "| slider-move rerun latency | no reruns completed | **FAIL** |",
         f"| page-open reruns completed, p50 / p95 | {len(loads)}, {statistics.median(loads) * 1e3:.0f} ms / "
-        f"{pct(loads, .95) * 1e3:.0f} ms | — |" if loads else "| page-open reruns | 0 | — |",
+        f"{pct(loads, .95) * 1e3:.0f} ms | {judged(loads, open_budget)} |" if loads else "| page-open reruns | 0 | — |",
         f"| heavy panels (background jobs): move or page open → panels drawn, n / p50 / p95 | {len(stats.heavy)} / "
         f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, .95) * 1e3:.0f} ms ({stats.polls} polls) | — "
         "(the rest of the page is live meanwhile) |" if stats.heavy else

@@ -17,3 +17,30 @@ def test_the_load_test_finds_every_view_of_a_page():
         sys.path.remove(str(ROOT / "bench"))
     assert load.other_views("brdp.py") == ["part=Budget", "part=Privacy", "part=Subsampling", "view=reproduce"]
     assert load.other_views("home.py") == []
+
+
+def test_the_load_report_judges_reading_pace_by_the_architecture_budgets():
+    """40 sessions at reading pace are judged by docs/architecture.md (slider p95 ≤ 200 ms, page open p95 ≤ 1 s); a
+    faster pace is a stress test judged only by slider p95 ≤ 1 s."""
+    import argparse
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import load
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    budgets = (ROOT / "docs" / "architecture.md").read_text()
+    assert "| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 | ≤ 200 ms / ≤ 1 s |" \
+        in budgets
+    stats = load.Stats(latencies=[0.1] * 90 + [0.3] * 10, page_loads=[0.5] * 100, rss=[(0.0, 100.0)])
+
+    def rows(think: tuple[float, float]) -> list[str]:
+        a = argparse.Namespace(sessions=40, replicas=1, server_opt=[], duration=120.0, no_parts=False, moves=4,
+                               think=think, spread=0)
+        text = load.report(a, stats, cpu=10.0, wall=120.0, rss_idle=50.0, rss_after=60.0)
+        return [line for line in text.splitlines() if line.startswith(("| slider-move rerun latency", "| page-open"))]
+
+    slider, page_open = rows((4.0, 12.0))
+    assert slider.endswith("| p95 ≤ 200 ms (**OVER**) |") and page_open.endswith("| p95 ≤ 1000 ms (ok) |")
+    slider, page_open = rows((1.0, 3.0))
+    assert slider.endswith("| p95 ≤ 1000 ms (ok) |") and page_open.endswith("| — |")
