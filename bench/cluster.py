@@ -256,6 +256,19 @@ def verify(url: str, stats: Stats) -> list[str]:
     return problems
 
 
+def not_a_real_run(sessions: int, *, moves: int, ledgers: int, cpu: float) -> str:
+    """Why a finished run cannot be a measurement of the cluster ('' when it can): every session moves sliders and
+    keeps a ledger, and serving them costs the replicas CPU (at least 0.05 s a session)."""
+    reasons = []
+    if moves < sessions:
+        reasons.append(f"{moves} slider moves for {sessions} sessions")
+    if ledgers == 0 and sessions:
+        reasons.append("no session kept a ledger")
+    if cpu < 0.05 * sessions:
+        reasons.append(f"the surviving replicas used {cpu:.1f} s of CPU")
+    return "; ".join(reasons)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--replicas", type=int, default=3)
@@ -320,6 +333,10 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines) + (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the "
                                f"end ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
     print(text)
+    invalid = not_a_real_run(a.sessions, moves=len(lat), ledgers=n_ledgers, cpu=cpu)
+    if invalid:  # e.g. replicas that could not bind their ports, left over from an earlier run, served nothing
+        print(f"\nNOT A VALID RUN ({invalid}); {a.out} left as it was.", file=sys.stderr)
+        return 2
     if a.out:
         Path(a.out).write_text("# DP Explorer on a cluster (bench/cluster.py)\n\n" + text + "\n")
     return 0 if not stats.errors else 1

@@ -44,3 +44,16 @@ def test_the_load_report_judges_reading_pace_by_the_architecture_budgets():
     assert slider.endswith("| p95 ≤ 200 ms (**OVER**) |") and page_open.endswith("| p95 ≤ 1000 ms (ok) |")
     slider, page_open = rows((1.0, 3.0))
     assert slider.endswith("| p95 ≤ 1000 ms (ok) |") and page_open.endswith("| — |")
+
+
+def test_the_cluster_bench_refuses_a_run_that_served_nothing():
+    """A run whose replicas served nothing (e.g. they could not bind their ports, held by an earlier run's) is not a
+    measurement: the figures of the 2026-11-27 failed start (0 ledgers, no CPU) are refused, a real run's are not."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import cluster
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert cluster.not_a_real_run(40, moves=488, ledgers=40, cpu=41.0) == ""
+    why = cluster.not_a_real_run(40, moves=0, ledgers=0, cpu=0.3)
+    assert "0 slider moves" in why and "no session kept a ledger" in why and "0.3 s of CPU" in why
