@@ -125,8 +125,8 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
             "base": [lo[i] for i in bands_],
             "marker": {"color": [BASIC, BAYES]},
             "opacity": 0.45,
-            "customdata": [[lo[i], hi[i]] for i in bands_],
-            "hovertemplate": "%{customdata[0]:.4g} … %{customdata[1]:.4g}<extra></extra>",
+            "customdata": [[number(lo[i], 4), number(hi[i], 4)] for i in bands_],
+            "hovertemplate": "%{customdata[0]} … %{customdata[1]}<extra></extra>",
         },
         {
             "type": "scatter",
@@ -134,7 +134,8 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
             "y": [names[i] for i, _, _ in points],
             "x": [lo[i] for i, _, _ in points],
             "marker": {"color": [c for _, c, _ in points], "size": 14, "symbol": [m for _, _, m in points]},
-            "hovertemplate": "%{y}: %{x:.4g}<extra></extra>",
+            "customdata": [number(lo[i], 4) for i, _, _ in points],
+            "hovertemplate": "%{y}: %{customdata}<extra></extra>",
         },
     ]
     x_title = "gain b(φ|y)/b(φ) (log axis)" if ratio else "ln of the gain (ε units)"
@@ -198,8 +199,8 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
             "x": labels,
             "y": loss,
             "name": "realized loss of the pattern",
-            "customdata": np.column_stack([df["pattern"], df["probability"]]),
-            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]:.3g}<extra></extra>",
+            "customdata": np.column_stack([df["pattern"], [number(v, 3) for v in df["probability"]]]),
+            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}<extra></extra>",
             "marker": {"color": colors, "line": {"width": 0}},
         },
         {  # carries the colour bar of the bars' probabilities (one invisible point on the first bar)

@@ -199,3 +199,22 @@ def test_approximate_run_adds_up_epsilon_until_basic_composition_would_stop():
     assert len(adding) == 3 and adding["accepted"].all() and adding["spent"].tolist() == [1.0, 2.0, 3.0]
     assert run.switch_step == 4 and not run.halted
     assert (run.table["loss"] <= 3.0 + 1e-12).all()
+
+
+def test_hover_text_writes_small_and_large_numbers_as_a_reader_does():
+    """Plotly's own ``:.3g`` hover format writes 3e-06 or 2.5e+6; the LDP charts' hover text is written by the app's
+    number formatter instead (3·10⁻⁶, 2.5·10⁶)."""
+    import pandas as pd
+
+    from app.figures import ldp as fig
+
+    bands = pd.DataFrame({"item": ["realized band", "LDP band", "", ""], "low": [3e-6, 0.5, 2.5e6, 1.0],
+                          "high": [0.25, 2.0, 3e6, 2.0]})
+    band = fig.statement_band(bands, ratio=False, text="x is large")
+    assert list(band.data[0].customdata[0]) == ["3·10⁻⁶", "0.25"]
+    assert list(band.data[1].customdata) == ["2.5·10⁶", "1"]
+    patterns = pd.DataFrame({"pattern": ["00", "01"], "rank": [1, 2], "probability": [3e-6, 0.999997],
+                             "loss": [0.5, 1.0], "basic": [2.0, 2.0]})
+    losses = fig.output_losses(patterns, ratio=False)
+    assert [row[1] for row in losses.data[0].customdata] == ["3·10⁻⁶", "1"]
+    assert "%{customdata[1]}" in losses.data[0].hovertemplate and "%{customdata}" in band.data[1].hovertemplate
