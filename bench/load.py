@@ -29,8 +29,9 @@ sessions round-robin). The report gives both times and the memory peak of the se
 balancer: a Streamlit session lives in one process). RSS and CPU are then summed over the servers. ``st.warning`` /
 ``st.info`` alerts are counted but are not errors (a valid but infeasible combination is explained with a warning).
 
-Prints a Markdown report and writes it to ``bench/results-load.md``. Needs the ``websockets`` package (a Streamlit
-dependency).
+Prints a Markdown report and writes it as its own section of ``bench/results-load.md`` (reading pace, stress, replicas
+or noisy neighbours), keeping the file's other sections. ``make bench-load`` runs the reading-pace test, then the
+noisy-neighbour scenario (6 neighbours, 4 trials). Needs the ``websockets`` package (a Streamlit dependency).
 """
 
 from __future__ import annotations
@@ -544,8 +545,33 @@ def main(argv: list[str] | None = None) -> int:
              f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
     print(text)
     if a.out:
-        Path(a.out).write_text("# DP Explorer classroom load test (bench/load.py)\n\n" + text + "\n")
+        prefix, title = section_title(a)
+        replace_section(Path(a.out), prefix, f"{title} ({time.strftime('%Y-%m-%d', time.gmtime())})\n{text}")
     return 0 if not stats.errors and not stats.disconnects else 1
+
+
+def section_title(a) -> tuple[str, str]:
+    """The results file's section for this kind of run: (heading prefix it is found by, whole heading)."""
+    if a.replicas > 1:
+        return "## (c) ", f"## (c) {a.think[0]:g}–{a.think[1]:g} s think, {a.replicas} replicas"
+    if a.think[0] >= 4.0:
+        return "## (a) ", f"## (a) realistic: {a.think[0]:g}–{a.think[1]:g} s think, one server"
+    return "## (b) ", f"## (b) aggressive: {a.think[0]:g}–{a.think[1]:g} s think, one server"
+
+
+def replace_section(out: Path, prefix: str, text: str) -> None:
+    """Write ``text`` as the section of ``out`` whose heading starts with ``prefix`` (up to the next ``## ``
+    heading), or add it at the end; the file's other sections and its preface are kept as they are."""
+    old = out.read_text() if out.exists() else "# Classroom load test (`make bench-load` = `python bench/load.py`)\n"
+    parts = old.rstrip("\n").split("\n## ")
+    head, sections = parts[0], ["## " + s for s in parts[1:]]
+    body = text.rstrip("\n")
+    found = [i for i, s in enumerate(sections) if s.startswith(prefix)]
+    if found:
+        sections[found[0]] = body
+    else:
+        sections.append(body)
+    out.write_text("\n\n".join([head.rstrip("\n"), *(s.rstrip("\n") for s in sections)]) + "\n")
 
 
 def main_noisy(a) -> int:
@@ -558,10 +584,7 @@ def main_noisy(a) -> int:
              f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
     print(text)
     if a.out:
-        out = Path(a.out)
-        old = out.read_text() if out.exists() else "# DP Explorer classroom load test (bench/load.py)\n"
-        keep = old.split("\n## Noisy neighbours")[0].rstrip()
-        out.write_text(keep + "\n\n" + text + "\n")
+        replace_section(Path(a.out), "## Noisy neighbours", text)
     ratio = statistics.median(c / x for c, x in zip(crowded, alone))
     return 0 if not stats.errors and ratio <= 3 else 1
 

@@ -57,3 +57,21 @@ def test_the_cluster_bench_refuses_a_run_that_served_nothing():
     assert cluster.not_a_real_run(40, moves=488, ledgers=40, cpu=41.0) == ""
     why = cluster.not_a_real_run(40, moves=0, ledgers=0, cpu=0.3)
     assert "0 slider moves" in why and "no session kept a ledger" in why and "0.3 s of CPU" in why
+
+
+def test_a_load_run_rewrites_only_its_own_section_of_the_results(tmp_path):
+    """`make bench-load` runs the classroom test and then the noisy-neighbour scenario: each writes its own section,
+    and the file's preface and the other runs' sections stay as they were."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import load
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    out = tmp_path / "results.md"
+    out.write_text("# Load\n\nPreface.\n\n## (a) realistic: old\nold a\n\n## (b) aggressive: kept\nb\n\n"
+                   "## Noisy neighbours: old\nold noisy\n")
+    load.replace_section(out, "## (a) ", "## (a) realistic: new\nnew a")
+    load.replace_section(out, "## Noisy neighbours", "## Noisy neighbours: new\nnew noisy")
+    load.replace_section(out, "## (c) ", "## (c) two replicas\nc")
+    assert out.read_text() == ("# Load\n\nPreface.\n\n## (a) realistic: new\nnew a\n\n## (b) aggressive: kept\nb\n\n"
+                               "## Noisy neighbours: new\nnew noisy\n\n## (c) two replicas\nc\n")
