@@ -17,8 +17,10 @@ the job and calls ``st.rerun()`` when it is done, and that rerun draws the panel
 * Fair: jobs wait in one queue per session and a dispatcher hands them to the workers, at most :data:`WORKERS` at
   a time, each to the session that has used the workers least lately (worker-seconds with a one-minute half-life;
   ties round-robin), so neighbours computing heavy panels back to back cannot starve a newcomer's panel; and
-  :data:`EXPRESS_WORKERS` more take only light sessions' jobs, so a newcomer does not wait for a neighbour's long
-  job to end either. A
+  :data:`EXPRESS_WORKERS` more, in a pool of their own, take only light sessions' jobs, so a newcomer does not wait
+  for a neighbour's long job to end either. The regular workers run at a lower CPU priority than the express ones
+  (``app._worker``): a light session's job, once started, is not slowed down much by heavy neighbours' jobs sharing
+  the cores. A
   session keeps at most :data:`MAX_QUEUED_PER_SESSION` queued jobs (older ones are dropped), and a queued job whose
   sessions have all ended is cancelled instead of run.
 * Bounded: each worker may use at most :data:`MEMORY_LIMIT` bytes of data memory (``RLIMIT_DATA``, set when it
@@ -77,13 +79,14 @@ class WorkerLost(RuntimeError):
 class _Job:
     """A queued or running job: what to compute, the future handed to panels, and the sessions waiting for it."""
 
-    __slots__ = ("key", "fn", "args", "future", "sessions", "charged", "started")
+    __slots__ = ("key", "fn", "args", "future", "sessions", "charged", "started", "express")
 
     def __init__(self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str):
         self.key, self.fn, self.args = key, fn, args
         self.future: cf.Future = cf.Future()
         self.sessions = {session}
         self.charged, self.started = session, 0.0  # the session whose turn ran it, and when (time.monotonic)
+        self.express = False  # run by an express worker (a light session's job)
 
 
 _JOBS: OrderedDict[Hashable, cf.Future] = OrderedDict()
@@ -94,7 +97,8 @@ _RUNNING: set[_Job] = set()
 _SERVED: dict[str, int] = {}  # session → when a worker last took one of its jobs (dispatch count)
 _USAGE: dict[str, tuple[float, float]] = {}  # session → (worker-seconds used, decayed; when last updated)
 USAGE_HALF_LIFE = 60.0  # s: a session's past use of the workers counts half after this long
-_STATE: dict[str, Any] = {"pool": None, "submitted": 0}
+_STATE: dict[str, Any] = {"pool": None, "submitted": 0}  # the regular workers' pool
+_EXPRESS: dict[str, Any] = {"pool": None, "submitted": 0}  # the express workers' pool
 #: Jobs a pool takes before fresh workers replace it. A worker's memory grows with the long FFTs of PLD compositions
 #: (SciPy keeps a plan per transform length: ~1 GB after ten BR-DP composition curves at T up to 1000) and is not
 #: returned to the system; fresh workers (forked from the forkserver in ~10 ms) start small again. (Python 3.11's
@@ -102,33 +106,40 @@ _STATE: dict[str, Any] = {"pool": None, "submitted": 0}
 RECYCLE_AFTER = 8
 
 
-def _pool() -> cf.ProcessPoolExecutor:
-    """The worker pool, created on first use, after :data:`RECYCLE_AFTER` jobs and after a worker died."""
-    return recycled_pool(_STATE, WORKERS + EXPRESS_WORKERS)
+def _pool(express: bool = False) -> cf.ProcessPoolExecutor:
+    """The regular (or express) workers' pool, created on first use, after :data:`RECYCLE_AFTER` jobs and after a
+    worker died. Regular workers run at a lower priority (``app._worker.HEAVY_NICENESS``)."""
+    from app import _worker  # noqa: PLC0415 — as in start_pool
+
+    if express:
+        return recycled_pool(_EXPRESS, EXPRESS_WORKERS)
+    return recycled_pool(_STATE, WORKERS, niceness=_worker.HEAVY_NICENESS)
 
 
-def recycled_pool(state: dict, workers: int) -> cf.ProcessPoolExecutor:
+def recycled_pool(state: dict, workers: int, niceness: int | None = None) -> cf.ProcessPoolExecutor:
     """``state["pool"]``, started with ``workers`` processes when missing and replaced once ``state["submitted"]``
-    (counted by the caller) reaches :data:`RECYCLE_AFTER`: fresh workers start small again."""
+    (counted by the caller) reaches :data:`RECYCLE_AFTER`: fresh workers start small again. ``niceness``: see
+    :func:`start_pool`."""
     pool = state.get("pool")
     if pool is not None and state.get("submitted", 0) >= RECYCLE_AFTER:
         pool.shutdown(wait=False)  # its queued and running jobs still finish; then its workers exit
         pool = state["pool"] = None
     if pool is None:
-        pool = state["pool"] = start_pool(workers)
+        pool = state["pool"] = start_pool(workers, niceness)
         state["submitted"] = 0
     return pool
 
 
-def start_pool(workers: int) -> cf.ProcessPoolExecutor:
+def start_pool(workers: int, niceness: int | None = None) -> cf.ProcessPoolExecutor:
     """A pool of ``workers`` processes forked from a forkserver that has imported :data:`PRELOAD`, each capped at
-    :data:`MEMORY_LIMIT` and ending with this server process (also used by the lessons' computing ahead)."""
+    :data:`MEMORY_LIMIT`, ``niceness`` below the server's CPU priority (default ``app._worker.NICENESS``) and ending
+    with this server process (also used by the lessons' computing ahead)."""
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
     from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
 
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker.limit_memory,
-                                  initargs=(MEMORY_LIMIT, os.getpid()))
+                                  initargs=(MEMORY_LIMIT, os.getpid(), _worker.NICENESS if niceness is None else niceness))
 
 
 @contextlib.contextmanager
@@ -163,10 +174,11 @@ def warm() -> None:
 
 def _start_workers() -> None:
     with _LOCK:
-        pool = _pool()
-    with _no_main():
-        job = pool.submit(int)  # a no-op job: starts the forkserver (not holding the lock meanwhile) and a worker
-    job.result()
+        pools = [_pool(), *([_pool(express=True)] if EXPRESS_WORKERS else [])]
+    with _no_main():  # a no-op job each: starts the forkserver (not holding the lock meanwhile) and a worker
+        started = [pool.submit(int) for pool in pools]
+    for job in started:
+        job.result()
 
 
 def inline() -> bool:
@@ -270,7 +282,12 @@ def _dispatch() -> None:
         # least recent use of the workers first (a reader who just arrived goes before a neighbour who has been
         # computing for minutes), then the session served longest ago
         session = min(_QUEUES, key=lambda s: (_usage(s, now), _SERVED.get(s, -1)))
-        if len(_RUNNING) >= WORKERS and _usage(session, now) >= LIGHT_USAGE:
+        express_free = sum(item.express for item in _RUNNING) < EXPRESS_WORKERS
+        if _usage(session, now) < LIGHT_USAGE and express_free:
+            express = True  # a light session's job: an express worker, at the higher of the two priorities
+        elif sum(not item.express for item in _RUNNING) < WORKERS:
+            express = False
+        else:
             break  # the express workers are kept for light sessions
         q = _QUEUES[session]
         item = q.popleft()
@@ -289,15 +306,16 @@ def _dispatch() -> None:
             _QUEUED.pop(item.key, None)
             continue
         _QUEUED.pop(item.key, None)
-        item.charged, item.started = session, now
+        item.charged, item.started, item.express = session, now, express
         _RUNNING.add(item)
+        state = _EXPRESS if express else _STATE
         with _no_main():  # submit may start a worker process
             try:
-                work = _pool().submit(item.fn, *item.args)
+                work = _pool(express).submit(item.fn, *item.args)
             except BrokenProcessPool:  # a worker died (e.g. killed): start a new pool once
-                _STATE["pool"] = None
-                work = _pool().submit(item.fn, *item.args)
-        _STATE["submitted"] += 1
+                state["pool"] = None
+                work = _pool(express).submit(item.fn, *item.args)
+        state["submitted"] += 1
         work.add_done_callback(functools.partial(_finished, item))
 
 
@@ -324,8 +342,9 @@ def _finished(item: _Job, work: cf.Future) -> None:
         _RUNNING.discard(item)
         now = time.monotonic()
         _USAGE[item.charged] = (_usage(item.charged, now, running=False) + now - item.started, now)
-        if isinstance(error, WorkerLost) and _STATE["pool"] is not None and getattr(_STATE["pool"], "_broken", False):
-            _STATE["pool"] = None  # the next dispatch starts fresh workers
+        state = _EXPRESS if item.express else _STATE
+        if isinstance(error, WorkerLost) and state["pool"] is not None and getattr(state["pool"], "_broken", False):
+            state["pool"] = None  # the next dispatch starts fresh workers
     if error is None:
         item.future.set_result(value)
     else:

@@ -45,10 +45,11 @@ def no_wait(monkeypatch):
     background.clear()
     # a pool is sized when it starts (WORKERS + EXPRESS_WORKERS): one started while a test had patched those must
     # not serve the next test
-    pool = background._STATE.get("pool")
-    if pool is not None:
-        pool.shutdown(wait=False)
-        background._STATE["pool"] = None
+    for state in (background._STATE, background._EXPRESS):
+        pool = state.get("pool")
+        if pool is not None:
+            pool.shutdown(wait=False)
+            state["pool"] = None
 
 
 # --------------------------------------------------------------------------------------------- the mechanism
@@ -208,13 +209,17 @@ def test_waiting_for_every_job_skips_cancelled_ones(no_wait, monkeypatch):
     assert [b.result() for b in blockers] == [float(200 + i) ** 2 for i in range(n)] and later.result() == 64.0
 
 
-def test_a_dead_worker_pool_is_replaced(no_wait):
-    assert background.submit(_slow_square, 7.0, 0.0).result(timeout=60) == 49.0
-    pool = background._pool()
+@pytest.mark.parametrize("express", [True, False], ids=["express", "regular"])
+def test_a_dead_worker_pool_is_replaced(no_wait, monkeypatch, express):
+    if not express:  # no express workers: every job goes to the regular pool
+        monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    session = f"dead-pool-{express}"  # a light session (no earlier test used it): its jobs go to an express worker
+    assert background.submit(_slow_square, 7.0, 0.0, session=session).result(timeout=60) == 49.0
+    pool = background._pool(express)
     pool.shutdown(wait=True)  # as if the pool broke: submit raises on it
     pool._broken = "killed by the test"
-    assert background.submit(_slow_square, 8.0, 0.0).result(timeout=60) == 64.0
-    assert background._pool() is not pool
+    assert background.submit(_slow_square, 8.0, 0.0, session=session).result(timeout=60) == 64.0
+    assert background._pool(express) is not pool
 
 
 def test_warm_starts_the_workers_off_the_calling_thread(no_wait, monkeypatch):
@@ -493,3 +498,25 @@ def test_a_worker_exits_once_the_server_is_gone():
     assert watcher.poll() is None, "the watcher waits while the server lives"
     server.wait()
     assert watcher.wait(timeout=30) == 0
+
+
+def _nice_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.nice(0)
+
+
+def test_heavy_sessions_jobs_run_at_a_lower_priority_than_a_newcomers(no_wait, monkeypatch):
+    """A session that has used the workers a lot gets the regular workers, whose priority is lower than the express
+    workers' that take a light session's job: when both compute at once, the kernel gives the newcomer's job the larger
+    share of the cores (the noisy-neighbour scenario in bench/load.py)."""
+    from app import _worker
+
+    monkeypatch.setattr(background, "LIGHT_USAGE", 0.3)
+    monkeypatch.setattr(background, "RECYCLE_AFTER", 10**6)
+    background.submit(_nice_after, 0.5, session="heavy-nice").result(timeout=60)  # now over LIGHT_USAGE
+    heavy = background.submit(_nice_after, 0.01, session="heavy-nice")
+    light = background.submit(_nice_after, 0.02, session="light-nice")
+    server = os.nice(0)
+    assert heavy.result(timeout=60) == min(19, server + _worker.HEAVY_NICENESS)
+    assert light.result(timeout=60) == min(19, server + _worker.NICENESS)
+    assert heavy.result() > light.result()
