@@ -7,11 +7,11 @@ Debian's Python 3.11 and pip, ``python`` and ``pip`` on the PATH, pip allowed to
 certificate bundle (so pip trusts the same TLS the host does). The Dockerfile takes it through its ``PYTHON_IMAGE``
 build argument; everything after ``FROM`` is the real Dockerfile.
 
-    python -m deploy.image build          # stand-in base (once), then the image: localhost/dp-explorer:latest
-    python -m deploy.image run --port 8501 --volume dpx-data   # serve it on the host's port 8501
+    python3 deploy/image.py build     # (make image) stand-in base once, then the image localhost/dp-explorer:latest
+    python3 deploy/image.py run --port 8501 --volume dpx-data   # (make image-run) serve it on the host's port 8501
 
-``tests/deploy/test_image.py`` builds and runs it in the test command (health check, non-root user, ledgers kept in
-the volume across a restart, and in PostgreSQL through ``DATABASE_URL``).
+``tests/e2e/test_container_image.py`` builds and runs it in the test command (health check, non-root user, ledgers
+kept in the volume across a restart, and in PostgreSQL through ``DATABASE_URL``).
 """
 
 from __future__ import annotations
