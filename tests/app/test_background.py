@@ -361,7 +361,9 @@ def test_a_session_with_many_jobs_does_not_starve_another(no_wait, monkeypatch):
     the session that has used the workers least."""
     monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)  # the regular workers only
     n = 5
-    hog = [background.submit(_stamped, f"hog{i}", 1.0, session="hog") for i in range(n)]
+    # hog1 runs longer, so one worker is free at a time and the dispatch order shows in the start times (two jobs
+    # handed out in the same instant start in either order: they were 30 µs apart on a loaded machine)
+    hog = [background.submit(_stamped, f"hog{i}", 2.0 if i == 1 else 1.0, session="hog") for i in range(n)]
     time.sleep(0.3)  # both workers busy with hog0, hog1; hog2.. queued
     small = background.submit(_stamped, "small", 0.0, session="small")
     assert background.queued() == {"hog": n - 2, "small": 1}
