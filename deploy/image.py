@@ -24,12 +24,16 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # also run as a script: python3 deploy/image.py
+
+from deploy.cluster import healthy  # noqa: E402
+
 BASE = "localhost/dpx-python-stand-in:3.11"
 IMAGE = "localhost/dp-explorer:latest"
 MIRROR = os.environ.get("DPX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
@@ -128,15 +132,9 @@ def run(name: str, port: int, image: str = IMAGE, volume: str | None = None, env
 
 
 def wait_healthy(port: int, timeout: float = 120) -> None:
-    """Wait until ``/_stcore/health`` answers ``ok``."""
+    """Wait until ``/_stcore/health`` answers (``deploy.cluster.healthy``)."""
     end = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=3) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
+    while not healthy(port, timeout=3):
         if time.monotonic() > end:
             raise TimeoutError(f"no health answer on port {port} within {timeout:.0f} s")
         time.sleep(0.5)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -17,10 +16,9 @@ from playwright.sync_api import Page, expect
 
 from app import ledger_store as ls
 from deploy import image
-from deploy.postgres import PostgresServer, bindir
-from tests.e2e.test_browser import SETTLED_JS
+from deploy.postgres import PostgresServer, bindir, free_port
+from tests.e2e.test_ledger_flow import TIMEOUT, wait_for_app
 
-TIMEOUT = 180_000
 CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -28,12 +26,6 @@ def _unavailable(message: str) -> None:
     if CI:
         pytest.fail(message)
     pytest.skip(message)
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -53,34 +45,28 @@ def built() -> Iterator[tuple[str, list[str]]]:
 
 def _start(built, env: dict[str, str] | None = None, volume: str | None = None) -> tuple[str, str, int]:
     tag, names = built
-    name, port = f"dpx-test-{secrets.token_hex(4)}", _port()
+    name, port = f"dpx-test-{secrets.token_hex(4)}", free_port()
     names.append(name)
     image.run(name, port, image=tag, volume=volume, env=env)
     image.wait_healthy(port)
     return name, f"http://127.0.0.1:{port}", port
 
 
-def _settle(page: Page) -> None:
-    page.wait_for_selector("[data-testid='stMain'] h1", timeout=TIMEOUT)
-    page.wait_for_function(SETTLED_JS, timeout=TIMEOUT)
-    page.wait_for_timeout(300)
-
-
 def _add_release(page: Page, url: str) -> str:
     """Open the baselines page, press the sidebar's "Add Gaussian …" and return the ledger id from the address."""
     page.goto(f"{url}/baselines")
-    _settle(page)
+    wait_for_app(page)
     page.get_by_role("button", name=re.compile(r"^.*Add Gaussian")).first.click()
     alert = page.locator("[data-testid='stSidebar'] [data-testid='stAlert']").first
     expect(alert).to_contain_text("Added", timeout=TIMEOUT)
-    _settle(page)
+    wait_for_app(page)
     expect(page).to_have_url(re.compile(r"[?&]ledger=[A-Za-z0-9_-]{22}"), timeout=TIMEOUT)
     return re.search(r"[?&]ledger=([A-Za-z0-9_-]{22})", page.url).group(1)
 
 
 def _sidebar_says_one_release(page: Page, url: str, ledger_id: str) -> None:
     page.goto(f"{url}/baselines?ledger={ledger_id}")  # a new session: only the address names the ledger
-    _settle(page)
+    wait_for_app(page)
     expect(page.locator("[data-testid='stSidebar']")).to_contain_text("1 release in the ledger", timeout=TIMEOUT)
 
 
