@@ -22,7 +22,7 @@ RUN useradd --create-home --uid 10001 --user-group dpx \
 WORKDIR /app
 # the pinned dependencies (and the two packages); PYTHONPATH=/app makes the app import its own files under /app, so
 # app/registry.py finds /app/pages and app/main.py /app/assets next to them
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY requirements/ requirements/
 COPY dpcore/ dpcore/
 COPY app/ app/
