@@ -92,6 +92,9 @@ class Student:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    ended: list[float] = field(default_factory=list)  # when each of ``latencies`` ended (time.monotonic)
+    killed_at: float | None = None
+    busy: list[tuple[float, float]] = field(default_factory=list)  # (time.monotonic, machine CPU busy so far, s)
     page_loads: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     reconnects: list[float] = field(default_factory=list)  # drop → view and ledger restored, seconds
@@ -141,6 +144,7 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
         res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
                              widgets=[WidgetState(id=btn, trigger_value=True)])
         stats.latencies.append(time.perf_counter() - t)
+        stats.ended.append(time.monotonic())
         me.accepted += sess.ws.added
         me.refused += sess.ws.refused
         stats.adds += sess.ws.added
@@ -193,6 +197,7 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
                 res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
                                      widgets=[slider_state(slider, option)])
                 stats.latencies.append(time.perf_counter() - t)
+                stats.ended.append(time.monotonic())
                 check(res, f"{page} ({slider.label}={option})")
                 slider = pick_slider(res.sliders) or slider
             await asyncio.sleep(rnd.uniform(*a.think))
@@ -230,10 +235,16 @@ async def drive(a, cluster: Cluster, stats: Stats) -> None:
 
     async def kill() -> None:
         await asyncio.sleep(a.duration * a.kill_at)
+        stats.killed_at = time.monotonic()
         await asyncio.to_thread(cluster.stop_replica, 0)
         print(f"  cluster: replica 0 (port {cluster.ports[0]}) killed", file=sys.stderr, flush=True)
 
-    await asyncio.gather(kill(), *(student(i, a, stats, stop_at) for i in range(a.sessions)))
+    async def sample() -> None:
+        while time.monotonic() < stop_at:
+            stats.busy.append((time.monotonic(), machine_busy()))
+            await asyncio.sleep(1.0)
+
+    await asyncio.gather(kill(), sample(), *(student(i, a, stats, stop_at) for i in range(a.sessions)))
 
 
 def verify(url: str, stats: Stats) -> list[str]:
@@ -269,6 +280,31 @@ def not_a_real_run(sessions: int, *, moves: int, ledgers: int, cpu: float) -> st
     return "; ".join(reasons)
 
 
+def split_at_kill(stats: Stats) -> list[str]:
+    """Table rows: the slider's p50 / p95 while all replicas served, and after one was killed (its sessions moved to
+    the others)."""
+    if stats.killed_at is None:
+        return []
+    rows = []
+    for name, keep in (("before the kill", lambda t: t < stats.killed_at),
+                       ("after the kill", lambda t: t >= stats.killed_at)):
+        lat = [x for x, t in zip(stats.latencies, stats.ended, strict=True) if keep(t)]
+        busy = [(t, b) for t, b in stats.busy if keep(t)]
+        share = (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]) / (os.cpu_count() or 1) if len(busy) > 1 else None
+        cores = f"; the machine's cores {share:.0%} busy" if share is not None else ""
+        if lat:
+            rows.append(f"| … {name}: n, p50 / p95{cores} | {len(lat)}, {statistics.median(lat) * 1e3:.0f} / "
+                        f"{pct(lat, .95) * 1e3:.0f} ms | — |")
+    return rows
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy so far, over all cores (``/proc/stat``: all but idle and
+    iowait)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--replicas", type=int, default=3)
@@ -289,11 +325,13 @@ def main(argv: list[str] | None = None) -> int:
     load0 = os.getloadavg()[0]
     with Cluster(a.replicas, a.port, run_dir=ROOT / ".dpx-data" / "bench-cluster") as cluster:
         pids = cluster.pids()
-        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
+        cpu0, t0, busy0, own0 = ({p: cpu_seconds(p) for p in pids}, time.monotonic(), machine_busy(),
+                                 time.process_time())
         rss0 = sum(rss_mb(p) for p in pids)
         asyncio.run(drive(a, cluster, stats))
         wall = time.monotonic() - t0
-        cpu = sum(cpu_seconds(p) for p in cluster.pids()) + 0.0
+        cpu = sum(cpu_seconds(p) - cpu0.get(p, 0.0) for p in cluster.pids())  # over the run, not since start-up
+        busy, own = machine_busy() - busy0, time.process_time() - own0
         lost = verify(cluster.database_url, stats)
     stats.errors += lost
     lat, loads = stats.latencies, stats.page_loads
@@ -309,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         f"| slider moves and ledger additions completed | {len(lat)} | — |",
         f"| slider rerun p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} / {pct(lat, .95) * 1e3:.0f} / "
         f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, .95) <= 0.3)}) |" if lat else "| slider reruns | none | |",
+        *split_at_kill(stats),
         f"| page opens, p50 / p95 / max | {len(loads)}, {statistics.median(loads) * 1e3:.0f} / "
         f"{pct(loads, .95) * 1e3:.0f} / {max(loads) * 1e3:.0f} ms | p95 ≤ 2 s ({ok(pct(loads, .95) <= 2)}) |"
         if loads else "| page opens | none | |",
@@ -323,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{stats.refusals} | no entry lost ({ok(not lost)}) |",
         f"| replicas' memory at the start (PSS incl. workers) | {rss0:.0f} MiB | — |",
         f"| CPU of the surviving replicas | {cpu:.0f} s over {wall:.0f} s | — |",
+        f"| the machine's CPU: busy / available, of which the load generator | {busy:.0f} / "
+        f"{(os.cpu_count() or 1) * wall:.0f} s, {own:.0f} s | — |",
     ]
     if stats.errors:
         kinds: dict[str, list[str]] = {}

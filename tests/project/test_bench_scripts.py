@@ -59,6 +59,21 @@ def test_the_cluster_bench_refuses_a_run_that_served_nothing():
     assert "0 slider moves" in why and "no session kept a ledger" in why and "0.3 s of CPU" in why
 
 
+def test_the_cluster_report_splits_the_slider_times_at_the_kill():
+    """The cluster report gives the slider's times while every replica served and after one was killed: the two
+    halves of a run load the survivors differently (a third more sessions each)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import cluster
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    stats = cluster.Stats(latencies=[0.1, 0.3, 0.2, 2.0, 1.0], ended=[1.0, 2.0, 3.0, 11.0, 12.0], killed_at=10.0)
+    before, after = cluster.split_at_kill(stats)
+    assert before == "| … before the kill: n, p50 / p95 | 3, 200 / 300 ms | — |"
+    assert after.startswith("| … after the kill: n, p50 / p95 | 2, 1500 / ")
+    assert cluster.split_at_kill(cluster.Stats(latencies=[0.1], ended=[1.0])) == []
+
+
 def test_a_load_run_rewrites_only_its_own_section_of_the_results(tmp_path):
     """`make bench-load` runs the classroom test and then the noisy-neighbour scenario: each writes its own section,
     and the file's preface and the other runs' sections stay as they were."""
