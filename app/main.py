@@ -54,9 +54,10 @@ background.new_run()  # heavy panels: this run may wait once for a new job (app.
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
 params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
+url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
+ui.make_lead(any(p.lead for p in _available if p.url_path == page.url_path))  # a page that opens with its answer
 ui.app_style(page.url_path)  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
-url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
 page.run()
 _by_path = {p.url_path: p for pages in sections.values() for p in pages}
 classroom.exercises(page.url_path, _by_path)  # "Try this" exercises under the page content

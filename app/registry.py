@@ -20,6 +20,7 @@ class PageInfo:
     icon: str
     blurb: str  # one sentence for the home page card
     paper: str = ""  # citation of the paper the page teaches
+    lead: bool = False  # the page opens with its answer (app.ui.lead): drawn before the classroom strip
 
     @property
     def path(self) -> Path:
@@ -98,6 +99,7 @@ TOOLS: tuple[PageInfo, ...] = (
         ":material/handshake:",
         "State the accuracy you need and see the smallest ε every mechanism in the app needs to deliver it "
         "— or fix ε and see the accuracy each one delivers.",
+        lead=True,
     ),
     PageInfo(
         "ledger.py",

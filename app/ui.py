@@ -9,6 +9,7 @@ import logging
 import math
 import os
 import re
+import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -407,8 +408,6 @@ _BASE_CSS = """
   [data-testid="stMain"] { overflow-x: hidden; }
   /* chart titles a size smaller: a title line of app.figures.style.TITLE_CHARS characters fits a phone-wide chart */
   [data-testid="stPlotlyChart"] .gtitle { font-size: 13px !important; }
-  /* a page's lead (its title and its answer) before the settings button and the classroom strip */
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"] > :has(> .st-key-dpx-lead) { order: -1; }
   /* a chart's zoom and full-screen buttons would sit over its title; pinching zooms on a phone */
   [data-testid="stPlotlyChart"] .modebar-container,
   [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) [data-testid="stElementToolbar"] {
@@ -417,11 +416,22 @@ _BASE_CSS = """
 """
 
 
+_LEAD = threading.local()  # this run's lead container (a page runs in its session's script thread)
+
+
+def make_lead(wanted: bool) -> None:
+    """Called by app/main.py before it draws the classroom strip and the phone's settings button: for a page with a
+    lead (``PageInfo.lead``), make its container there, so the answer comes first on screen and also first for a
+    screen reader and the keyboard."""
+    _LEAD.slot = st.container(key="dpx-lead") if wanted else None
+
+
 def lead() -> Any:
-    """A container for what a page says first, its title and its answer: on a phone (where the settings button and
-    the classroom strip fill the first screen) it is drawn above them, so the answer is in the top half of the screen.
-    At most one a page."""
-    return st.container(key="dpx-lead")
+    """A container for what a page says first, its title and its answer, above the classroom strip (on a phone the
+    settings button and the strip would fill the first screen and push the answer down). At most one a page."""
+    slot = getattr(_LEAD, "slot", None)
+    _LEAD.slot = None
+    return slot if slot is not None else st.container(key="dpx-lead")
 
 
 def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:

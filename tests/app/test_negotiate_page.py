@@ -50,18 +50,30 @@ def test_answer_comes_first_and_is_laplace_at_ln20(default_page):
         in _answer(default_page)
 
 
-def test_on_a_phone_the_answer_comes_before_the_settings_and_the_strip(default_page):
-    """The title, the idea, the answer and its numbers form the page's lead, which a phone draws above the settings
-    button and the classroom strip (they filled the first screen and pushed the answer to its foot)."""
+def test_the_answer_comes_before_the_settings_and_the_strip(default_page):
+    """The title, the idea, the answer and its numbers form the page's lead, drawn before the phone's settings button
+    and the classroom strip (on a phone they filled the first screen and pushed the answer to its foot). It comes
+    first in the page itself, not only on screen, so a screen reader reads it and the keyboard reaches it first."""
     from app import ui
 
-    lead = next(b for b in default_page.main.children.values()
-                if getattr(b, "type", None) == "flex_container" and b.proto.id.endswith("-dpx-lead"))
+    blocks = list(default_page.main.children.values())
+    at = next(i for i, b in enumerate(blocks)
+              if getattr(b, "type", None) == "flex_container" and b.proto.id.endswith("-dpx-lead"))
+    lead = blocks[at]
     shown = [getattr(e, "type", None) for e in lead.children.values()]
     assert shown[0] == "title" and "html" in shown and "flex_container" in shown  # the answer, its metrics
     assert any(getattr(e, "type", None) == "html" and "dpx-answer" in e.proto.body for e in lead.children.values())
-    phone = ui._BASE_CSS.split("@media (max-width: 640px)", 1)[1]
-    assert ":has(> .st-key-dpx-lead) { order: -1; }" in phone
+    settings = next(i for i, b in enumerate(blocks)
+                    if getattr(b, "type", None) == "html" and "dpx-open-settings" in b.proto.body)
+
+    def holds_toggle(node, label: str) -> bool:
+        if getattr(node, "type", None) == "toggle" and getattr(node, "label", None) == label:
+            return True
+        return any(holds_toggle(c, label) for c in getattr(node, "children", {}).values())
+
+    strip = next(i for i, b in enumerate(blocks) if holds_toggle(b, "Presentation mode"))
+    assert at < settings < strip
+    assert "order: -1" not in ui._BASE_CSS  # no reordering by style sheet: what is read first is what is seen first
 
 
 def test_answer_sentence_at_theta_50():
