@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 from app import serve
 
@@ -34,7 +35,10 @@ def _call(path: str, *, ctype: bytes = b"text/html", body: bytes = PAGE, method:
 
     scope = {"type": "http", "method": method, "path": path,
              "headers": [(b"accept-encoding", b"gzip"), (b"host", b"h")]}
-    asyncio.run(serve.MainPageAddress(inner)(scope, receive, send))
+    # on a thread of its own: in a test process that also drives a browser, Playwright's synchronous API keeps an
+    # event loop running on the main thread, where asyncio.run refuses to start another
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, serve.MainPageAddress(inner)(scope, receive, send)).result()
     start = sent[0]
     out = b"".join(m.get("body", b"") for m in sent[1:])
     return dict(start["headers"]), out, seen_headers
