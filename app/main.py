@@ -41,8 +41,11 @@ def _address() -> dict[str, list[str]]:
 
 # A link that opens this same page with other settings (an exercise, the next view of a lesson) is a new visit too:
 # between two runs only such a link changes the address (widgets change it at the end of a run, params.sync_url).
-_relinked = st.session_state.get("_page") == page.url_path and st.session_state.get("_address") not in (None,
-                                                                                                       _address())
+# Not when the reader moved a control for this run: the browser may still show the address of a run before the
+# last one (its new address was on the way when the reader moved again), and the control's new value must stand.
+_moved = st.session_state.pop(params.MOVED, False)
+_relinked = not _moved and st.session_state.get("_page") == page.url_path and st.session_state.get(
+    "_address") not in (None, _address())
 if st.session_state.get("_page") != page.url_path or _relinked:  # a new page visit: URL values are judged afresh
     if "_page" in st.session_state and not _relinked:  # switched from another page: drop that page's controls
         params.leave_page(keep=_CROSS_PAGE)

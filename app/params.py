@@ -174,6 +174,15 @@ def _prepare(p: Param, default: Any) -> None:
         st.session_state[p.key] = default
 
 
+#: Set when the reader moves a control (its ``on_change``, which Streamlit calls before the run): the run then comes
+#: from the page itself, whatever address the browser sent with it (app/main.py).
+MOVED = "_control_moved"
+
+
+def _moved() -> None:
+    st.session_state[MOVED] = True
+
+
 def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     c = container if container is not None else st.sidebar
     _prepare(p, default)
@@ -185,7 +194,7 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     current = st.session_state[p.key]
     if p.kind == "slider":
         value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=p.words, key=p.key,
-                                help=text)
+                                help=text, on_change=_moved)
         if p.ends:
             c.markdown(
                 "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
@@ -195,11 +204,11 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
         return value
     if p.kind == "choice":
         return c.radio(p.label, list(p.grid), index=list(p.grid).index(current), format_func=p.words, key=p.key,
-                       help=text, horizontal=True)
+                       help=text, horizontal=True, on_change=_moved)
     if p.kind == "toggle":
-        return bool(c.toggle(p.label, value=bool(current), key=p.key, help=text))
+        return bool(c.toggle(p.label, value=bool(current), key=p.key, help=text, on_change=_moved))
     return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, value=int(current), step=1, key=p.key,
-                              help=text))
+                              help=text, on_change=_moved))
 
 
 def control(key: str, *, container: Any = None, default: Any = None, help: str | None = None) -> Any:

@@ -93,3 +93,28 @@ def test_lesson_link_only_where_the_lessons_are_served(monkeypatch):
     at = open_page("brdp.py")
     shown = " ".join(c.value for c in at.caption)
     assert "lesson" not in shown.lower() and "make " not in shown
+
+
+def test_a_moved_slider_stands_when_the_browser_still_shows_an_older_address():
+    """Three quick presses on ε: the browser sends the third move while the address of the second run is still on its
+    way, so the move arrives with the first run's address (eps=1.2). It is the reader's move, not a link: ε stays at
+    2 and the address follows it (it used to snap back to 1.2, as a browser test saw once under load)."""
+    at = open_page("baselines.py")
+    at.select_slider(key="eps").set_value(1.5).run()
+    assert at.query_params["eps"] == "1.5"
+    at.query_params["eps"] = "1.2"  # the address the browser still shows
+    at.select_slider(key="eps").set_value(2.0).run()
+    assert at.select_slider(key="eps").value == 2.0
+    assert at.query_params["eps"] == "2"
+    assert not at.exception and not at.error
+
+
+def test_a_same_page_link_with_other_settings_still_sets_them():
+    """A link to this page with other settings (an exercise, a lesson's next view), no control moved: its values
+    win over the controls' current ones."""
+    at = open_page("baselines.py")
+    at.select_slider(key="eps").set_value(1.5).run()
+    at.query_params["eps"] = "5"
+    at.run()
+    assert at.select_slider(key="eps").value == 5.0
+    assert at.query_params["eps"] == "5"
