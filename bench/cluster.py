@@ -290,8 +290,10 @@ def split_at_kill(stats: Stats) -> list[str]:
                        ("after the kill", lambda t: t >= stats.killed_at)):
         lat = [x for x, t in zip(stats.latencies, stats.ended, strict=True) if keep(t)]
         busy = [(t, b) for t, b in stats.busy if keep(t)]
-        share = (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]) / (os.cpu_count() or 1) if len(busy) > 1 else None
-        cores = f"; the machine's cores {share:.0%} busy" if share is not None else ""
+        cores = ""
+        if len(busy) > 1:
+            share = (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]) / (os.cpu_count() or 1)
+            cores = f"; the machine's cores {share:.0%} busy"
         if lat:
             rows.append(f"| … {name}: n, p50 / p95{cores} | {len(lat)}, {statistics.median(lat) * 1e3:.0f} / "
                         f"{pct(lat, .95) * 1e3:.0f} ms | — |")

@@ -65,13 +65,8 @@ def test_the_answer_comes_before_the_settings_and_the_strip(default_page):
     assert any(getattr(e, "type", None) == "html" and "dpx-answer" in e.proto.body for e in lead.children.values())
     settings = next(i for i, b in enumerate(blocks)
                     if getattr(b, "type", None) == "html" and "dpx-open-settings" in b.proto.body)
-
-    def holds_toggle(node, label: str) -> bool:
-        if getattr(node, "type", None) == "toggle" and getattr(node, "label", None) == label:
-            return True
-        return any(holds_toggle(c, label) for c in getattr(node, "children", {}).values())
-
-    strip = next(i for i, b in enumerate(blocks) if holds_toggle(b, "Presentation mode"))
+    strip = next(i for i, b in enumerate(blocks)
+                 if hasattr(b, "toggle") and any(t.label == "Presentation mode" for t in b.toggle))
     assert at < settings < strip
     assert "order: -1" not in ui._BASE_CSS  # no reordering by style sheet: what is read first is what is seen first
 
