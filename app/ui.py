@@ -441,8 +441,8 @@ def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
     mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's colours come from ``app_style``.
     """
     slug = _slug(name)
-    if _presenting():
-        fig = style.for_screen(fig, theme=None, present=True)
+    if _presenting():  # on a copy: a memoised figure is shared by every session of the process
+        fig = style.for_screen(go.Figure(fig), theme=None, present=True)
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
     st.download_button(
         "Download the data (CSV)",

@@ -7,6 +7,7 @@ show the same number.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from urllib.parse import parse_qsl, urlsplit
@@ -17,6 +18,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from app import classroom, registry, sequences
+from app.figures import style
 from app.notation import tex
 from tests.app.conftest import open_page, read_number, shown_numbers
 
@@ -405,6 +407,21 @@ def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working()
     assert not at.exception and shown_numbers(at) != before and _presentation_css(at)
     at.toggle(key=classroom.PRESENT_KEY).set_value(False).run()
     assert not _presentation_css(at)
+
+
+def _chart_font_sizes(at) -> list:
+    return [(json.loads(c.proto.spec).get("layout", {}).get("font") or {}).get("size") for c in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize(("script", "query"), [("r2dp.py", {}), ("svt.py", {"view": "reproduce"})])
+def test_presentation_mode_enlarges_only_its_own_charts(script, query):
+    """Pages whose figures are memoised share one figure object between sessions: a teacher's projector-size text
+    must not reach a student's screen on the same server."""
+    teacher = open_page(script, query | {"present": "true"})
+    assert set(_chart_font_sizes(teacher)) == {style.PRESENT_FONT}
+    student = open_page(script, query)
+    sizes = _chart_font_sizes(student)
+    assert sizes and style.PRESENT_FONT not in sizes
 
 
 def test_presentation_css_is_a_fixed_stylesheet():
