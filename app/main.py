@@ -3,27 +3,28 @@ directly)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from app import background, classroom, compute, ledger, params, registry, ui
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) is typeset on screen
 
-st.set_page_config(page_title="DP Explorer", page_icon=str(ASSETS / "favicon.png"), layout="wide")  # served locally
+st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wide")  # served by the app itself
 
 _SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
-sections = {
-    name: [
-        st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=p is registry.HOME)
-        for p in infos
-        if p in _available
-    ]
-    for name, infos in _SECTIONS.items()
-}
+# The page objects are made once per session (resolving their paths cost ~1 ms a run). Not once per process: a
+# navigation marks the page it picks as runnable and running it clears the mark, so sessions must not share them.
+sections = st.session_state.get("_sections")
+if sections is None:
+    sections = st.session_state["_sections"] = {
+        name: [
+            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=p is registry.HOME)
+            for p in infos
+            if p in _available
+        ]
+        for name, infos in _SECTIONS.items()
+    }
 # The navigation is drawn by the app itself (links in the sidebar, see below): Streamlit's own menu nests its links
 # in a way screen readers cannot read as a list, and its links would drop presentation mode.
 page = st.navigation({name: pages for name, pages in sections.items() if pages}, position="hidden")

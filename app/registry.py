@@ -6,6 +6,7 @@ links to a page that has not been built.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,6 +121,14 @@ TOOLS: tuple[PageInfo, ...] = (
 )
 
 
+@functools.cache
+def _built() -> tuple[PageInfo, ...]:
+    return tuple(p for p in (HOME, BASELINES, *TOPICS, *TOOLS) if p.exists)
+
+
 def available_pages() -> list[PageInfo]:
-    """Home, the baselines page, every topic page and every tool page whose script exists, in navigation order."""
-    return [p for p in (HOME, BASELINES, *TOPICS, *TOOLS) if p.exists]
+    """Home, the baselines page, every topic page and every tool page whose script exists, in navigation order.
+
+    Looked up once per process (every page run asks; a page script added later needs a restart, as any code change
+    does with the file watcher off)."""
+    return list(_built())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import html
@@ -12,6 +13,7 @@ import re
 import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -26,6 +28,16 @@ _log = logging.getLogger("dp_explorer")
 
 #: Environment variable naming where the marimo lessons are served (``make notebooks`` / ``make lesson``), e.g.
 #: ``http://127.0.0.1:2718``; without it the pages do not link to the lessons (a reader could not open them).
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+@functools.cache
+def favicon() -> str:
+    """The app's icon as a data address, read once per process: given a file, Streamlit would open and store the
+    image again on every run of every session."""
+    return "data:image/png;base64," + base64.b64encode((ASSETS / "favicon.png").read_bytes()).decode("ascii")
+
+
 LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 

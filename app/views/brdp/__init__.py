@@ -14,7 +14,6 @@ import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import brdp as compute
-from app.figures import brdp as figs
 from app.views.brdp import explore, reproduce
 from app.notation import number
 from dpcore import ledger as dl
@@ -130,7 +129,7 @@ def picture(s: Settings) -> None:
                   "every grey dot is a draw that missed ±θ and was thrown away; the next draw replaces it. Orange "
                   "dots missed too but were released anyway (probability 1 − q). Green dots are on target."):
         draws, _ = compute.recycler(s.key, s.seed)
-        ui.chart(figs.recycler(draws, theta=s.theta), draws, name="recycling picture",
+        ui.chart(explore.recycler_figure(s.key, s.seed, s.theta), draws, name="recycling picture",
                  alt="Scatter of successive noise draws of 40 releases, coloured released within the tolerance, "
                      "released outside it, or thrown away and redrawn, with the band of accurate answers shaded.")
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, params, ui
 from app.compute import brdp as compute
+from app.compute._cache import cached_resource
 from app.figures import brdp as figs
 from app.notation import number
 
@@ -21,6 +23,14 @@ if TYPE_CHECKING:
     from app.views.brdp import Settings
 
 OTHER_DELTAS = (1e-2, 1e-8)  # extra δ curves of the q-against-ε_y panel (Fig. 3)
+
+
+@cached_resource
+def recycler_figure(key: compute.PlanKey, seed: int, theta: float, step: int | None = None) -> go.Figure:
+    """The recycler stream's figure (Fig. 1), memoised by scalars: the picture and the player draw it on every run,
+    and building it costs a few milliseconds (``st.plotly_chart`` only reads it; ``ui.chart`` adapts a copy)."""
+    draws, _ = compute.recycler(key, seed)
+    return figs.recycler(draws, theta=theta, step=step)
 
 
 def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
@@ -56,7 +66,7 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
         live = compute.live_counters(draws, step, s.key)
         left, right = st.columns([3, 2])
         with left:
-            ui.chart(figs.recycler(draws, theta=s.theta, step=step), draws.iloc[:step], name="recycler stream",
+            ui.chart(recycler_figure(s.key, s.seed, s.theta, step), draws.iloc[:step], name="recycler stream",
                      alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound "
                      "or recycled, with the acceptable band; the player reveals them one by one.")
         with right:
