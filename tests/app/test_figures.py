@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import copy
 import json
+import warnings
 
+import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
+from _plotly_utils.utils import to_typed_array_spec
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from plotly import basedatatypes
 
 from app import params, registry
@@ -229,3 +235,80 @@ def test_every_axis_makes_room_for_its_end_labels():
         assert axis.automargin is True and axis.ticklabeloverflow == "allow"
     plain = style.figure([style.line([0, 1], [0, 1], name="a", color="#000")], title="t", x="x", y="y").layout
     assert plain.xaxis.ticklabeloverflow == plain.yaxis.ticklabeloverflow == "allow"
+
+
+# ------------------------------------------------------------------------------------- arrays sent as typed arrays
+
+_DTYPES = ["float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint8", "float16", "bool"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    dtype=st.sampled_from(_DTYPES),
+    values=st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32) | st.integers(-2**63, 2**64 - 1),
+                    max_size=40),
+    series=st.booleans(),
+    table=st.booleans(),
+)
+def test_typed_array_is_what_plotly_makes_of_an_array(dtype, values, series, table):
+    """``style.typed_array`` is Plotly's own ``to_typed_array_spec`` without its checks: the same spec for every
+    numeric array (64-bit integers narrowed as Plotly narrows them), and nothing for what Plotly would not encode."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            v = np.array(values, dtype=object).astype(dtype)
+        except (OverflowError, ValueError, TypeError):
+            return
+    if table and v.size % 2 == 0 and v.size:
+        v = v.reshape(2, -1)
+    elif series:
+        v = pd.Series(v)
+    ours, plotlys = style.typed_array(v), to_typed_array_spec(v)
+    if ours is None:
+        assert not isinstance(plotlys, dict)  # Plotly sends it as a list of numbers, and so does the app
+    else:
+        assert ours == plotlys
+
+
+def _chart_specs(script: str, query: dict[str, str]) -> list[dict]:
+    at = open_page(script, query)
+    assert not at.exception, at.exception
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_arrays_stored_as_typed_arrays_send_the_same_charts(script, query, monkeypatch):
+    """Unchecked figures keep their numeric arrays in Plotly's typed-array form from the start: every chart of every
+    view (each part) is the same JSON as when Plotly converts the arrays itself."""
+    monkeypatch.setattr(style, "VALIDATE", False)
+    monkeypatch.setattr(style, "typed_array", lambda v: None)  # Plotly converts every array, as before
+    labels: list[str] = []
+    real_parts = params.parts
+
+    def recording_parts(names, **kw):
+        labels.extend(str(n) for n in names)
+        return real_parts(names, **kw)
+
+    monkeypatch.setattr(params, "parts", recording_parts)
+    plotlys = _chart_specs(script, query)
+    views = [dict(query, part=label) for label in labels[1:]]
+    plotlys += [spec for view in views for spec in _chart_specs(script, view)]
+    monkeypatch.undo()
+    monkeypatch.setattr(style, "VALIDATE", False)
+    ours = _chart_specs(script, query) + [spec for view in views for spec in _chart_specs(script, view)]
+    assert len(ours) == len(plotlys) > 0
+    for a, b in zip(ours, plotlys, strict=True):
+        assert not _differences(a, b), (a.get("layout", {}).get("title"), _differences(a, b)[:5])
+
+
+def test_an_unchecked_figure_stores_its_numeric_arrays_as_typed_arrays(monkeypatch):
+    monkeypatch.setattr(style, "VALIDATE", False)
+    x = np.linspace(0.0, 1.0, 50)
+    fig = style.figure([style.line(x, pd.Series(x**2), name="a", color="#000"), {"type": "scatter", "x": ["a", "b"],
+                        "y": [1, 2]}], title="t", x="x", y="y", yaxis={"range": np.array([0.0, 1.0])},
+                       map={"layers": [{"coordinates": np.array([1.0, 2.0])}]})
+    stored = fig._data[0]
+    assert stored["x"] == to_typed_array_spec(x) and stored["y"] == to_typed_array_spec(x**2)
+    assert fig._data[1]["x"] == ["a", "b"] and fig._data[1]["y"] == [1, 2]  # lists stay lists, as Plotly sends them
+    assert isinstance(fig._layout["yaxis"]["range"], np.ndarray)  # Plotly leaves an axis range as it is,
+    assert isinstance(fig._layout["map"]["layers"][0]["coordinates"], np.ndarray)  # and whatever is under "layers"
