@@ -21,6 +21,7 @@ value first.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -183,6 +184,19 @@ def _moved() -> None:
     st.session_state[MOVED] = True
 
 
+@functools.lru_cache(maxsize=256)
+def _words_at_stops(kind: str, grid: tuple[Any, ...], labels: tuple[tuple[Any, str], ...]) -> dict:
+    shown = Param("", "", "", "", grid[0] if grid else None, grid=grid, kind=kind, labels=dict(labels))
+    return {(type(v), v): shown.words(v) for v in grid}
+
+
+def _stop_words(p: Param) -> Callable[[Any], str]:
+    """``p.words`` for the stops of a slider or the options of a choice, worked out once per process: Streamlit asks
+    for the label of every stop on every run (a few hundred numbers a page run)."""
+    known = _words_at_stops(p.kind, p.grid, tuple(p.labels.items()))
+    return lambda v: known.get((type(v), v)) or p.words(v)
+
+
 def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     c = container if container is not None else st.sidebar
     _prepare(p, default)
@@ -193,8 +207,8 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     # without one that fallback is the first option, which would silently reset every control to its minimum.
     current = st.session_state[p.key]
     if p.kind == "slider":
-        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=p.words, key=p.key,
-                                help=text, on_change=_moved)
+        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=_stop_words(p),
+                                key=p.key, help=text, on_change=_moved)
         if p.ends:
             c.markdown(
                 "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
@@ -203,8 +217,8 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
             )
         return value
     if p.kind == "choice":
-        return c.radio(p.label, list(p.grid), index=list(p.grid).index(current), format_func=p.words, key=p.key,
-                       help=text, horizontal=True, on_change=_moved)
+        return c.radio(p.label, list(p.grid), index=list(p.grid).index(current), format_func=_stop_words(p),
+                       key=p.key, help=text, horizontal=True, on_change=_moved)
     if p.kind == "toggle":
         return bool(c.toggle(p.label, value=bool(current), key=p.key, help=text, on_change=_moved))
     return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, value=int(current), step=1, key=p.key,

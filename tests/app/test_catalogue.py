@@ -66,3 +66,20 @@ def test_slider_stops_are_distinct():
 
 def test_default_epsilon_is_shared():
     assert catalogue.get("eps").default == catalogue.DEFAULT_EPSILON == 1.0
+
+
+def test_the_words_at_a_controls_stops_are_worked_out_once_and_are_the_entrys_own():
+    """The labels a slider or choice shows come from a per-process table: the same words as the entry's own, for
+    every stop of every entry and for an entry a page narrowed or renamed."""
+    from dataclasses import replace
+
+    from app import params
+
+    entries = [p for p in catalogue.CATALOGUE.values() if p.kind in ("slider", "choice")]
+    entries += [replace(p, key=p.key + "2", grid=p.grid[::2]) for p in entries if p.kind == "slider"]
+    for p in entries:
+        words = params._stop_words(p)
+        assert [words(v) for v in p.grid] == [p.words(v) for v in p.grid], p.key
+    eps = catalogue.get("eps")
+    assert params._stop_words(eps)(123.456) == eps.words(123.456)  # a value off the grid is worked out on the spot
+    assert params._stop_words(catalogue.get("delta"))(1e-5) == "10⁻⁵"
