@@ -67,9 +67,8 @@ def _same_as_checked(built: list[tuple[dict, dict]]) -> None:
         assert not _differences(fast, _as_json(checked)), (title, _differences(fast, _as_json(checked)))
 
 
-@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
-def test_unchecked_figures_equal_checked_ones(script, query, monkeypatch):
-    """Every part of every view: the first part as the page opens, then each other part (``?part=…``)."""
+def _record_parts(monkeypatch) -> list[str]:
+    """The labels of the parts (tabs) the next page run offers, filled in as it runs."""
     labels: list[str] = []
     real_parts = params.parts
 
@@ -78,6 +77,13 @@ def test_unchecked_figures_equal_checked_ones(script, query, monkeypatch):
         return real_parts(names, **kw)
 
     monkeypatch.setattr(params, "parts", recording_parts)
+    return labels
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_unchecked_figures_equal_checked_ones(script, query, monkeypatch):
+    """Every part of every view: the first part as the page opens, then each other part (``?part=…``)."""
+    labels = _record_parts(monkeypatch)
     built = _figures_of(script, query, monkeypatch)
     for label in labels[1:]:
         built += _figures_of(script, {**query, "part": label}, monkeypatch)
@@ -282,14 +288,7 @@ def test_arrays_stored_as_typed_arrays_send_the_same_charts(script, query, monke
     view (each part) is the same JSON as when Plotly converts the arrays itself."""
     monkeypatch.setattr(style, "VALIDATE", False)
     monkeypatch.setattr(style, "typed_array", lambda v: None)  # Plotly converts every array, as before
-    labels: list[str] = []
-    real_parts = params.parts
-
-    def recording_parts(names, **kw):
-        labels.extend(str(n) for n in names)
-        return real_parts(names, **kw)
-
-    monkeypatch.setattr(params, "parts", recording_parts)
+    labels = _record_parts(monkeypatch)
     plotlys = _chart_specs(script, query)
     views = [dict(query, part=label) for label in labels[1:]]
     plotlys += [spec for view in views for spec in _chart_specs(script, view)]
