@@ -17,6 +17,7 @@ tags and icon codes are left alone, and so are identifiers whose two sides are b
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -101,9 +102,11 @@ def _readable(text: str) -> str:
     return _each_plain_part(text, numbers_in) if _E_NUMBER.search(text) else text
 
 
+@functools.lru_cache(maxsize=4096)
 def tex(text: str) -> str:
     """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo); a number written
-    ``1e-05`` reads 10⁻⁵."""
+    ``1e-05`` reads 10⁻⁵. Remembered for the texts last seen: a page run typesets a hundred or more, mostly the
+    same as in the run before."""
     def render(m: re.Match[str]) -> str:
         if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
             return ")$" + _finish(_script_latex(m, "{}")) + "$"
@@ -112,9 +115,10 @@ def tex(text: str) -> str:
     return _scripts(_readable(text), render)
 
 
+@functools.lru_cache(maxsize=4096)
 def html(text: str) -> str:
     """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations); a number
-    written ``1e-05`` reads 10⁻⁵."""
+    written ``1e-05`` reads 10⁻⁵. Remembered like :func:`tex`."""
     def render(m: re.Match[str]) -> str:
         tag = "sup" if m["op"][-1] == "^" else "sub"
         out = f"{m['base']}<{tag}>{html(_inner(m['arg']))}</{tag}>"
