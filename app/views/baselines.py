@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import compute, ledger, params, ui
@@ -79,7 +80,8 @@ def noise(s: Settings) -> None:
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
     ):
         df = compute.densities(s.eps, s.delta, s.sens, s.calib)
-        ui.chart(figs.densities(df, theta=s.theta), df, name="noise densities",
+        ui.chart(ui.memo_figure(_densities_figure, s.eps, s.delta, s.sens, s.calib, s.theta), df,
+                 name="noise densities",
                  alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
                      "of answers within the error tolerance shaded.")
 
@@ -151,7 +153,7 @@ def composition(s: Settings) -> None:
         "which is why large systems favour it.",
     ):
         df = compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T))
-        ui.chart(figs.composition(df, compositions=s.T, delta=s.delta), df, name="composition",
+        ui.chart(ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T), df, name="composition",
                  alt="Total epsilon after T releases for Gaussian, Laplace and basic composition.")
 
 
@@ -163,9 +165,27 @@ def samples(s: Settings) -> None:
         "probability within a few standard errors. Change the seed to redraw.",
     ):
         hist, summary = compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)
-        ui.chart(figs.histogram(hist, total=int(summary["samples"].iloc[0])), hist, name="sampled outputs",
+        ui.chart(ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed), hist,
+                 name="sampled outputs",
                  alt="Histogram of 100000 sampled noise values per mechanism over their densities.")
         shown = summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
             "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",
             "standard_error": "standard error", "exact_within_theta": "share within ±θ (exact)"})
         st.dataframe(pd.DataFrame(shown), hide_index=True, width="stretch")
+
+
+# The charts, memoised by the settings they depend on (ui.memo_figure).
+
+
+def _densities_figure(eps: float, delta: float, sens: float, calib: str, theta: float) -> go.Figure:
+    return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
+
+
+def _composition_figure(eps: float, delta: float, sens: float, calib: str, compositions: int) -> go.Figure:
+    df = compute.composition(eps, delta, sens, calib, compute.composition_range(compositions))
+    return figs.composition(df, compositions=compositions, delta=delta)
+
+
+def _histogram_figure(eps: float, delta: float, sens: float, calib: str, theta: float, seed: int) -> go.Figure:
+    hist, summary = compute.sampled_outputs(eps, delta, sens, calib, theta, seed)
+    return figs.histogram(hist, total=int(summary["samples"].iloc[0]))

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from plotly import basedatatypes
 
-from app import params, registry
+from app import params, registry, ui
 from app.figures import style
 from tests.app.conftest import open_page
 
@@ -311,3 +311,49 @@ def test_an_unchecked_figure_stores_its_numeric_arrays_as_typed_arrays(monkeypat
     assert fig._data[1]["x"] == ["a", "b"] and fig._data[1]["y"] == [1, 2]  # lists stay lists, as Plotly sends them
     assert isinstance(fig._layout["yaxis"]["range"], np.ndarray)  # Plotly leaves an axis range as it is,
     assert isinstance(fig._layout["map"]["layers"][0]["coordinates"], np.ndarray)  # and whatever is under "layers"
+
+
+# ------------------------------------------------------------------------------------------ charts memoised by settings
+
+
+def _charts(at) -> list[dict]:
+    assert not at.exception, at.exception
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _each_control_moved(script: str, query: dict[str, str]) -> list[list[dict]]:
+    """The view's charts as it opens, then after moving each of its controls in turn one stop along (a slider), to
+    the next option (a choice) or over (a switch)."""
+    at = open_page(script, query)
+    shown = [_charts(at)]
+    drawn = dict(at.session_state[params._DRAWN])
+    for key, p in drawn.items():
+        if key.startswith("_") or key == "present" or p.kind == "seed":
+            continue
+        kind = {"toggle": "toggle", "slider": "select_slider", "choice": "radio"}[p.kind]
+        try:
+            widget = getattr(at, kind)(key=key)
+        except KeyError:  # an earlier move took this control away (e.g. another noise family)
+            continue
+        if p.kind == "toggle":
+            widget.set_value(not widget.value).run()
+        else:
+            grid = list(p.grid)
+            widget.set_value(grid[(grid.index(widget.value) + 1) % len(grid)]).run()
+        shown.append(_charts(at))
+    return shown
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_charts_remembered_by_their_settings_are_the_charts_of_the_settings_shown(script, query, monkeypatch):
+    """``ui.memo_figure`` hands out a chart built before for the same settings: moving any control of any part of
+    a view must give exactly the charts a fresh build draws (a setting missing from a chart's key would show the chart
+    of earlier settings)."""
+    labels = _record_parts(monkeypatch)
+    open_page(script, query)
+    views = [query] + [dict(query, part=label) for label in labels[1:]]
+    monkeypatch.undo()
+    remembered = [_each_control_moved(script, view) for view in views]
+    monkeypatch.setattr(ui, "memo_figure", lambda build, *args, **kwargs: build(*args, **kwargs))
+    fresh = [_each_control_moved(script, view) for view in views]
+    assert remembered == fresh

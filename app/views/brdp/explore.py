@@ -15,7 +15,6 @@ import streamlit as st
 
 from app import background, params, ui
 from app.compute import brdp as compute
-from app.compute._cache import cached_resource
 from app.figures import brdp as figs
 from app.notation import number
 
@@ -25,10 +24,13 @@ if TYPE_CHECKING:
 OTHER_DELTAS = (1e-2, 1e-8)  # extra δ curves of the q-against-ε_y panel (Fig. 3)
 
 
-@cached_resource
 def recycler_figure(key: compute.PlanKey, seed: int, theta: float, step: int | None = None) -> go.Figure:
-    """The recycler stream's figure (Fig. 1), memoised by scalars: the picture and the player draw it on every run,
-    and building it costs a few milliseconds (``st.plotly_chart`` only reads it; ``ui.chart`` adapts a copy)."""
+    """The recycler stream's figure (Fig. 1), memoised by its settings (ui.memo_figure): the picture and the player
+    draw it on every run."""
+    return ui.memo_figure(_recycler_figure, key, seed, theta, step)
+
+
+def _recycler_figure(key: compute.PlanKey, seed: int, theta: float, step: int | None) -> go.Figure:
     draws, _ = compute.recycler(key, seed)
     return figs.recycler(draws, theta=theta, step=step)
 

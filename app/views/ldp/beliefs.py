@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import ui
@@ -104,7 +105,8 @@ def landscape(s: Settings) -> None:
         c[1].metric("Least likely value(s)", ", ".join(str(v) for v in b.argmin[:5]), help="Where Λ is smallest.")
         c[2].metric(f"Gap = realized loss ({s.unit})", C.show_loss(b.loss, s.ratio),
                     help="ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.")
-        ui.chart(F.landscape(b.table, b, ratio=s.ratio), b.table, name="likelihood landscape",
+        ui.chart(ui.memo_figure(_landscape_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.ratio),
+                 b.table, name="likelihood landscape",
                  alt="Bars of the log-likelihood over the domain with its maximum and minimum marked.")
 
 
@@ -117,3 +119,10 @@ def leakage(s: Settings) -> None:
         "bound (Thm 3.3, Cor. 3.1).",
     ):
         st.dataframe(C.qif(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), hide_index=True, width="stretch")
+
+
+def _landscape_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str,
+                      ratio: bool) -> go.Figure:
+    """The landscape's chart, memoised by the settings it depends on (ui.memo_figure)."""
+    b = C.beliefs(family, eps, dsize, nq, x, seed, prior)
+    return F.landscape(b.table, b, ratio=ratio)

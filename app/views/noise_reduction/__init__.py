@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import ledger, params, ui
@@ -111,9 +112,8 @@ def idea(s: Settings) -> None:
         "The release stops at ×, the first level where it can tell it is within the tolerance η; everything to the "
         "right is never released, so its privacy is never spent.",
     ):
-        df, stops = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
-        bands = compute.bands(*s.grid_args(), s.y, s.eta)
-        ui.chart(figs.idea(df, stops, bands, value=s.y), df[df["path"] == 1], name="idea",
+        df, _ = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
+        ui.chart(ui.memo_figure(_idea_figure, s.grid_args(), s.y, s.eta, s.seed), df[df["path"] == 1], name="idea",
                  alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
                      "the true count, with the point where it stopped marked.")
 
@@ -183,3 +183,9 @@ def shortfall(s: Settings) -> compute.Shortfall | None:
             icon=":material/info:",
         )
     return short
+
+
+def _idea_figure(grid: tuple, y: float, eta: float, seed: int) -> go.Figure:
+    """The idea's chart, memoised by the settings it depends on (ui.memo_figure)."""
+    df, stops = compute.paths(*grid, y, eta, "brownian", seed)
+    return figs.idea(df, stops, compute.bands(*grid, y, eta), value=y)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, params, ui
@@ -51,8 +52,7 @@ def paths(s: Settings) -> None:
         "first point above the black boundary: the stopping rule sees only ŷ and ε, never y.",
     ):
         df, stops = compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed)
-        bands = compute.bands(*s.grid_args(), s.y, s.eta)
-        ui.chart(figs.paths(df, stops, bands, value=s.y, mechanism=s.process), df, name="noise paths",
+        ui.chart(ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed), df, name="noise paths",
                  alt="Released values of five coupled noise-reduction paths against the noise level, with the "
                      "noise band, the acceptance boundary and each path's stopping point.")
         shown = stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
@@ -178,7 +178,8 @@ def filters(s: Settings) -> None:
     ):
         odo = compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed)
         b = compute.budget(s.eps, s.delta, s.variant)
-        ui.chart(figs.odometer(odo, budget=b.rho), odo, name="odometer",
+        ui.chart(ui.memo_figure(_odometer_figure, s.grid_args(), s.y, s.eta, s.m, s.seed, s.eps, s.delta, s.variant),
+                 odo, name="odometer",
                  alt="Cumulative zCDP budget spent after each count for noise reduction and doubling.")
         st.dataframe(odo, hide_index=True, width="stretch", height=220)
 
@@ -355,3 +356,16 @@ def martingale(s: Settings) -> None:
                      "band, and the mean at the stopping time.")
         if s.process != "brownian":
             st.caption("The martingale belongs to Brownian noise; this part ignores the Laplace choice.")
+
+
+# Charts memoised by the settings they depend on (ui.memo_figure).
+
+
+def _paths_figure(grid: tuple, y: float, eta: float, process: str, seed: int) -> go.Figure:
+    df, stops = compute.paths(*grid, y, eta, process, seed)
+    return figs.paths(df, stops, compute.bands(*grid, y, eta), value=y, mechanism=process)
+
+
+def _odometer_figure(grid: tuple, y: float, eta: float, m: int, seed: int, eps: float, delta: float,
+                     variant: str) -> go.Figure:
+    return figs.odometer(compute.odometer(*grid, y, eta, m, seed), budget=compute.budget(eps, delta, variant).rho)

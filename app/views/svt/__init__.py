@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import ledger, params, ui
@@ -113,7 +114,8 @@ def picture(s: Settings) -> None:
         comp, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
                                    s.traverses, s.resample, s.rule, s.seed)
         ui.chart(
-            figs.first_look(comp, threshold=s.threshold),
+            ui.memo_figure(_first_look_figure, s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
+                           s.traverses, s.resample, s.rule, s.seed),
             comp.head(figs.FIRST_LOOK),
             name="svt at work",
             alt="The first comparisons of one SVT run: bars of true counts, dots of noisy counts, and the noisy "
@@ -171,3 +173,10 @@ def _offer_to_ledger(s: Settings) -> None:
                                        label=f"SVT run, c = {s.c}, {s.noise.capitalize()} noise", source="svt"))
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the headline panel shows the error
+
+
+def _first_look_figure(eps: float, c: int, k: int, alpha: float, threshold: float, noise: str, monotonic: bool,
+                       append: bool, traverses: int, resample: bool, rule: str, seed: int) -> go.Figure:
+    """The picture's chart, memoised by the run's settings (ui.memo_figure)."""
+    comp, _ = csvt.live_run(eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed)
+    return figs.first_look(comp, threshold=threshold)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, params, ui
@@ -44,7 +45,7 @@ def noise_tab(s: Settings) -> None:
     ):
         df, table = csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic)
         ui.chart(
-            figs.noise_zoo(df, selected=s.noise),
+            ui.memo_figure(_noise_zoo_figure, s.eps, s.c, s.noise, s.monotonic),
             df,
             name="noise zoo",
             alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
@@ -62,14 +63,14 @@ def noise_tab(s: Settings) -> None:
         left, right = st.columns([2, 1])
         with left:
             ui.chart(
-                figs.budget_split(curves, opt, w=w),
+                ui.memo_figure(_budget_split_figure, s.eps, s.c, s.monotonic, w),
                 curves,
                 name="budget split",
                 alt="Comparison variance against the split ratio w for four query-noise families.",
             )
         with right:
             ui.chart(
-                figs.split_bars(opt, epsilon=s.eps),
+                ui.memo_figure(_split_bars_figure, s.eps, s.c, s.monotonic),
                 opt,
                 name="split at optimum",
                 alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
@@ -88,18 +89,43 @@ def noise_tab(s: Settings) -> None:
         left, right = st.columns(2)
         with left:
             ui.chart(
-                figs.query_loss(q, per_positive=info.per_positive),
+                ui.memo_figure(_query_loss_figure, s.eps, s.c, s.monotonic),
                 q,
                 name="query loss profile",
                 alt="Per-positive privacy loss of each query noise against x with the allowance line.",
             )
         with right:
             ui.chart(
-                figs.threshold_loss(t, epsilon1=info.epsilon1),
+                ui.memo_figure(_threshold_loss_figure, s.eps, s.c, s.monotonic),
                 t,
                 name="threshold loss profile",
                 alt="Privacy loss of threshold noises against u with lines at plus and minus epsilon1.",
             )
+
+
+# The noise part's charts, memoised by the settings they depend on (ui.memo_figure).
+
+
+def _noise_zoo_figure(eps: float, c: int, noise: str, monotonic: bool) -> go.Figure:
+    return figs.noise_zoo(csvt.noise_zoo(eps, c, noise, monotonic)[0], selected=noise)
+
+
+def _budget_split_figure(eps: float, c: int, monotonic: bool, w: float) -> go.Figure:
+    return figs.budget_split(*csvt.budget_split(eps, c, monotonic), w=w)
+
+
+def _split_bars_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
+    return figs.split_bars(csvt.budget_split(eps, c, monotonic)[1], epsilon=eps)
+
+
+def _query_loss_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
+    q, _, info = csvt.loss_profiles(eps, c, monotonic)
+    return figs.query_loss(q, per_positive=info.per_positive)
+
+
+def _threshold_loss_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
+    _, t, info = csvt.loss_profiles(eps, c, monotonic)
+    return figs.threshold_loss(t, epsilon1=info.epsilon1)
 
 
 def correction_tab(s: Settings) -> None:
