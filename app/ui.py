@@ -27,8 +27,7 @@ from app.figures import style
 _log = logging.getLogger("dp_explorer")
 
 
-#: Environment variable naming where the marimo lessons are served (``make notebooks`` / ``make lesson``), e.g.
-#: ``http://127.0.0.1:2718``; without it the pages do not link to the lessons (a reader could not open them).
+#: The app's images (the favicon).
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
@@ -39,6 +38,8 @@ def favicon() -> str:
     return "data:image/png;base64," + base64.b64encode((ASSETS / "favicon.png").read_bytes()).decode("ascii")
 
 
+#: Environment variable naming where the marimo lessons are served (``make notebooks`` / ``make lesson``), e.g.
+#: ``http://127.0.0.1:2718``; without it the pages do not link to the lessons (a reader could not open them).
 LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 

@@ -1,5 +1,7 @@
 """The app builds its Plotly figures without Plotly's property check (app.figures.style.VALIDATE): a figure built that
-way must be exactly the figure Plotly's checked constructor builds from the same data, on every page."""
+way must be exactly the figure Plotly's checked constructor builds from the same data, on every page. Likewise the
+two shortcuts that keep page runs cheap: numeric arrays stored in Plotly's typed-array form (the same JSON as Plotly's
+own conversion), and charts remembered by their settings (ui.memo_figure: the same charts as a fresh build)."""
 
 from __future__ import annotations
 
@@ -7,13 +9,13 @@ import copy
 import json
 import warnings
 
+import hypothesis
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 from _plotly_utils.utils import to_typed_array_spec
-from hypothesis import given, settings
 from hypothesis import strategies as st
 from plotly import basedatatypes
 
@@ -248,8 +250,8 @@ def test_every_axis_makes_room_for_its_end_labels():
 _DTYPES = ["float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint8", "float16", "bool"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
     dtype=st.sampled_from(_DTYPES),
     values=st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32) | st.integers(-2**63, 2**64 - 1),
                     max_size=40),

@@ -177,7 +177,6 @@ def filters(s: Settings) -> None:
         "what is left, its noise reduction fails and uses up the remainder; everything after it is refused.",
     ):
         odo = compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed)
-        b = compute.budget(s.eps, s.delta, s.variant)
         ui.chart(ui.memo_figure(_odometer_figure, s.grid_args(), s.y, s.eta, s.m, s.seed, s.eps, s.delta, s.variant),
                  odo, name="odometer",
                  alt="Cumulative zCDP budget spent after each count for noise reduction and doubling.")

@@ -85,7 +85,7 @@ def noise_tab(s: Settings) -> None:
         "within ±ε₁. The dotted exponential threshold noise is beyond the paper: its one-sided bound holds "
         "(the proof of Theorem 2 needs only that), although the paper's Table 1 marks it as not allowed.",
     ):
-        q, t, info = csvt.loss_profiles(s.eps, s.c, s.monotonic)
+        q, t, _ = csvt.loss_profiles(s.eps, s.c, s.monotonic)
         left, right = st.columns(2)
         with left:
             ui.chart(
