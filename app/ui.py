@@ -449,15 +449,16 @@ def lead() -> Any:
 
 
 @cached_resource(max_entries=512)
-def _memo_figure(build: Any, args: tuple, kwargs: tuple) -> go.Figure:
+def _memo_figure(build: Any, args: tuple, kwargs: tuple) -> Any:
     return build(*args, **dict(kwargs))
 
 
-def memo_figure(build: Any, *args: Any, **kwargs: Any) -> go.Figure:
+def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
     """``build(*args, **kwargs)``, remembered by its arguments for every session of the process: a chart at settings
     seen before is not built again (building the figures was a fifth of a page run's CPU). The arguments must be
     hashable scalars, and ``build`` must depend on nothing else (the compute layer's seeded data and a figure builder).
-    The figure is shared: nobody may change it (:func:`chart` adapts a copy for presentation mode)."""
+    What it returns (a figure, or a figure and the data it shows) is shared: nobody may change it (:func:`chart`
+    adapts a copy for presentation mode)."""
     return _memo_figure(build, args, tuple(sorted(kwargs.items())))
 
 

@@ -9,7 +9,6 @@ import plotly.graph_objects as go
 
 from app import ui
 from app.compute import r2dp as compute
-from app.compute._cache import cached_resource
 from app.figures import r2dp as figs
 
 #: How the page names a family in its own words (lower-case where existing links and exercises quote them).
@@ -22,10 +21,9 @@ def fmt(x: float, digits: int = 4) -> str:
     return "∞" if math.isinf(x) else f"{x:.{digits}f}"
 
 
-@cached_resource
 def _built(data_name: str, data_args: tuple, figure: str, fig_kwargs: tuple) -> tuple[go.Figure, Any]:
-    """compute.<data_name>(*data_args) and its figure, memoised by scalars: a warm rerun re-uses the Figure object
-    instead of rebuilding and re-validating it (st.plotly_chart only reads it)."""
+    """compute.<data_name>(*data_args) and its figure (remembered by ui.memo_figure, data included: callers only read
+    it)."""
     data = getattr(compute, data_name)(*data_args)
     parts = data if isinstance(data, tuple) else (data,)
     return getattr(figs, figure)(*parts, **dict(fig_kwargs)), data
@@ -33,6 +31,6 @@ def _built(data_name: str, data_args: tuple, figure: str, fig_kwargs: tuple) -> 
 
 def show(data_name: str, data_args: tuple, *, name: str, alt: str, figure: str | None = None, **fig_kwargs: Any) -> Any:
     """Chart of compute.<data_name> drawn by figs.<figure> (default: same name) with its CSV; returns the data."""
-    fig, data = _built(data_name, data_args, figure or data_name, tuple(sorted(fig_kwargs.items())))
+    fig, data = ui.memo_figure(_built, data_name, data_args, figure or data_name, tuple(sorted(fig_kwargs.items())))
     ui.chart(fig, data[0] if isinstance(data, tuple) else data, name=name, alt=alt)
     return data
