@@ -28,6 +28,7 @@ from dpcore import ledger as dl
 
 KEY = "privacy_ledger"  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
 URL_KEY = "ledger"  # ?ledger=<id>
+_SYNCED = "_ledger_synced"  # this run has looked at the store (cleared by new_run at the start of each run)
 MAX_LOG = ls.MAX_LOG
 LEDGER_PAGE = next(p for p in registry.TOOLS if p.url_path == "ledger")
 
@@ -76,9 +77,18 @@ def problem() -> str | None:
     return _state()["problem"]
 
 
+def new_run() -> None:
+    """Start of a script run (app/main.py): the run's first :func:`sync` asks the store again."""
+    st.session_state[_SYNCED] = False
+
+
 def sync() -> None:
     """Once per run: adopt the ledger named by ``?ledger=<id>``, reload it if it changed elsewhere, and keep its id in
-    the address (page changes drop query parameters)."""
+    the address (page changes drop query parameters). Later calls in the same run (the sidebar's offer, the ledger
+    page) do nothing: the store was asked a moment ago, and every change this run makes goes through it anyway."""
+    if st.session_state.get(_SYNCED):
+        return
+    st.session_state[_SYNCED] = True
     s = _state()
     if s["problem"]:  # not saving: leave the address alone (its link still opens the saved ledger later)
         return
