@@ -12,7 +12,7 @@ import os
 import re
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -333,12 +333,9 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
             f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels)
 
 
-def app_style(page: str = "") -> None:
-    """The app-wide stylesheet (fixed text, never user input): chart text in the theme's text colour (Streamlit's
-    light-theme tick grey is 3.7:1 on white), black chart marks drawn light on a dark page, captions ≥ 4.5:1, and
-    a "Settings" pointer on narrow screens where the sidebar is hidden. Before the browser has said which theme it
-    shows, the system preference decides (Streamlit's own default)."""
-    theme = _theme()
+@functools.cache
+def _stylesheet(theme: str | None) -> str:
+    """The ``<style>`` element of :func:`app_style` for a theme (None: not known yet), written once per process."""
     light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(
         '[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
     dark = _chart_css(style.INK["dark"], label_background="rgb(14, 17, 23)")  # Streamlit's dark page
@@ -348,7 +345,15 @@ def app_style(page: str = "") -> None:
         charts = light
     else:
         charts = light + "@media (prefers-color-scheme: dark) {\n" + dark + "}\n"
-    st.html(f"<style>\n{charts}{_BASE_CSS}</style>")
+    return f"<style>\n{charts}{_BASE_CSS}</style>"
+
+
+def app_style(page: str = "") -> None:
+    """The app-wide stylesheet (fixed text, never user input): chart text in the theme's text colour (Streamlit's
+    light-theme tick grey is 3.7:1 on white), black chart marks drawn light on a dark page, captions ≥ 4.5:1, and
+    a "Settings" pointer on narrow screens where the sidebar is hidden. Before the browser has said which theme it
+    shows, the system preference decides (Streamlit's own default)."""
+    st.html(_stylesheet(_theme()))
     # the page's name makes the script new on every page, so the browser runs it again there (scroll to the top)
     st.html(_SIDEBAR_JS.replace("<script>", f"<script>/* {html.escape(page)} */", 1), unsafe_allow_javascript=True)
     st.html('<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
@@ -457,16 +462,18 @@ def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
     """``build(*args, **kwargs)``, remembered by its arguments for every session of the process: a chart at settings
     seen before is not built again (building the figures was a fifth of a page run's CPU). The arguments must be
     hashable scalars, and ``build`` must depend on nothing else (the compute layer's seeded data and a figure builder).
-    What it returns (a figure, or a figure and the data it shows) is shared: nobody may change it (:func:`chart`
-    adapts a copy for presentation mode)."""
+    What it returns (a figure, a figure and the data it shows, or a table shown as it is) is shared: nobody may change
+    it (:func:`chart` adapts a copy for presentation mode)."""
     return _memo_figure(build, args, tuple(sorted(kwargs.items())))
 
 
-def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
+def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, name: str, alt: str) -> None:
     """A Plotly chart with alt text and a button to download the data behind it as CSV.
 
-    The CSV is built only when the button is clicked (``to_csv`` on every rerun costs ~10 ms a chart). Presentation
-    mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's colours come from ``app_style``.
+    The CSV is built only when the button is clicked (``to_csv`` on every rerun costs ~10 ms a chart); ``data`` may be
+    a function that returns the frame, so that a chart remembered by :func:`memo_figure` does not fetch its data on
+    every rerun either. Presentation mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's
+    colours come from ``app_style``.
     """
     slug = _slug(name)
     if _presenting():  # on a copy: a memoised figure is shared by every session of the process
@@ -474,7 +481,7 @@ def chart(fig: go.Figure, data: pd.DataFrame, *, name: str, alt: str) -> None:
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
     st.download_button(
         "Download the data (CSV)",
-        lambda: data.to_csv(index=False).encode(),
+        lambda: (data() if callable(data) else data).to_csv(index=False).encode(),
         file_name=f"{slug}.csv",
         mime="text/csv",
         key=f"csv-{slug}",

@@ -79,8 +79,8 @@ def noise(s: Settings) -> None:
         "Laplace noise is peaked with heavier tails; Gaussian noise is flatter near zero. Lower ε and both widen; "
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
     ):
-        df = compute.densities(s.eps, s.delta, s.sens, s.calib)
-        ui.chart(ui.memo_figure(_densities_figure, s.eps, s.delta, s.sens, s.calib, s.theta), df,
+        ui.chart(ui.memo_figure(_densities_figure, s.eps, s.delta, s.sens, s.calib, s.theta),
+                 lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
                  name="noise densities",
                  alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
                      "of answers within the error tolerance shaded.")
@@ -127,8 +127,8 @@ def accuracy(s: Settings) -> None:
         "accuracy rises steeply over a narrow range of ε. At small ε Laplace is usually more accurate for the same "
         "(ε, δ); Gaussian catches up only at large ε or large δ.",
     ):
-        df = compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib)
-        ui.chart(figs.accuracy(df, epsilon=s.eps, theta=s.theta), df, name="accuracy vs epsilon",
+        ui.chart(ui.memo_figure(_accuracy_figure, s.theta, s.delta, s.sens, s.calib, s.eps),
+                 lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib), name="accuracy vs epsilon",
                  alt="Probability that the noise is within plus or minus theta, against epsilon, for both mechanisms.")
 
 
@@ -139,8 +139,8 @@ def profiles(s: Settings) -> None:
         "one mechanism satisfies a whole curve of (ε′, δ) guarantees. Both curves pass through (or below) the target "
         "marker — that is what calibration means. Laplace reaches δ = 0 at ε′ = Δ/b (pure DP); the Gaussian never does.",
     ):
-        df = compute.profiles(s.eps, s.delta, s.sens, s.calib)
-        ui.chart(figs.profiles(df, epsilon=s.eps, delta=s.delta), df, name="privacy profiles",
+        ui.chart(ui.memo_figure(_profiles_figure, s.eps, s.delta, s.sens, s.calib),
+                 lambda: compute.profiles(s.eps, s.delta, s.sens, s.calib), name="privacy profiles",
                  alt="Privacy profile delta as a function of epsilon on a log axis for both mechanisms, with the "
                      "calibration target marked.")
 
@@ -152,8 +152,9 @@ def composition(s: Settings) -> None:
         "the exact total grows roughly like √T, far below the naive T·ε; the Gaussian composes especially well, "
         "which is why large systems favour it.",
     ):
-        df = compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T))
-        ui.chart(ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T), df, name="composition",
+        ui.chart(ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T),
+                 lambda: compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T)),
+                 name="composition",
                  alt="Total epsilon after T releases for Gaussian, Laplace and basic composition.")
 
 
@@ -164,14 +165,12 @@ def samples(s: Settings) -> None:
         "the histograms of seeded draws sit on the exact densities; the empirical share within ±θ matches the exact "
         "probability within a few standard errors. Change the seed to redraw.",
     ):
-        hist, summary = compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)
-        ui.chart(ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed), hist,
+        ui.chart(ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
+                 lambda: compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)[0],
                  name="sampled outputs",
                  alt="Histogram of 100000 sampled noise values per mechanism over their densities.")
-        shown = summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
-            "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",
-            "standard_error": "standard error", "exact_within_theta": "share within ±θ (exact)"})
-        st.dataframe(pd.DataFrame(shown), hide_index=True, width="stretch")
+        st.dataframe(ui.memo_figure(_samples_table, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
+                     hide_index=True, width="stretch")
 
 
 # The charts, memoised by the settings they depend on (ui.memo_figure).
@@ -179,6 +178,14 @@ def samples(s: Settings) -> None:
 
 def _densities_figure(eps: float, delta: float, sens: float, calib: str, theta: float) -> go.Figure:
     return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
+
+
+def _accuracy_figure(theta: float, delta: float, sens: float, calib: str, eps: float) -> go.Figure:
+    return figs.accuracy(compute.accuracy_curve(theta, delta, sens, calib), epsilon=eps, theta=theta)
+
+
+def _profiles_figure(eps: float, delta: float, sens: float, calib: str) -> go.Figure:
+    return figs.profiles(compute.profiles(eps, delta, sens, calib), epsilon=eps, delta=delta)
 
 
 def _composition_figure(eps: float, delta: float, sens: float, calib: str, compositions: int) -> go.Figure:
@@ -189,3 +196,12 @@ def _composition_figure(eps: float, delta: float, sens: float, calib: str, compo
 def _histogram_figure(eps: float, delta: float, sens: float, calib: str, theta: float, seed: int) -> go.Figure:
     hist, summary = compute.sampled_outputs(eps, delta, sens, calib, theta, seed)
     return figs.histogram(hist, total=int(summary["samples"].iloc[0]))
+
+
+def _samples_table(eps: float, delta: float, sens: float, calib: str, theta: float, seed: int) -> pd.DataFrame:
+    """The sampled-versus-exact table under the histogram, in the reader's words."""
+    _, summary = compute.sampled_outputs(eps, delta, sens, calib, theta, seed)
+    shown = summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
+        "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",
+        "standard_error": "standard error", "exact_within_theta": "share within ±θ (exact)"})
+    return pd.DataFrame(shown)

@@ -56,6 +56,7 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
 
     monkeypatch.setattr(style, "VALIDATE", False)
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", recording)
+    monkeypatch.setattr(ui, "memo_figure", lambda build, *args, **kwargs: build(*args, **kwargs))  # build them all
     at = open_page(script, query)
     assert not at.exception, at.exception
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", real)
@@ -318,9 +319,10 @@ def test_an_unchecked_figure_stores_its_numeric_arrays_as_typed_arrays(monkeypat
 # ------------------------------------------------------------------------------------------ charts memoised by settings
 
 
-def _charts(at) -> list[dict]:
+def _charts(at) -> list:
+    """The view's charts (their Plotly JSON) and tables (as JSON), in page order."""
     assert not at.exception, at.exception
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")] + [d.value.to_json() for d in at.dataframe]
 
 
 def _each_control_moved(script: str, query: dict[str, str]) -> list[list[dict]]:
@@ -348,9 +350,9 @@ def _each_control_moved(script: str, query: dict[str, str]) -> list[list[dict]]:
 
 @pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
 def test_charts_remembered_by_their_settings_are_the_charts_of_the_settings_shown(script, query, monkeypatch):
-    """``ui.memo_figure`` hands out a chart built before for the same settings: moving any control of any part of
-    a view must give exactly the charts a fresh build draws (a setting missing from a chart's key would show the chart
-    of earlier settings)."""
+    """``ui.memo_figure`` hands out a chart (or table) built before for the same settings: moving any control of any
+    part of a view must give exactly the charts and tables a fresh build draws (a setting missing from a key would
+    show the chart of earlier settings)."""
     labels = _record_parts(monkeypatch)
     open_page(script, query)
     views = [query] + [dict(query, part=label) for label in labels[1:]]
@@ -359,3 +361,70 @@ def test_charts_remembered_by_their_settings_are_the_charts_of_the_settings_show
     monkeypatch.setattr(ui, "memo_figure", lambda build, *args, **kwargs: build(*args, **kwargs))
     fresh = [_each_control_moved(script, view) for view in views]
     assert remembered == fresh
+
+
+# ------------------------------------------------------------------------------- the data behind a chart, as CSV
+
+
+def _downloads(monkeypatch) -> dict[str, object]:
+    """The CSV data (bytes, or the function that makes them on a click) of every download button drawn, by file."""
+    import streamlit
+
+    offered: dict[str, object] = {}
+    real = streamlit.download_button
+
+    def recording(label, data, *args, **kwargs):
+        offered[kwargs.get("file_name", label)] = data
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "download_button", recording)
+    return offered
+
+
+def _csv(data) -> pd.DataFrame:
+    import io
+
+    raw = data() if callable(data) else data
+    return pd.read_csv(io.BytesIO(raw if isinstance(raw, bytes) else raw.encode()))
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_every_chart_offers_a_csv_of_its_data(script, query, monkeypatch):
+    """A chart's data is made only when its button is clicked: whenever that is, the file holds rows."""
+    offered = _downloads(monkeypatch)
+    open_page(script, query)
+    charts = [name for name in offered if name.endswith(".csv")]
+    for name in charts:
+        table = _csv(offered[name])
+        assert len(table) > 0 and len(table.columns) > 0, name
+
+
+def test_the_csv_of_a_chart_holds_the_data_of_the_settings_it_was_drawn_at(monkeypatch):
+    """Gaussian & Laplace at ε = 2 (not the default): each chart's file is the compute layer's frame at ε = 2, even
+    when it is asked for after the page has moved on to another ε."""
+    from app import compute
+    from app.views import baselines
+
+    offered = _downloads(monkeypatch)
+    seen = []
+    real_noise = baselines.noise
+    monkeypatch.setattr(baselines, "noise", lambda s: (seen.append(s), real_noise(s))[-1])
+    at = open_page("baselines.py", {"eps": "2"})
+    drawn, v = dict(offered), seen[-1]
+    assert v.eps == 2.0
+    at.select_slider(key="eps").set_value(at.select_slider(key="eps").options[0]).run()
+    assert seen[-1].eps != 2.0
+    s = {"eps": v.eps, "delta": v.delta, "sens": v.sens, "calib": v.calib}
+    theta, seed, T = v.theta, v.seed, v.T
+    expected = {
+        "noise-densities.csv": compute.densities(s["eps"], s["delta"], s["sens"], s["calib"]),
+        "accuracy-vs-epsilon.csv": compute.accuracy_curve(theta, s["delta"], s["sens"], s["calib"]),
+        "privacy-profiles.csv": compute.profiles(s["eps"], s["delta"], s["sens"], s["calib"]),
+        "composition.csv": compute.composition(s["eps"], s["delta"], s["sens"], s["calib"],
+                                               compute.composition_range(T)),
+        "sampled-outputs.csv": compute.sampled_outputs(s["eps"], s["delta"], s["sens"], s["calib"], theta, seed)[0],
+    }
+    assert set(expected) <= set(drawn), sorted(drawn)
+    for name, frame in expected.items():
+        data = drawn[name]
+        assert (data() if callable(data) else data) == frame.to_csv(index=False).encode(), name

@@ -65,10 +65,10 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
                 ss["rc_play"] = False
                 st.rerun()
         step = int(min(ss["rc_step"], n))
-        live = compute.live_counters(draws, step, s.key)
+        live = ui.memo_figure(_live_counters, s.key, s.seed, step)
         left, right = st.columns([3, 2])
         with left:
-            ui.chart(recycler_figure(s.key, s.seed, s.theta, step), draws.iloc[:step], name="recycler stream",
+            ui.chart(recycler_figure(s.key, s.seed, s.theta, step), lambda: draws.iloc[:step], name="recycler stream",
                      alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound "
                      "or recycled, with the acceptable band; the player reveals them one by one.")
         with right:
@@ -89,17 +89,20 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
     player()
 
 
+def _live_counters(key: compute.PlanKey, seed: int, step: int) -> pd.DataFrame:
+    """The player's counters after ``step`` draws of the seeded run (shared: the styled table is made per run)."""
+    return compute.live_counters(compute.recycler(key, seed)[0], step, key)
+
+
 def mechanism_panels(s: Settings) -> None:
     """The recycler stream (Fig. 1) and the output density (Prop. 1)."""
     with ui.panel("1 · The recycler at work, step by step",
                   "draws within ±θ (green) are always released; draws that miss are thrown away (grey) with "
                   "probability q, otherwise released (orange). Press Reset, then Play or Step, and watch the "
                   "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ."):
-        draws, counters = compute.recycler(s.key, s.seed)
-        recycler_player(s, draws)
+        recycler_player(s, compute.recycler(s.key, s.seed)[0])
         st.caption(f"Over {compute.RECYCLER_COUNTED:,} releases of the same seeded recycler:")
-        st.dataframe(counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"}),
-                     hide_index=True, width="stretch")
+        st.dataframe(ui.memo_figure(_counters_table, s.key, s.seed), hide_index=True, width="stretch")
 
     plan = compute.plan(s.key)
     wider = "wider" if plan.scale > plan.dp_scale * (1 + 1e-9) else "no wider"
@@ -109,9 +112,19 @@ def mechanism_panels(s: Settings) -> None:
                   f"(ε_y = {number(plan.epsilon_y, 3)} of ε = {number(s.eps)}), and BR-DP releases an answer "
                   f"outside ±θ with probability {1 - plan.acceptance:.3f} against "
                   f"{1 - plan.dp_acceptance:.3f} for plain DP."):
-        curves, hist = compute.density(s.key, s.seed)
-        ui.chart(figs.density(curves, hist, kernel=s.kernel, theta=s.theta), curves, name="output density",
+        ui.chart(ui.memo_figure(_density_figure, s.key, s.seed, s.kernel, s.theta),
+                 lambda: compute.density(s.key, s.seed)[0], name="output density",
                  alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.")
+
+
+def _counters_table(key: compute.PlanKey, seed: int) -> pd.DataFrame:
+    counters = compute.recycler(key, seed)[1]
+    return counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"})
+
+
+def _density_figure(key: compute.PlanKey, seed: int, kernel: str, theta: float) -> go.Figure:
+    curves, hist = compute.density(key, seed)
+    return figs.density(curves, hist, kernel=kernel, theta=theta)
 
 
 def budget_panels(s: Settings) -> None:

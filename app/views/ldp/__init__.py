@@ -8,6 +8,7 @@ view (:mod:`.reproduce`) has its own. Numbers come from :mod:`app.compute.ldp`, 
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import ledger, params, ui
@@ -90,10 +91,17 @@ def idea(s: Settings) -> None:
         "the blue line (what the answers revealed) stays far below the dotted one (what adding up ε charges). It "
         "can even go down: an answer that makes the extreme values look alike takes knowledge back.",
     ):
-        df = C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed)
-        ui.chart(F.idea(df, budget=s.epsg, ratio=s.ratio), df, name="realized loss vs basic composition",
+        ui.chart(ui.memo_figure(_idea_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.epsg, s.ratio),
+                 lambda: C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed),
+                 name="realized loss vs basic composition",
                  alt="Step lines of the realized privacy loss after each answer and of the sum of epsilons, with the "
                      "budget as a dashed line.")
+
+
+def _idea_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, budget: float,
+                 ratio: bool) -> go.Figure:
+    """The idea's chart, memoised by the settings it depends on (ui.memo_figure)."""
+    return F.idea(C.realized_path(family, eps, dsize, nq, x, seed), budget=budget, ratio=ratio)
 
 
 def headline(s: Settings) -> None:

@@ -38,7 +38,8 @@ def posterior(s: Settings) -> None:
                     help="How sure she is after the answers (Bayes' rule).")
         c[2].metric("Most likely value", ", ".join(str(v) for v in b.argmax[:5]),
                     help="The value(s) under which the answers were most likely: the top of Λ.")
-        ui.chart(F.beliefs(b.table), b.table, name="prior and posterior",
+        ui.chart(ui.memo_figure(_beliefs_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), b.table,
+                 name="prior and posterior",
                  alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.")
 
 
@@ -62,9 +63,10 @@ def statement(s: Settings) -> None:
         c[3].metric(f"Lemma 3.2 gain at w = {number(s.weight)}", f"{r.lemma_gain:.4f}",
                     help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
                          f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.")
-        ui.chart(F.statement_band(r.bands, ratio=s.ratio, text=text), r.bands, name="statement gain band",
+        key = (s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight, s.ratio)
+        ui.chart(ui.memo_figure(_statement_figure, *key), r.bands, name="statement gain band",
                  alt="The statement's knowledge gain inside the realized band, itself inside the LDP band.")
-        ui.chart(F.lemma_curve(r.curve, ratio=s.ratio, weight=s.weight), r.curve, name="lemma 3.2 construction",
+        ui.chart(ui.memo_figure(_lemma_figure, *key), r.curve, name="lemma 3.2 construction",
                  alt="Gain of the Lemma 3.2 construction rising towards the realized loss as the weight decreases.")
 
 
@@ -88,7 +90,8 @@ def patterns(s: Settings) -> None:
                     help="The worst case, charged whatever the answers.")
         c[2].metric("Chance the answers reach the bound", number(o.p_at_bound, 3),
                     help="How likely (when the secret is x*) a pattern is that reveals the full Σε.")
-        ui.chart(F.output_losses(o.table, ratio=s.ratio), o.table, name="loss per answer pattern",
+        ui.chart(ui.memo_figure(_patterns_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.ratio), o.table,
+                 name="loss per answer pattern",
                  alt="Bars of the realized loss of each answer pattern, coloured by its probability, under the bound.")
 
 
@@ -121,8 +124,30 @@ def leakage(s: Settings) -> None:
         st.dataframe(C.qif(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), hide_index=True, width="stretch")
 
 
+# The part's charts, memoised by the settings they depend on (ui.memo_figure).
+
+
+def _beliefs_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str) -> go.Figure:
+    return F.beliefs(C.beliefs(family, eps, dsize, nq, x, seed, prior).table)
+
+
+def _statement_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str,
+                      weight: float, ratio: bool) -> go.Figure:
+    r = C.statement(family, eps, dsize, nq, x, seed, prior, stmt, weight)
+    return F.statement_band(r.bands, ratio=ratio, text=C.STATEMENT_TEXT[stmt])
+
+
+def _lemma_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str,
+                  weight: float, ratio: bool) -> go.Figure:
+    r = C.statement(family, eps, dsize, nq, x, seed, prior, stmt, weight)
+    return F.lemma_curve(r.curve, ratio=ratio, weight=weight)
+
+
+def _patterns_figure(family: str, eps: float, dsize: int, nq: int, x: int, ratio: bool) -> go.Figure:
+    return F.output_losses(C.output_losses(family, eps, dsize, nq, x).table, ratio=ratio)
+
+
 def _landscape_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str,
                       ratio: bool) -> go.Figure:
-    """The landscape's chart, memoised by the settings it depends on (ui.memo_figure)."""
     b = C.beliefs(family, eps, dsize, nq, x, seed, prior)
     return F.landscape(b.table, b, ratio=ratio)

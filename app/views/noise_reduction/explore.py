@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -51,13 +52,12 @@ def paths(s: Settings) -> None:
         "strongly correlated (Brownian: one smooth path; Laplace: flat stretches then jumps). A path stops at the "
         "first point above the black boundary: the stopping rule sees only ŷ and ε, never y.",
     ):
-        df, stops = compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed)
-        ui.chart(ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed), df, name="noise paths",
+        ui.chart(ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
+                 lambda: compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed)[0], name="noise paths",
                  alt="Released values of five coupled noise-reduction paths against the noise level, with the "
                      "noise band, the acceptance boundary and each path's stopping point.")
-        shown = stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
-                                      "charge": f"charged {s.unit.split('_')[0]}", "accepted": "accurate enough?"})
-        st.dataframe(shown, hide_index=True, width="stretch")
+        st.dataframe(ui.memo_figure(_stops_table, s.grid_args(), s.y, s.eta, s.process, s.seed, s.unit),
+                     hide_index=True, width="stretch")
 
     with ui.panel(
         f"2 · Where it stops, and what it paid ({compute.N_RUNS} runs)",
@@ -77,7 +77,8 @@ def paths(s: Settings) -> None:
                     f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
                     help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
                          "Laplace ε_T itself.")
-        ui.chart(figs.stopping(hist, worst=summ.worst_charge, mechanism=s.process), hist, name="stopping charges",
+        ui.chart(ui.memo_figure(_stopping_figure, s.grid_args(), s.y, s.eta, s.process, s.seed), hist,
+                 name="stopping charges",
                  alt="Bar chart of the share of runs stopping at each charge, with the ex-ante worst case marked.")
 
 
@@ -363,6 +364,18 @@ def martingale(s: Settings) -> None:
 def _paths_figure(grid: tuple, y: float, eta: float, process: str, seed: int) -> go.Figure:
     df, stops = compute.paths(*grid, y, eta, process, seed)
     return figs.paths(df, stops, compute.bands(*grid, y, eta), value=y, mechanism=process)
+
+
+def _stops_table(grid: tuple, y: float, eta: float, process: str, seed: int, unit: str) -> pd.DataFrame:
+    """Where each drawn path stopped, in the reader's words."""
+    stops = compute.paths(*grid, y, eta, process, seed)[1]
+    return stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
+                                 "charge": f"charged {unit.split('_')[0]}", "accepted": "accurate enough?"})
+
+
+def _stopping_figure(grid: tuple, y: float, eta: float, process: str, seed: int) -> go.Figure:
+    hist, summ = compute.stopping(*grid, y, eta, process, seed)
+    return figs.stopping(hist, worst=summ.worst_charge, mechanism=process)
 
 
 def _odometer_figure(grid: tuple, y: float, eta: float, m: int, seed: int, eps: float, delta: float,

@@ -138,9 +138,8 @@ def reuse(s: Settings, head: compute.Headline | None) -> None:
                   "ln(M⁽ⁿ⁾(0)/M⁽ⁿ⁾(−nΔ)) — sometimes less, sometimes more than n·ε, depending on the law."):
         if _paused(head):
             return
-        df = compute.reuse(s.key, s.sens)
-        ui.chart(figs.reuse(df), df, name="reuse", alt="Total epsilon of n releases with fresh draws "
-                 "and with one reused draw of u.")
+        show("reuse", (s.key, s.sens), name="reuse", alt="Total epsilon of n releases with fresh draws and with one "
+             "reused draw of u.")
 
 
 def metrics(s: Settings, head: compute.Headline | None) -> None:

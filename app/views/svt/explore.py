@@ -43,14 +43,14 @@ def noise_tab(s: Settings) -> None:
         "the exponential is one-sided with the same tail as a Laplace of equal scale but half its variance; "
         "raising c widens every query noise linearly, the monotonic toggle halves it.",
     ):
-        df, table = csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic)
         ui.chart(
             ui.memo_figure(_noise_zoo_figure, s.eps, s.c, s.noise, s.monotonic),
-            df,
+            lambda: csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic)[0],
             name="noise zoo",
             alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
         )
-        st.dataframe(_named(table), hide_index=True, width="stretch")
+        st.dataframe(ui.memo_figure(_noise_zoo_table, s.eps, s.c, s.noise, s.monotonic), hide_index=True,
+                     width="stretch")
 
     with ui.panel(
         "2 · Budget split",
@@ -59,24 +59,23 @@ def noise_tab(s: Settings) -> None:
         "costs.",
     ):
         w = float(params.control("wsplit", container=st))
-        curves, opt = csvt.budget_split(s.eps, s.c, s.monotonic)
         left, right = st.columns([2, 1])
         with left:
             ui.chart(
                 ui.memo_figure(_budget_split_figure, s.eps, s.c, s.monotonic, w),
-                curves,
+                lambda: csvt.budget_split(s.eps, s.c, s.monotonic)[0],
                 name="budget split",
                 alt="Comparison variance against the split ratio w for four query-noise families.",
             )
         with right:
             ui.chart(
                 ui.memo_figure(_split_bars_figure, s.eps, s.c, s.monotonic),
-                opt,
+                lambda: csvt.budget_split(s.eps, s.c, s.monotonic)[1],
                 name="split at optimum",
                 alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
             )
-        manual = csvt.manual_split(s.eps, s.c, s.monotonic, w)
-        st.dataframe(_named(manual.round(4)), hide_index=True, width="stretch")
+        st.dataframe(ui.memo_figure(_manual_split_table, s.eps, s.c, s.monotonic, w), hide_index=True,
+                     width="stretch")
 
     with ui.panel(
         "3 · Why exponential noise is allowed (privacy-loss profile)",
@@ -85,25 +84,32 @@ def noise_tab(s: Settings) -> None:
         "within ±ε₁. The dotted exponential threshold noise is beyond the paper: its one-sided bound holds "
         "(the proof of Theorem 2 needs only that), although the paper's Table 1 marks it as not allowed.",
     ):
-        q, t, _ = csvt.loss_profiles(s.eps, s.c, s.monotonic)
         left, right = st.columns(2)
         with left:
             ui.chart(
                 ui.memo_figure(_query_loss_figure, s.eps, s.c, s.monotonic),
-                q,
+                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic)[0],
                 name="query loss profile",
                 alt="Per-positive privacy loss of each query noise against x with the allowance line.",
             )
         with right:
             ui.chart(
                 ui.memo_figure(_threshold_loss_figure, s.eps, s.c, s.monotonic),
-                t,
+                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic)[1],
                 name="threshold loss profile",
                 alt="Privacy loss of threshold noises against u with lines at plus and minus epsilon1.",
             )
 
 
 # The noise part's charts, memoised by the settings they depend on (ui.memo_figure).
+
+
+def _noise_zoo_table(eps: float, c: int, noise: str, monotonic: bool) -> pd.DataFrame:
+    return _named(csvt.noise_zoo(eps, c, noise, monotonic)[1])
+
+
+def _manual_split_table(eps: float, c: int, monotonic: bool, w: float) -> pd.DataFrame:
+    return _named(csvt.manual_split(eps, c, monotonic, w).round(4))
 
 
 def _noise_zoo_figure(eps: float, c: int, noise: str, monotonic: bool) -> go.Figure:
