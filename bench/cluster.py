@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -321,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ramp", type=float, default=20.0)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-cluster.md"))
+    ap.add_argument("--series", help="also write every slider move (seconds from the start, latency) and the "
+                                     "machine's busy CPU over time to this JSON file, to see when the slow moves were")
     a = ap.parse_args(argv)
 
     stats = Stats()
@@ -336,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         busy, own = machine_busy() - busy0, time.process_time() - own0
         lost = verify(cluster.database_url, stats)
     stats.errors += lost
+    if a.series:
+        Path(a.series).write_text(json.dumps({
+            "start": t0, "killed_at": stats.killed_at,
+            "moves": [[round(t - t0, 3), round(x, 4)] for x, t in zip(stats.latencies, stats.ended, strict=True)],
+            "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy]}))
     lat, loads = stats.latencies, stats.page_loads
     n_ledgers = sum(s.ledger_id is not None for s in stats.students)
     ok = lambda cond: "ok" if cond else "**MISSED**"  # noqa: E731
