@@ -341,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     stats.errors += lost
     if a.series:
         Path(a.series).write_text(json.dumps({
-            "start": t0, "killed_at": stats.killed_at,
+            "killed_at": None if stats.killed_at is None else round(stats.killed_at - t0, 3),
             "moves": [[round(t - t0, 3), round(x, 4)] for x, t in zip(stats.latencies, stats.ended, strict=True)],
             "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy]}))
     lat, loads = stats.latencies, stats.page_loads
