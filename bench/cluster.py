@@ -104,6 +104,7 @@ class Stats:
     adds: int = 0
     refusals: int = 0
     students: list[Student] = field(default_factory=list)
+    lags: list[tuple[float, float]] = field(default_factory=list)  # (time.monotonic, the load generator's loop lag, s)
 
 
 class ClusterSession(Session):
@@ -245,7 +246,13 @@ async def drive(a, cluster: Cluster, stats: Stats) -> None:
             stats.busy.append((time.monotonic(), machine_busy()))
             await asyncio.sleep(1.0)
 
-    await asyncio.gather(kill(), sample(), *(student(i, a, stats, stop_at) for i in range(a.sessions)))
+    async def lag() -> None:  # how late the load generator's own event loop is: a late loop reads replies late
+        while time.monotonic() < stop_at:
+            t = time.monotonic()
+            await asyncio.sleep(0.05)
+            stats.lags.append((t, time.monotonic() - t - 0.05))
+
+    await asyncio.gather(kill(), sample(), lag(), *(student(i, a, stats, stop_at) for i in range(a.sessions)))
 
 
 def verify(url: str, stats: Stats) -> list[str]:
@@ -343,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         Path(a.series).write_text(json.dumps({
             "killed_at": None if stats.killed_at is None else round(stats.killed_at - t0, 3),
             "moves": [[round(t - t0, 3), round(x, 4)] for x, t in zip(stats.latencies, stats.ended, strict=True)],
-            "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy]}))
+            "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy],
+            "lag": [[round(t - t0, 2), round(x, 4)] for t, x in stats.lags]}))
     lat, loads = stats.latencies, stats.page_loads
     n_ledgers = sum(s.ledger_id is not None for s in stats.students)
     ok = lambda cond: "ok" if cond else "**MISSED**"  # noqa: E731
@@ -374,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         f"| CPU of the surviving replicas | {cpu:.0f} s over {wall:.0f} s | — |",
         f"| the machine's CPU: busy / available, of which the load generator | {busy:.0f} / "
         f"{(os.cpu_count() or 1) * wall:.0f} s, {own:.0f} s | — |",
+        f"| the load generator's own lateness (its event loop), p95 / max | {pct([x for _, x in stats.lags], .95) * 1e3:.0f}"
+        f" / {max((x for _, x in stats.lags), default=0) * 1e3:.0f} ms | — |",
     ]
     if stats.errors:
         kinds: dict[str, list[str]] = {}
