@@ -201,7 +201,6 @@ def _histogram_figure(eps: float, delta: float, sens: float, calib: str, theta: 
 def _samples_table(eps: float, delta: float, sens: float, calib: str, theta: float, seed: int) -> pd.DataFrame:
     """The sampled-versus-exact table under the histogram, in the reader's words."""
     _, summary = compute.sampled_outputs(eps, delta, sens, calib, theta, seed)
-    shown = summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
+    return summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
         "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",
         "standard_error": "standard error", "exact_within_theta": "share within ±θ (exact)"})
-    return pd.DataFrame(shown)
