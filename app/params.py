@@ -40,12 +40,13 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
-_EMBED_KEYS = ("embed", "embed_options")
-_PART_FROM = "_url_part_from"
-_SENT = "_url_sent"  # the query this session last wrote to the browser  # the older key (tab, figs) a link used for ?part=  # Streamlit's own display options, left in the address as they are
+_EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
+_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=
+_SENT = "_url_sent"  # the query this session last wrote to the browser
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
-KEEP_KEYS: set[str] = {"ledger", "seq", "step"}  # and a lesson sequence's link and step (app.sequences)
+KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step")  # and a lesson sequence's link and step (app.sequences);
+# a tuple, not a set: the address lists them in this order in every process (a set's order follows the string hash)
 
 #: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
 LEGACY_PART_KEYS = ("tab", "figs")
@@ -265,7 +266,7 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
             said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
             _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
-    st.session_state.setdefault(_BOUND, set()).add(key)
+    st.session_state.setdefault(_BOUND, {})[key] = None  # a dict as an ordered set
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
 
@@ -275,7 +276,7 @@ def current_values() -> dict[str, str]:
     for key, p in st.session_state.get(_DRAWN, {}).items():
         if key in st.session_state:
             out[key] = p.fmt(st.session_state[key])
-    for key in st.session_state.get(_BOUND, set()):
+    for key in st.session_state.get(_BOUND, {}):
         value = st.query_params.get(key)
         if value:
             out[key] = value
@@ -325,7 +326,7 @@ def leave_page(keep: set[str]) -> None:
 def new_run() -> None:
     """Start of a script run (app/main.py): forget which controls the previous run drew."""
     st.session_state[_DRAWN] = {}
-    st.session_state[_BOUND] = set()
+    st.session_state[_BOUND] = {}
 
 
 def sync_url() -> None:

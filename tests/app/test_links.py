@@ -4,6 +4,11 @@ message, and the share link carries the same values."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from app import classroom
@@ -118,3 +123,23 @@ def test_a_same_page_link_with_other_settings_still_sets_them():
     at.run()
     assert at.select_slider(key="eps").value == 5.0
     assert at.query_params["eps"] == "5"
+
+
+def test_the_address_lists_its_keys_in_the_same_order_in_every_server_process():
+    # Python salts string hashes per process: a key order taken from a set would change from one server start (or
+    # replica) to the next. Seeds 0 and 1 put a lesson's seq and step in opposite orders under such a set.
+    script = (
+        "from tests.app.conftest import open_page\n"
+        "at = open_page('baselines.py', {'step': '1', 'ledger': 'x', 'seq': 'brdp', 'eps': '2'})\n"
+        "print(','.join(at.query_params))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    orders = set()
+    for seed in ("0", "1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}
+        out = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
+                             check=True).stdout
+        orders.add(out.strip().splitlines()[-1])
+    assert len(orders) == 1, orders
+    keys = orders.pop().split(",")
+    assert keys.index("seq") < keys.index("step") and keys[0] == "eps", keys
