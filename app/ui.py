@@ -13,6 +13,7 @@ import re
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,16 +69,22 @@ def _typeset_call(name: str, fn):
             return fn(self, [notation.tex(str(t)) for t in labels], *args[1:], **kw)
         if name in ("dataframe", "table"):
             data = kw.pop("data", args[0] if args else None)
+            worded = data if isinstance(data, Worded) else None
+            if worded is not None:
+                data = worded.frame
             if isinstance(data, pd.DataFrame):
                 data = _cells_in_words(data.rename(columns=column_words))
             if isinstance(kw.get("column_config"), dict):
                 kw["column_config"] = {column_words(k): _label_in_words(v) for k, v in kw["column_config"].items()}
+            words = worded.formats(kw) if worded is not None else {}
             if name == "dataframe" and not args[1:] and _presenting():
-                static = static_table(data, kw)
+                static = static_table(data, kw, words)
                 if static is not None:
-                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
+                    from streamlit.delta_generator import DeltaGenerator
 
                     return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
+            if words:
+                data = data.style.format(words)
             return fn(self, data, *args[1:], **kw)
         if args and isinstance(args[0], str):
             args = (notation.tex(args[0]), *args[1:])
@@ -139,10 +146,43 @@ def column_words(column: object) -> object:
 PRESENT_TABLE_ROWS = 40
 
 
-def static_table(data: object, kw: Mapping[str, Any]) -> Any:
+@dataclass(frozen=True)
+class Worded:
+    """A table for ``st.dataframe`` whose named columns read as people write numbers (10⁻⁵, not 1e-05; "—" where a
+    cell does not apply) while the cells keep their numbers, so a click on a column's header sorts by value.
+
+    ``digits`` gives each such column's significant figures. The grid shows a Styler's texts only in number columns
+    without a format of their own, so the column's configured format (if any) is set aside.
+    """
+
+    frame: pd.DataFrame
+    digits: Mapping[str, int]
+
+    def formats(self, kw: dict[str, Any]) -> dict[str, Callable[[object], str]]:
+        """The texts of the worded columns (by their shown names); ``kw``'s column config loses their formats."""
+        config = kw["column_config"] = dict(kw.get("column_config") or {})
+        out = {}
+        for col, digits in self.digits.items():
+            if col not in self.frame:
+                continue
+            shown = column_words(col)
+            out[shown] = functools.partial(_number_or_dash, digits=digits)
+            cfg = config.get(shown)
+            label = cfg if isinstance(cfg, str) else (cfg or {}).get("label")
+            help_ = None if isinstance(cfg, str) else (cfg or {}).get("help")
+            config[shown] = st.column_config.NumberColumn(label, help=help_)
+        return out
+
+
+def _number_or_dash(value: object, digits: int) -> str:
+    return "—" if pd.isna(value) else notation.number(float(value), digits)
+
+
+def static_table(data: object, kw: Mapping[str, Any], words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
     """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
     formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
-    A link column shows the site each link points to (a projected table is read, not clicked)."""
+    A link column shows the site each link points to (a projected table is read, not clicked); ``words`` are the
+    texts of a :class:`Worded` table's columns."""
     if (not isinstance(data, pd.DataFrame) or len(data) > PRESENT_TABLE_ROWS
             or kw.get("on_select", "ignore") != "ignore"):
         return None
@@ -163,6 +203,7 @@ def static_table(data: object, kw: Mapping[str, Any]) -> Any:
             fmt = (cfg.get("type_config") or {}).get("format")
             if kind == "number" and isinstance(fmt, str) and "%" in fmt:
                 formats[col] = fmt
+    formats |= words or {}
     df = data[[c for c in columns if c in data.columns]]
     shown = {}
     for col in df.columns:

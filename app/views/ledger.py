@@ -184,14 +184,14 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
                        help="The total privacy loss of all releases by this accountant, at δ = "
                             f"{number(row.delta, 3)}. {row.note}")
         shown = res.assign(name=res["name"].map(NAMES))
-        shown = shown.assign(delta=[number(d, 3) for d in shown["delta"]])
-        st.dataframe(shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
-                                           "within": "within budget", "note": "how it counts"}),
-                     hide_index=True, width="stretch", key="accts",
+        shown = shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
+                                      "within": "within budget", "note": "how it counts"})
+        st.dataframe(ui.Worded(shown, {"δ": 3}), hide_index=True, width="stretch", key="accts",
                      # how each counts, in full beside its name (the totals are the metrics above): on one line
                      # a long note was cut off, on a phone every note was past the screen's edge
                      column_order=["accountant", "how it counts", "ε", "δ", "within budget"], row_height=ROW_HEIGHT,
-                     column_config={"how it counts": st.column_config.TextColumn(width=NOTE_WIDTH)})
+                     column_config={"how it counts": st.column_config.TextColumn(width=NOTE_WIDTH),
+                                    "ε": _NUM("ε", format="%.4g")})  # the figures of the totals above
 
 
 #: The accountants' table: a note column about as wide as a phone shows beside the accountant's name, and rows tall
@@ -199,26 +199,23 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
 NOTE_WIDTH, ROW_HEIGHT = 260, 68
 
 
-#: Columns always written as text, so that δ reads 10⁻⁵ (the grid's number formats would write 1e-5).
-AS_TEXT = {"delta"}
+#: Columns always shown in words, so that δ reads 10⁻⁵ (the grid's number formats would write 1e-5).
+AS_WORDS = {"delta"}
 
 
-def _with_dashes(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+def _digits(column: dict) -> int:
+    """The significant figures of a number column's ``%.Ng`` format (6 without one)."""
+    fmt = column.get("type_config", {}).get("format") or "%g"
+    return int(fmt[2:-1]) if re.fullmatch(r"%\.\dg", fmt) else 6
+
+
+def _with_dashes(table: pd.DataFrame) -> ui.Worded:
     """The releases table as shown: a column no release uses (ε_max without a noise reduction) is left out, and a
     cell that does not apply to its release reads "—" (the grid would write "None"); such a column, and δ, is
-    written as text with the column's significant figures."""
-    table, config = table.copy(), dict(COLUMNS)
-    for name, col in COLUMNS.items():
-        if name not in table or (name not in AS_TEXT and not table[name].isna().any()):
-            continue
-        if table[name].isna().all():
-            table = table.drop(columns=name)
-            continue
-        fmt = col.get("type_config", {}).get("format") or "%g"
-        digits = int(fmt[2:-1]) if re.fullmatch(r"%\.\dg", fmt) else 6
-        table[name] = [("—" if pd.isna(v) else number(v, digits)) for v in table[name]]
-        config[name] = st.column_config.TextColumn(col.get("label"), help=col.get("help"))
-    return table, config
+    shown in words with the column's significant figures, its cells keeping their numbers (sorted by value)."""
+    table = table.drop(columns=[n for n in COLUMNS if n in table and table[n].isna().all()])
+    return ui.Worded(table, {n: _digits(c) for n, c in COLUMNS.items()
+                             if n in table and (n in AS_WORDS or table[n].isna().any())})
 
 
 def releases(current: dl.Ledger) -> None:
@@ -230,8 +227,7 @@ def releases(current: dl.Ledger) -> None:
         table = current.table()
         if not table.empty:
             table = table.assign(kind=table["kind"].map(KINDS), source=table["source"].map(_page_title))
-            shown, config = _with_dashes(table)
-            st.dataframe(shown, hide_index=True, width="stretch", key="releases", column_config=config)
+            st.dataframe(_with_dashes(table), hide_index=True, width="stretch", key="releases", column_config=COLUMNS)
         c = st.columns(2)
         c[0].button("Remove the last release", key="pop", on_click=ledger.remove_last, disabled=table.empty,
                     icon=":material/undo:")

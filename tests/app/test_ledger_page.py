@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import math
 
+import pandas as pd
 import pytest
 from dp_accounting.pld import common as pld_common
 from dp_accounting.pld import privacy_loss_distribution as pld_lib
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 
 import dpcore
 import dpcore.ledger
@@ -15,6 +17,12 @@ from app import ledger as app_ledger
 from tests.app.conftest import open_page
 
 KEY = app_ledger.KEY
+
+
+def _texts(grid) -> pd.DataFrame:
+    """The words a table's cells show where the app wrote them itself (a Styler's texts); its ``.value`` holds the
+    numbers the grid sorts by."""
+    return convert_arrow_bytes_to_pandas_df(grid.proto.arrow_data.styler.display_values)
 # Defaults of the pages used: baselines ε = 1, δ = 1e-5, Δ = 1, T = 10 (analytic σ); SVT ε = 1 (pure, exponential).
 # Session budget ε = 10, δ = 1e-5 (chosen so that exactly three fit), enforced by the paper-001 filter, δ split 50/50.
 BUDGET_EPS, BUDGET_DELTA = 10.0, 1e-5
@@ -266,10 +274,12 @@ def test_releases_table_says_dash_where_a_column_does_not_apply():
     book = book.try_add(lr.noise_reduction_release(0.5, epsilon_max=2.0, label="nr", source="noise_reduction"))
     at.session_state[KEY] = {"ledger": book, "log": []}
     at.run()
-    table = next(df.value for df in at.dataframe if "label" in df.value.columns)
-    top = next(c for c in table.columns if "ₘₐₓ" in c)
-    assert table[top].tolist() == ["—", "2"] and table["scale"].tolist() == ["2", "—"]
-    assert not table.isna().any().any()
+    grid = next(df for df in at.dataframe if "label" in df.value.columns)
+    top = next(c for c in grid.value.columns if "ₘₐₓ" in c)
+    shown = _texts(grid)
+    assert shown[top].tolist() == ["—", "2"] and shown["scale"].tolist() == ["2", "—"]
+    assert not shown.isna().any().any()
+    assert grid.value["scale"].tolist()[0] == 2.0 and pd.isna(grid.value["scale"].tolist()[1])  # sorted as numbers
 
 
 def test_the_accountants_notes_are_read_in_full():
@@ -297,9 +307,30 @@ def test_tables_write_delta_as_people_write_it():
                                                       "reason": reason}]}
     at.run()
     assert not at.exception
-    releases = next(df.value for df in at.dataframe if "label" in df.value.columns)
-    assert releases["delta"].tolist() == ["10⁻⁵", "0"]
-    accountants = next(df.value for df in at.dataframe if "accountant" in df.value.columns)
-    assert all(isinstance(d, str) and "e" not in d for d in accountants["δ"])
+    releases = next(df for df in at.dataframe if "label" in df.value.columns)
+    assert _texts(releases)["delta"].tolist() == ["10⁻⁵", "0"]
+    assert releases.value["delta"].tolist() == [1e-5, 0.0]  # the cells keep their numbers: a click sorts by value
+    config = json.loads(releases.proto.columns)["delta"]
+    assert "format" not in config.get("type_config", {})  # the grid shows the texts only where no format is set
+    accountants = next(df for df in at.dataframe if "accountant" in df.value.columns)
+    assert all(isinstance(d, str) and "e" not in d for d in _texts(accountants)["δ"])
+    assert accountants.value["δ"].dtype == float
     refusals = next(df.value for df in at.dataframe if "reason" in df.value.columns)
     assert refusals["reason"].tolist() == ["basic composition has δ = 10⁻⁵ left; this release needs δ = 2·10⁻⁵"]
+
+
+def test_projected_tables_write_delta_as_people_write_it_too():
+    """In presentation mode the tables are plain HTML tables: δ still reads 10⁻⁵, a missing cell "–"."""
+    from dpcore import ledger_releases as lr
+
+    book = dpcore.ledger.Ledger(100.0, 1e-4)
+    book = book.try_add(lr.gaussian_release(5.0, delta=1e-5, label="mean", source="baselines"))
+    book = book.try_add(lr.noise_reduction_release(0.5, epsilon_max=2.0, label="nr", source="noise_reduction"))
+    at = open_page("ledger.py", {"present": "true"})
+    at.session_state[KEY] = {"ledger": book, "log": []}
+    at.run()
+    assert not at.exception and not at.dataframe
+    releases = next(_texts(t) for t in at.table if "label" in t.value.columns)
+    assert releases["delta"].tolist() == ["10⁻⁵", "10⁻⁶"]
+    top = next(c for c in releases.columns if "ₘₐₓ" in c)
+    assert releases[top].tolist()[1] == "2" and releases[top].tolist()[0] in ("–", "—")
