@@ -115,6 +115,21 @@ def shareable_query(url_path: str) -> dict[str, str]:
     return query
 
 
+#: Keys of the strip's popovers and the exercises' answers: each is drawn only while open (its key holds whether it
+#: is), so a slider move does not send their contents.
+SHARE_KEY, MY_LESSON_KEY = "_dpx_share_open", "_dpx_lesson_open"
+
+
+def term_key(term: str) -> str:
+    """The key of a glossary term's popover in the strip."""
+    return "_dpx_term_" + "".join(c if c.isalnum() else "_" for c in term)
+
+
+def answer_key(i: int) -> str:
+    """The key of the ``i``-th exercise's answer (counted from 1)."""
+    return f"_dpx_answer_{i}"
+
+
 def _share(popover: Any, url_path: str) -> None:
     query = shareable_query(url_path)
     url = share_url(st.context.url, url_path, query)
@@ -245,22 +260,26 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     controls are one click away), injects the fixed ``PRESENTATION_CSS`` and leaves the glossary out.
     """
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
-    share = row.popover("Share this view", icon=":material/link:")
+    share = row.popover("Share this view", icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     present = params.toggle(
         PRESENT_KEY, "Presentation mode", help="Larger type and charts for a projector; the sidebar collapses "
         "(open it with the » arrow at the top left).", container=row,
     )
-    mine = row.popover("My lesson", icon=":material/playlist_add:")
-    _share(share, url_path)  # filled after the toggle exists, so the link carries it too
-    _my_lesson(mine, url_path, bool(present))
-    st.html(_SHARE_CSS)
+    mine = row.popover("My lesson", icon=":material/playlist_add:", key=MY_LESSON_KEY, on_change="rerun")
+    # a closed popover's contents are drawn only when it is opened (a rerun): a slider move does not send them
+    if share.open:
+        _share(share, url_path)  # filled after the toggle exists, so the link carries it too
+        st.html(_SHARE_CSS)
+    if mine.open:
+        _my_lesson(mine, url_path, bool(present))
     with row:
         if EXERCISES.get(url_path):
             st.markdown("[:material/school: Try this ↓](#try-this)")
         if not present:
             for term in PAGE_TERMS.get(url_path, ()):
-                with st.popover(term, type="tertiary"):
-                    st.markdown(f"**{term}** — {GLOSSARY[term]}")
+                term_box = st.popover(term, type="tertiary", key=term_key(term), on_change="rerun")
+                if term_box.open:
+                    term_box.markdown(f"**{term}** — {GLOSSARY[term]}")
     lesson_strip(url_path, pages, present)
     if present:
         st.set_page_config(initial_sidebar_state="collapsed")
@@ -284,8 +303,9 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
             if ex.settings:
                 _page_link(pages, url_path, "Open this page with these settings", dict(ex.settings) | keep,
                            icon=":material/tune:")
-            with st.expander("Answer"):
-                st.markdown(ex.answer)
+            answer = st.expander("Answer", key=answer_key(i), on_change="rerun")
+            if answer.open:  # drawn when opened, like the strip's popovers
+                answer.markdown(ex.answer)
 
 
 def in_app_query() -> dict[str, str] | None:

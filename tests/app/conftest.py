@@ -28,6 +28,14 @@ def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
     return at
 
 
+def open_boxes(at: AppTest, *keys: str) -> AppTest:
+    """Open the popovers and expanders with these keys, as a click does (their contents are drawn only while open),
+    and rerun."""
+    for key in keys:
+        at.session_state[key] = True
+    return at.run()
+
+
 _SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
 
 

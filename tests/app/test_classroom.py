@@ -20,7 +20,7 @@ from scipy import integrate, optimize, stats
 from app import classroom, registry, sequences
 from app.figures import style
 from app.notation import tex
-from tests.app.conftest import open_page, read_number, shown_numbers
+from tests.app.conftest import open_boxes, open_page, read_number, shown_numbers
 
 PAGES = registry.available_pages()
 SCRIPT = {p.url_path: p.script for p in PAGES}
@@ -311,7 +311,10 @@ def test_lesson_links_start_at_the_app_root(monkeypatch):
 
 def test_my_lesson_offers_every_ready_made_lesson():
     at = open_page("svt.py")
+    assert not any("Ready-made lessons" in m.value for m in at.markdown)  # drawn only when opened
+    open_boxes(at, classroom.MY_LESSON_KEY)
     md = " ".join(m.value for m in at.markdown)
+    assert "Ready-made lessons" in md
     for lesson in sequences.LESSONS.values():
         first = lesson.steps[0].page
         assert f'href="./{first}?' in md and lesson.title in md, lesson.title
@@ -331,7 +334,8 @@ def test_every_page_has_the_strip(page):
     assert not at.error, [e.value for e in at.error]
     labels = [p.proto.popover.label for p in at.get("popover")]
     assert "Share this view" in labels
-    url = _share_code(at)
+    assert not at.code  # the share box is drawn when opened, with the values of that moment
+    url = _share_code(open_boxes(at, classroom.SHARE_KEY))
     parts = urlsplit(url)
     assert parts.path == f"/{page.url_path}"
     shared = dict(parse_qsl(parts.query))
@@ -347,6 +351,9 @@ def test_every_page_has_the_strip(page):
     labels = [p.proto.popover.label for p in at.get("popover")]
     terms = classroom.PAGE_TERMS.get(page.url_path, ())
     assert [t for t in labels if t not in ("Share this view", "My lesson")] == list(terms)
+    for term in terms:
+        assert tex(classroom.GLOSSARY[term]) not in " ".join(m.value for m in at.markdown)  # until opened
+    open_boxes(at, *map(classroom.term_key, terms))
     text = " ".join(m.value for m in at.markdown)
     for term in terms:
         assert tex(classroom.GLOSSARY[term]) in text
@@ -374,7 +381,7 @@ def test_the_share_link_restores_the_view_in_a_fresh_session(script):
         assert not at.exception
     moved = shown_numbers(at)
     assert moved != default
-    url = _share_code(at)
+    url = _share_code(open_boxes(at, classroom.SHARE_KEY))
     assert urlsplit(url).path == f"/{SCRIPT_PATH[script]}"
     shared = dict(parse_qsl(urlsplit(url).query))
     controls = {w.key for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
@@ -471,6 +478,10 @@ def test_every_page_with_content_has_2_to_4_exercises():
 def test_exercises_render_with_link_and_hidden_answer(page):
     at = open_page(page.script)
     items = classroom.EXERCISES.get(page.url_path, ())
+    closed = [e for e in at.expander if e.label == "Answer"]
+    assert len(closed) == len(items) and not any(e.proto.expanded for e in closed)  # revealed on click only
+    assert not any(e.markdown for e in closed)  # and drawn only then
+    open_boxes(at, *(classroom.answer_key(i) for i in range(1, len(items) + 1)))
     expanders = [e for e in at.expander if e.label == "Answer"]
     assert len(expanders) == len(items)
     text = " ".join(m.value for m in at.markdown)
@@ -482,7 +493,6 @@ def test_exercises_render_with_link_and_hidden_answer(page):
         if ex.settings:
             assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
         assert [m.value for m in box.markdown] == [tex(ex.answer)]
-        assert not box.proto.expanded  # revealed on click only
     if items:
         assert any(h.value == "Try this" for h in at.header)
 
@@ -575,7 +585,7 @@ def test_r2dp_gamma_beats_laplace_only_above_the_threshold():
 
 
 def test_adding_a_view_to_my_lesson_keeps_its_note_and_empties_the_box():
-    at = open_page("baselines.py", {"eps": "2"})
+    at = open_boxes(open_page("baselines.py", {"eps": "2"}), classroom.MY_LESSON_KEY)
     at.text_input(key="_dpx_say").input("Point at the taller peak").run()
     at.button(key="_dpx_add").click().run()
     mine = at.session_state[classroom.MY_LESSON]
