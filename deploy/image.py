@@ -108,9 +108,17 @@ def _make_base(tag: str) -> None:
 def build(tag: str = IMAGE, context: Path = ROOT) -> str:
     """``podman build`` of the Dockerfile on the stand-in base, in Docker's format (which keeps the HEALTHCHECK)."""
     base = stand_in_base()
+    args = ["build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
+            "-t", tag, str(context)]
     with _only_one_at_a_time("dpx-image-build"):  # a second build at once waits, then takes the first one's layers
-        podman("build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
-               "-t", tag, str(context), timeout=1800)
+        try:
+            podman(*args, timeout=1800)
+        except RuntimeError as exc:
+            # podman's build cache can name a layer that removing an earlier image took away ("layer not known");
+            # the same build without the cache then succeeds. Any other failure is the build's own.
+            if "layer not known" not in str(exc):
+                raise
+            podman(*args[:1], "--no-cache", *args[1:], timeout=1800)
     return tag
 
 
