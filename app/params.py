@@ -57,19 +57,8 @@ SENSITIVITY_OPTIONS = catalogue.get("sens").grid
 COMPOSITION_OPTIONS = catalogue.get("T").grid
 
 __all__ = [
-    "COMPOSITION_OPTIONS",
-    "DELTA_OPTIONS",
-    "EPSILON_OPTIONS",
-    "SEED_MAX",
-    "SENSITIVITY_OPTIONS",
-    "control",
-    "fmt_number",
-    "log_grid",
-    "parts",
-    "sync_url",
-    "take_url_notes",
-    "take_url_problems",
-    "view",
+    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control", "fmt_number",
+    "log_grid", "parts", "sync_url", "take_url_notes", "take_url_problems", "view",
 ]
 
 
@@ -365,7 +354,7 @@ def sync_url() -> None:
         for key, value in want.items():
             if not qp.is_bound(key):
                 qp.set_with_no_forward_msg(key, value)
-        qp._send_query_param_msg()
+        qp._send_query_param_msg()  # noqa: SLF001 — one message for the whole new query (Streamlit 1.67)
 
 
 # ------------------------------------------------------------------------------------------------------------------

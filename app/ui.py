@@ -80,7 +80,7 @@ def _typeset_call(name: str, fn):
             if name == "dataframe" and not args[1:] and _presenting():
                 static = static_table(data, kw, words)
                 if static is not None:
-                    from streamlit.delta_generator import DeltaGenerator
+                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
 
                     return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
             if words:

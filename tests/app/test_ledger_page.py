@@ -18,19 +18,21 @@ from tests.app.conftest import open_page
 
 KEY = app_ledger.KEY
 
-
-def _texts(grid) -> pd.DataFrame:
-    """The words a table's cells show where the app wrote them itself (a Styler's texts); its ``.value`` holds the
-    numbers the grid sorts by."""
-    return convert_arrow_bytes_to_pandas_df(grid.proto.arrow_data.styler.display_values)
 # Defaults of the pages used: baselines ε = 1, δ = 1e-5, Δ = 1, T = 10 (analytic σ); SVT ε = 1 (pure, exponential).
-# Session budget ε = 10, δ = 1e-5 (chosen so that exactly three fit), enforced by the paper-001 filter, δ split 50/50.
+# Session budget ε = 10, δ = 1e-5 (chosen so that exactly three fit), enforced by the privacy filter
+# of Rogers, Samorodnitsky, Wu & Ramdas (2023), δ split 50/50.
 BUDGET_EPS, BUDGET_DELTA = 10.0, 1e-5
 SIGMA = dpcore.gaussian_sigma(1.0, 1e-5)
 RHO_GAUSS = 10 / (2 * SIGMA**2)  # ρ of 10 Gaussian runs, closed form
 RHO_SVT = 1.0**2 / 2  # pure ε = 1 → ε²/2
 L2 = math.log(1 / (BUDGET_DELTA / 2))
 RHO_STAR = (math.sqrt(L2 + BUDGET_EPS) - math.sqrt(L2)) ** 2  # filter budget at δ'' = δ/2, closed form
+
+
+def _texts(grid) -> pd.DataFrame:
+    """The words a table's cells show where the app wrote them itself (a Styler's texts); its ``.value`` holds the
+    numbers the grid sorts by."""
+    return convert_arrow_bytes_to_pandas_df(grid.proto.arrow_data.styler.display_values)
 
 
 def _ledger(at):

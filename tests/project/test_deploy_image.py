@@ -9,6 +9,7 @@ from deploy import image
 
 @pytest.fixture
 def calls(monkeypatch) -> list[tuple[str, ...]]:
+    """The podman commands a test's stand-in records (the base image is taken as made)."""
     seen: list[tuple[str, ...]] = []
     monkeypatch.setattr(image, "stand_in_base", lambda: "localhost/base:1")
     return seen

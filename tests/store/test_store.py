@@ -1,10 +1,10 @@
 """The ledger store on SQLite and on a real PostgreSQL server: what is written is what is read back after a restart,
 the history replays to the snapshot, and parallel writers (threads and processes) can never overspend a budget.
 
-The number of releases a budget admits is computed independently, in closed form: the paper-001 filter at session
-(ε, δ) with half of δ for the zCDP → DP conversion admits total ρ ≤ (√(L + ε) − √L)², L = ln(1/δ'') with δ'' = δ/2
-(Bun & Steinke 2016, Prop 1.3 solved for ρ), and a pure ε₀ release costs ρ = ε₀²/2 (Prop 1.4); basic composition
-admits Σε ≤ ε.
+The number of releases a budget admits is computed independently, in closed form: the privacy filter of Rogers et al.
+(2023) at session (ε, δ), with half of δ for the zCDP → DP conversion, admits total ρ ≤ (√(L + ε) − √L)²,
+L = ln(1/δ'') with δ'' = δ/2 (Bun & Steinke 2016, Prop 1.3 solved for ρ), and a pure ε₀ release costs ρ = ε₀²/2
+(Prop 1.4); basic composition admits Σε ≤ ε.
 """
 
 from __future__ import annotations
