@@ -23,6 +23,7 @@ import streamlit as st
 
 from app import ledger_store as ls
 from app import registry
+from app.notation import delta as delta_text
 from app.notation import number
 from dpcore import ledger as dl
 
@@ -257,14 +258,15 @@ def escape(text: str) -> str:
 
 
 def describe(r: dl.Release) -> str:
-    """Short ε/δ summary of a release, as a button shows it."""
-    times = f" × {r.compositions}" if r.compositions > 1 else ""
+    """Short ε/δ summary of a release, as a button shows it: "ε = 3 per release × 10 releases" (never a bare "× 10",
+    which reads as a product)."""
+    times = f" per release × {r.compositions} releases" if r.compositions > 1 else ""
     if r.kind == "noise_reduction":
-        return f"ε_T = {number(r.epsilon, 3)} (ε_max = {number(r.epsilon_max, 3)})"
+        return f"ε_T = {number(r.epsilon, 3)} (ε_max = {number(r.epsilon_max, 3)}){times}"
     if r.kind == "gaussian":
-        return f"ε = {number(r.epsilon, 3)} at δ = {number(r.delta, 1)}{times}"
+        return f"ε = {number(r.epsilon, 3)} at δ = {delta_text(r.delta, 1)}{times}"
     if r.kind == "approx":
-        return f"(ε, δ) = ({number(r.epsilon, 3)}, {number(r.delta, 1)}){times}"
+        return f"ε = {number(r.epsilon, 3)}, δ = {delta_text(r.delta, 1)}{times}"
     return f"ε = {number(r.epsilon, 3)}{times}"
 
 

@@ -98,7 +98,10 @@ def _scripts(text: str, render: Callable[[re.Match[str]], str]) -> str:
 
 
 def _readable(text: str) -> str:
-    """``1e-05`` → ``10⁻⁵`` outside the untouched regions (a link's address keeps its value)."""
+    """``1e-05`` → ``10⁻⁵`` and a δ below 10⁻¹⁵ → "negligible" outside the untouched regions (a link's address
+    keeps its value)."""
+    if "δ" in text:
+        text = _each_plain_part(text, deltas_in)
     return _each_plain_part(text, numbers_in) if _E_NUMBER.search(text) else text
 
 
@@ -169,6 +172,39 @@ def number(x: float, digits: int = 6) -> str:
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
     power = "10" + "".join(_SUP[c] for c in str(int(exponent)))
     return sign + (power if mantissa == "1" else f"{mantissa}·{power}")
+
+
+#: A δ below this is written "negligible" (:func:`delta`): a failure probability far below anything that can be
+#: observed (one in a thousand million million), whose digits would only distract.
+NEGLIGIBLE_DELTA = 1e-15
+NEGLIGIBLE = "negligible"
+#: "δ = 3.42e-56", "exact δ of this plan = 3.42·10⁻⁵⁶", "at δ ≤ 10⁻²⁰": a δ, a few words, a relation and a number
+_DELTA_IN_TEXT = re.compile(
+    r"(?P<head>δ(?:[ \t][a-z]+){0,4}[ \t]?(?:=|≈|≤)[ \t]?)"
+    r"(?P<num>\d+(?:\.\d+)?e[+-]?\d+|(?:\d+(?:\.\d+)?·)?10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w·⁰¹²³⁴⁵⁶⁷⁸⁹]|\.\d)")
+
+
+def delta(x: float, digits: int = 3) -> str:
+    """δ as a reader reads it: "negligible" for 0 < δ < 10⁻¹⁵ (:data:`NEGLIGIBLE_DELTA`), else :func:`number`."""
+    x = float(x)
+    return NEGLIGIBLE if 0 < x < NEGLIGIBLE_DELTA else number(x, digits)
+
+
+def _value(num: str) -> float:
+    if "e" in num:
+        return float(num)
+    mantissa, _, power = num.rpartition("·")
+    exponent = -int("".join(_SQ[c] for c in power[3:]))
+    return float(mantissa or 1) * 10.0**exponent
+
+
+def deltas_in(text: str) -> str:
+    """Every "δ … = <number>" in ``text`` whose number is below 10⁻¹⁵ written "δ … = negligible": the one rule of
+    :func:`delta` for sentences built elsewhere (dpcore's notes) or with :func:`number`."""
+    def word(m: re.Match[str]) -> str:
+        return m["head"] + NEGLIGIBLE if 0 < _value(m["num"]) < NEGLIGIBLE_DELTA else m[0]
+
+    return _DELTA_IN_TEXT.sub(word, text)
 
 
 def numbers_in(text: str) -> str:
