@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
@@ -83,6 +84,7 @@ class Plan:
     rows: int | None = None
     kernel: str = "gaussian"
     categories: tuple[str, ...] | None = None
+    scale: float | None = None  # Laplace b or Gaussian σ when stated exactly (a split computed its total with it)
 
     def with_bounds(self, lower: float, upper: float) -> Plan:
         """The same plan for other clipping bounds (a sum or a mean): noise and error bound scale with Δ."""
@@ -101,7 +103,8 @@ class Plan:
             rows=self.rows,
             kernel=self.kernel,
         )
-        return replace(new, bound=self.bound * new.sensitivity / self.sensitivity)
+        ratio = new.sensitivity / self.sensitivity
+        return replace(new, bound=self.bound * ratio, scale=None if self.scale is None else self.scale * ratio)
 
 
 def _clip_sensitivity(statistic: str, lower: float, upper: float, rows: int | None) -> float:
@@ -124,9 +127,11 @@ def plan(
     rows: int | None = None,
     kernel: str = "gaussian",
     categories: tuple[str, ...] | list[str] | None = None,
+    scale: float | None = None,
 ) -> Plan:
     """A validated :class:`Plan`. Counts take ``sensitivity`` (default 1); a sum or a mean take ``lower`` and
-    ``upper`` (and a mean ``rows``), from which Δ follows; a smaller Δ than that is refused."""
+    ``upper`` (and a mean ``rows``), from which Δ follows; a smaller Δ than that is refused. ``scale`` states the
+    Laplace b or Gaussian σ exactly; it must be at least what (ε, δ) needs (more noise is never less private)."""
     stat = _v.choice("statistic", statistic, STATISTICS)
     if not isinstance(column, str) or not column:
         raise ValueError(f"column must be a non-empty column name, got {column!r}")
@@ -162,9 +167,23 @@ def plan(
         cats = tuple(str(c) for c in _v.sequence("categories", categories))
         if not cats or len(cats) > MAX_CATEGORIES or len(set(cats)) != len(cats):
             raise ValueError(f"categories must be 1 to {MAX_CATEGORIES} distinct names")
-    return Plan(
-        stat, column, mech, eps, dl, d, theta, p, lo, hi, n, _v.choice("kernel", kernel, ("gaussian", "laplace")), cats
-    )
+    b = None
+    if scale is not None:
+        if mech not in ("laplace", "gaussian"):
+            raise ValueError(f"scale can be stated for Laplace or Gaussian noise, not for {mech}")
+        b = _v.scale("scale", scale)
+        if b < _scale_for(mech, eps, dl, d) * (1 - 1e-9):
+            raise ValueError(
+                f"scale must be at least {_scale_for(mech, eps, dl, d):.6g} for epsilon = {eps:g}, got {b:.6g}"
+            )
+    kern = _v.choice("kernel", kernel, ("gaussian", "laplace"))
+    return Plan(stat, column, mech, eps, dl, d, theta, p, lo, hi, n, kern, cats, b)
+
+
+def _scale_for(mechanism: str, eps: float, delta: float, sensitivity: float) -> float:
+    if mechanism == "laplace":
+        return sensitivity / eps
+    return float(_acct.gaussian_sigma(eps, delta, sensitivity=sensitivity))
 
 
 def _requirement(p: Plan):
@@ -183,10 +202,9 @@ def noise(p: Plan, n: int, rng: np.random.Generator) -> np.ndarray:
     k = _v.integer("n", n, low=0, high=10_000_000)
     g = _v.rng(rng)
     eps, d = p.epsilon, p.sensitivity
-    if p.mechanism == "laplace":
-        return g.laplace(0.0, d / eps, k)
-    if p.mechanism == "gaussian":
-        return g.normal(0.0, _acct.gaussian_sigma(eps, p.delta, sensitivity=d), k)
+    if p.mechanism in ("laplace", "gaussian"):
+        b = p.scale if p.scale is not None else _scale_for(p.mechanism, eps, p.delta, d)
+        return g.laplace(0.0, b, k) if p.mechanism == "laplace" else g.normal(0.0, b, k)
     if p.mechanism == "staircase":
         r = staircase_optimal_r(eps, gamma=p.bound, sensitivity=d)
         return sample_staircase(k, eps, sensitivity=d, r=r, rng=g)
@@ -203,6 +221,9 @@ def noise(p: Plan, n: int, rng: np.random.Generator) -> np.ndarray:
 def guarantee(p: Plan) -> float:
     """P(|noise| ≤ θ) at the plan's ε: the share of releases whose every number lands within ±θ of the truth."""
     req = _requirement(p)
+    if p.scale is not None:  # P(|Lap(b)| ≤ θ) = 1 − e^(−θ/b); P(|N(0, σ²)| ≤ θ) = erf(θ/(σ√2))
+        x = p.bound / p.scale
+        return float(-np.expm1(-x)) if p.mechanism == "laplace" else float(special.erf(x / np.sqrt(2.0)))
     acc = {
         "laplace": _a.laplace_accuracy,
         "gaussian": _a.gaussian_accuracy,

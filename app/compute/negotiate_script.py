@@ -37,6 +37,8 @@ def _plan_code(p: _release.Plan) -> str:
             args.append(f"rows={p.rows!r}")
     if p.mechanism == "brdp":
         args.append(f"kernel={p.kernel!r}")
+    if p.scale is not None:
+        args.append(f"scale={p.scale!r}")
     if p.categories is not None:
         args.append(f"categories={list(p.categories)!r}")
     return f"    release.plan({', '.join(args)}),"
