@@ -50,6 +50,8 @@ __all__ = [
 
 #: At most this many statistics (2^6 = 64 assignments, each a PLD composition).
 MAX_STATISTICS = 6
+#: δ at which a Gaussian release quotes its own ε in the ledger (the PLD composes it by its σ, not by this figure)
+_QUOTE_DELTA = 1e-9
 #: Pure mechanisms searched per statistic (besides Laplace's closed form).
 SEARCHED = ("staircase", "r2dp")
 
@@ -157,7 +159,7 @@ def _option(sts: Sequence[Statistic], mechs: tuple[str, ...], delta: float) -> O
     rel = [
         laplace_release(laplace_scale(s), sensitivity=s.sensitivity, label=s.name)
         if m == "laplace"
-        else gaussian_release(gaussian_sigma(s), sensitivity=s.sensitivity, delta=delta, label=s.name)
+        else gaussian_release(gaussian_sigma(s), sensitivity=s.sensitivity, delta=_QUOTE_DELTA, label=s.name)
         for s, m in zip(sts, mechs, strict=True)
     ]
     return Option(mechs, float(_pld(rel, 1e6, delta).epsilon), delta, added, "composed exactly (PLD)")

@@ -49,7 +49,8 @@ def read_table(data: bytes) -> pd.DataFrame:
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error, ValueError) as exc:
         raise BadFile(f"The file is not a CSV table: {str(exc).strip().splitlines()[0][:120]}") from None
-    header = [str(c).strip() for c in frame.columns]
+    first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+    header = [c.strip() for c in first] if len(first) == len(frame.columns) else [str(c).strip() for c in frame.columns]
     if not header or any(_looks_like_data(h) for h in header):
         raise BadFile(
             'The first row must name the columns (a header row such as "county,income"); it holds '

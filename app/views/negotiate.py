@@ -22,7 +22,7 @@ from app.notation import delta as delta_text
 from app.notation import number
 from app.views import negotiate_report as reports
 from app.views.negotiate_data import own_data
-from app.views.negotiate_split import several
+from app.views.negotiate_split import edited, several
 from dpcore import mechanisms
 
 TITLE = "Negotiate a budget"
@@ -254,7 +254,7 @@ def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, c
     with ui.panel("7 · Run it, and a report to forward",
                   "the script performs the recommended release on your CSV; the report says what was asked, what is "
                   "recommended and why, on one printed page with an appendix."):
-        several_now = split is not None and len(rows) >= 2
+        several_now = split is not None and len(rows) >= 2 and edited()
         plan = words.recommended_plan(req, answer)
         script = ""
         made = f"DP Explorer {words.app_version()} on {reports.dt.date.today().isoformat()}"

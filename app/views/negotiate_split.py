@@ -76,9 +76,17 @@ def parse(table: pd.DataFrame, sens: float) -> tuple[tuple[words.StatRow, ...], 
     return tuple(rows), problems
 
 
+def edited() -> bool:
+    """The visitor changed the list (the example alone is an illustration: it goes into neither the report nor the
+    script)."""
+    state = st.session_state.get(EDITOR_KEY) or {}
+    return any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+
+
 def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _split.Split | None]:
     """6 · Several statistics at once."""
     rows: tuple[words.StatRow, ...] = ()
+    result: _split.Split | None = None
     with ui.panel(
         "6 · Several statistics at once",
         "list what must be accurate; the split gives each statistic the most noise its accuracy allows, then picks "
@@ -121,5 +129,8 @@ def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _spli
         st.markdown(f"**All {len(rows)} together: {words.split_total(best)}.**")
         st.dataframe(words.split_table(result), hide_index=True, width="stretch", key="split-table")
         st.markdown("\n".join(f"- {line}" for line in result.reasoning))
-        st.caption("Counts use the sidebar's Δ; a sum's Δ is its widest bound, a mean's that over its rows.")
+        st.caption("Counts use the sidebar's Δ; a sum's Δ is its widest bound, a mean's that over its rows. "
+                   + ("The report and the script below carry this split." if edited() else
+                      "This is an example: edit the list to make it yours, and the report and the script below "
+                      "carry the split."))
     return rows, result
