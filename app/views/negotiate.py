@@ -288,7 +288,8 @@ def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, c
                             mime="text/html", key="report", on_click="ignore", icon=":material/description:")
         st.caption("Open it and print it, or save it as PDF from the print dialog. "
                    + ("Its link opens this view." if reports.public_link(_link()) else
-                      "It carries no link back: this app has no public address (DPX_PUBLIC_URL)."))
+                      "It carries no link back: this app has no public address (whoever runs it sets one with "
+                      "`DPX_PUBLIC_URL`)."))
 
 
 def _escape(text: str) -> str:

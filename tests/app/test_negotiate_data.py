@@ -109,15 +109,27 @@ def test_the_visitors_split_is_on_the_page_and_in_the_report(monkeypatch):
     at = open_page(PAGE, QUERY)
     editor = at.dataframe[3]
     assert editor.key == "split-editor"
-    rows = pd.DataFrame([
-        {"statistic": "counts per county", "kind": "counts", "within ±": 50.0, "confidence %": 95.0},
-        {"statistic": "counts per age band", "kind": "counts", "within ±": 30.0, "confidence %": 90.0},
-    ])
-    at.session_state["split-editor"] = {"edited_rows": {1: {"statistic": "counts per age band", "kind": "counts",
-                                                            "within ±": 30.0, "confidence %": 90.0,
-                                                            "lowest value": None, "highest value": None,
-                                                            "rows": None}},
-                                        "added_rows": [], "deleted_rows": []}
+    rows = pd.DataFrame(
+        [
+            {"statistic": "counts per county", "kind": "counts", "within ±": 50.0, "confidence %": 95.0},
+            {"statistic": "counts per age band", "kind": "counts", "within ±": 30.0, "confidence %": 90.0},
+        ]
+    )
+    at.session_state["split-editor"] = {
+        "edited_rows": {
+            1: {
+                "statistic": "counts per age band",
+                "kind": "counts",
+                "within ±": 30.0,
+                "confidence %": 90.0,
+                "lowest value": None,
+                "highest value": None,
+                "rows": None,
+            }
+        },
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     closed = math.log(20) / 50 + math.log(10) / 30

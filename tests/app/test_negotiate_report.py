@@ -72,8 +72,18 @@ def test_report_links_to_the_public_address(monkeypatch):
     assert link.startswith("https://dp.example.edu/negotiate?") and "theta=50" in html.unescape(link)
 
 
-@pytest.mark.parametrize("address", ["http://127.0.0.1:8501", "http://localhost:8501", "http://[::1]:8501",
-                                     "http://0.0.0.0:8501", "http://10.1.2.3", "file:///tmp/x", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "http://127.0.0.1:8501",
+        "http://localhost:8501",
+        "http://[::1]:8501",
+        "http://0.0.0.0:8501",
+        "http://10.1.2.3",
+        "file:///tmp/x",
+        "javascript:alert(1)",
+    ],
+)
 def test_a_loopback_or_private_link_never_appears(address):
     assert reports.public_link(f"{address}/negotiate?theta=50") == ""
     assert reports.public_link("https://dp.example.edu/negotiate?theta=50") != ""
@@ -82,8 +92,7 @@ def test_a_loopback_or_private_link_never_appears(address):
 def _run(script: str, tmp_path, *args: str) -> str:
     path = tmp_path / "privacy-release.py"
     path.write_text(script, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(path), *args], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run([sys.executable, str(path), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -104,16 +113,19 @@ def test_the_script_releases_a_user_csv_as_accurately_as_it_says(monkeypatch, tm
     truth = rng.integers(0, 300, size=400)
     pd.DataFrame({"district": np.repeat(cats, truth), "x": 1}).to_csv(tmp_path / "mine.csv", index=False)
     script = _script(_page_report(monkeypatch))
-    out = _run(script, tmp_path, str(tmp_path / "mine.csv"), "district", "--categories", ",".join(cats),
-               "--seed", "11")
+    out = _run(script, tmp_path, str(tmp_path / "mine.csv"), "district", "--categories", ",".join(cats), "--seed", "11")
     got = dict(re.findall(r"^  (district \d{3})\s+(-?[\d,]+)$", out, re.M))
     assert len(got) == 400
     err = np.array([int(got[c].replace(",", "")) for c in cats]) - truth
     p = 1 - math.exp(-0.06 * 50)
     assert abs(np.mean(np.abs(err) <= 50) - p) <= 4 * math.sqrt(p * (1 - p) / 400)
     # without --categories the script says the list must be public
-    done = subprocess.run([sys.executable, str(tmp_path / "privacy-release.py"), str(tmp_path / "mine.csv"),
-                           "district"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "privacy-release.py"), str(tmp_path / "mine.csv"), "district"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0 and "categories were read from the data" in done.stderr
 
 

@@ -36,9 +36,11 @@ def _z(p: float) -> float:
 def test_each_statistic_gets_the_most_noise_its_accuracy_allows(s):
     b, sigma = ns.laplace_scale(s), ns.gaussian_sigma(s)
     assert stats.laplace.cdf(s.bound, scale=b) - stats.laplace.cdf(-s.bound, scale=b) == pytest.approx(
-        s.confidence, rel=1e-12)
+        s.confidence, rel=1e-12
+    )
     assert stats.norm.cdf(s.bound, scale=sigma) - stats.norm.cdf(-s.bound, scale=sigma) == pytest.approx(
-        s.confidence, rel=1e-12)
+        s.confidence, rel=1e-12
+    )
 
 
 def test_laplace_only_is_the_plain_sum_of_each_minimum():
@@ -100,8 +102,12 @@ def test_search_serves_the_other_pure_noises():
 
     sts = [ns.statistic("a", 1.5, 0.95, 1.0), ns.statistic("b", 2.5, 0.9, 1.0)]
     res = ns.split(sts, delta=1e-5)
-    own = [optimize.brentq(lambda e, s=s: float(staircase_usefulness(e, gamma=s.bound)) - s.confidence, 0.01, 20,
-                           xtol=1e-12) for s in sts]
+    own = [
+        optimize.brentq(
+            lambda e, s=s: float(staircase_usefulness(e, gamma=s.bound)) - s.confidence, 0.01, 20, xtol=1e-12
+        )
+        for s in sts
+    ]
     assert res.best.mechanisms == ("staircase", "staircase")
     assert res.best.delta == 0.0
     assert res.best.epsilon == pytest.approx(sum(own), rel=1e-4)
@@ -114,8 +120,15 @@ def test_bad_lists_are_refused(bad):
         ns.split(bad)
 
 
-@pytest.mark.parametrize("kw,name", [({"bound": 0}, "bound"), ({"confidence": 1.0}, "confidence"),
-                                     ({"sensitivity": -1}, "sensitivity"), ({"name": " "}, "name")])
+@pytest.mark.parametrize(
+    "kw,name",
+    [
+        ({"bound": 0}, "bound"),
+        ({"confidence": 1.0}, "confidence"),
+        ({"sensitivity": -1}, "sensitivity"),
+        ({"name": " "}, "name"),
+    ],
+)
 def test_bad_statistics_name_the_parameter(kw, name):
     args = {"name": "a", "bound": 1.0, "confidence": 0.9, "sensitivity": 1.0} | kw
     with pytest.raises(ValueError, match=name):

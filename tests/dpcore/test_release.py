@@ -63,21 +63,30 @@ def test_with_bounds_scales_noise_and_bound_together():
     assert release.guarantee(q) == pytest.approx(release.guarantee(p), rel=1e-12)
 
 
-@pytest.mark.parametrize("kw,name", [
-    ({"statistic": "median"}, "statistic"),
-    ({"mechanism": "svt_exp"}, "mechanism"),
-    ({"epsilon": 0}, "epsilon"),
-    ({"mechanism": "gaussian"}, "delta"),
-    ({"statistic": "sum"}, "bounds"),
-    ({"statistic": "mean", "lower": 0, "upper": 1}, "rows"),
-    ({"statistic": "sum", "lower": 2, "upper": 1}, "lower"),
-    ({"statistic": "sum", "lower": 0, "upper": 10, "sensitivity": 1}, "sensitivity"),
-    ({"scale": 0.5}, "scale"),  # Laplace at ε = 1, Δ = 1 needs b ≥ 1: less noise is refused
-    ({"column": ""}, "column"),
-])
+@pytest.mark.parametrize(
+    "kw,name",
+    [
+        ({"statistic": "median"}, "statistic"),
+        ({"mechanism": "svt_exp"}, "mechanism"),
+        ({"epsilon": 0}, "epsilon"),
+        ({"mechanism": "gaussian"}, "delta"),
+        ({"statistic": "sum"}, "bounds"),
+        ({"statistic": "mean", "lower": 0, "upper": 1}, "rows"),
+        ({"statistic": "sum", "lower": 2, "upper": 1}, "lower"),
+        ({"statistic": "sum", "lower": 0, "upper": 10, "sensitivity": 1}, "sensitivity"),
+        ({"scale": 0.5}, "scale"),  # Laplace at ε = 1, Δ = 1 needs b ≥ 1: less noise is refused
+        ({"column": ""}, "column"),
+    ],
+)
 def test_bad_plans_name_the_parameter(kw, name):
-    args = {"statistic": "counts", "column": "c", "mechanism": "laplace", "epsilon": 1.0, "bound": 1.0,
-            "confidence": 0.9} | kw
+    args = {
+        "statistic": "counts",
+        "column": "c",
+        "mechanism": "laplace",
+        "epsilon": 1.0,
+        "bound": 1.0,
+        "confidence": 0.9,
+    } | kw
     with pytest.raises(ValueError, match=name):
         release.plan(args.pop("statistic"), args.pop("column"), args.pop("mechanism"), args.pop("epsilon"), **args)
 
