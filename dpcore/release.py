@@ -161,7 +161,7 @@ def plan(
             raise ValueError("the bounds must not both be 0")
         if sensitivity is not None and _v.scale("sensitivity", sensitivity) < d * (1 - 1e-12):
             raise ValueError(f"sensitivity must be at least {d:g} for bounds [{lo:g}, {hi:g}], got {sensitivity:g}")
-        d = max(d, sensitivity or 0.0)
+        d = _v.scale("sensitivity", max(d, sensitivity or 0.0))  # the bounds' Δ stays a representable scale
     cats = None
     if categories is not None:
         cats = tuple(str(c) for c in _v.sequence("categories", categories))
