@@ -273,8 +273,9 @@ def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, c
                            "It performs the recommended release once: run it once per release."))
             st.download_button("Download the script", script.encode("utf-8"), file_name=scripts.FILE_NAME,
                                mime="text/x-python", key="script", on_click="ignore", icon=":material/code:")
-            with st.expander("Show the script"):
-                st.code(script, language="python")
+            shown = st.expander("Show the script", key="script-open", on_change="rerun")
+            if shown.open:  # drawn when opened: a slider move does not resend the script
+                shown.code(script, language="python")
         else:
             st.caption("A script is made for counts and sums with an answer; top-c selection runs with "
                        "`dpcore.svt.run_svt`.")

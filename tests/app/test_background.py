@@ -296,7 +296,9 @@ def test_negotiate_page_is_live_while_the_answer_is_found_in_a_worker(no_wait):
     assert not at.metric, "no answer drawn before it is known"
     _wait_for_jobs()
     at.run()
-    assert [p for p in _placeholders(at) if "Accuracy against ε" in p] == _placeholders(at)  # the chart's own job
+    # the chart's own job, and the split of several statistics
+    assert [p for p in _placeholders(at) if "Accuracy against ε" in p or "Splitting the budget" in p] == \
+        _placeholders(at)
     _wait_for_jobs()
     at.run()
     assert not _placeholders(at)
