@@ -34,6 +34,7 @@ __all__ = [
     "estimate",
     "expected_share",
     "randomize",
+    "share_interval",
     "share_variance",
     "simulate_reports",
     "truth_probability",
@@ -170,6 +171,15 @@ def _mapped(lam: np.ndarray, q: float, slope: float) -> np.ndarray:
         return np.clip((lam - q) / slope, 0.0, 1.0)
 
 
+def share_interval(yes: Any, n: int, epsilon: float, confidence: float = 0.95) -> tuple[Any, Any]:
+    """The interval for the true share from ``yes`` Yes reports among ``n``: Wilson's interval of the observed share
+    mapped through ``π = (λ − (1 − p))/(2p − 1)`` and clipped to [0, 1]. Vectorised over ``yes``."""
+    eps = _epsilon(epsilon)
+    q, slope = _flip_and_slope(eps)
+    lo, hi = wilson_interval(yes, n, confidence)
+    return _out(_mapped(np.asarray(lo), q, slope)), _out(_mapped(np.asarray(hi), q, slope))
+
+
 def estimate(yes: int, n: int, epsilon: float, confidence: float = 0.95) -> ShareEstimate:
     """The estimate of the true share of Yes from ``yes`` Yes reports among ``n`` (see :class:`ShareEstimate`)."""
     k, nn = _counts(yes, n)
@@ -177,7 +187,7 @@ def estimate(yes: int, n: int, epsilon: float, confidence: float = 0.95) -> Shar
         raise ValueError("yes must be one count (use wilson_interval for many)")
     eps = _epsilon(epsilon)
     q, slope = _flip_and_slope(eps)
-    lo, hi = wilson_interval(k, nn, confidence)
+    lo, hi = share_interval(k, nn, eps, confidence)
     lam = float(k) / nn
     with np.errstate(over="ignore"):
         unbiased = (lam - q) / slope
@@ -191,8 +201,8 @@ def estimate(yes: int, n: int, epsilon: float, confidence: float = 0.95) -> Shar
         float(unbiased),
         float(np.clip(unbiased, 0.0, 1.0)),
         float(se),
-        float(_mapped(np.asarray(lo), q, slope)),
-        float(_mapped(np.asarray(hi), q, slope)),
+        float(lo),
+        float(hi),
     )
 
 

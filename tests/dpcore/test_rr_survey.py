@@ -106,6 +106,9 @@ def test_mapped_interval_covers_the_share_exactly_when_wilson_covers_the_observe
     lo, hi = rr.wilson_interval(np.arange(n + 1), n)
     covers_lam = (lo <= lam) & (lam <= hi)
     assert list(covers_lam) == covers_share
+    lows, highs = rr.share_interval(np.arange(n + 1), n, eps)  # vectorised: the same as one count at a time
+    assert list(lows) == [rr.estimate(k, n, eps).low for k in range(n + 1)]
+    assert list(highs) == [rr.estimate(k, n, eps).high for k in range(n + 1)]
     assert 0.85 < float(np.sum(pmf[covers_lam])) <= 1.0  # Wilson's coverage near its 95 % level at n = 40
 
 
