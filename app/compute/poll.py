@@ -17,8 +17,8 @@ RUNS = 2000
 
 @dataclass(frozen=True)
 class Replay:
-    """One ε of a replay: the exact spread of the estimate, the median width of its 95 % interval over the replays,
-    and the first replay as an example (its Yes reports and estimate)."""
+    """One ε of a replay: the exact spread of the estimate over replays of this class, the median width of its
+    95 % interval over the replays, and the first replay as an example (its Yes reports and estimate)."""
 
     epsilon: float
     std_error: float
@@ -50,7 +50,7 @@ def _replay(true_yes: int, answers: int, epsilon: float, seed: int) -> tuple[np.
     first = rr.estimate(int(reports[0]), answers, epsilon)
     low, high = rr.share_interval(reports, answers, epsilon)
     widths = high - low
-    spread = float(np.sqrt(rr.share_variance(true_yes / answers, answers, epsilon)))
+    spread = float(np.sqrt(rr.coin_variance(answers, epsilon)))  # this class, coins drawn afresh
     return estimates, Replay(epsilon, spread, float(np.median(widths)), first)
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_ANSWERS",
     "ShareEstimate",
     "answer_losses",
+    "coin_variance",
     "estimate",
     "expected_share",
     "randomize",
@@ -100,7 +101,8 @@ def unbiased_share(observed: Any, epsilon: float) -> float | np.ndarray:
 
 
 def share_variance(share: Any, n: int, epsilon: float) -> float | np.ndarray:
-    """``Var(π̂) = λ(1 − λ)/(n (2p − 1)²)`` with ``λ = E[λ]`` at the true share ``π`` (exact for ``n`` reports).
+    """``Var(π̂) = λ(1 − λ)/(n (2p − 1)²)`` with ``λ = E[λ]`` at the true share ``π``: exact for ``n`` people drawn
+    from a population where a share ``π`` says Yes (Warner's setting; :func:`coin_variance` keeps one class fixed).
 
     With the observed share in place of ``π``'s ``λ`` it is the usual plug-in estimate (:func:`estimate`)."""
     nn = _v.integer("n", n, low=1, high=MAX_ANSWERS)
@@ -108,6 +110,16 @@ def share_variance(share: Any, n: int, epsilon: float) -> float | np.ndarray:
     lam = q + slope * _share_array("share", share)
     with np.errstate(over="ignore"):
         return _out(lam * (1 - lam) / nn / slope**2)
+
+
+def coin_variance(n: int, epsilon: float) -> float:
+    """``Var(π̂) = p(1 − p)/(n (2p − 1)²) = e^ε/(n (e^ε − 1)²)`` for one fixed class of ``n`` people answering again:
+    only the coins are drawn afresh, so the truths' own spread (in :func:`share_variance`) drops out, whatever the
+    class's share."""
+    nn = _v.integer("n", n, low=1, high=MAX_ANSWERS)
+    q, slope = _flip_and_slope(_epsilon(epsilon))
+    with np.errstate(over="ignore"):
+        return float(q * (1 - q) / nn / slope**2)
 
 
 def _counts(yes: Any, n: int) -> tuple[np.ndarray, int]:

@@ -62,6 +62,24 @@ def test_unbiased_with_the_stated_variance_by_exact_sums(eps, n, share):
     assert rr.share_variance(share, n, eps) == pytest.approx(var, rel=1e-9, abs=1e-15)
 
 
+@pytest.mark.parametrize("eps", (0.3, 1.0, 4.0))
+@pytest.mark.parametrize("n,true_yes", [(1, 0), (12, 5), (40, 40), (75, 30)])
+def test_a_fixed_class_varies_only_by_its_coins(eps, n, true_yes):
+    """One class answering again: Yes reports = Binomial(k, p) + Binomial(n − k, 1 − p). The law of π̂, summed
+    exactly over both counts, is unbiased with variance e^ε/(n(e^ε − 1)²), whatever k."""
+    p = float(_p(eps))
+    a = stats.binom.pmf(np.arange(true_yes + 1), true_yes, p)
+    b = stats.binom.pmf(np.arange(n - true_yes + 1), n - true_yes, 1 - p)
+    pmf = np.convolve(a, b)  # the law of the Yes reports
+    est = rr.unbiased_share(np.arange(n + 1) / n, eps)
+    mean = float(np.sum(pmf * est))
+    assert mean == pytest.approx(true_yes / n, abs=1e-11)
+    var = float(np.sum(pmf * (est - mean) ** 2))
+    closed = math.exp(eps) / (n * math.expm1(eps) ** 2)
+    assert rr.coin_variance(n, eps) == pytest.approx(var, rel=1e-9) == pytest.approx(closed, rel=1e-12)
+    assert rr.coin_variance(n, eps) <= rr.share_variance(true_yes / n, n, eps) * (1 + 1e-12)
+
+
 @pytest.mark.parametrize("n", (1, 2, 7, 30, 200))
 @pytest.mark.parametrize("confidence", (0.8, 0.95, 0.99))
 def test_wilson_interval_matches_scipy_binomtest(n, confidence):
@@ -148,6 +166,8 @@ def test_replays_draw_each_report_afresh():
         (lambda: rr.unbiased_share(1.2, 1.0), "observed"),
         (lambda: rr.expected_share(-0.1, 1.0), "share"),
         (lambda: rr.share_variance(0.5, 0, 1.0), "n"),
+        (lambda: rr.coin_variance(0, 1.0), "n"),
+        (lambda: rr.coin_variance(3, -1.0), "epsilon"),
         (lambda: rr.randomize(1, 1.0, np.random.default_rng(0)), "truth"),
         (lambda: rr.randomize(True, 1.0, 7), "rng"),
         (lambda: rr.randomize(True, 0.0, np.random.default_rng(0)), "epsilon"),

@@ -128,7 +128,7 @@ def _join(poll: ps.Poll, is_open: bool) -> None:
     st.markdown(f"Scan, or open **{short_join(url)}**")
     if only_here(url):
         st.caption(
-            ":material/warning: Phones cannot open this address: set DPX_PUBLIC_URL to one the class can "
+            ":material/warning: Phones cannot open this address: set `DPX_PUBLIC_URL` to one the class can "
             "reach (see the README)."
         )
 
