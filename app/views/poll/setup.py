@@ -35,7 +35,7 @@ def render() -> None:
 
 def _form() -> tuple[str, float, int]:
     """The question, ε and the time limit, and the **Start a poll** button."""
-    st.subheader("Start a poll")
+    st.header("Start a poll", anchor=False)
     choice = params.control("pq", container=st.container())
     if choice == OWN:
         question = st.text_input(
