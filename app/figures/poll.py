@@ -116,8 +116,7 @@ def coin_line(
         y="Yes reports (%)",
         xaxis={"title": {"text": "truly Yes (% of the class)"}, "range": [0, 100], "ticksuffix": " %"},
         yaxis={"title": {"text": "Yes reports (%)"}, "range": [0, 100], "ticksuffix": " %"},
-        shapes=shapes,
-        annotations=notes,
+        **({"shapes": shapes, "annotations": notes} if notes else {}),  # Plotly drops empty lists
         height=380,
         hovermode="closest",
     )

@@ -254,3 +254,20 @@ def test_the_browser_token_cookie_is_read_when_sent(monkeypatch):
     monkeypatch.setattr(st, "session_state", {})
     own = poll_voter.token()
     assert own != token and poll_voter.is_token(own) and poll_voter.token() == own  # the session's own, kept
+
+
+def test_the_projector_and_replay_charts_equal_plotlys_checked_ones(polls, monkeypatch):
+    """The live chart (with a poll's numbers on it) and the replays' histograms, built unchecked as in the app, are
+    the figures Plotly's checked constructor builds (tests/app/test_figures.py does this for every page's default
+    view; these two appear only with a poll)."""
+    from tests.app.test_figures import _figures_of, _same_as_checked
+
+    poll = polls.create(QUESTIONS["cheat"], 1.0, 10)
+    for i in range(9):
+        polls.answer(poll.code, f"p{i}", i % 3 == 0)
+    built = _figures_of("poll.py", {"poll": poll.id}, monkeypatch)
+    polls.stop(poll.id)
+    built += _figures_of("poll.py", {"poll": poll.id}, monkeypatch)
+    titles = {str((g["layout"] or {}).get("title", {}).get("text")) for g, _ in built}
+    assert any("estimate undoes it" in t for t in titles) and any("again and again" in t for t in titles)
+    _same_as_checked(built)
