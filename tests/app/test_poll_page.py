@@ -87,6 +87,15 @@ def test_own_question_is_required_and_kept(polls):
     assert at.title[0].value == "Did you vote in the last student election?"
 
 
+def test_a_student_who_came_to_the_start_page_types_the_code(polls):
+    poll = polls.create(QUESTIONS["sleep"], 1.0, 10)
+    at = open_page("poll.py")
+    at.text_input(key="_dpx_poll_code").input(f" {poll.code.lower()} ").run()
+    at.button(key="_dpx_poll_join").click().run()
+    assert not at.exception and at.title[0].value == QUESTIONS["sleep"]
+    assert [b.label for b in at.button if b.key in ("_dpx_poll_yes", "_dpx_poll_no")] == ["Yes", "No"]
+
+
 def test_the_qr_code_reads_back_to_the_public_join_link(polls, monkeypatch):
     monkeypatch.setenv(classroom.PUBLIC_URL_ENV, PUBLIC + "/")
     poll = polls.create(QUESTIONS["sleep"], 1.0, 10)
@@ -126,6 +135,8 @@ def test_a_phone_answers_once_through_the_coin(polls, monkeypatch):
     assert (stored.answers, stored.yes) == (1, 0)  # the flipped report, never the Yes pressed
     assert any("your answer is in" in s.value for s in at.success)
     assert not [b for b in at.button if b.key in ("_dpx_poll_yes", "_dpx_poll_no")]
+    for button in ("_dpx_poll_yes", "_dpx_poll_no"):  # the pressed button's trigger is gone with its run
+        assert button not in at.session_state or at.session_state[button] is False
     kept = {k: at.session_state[k] for k in ("_dpx_poll_thanked", poll_voter._SESSION_KEY)}
     assert kept["_dpx_poll_thanked"] == {poll.code} and poll_voter.is_token(kept[poll_voter._SESSION_KEY])
     # a reload of the page in the same browser: answered already, politely, and still one answer
