@@ -3,6 +3,7 @@ coin, and how shares and times are written."""
 
 from __future__ import annotations
 
+import html
 import secrets
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -56,6 +57,27 @@ def coin() -> np.random.Generator:
     """A fresh generator for one answer's coin, seeded with 128 bits from the operating system's cryptographic
     source: nobody can predict or replay a phone's coin."""
     return np.random.default_rng(secrets.randbits(128))
+
+
+_TO_TOP = """<script>/* @KEY@ */
+(() => {
+  const doc = window.parent.document || document;
+  const top = () => ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
+    const el = doc.querySelector(sel);
+    if (el) el.scrollTop = 0;
+  });
+  top();
+  setTimeout(top, 300);
+  setTimeout(top, 1000);
+})();
+</script>"""
+
+
+def opens_at_top(view: str) -> None:
+    """Open this view at its top: the teacher pressed Start (or a student Open) far down the page before, and a
+    switch to the same page keeps the browser's scroll position. The script runs once per ``view`` (its text is new
+    only when ``view`` is); reruns of the same view keep the reader where they are."""
+    st.html(_TO_TOP.replace("@KEY@", html.escape(view).replace("*/", "")), unsafe_allow_javascript=True)
 
 
 def pct(x: float) -> str:

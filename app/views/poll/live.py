@@ -30,6 +30,7 @@ from app.views.poll._common import (
     join_url,
     minutes_and_seconds,
     only_here,
+    opens_at_top,
     pct,
     points,
     short_join,
@@ -74,6 +75,7 @@ def render(poll_id: str) -> None:
         _new_poll_link()
         return
     st.html(STYLE)
+    opens_at_top(f"poll {poll.code}")
     st.title(poll.question, anchor=False)
     is_open = poll.is_open(polls.clock())
     st.fragment(run_every=REFRESH if is_open else None)(_live)(poll_id, is_open)

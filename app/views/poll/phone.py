@@ -14,7 +14,7 @@ import streamlit as st
 from app import ledger_store as ls
 from app import poll_store as ps
 from app import poll_voter
-from app.views.poll._common import coin, pct, store, unavailable
+from app.views.poll._common import coin, opens_at_top, pct, store, unavailable
 from dpcore.ldp import rr_survey as rr
 
 _THANKED = "_dpx_poll_thanked"  # session state: the codes this session's answer was just counted for (not the answer)
@@ -31,6 +31,7 @@ STYLE = """
 
 def render(raw_code: str) -> None:
     st.html(STYLE)  # no "Open the settings" pointer: a phone answering a poll has no settings
+    opens_at_top(f"join {ps.normal_code(raw_code)}")
     code = ps.normal_code(raw_code)
     polls = store()
     if polls is None:
