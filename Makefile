@@ -137,3 +137,8 @@ image-run: image
 N ?= 3
 cluster: $(VENV)/.installed-test postgres nginx
 	$(BIN)/python deploy/cluster.py --replicas $(N) --port 8600
+
+# A class poll under load: 200 phones on one server, then on N replicas behind nginx (bench/poll.py)
+.PHONY: bench-poll
+bench-poll: $(VENV)/.installed-test postgres nginx
+	$(BIN)/python bench/poll.py --replicas $(N)

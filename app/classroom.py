@@ -37,6 +37,7 @@ PAGE_TERMS: dict[str, tuple[str, ...]] = {
     "negotiate": ("ε (epsilon)", "δ (delta)", "usefulness", "Laplace mechanism", "Gaussian mechanism"),
     "ledger": ("composition", "zCDP", "PLD", "privacy filter", "ex-post privacy"),
     "audit": ("privacy loss", "hockey-stick divergence", "ε (epsilon)", "δ (delta)"),
+    "poll": ("randomized response", "local DP", "realized privacy loss", "unbiased estimate", "confidence interval"),
 }
 
 
@@ -108,11 +109,18 @@ def current_query() -> dict[str, str]:
 
 def shareable_query(url_path: str) -> dict[str, str]:
     """The current view's query as a link to it may carry it: a ledger's id is a write capability, so a link from
-    any page but the ledger's own (a shared view, a forwarded report) leaves it out."""
+    any page but the ledger's own (a shared view, a forwarded report) leaves it out; a class poll's teacher link
+    (``poll``) never goes into one (the projected page shows the join link instead)."""
     query = current_query()
     if url_path != "ledger":
         query.pop("ledger", None)
+    query.pop("poll", None)
     return query
+
+
+def _answering_a_poll(url_path: str) -> bool:
+    """A phone answering a class poll (``/poll?join=…``): it sees the question and two buttons, no classroom tools."""
+    return url_path == "poll" and bool(st.query_params.get("join"))
 
 
 #: Keys of the strip's popovers and the exercises' answers: each is drawn only while open (its key holds whether it
@@ -259,6 +267,8 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     links stay in the same tab. Presentation mode collapses the sidebar (its » arrow stays at the top left, so the
     controls are one click away), injects the fixed ``PRESENTATION_CSS`` and leaves the glossary out.
     """
+    if _answering_a_poll(url_path):
+        return
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     share = row.popover("Share this view", icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     present = params.toggle(
@@ -292,7 +302,7 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     """The page's "Try this" exercises: task, a same-tab link opening the page with its settings (presentation mode
     kept), the answer on click."""
     items = EXERCISES.get(url_path, ())
-    if not items:
+    if not items or _answering_a_poll(url_path):
         return
     st.divider()
     st.header("Try this", anchor="try-this")

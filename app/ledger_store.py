@@ -288,6 +288,12 @@ class LedgerStore:
             self._ready = True
             return True
 
+    def prepare(self, *, create: bool) -> bool:
+        """The first use's set-up (directory, ledger tables, SQLite's settings), for other tables kept in the same
+        database (the class polls, app/poll_store.py); False when an SQLite file does not exist and ``create`` is
+        off. Database errors are the caller's to report."""
+        return self._prepare(create=create)
+
     def _guard(self, fn: Callable[[], Any], *, create: bool) -> Any:
         try:
             if not self._prepare(create=create):

@@ -44,8 +44,9 @@ _EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, lef
 _PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=
 _SENT = "_url_sent"  # the query this session last wrote to the browser
 
-#: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
-KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step")  # and a lesson sequence's link and step (app.sequences);
+#: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id,
+#: a class poll's: the teacher's and a phone's join code).
+KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step", "poll", "join")  # and a lesson sequence's link and step;
 # a tuple, not a set: the address lists them in this order in every process (a set's order follows the string hash)
 
 #: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.

@@ -91,7 +91,8 @@ TOPICS: tuple[PageInfo, ...] = (
 )
 
 
-#: Pages that work across the papers: negotiating a budget, keeping a ledger of releases, auditing mechanisms.
+#: Pages that work across the papers: negotiating a budget, keeping a ledger of releases, auditing mechanisms, and a
+#: live class poll.
 TOOLS: tuple[PageInfo, ...] = (
     PageInfo(
         "negotiate.py",
@@ -117,6 +118,14 @@ TOOLS: tuple[PageInfo, ...] = (
         ":material/troubleshoot:",
         "Attack each mechanism with neighbouring inputs and a Monte-Carlo lower bound on ε: the claims hold, "
         "and BR-DP calibrated by the paper's accountant is caught.",
+    ),
+    PageInfo(
+        "poll.py",
+        "Class poll",
+        "poll",
+        ":material/how_to_vote:",
+        "Ask the class a yes/no question on their phones through randomized response: the count rises live on the "
+        "projector, beside the estimate of the true share of Yes.",
     ),
 )
 

@@ -25,7 +25,7 @@ MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under br
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,19}$")
 _MAX_VALUE = 60
 #: Address keys a step never stores: they belong to the classroom, not to the view.
-CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger"})
+CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger", "poll", "join"})
 
 
 @dataclass(frozen=True)

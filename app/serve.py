@@ -4,7 +4,8 @@ Opened directly at a page's address (``/negotiate``), Streamlit's browser code d
 is, so it first asks for ``/negotiate/_stcore/health`` and ``…/host-config`` (two 404 errors in the browser's
 console on every such visit) before it tries the root. Told the root in advance, through the
 ``window.__streamlit`` settings its code reads when it starts, it asks the right address at once.
-:class:`MainPageAddress` writes those settings into the page's HTML; nothing else changes.
+:class:`MainPageAddress` writes those settings into the page's HTML; nothing else changes. The class poll's page
+also sets its browser-token cookie (app/poll_voter.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 import streamlit as st
 from starlette.middleware import Middleware
+
+from app.poll_voter import VoterCookie
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -82,4 +85,4 @@ class MainPageAddress:
         await self.app(scope, receive, capture)
 
 
-app = st.App("main.py", middleware=[Middleware(MainPageAddress)])
+app = st.App("main.py", middleware=[Middleware(MainPageAddress), Middleware(VoterCookie)])  # the poll's browser token

@@ -34,6 +34,7 @@ from app.catalogue import (  # noqa: E402
     ledger,
     negotiate,
     noise_reduction,
+    poll,
     r2dp,
     svt,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "ledger",
     "negotiate",
     "noise_reduction",
+    "poll",
     "r2dp",
     "svt",
 ]

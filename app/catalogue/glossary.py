@@ -48,5 +48,9 @@ GLOSSARY: dict[str, str] = {
     "Laplace, BR-DP and negotiation pages, γ on the R²DP page, α in the SVT paper's (α, β)-accuracy — each paper's "
     "own letter for the same idea. On the Accuracy-first page the tolerance is relative, η: an answer is accurate "
     "when its error is at most η times the true value.",
+    "unbiased estimate": "An estimate that is right on average: repeated over many classes, its errors cancel out. "
+    "The class poll's estimate of the share of Yes is unbiased, so it can fall a little below 0 % or above 100 %.",
+    "confidence interval": "A range computed from the answers that holds the true value in 95 % of the polls it is "
+    "computed for. The more private each answer, the wider it gets for the same number of answers.",
 }
 

@@ -196,6 +196,12 @@ CHECKS = {
     "neg-laplace": lambda: (optimize.brentq(lambda e: stats.laplace.cdf(1, scale=1 / e) - stats.laplace.cdf(
         -1, scale=1 / e) - 0.95, 0.1, 20.0, xtol=1e-12),),
     "neg-meaning": lambda: (math.exp(7.0), _odds(0.01, 7.0)),
+    # the poll: p = e/(1 + e) by hand, Warner's estimate solved for the true share with scipy's root finder
+    "poll-estimate": lambda: (math.e / (1 + math.e), 1 / (1 + math.e), (math.e - 1) / (math.e + 1),
+                              100 * optimize.brentq(lambda s: 1 / (1 + math.e) + (math.e - 1) / (math.e + 1) * s - 0.6,
+                                                    0.0, 1.0, xtol=1e-14)),
+    "poll-epsilon": lambda: ((math.e**2 - 1) / (math.e**2 + 1), (math.exp(0.5) - 1) / (math.exp(0.5) + 1),
+                             ((math.e**2 - 1) / (math.e**2 + 1)) / ((math.exp(0.5) - 1) / (math.exp(0.5) + 1))),
 }
 
 #: Independently computed values the page numbers must also agree with (the SVT correction at ε = 1, c = 1).
