@@ -147,3 +147,70 @@ def test_ledger_import_refuses_big_files_before_parsing():
         loader("[" * (ledger.MAX_BYTES + 10))
     with pytest.raises(ValueError):
         loader("{not json")
+
+
+# ---- a link carries only values the page checked -----------------------------------------------------------------
+
+
+def _share_link(at) -> str:
+    from app import classroom
+    from tests.app.conftest import open_boxes
+
+    codes = [c.value for c in open_boxes(at, classroom.SHARE_KEY).code]
+    assert len(codes) == 1, codes
+    return codes[0]
+
+
+HOSTILE = "[click](javascript:alert(4))"
+
+
+@pytest.mark.parametrize("query,dropped", [
+    ({"step": HOSTILE}, "step"),  # a lesson's view without its lesson
+    ({"seq": "start", "step": HOSTILE}, "step"),  # a lesson, but not one of its views
+    ({"seq": "start", "step": "9"}, "step"),  # the lesson has three views
+    ({"seq": HOSTILE, "step": "1"}, "seq"),  # no such lesson (its step goes with it)
+    ({"seq": "~" + "A" * 40, "step": "1"}, "seq"),  # a damaged lesson code
+    ({"ledger": HOSTILE}, "ledger"),
+    ({"ledger": "<img src=x onerror=alert(1)>"}, "ledger"),
+    ({"part": HOSTILE}, "part"),  # not one of the page's parts
+])
+def test_the_share_link_drops_values_the_page_did_not_accept(query, dropped):
+    from urllib.parse import parse_qs, urlsplit
+
+    from tests.app.conftest import open_page
+
+    at = open_page("brdp.py", {"eps": "2", **query})
+    assert not at.exception, at.exception
+    link = _share_link(at)
+    shared = parse_qs(urlsplit(link).query)
+    assert dropped not in shared, link
+    assert "javascript" not in link and "alert" not in link and "<" not in link, link
+    assert shared["eps"] == ["2"], "the checked values stay"
+    controls = {w.key for w in (*at.select_slider, *at.radio, *at.toggle, *at.number_input)}
+    assert set(shared) <= controls | {"part", "seq", "step", "ledger"}, shared
+    address = dict(at.query_params)
+    assert dropped not in address or address[dropped] != query[dropped], "the address bar follows the link"
+
+
+def test_the_share_link_keeps_a_lesson_and_its_view_and_a_part_the_page_has():
+    from urllib.parse import parse_qs, urlsplit
+
+    from tests.app.conftest import open_page
+
+    at = open_page("brdp.py", {"seq": "brdp", "step": " 3", "part": "Budget"})
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    shared = parse_qs(urlsplit(_share_link(at)).query)
+    assert shared["seq"] == ["brdp"] and shared["step"] == ["3"] and shared["part"] == ["Budget"]
+
+
+def test_kept_values_are_checked_one_by_one():
+    from app import ledger_store, params, sequences
+
+    good = ledger_store.new_id()
+    custom = sequences.encode([sequences.Step("baselines", {"eps": "2"}, "one"), sequences.Step("svt")])
+    check = params.checked_keep_values
+    assert check({"ledger": good, "seq": "svt", "step": "2"}) == {"ledger": good, "seq": "svt", "step": "2"}
+    assert list(check({"step": "2", "seq": custom, "ledger": good})) == ["ledger", "seq", "step"]  # one order
+    assert check({"seq": custom, "step": "3"}) == {"seq": custom}
+    assert check({"ledger": good[:-1] + "/", "step": "1"}) == {}
+    assert check({"seq": None, "step": None, "ledger": None}) == {}
