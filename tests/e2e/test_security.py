@@ -23,6 +23,7 @@ import pytest
 
 from app import serve
 from deploy import cluster
+from tests.e2e.conftest import ARTIFACTS
 
 #: What every response must carry, once each (app/serve.py, deploy/nginx.conf.template).
 EXPECTED = {
@@ -217,3 +218,73 @@ def test_the_cluster_configuration_is_valid_for_nginx(tmp_path: Path):
     conf = (tmp_path / "nginx.conf").read_text()
     assert not re.search(r"@[A-Z_]+@", conf), "every field of the template is filled in"
     assert "server_tokens off;" in conf and "limit_conn dpx_conn 512;" in conf and "rate=50r/s" in conf
+
+
+# ------------------------------------------------------------------------------------------------ in chromium
+
+TIMEOUT = 60_000
+
+
+@pytest.fixture
+def tracker() -> Iterator[tuple[str, list[str]]]:
+    """A local web server standing for a tracker: every request it receives is recorded."""
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 — the http.server API
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", hits
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_lesson_note_is_plain_text_and_fetches_nothing(app_url: str, page, tracker):
+    """A lesson link's note with a markdown image, a link, coloured text and an HTML image: the lesson box shows
+    those characters as they are, holds no image and no link besides its own "Next", and nothing is fetched from the
+    tracker."""
+    from playwright.sync_api import expect
+
+    from app import sequences
+
+    base, hits = tracker
+    note = (
+        f"![pixel]({base}/pixel.png) [Log in again]({base}/login) :red[Your session expired] "
+        f"<img src={base}/html.png> **bold**"
+    )
+    code = sequences.encode([sequences.Step("baselines", {"eps": "2"}, note), sequences.Step("svt", {}, "next")])
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/baselines?seq={code}&step=1")
+    strip = page.locator(".st-key-lesson-strip")
+    expect(strip.get_by_text(note, exact=True)).to_be_visible(timeout=TIMEOUT)  # every character, as written
+    assert strip.locator("img").count() == 0
+    assert [a.inner_text().strip() for a in strip.locator("a").all()] == ["→ Next (view 2)"]
+    said = strip.locator(".st-key-lesson-say")
+    assert said.locator("strong, em, a, img, span[class*='red'], [style*='color']").count() == 0, said.inner_html()
+    page.screenshot(path=str(ARTIFACTS / "lesson-note-plain.png"))
+    assert hits == [] and not [u for u in asked if u.startswith(base)], (hits, asked)
+
+
+def test_the_share_link_leaves_out_a_value_the_page_did_not_accept(app_url: str, page):
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/baselines?eps=2&step=[click](javascript:alert(4))")
+    page.get_by_role("button", name="Share this view").click()
+    code = page.get_by_test_id("stPopoverBody").locator("code").first
+    expect(code).to_contain_text("eps=2", timeout=TIMEOUT)
+    link = code.inner_text().strip()
+    page.screenshot(path=str(ARTIFACTS / "share-link-checked.png"))
+    assert "step=" not in link and "javascript" not in link and "click" not in link, link
+    assert link.startswith(f"{app_url}/baselines?"), link
