@@ -1,7 +1,8 @@
 # DP Explorer — the two set-up commands (README), then the lessons and the benchmarks.
 #   make app        create .venv, install, serve the app headless on http://127.0.0.1:8501 (its lessons on :2719)
 #   make test       create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
-#   make notebooks  open the marimo lessons (notebooks/) in marimo's editor on http://127.0.0.1:2718
+#   make notebooks  open the marimo lessons (notebooks/) in marimo's editor on http://127.0.0.1:2718 (the link it
+#                   prints carries the editor's access token)
 #   make lesson NAME=brdp   serve one lesson read-only as an app on http://127.0.0.1:2718
 #   make bench      print the benchmark table (not part of pass/fail)
 # Both are idempotent: the install step re-runs only when pyproject.toml or the constraints change.
@@ -36,7 +37,10 @@ $(VENV)/.installed-notebooks: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
 	touch $@
 
 # The app, and beside it every lesson read-only (marimo's gallery of notebooks/), so each page's "Open the lesson"
-# link works; the lesson server stops with the app.
+# link works; the lesson server stops with the app. The gallery runs without a token: `marimo run` serves the lessons
+# read-only (no editing, no files), which anyone may read in the repository anyway, and a token would have to be in
+# every page's link for students to open them. Like every marimo server here it refuses foreign Host and Origin
+# headers (app/host_guard.py).
 APP_LESSON_PORT ?= 2719
 app: $(VENV)/.installed-notebooks
 	@PYTHONPATH=$(CURDIR) $(BIN)/marimo run notebooks --headless --host 127.0.0.1 --port $(APP_LESSON_PORT) \
@@ -74,8 +78,10 @@ bench-load: $(VENV)/.installed-test
 		exit $$(( classroom || $$? ))
 
 # The marimo lessons: the editor over notebooks/ (every lesson one click away), or one lesson read-only as an app.
+# The editor can change and run code and read files: it keeps marimo's access token (open the link it prints, which
+# carries it); `make lesson` is read-only like the app's gallery and runs without one.
 notebooks: $(VENV)/.installed-notebooks
-	PYTHONPATH=$(CURDIR) $(BIN)/marimo edit notebooks --headless --host 127.0.0.1 --port $(LESSON_PORT) --no-token
+	PYTHONPATH=$(CURDIR) $(BIN)/marimo edit notebooks --headless --host 127.0.0.1 --port $(LESSON_PORT)
 
 lesson: $(VENV)/.installed-notebooks
 	@test -f notebooks/$(NAME).py || { echo "no lesson notebooks/$(NAME).py; the lessons are:"; ls notebooks/*.py; exit 2; }

@@ -214,3 +214,89 @@ def test_kept_values_are_checked_one_by_one():
     assert check({"seq": custom, "step": "3"}) == {"seq": custom}
     assert check({"ledger": good[:-1] + "/", "step": "1"}) == {}
     assert check({"seq": None, "step": None, "ledger": None}) == {}
+
+
+# ---- the lesson servers answer only to this machine's names ------------------------------------------------------
+
+
+def _guarded(scope_type: str, headers: list[tuple[bytes, bytes]]) -> list[dict]:
+    import asyncio
+    import concurrent.futures
+
+    from app.host_guard import HostGuard
+
+    reached: list[dict] = []
+
+    async def inner(scope, receive, send):
+        reached.append({"type": "reached"})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    scope = {"type": scope_type, "path": "/api/files/list_files", "headers": headers}
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # asyncio.run on a thread of its own (see test_serve)
+        pool.submit(asyncio.run, HostGuard(inner)(scope, receive, send)).result()
+    return reached or sent
+
+
+@pytest.mark.parametrize("host,origin,passes", [
+    (b"127.0.0.1:2718", None, True),
+    (b"localhost:2718", b"http://localhost:2718", True),
+    (b"LOCALHOST", None, True),
+    (b"[::1]:2719", b"http://[::1]:2719", True),
+    (b"127.0.0.1:2719", b"http://127.0.0.1:8501", True),  # the app's page on this machine
+    (b"evil.example:2718", None, False),  # a name rebound to 127.0.0.1
+    (b"127.0.0.1.evil.example:2718", None, False),
+    (b"localhost.evil.example", None, False),
+    (b"127.0.0.1:2718", b"http://evil.example", False),  # another site's page
+    (b"127.0.0.1:2718", b"null", False),
+    (b"127.0.0.1:27x8", None, False),
+    (b"", None, False),
+])
+def test_the_lesson_servers_refuse_foreign_hosts_and_origins(host, origin, passes):
+    headers = [(b"host", host)] + ([(b"origin", origin)] if origin is not None else [])
+    for kind in ("http", "websocket"):
+        out = _guarded(kind, headers)
+        if passes:
+            assert out == [{"type": "reached"}], (kind, out)
+        elif kind == "http":
+            assert out[0]["status"] == 403 and b"DPX_LESSON_HOSTS" in out[1]["body"], out
+        else:
+            assert out == [{"type": "websocket.close", "code": 1008, "reason": ""}], out
+
+
+def test_names_listed_for_the_lessons_pass(monkeypatch):
+    from app import host_guard
+
+    monkeypatch.setenv(host_guard.HOSTS_ENV, "lessons.school.example, 10.0.0.5")
+    assert _guarded("http", [(b"host", b"lessons.school.example:2718")]) == [{"type": "reached"}]
+    assert _guarded("http", [(b"host", b"10.0.0.5:2718"), (b"origin", b"http://10.0.0.5:8501")]) == [
+        {"type": "reached"}]
+    assert _guarded("http", [(b"host", b"school.example:2718")])[0]["status"] == 403
+
+
+def test_every_marimo_server_of_this_environment_loads_the_guard():
+    from importlib.metadata import entry_points
+
+    from marimo._server.registry import MIDDLEWARE_REGISTRY
+
+    from app import host_guard
+
+    assert [ep.value for ep in entry_points(group="marimo.server.asgi.middleware")] == ["app.host_guard:MIDDLEWARE"]
+    assert host_guard.MIDDLEWARE in MIDDLEWARE_REGISTRY.get_all()
+
+
+def test_the_lesson_editor_keeps_its_token_and_only_read_only_servers_go_without():
+    """`marimo edit` (which changes code and reads files) never runs with --no-token; a server without a token is
+    `marimo run` (read-only lessons), bound to loopback."""
+    lines = [line for line in (ROOT / "Makefile").read_text().splitlines() if "/marimo " in line]
+    edits = [line for line in lines if "marimo edit" in line]
+    assert edits and not [line for line in edits if "--no-token" in line], edits
+    for line in lines:
+        if "--no-token" in line:
+            assert "marimo run " in line and "--host 127.0.0.1" in line, line

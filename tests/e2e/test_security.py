@@ -288,3 +288,118 @@ def test_the_share_link_leaves_out_a_value_the_page_did_not_accept(app_url: str,
     page.screenshot(path=str(ARTIFACTS / "share-link-checked.png"))
     assert "step=" not in link and "javascript" not in link and "click" not in link, link
     assert link.startswith(f"{app_url}/baselines?"), link
+
+
+# ------------------------------------------------------------------------------------------------ the lesson servers
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _make_command(target: str, port: int) -> str:
+    """The shell command ``make <target>`` runs (its last line naming marimo), for a given port."""
+    out = subprocess.run(
+        ["make", "-n", target, f"LESSON_PORT={port}", f"APP_LESSON_PORT={port}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [line for line in out.splitlines() if "/marimo " in line][-1]
+
+
+@pytest.fixture
+def marimo_server() -> Iterator[callable]:
+    """Start a marimo command (a shell line) on a free port; wait until it answers; yield (port, its output so far)."""
+    procs: list[subprocess.Popen] = []
+
+    def start(command: str, port: int) -> str:
+        proc = subprocess.Popen(
+            command,
+            shell=True,  # noqa: S602 — the Makefile's own line, with its variable assignments
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        procs.append(proc)
+        seen: list[str] = []
+        threading.Thread(target=lambda: seen.extend(proc.stdout), daemon=True).start()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if _get(port, "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                pytest.fail("the lesson server exited: " + "".join(seen)[-2000:])
+            time.sleep(0.2)
+        else:
+            pytest.fail("the lesson server did not answer within 120 s")
+        deadline = time.monotonic() + 30
+        while "URL" not in "".join(seen) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return "".join(seen)
+
+    yield start
+    for proc in procs:
+        os.killpg(proc.pid, 15)
+        proc.wait(30)
+
+
+def _post(port: int, path: str, headers: dict[str, str], body: str = '{"path": "/"}') -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json", **headers})
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+def test_the_lesson_editor_needs_its_token_and_refuses_a_foreign_host(marimo_server):
+    """``make notebooks``: the link printed carries the token; without it there is no editor and no file; with it, a
+    foreign Host (a name rebound to 127.0.0.1) still gets neither."""
+    port = _free_port()
+    command = _make_command("notebooks", port)
+    assert "marimo edit" in command and "--no-token" not in command, command
+    printed = marimo_server(command, port)
+    token = re.search(r"access_token=([A-Za-z0-9_-]+)", printed)
+    assert token, printed
+    token = token.group(1)
+    here = {"Host": f"127.0.0.1:{port}"}
+    foreign = {"Host": f"rebound.example:{port}", "Origin": f"http://rebound.example:{port}"}
+    status, _, body = _get(port, "/", here)
+    assert status in (302, 303, 401) and b"marimo-filename" not in body, status  # to the login form
+    status, body = _post(port, "/api/files/list_files", here)
+    assert status in (401, 403) and b"notebooks" not in body, (status, body[:200])
+    # with the token: the editor opens (the token sets a session cookie)
+    status, headers, _ = _get(port, f"/?access_token={token}", here)
+    cookie = "; ".join(v.split(";", 1)[0] for k, v in headers if k == "set-cookie")
+    assert status in (200, 302, 303, 307) and cookie, (status, headers)
+    status, _, body = _get(port, "/", {**here, "Cookie": cookie})
+    assert status == 200 and b"<html" in body.lower()
+    # a foreign host gets no page and no file, token or not
+    for path in ("/", f"/?access_token={token}", "/api/files/roots"):
+        status, _, body = _get(port, path, {**foreign, "Cookie": cookie})
+        assert status == 403 and b"<html" not in body.lower(), (path, status)
+    for path in ("/api/files/list_files", "/api/files/file_details", f"/api/files/list_files?access_token={token}"):
+        status, body = _post(port, path, {**foreign, "Cookie": cookie, "Authorization": f"Bearer {token}"})
+        assert status in (401, 403) and b"notebooks" not in body and b"baselines" not in body, (path, status, body)
+
+
+def test_the_read_only_lessons_open_without_a_token_and_refuse_a_foreign_host(marimo_server):
+    """``make app``'s lesson gallery and ``make lesson``: read-only, so no token, and students' links keep working;
+    no editing or file access for anyone; a foreign Host gets nothing."""
+    port = _free_port()
+    command = _make_command("lesson", port)
+    assert "marimo run" in command and "--no-token" in command, command
+    marimo_server(command, port)
+    here = {"Host": f"127.0.0.1:{port}"}
+    status, _, body = _get(port, "/", here)
+    assert status == 200 and b"<html" in body.lower()
+    status, body = _post(port, "/api/files/list_files", here)
+    assert status in (401, 403), (status, body[:200])  # run mode grants reading the lesson only
+    status, _, body = _get(port, "/", {"Host": f"rebound.example:{port}"})
+    assert status == 403 and b"<html" not in body.lower()
