@@ -87,9 +87,16 @@ class HostGuard:
             await send({"type": "websocket.close", "code": 1008, "reason": ""})
             return
         body = f"Forbidden: {why}. To serve the lessons under another name, list it in {HOSTS_ENV}.\n".encode()
-        await send({"type": "http.response.start", "status": 403,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
