@@ -21,9 +21,8 @@ the job and calls ``st.rerun()`` when it is done, and that rerun draws the panel
   :data:`EXPRESS_WORKERS` more take only light sessions' jobs, so a newcomer does not wait
   for a neighbour's long job to end either. The regular workers run at a lower CPU priority than the express ones
   (``app._worker``): a light session's job, once started, is not slowed down much by heavy neighbours' jobs sharing
-  the cores. A
-  session keeps at most :data:`MAX_QUEUED_PER_SESSION` queued jobs (older ones are dropped), and a queued job whose
-  sessions have all ended is cancelled instead of run.
+  the cores. A session keeps at most :data:`MAX_QUEUED_PER_SESSION` queued jobs (older ones are dropped), and a
+  queued job whose sessions have all ended is cancelled instead of run.
 * Bounded: each worker may use at most :data:`MEMORY_LIMIT` bytes of data memory (``RLIMIT_DATA``, set when it
   starts); a job that needs more fails with ``MemoryError`` and its panel says so. A worker that dies mid-job
   (killed) fails its job with :class:`WorkerLost`: the panel says so and offers a retry, and a fresh worker takes
@@ -70,17 +69,14 @@ MAX_JOBS = 256  # finished jobs kept (LRU), like app.compute.MAX_ENTRIES
 PRELOAD = ["app._worker"]  # imported once by the forkserver: dpcore and the compute modules
 
 MAX_QUEUED_PER_SESSION = 4  # queued (not yet running) jobs a session may hold; older ones are dropped
-#: Jobs one session may have running at once (of the :data:`WORKERS` + :data:`EXPRESS_WORKERS` workers); jobs
-#: submitted outside any session (tests, bench) are not capped.
-MAX_RUNNING_PER_SESSION = 2
+MAX_RUNNING_PER_SESSION = 2  # jobs one session may have running at once; jobs outside a session are not capped
 #: Data memory (heap and anonymous mappings: numpy arrays, FFT buffers) a worker may use, bytes. With the ~150 MB of
 #: shared code a worker maps, its resident size stays under 1 GiB.
 MEMORY_LIMIT = 800 * 2**20
 #: Seconds a job may run before it is ended (env ``DPX_JOB_TIME_LIMIT``): the slowest panels take about half a
 #: minute on a quiet machine, and a busy one shares its cores between four workers and the pages.
 JOB_TIME_LIMIT = 120.0
-#: Seconds a running job goes on once no live session waits for it: a tab that reconnects (a network blip) within
-#: this time finds its job still running.
+#: Seconds a job runs on once no live session waits for it: a tab reconnecting within them finds it still running.
 GRACE_SECONDS = 2.0
 WATCH_SECONDS = 0.5  # how often the watcher thread looks at the running jobs
 
@@ -406,7 +402,11 @@ def _dispatch() -> None:
 def _start(slot: _Slot, item: _Job) -> None:
     """Send ``item`` to the slot's worker (a fresh one if the worker is gone); call with the lock."""
     for attempt in range(2):
-        worker = _ready_worker(slot)
+        try:
+            worker = _ready_worker(slot)
+        except Exception as exc:  # noqa: BLE001 — no process could be started (e.g. out of memory): the panel says so
+            _settle(slot, item, None, WorkerLost(f"no background worker could be started ({type(exc).__name__})"))
+            return
         try:
             worker.run(item.fn, item.args, functools.partial(_finished, slot, worker, item))
             return
@@ -495,8 +495,8 @@ def watch(now: float | None = None) -> None:
 
 
 def release(job: cf.Future, session: str | None = None) -> None:
-    """``session`` (default: the calling one) no longer waits for ``job``: a queued job is cancelled if no other
-    session waits for it; a running one is ended by :func:`watch` once no live session does."""
+    """``session`` (default: the calling one) no longer waits for ``job``: a queued job is cancelled (a session that
+    still wants it asks again); a running one is ended by :func:`watch` once no live session waits for it."""
     sid = _session_id() if session is None else session
     if job.cancel():
         return
@@ -577,7 +577,7 @@ def shutdown() -> None:
 
 
 def forget(job: cf.Future) -> None:
-    """Drop ``job`` (a failed one, or one a panel retries), so that the next ask computes afresh."""
+    """Drop ``job`` (a failed one, or one a panel retries): the next ask computes afresh."""
     with _LOCK:
         for k in [k for k, j in _JOBS.items() if j is job]:
             del _JOBS[k]
