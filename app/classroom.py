@@ -83,7 +83,8 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] h2 { font-size: 2.6rem; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; line-height: 1.5; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] .st-key-lesson-say [data-testid="stText"] { font-size: 1.45rem; line-height: 1.5; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.2rem; }
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 3rem; }
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
