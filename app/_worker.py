@@ -54,6 +54,29 @@ def limit_memory(limit_bytes: int, server_pid: int | None = None, niceness: int 
         threading.Thread(target=_exit_with, args=(int(server_pid),), name="dpx-worker-watchdog", daemon=True).start()
 
 
+def serve(conn, limit_bytes: int, server_pid: int, niceness: int = NICENESS) -> None:
+    """A background worker's life (app.worker_process): take its limits (:func:`limit_memory`), then run the jobs
+    that arrive on ``conn`` one at a time, answering each with ``(True, value)`` or ``(False, the exception)``, until
+    the server closes the pipe (or kills the process)."""
+    limit_memory(limit_bytes, server_pid, niceness)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # noqa: BLE001 — a job that cannot be read here (e.g. its module is missing)
+            conn.send((False, exc))
+            continue
+        try:
+            answer = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001 — the job's failure (MemoryError too) is the panel's to show
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # noqa: BLE001 — a value or an exception that cannot be sent back
+            conn.send((False, RuntimeError(f"the result could not be sent back ({type(exc).__name__}: {exc})")))
+
+
 def _exit_with(pid: int, every: float = 2.0) -> None:
     """Exit this process as soon as process ``pid`` no longer exists (polled every ``every`` seconds)."""
     import os

@@ -84,7 +84,8 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] h2 { font-size: 2.6rem; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; line-height: 1.5; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] .st-key-lesson-say [data-testid="stText"] { font-size: 1.45rem; line-height: 1.5; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.2rem; }
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 3rem; }
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
@@ -193,7 +194,7 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
             where += " (you have left this view: use the links to go back)"
         st.markdown(where)
         if step.say:
-            st.markdown(f":material/record_voice_over: {step.say}")
+            say(step.say)
         row = st.container(horizontal=True, gap="medium")
         keep = in_app_query() or {}  # a lesson link loads the next page afresh: the address names the saved ledger
         with row:
@@ -207,6 +208,15 @@ def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) 
                              present=present) | keep, "→")
             else:
                 st.markdown(":material/flag: Last view of this lesson.")
+
+
+def say(note: str) -> None:
+    """A lesson step's note, as plain text: a lesson link (``?seq=~…``) carries it, so whoever made the link wrote
+    it. Markdown would draw a link, an image fetched from anywhere (a tracking pixel) or coloured text into the app's
+    own lesson box; plain text shows the characters as they are."""
+    with st.container(horizontal=True, wrap=False, gap="small", key="lesson-say"):
+        st.markdown(":material/record_voice_over:", width="content")  # fixed text: the icon only
+        st.text(note, width="stretch")
 
 
 _SAY = "_dpx_say"
@@ -238,8 +248,8 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
         if not mine:
             st.caption("No views yet.")
             return
-        st.markdown("\n".join(f"{k}. {_title(s.page)}" + (f" — {s.say}" if s.say else "")
-                               for k, s in enumerate(mine, 1)))
+        st.text("\n".join(f"{k}. {_title(s.page)}" + (f" — {s.say}" if s.say else "")  # notes are plain text
+                           for k, s in enumerate(mine, 1)))
         try:
             code = sequences.encode(mine)
         except ValueError as exc:

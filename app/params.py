@@ -267,24 +267,47 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
             said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
             _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
-    st.session_state.setdefault(_BOUND, {})[key] = None  # a dict as an ordered set
+    st.session_state.setdefault(_BOUND, {})[key] = tuple(labels)  # in drawing order; a link carries only a label
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
 
 def current_values() -> dict[str, str]:
-    """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view."""
+    """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view.
+
+    Only values the page has checked: a control's own value, a tab's label, and the kept keys when they read as
+    what they name (:func:`checked_keep_values`); whatever else the address said is left out."""
     out: dict[str, str] = {}
     for key, p in st.session_state.get(_DRAWN, {}).items():
         if key in st.session_state:
             out[key] = p.fmt(st.session_state[key])
-    for key in st.session_state.get(_BOUND, {}):
+    for key, labels in st.session_state.get(_BOUND, {}).items():
         value = st.query_params.get(key)
-        if value:
+        if value and value in (labels or ()):
             out[key] = value
-    for key in KEEP_KEYS:
-        value = st.query_params.get(key)
-        if value:
-            out[key] = value
+    return out | checked_keep_values({key: st.query_params.get(key) for key in KEEP_KEYS})
+
+
+def checked_keep_values(raw: Mapping[str, str | None]) -> dict[str, str]:
+    """The kept address values (:data:`KEEP_KEYS`) that read as what they name, in that order: a ledger id of the
+    right shape, a lesson the app can open and a view of it (``step`` only with its ``seq``)."""
+    from app import ledger_store, sequences  # noqa: PLC0415 — pure helpers; kept out of the module's import time
+
+    out: dict[str, str] = {}
+    ledger, seq, step = raw.get("ledger"), raw.get("seq"), raw.get("step")
+    if ledger and ledger_store.is_ledger_id(ledger):
+        out["ledger"] = ledger
+    if seq:
+        try:
+            sequences.parse(seq, None)
+        except ValueError:
+            return out
+        out["seq"] = seq
+        if step:
+            try:
+                index = sequences.parse(seq, step)[1]
+            except ValueError:
+                return out
+            out["step"] = str(index + 1)
     return out
 
 

@@ -24,6 +24,9 @@ MAX_STEPS = 30  # a lesson longer than this is not a lesson
 MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under browsers' limits)
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,19}$")
 _MAX_VALUE = 60
+#: What a step's setting may hold: a number, an option's id or a part's name ("Figs. 3–5", "Top-c"), never markup or
+#: a link; the page the step opens judges the value itself as well.
+_VALUE = re.compile(r"^[^\x00-\x1f\x7f<>\[\]{}`\"'\\]*$")
 #: Address keys a step never stores: they belong to the classroom, not to the view.
 CLASSROOM_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger", "poll", "join"})
 
@@ -106,7 +109,7 @@ def _check_step(step: Step) -> Step:
     for key, value in step.query.items():
         if not isinstance(key, str) or not _KEY.match(key) or key in CLASSROOM_KEYS:
             raise ValueError(f"a lesson step holds the setting {str(key)[:30]!r}, which is not a setting name")
-        if not isinstance(value, str) or len(value) > _MAX_VALUE:
+        if not isinstance(value, str) or len(value) > _MAX_VALUE or not _VALUE.match(value):
             raise ValueError(f"a lesson step holds an unreadable value for {key!r}")
     return step
 

@@ -43,13 +43,8 @@ def no_wait(monkeypatch):
     yield
     _wait_for_jobs()
     background.clear()
-    # a pool is sized when it starts (WORKERS + EXPRESS_WORKERS): one started while a test had patched those must
-    # not serve the next test
-    for state in (background._STATE, background._EXPRESS):
-        pool = state.get("pool")
-        if pool is not None:
-            pool.shutdown(wait=False)
-            state["pool"] = None
+    # workers started while a test had patched the settings (niceness, recycling) must not serve the next test
+    background.shutdown()
 
 
 # --------------------------------------------------------------------------------------------- the mechanism
@@ -210,28 +205,31 @@ def test_waiting_for_every_job_skips_cancelled_ones(no_wait, monkeypatch):
 
 
 @pytest.mark.parametrize("express", [True, False], ids=["express", "regular"])
-def test_a_dead_worker_pool_is_replaced(no_wait, monkeypatch, express):
-    if not express:  # no express workers: every job goes to the regular pool
+def test_a_dead_idle_worker_is_replaced(no_wait, monkeypatch, express):
+    if not express:  # no express workers: every job goes to a regular one
         monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
-    session = f"dead-pool-{express}"  # a light session (no earlier test used it): its jobs go to an express worker
+    session = f"dead-worker-{express}"  # a light session (no earlier test used it): its jobs go to an express worker
     assert background.submit(_slow_square, 7.0, 0.0, session=session).result(timeout=60) == 49.0
-    pool = background._pool(express)
-    pool.shutdown(wait=True)  # as if the pool broke: submit raises on it
-    pool._broken = "killed by the test"
+    slot = next(s for s in background._SLOTS[express] if s.worker is not None)
+    dead = slot.worker
+    dead.process.kill()  # as if the system had killed it while it waited for a job
+    dead.process.join(30)
     assert background.submit(_slow_square, 8.0, 0.0, session=session).result(timeout=60) == 64.0
-    assert background._pool(express) is not pool
+    assert slot.worker is not dead
 
 
 def test_warm_starts_the_workers_off_the_calling_thread(no_wait, monkeypatch):
-    monkeypatch.setitem(background._STATE, "pool", None)
+    background.shutdown()
     monkeypatch.setitem(background._STATE, "warming", False)
     t = time.perf_counter()
     background.warm()
     assert time.perf_counter() - t < 0.5, "warm() must not wait for the forkserver"
+    slots = [*background._slots(False), *background._slots(True)]
     deadline = time.monotonic() + 60
-    while background._STATE["pool"] is None and time.monotonic() < deadline:
+    while not all(s.worker is not None for s in slots) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert background.submit(_pid).result(timeout=60) != os.getpid()
+    assert all(s.worker is not None and s.worker.alive() for s in slots)
+    assert background.submit(_pid).result(timeout=60) in {s.worker.pid for s in slots}
     background.warm()  # once per process: a second call does nothing
     monkeypatch.setenv("DPX_BACKGROUND", "inline")
     monkeypatch.setitem(background._STATE, "warming", False)
@@ -524,3 +522,176 @@ def test_heavy_sessions_jobs_run_at_a_lower_priority_than_a_newcomers(no_wait, m
     assert heavy.result(timeout=60) == min(19, server + _worker.HEAVY_NICENESS)
     assert light.result(timeout=60) == min(19, server + _worker.NICENESS)
     assert heavy.result() > light.result()
+
+
+# --------------------------------------------------------------------------------------------- ended, limited, capped
+# No verdict here depends on how fast the machine is: the clock the watcher reads is the test's own, jobs block until
+# the test lets them finish (a file appears), and every wait is for an event, with a generous bound.
+
+
+def _until_file(path: str, value: float) -> float:
+    """A job that runs until ``path`` exists (or ten minutes pass), then returns ``value``."""
+    deadline = time.monotonic() + 600
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return value
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The watcher's clock, moved by the test: ``clock.now`` seconds."""
+
+    class Clock:
+        now = 1000.0
+
+    monkeypatch.setattr(background, "_clock", lambda: Clock.now)
+    return Clock
+
+
+def _worker_of(job) -> object:
+    with background._LOCK:
+        return next(item.slot.worker for item in background._RUNNING if item.future is job)
+
+
+def test_a_closed_tabs_running_job_ends_and_frees_its_worker(no_wait, monkeypatch, clock, tmp_path):
+    monkeypatch.setattr(background, "WORKERS", 1)
+    monkeypatch.setattr(background, "EXPRESS_WORKERS", 0)
+    gone: set[str] = set()
+    monkeypatch.setattr(background, "_alive", lambda s: s not in gone)
+    never = str(tmp_path / "never")
+    job = background.submit(_until_file, never, 1.0, session="tab")
+    waiting = background.submit(_slow_square, 5.0, 0.0, session="other")  # the one worker is busy: it waits
+    assert job.running() and background.queued() == {"other": 1}
+    worker = _worker_of(job)
+    background.watch()
+    assert not job.done(), "an open tab's job runs on"
+    gone.add("tab")  # the reader closed the tab
+    background.watch()
+    assert not job.done(), "a tab reconnecting within the grace period would find it"
+    clock.now += background.GRACE_SECONDS
+    background.watch()
+    with pytest.raises(background.JobEnded):
+        job.result(timeout=0)
+    worker.process.join(60)
+    assert worker.process.exitcode == -9, "its worker was killed, not left computing"
+    assert waiting.result(timeout=60) == 25.0, "the freed place went to the waiting job (in a fresh worker)"
+    assert background.submit(_slow_square, 6.0, 0.0, session="later").result(timeout=60) == 36.0
+    # in the served app the watcher looks every WATCH_SECONDS: a closed tab's job ends within a few seconds
+    assert background.GRACE_SECONDS + background.WATCH_SECONDS <= 3.0
+    assert background._STATE["watcher"] is not None and background._STATE["watcher"].is_alive()
+
+
+def test_a_job_another_live_session_waits_for_is_not_ended(no_wait, monkeypatch, clock, tmp_path):
+    gone: set[str] = set()
+    monkeypatch.setattr(background, "_alive", lambda s: s not in gone)
+    flag = str(tmp_path / "go")
+    job = background.submit(_until_file, flag, 2.0, session="leaves")
+    assert background.submit(_until_file, flag, 2.0, session="stays") is job
+    gone.add("leaves")
+    background.watch()
+    clock.now += 10 * background.GRACE_SECONDS
+    background.watch()
+    assert not job.done()
+    open(flag, "w").close()
+    assert job.result(timeout=60) == 2.0
+
+
+def test_a_job_past_its_time_limit_is_ended_and_its_panel_says_so(no_wait, monkeypatch, clock, tmp_path):
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "0")
+    monkeypatch.setattr(background, "JOB_TIME_LIMIT", 120.0)
+    at = AppTest.from_function(_endless_script, default_timeout=60)
+    at.session_state["flag"] = str(tmp_path / "never")
+    at.run()
+    assert not at.exception
+    waiting = [i.value for i in at.info if PLACEHOLDER in i.value]
+    assert waiting and "computes for at most 2 minutes" in waiting[0], "the panel states its time limit"
+    job = next(iter(at.session_state["_background_pending"].values()))
+    worker = _worker_of(job)
+    started = clock.now
+    clock.now = started + 119.9
+    background.watch()
+    assert not job.done()
+    clock.now = started + 120.0
+    background.watch()
+    with pytest.raises(background.JobTimeLimit, match="more than the 2 minutes"):
+        job.result(timeout=0)
+    worker.process.join(60)
+    assert worker.process.exitcode == -9
+    at.run()
+    assert not at.exception
+    assert any("more than the 2 minutes a panel may compute for" in w.value for w in at.warning), [
+        w.value for w in at.warning]
+    assert [b.label for b in at.button] == ["Retry"], "the panel offers a retry instead of starting again by itself"
+
+
+def _endless_script() -> None:
+    import streamlit as st
+
+    from app import background
+    from tests.app.test_background import _until_file
+
+    value = background.result(_until_file, st.session_state["flag"], 3.0, slot="endless", label="Composing")
+    if value is not None:
+        st.metric("value", value)
+
+
+def test_the_time_limit_reads_the_environment(monkeypatch):
+    for raw, expected in (("30", 30.0), ("0", background.JOB_TIME_LIMIT), ("-5", background.JOB_TIME_LIMIT),
+                          ("inf", background.JOB_TIME_LIMIT), ("soon", background.JOB_TIME_LIMIT)):
+        monkeypatch.setenv("DPX_JOB_TIME_LIMIT", raw)
+        assert background.time_limit() == expected
+    assert background.duration(120) == "2 minutes" and background.duration(60) == "1 minute"
+    assert background.duration(90) == "90 seconds"
+
+
+def test_one_session_runs_at_most_its_cap_at_once(no_wait, monkeypatch, tmp_path):
+    """A visitor with four heavy panels (or four tabs' worth in one session) holds two workers; another visitor's job
+    starts at once on a free one; the visitor's other jobs start as its first ones finish."""
+    assert background.MAX_RUNNING_PER_SESSION == 2 < background.WORKERS + background.EXPRESS_WORKERS
+    flags = [str(tmp_path / f"go{i}") for i in range(4)]
+    mine = [background.submit(_until_file, flags[i], float(i), session="greedy") for i in range(4)]
+    assert background.running() == {"greedy": 2} and background.queued() == {"greedy": 2}
+    assert [j.running() for j in mine] == [True, True, False, False]
+    theirs = background.submit(_slow_square, 3.0, 0.0, session="neighbour")
+    assert theirs.result(timeout=60) == 9.0, "a neighbour's job is not kept waiting by the greedy session"
+    assert background.running().get("greedy") == 2
+    open(flags[0], "w").close()
+    assert mine[0].result(timeout=60) == 0.0
+    assert mine[2].running() and not mine[3].running(), "one finished, one more started"
+    assert background.running() == {"greedy": 2}
+    for flag in flags[1:]:
+        open(flag, "w").close()
+    assert [j.result(timeout=60) for j in mine] == [0.0, 1.0, 2.0, 3.0]
+
+
+def _moving_script() -> None:
+    import streamlit as st
+
+    from app import background
+    from tests.app.test_background import _until_file
+
+    x = st.number_input("x", value=3.0)
+    value = background.result(_until_file, st.session_state["flag"], x, slot="moving", label="Composing")
+    if value is not None:
+        st.metric("value", value)
+
+
+def test_moving_on_ends_the_previous_running_job(no_wait, monkeypatch, clock, tmp_path):
+    """A reader who moves a slider while a long job runs for the old value: that job ends (its worker is freed for
+    the new one) unless another session waits for it."""
+    monkeypatch.setenv("DPX_HEAVY_WAIT", "0")
+    at = AppTest.from_function(_moving_script, default_timeout=60)
+    at.session_state["flag"] = str(tmp_path / "never")
+    at.run()
+    first = next(iter(at.session_state["_background_pending"].values()))
+    assert first.running()
+    at.number_input[0].set_value(4.0).run()
+    background.watch()
+    clock.now += background.GRACE_SECONDS
+    background.watch()
+    with pytest.raises(background.JobEnded):
+        first.result(timeout=0)
+    second = at.session_state["_background_pending"]["moving"]
+    assert second is not first and second.running()
+    open(at.session_state["flag"], "w").close()
+    assert second.result(timeout=60) == 4.0

@@ -84,6 +84,12 @@ def test_a_lesson_never_carries_a_ledger_id():
     ("eps", "7", "from 1 to 6"),
     ("eps", "two", "from 1 to 6"),
     ("~" + "A" * 5000, None, "damaged"),
+    # a step's setting is a number, an option or a part's name, never markup or a link (a lesson's next-view link
+    # carries it)
+    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["baselines",{"eps":"[click](javascript:alert(4))"}]]')).decode(),
+     None, "unreadable value"),
+    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["brdp",{"part":"<img src=x>"}]]')).decode(), None,
+     "unreadable value"),
 ])
 def test_bad_links_raise_a_message_naming_the_value(seq, step, match):
     with pytest.raises(ValueError, match=match):

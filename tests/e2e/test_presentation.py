@@ -100,7 +100,8 @@ def test_my_lesson_link_round_trip(page: Page, app_url):
     page.get_by_role("button", name="Add this view to my lesson").click()
     wait_for_app(page)
     body = page.get_by_test_id("stPopoverBody")
-    expect(body.locator("ol li")).to_have_count(2, timeout=TIMEOUT)  # the two views, in order
+    views = body.get_by_test_id("stText").filter(has_text="1. ")  # the two views, in order (notes are plain text)
+    expect(views).to_contain_text(re.compile(r"1\. Gaussian & Laplace.*\n2\. Sparse vector technique"), timeout=TIMEOUT)
     link = body.locator("code").last.inner_text().strip()
     assert link.startswith(f"{app_url}/baselines?") and "seq=~" in link, link
     _open(page, link)
