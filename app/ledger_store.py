@@ -136,10 +136,7 @@ def is_ledger_id(value: Any) -> bool:
 
 def ledger_from_json(text: str) -> dl.Ledger:
     """The ledger of :meth:`~dpcore.ledger.Ledger.to_json` as it was accepted (no replay through the filter)."""
-    data = json.loads(text)
-    b = data["budget"]
-    rel = tuple(dl.Release.from_dict(r) for r in data["releases"])
-    return dl.Ledger(b["epsilon"], b["delta"], b["enforce"], rel, b.get("delta_share", 0.5))
+    return dl.restore(text)
 
 
 def _refusal(release: dl.Release, reason: str) -> dict[str, str]:

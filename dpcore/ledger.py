@@ -96,6 +96,7 @@ __all__ = [
     "cumulative",
     "from_json",
     "from_csv",
+    "restore",
 ]
 
 ENFORCERS = ("filter", "basic")
@@ -246,6 +247,15 @@ class Ledger:
             w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v)
                         for k, v in r.to_dict().items()})
         return buf.getvalue()
+
+
+def restore(text: str) -> Ledger:
+    """The ledger of :meth:`Ledger.to_json` as it was accepted, not replayed through its accountant: for the app's own
+    stored copies. A file from outside goes through :func:`from_json` (size-limited, validated, replayed)."""
+    data = json.loads(text)
+    b = data["budget"]
+    releases = tuple(Release.from_dict(r) for r in data["releases"])
+    return Ledger(b["epsilon"], b["delta"], b["enforce"], releases, b.get("delta_share", 0.5))
 
 
 def _decode(text: Any) -> str:
