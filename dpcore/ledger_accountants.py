@@ -243,6 +243,7 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
     """Charge one release to the privacy filter (Rogers et al. 2023); BudgetExceeded names the numbers."""
     left = flt.remaining_rho
     if r.rules.epsilon_max:  # a noise reduction: admitted on its worst case, charged ex-post
+        assert r.epsilon_max is not None  # its kind carries ε_max (checked when the release was made)
         need = r.epsilon_max**2 / 2.0
         if not flt.can_start(epsilon_max=r.epsilon_max):
             raise BudgetExceeded(

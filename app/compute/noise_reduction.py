@@ -558,7 +558,7 @@ def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
     """Cost per count at y ∈ {30, 50, 100, 200, 500} at the paper's settings, grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     return nr.cost_comparison([30, 50, 100, 200, 500], alpha=PAPER["alpha"], epsilon2_min=EPS2_MIN,
-                              epsilon2_max=top, grid_size=PAPER["levels"], draws=draws, rng=seed)
+                              epsilon2_max=top, grid_size=int(PAPER["levels"]), draws=draws, rng=seed)
 
 
 @dataclass(frozen=True)
@@ -788,7 +788,7 @@ def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spa
                           "flat": flat[:LAPLACE_SHOWN].ravel()})
     pairs = pd.DataFrame({"b_fine": b[1:], "b_coarse": b[:-1], "empirical": flat[:, :-1].mean(axis=0),
                           "theory": (b[1:] / b[:-1]) ** 2})
-    loss = nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0)
+    loss = np.asarray(nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0))
     stop = np.asarray(nr.relative_error_stop(value + x[0], eps, alpha=alpha))
     k = int(np.argmax(stop)) if stop.any() else eps.size - 1
     gap = float(np.abs(pairs["empirical"] - pairs["theory"]).max()) if eps.size > 1 else 0.0

@@ -164,6 +164,7 @@ def describe(law: r2dp.MixingLaw) -> str:
     if isinstance(law, r2dp.TruncatedNormal):
         return (f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at "
                 f"ℓ = {number(law.low, 4)}")
+    assert isinstance(law, r2dp.Combination)  # the only family left
     parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
     return f"sum: {parts}"
 

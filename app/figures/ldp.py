@@ -116,7 +116,7 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
     bands_ = (0, 1)  # the two bands: one bar trace (fewer traces: each costs the browser a redraw pass)
     points = ((2, LIKE, "diamond"), (3, MAXC, "x"))  # the two gains: one marker trace
-    traces = [
+    traces: list[dict] = [
         {
             "type": "bar",
             "orientation": "h",
@@ -565,7 +565,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
         x="answered queries k",
         y="privacy loss ℓ (ε units)",
         marks=[hline(budget, f"budget ε_G = {number(budget)}", color=BUDGET, dash="dash", side="right")],
-        y_range=[0, budget * 1.15],
+        y_range=(0, budget * 1.15),
         hovermode="closest",
     )
 

@@ -305,7 +305,8 @@ def fig3(df: pd.DataFrame, *, gamma: float) -> go.Figure:
     """Reproduced Fig. 3: U_Lap, U*_R²DP and their ratio over (ε, Δ) at one γ (three heat maps)."""
     maps = [("laplace_usefulness", "Laplace U", "x", "y", "Blues"), ("usefulness", "R²DP U*", "x2", "y2", "Blues"),
             ("ratio", "ratio", "x3", "y3", "Viridis")]
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (col, label, xa, ya, scale) in enumerate(maps):
         piv = df.pivot(index="sensitivity", columns="epsilon", values=col)
         bar = {"x": 0.28 + 0.36 * i, "len": 0.9, "thickness": 10, "title": {"text": label}}
@@ -339,7 +340,8 @@ def fig4(df: pd.DataFrame) -> go.Figure:
 def fig5(df: pd.DataFrame) -> go.Figure:
     """Reproduced Fig. 5: counting queries (Δ = 1), usefulness of (a) Laplace and (b) the best Gamma R²DP law over
     (ε, γ), as two heat maps on one colour scale."""
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (col, label) in enumerate((("laplace_usefulness", "(a) Laplace"), ("usefulness", "(b) R²DP (Gamma)"))):
         piv = df.pivot(index="g", columns="epsilon", values=col)
         xa, ya = ("x", "y") if i == 0 else ("x2", "y2")
@@ -368,7 +370,8 @@ def experiment(df: pd.DataFrame, *, measures: tuple[str, ...], title: str, y_tit
     gammas = sorted(df["gamma"].unique())
     panels = [(m, g) for m in measures for g in gammas]
     width = 1.0 / len(panels)
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (measure, g) in enumerate(panels):
         sfx = "" if i == 0 else str(i + 1)
         for mech, (name, color, dash) in MECHANISM_STYLE.items():

@@ -18,6 +18,7 @@ import functools
 import math
 import os
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -249,7 +250,7 @@ def figure(
     y: str,
     log_x: bool = False,
     log_y: bool = False,
-    marks: list[tuple[dict, dict]] = (),
+    marks: Sequence[tuple[dict, dict]] = (),
     y_range: tuple[float, float] | None = None,
     **layout: Any,
 ) -> go.Figure:

@@ -70,7 +70,7 @@ def _gaussian_log_delta_finite(e: np.ndarray, m: np.ndarray) -> np.ndarray:
         return np.where(la == -np.inf, -np.inf, val)
 
 
-def gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def gaussian_log_delta(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
     """ln δ_G(ε) for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)

@@ -51,7 +51,7 @@ def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.
     return b
 
 
-def laplace_delta_single(eps: np.ndarray, eps0: float) -> np.ndarray:
+def laplace_delta_single(eps: FloatOrArray, eps0: FloatOrArray) -> np.ndarray:
     """Exact δ(ε) of one Laplace release with ε₀ = Δ/b, for every real ε (vectorised over ε).
 
 The privacy loss of Lap(0, b) against Lap(Δ, b) is +ε₀ for x ≤ 0, (Δ − 2x)/b on [0, Δ] and −ε₀ beyond;
@@ -83,7 +83,7 @@ class _LaplaceLoss(_plm.LaplacePrivacyLoss):
     REMOVE, un-subsampled case is vectorised; anything else defers to the library.
     """
 
-    def get_delta_for_epsilon(self, epsilon):  # type: ignore[override]
+    def get_delta_for_epsilon(self, epsilon):
         if (self.sampling_prob != 1.0 or self.adjacency_type != _plm.AdjacencyType.REMOVE
                 or np.ndim(epsilon) == 0):
             return super().get_delta_for_epsilon(epsilon)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import fft as _fft
@@ -70,7 +71,7 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
     no requirement that ε be sorted. Reads the PLD's dense pmf (``dp_accounting`` internals); falls back to the
     public method for other PLDs.
     """
-    pmf = getattr(pld, "_pmf_remove", None)
+    pmf: Any = getattr(pld, "_pmf_remove", None)
     probs = getattr(pmf, "_probs", None)
     if probs is None or not getattr(pld, "_symmetric", False):
 
@@ -94,7 +95,7 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
             tail = mass_above[k] - np.exp(np.where(np.isneginf(e), -np.inf, e + log_weighted[k]))
         return np.clip(m_inf + np.maximum(np.nan_to_num(tail, nan=0.0), 0.0), 0.0, 1.0)
 
-    fast.arrays = (losses, mass_above, log_weighted, m_inf)  # type: ignore[attr-defined]  (for invert_profile)
+    fast.arrays = (losses, mass_above, log_weighted, m_inf)  # type: ignore[attr-defined]  # for invert_profile
     return fast
 
 
@@ -169,7 +170,7 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     (dp_accounting/pld/common.py::compute_self_convolve_bounds, self_convolve; pld_pmf.DensePLDPmf.self_compose).
     Other PLDs fall back to the library method.
     """
-    pmf = getattr(pld, "_pmf_remove", None)
+    pmf: Any = getattr(pld, "_pmf_remove", None)
     if isinstance(pmf, _pld_pmf.SparsePLDPmf) and num_times > 1 and pmf.size > 1 \
             and num_times * math.log(pmf.size) > math.log(_pld_pmf._MAX_PMF_SPARSE_SIZE):  # noqa: SLF001
         pmf = _dense_pmf(pmf)  # what the library does before composing a large sparse pmf

@@ -38,10 +38,10 @@ class BRDPPlan:
     delta: float
     sensitivity: float
     theta: float
-    kernel: str
-    accountant: str
-    objective: str
-    calibration: str
+    kernel: Kernel
+    accountant: Literal["exact", "paper"]
+    objective: Literal["corrected", "as_printed"]
+    calibration: Literal["analytic", "classic"]
     epsilon_y: float
     q: float
     scale: float
@@ -127,7 +127,7 @@ _QGRID_CHUNKS = ((len(_QGRID) - 16, len(_QGRID)), (len(_QGRID) - 46, len(_QGRID)
 
 
 def _largest_exact_q(
-    kernel: str, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray, prune_p: Any = None
+    kernel: Kernel, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray, prune_p: Any = None
 ) -> Any:
     """Largest q with max_d exact delta(eps) <= delta (-1 if none), for one scale s or an array of scales.
 
@@ -209,7 +209,7 @@ def _largest_exact_q(
 
 
 def _exact_opt(
-    kernel: str, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32
+    kernel: Kernel, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32
 ) -> tuple[float, float, float]:
     """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice."""
     coarse_d = d * np.arange(1, 5) / 4  # search on 4 shifts; the chosen plan is verified on 200 below

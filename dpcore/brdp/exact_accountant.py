@@ -24,7 +24,7 @@ from dpcore.brdp._common import (
 from dpcore.brdp.kernels import _cdf, _den, _p_theta, _pdf
 
 
-def _threshold(kernel: str, s: float, d: np.ndarray, level: np.ndarray) -> np.ndarray:
+def _threshold(kernel: str, s: Any, d: Any, level: Any) -> np.ndarray:
     """sup{x : Z_d(x) > level} for the kernel loss Z_d(x) = ln f(x)/f(x - d) (nonincreasing in x)."""
     with np.errstate(all="ignore"):
         if kernel == "gaussian":
@@ -66,7 +66,7 @@ def _cuts_new(theta: float, d: np.ndarray):
     return lo, hi, mid
 
 
-def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
+def _pieces(theta: float, d: Any, q: Any):
     """Pieces [l, r] of the line where c_0 and c_d are constant.
 
     Returns l, r, a, b, c = ln(a/b), each with a last axis of length 5.

@@ -238,8 +238,8 @@ def composition_curve(
         paper = _thm3_epsilons_gauss(pl.sensitivity, pl.scale, pl.w, pl.loss, tt, dl)
         dp = _thm3_epsilons_gauss(pl.sensitivity, pl.dp_scale, 0.0, 0.0, tt, dl)
     else:
-        paper = [_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt]
-        dp = [_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt]
+        paper = np.array([_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt])
+        dp = np.array([_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt])
     for t, e_paper, e_dp in zip(tt, paper, dp):
         row = {"compositions": t, "paper": float(e_paper), "dp": float(e_dp), "exact": math.nan}
         if base is not None:  # accounting's faster self-composition (same pmf) and closed-form inversion
@@ -312,8 +312,8 @@ def experiment_releases(
     d, th = _sens(sensitivity), _theta(theta)
     n_rel = _v.integer("n_releases", n_releases, low=1)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
-    mode = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
-    mechanisms = _v.sequence("mechanisms", mechanisms)
+    mode: Literal["paper", "corrected"] = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
+    mechanisms = tuple(_v.sequence("mechanisms", mechanisms))
     for m in mechanisms:
         _v.choice("mechanisms", m, _MECHANISMS)
     gen = _v.rng(rng)
@@ -328,7 +328,7 @@ def experiment_releases(
     frames = []
     sp: SubsamplingPlan | None = None
     for mech in mechanisms:
-        kernel = "laplace" if "Lap" in mech else "gaussian"
+        kernel: Kernel = "laplace" if "Lap" in mech else "gaussian"
         if mech.endswith("-DP"):
             s = _calibrate(kernel, e, dl, d, "analytic")
             noise = _draw_kernel(kernel, s, n_rel, gen)
@@ -379,7 +379,7 @@ def compare_accountants(
     Columns: plan, epsilon_y, q, acceptance, paper_delta, exact_delta, ratio (exact / target delta) and status
     ("sound" if exact delta <= target, else "anti-conservative").
     """
-    kw = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
+    kw: dict[str, Any] = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
               calibration=calibration)
     paper = optimize(accountant="paper", **kw)
     exact = optimize(accountant="exact", **kw)

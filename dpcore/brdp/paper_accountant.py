@@ -45,7 +45,7 @@ def paper_w(*, kernel: Kernel, scale: float, theta: float, sensitivity: float) -
     return _w(_kernel(kernel), _scale(scale), _theta(theta), _sens(sensitivity))
 
 
-def _paper_delta(kernel: str, eps: np.ndarray, s: float, theta: float, q: float, d: float) -> np.ndarray:
+def _paper_delta(kernel: str, eps: Any, s: float, theta: float, q: float, d: float) -> np.ndarray:
     w = _w(kernel, s, theta, d)
     big_l = math.inf if q >= 1 else -math.log1p(-q)
     return np.clip((1 - w) * _profile(kernel, eps, s, d) + w * _profile(kernel, eps - big_l, s, d), 0.0, 1.0)

@@ -320,7 +320,7 @@ def log_likelihood_bounds(
     _terms(terms, lo.size)
     tol = _v.positive("tol", tol)
     bins = sorted({_v.integer("binary", b, low=0, high=lo.size - 1) for b in _v.sequence("binary", binary)})
-    best = None
+    best: list[Any] | None = None
     n_nodes = 0
     conv = True
     for combo in itertools.product(*[(lo[b], hi[b]) for b in bins]):

@@ -122,6 +122,7 @@ class RegressionFilter:
         if self.method == "exact_linear":
             if not (st.lin.all()):
                 raise ValueError("method 'exact_linear' needs linear regression queries only")
+            assert self._verts is not None  # set for this method
             val = _group_loss_exact_linear(st, self.lower, self.upper, self._verts)
         elif self.method == "multistart":
             val = _group_loss_multistart(st, self.lower, self.upper, self._rng)

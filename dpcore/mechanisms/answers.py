@@ -15,6 +15,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from scipy import special, stats
@@ -27,6 +28,8 @@ from dpcore import noise_reduction as _nr
 from dpcore import r2dp as _r2dp
 from dpcore import svt as _svt
 from dpcore.mechanisms.requirement import Requirement
+
+_Accountant = Literal["exact", "paper"]  # the BR-DP accountants a plan is optimised under
 
 R2DP_FAMILIES = ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
 RTOL = 1e-5  # relative width of the final ε bracket of every bisection
@@ -50,20 +53,20 @@ def gaussian_accuracy(eps: float, req: Requirement) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
-def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: str,
-                      accountant: str) -> _brdp.BRDPPlan:
+def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: _brdp.Kernel,
+                      accountant: _Accountant) -> _brdp.BRDPPlan:
     """brdp.optimize memoised by its scalars (a bisection and the reverse table ask for the same plans again)."""
     return _brdp.optimize(epsilon=eps, delta=delta, sensitivity=sensitivity, theta=bound, kernel=kernel,
                           accountant=accountant)
 
 
-def brdp_plan(eps: float, req: Requirement, accountant: str) -> _brdp.BRDPPlan:
+def brdp_plan(eps: float, req: Requirement, accountant: _Accountant) -> _brdp.BRDPPlan:
     """The optimised BR-DP plan at ε for this requirement (memoised)."""
     return _brdp_plan_cached(float(eps), float(req.delta), float(req.sensitivity), float(req.bound), req.kernel,
                              accountant)
 
 
-def brdp_accuracy(accountant: str) -> Callable[[float, Requirement], float]:
+def brdp_accuracy(accountant: _Accountant) -> Callable[[float, Requirement], float]:
     """Acceptance of the best BR-DP plan at ε under ``accountant`` ("exact" or "paper")."""
     return lambda eps, req: brdp_plan(eps, req, accountant).acceptance
 
@@ -308,7 +311,7 @@ def noise_reduction_cost(
 # ----------------------------------------------------------------------------------------------------------
 
 
-def brdp_details(accountant: str) -> Callable[[float, Requirement, bool], dict]:
+def brdp_details(accountant: _Accountant) -> Callable[[float, Requirement, bool], dict]:
     """The plan's split, its exact δ and whether the stated δ holds (the paper's accountant can under-report it)."""
     def details(eps: float, req: Requirement, forward: bool) -> dict:
         plan = brdp_plan(eps, req, accountant)

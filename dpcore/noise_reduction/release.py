@@ -89,7 +89,7 @@ def _bm_run_linear(
     h = (s1 - s0) / (k - 1) if k > 1 else 0.0
     rh = math.sqrt(h)
     w_prev, start, chunk = 0.0, 0, 32
-    ss = np.empty(0)
+    ss: np.ndarray = np.empty(0)
     yhat = np.empty(0)
     while start < k:
         end = min(k, start + chunk)

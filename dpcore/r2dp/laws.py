@@ -379,14 +379,15 @@ class Combination(MixingLaw):
             if ui <= 0:
                 continue
             out[i] = integrate.quad(
-                lambda x: float(l1.pdf(x)) * float(l2.pdf((ui - a1 * x) / a2)) / a2, 0, ui / a1, limit=200
+                lambda x: float(l1.pdf(x)) * float(l2.pdf((ui - a1 * x) / a2)) / a2,  # type: ignore[attr-defined]
+                0, ui / a1, limit=200,
             )[0]
         return _out(out.reshape(np.shape(u)), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         n = _v.integer("n", n, low=0)
         g = _v.rng(rng)
-        return sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients))
+        return np.asarray(sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients)))
 
     def scaled(self, c: float) -> Combination:
         c = _v.positive("c", c)
@@ -397,7 +398,7 @@ class Combination(MixingLaw):
 
 
 def _has_infinite_atom(law: MixingLaw) -> bool:
-    return law.discrete and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms))
+    return isinstance(law, _Discrete) and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms))
 
 
 def _law(law: Any) -> MixingLaw:

@@ -320,6 +320,7 @@ def _opt_gamma_tn(eps: float, dq: float, gam: float, starts: list[MixingLaw]) ->
     rx, rf = _nelder_mead(lambda x: solve(x)[0], best_x, xatol=1e-6, fatol=1e-12, maxfev=200)  # restart
     if rf < best_v:
         best_x, best_v = rx, float(rf)
+    assert best_x is not None  # some start had a finite objective
     s = solve(best_x)[1]
     k, th, mu, sig, lo = (float(v) for v in parts(best_x, s))
     return Combination((Gamma(k, th), TruncatedNormal(mu, sig, lo)), (1.0, 1.0))

@@ -84,7 +84,7 @@ def scale_pdf(law: MixingLaw, b: Any) -> np.ndarray | float:
     arr = _v.real_array("b", b, low=0.0, allow_inf=False)
     with np.errstate(over="ignore", invalid="ignore"):  # b → 0 (u = 1/b beyond the float range): density → f_u(inf) = 0
         inv = 1.0 / np.where(arr > 0, arr, 1.0)  # b = 0 (u = ∞) has density 0
-        dens = np.asarray(law.pdf(inv), dtype=float)
+        dens = np.asarray(law.pdf(inv), dtype=np.float64)  # type: ignore[attr-defined]  # a continuous law
         out = np.where((arr > 0) & (dens > 0), dens * inv**2, 0.0)
     return _out(out, b)
 

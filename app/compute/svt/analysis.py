@@ -13,6 +13,7 @@ import functools
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -319,7 +320,7 @@ def comparison(
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])
-    acc = {"count − τ": [number(x, 4) for x in d]}
+    acc: dict[str, Any] = {"count − τ": [number(x, 4) for x in d]}
     for label, r in (
         ("r = 0", 0.0),
         (f"r = mean = {number(sp.mean_correction, 4)}", sp.mean_correction),
@@ -483,7 +484,7 @@ def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
     exp = svt.split_budget(epsilon, c=1, w=1.0)
     lap = svt.split_budget(epsilon, c=1, w=1.0, noise="laplace")
     r_op = svt.correction_term(exp.threshold_scale, exp.query_scale, k=k).r
-    kw = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
+    kw: dict[str, Any] = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
     return Theorem4(
         printed=svt.accuracy_bound(k, beta, epsilon, variant="as_printed"),
         corrected=svt.accuracy_bound(k, beta, epsilon),
