@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({ok(not stats.errors)}) |",
         f"| sessions moved by the kill: reconnected / view restored / ledger restored | {len(stats.reconnects)} / "
         f"{stats.restored_views} / {stats.restored_ledgers} | all |",
-        f"| drop → view and ledger back, p50 / max | " + (
+        "| drop → view and ledger back, p50 / max | " + (
             f"{statistics.median(stats.reconnects):.1f} / {max(stats.reconnects):.1f} s" if stats.reconnects else "—")
         + " | — |",
         f"| ledgers / releases accepted / refused (all read back from PostgreSQL) | {n_ledgers} / {stats.adds} / "

@@ -19,7 +19,8 @@ it can under-report δ by orders of magnitude, see ``docs/errata.md``) and ``"ex
 """
 
 from dpcore.brdp._common import (
-    Kernel, MAX_COMPOSED_POINTS, MAX_GRID, MAX_PLD_POINTS, MAX_SAMPLES, MAX_SHIFTS, MIN_TAIL_MASS,
+    Kernel,  # noqa: F401 — the kernel names' type, for callers' annotations
+    MAX_COMPOSED_POINTS, MAX_GRID, MAX_PLD_POINTS, MAX_SAMPLES, MAX_SHIFTS, MIN_TAIL_MASS,
 )
 from dpcore.brdp.mechanism import (
     acceptance_rate, expected_draws, kernel_delta, kernel_scale, output_cdf, output_density, output_variance,
@@ -82,5 +83,12 @@ __all__ = [
     "make_plan",
     "experiment_releases",
     "compare_accountants",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_COMPOSED_POINTS",
+    "MAX_GRID",
+    "MAX_PLD_POINTS",
+    "MAX_SAMPLES",
+    "MAX_SHIFTS",
+    "MIN_TAIL_MASS",
 ]
 

@@ -19,8 +19,7 @@ from dpcore import _validate as _v
 from dpcore.brdp._common import Kernel, _BUDGET_RTOL, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
 from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
 from dpcore.brdp.calibration import _calibrate
-from dpcore.brdp.mechanism import expected_draws
-from dpcore.brdp.paper_accountant import _alg1, _paper_delta, baseline_q, objective, paper_delta
+from dpcore.brdp.paper_accountant import _alg1, _paper_delta
 from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, exact_delta
 
 

@@ -137,4 +137,6 @@ __all__ = [
     "gaussian_kappa",
     "gaussian_usefulness",
     "gaussian_mixture_delta",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_SAMPLES",
 ]

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dpcore
-from dpcore import brdp, data, filters, ldp, noise_reduction as nr, r2dp, svt
+from dpcore import brdp, filters, ldp, noise_reduction as nr, r2dp, svt
 
 # ---------------------------------------------------------------------------------------------------------------
 # Valid fixtures (built once: a BR-DP plan, likelihood tables, regression terms, mixing laws)
