@@ -20,7 +20,6 @@ streamlit.logger.set_log_level("error")
 import dpcore  # noqa: E402,F401 — imported for the workers
 from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
 
-
 #: How much lower a worker's CPU priority is than the server's: on a 2-core machine a heavy job started by a slider
 #: move would otherwise slow that very move's page rerun (the page first, the panel that waits for a job after).
 NICENESS = 10

@@ -380,7 +380,8 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
     """Calls whose arguments the generic name → value map below cannot guess."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    from dpcore import brdp, data, filters, ldp, ledger, negotiate, noise_reduction as nr, r2dp, svt
+    from dpcore import brdp, data, filters, ldp, ledger, negotiate, r2dp, svt
+    from dpcore import noise_reduction as nr
 
     plan, law, split = fx["plan"], fx["law"], fx["split"]
     grid = np.linspace(-1, 5, 400)

@@ -35,7 +35,6 @@ from dpcore.filters import BudgetExceeded
 from dpcore.ledger_accountants import (
     ACCOUNTANTS,
     PLD_MAX_LOSS,
-    TOL as _TOL,
     AccountantResult,
     _split,
     accountants,
@@ -46,8 +45,9 @@ from dpcore.ledger_accountants import (
     pld,
     zcdp,
 )
+from dpcore.ledger_accountants import TOL as _TOL
+from dpcore.ledger_releases import FIELDS as _FIELDS
 from dpcore.ledger_releases import (
-    FIELDS as _FIELDS,
     KINDS,
     MAX_COMPOSITIONS,
     MAX_EPSILON,

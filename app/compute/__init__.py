@@ -18,9 +18,8 @@ import numpy as np
 import pandas as pd
 
 import dpcore
-from dpcore import accounting, baseline
-
 from app.compute._cache import MAX_ENTRIES, cached, cached_resource  # noqa: F401 — re-exported
+from dpcore import accounting, baseline
 
 MECHS = baseline.MECHANISMS
 #: Past this ε, e^ε overflows double precision (ln of the largest float, ≈ 709.78); dpcore works in log space there,

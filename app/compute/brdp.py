@@ -15,6 +15,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
+
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import brdp

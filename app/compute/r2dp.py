@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import r2dp

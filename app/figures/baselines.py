@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-
 import pandas as pd
 import plotly.graph_objects as go
 

@@ -16,8 +16,8 @@ import streamlit as st
 from app import background, classroom, ledger, params, ui
 from app.compute import negotiate as compute
 from app.figures import negotiate as figs
-from app.views.negotiate_report import report_html
 from app.notation import number
+from app.views.negotiate_report import report_html
 from dpcore import mechanisms
 
 TITLE = "Negotiate a budget"

@@ -17,7 +17,8 @@ from scipy import optimize, special
 from scipy.optimize import elementwise
 
 from dpcore import _validate as _v
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = [
     "MAX_CALIBRATION_EPSILON",

@@ -23,7 +23,8 @@ from dpcore import _validate as _v
 from dpcore.accounting._dp_accounting import pld as _pld
 from dpcore.accounting._dp_accounting import pld_pmf as _pld_pmf
 from dpcore.accounting._dp_accounting import plm as _plm
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 from dpcore.accounting.pld import MAX_PLD_COMPOSITIONS, epsilon_for_delta, invert_profile, pld_profile, self_compose
 
 __all__ = [

@@ -20,9 +20,12 @@ from scipy import fft as _fft
 from scipy import optimize
 
 from dpcore import _validate as _v
-from dpcore.accounting._dp_accounting import PrivacyLossDistribution, common as _common, pld as _pld
+from dpcore.accounting._dp_accounting import PrivacyLossDistribution
+from dpcore.accounting._dp_accounting import common as _common
+from dpcore.accounting._dp_accounting import pld as _pld
 from dpcore.accounting._dp_accounting import pld_pmf as _pld_pmf
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = [
     "MAX_PLD_COMPOSITIONS",

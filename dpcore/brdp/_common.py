@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-
 
 Kernel = Literal["gaussian", "laplace"]
 _KERNELS: tuple[Kernel, ...] = ("gaussian", "laplace")

@@ -16,11 +16,11 @@ import numpy as np
 from scipy import optimize as _opt
 
 from dpcore import _validate as _v
-from dpcore.brdp._common import Kernel, _BUDGET_RTOL, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
-from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
+from dpcore.brdp._common import _BUDGET_RTOL, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
 from dpcore.brdp.calibration import _calibrate
-from dpcore.brdp.paper_accountant import _alg1, _paper_delta
 from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, exact_delta
+from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
+from dpcore.brdp.paper_accountant import _alg1, _paper_delta
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,16 @@ from scipy import optimize as _opt
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
 from dpcore.brdp._common import (
-    Kernel, MAX_PLD_POINTS, MAX_SHIFTS, MIN_TAIL_MASS, _SQRT2, _kernel, _q, _scale, _sens, _theta,
+    _SQRT2,
+    MAX_PLD_POINTS,
+    MAX_SHIFTS,
+    MIN_TAIL_MASS,
+    Kernel,
+    _kernel,
+    _q,
+    _scale,
+    _sens,
+    _theta,
 )
 from dpcore.brdp.kernels import _cdf, _den, _p_theta, _pdf
 

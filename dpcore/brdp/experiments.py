@@ -14,14 +14,14 @@ from scipy import stats
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-from dpcore.brdp._common import Kernel, MAX_GRID, _delta, _eps_pos, _kernel, _sens, _theta
-from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
+from dpcore.brdp._common import MAX_GRID, Kernel, _delta, _eps_pos, _kernel, _sens, _theta
+from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
 from dpcore.brdp.calibration import _calibrate
+from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
+from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
+from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
 from dpcore.brdp.mechanism import _draw_kernel, sample_outputs
 from dpcore.brdp.paper_accountant import _alg1, _paper_delta, _paper_delta_scales
-from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
-from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
-from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
 from dpcore.brdp.subsampling import SubsamplingPlan, optimal_sampling_rate
 
 

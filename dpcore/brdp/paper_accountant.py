@@ -16,8 +16,8 @@ import numpy as np
 
 from dpcore import _validate as _v
 from dpcore.brdp._common import Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _scale, _sens, _theta
-from dpcore.brdp.kernels import _profile, _profile_s, _profile_scales, _w
 from dpcore.brdp.calibration import _calibrate, _kernel_eps_for_delta
+from dpcore.brdp.kernels import _profile, _profile_s, _profile_scales, _w
 
 
 def baseline_q(epsilon: float, epsilon_y: float) -> float:

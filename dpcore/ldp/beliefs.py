@@ -14,7 +14,7 @@ import numpy as np
 from scipy import special
 
 from dpcore import _validate as _v
-from dpcore.ldp.likelihood import _ROW_SUM_TOL, realized_loss, _ratio, _safe_log
+from dpcore.ldp.likelihood import _ROW_SUM_TOL, _ratio, _safe_log, realized_loss
 
 
 def _prior(prior: Any, n: int | None = None) -> np.ndarray:

@@ -23,7 +23,6 @@ from dpcore.ldp.likelihood import MAX_GRID, realized_loss
 from dpcore.ldp.mechanisms import _interval
 from dpcore.ldp.regression import RegressionTerm, _Stack
 
-
 _SUBSOLVER = "TNC"  # robust to OpenBLAS thread contention on small problems (L-BFGS-B is not)
 
 try:  # the C core behind optimize.minimize(method="TNC"); see _tnc_box

@@ -19,9 +19,9 @@ from dpcore import _validate as _v
 from dpcore.ldp.branch_and_bound import log_likelihood_bounds, single_term_loss
 from dpcore.ldp.likelihood import TOLERANCE
 from dpcore.ldp.regression import (
+    RegressionQuery,
     linear_regression_query,
     logistic_regression_query,
-    RegressionQuery,
     truncated_regression_query,
 )
 from dpcore.ldp.regression_filter import RegressionFilter

@@ -27,9 +27,9 @@ from dpcore.ldp.likelihood import (
     MAX_RUNS,
     TOLERANCE,
     LikelihoodTable,
-    realized_loss,
     _as_table,
     _column_losses,
+    realized_loss,
 )
 from dpcore.ldp.privacy_filter import BayesianPrivacyFilter, SimplifiedBayesianFilter, _FilterBase
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from dpcore import _validate as _v
 
-
 TOLERANCE = 1e-12
 """Relative tolerance of every budget test (Example 3 lands exactly on its budget, so equality must pass): ``ℓ ≤ ε_G + TOLERANCE·max(1, |values|)``.
 

@@ -17,7 +17,6 @@ from scipy import special
 from dpcore import _validate as _v
 from dpcore.ldp.mechanisms import _interval, _two_point_high
 
-
 _KINDS = ("linear", "truncated", "logistic")
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from scipy import optimize
 
 from dpcore import _validate as _v
-from dpcore.ldp.branch_and_bound import _SUBSOLVER, log_likelihood_bounds, _box
+from dpcore.ldp.branch_and_bound import _SUBSOLVER, _box, log_likelihood_bounds
 from dpcore.ldp.likelihood import TOLERANCE, QueryRejected
 from dpcore.ldp.regression import RegressionQuery, RegressionTerm, _Stack
 

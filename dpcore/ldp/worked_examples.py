@@ -15,8 +15,8 @@ import pandas as pd
 
 from dpcore import _validate as _v
 from dpcore.ldp.beliefs import posterior
-from dpcore.ldp.interaction import enumerate_interaction, TranscriptTree
-from dpcore.ldp.likelihood import MAX_EXAMPLE_LENGTH, realized_loss, transcript_log_likelihood, _ratio
+from dpcore.ldp.interaction import TranscriptTree, enumerate_interaction
+from dpcore.ldp.likelihood import MAX_EXAMPLE_LENGTH, _ratio, realized_loss, transcript_log_likelihood
 from dpcore.ldp.mechanisms import randomized_response, running_example_query
 from dpcore.ldp.privacy_filter import BayesianPrivacyFilter, SimplifiedBayesianFilter
 

@@ -20,7 +20,10 @@ from dpcore import _validate as _v
 from dpcore.noise_reduction._checks import MAX_PATHS, _grid
 from dpcore.noise_reduction.doubling import _doubling_run
 from dpcore.noise_reduction.paths import (
-    BrownianSampler, LaplaceSampler, _laplace_reverse_step_one, laplace_path,
+    BrownianSampler,
+    LaplaceSampler,
+    _laplace_reverse_step_one,
+    laplace_path,
 )
 from dpcore.noise_reduction.stopping_rule import _stop_mask, _stop_scalar
 

@@ -89,6 +89,7 @@ from dpcore.r2dp.utility_metrics import (
     scale_pdf,
 )
 
+# isort: split
 from dpcore.r2dp import applications  # noqa: E402,F401  (the Section VI experiments on stand-in data)
 
 __all__ = [

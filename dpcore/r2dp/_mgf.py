@@ -14,8 +14,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import integrate, special as sp
-
+from scipy import integrate
+from scipy import special as sp
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)

@@ -15,7 +15,8 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from scipy import integrate, special as sp
+from scipy import integrate
+from scipy import special as sp
 
 from dpcore import _validate as _v
 from dpcore.r2dp._mgf import _atoms_logd, _gamma_logd, _mills_g, _tn_logd, _uniform_logd

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize as _opt, special as sp
+from scipy import optimize as _opt
+from scipy import special as sp
 
 from dpcore import _validate as _v
 from dpcore.r2dp._mgf import (
@@ -50,7 +51,6 @@ from dpcore.r2dp.laws import (
     _out,
 )
 from dpcore.r2dp.mechanism import epsilon, usefulness
-
 
 #: Most grid atoms of :func:`two_point_lp` (default 6000).
 MAX_LP_ATOMS = 100_000

@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from scipy import integrate, stats
 
-from dpcore import accounting
-from dpcore import brdp
+from dpcore import accounting, brdp
 
 G = dict(kernel="gaussian", scale=3.0, theta=1.0)
 L = dict(kernel="laplace", scale=1.2, theta=0.8)

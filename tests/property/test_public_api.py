@@ -40,7 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dpcore
-from dpcore import brdp, filters, ldp, noise_reduction as nr, r2dp, svt
+from dpcore import brdp, filters, ldp, r2dp, svt
+from dpcore import noise_reduction as nr
 
 # ---------------------------------------------------------------------------------------------------------------
 # Valid fixtures (built once: a BR-DP plan, likelihood tables, regression terms, mixing laws)

@@ -16,8 +16,7 @@ import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld_lib
 from scipy import integrate, optimize, stats
 
-from dpcore import accounting
-from dpcore import brdp
+from dpcore import accounting, brdp
 
 ABS = 1e-4
 REL = 1e-3

@@ -14,9 +14,9 @@ import streamlit as st
 from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
+from app.notation import number
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
-from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Local DP: what did the answers actually reveal?"

@@ -10,8 +10,8 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
-from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 from app.notation import number
+from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
