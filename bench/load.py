@@ -406,7 +406,7 @@ async def sample_worker_rss(server: int, stats: Stats, stop_at: float) -> None:
 
 
 def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_idle: float) -> str:
-    ratio = statistics.median(c / x for c, x in zip(crowded, alone))  # trial i: the same ε in both phases
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone, strict=True))  # trial i: the same ε in both phases
     peak = max((r for _, r in stats.rss), default=float("nan"))
     lines = [
         f"## Noisy neighbours: one heavy panel with {a.noisy} heavy neighbours (bench/load.py --noisy {a.noisy})",
@@ -585,7 +585,7 @@ def main_noisy(a) -> int:
     print(text)
     if a.out:
         replace_section(Path(a.out), "## Noisy neighbours", text)
-    ratio = statistics.median(c / x for c, x in zip(crowded, alone))
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone, strict=True))
     return 0 if not stats.errors and ratio <= 3 else 1
 
 

@@ -117,7 +117,7 @@ def bench_accounting() -> None:
     ref = {t: base.self_compose(t).get_epsilon_for_delta(1e-5) for t in sample_t}
     per_t = (time.perf_counter() - start) / len(sample_t)
     ours = dpcore.gaussian_epsilon(1e-5, sigma=sigma, compositions=np.array(sample_t))
-    err = max(abs(ref[t] - e) for t, e in zip(sample_t, ours))
+    err = max(abs(ref[t] - e) for t, e in zip(sample_t, ours, strict=True))
     speedup = per_t * 1000 / ours_p50
     ROWS.append((
         "composition curve T = 1..1000, Gaussian: closed form",
@@ -150,7 +150,7 @@ def bench_laplace_curve_accuracy() -> None:
         t0 = time.perf_counter()
         base = pld.from_laplace_mechanism(cal.laplace_scale, value_discretization_interval=(
             dpcore.accounting.laplace_discretization(1.0 / cal.laplace_scale)))
-        for t, e in zip(lap["T"], lap["epsilon"]):
+        for t, e in zip(lap["T"], lap["epsilon"], strict=True):
             if t == 1:
                 continue
             composed = base.self_compose(int(t))

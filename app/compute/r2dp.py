@@ -166,7 +166,7 @@ def describe(law: r2dp.MixingLaw) -> str:
         return (f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at "
                 f"ℓ = {number(law.low, 4)}")
     assert isinstance(law, r2dp.Combination)  # the only family left
-    parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
+    parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients, strict=True))
     return f"sum: {parts}"
 
 
@@ -724,7 +724,7 @@ def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
     form, and the usefulness. Columns: σ law, exact δ, averaged δ, paper's δ, U(γ)."""
     rows = []
     for sigmas, weights in GAUSSIAN_MIXTURES:
-        law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights))
+        law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights, strict=True))
         rows.append({"σ law": law,
                      "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
                      "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,

@@ -39,7 +39,7 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
                    "text": [f"ε_T = {number(e, 3)}, charge {number(c, 3)}"
-                            for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
+                            for e, c in zip(stops["epsilon_stop"], stops["charge"], strict=True)]})
     half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
@@ -67,7 +67,8 @@ def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
         traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m], color=METHOD_COLORS[m],
                            line_shape="hv", mode="lines+markers",
                            marker={"symbol": [symbols[s] for s in part["status"]], "size": 9},
-                           text=[f"y = {number(y)}: {s}" for y, s in zip(part["true_count"], part["status"])]))
+                           text=[f"y = {number(y)}: {s}"
+                                 for y, s in zip(part["true_count"], part["status"], strict=True)]))
     return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
                   x="count in the queue (largest first)", y="cumulative ρ spent",
                   marks=[hline(budget, f"budget ρ* = {number(budget, 4)}")], hovermode="closest")

@@ -326,7 +326,7 @@ def fig4(df: pd.DataFrame) -> go.Figure:
     """Reproduced Fig. 4: truncated-normal optimum / Laplace for ε ≤ 2 at four γ/Δ, with the small-γ cap."""
     palette = ("#882255", "#CC79A7", "#0072B2", "#009E73")
     traces = []
-    for color, (g, part) in zip(palette, df.groupby("g")):
+    for color, (g, part) in zip(palette, df.groupby("g"), strict=True):
         traces.append(_line(part["epsilon"], part["ratio"], name=f"γ/Δ = {number(g)}", color=color, width=2,
                             mode="lines+markers"))
     cap = df.drop_duplicates("epsilon")

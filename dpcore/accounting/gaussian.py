@@ -209,7 +209,7 @@ def gaussian_epsilon(
 
         if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (~50 µs each; find_root's setup costs ~4 ms)
             roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
-                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge)])
+                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)])
             if not np.isnan(roots).any():
                 out[inner] = roots
                 return _out(out)

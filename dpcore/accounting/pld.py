@@ -187,7 +187,7 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     log_mgf = _chernoff_log_mgf(pmf)  # depends on the pmf only, not on T: one per cached single-release PLD
     with np.errstate(divide="ignore", invalid="ignore"):
         bounds = (num_times * log_mgf + math.log(2 / tail_mass_truncation)) / orders
-    for order, bound in zip(orders, bounds):
+    for order, bound in zip(orders, bounds, strict=True):
         if not math.isfinite(bound):
             continue
         if order > 0:

@@ -222,7 +222,7 @@ def _exact_opt(
             ss = np.array([_calibrate(kernel, ey, delta, d, calibration) for ey in new])
             ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
-            for ey, s, p, q, ex in zip(new, ss, ps, qs, exact):
+            for ey, s, p, q, ex in zip(new, ss, ps, qs, exact, strict=True):
                 cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
                 if not ex:
                     inexact.add(ey)

@@ -270,7 +270,7 @@ def _exact_quad(kernel: str, s: float, theta: float, eps: float, q: float, d: fl
     span = 40 * s + theta + d
     cuts = sorted({-span, -theta, theta, d - theta, d + theta, 0.0, d, span})
     total = 0.0
-    for lo, hi in zip(cuts[:-1], cuts[1:]):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         if hi > lo:
             total += integrate.quad(f, lo, hi, epsabs=1e-15, epsrel=1e-12, limit=200)[0]
     return min(1.0, total / norm)

@@ -66,7 +66,7 @@ def budget_split_landscape(
             "w": [_w(kernel, float(si), th, d) for si in s],
             "q": q,
             "q_base": [float(-math.expm1(-(e - ey))) for ey in eys],
-            "acceptance": [_acc(float(pi), float(qi)) for pi, qi in zip(p, q)],
+            "acceptance": [_acc(float(pi), float(qi)) for pi, qi in zip(p, q, strict=True)],
             "objective_corrected": q + (1 - q) / p,
             "objective_as_printed": 1 - q + q / p,
             "paper_delta": _paper_delta_scales(kernel, e, s, th, q, d),
@@ -155,7 +155,7 @@ def _thm3_epsilons_gauss(d: float, s: float, w: float, big_l: float, ts: list[in
     width = max(len(r) for r in rows_w)
     wm = np.zeros((len(ts), width))
     sm = np.zeros((len(ts), width))
-    for i, (a, b) in enumerate(zip(rows_w, rows_s)):
+    for i, (a, b) in enumerate(zip(rows_w, rows_s, strict=True)):
         wm[i, : len(a)] = a
         sm[i, : len(b)] = b
     mu = np.array([math.sqrt(t) * d / s for t in ts])[:, None]
@@ -240,7 +240,7 @@ def composition_curve(
     else:
         paper = np.array([_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt])
         dp = np.array([_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt])
-    for t, e_paper, e_dp in zip(tt, paper, dp):
+    for t, e_paper, e_dp in zip(tt, paper, dp, strict=True):
         row = {"compositions": t, "paper": float(e_paper), "dp": float(e_dp), "exact": math.nan}
         if base is not None:  # accounting's faster self-composition (same pmf) and closed-form inversion
             row["exact"] = _pld_epsilon(_acct.self_compose(base, t) if t > 1 else base, dl)

@@ -128,7 +128,7 @@ def subsampled_acceptance(
     pos = sorted(c for c in cuts if 0 <= c <= span)
     edges = sorted({-c for c in pos} | set(pos))
     total = 0.0
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         total += integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=1e-10, limit=200)[0]
     return min(1.0, total / den)
 

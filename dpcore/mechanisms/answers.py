@@ -179,7 +179,7 @@ def _root_in_bracket(acc: Callable[[float], float], p: float, lo: float, hi: flo
 
     res = elementwise.find_root(gap, (math.log(lo), math.log(hi)),
                                 tolerances={"xatol": math.log1p(RTOL), "xrtol": 0.0, "fatol": 0.0, "frtol": 0.0})
-    ends = sorted(zip((float(x) for x in res.bracket), (float(f) for f in res.f_bracket)))
+    ends = sorted(zip((float(x) for x in res.bracket), (float(f) for f in res.f_bracket), strict=True))
     (x_lo, f_lo), (x_hi, f_hi) = ends
     if f_hi >= 0 and f_lo < 0:
         lo, hi = math.exp(x_lo), math.exp(x_hi)

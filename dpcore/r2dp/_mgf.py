@@ -205,7 +205,7 @@ def _atoms_logd(t: Any, n: int, atoms: tuple[float, ...], probs: tuple[float, ..
     t = np.asarray(t, dtype=float)
     terms = []
     with np.errstate(all="ignore"):
-        for u, p in zip(atoms, probs):
+        for u, p in zip(atoms, probs, strict=True):
             if p <= 0:
                 continue
             if math.isinf(u):

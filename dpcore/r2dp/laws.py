@@ -101,7 +101,7 @@ class _Discrete(MixingLaw):
         """P(u = value) for each value."""
         arr = np.asarray(u, dtype=float)
         out = np.zeros_like(arr)
-        for val, p in zip(*self.atoms):
+        for val, p in zip(*self.atoms, strict=True):
             out = out + np.where(arr == val, p, 0.0)
         return _out(out, u)
 
@@ -111,11 +111,11 @@ class _Discrete(MixingLaw):
     @property
     def mean(self) -> float:
         vals, probs = self.atoms
-        return float(sum(p * v for v, p in zip(vals, probs) if p > 0))
+        return float(sum(p * v for v, p in zip(vals, probs, strict=True) if p > 0))
 
     def _inverse_moment(self, m: int) -> float:
         vals, probs = self.atoms
-        return float(sum(p / v**m for v, p in zip(vals, probs) if p > 0))
+        return float(sum(p / v**m for v, p in zip(vals, probs, strict=True) if p > 0))
 
 
 @dataclass(frozen=True)
@@ -359,7 +359,7 @@ class Combination(MixingLaw):
             if sum(ns) != n:
                 continue
             lt = sp.gammaln(n + 1) - sum(sp.gammaln(m + 1) for m in ns)
-            for law, a, m in zip(self.laws, self.coefficients, ns):
+            for law, a, m in zip(self.laws, self.coefficients, ns, strict=True):
                 lt = lt + m * math.log(a) + law.log_mgf_derivative(a * t, m)
             terms.append(np.asarray(lt, dtype=float))
         with np.errstate(all="ignore"):
@@ -367,7 +367,7 @@ class Combination(MixingLaw):
 
     @property
     def mean(self) -> float:
-        return float(sum(a * law.mean for law, a in zip(self.laws, self.coefficients)))
+        return float(sum(a * law.mean for law, a in zip(self.laws, self.coefficients, strict=True)))
 
     def pdf(self, u: Any) -> np.ndarray | float:
         """Density of u by numerical convolution (two continuous components only)."""
@@ -388,7 +388,7 @@ class Combination(MixingLaw):
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         n = _v.integer("n", n, low=0)
         g = _v.rng(rng)
-        return np.asarray(sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients)))
+        return np.asarray(sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients, strict=True)))
 
     def scaled(self, c: float) -> Combination:
         c = _v.positive("c", c)
@@ -399,7 +399,7 @@ class Combination(MixingLaw):
 
 
 def _has_infinite_atom(law: MixingLaw) -> bool:
-    return isinstance(law, _Discrete) and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms))
+    return isinstance(law, _Discrete) and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms, strict=True))
 
 
 def _law(law: Any) -> MixingLaw:

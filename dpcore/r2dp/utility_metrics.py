@@ -71,7 +71,7 @@ def entropy_both(law: MixingLaw) -> tuple[float, float]:
         s = 1.0 / law.mean
         integral = 0.0
         edges = [0.0, s, 10 * s, 100 * s, math.inf]
-        for lo_, hi_ in zip(edges[:-1], edges[1:]):
+        for lo_, hi_ in zip(edges[:-1], edges[1:], strict=True):
             integral += integrate.quad(f, lo_, hi_, limit=200)[0]
     return math.log(2 / law.mean) + integral, integral
 

@@ -19,7 +19,7 @@ def brute_hockey(eps, kernel, s, theta, q, d, n=200_000, span=None):
     cuts = np.unique([-span, -theta, theta, d - theta, d + theta, 0.0, d, span + d])
     kw = dict(kernel=kernel, scale=s, theta=theta, q=q)
     total = 0.0
-    for lo, hi in zip(cuts[:-1], cuts[1:]):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         m = max(10, int(n * (hi - lo) / (cuts[-1] - cuts[0])))
         h = (hi - lo) / m
         x = lo + h * (np.arange(m) + 0.5)

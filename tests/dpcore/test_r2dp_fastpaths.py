@@ -88,7 +88,7 @@ def _quad_eps(pdf, lo, scale, dq):
 
     def e(fn):
         return sum(integrate.quad(lambda u: fn(u) * pdf(u), a, b, epsabs=0, epsrel=1e-10, limit=200)[0]
-                   for a, b in zip(pts[:-1], pts[1:]))
+                   for a, b in zip(pts[:-1], pts[1:], strict=True))
 
     return math.log(e(lambda u: u) / e(lambda u: u * math.exp(-dq * u)))
 
@@ -162,7 +162,7 @@ def test_tn_scalar012_matches_quadrature():
         pdf = _tn_pdf(mu, sig, lo)
         pts = [lo, lo + sig, lo + 5 * sig, lo + 40 * sig, math.inf]
         mom = [sum(integrate.quad(lambda u: u**n * math.exp(t * (u - lo)) * pdf(u), a, b,
-                                  epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:]))
+                                  epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
                for n in range(3)]
         ref = [math.log(m) + t * lo for m in mom]
         got = r2dp._tn_scalar012(mu, sig, lo)(t)

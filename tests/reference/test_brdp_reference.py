@@ -373,7 +373,7 @@ def test_laplace_t1000():
     # RDP bounds (the paper's method for the Laplace kernel): Mironov and improved conversions
     plan = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="laplace", epsilon_y=0.1, q=0.0)
     for kc, refs in (("rdp", (19.69, 25.78)), ("rdp_improved", (18.58, 24.88))):
-        for dl, ref in zip((1e-5, 1e-10), refs):
+        for dl, ref in zip((1e-5, 1e-10), refs, strict=True):
             e = brdp.composed_epsilon(dl, compositions=1000, plan=plan, accountant="dp", kernel_composition=kc)
             assert e == pytest.approx(ref, rel=REL)
 
@@ -400,7 +400,7 @@ FIG5 = [(1, 1.0000, 0.902, 1.0000), (2, 1.4613, 1.319, 1.4652), (5, 2.4422, 2.25
 def test_fig5_table_reported():
     pl = gauss_plan()
     df = brdp.composition_curve([r[0] for r in FIG5], plan=pl)
-    for (t, paper, exact, dp), row in zip(FIG5, df.itertuples()):
+    for (t, paper, exact, dp), row in zip(FIG5, df.itertuples(), strict=True):
         assert row.paper == pytest.approx(paper, rel=REL)
         assert row.exact == pytest.approx(exact, abs=0.03)
         assert row.dp == pytest.approx(dp, rel=REL)
@@ -554,7 +554,7 @@ FIG3 = {0.1: (0.9450, 0.9621, 0.9519, 0.9475, 0.9462), 0.5: (0.9179, 0.9439, 0.9
 def test_fig3_table():
     for ey, (base, *opts) in FIG3.items():
         assert brdp.baseline_q(3.0, ey) == pytest.approx(base, abs=ABS)
-        for dl, ref in zip((1e-2, 1e-3, 1e-5, 1e-8), opts):
+        for dl, ref in zip((1e-2, 1e-3, 1e-5, 1e-8), opts, strict=True):
             q = brdp.paper_q(epsilon=3, delta=dl, epsilon_y=ey, sensitivity=1, theta=1, kernel="gaussian")
             assert q == pytest.approx(ref, abs=ABS)
 

@@ -422,7 +422,7 @@ def test_optimal_variances_monotonic_and_gaussian():
     assert gau == pytest.approx(268946, abs=1)
     # Fig. 4: V* = K/ε²
     for eps, vals in [(0.01, (1.186e8, 1.902e8, 2.292e8)), (2, (2965, 4754, 5729))]:
-        for n, want in zip(("exponential", "gumbel", "laplace"), vals):
+        for n, want in zip(("exponential", "gumbel", "laplace"), vals, strict=True):
             got = svt.split_budget(eps, c=50, noise=n).variance_optimal
             assert got == pytest.approx(want, rel=1e-3)
 
@@ -438,7 +438,7 @@ def test_optimal_variances_monotonic_and_gaussian():
 )
 def test_optimal_splits(c, exp, gum, lap, mexp, mgum, mlap):
     for mono, vals in ((False, (exp, gum, lap, lap)), (True, (mexp, mgum, mlap, mlap))):
-        for n, want in zip(("exponential", "gumbel", "laplace", "gaussian"), vals):
+        for n, want in zip(("exponential", "gumbel", "laplace", "gaussian"), vals, strict=True):
             assert svt.split_budget(1.0, c=c, noise=n, monotonic=mono).w_optimal == pytest.approx(
                 want, abs=rounded(want, 4)
             )
@@ -857,7 +857,7 @@ DATASET_ROP = [  # k, c, N ε=0.1, 0.5, 1, 2, M ε=0.1, M ε=1
 def test_rop_per_dataset(row):
     k, c, *vals = row
     for (eps, mono), want in zip(
-        [(0.1, False), (0.5, False), (1, False), (2, False), (0.1, True), (1, True)], vals
+        [(0.1, False), (0.5, False), (1, False), (2, False), (0.1, True), (1, True)], vals, strict=True
     ):
         got = svt.optimal_correction(eps, c=c, k=k, monotonic=mono).r
         assert got == pytest.approx(want, abs=rounded(want, 2) + 1e-6 * want)

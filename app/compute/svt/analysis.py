@@ -439,7 +439,7 @@ def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) 
         # Gumbel's Γ̄^k one α at a time, as summary() computes it: numpy's power of a scalar and of an array
         # can differ in the last bit
         if sp.noise == "gumbel":
-            p8 = np.array([float(_eq8(sp, float(ri), k, float(x))) for ri, x in zip(r, a)])
+            p8 = np.array([float(_eq8(sp, float(ri), k, float(x))) for ri, x in zip(r, a, strict=True)])
         else:
             p8 = np.asarray(_eq8(sp, r, k, a), dtype=float)
         frames.append(

@@ -270,7 +270,7 @@ EXPLORE_TABS = {"Mechanism": mechanism_panels, "Budget": budget_panels, "Privacy
 def render(s: Settings) -> None:
     """Four lazy, URL-bound tabs (``?part=``): only the open tab is computed and drawn."""
     tabs = params.parts(list(EXPLORE_TABS))
-    for tab, draw in zip(tabs, EXPLORE_TABS.values()):
+    for tab, draw in zip(tabs, EXPLORE_TABS.values(), strict=True):
         if tab.open:
             with tab:
                 draw(s)

@@ -128,7 +128,7 @@ def render() -> None:
     st.info("The paper's figures at its own parameters (missing ones filled in and named under each figure). The "
             "sidebar does not affect this view.", icon=":material/history_edu:")
     tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values()):
+    for tab, draw in zip(tabs, PARTS.values(), strict=True):
         if tab.open:
             with tab:
                 draw()
