@@ -322,7 +322,7 @@ def _refine_interior_sup(out: np.ndarray, idx: np.ndarray, eps: np.ndarray, dgri
         i = int(np.ravel(idx)[j])
         e = float(np.ravel(eps)[j])
         lo = dgrid[i - 1] if i > 0 else dgrid[0] * 1e-9
-        res = _opt.minimize_scalar(lambda x: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
+        res = _opt.minimize_scalar(lambda x, e=e: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
                                    options={"xatol": 1e-12 * dgrid[-1]})
         if np.ndim(out) == 0:
             out[()] = max(float(out), -res.fun)

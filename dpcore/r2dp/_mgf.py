@@ -95,7 +95,8 @@ def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
         ob = np.broadcast_to(out, shape).ravel().copy()
         for i in np.nonzero(tb > 0)[0]:
             ti, ai, bi = float(tb[i]), float(ab[i]), float(bb[i])
-            val = integrate.quad(lambda u: u**n * math.exp(ti * (u - bi)), ai, bi, epsabs=0, epsrel=1e-13)[0]
+            val = integrate.quad(lambda u, ti=ti, bi=bi: u**n * math.exp(ti * (u - bi)), ai, bi,
+                                 epsabs=0, epsrel=1e-13)[0]
             ob[i] = math.log(val) + ti * bi - math.log(bi - ai)
         out = ob.reshape(shape)
     return out

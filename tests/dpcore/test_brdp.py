@@ -159,7 +159,7 @@ def test_density_center_shift():
 def test_variance_by_quadrature():
     for kw in (G, L):
         for q in (0.0, 0.5, 1.0):
-            f = lambda x: x * x * brdp.output_density(x, **kw, q=q)  # noqa: E731
+            f = lambda x, kw=kw, q=q: x * x * brdp.output_density(x, **kw, q=q)  # noqa: E731
             th = kw["theta"]
             ref = sum(integrate.quad(f, a, b, limit=200)[0] for a, b in [(-np.inf, -th), (-th, th), (th, np.inf)])
             assert brdp.output_variance(**kw, q=q) == pytest.approx(ref, rel=1e-8)

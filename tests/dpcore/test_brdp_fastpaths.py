@@ -35,8 +35,8 @@ def test_analytic_mu_newton_matches_brentq():
         hi = 2 * lo
         while _log_delta_g(eps, hi) < math.log(delta):
             hi *= 2
-        ref = optimize.brentq(lambda m: _log_delta_g(eps, m) - math.log(delta), lo, hi, xtol=1e-300,
-                              rtol=1e-14)
+        ref = optimize.brentq(lambda m, eps=eps, delta=delta: _log_delta_g(eps, m) - math.log(delta), lo, hi,
+                              xtol=1e-300, rtol=1e-14)
         assert mu == pytest.approx(ref, rel=1e-9)
         assert accounting._gaussian_log_delta_scalar(eps, mu) <= math.log(delta)  # sound side, in floats
     assert brdp.kernel_scale(0.7, 1e-6) == pytest.approx(accounting.gaussian_sigma(0.7, 1e-6), rel=1e-12)
@@ -47,7 +47,7 @@ def test_gaussian_eps_for_delta_newton_matches_brentq():
     for _ in range(300):
         mu, t = float(10 ** rng.uniform(-2, 1.3)), float(10 ** rng.uniform(-12, -0.05))
         x = brdp._kernel_eps_for_delta("gaussian", t, 1 / mu, 1.0)
-        ref = optimize.brentq(lambda e: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
+        ref = optimize.brentq(lambda e, mu=mu, t=t: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
                               mu * mu / 2 - mu * special.ndtri(t) + 1e-9, xtol=1e-13, rtol=1e-15)
         assert x == pytest.approx(ref, abs=1e-9 * max(1.0, abs(ref)))
 

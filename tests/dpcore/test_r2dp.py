@@ -230,7 +230,7 @@ def test_scaled_law(law):
 @pytest.mark.parametrize("law", ALL, ids=repr)
 def test_noise_density_and_cdf_match_quadrature(law):
     for w in (0.0, 0.3, -1.7, 6.0):
-        ref = _expect(lambda u: math.log(0.5) + _log(u) - u * abs(w), law)
+        ref = _expect(lambda u, w=w: math.log(0.5) + _log(u) - u * abs(w), law)
         assert r2dp.noise_density(w, law) == pytest.approx(ref, rel=1e-9)
     f = lambda x: float(r2dp.noise_density(x, law))  # noqa: E731
     for w in (-2.0, -0.1, 0.0, 0.4, 3.0):
@@ -393,7 +393,7 @@ def test_staircase_closed_form_matches_quadrature(r, gamma):
 def test_staircase_density_normalised_and_exactly_eps_dp():
     eps, dq = 3.0, 1.0
     for r in (0.1, 0.3, 0.8):
-        f = lambda x: float(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))  # noqa: E731
+        f = lambda x, r=r: float(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))  # noqa: E731
         pts = sorted({j * dq + o for j in range(40) for o in (0.0, r * dq)})
         tot = 2 * sum(integrate.quad(f, a, b)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
         assert tot == pytest.approx(1.0, abs=1e-10)

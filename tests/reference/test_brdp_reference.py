@@ -93,7 +93,8 @@ def test_density_normalised():
     for kernel in ("gaussian", "laplace"):
         for _ in range(5):
             s, th, q = rng.uniform(0.2, 5), rng.uniform(0.1, 4), rng.uniform(0, 1)
-            f = lambda x: brdp.output_density(x, kernel=kernel, scale=s, theta=th, q=q)  # noqa: E731
+            f = lambda x, kernel=kernel, s=s, th=th, q=q: brdp.output_density(  # noqa: E731
+                x, kernel=kernel, scale=s, theta=th, q=q)
             tot = sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
                       for a, b in [(-np.inf, -th), (-th, 0), (0, th), (th, np.inf)])
             assert tot == pytest.approx(1.0, abs=1e-10)
@@ -332,7 +333,7 @@ def test_gaussian_tfold():
     sigma = 3.7306
     plan = brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1, q=0.0)
     for t, tight, pld in ((10, 3.6186, 3.6197), (100, 14.4293, 14.440)):
-        e = _eps_for(lambda x: brdp.kernel_delta(x, kernel="gaussian", scale=sigma, compositions=t), 1e-5)
+        e = _eps_for(lambda x, t=t: brdp.kernel_delta(x, kernel="gaussian", scale=sigma, compositions=t), 1e-5)
         assert e == pytest.approx(tight, rel=REL)
         # dp_accounting's own Gaussian PLD
         ref = pld_lib.from_gaussian_mechanism(sigma, value_discretization_interval=1e-4).self_compose(t)

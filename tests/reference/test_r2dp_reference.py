@@ -468,7 +468,7 @@ def test_staircase():
     for e, ra, rb in zip((0.5, 2, 6), r1, r2, strict=True):
         b = math.exp(-e)
 
-        def moment(r, p):  # E|X|^p of the staircase (Δq = 1), summed step by step, vectorised over r
+        def moment(r, p, b=b):  # E|X|^p of the staircase (Δq = 1), summed step by step, vectorised over r
             r = r[:, None]
             j = np.arange(400.0)[None, :]
             a = (1 - b) / (2 * (r + (1 - r) * b))
