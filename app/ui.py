@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app import notation, params
 from app.compute._cache import cached_resource
@@ -80,8 +81,6 @@ def _typeset_call(name: str, fn):
             if name == "dataframe" and not args[1:] and _presenting():
                 static = static_table(data, kw, words)
                 if static is not None:
-                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
-
                     return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
             if words:
                 data = data.style.format(words)
@@ -275,8 +274,6 @@ def typeset_streamlit() -> None:
     Wraps the text-taking methods of Streamlit's ``DeltaGenerator`` (``st.sidebar.metric``, ``cols[0].caption`` …)
     and the module-level ``st.*`` shortcuts bound to the main area. Idempotent.
     """
-    from streamlit.delta_generator import DeltaGenerator
-
     for name in (*_TEXT_CALLS, "tabs", "dataframe", "table"):
         fn = getattr(DeltaGenerator, name)
         if getattr(fn, _TYPESET, False):

@@ -549,7 +549,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
     """Fig. 1(a)/(c): the filter's odometer against the number of answered regressions, one line per run, next to
     basic composition's k·ε."""
     traces = []
-    for i, (run, part) in enumerate(df.groupby("run")):
+    for i, (_run, part) in enumerate(df.groupby("run")):
         tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
                    color=BAYES, width=1.2)
         tr["showlegend"] = i == 0

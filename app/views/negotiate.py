@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from html import escape
 
 import streamlit as st
 
@@ -257,8 +258,6 @@ def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: 
 
 
 def _escape(text: str) -> str:
-    from html import escape
-
     return escape(text)
 
 

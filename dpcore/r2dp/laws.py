@@ -15,7 +15,7 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from scipy import integrate
+from scipy import integrate, stats
 from scipy import special as sp
 
 from dpcore import _validate as _v
@@ -190,9 +190,7 @@ class Gamma(MixingLaw):
 
     def pdf(self, u: Any) -> np.ndarray | float:
         """Density of u."""
-        from scipy.stats import gamma as _g
-
-        return _out(_g.pdf(np.asarray(u, dtype=float), self.k, scale=self.theta), u)
+        return _out(stats.gamma.pdf(np.asarray(u, dtype=float), self.k, scale=self.theta), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         """Gamma draws; exact zeros (underflow, only for tiny k) are redrawn (conditioning on u > 0)."""
@@ -300,10 +298,8 @@ class TruncatedNormal(MixingLaw):
         return self.low + self.sigma * float(_mills_g(self.alpha))
 
     def pdf(self, u: Any) -> np.ndarray | float:
-        from scipy.stats import truncnorm
-
         arr = np.asarray(u, dtype=float)
-        return _out(truncnorm.pdf(arr, self.alpha, np.inf, loc=self.mu, scale=self.sigma), u)
+        return _out(stats.truncnorm.pdf(arr, self.alpha, np.inf, loc=self.mu, scale=self.sigma), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         """Inverse-CDF sampling in log space (ndtri_exp), exact also far in the tail."""

@@ -460,8 +460,6 @@ def two_point_lp(
 
     Returns (usefulness, support atoms, their probabilities) — the support has <= 2 atoms.
     """
-    from scipy.optimize import linprog
-
     eps = _v.positive("epsilon", epsilon)
     gam = _v.positive("gamma", gamma)
     dq = _v.scale("sensitivity", sensitivity)
@@ -473,7 +471,7 @@ def two_point_lp(
     cu = _c(u, eps, dq)
     if not np.all(np.isfinite(cu)):  # u(1 − e^{ε − Δq·u}) overflows on the grid's small atoms once ε ≳ 709
         raise ValueError(f"epsilon must be at most about 700 for the LP grid (e^epsilon overflows), got {eps:g}")
-    res = linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
+    res = _opt.linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
                   bounds=(0, None), method="highs")
     if res.x is None:  # extreme ε·γ/Δq: the grid's costs under/overflow and HiGHS finds no solution
         raise ValueError(f"no LP solution for epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: {res.message}")

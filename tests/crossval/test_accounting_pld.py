@@ -40,7 +40,7 @@ def laplace_pld_bracket(eps0: float, t: int, cells: int) -> tuple[np.ndarray, np
     """
     h = 2 * eps0 / cells
     grid = -eps0 + h * np.arange(cells + 1)
-    cdf = lambda l: 0.5 * np.exp(-(eps0 - l) / 2)  # noqa: E731  ∫_{−ε₀}^{l} e^{−(ε₀−u)/2}/4 du + const
+    cdf = lambda loss: 0.5 * np.exp(-(eps0 - loss) / 2)  # noqa: E731  ∫_{−ε₀}^{l} e^{−(ε₀−u)/2}/4 du + const
     cell = cdf(grid[1:]) - cdf(grid[:-1])
     up = np.zeros(cells + 1)
     lo = np.zeros(cells + 1)

@@ -256,7 +256,7 @@ def fast_optima():
 
 def test_optima_fast_equal_slow_single_families(fast_optima, slow_paths):
     slow = _optima(FAST_FAMILIES)
-    for key, (fu, u, lap_opt, eps_law) in slow.items():
+    for key, (fu, u, lap_opt, _eps_law) in slow.items():
         got = fast_optima[key]
         assert got[0] == pytest.approx(fu, abs=1e-9), key
         assert got[1] == pytest.approx(u, abs=1e-9), key
@@ -287,7 +287,7 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
 
 def test_optima_fast_equal_slow_gamma_tn(fast_optima, slow_paths):
     slow = _optima(("gamma+truncated_normal",))
-    for key, (fu, u, lap_opt, eps_law) in slow.items():
+    for key, (fu, u, lap_opt, _eps_law) in slow.items():
         got = fast_optima[key]
         assert got[0] == pytest.approx(fu, abs=1e-8), key
         assert got[1] == pytest.approx(u, abs=1e-8), key

@@ -401,7 +401,7 @@ FIG5 = [(1, 1.0000, 0.902, 1.0000), (2, 1.4613, 1.319, 1.4652), (5, 2.4422, 2.25
 def test_fig5_table_reported():
     pl = gauss_plan()
     df = brdp.composition_curve([r[0] for r in FIG5], plan=pl)
-    for (t, paper, exact, dp), row in zip(FIG5, df.itertuples(), strict=True):
+    for (_t, paper, exact, dp), row in zip(FIG5, df.itertuples(), strict=True):
         assert row.paper == pytest.approx(paper, rel=REL)
         assert row.exact == pytest.approx(exact, abs=0.03)
         assert row.dp == pytest.approx(dp, rel=REL)

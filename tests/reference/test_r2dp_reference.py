@@ -535,7 +535,7 @@ def test_reuse_of_u():
     # and neighbour shifts (s1, s2) ∈ [-1, 1]² of the log-ratio, M'' by quadrature (independent)
     dist = stats.gamma(3.0, scale=0.5)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def joint_density(r: float) -> float:
         return 0.25 * integrate.quad(lambda u: u * u * math.exp(-u * r) * dist.pdf(u), 0, np.inf)[0]
 
