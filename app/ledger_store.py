@@ -253,7 +253,8 @@ class LedgerStore:
 
     # ---- plumbing ---------------------------------------------------------------------------------------------
     def _prepare(self, *, create: bool) -> bool:
-        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off."""
+        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off.
+        """
         if self._ready:
             return True
         with self._lock:
@@ -293,7 +294,8 @@ class LedgerStore:
         except StoreUnavailable:
             raise
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreUnavailable(f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
+            raise StoreUnavailable(
+                f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
 
     @staticmethod
     def _snapshot(row: Any) -> Snapshot:

@@ -177,7 +177,8 @@ def _number_or_dash(value: object, digits: int) -> str:
     return "—" if pd.isna(value) else notation.number(float(value), digits)
 
 
-def static_table(data: object, kw: Mapping[str, Any], words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
+def static_table(data: object, kw: Mapping[str, Any],
+                 words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
     """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
     formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
     A link column shows the site each link points to (a projected table is read, not clicked); ``words`` are the
@@ -353,7 +354,8 @@ def _theme() -> str | None:
 
 
 def _presenting() -> bool:
-    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's."""
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's.
+    """
     if "present" in st.session_state:
         return bool(st.session_state["present"])
     return str(st.query_params.get("present", "")).strip().lower() == "true"

@@ -266,7 +266,8 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
 def filter_replay(
     releases: Sequence[Release], budget_epsilon: float, budget_delta: float, *, delta_share: float = 0.5
 ) -> tuple[PrivacyFilter, list[tuple[int, str]]]:
-    """Replay the releases through the privacy filter (Rogers et al. 2023); refused ones are skipped and reported (index, reason)."""
+    """Replay the releases through the privacy filter (Rogers et al. 2023); refused ones are skipped and reported
+    (index, reason)."""
     releases, budget_epsilon, budget_delta = _check(releases, budget_epsilon, budget_delta)
     flt = _new_filter(budget_epsilon, budget_delta, delta_share)
     refused = []

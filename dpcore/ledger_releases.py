@@ -180,7 +180,8 @@ class Release:
         set_("sensitivity", _v.scale("sensitivity", self.sensitivity, low=1e-100, high=1e100))
         if isinstance(self.compositions, int) and not isinstance(self.compositions, bool) \
                 and abs(self.compositions) >= 10**18:
-            raise ValueError(f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
+            raise ValueError(
+                f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
         set_("compositions", _v.integer("compositions", self.compositions, low=1, high=MAX_COMPOSITIONS))
         if rules.scale:
             if self.scale is None:

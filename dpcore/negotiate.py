@@ -210,7 +210,8 @@ def _reverse_row(m: _reg.Mechanism, eps: float, req: Requirement, n_runs: int, s
         return _row(m, variant="exact", epsilon=cost.expected_epsilon, delta=0.0, accuracy=cost.success,
                     target=p, meets=cost.success >= p,
                     reason=f"With ε = {eps:g} as the worst case it spends {cost.expected_epsilon:.4g} on average "
-                           f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of runs.",
+                           f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of "
+                           "runs.",
                     note=f"Monte Carlo, {cost.runs} seeded runs; accuracy ± {cost.success_se:.2g} (s.e.).")
     acc = _safe_acc(m, eps, req)
     row = _row(m, variant=m.accountant, epsilon=eps, delta=req.delta if m.uses_delta else 0.0, accuracy=acc,

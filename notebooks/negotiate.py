@@ -90,8 +90,9 @@ def _(mo):
 
 @app.cell
 def _(answer, compute, figs, lessons, mo, p, req):
-    _chart = figs.accuracy_curves(lessons.remember(compute.curves, req), epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
-                         confidence=p.conf, y_title="P(answer within ±θ)")
+    _chart = figs.accuracy_curves(lessons.remember(compute.curves, req),
+                                  epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
+                                  confidence=p.conf, y_title="P(answer within ±θ)")
     _text = mo.md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
     mo.vstack([_chart, _text])
     return

@@ -292,7 +292,8 @@ def output_losses(family: str, epsilon: float, n: int, k: int, x: int) -> Output
 class Timeline:
     """The Bayesian filter on a stream of k queries next to basic composition."""
 
-    table: pd.DataFrame  # step, epsilon, worst_case, accepted, output, loss, basic_spent, basic_accepted, budget (+_ratio)
+    #: step, epsilon, worst_case, accepted, output, loss, basic_spent, basic_accepted, budget (+_ratio)
+    table: pd.DataFrame
     accepted: int
     basic_accepted: int
     first_rejection: int | None
@@ -614,8 +615,8 @@ def rr_reference() -> pd.DataFrame:
 
 
 def rr_simulated(n_runs: int = 200, seed: int = 0) -> pd.DataFrame:
-    """Seeded Monte Carlo means ± standard errors of the four reference settings (seconds to tens of seconds: the page runs it
-    as a background job). Columns: epsilon, budget, mc_mean, mc_se, runs."""
+    """Seeded Monte Carlo means ± standard errors of the four reference settings (seconds to tens of seconds: the page
+    runs it as a background job). Columns: epsilon, budget, mc_mean, mc_se, runs."""
     rows = []
     for i, (eps, b, _) in enumerate(RR_REFERENCE):
         sim = ldp.simulate_accepted_counts(ldp.randomized_response(eps), b, true_value=1, n_runs=n_runs,

@@ -198,7 +198,8 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
     df = epsilons(req, seed)
     rows = df.set_index("mechanism")
     ok = [m for m in PREFERENCE if m in rows.index and bool(rows.loc[m, "applicable"])
-          and bool(rows.loc[m, "meets"]) and bool(rows.loc[m, "sound"]) and math.isfinite(float(rows.loc[m, "epsilon"]))]
+          and bool(rows.loc[m, "meets"]) and bool(rows.loc[m, "sound"])
+          and math.isfinite(float(rows.loc[m, "epsilon"]))]
     reasons = []
     if ok:
         best = min(float(rows.loc[m, "epsilon"]) for m in ok)

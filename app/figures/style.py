@@ -344,7 +344,8 @@ def _recolour(node: Any, ink: str) -> Any:
 
 
 def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> go.Figure:
-    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return it.
+    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return
+    it.
 
     Light and dark: ticks, axis titles, title and legend in the theme's text colour. Dark: black marks (drawn for a
     white page) in light ink so they stay visible. Presentation mode: chart text at ``PRESENT_FONT`` px (the legend

@@ -235,7 +235,8 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
         st.dataframe(compute.deployments_meaning(), hide_index=True, width="stretch", key="deploy-table",
                      column_config={"source": st.column_config.LinkColumn("source", display_text="open")})
         st.caption("ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
-                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is disputed.")
+                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is "
+                   "disputed.")
 
 
 def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: compute.Composition | None) -> None:

@@ -87,7 +87,8 @@ def gaussian_delta(
 ) -> FloatOrArray:
     """Exact privacy profile δ(ε) of the Gaussian mechanism N(0, σ²), composed ``compositions`` times.
 
-    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to one with sensitivity √T·Δ); valid for every
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to
+    one with sensitivity √T·Δ); valid for every
     real ε including negative values and ±inf (δ(−inf) = 1, δ(+inf) = 0). Vectorised over ε.
     """
     eps = _v.real_array("epsilon", epsilon)
@@ -104,8 +105,8 @@ def gaussian_sigma(
     """Noise scale σ of a Gaussian mechanism that is (ε, δ)-DP for sensitivity Δ.
 
     ``"analytic"`` (default): the smallest σ with δ_G(ε; σ, Δ) ≤ δ (Balle & Wang 2018, Thm 8), found
-    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork & Roth, Thm A.1),
-    proven only for ε < 1 and always larger than the analytic σ.
+    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork
+    & Roth, Thm A.1), proven only for ε < 1 and always larger than the analytic σ.
     """
     m = _v.choice("method", method, ("analytic", "classic"))
     d = _v.scale("sensitivity", sensitivity)

@@ -39,8 +39,8 @@ __all__ = [
 def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.0) -> float:
     """Scale b = Δ/ε′ of a Laplace mechanism that is (ε, δ)-DP, with ε′ = ε − 2 ln(1 − δ).
 
-    Laplace(b) is (ε, δ)-DP exactly when δ ≥ 1 − exp((ε − Δ/b)/2) (the δ(ε) of :func:`laplace_delta` at T = 1), so δ > 0 buys the
-    slightly larger "enhanced" ε′. δ = 0 gives the pure-DP scale Δ/ε.
+    Laplace(b) is (ε, δ)-DP exactly when δ ≥ 1 − exp((ε − Δ/b)/2) (the δ(ε) of :func:`laplace_delta` at T = 1), so δ >
+    0 buys the slightly larger "enhanced" ε′. δ = 0 gives the pure-DP scale Δ/ε.
     """
     e = _v.positive("epsilon", epsilon)
     d = _v.scale("sensitivity", sensitivity)

@@ -103,7 +103,8 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
 
 
 def invert_profile(profile: Callable[[np.ndarray], np.ndarray], delta: float, low: float, high: float) -> float | None:
-    """Smallest ε in (low, high) with profile(ε) ≤ δ, read off the PLD profile's arrays in closed form; None if not there.
+    """Smallest ε in (low, high) with profile(ε) ≤ δ, read off the PLD profile's arrays in closed form; None if not
+    there.
 
     Between consecutive grid losses l_{j−1} ≤ ε < l_j the profile is m_∞ + A_j − e^{ε + W_j} (A_j, W_j the suffix
     sums of :func:`pld_profile`), so after locating the first grid loss where δ ≤ target (one vectorised pass) the

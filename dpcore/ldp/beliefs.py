@@ -56,7 +56,8 @@ def knowledge_gain(statement: Any, prior: Any, log_likelihood: Any) -> float:
         raise ValueError(f"statement must have one entry per domain value ({b.size}), got shape {phi.shape}")
     prior_conf = float(phi @ b)
     if prior_conf <= 0:
-        raise ValueError("statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, needs it)")
+        raise ValueError("statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, "
+                         "needs it)")
     return float(phi @ posterior(b, ll)) / prior_conf
 
 

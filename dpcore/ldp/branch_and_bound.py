@@ -185,7 +185,8 @@ def minimize_dc(
     """Certified branch-and-bound for ``min_{x∈box} sign·Σ_i ln Pr[y_i|x]`` (Sec. 5.2, App. D, Algorithm 6).
 
     Each node is an x-sub-box; on it every convex V_i is replaced by its secant over the node's z-range
-    (an affine overestimator of V on the node, the 1-D concave envelope the paper names), the convex relaxation is minimised with L-BFGS-B, and the
+    (an affine overestimator of V on the node, the 1-D concave envelope the paper names), the convex relaxation is
+    minimised with L-BFGS-B, and the
     node's lower bound is certified by the Frank–Wolfe linearisation ``R(x̂) + min_box ∇R(x̂)·(x−x̂)``
     (a Frank–Wolfe bound), so solver inaccuracy never overstates it.  Deviation from the paper: branching is on x
     (longest weighted edge), not z; sound for any dimension, efficient for small d.

@@ -3,7 +3,8 @@
 Accuracy at ε: Laplace 1 − e^{−εθ/Δ}; Gaussian 2Φ(θ/σ) − 1 with the analytic σ(ε, δ) (Balle & Wang 2018, Thm 8);
 BR-DP the acceptance p_θ/(1 − p̄_θ q) of the optimised plan (Jiang et al. 2024, Eq. 9), under the exact
 accountant or the paper's (Alg. 1–2, Prop. 2, which can under-report δ: docs/errata.md); R²DP the usefulness
-P(|noise| ≤ γ) = 1 − M(−γ) of the best paper family or of the two-point optimum (Mohammady et al. 2020); the Geng–Viswanath
+P(|noise| ≤ γ) = 1 − M(−γ) of the best paper family or of the two-point optimum (Mohammady et al. 2020); the
+Geng–Viswanath
 staircase's optimal usefulness; SVT's exact success probability with one shared threshold noise (Liu et al. 2024,
 Eq. 8). The inverse is a bracketing root search in ln ε of a non-decreasing accuracy (optimal plans at a larger ε
 include those at a smaller one), in closed form where there is one.

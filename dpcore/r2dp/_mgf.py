@@ -46,7 +46,8 @@ _S_COEF_LIST = [float(v) for v in _S_COEF]
 
 
 def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
-    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width."""
+    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width.
+    """
     t = np.asarray(t, dtype=float)
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)

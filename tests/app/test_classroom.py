@@ -206,8 +206,10 @@ REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 SHOWN = {
     "base-sigma": {"Gaussian noise scale σ": "14.06", "Laplace noise scale b": "4"},
     "base-classic": {"Gaussian noise scale σ": "9.69"},
-    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43", "Laplace: total ε after T = 100 releases": "68.26"},
-    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
+    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43",
+                     "Laplace: total ε after T = 100 releases": "68.26"},
+    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935",
+                      "Gaussian: chance of landing within ±θ": "0.1131"},
     "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53·10⁻⁶", "δ at ε = 5 — paper's accountant": "10⁻⁸"},
     "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "6.7·10⁻⁴"},
     "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},

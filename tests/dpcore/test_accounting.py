@@ -152,7 +152,8 @@ def test_zcdp_round_trip_and_reference():
 
 
 def cks_epsilon_by_minimisation(rho: float, delta: float) -> float:
-    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root)."""
+    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root).
+    """
     mpmath.mp.dps = 50
     r, big_l = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
 

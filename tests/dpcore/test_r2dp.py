@@ -132,7 +132,8 @@ def test_laws_are_frozen():
 
 
 def test_atom_at_infinity_gives_infinite_epsilon():
-    # b = 0 with positive probability releases the exact answer: ε = ∞ (the b → 0 limit of the paper's randomized-response remark), explicit result
+    # b = 0 with positive probability releases the exact answer: ε = ∞ (the b → 0 limit of the paper's
+    # randomized-response remark), explicit result
     assert r2dp.epsilon(r2dp.TwoPoint(1.0, math.inf, 0.5)) == math.inf
     assert r2dp.epsilon(r2dp.Dirac(math.inf)) == math.inf
     assert r2dp.reuse_epsilon(r2dp.Dirac(math.inf)) == math.inf

@@ -194,7 +194,8 @@ def test_two_point_fail_scalar_matches_direct_law():
         u0 = eps / dq / (1 + math.exp(-x0))
         u1 = eps / dq + math.exp(x1)
         # the law with exact ε on {u0, u1} by root finding on p (independent of the closed-form p)
-        def eps_of(q, u0=u0, u1=u1, dq=dq, eps=eps):  # ε of {u0 w.p. q, u1 w.p. 1 - q}: ln E[u] - ln E[u e^{-Δq u}] (logs: e^{-Δq u1} underflows)
+        # ε of {u0 w.p. q, u1 w.p. 1 - q}: ln E[u] - ln E[u e^{-Δq u}] (logs: e^{-Δq u1} underflows)
+        def eps_of(q, u0=u0, u1=u1, dq=dq, eps=eps):
             num = math.log(q * u0 + (1 - q) * u1)
             den = np.logaddexp(math.log(q) + math.log(u0) - dq * u0 if q > 0 else -np.inf,
                                math.log1p(-q) + math.log(u1) - dq * u1 if q < 1 else -np.inf)

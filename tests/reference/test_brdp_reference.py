@@ -281,7 +281,8 @@ def test_large_eps_structure():
     for eps in (2, 3, 5):
         pl = brdp.optimize(epsilon=eps, delta=1e-5, sensitivity=5, theta=1, kernel="laplace", accountant="paper")
         assert pl.epsilon_y == pytest.approx(1.1157, rel=REL)
-        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)  # Laplace optimum -ln(1 - theta/D)/(theta/D)
+        # Laplace optimum -ln(1 - theta/D)/(theta/D)
+        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)
         if eps == 3:
             assert pl.q == pytest.approx(0.848, abs=1e-3)
             assert pl.acceptance == pytest.approx(0.622, abs=1e-3)
@@ -346,7 +347,8 @@ def test_gaussian_tfold():
 
 @pytest.mark.slow
 def test_laplace_t1000():
-    # Exact PLD. The values 17.48 +- 0.05 / 24.01 +- 0.05 of a coarser reference overshoot the truth by ~0.06: they come from
+    # Exact PLD. The values 17.48 +- 0.05 / 24.01 +- 0.05 of a coarser reference overshoot the truth by ~0.06: they
+    # come from
     # that reference's pessimistic grid (losses rounded up to h = 1e-4), not from the mechanism. The truth is bracketed
     # here by dp_accounting's optimistic and pessimistic (connect-the-dots) Laplace PLDs on a finer grid:
     # [17.4232, 17.4237] and [23.9440, 23.9449]. Laplace, eps = 0.1 per query, D = 1: b = D/eps = 10 (pure).

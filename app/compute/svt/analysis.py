@@ -1,5 +1,5 @@
-"""Cached tables of the SVT page's explore view (Liu, Wang, Liu, Li and Chen 2024): scalar arguments in, frames and frozen
-dataclasses out.
+"""Cached tables of the SVT page's explore view (Liu, Wang, Liu, Li and Chen 2024): scalar arguments in, frames and
+frozen dataclasses out.
 
 Every function evaluates :mod:`dpcore.svt` / :mod:`dpcore.data` on the grid one chart needs. Δ = 1 throughout
 (item counts). Noise families are named as in ``dpcore.svt.NOISES``; the correction rule is "optimal" (r^op of

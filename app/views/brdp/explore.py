@@ -163,7 +163,8 @@ def privacy_panels(s: Settings) -> None:
                  alt="Densities of the kernel privacy loss, the paper's mixture and the exact BR-DP loss.")
 
     with ui.panel("7 · Privacy profile",
-                  "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. Try the example settings "
+                  "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
+                  "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
                   "true δ is far above it."):
         plan = compute.plan(s.key)
