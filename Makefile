@@ -1,6 +1,9 @@
 # DP Explorer — the two set-up commands (README), then the lessons and the benchmarks.
 #   make app        create .venv, install, serve the app headless on http://127.0.0.1:8501 (its lessons on :2719)
-#   make test       create .venv, install the test extras (+ Debian chromium when missing and possible), run the whole suite
+#   make test       create .venv, install the test extras (+ Debian chromium when missing and possible), run the gate
+#                   (make lint), then the whole suite
+#   make lint       the gate alone: ruff's rules and mypy, both configured in pyproject.toml
+#   make test-fast  the fast layers only (not slow, not in a browser), on two workers
 #   make notebooks  open the marimo lessons (notebooks/) in marimo's editor on http://127.0.0.1:2718 (the link it
 #                   prints carries the editor's access token)
 #   make lesson NAME=brdp   serve one lesson read-only as an app on http://127.0.0.1:2718
@@ -16,7 +19,7 @@ PYTEST_ARGS ?=
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: app test bench chromium clean notebooks lesson bench-lessons
+.PHONY: app test test-fast lint bench chromium clean notebooks lesson bench-lessons
 LESSON_PORT ?= 2718
 NAME ?= baselines
 
@@ -58,8 +61,18 @@ chromium:
 		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true)"; fi
 
-test: $(VENV)/.installed-test chromium postgres podman nginx-if-possible
+test: $(VENV)/.installed-test lint chromium postgres podman nginx-if-possible
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+# The gate: ruff's rule set and mypy (dpcore, app/compute, app/figures), both configured in pyproject.toml. `ruff
+# format --check` joins them once the modules have been formatted.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+# The fast layers: everything but the slow tests (Monte Carlo, long compositions, the lessons) and the browser tests.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n 2 -m "not slow and not e2e" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py

@@ -6,6 +6,10 @@ Streamlit's log is set to errors only: its warnings about a missing runtime say 
 """
 
 import multiprocessing.spawn
+import os
+import resource
+import threading
+import time
 
 import streamlit.logger
 
@@ -19,7 +23,6 @@ streamlit.logger.set_log_level("error")
 
 import dpcore  # noqa: E402,F401 — imported for the workers
 from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
-
 
 #: How much lower a worker's CPU priority is than the server's: on a 2-core machine a heavy job started by a slider
 #: move would otherwise slow that very move's page rerun (the page first, the panel that waits for a job after).
@@ -41,16 +44,11 @@ def limit_memory(limit_bytes: int, server_pid: int | None = None, niceness: int 
       wait forever on its queue (and keep the forkserver alive) after the server stopped, and a busy one would finish
       a job nobody can read.
     """
-    import os
-    import resource
-
     os.nice(niceness)
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     cap = int(limit_bytes) if hard == resource.RLIM_INFINITY else min(int(limit_bytes), hard)
     resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
     if server_pid is not None:
-        import threading
-
         threading.Thread(target=_exit_with, args=(int(server_pid),), name="dpx-worker-watchdog", daemon=True).start()
 
 
@@ -79,9 +77,6 @@ def serve(conn, limit_bytes: int, server_pid: int, niceness: int = NICENESS) -> 
 
 def _exit_with(pid: int, every: float = 2.0) -> None:
     """Exit this process as soon as process ``pid`` no longer exists (polled every ``every`` seconds)."""
-    import os
-    import time
-
     while True:
         time.sleep(every)
         try:

@@ -1,4 +1,5 @@
-"""Heavy panels that never block the page (docs/architecture.md, speed budgets): compute in a worker process, draw when ready.
+"""Heavy panels that never block the page (docs/architecture.md, speed budgets): compute in a worker process, draw when
+ready.
 
 A few panels cost seconds on a never-seen setting (BR-DP's composition curve and Alg. 4 at every data-set size, the
 R²DP family optima and usefulness-against-γ curve). :func:`result` (``app.background_panel``) runs such a
@@ -190,7 +191,8 @@ def start_pool(workers: int, niceness: int | None = None) -> cf.ProcessPoolExecu
     from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
 
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker.limit_memory,
-                                  initargs=(MEMORY_LIMIT, os.getpid(), _worker.NICENESS if niceness is None else niceness))
+                                  initargs=(MEMORY_LIMIT, os.getpid(),
+                                            _worker.NICENESS if niceness is None else niceness))
 
 
 def warm() -> None:

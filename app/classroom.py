@@ -15,10 +15,12 @@ from typing import Any
 
 import streamlit as st
 
-from app import ledger, params, sequences
+from app import params, sequences
 from app.catalogue import GLOSSARY
+from app.exercises import EXERCISES, Exercise  # noqa: F401 — Exercise is re-exported for the tests
+from app.exercises import query_string as _query
+from app.links import PRESENT_KEY, in_app_query
 
-PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
 MY_LESSON = "_dpx_my_lesson"  # session state: the views a teacher added to their own lesson (survives page changes)
 
@@ -41,7 +43,6 @@ PAGE_TERMS: dict[str, tuple[str, ...]] = {
 }
 
 
-from app.exercises import EXERCISES, Exercise, query_string as _query  # noqa: E402,F401 — re-exported
 #: Environment variable naming the public address of the app (``https://dp.example.edu``): share links use it
 #: instead of the address the server sees (``http://127.0.0.1:8501`` behind a proxy).
 PUBLIC_URL_ENV = "DPX_PUBLIC_URL"
@@ -326,19 +327,6 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
             answer = st.expander("Answer", key=answer_key(i), on_change="rerun")
             if answer.open:  # drawn when opened, like the strip's popovers
                 answer.markdown(ex.answer)
-
-
-def in_app_query() -> dict[str, str] | None:
-    """Query parameters every in-app link carries: presentation mode stays on from page to page, and the tab's saved
-    privacy ledger is named in the new page's address from its first moment (a reconnect or a reload then finds it)."""
-    present = st.session_state.get(PRESENT_KEY)
-    if present is None:  # the toggle is drawn after the page (the strip): on a first run, the address says
-        present = str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
-    query = {PRESENT_KEY: "true"} if present else {}
-    saved = ledger.ledger_id()
-    if saved:
-        query[ledger.URL_KEY] = saved
-    return query or None
 
 
 def navigation(sections: Mapping[str, list[Any]], *, current: Any) -> None:

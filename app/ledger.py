@@ -22,13 +22,14 @@ import pandas as pd
 import streamlit as st
 
 from app import ledger_store as ls
-from app import registry
+from app import links, registry
+from app.compute.ledger import accounts as cached_accounts
 from app.notation import delta as delta_text
 from app.notation import number
 from dpcore import ledger as dl
 
-KEY = "privacy_ledger"  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
-URL_KEY = "ledger"  # ?ledger=<id>
+KEY = links.LEDGER_STATE  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
+URL_KEY = links.LEDGER_KEY  # ?ledger=<id>
 _SYNCED = "_ledger_synced"  # this run has looked at the store (cleared by new_run at the start of each run)
 MAX_LOG = ls.MAX_LOG
 LEDGER_PAGE = next(p for p in registry.TOOLS if p.url_path == "ledger")
@@ -299,15 +300,11 @@ def offer(*releases: dl.Release) -> None:
     if message is not None:
         (side.success if message[0] == "ok" else side.error)(message[1])
     side.caption(escape(status_text(get())))
-    from app.classroom import in_app_query  # noqa: PLC0415 — the classroom imports this module
-
     side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:",
-                   query_params=in_app_query())
+                   query_params=links.in_app_query())
 
 
 def accounts(ledger_json: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per accountant, cumulative ε per accountant over the releases) of a ledger given as JSON (cached)."""
-    from app.compute.ledger import accounts as cached_accounts
-
     acc = cached_accounts(ledger_json)
     return acc.totals, acc.curve

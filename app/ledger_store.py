@@ -145,10 +145,7 @@ def is_ledger_id(value: Any) -> bool:
 
 def ledger_from_json(text: str) -> dl.Ledger:
     """The ledger of :meth:`~dpcore.ledger.Ledger.to_json` as it was accepted (no replay through the filter)."""
-    data = json.loads(text)
-    b = data["budget"]
-    rel = tuple(dl.Release.from_dict(r) for r in data["releases"])
-    return dl.Ledger(b["epsilon"], b["delta"], b["enforce"], rel, b.get("delta_share", 0.5))
+    return dl.restore(text)
 
 
 def _refusal(release: dl.Release, reason: str) -> dict[str, str]:
@@ -325,7 +322,8 @@ class LedgerStore:
 
     # ---- plumbing ---------------------------------------------------------------------------------------------
     def _prepare(self, *, create: bool) -> bool:
-        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off."""
+        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off.
+        """
         if self._ready:
             return True
         with self._lock:
@@ -371,7 +369,8 @@ class LedgerStore:
         except StoreUnavailable:
             raise
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreUnavailable(f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
+            raise StoreUnavailable(
+                f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
 
     @staticmethod
     def _snapshot(row: Any) -> Snapshot:

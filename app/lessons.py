@@ -90,7 +90,7 @@ def _take_ahead(key: tuple) -> Any:
         return _MISSING
     try:
         return job.result()
-    except Exception:  # a worker that failed or died: compute here, where an error reaches the reader
+    except Exception:  # noqa: BLE001 — a worker that failed or died: compute here, where an error reaches the reader
         return _MISSING
 
 

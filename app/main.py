@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import background, classroom, compute, ledger, params, registry, ui
+from app import background, classroom, compute, ledger, links, params, registry, ui
 
 ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) is typeset on screen
 
@@ -32,7 +32,7 @@ nav = st.sidebar.container()  # filled after the page ran, once presentation mod
 #: Session state that outlives a page change: presentation mode and the privacy ledger. Everything else (the
 #: previous page's controls) is dropped, so a control never inherits a value from another page's control of the
 #: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
-_CROSS_PAGE = {"present", ledger.KEY}
+_CROSS_PAGE = {links.PRESENT_KEY, links.LEDGER_STATE}
 
 
 def _address() -> dict[str, list[str]]:

@@ -58,7 +58,8 @@ SENSITIVITY_OPTIONS = catalogue.get("sens").grid
 COMPOSITION_OPTIONS = catalogue.get("T").grid
 
 __all__ = [
-    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control", "fmt_number",
+    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control",
+    "fmt_number",
     "log_grid", "parts", "sync_url", "take_url_notes", "take_url_problems", "view",
 ]
 

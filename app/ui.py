@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app import notation, params
 from app.compute._cache import cached_resource
@@ -80,8 +81,6 @@ def _typeset_call(name: str, fn):
             if name == "dataframe" and not args[1:] and _presenting():
                 static = static_table(data, kw, words)
                 if static is not None:
-                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
-
                     return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
             if words:
                 data = data.style.format(words)
@@ -178,7 +177,8 @@ def _number_or_dash(value: object, digits: int) -> str:
     return "—" if pd.isna(value) else notation.number(float(value), digits)
 
 
-def static_table(data: object, kw: Mapping[str, Any], words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
+def static_table(data: object, kw: Mapping[str, Any],
+                 words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
     """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
     formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
     A link column shows the site each link points to (a projected table is read, not clicked); ``words`` are the
@@ -275,8 +275,6 @@ def typeset_streamlit() -> None:
     Wraps the text-taking methods of Streamlit's ``DeltaGenerator`` (``st.sidebar.metric``, ``cols[0].caption`` …)
     and the module-level ``st.*`` shortcuts bound to the main area. Idempotent.
     """
-    from streamlit.delta_generator import DeltaGenerator
-
     for name in (*_TEXT_CALLS, "tabs", "dataframe", "table"):
         fn = getattr(DeltaGenerator, name)
         if getattr(fn, _TYPESET, False):
@@ -356,7 +354,8 @@ def _theme() -> str | None:
 
 
 def _presenting() -> bool:
-    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's."""
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's.
+    """
     if "present" in st.session_state:
         return bool(st.session_state["present"])
     return str(st.query_params.get("present", "")).strip().lower() == "true"

@@ -35,7 +35,6 @@ from dpcore.filters import BudgetExceeded
 from dpcore.ledger_accountants import (
     ACCOUNTANTS,
     PLD_MAX_LOSS,
-    TOL as _TOL,
     AccountantResult,
     _split,
     accountants,
@@ -46,8 +45,9 @@ from dpcore.ledger_accountants import (
     pld,
     zcdp,
 )
+from dpcore.ledger_accountants import TOL as _TOL
+from dpcore.ledger_releases import FIELDS as _FIELDS
 from dpcore.ledger_releases import (
-    FIELDS as _FIELDS,
     KINDS,
     MAX_COMPOSITIONS,
     MAX_EPSILON,
@@ -96,6 +96,7 @@ __all__ = [
     "cumulative",
     "from_json",
     "from_csv",
+    "restore",
 ]
 
 ENFORCERS = ("filter", "basic")
@@ -246,6 +247,15 @@ class Ledger:
             w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v)
                         for k, v in r.to_dict().items()})
         return buf.getvalue()
+
+
+def restore(text: str) -> Ledger:
+    """The ledger of :meth:`Ledger.to_json` as it was accepted, not replayed through its accountant: for the app's own
+    stored copies. A file from outside goes through :func:`from_json` (size-limited, validated, replayed)."""
+    data = json.loads(text)
+    b = data["budget"]
+    releases = tuple(Release.from_dict(r) for r in data["releases"])
+    return Ledger(b["epsilon"], b["delta"], b["enforce"], releases, b.get("delta_share", 0.5))
 
 
 def _decode(text: Any) -> str:

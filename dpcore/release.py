@@ -28,6 +28,7 @@ import secrets
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -215,7 +216,8 @@ def noise(p: Plan, n: int, rng: np.random.Generator) -> np.ndarray:
             return g.laplace(0.0, d / eps, k)
         return _r2dp_sampler("r2dp", epsilon=eps, gamma=p.bound, sensitivity=d, family=best)(k, g)
     plan_ = _a.brdp_plan(eps, _requirement(p), "exact")  # brdp: the exact accountant's plan, never the paper's
-    return _brdp.sample_outputs(k, kernel=p.kernel, scale=plan_.scale, theta=p.bound, q=plan_.q, rng=g)
+    kernel: Literal["gaussian", "laplace"] = "laplace" if p.kernel == "laplace" else "gaussian"
+    return _brdp.sample_outputs(k, kernel=kernel, scale=plan_.scale, theta=p.bound, q=plan_.q, rng=g)
 
 
 def guarantee(p: Plan) -> float:
@@ -257,7 +259,8 @@ def true_values(p: Plan, frame: pd.DataFrame) -> pd.Series:
     clipped = np.clip(_numbers(frame, p.column), p.lower, p.upper)
     total = float(clipped.sum())
     name = f"{p.statistic} of {p.column}"
-    return pd.Series([total / p.rows if p.statistic == "mean" else total], index=[name], dtype=float)
+    value = total / p.rows if p.statistic == "mean" and p.rows else total  # a plan of a mean always has its rows
+    return pd.Series([value], index=[name], dtype=float)
 
 
 def perform(p: Plan, frame: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:

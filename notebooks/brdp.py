@@ -158,7 +158,8 @@ def _(mo):
     and ignores the region where the loss is $-L$. **This is not an upper bound in general.** The exact δ is the
     hockey-stick divergence between the two BR-DP output distributions,
 
-    $$\delta_{\text{exact}}(\varepsilon) = \sup_{0 < d \le \Delta} \int \max\bigl(0,\; f(x \mid 0) - e^{\varepsilon} f(x \mid d)\bigr)\,dx,$$
+    $$\delta_{\text{exact}}(\varepsilon) = \sup_{0 < d \le \Delta}
+    \int \max\bigl(0,\; f(x \mid 0) - e^{\varepsilon} f(x \mid d)\bigr)\,dx,$$
 
     computed in closed form piece by piece. The app and this lesson use the exact δ by default.
     """)

@@ -134,7 +134,8 @@ def _(mo):
 
 @app.cell
 def _(compute, figs, mo, number, p, x_true):
-    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False)
+    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg,
+                       ratio=False)
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
     _text = mo.md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
@@ -204,7 +205,8 @@ def _(mo):
     (Thm 4.1). The **Bayesian privacy filter** (Def. 4.3, Algorithm 2) therefore answers a query only if **every**
     answer it could give keeps the loss within the budget (Cor. 4.1, Eq. 15):
 
-    $$\max_y \;\Big[\ln \max_x \Lambda(x)\Pr[q(x) = y] - \ln \min_x \Lambda(x)\Pr[q(x) = y]\Big] \;\le\; \varepsilon_G .$$
+    $$\max_y \;\Big[\ln \max_x \Lambda(x)\Pr[q(x) = y] - \ln \min_x \Lambda(x)\Pr[q(x) = y]\Big]
+    \;\le\; \varepsilon_G .$$
 
     It looks ahead over all answers *before* the query runs, so the decision depends on public information only and
     reveals nothing about the secret. Its **odometer** is the realized loss $\ell$ of what was answered (Def. 4.5):
@@ -347,8 +349,8 @@ def _(compute, lessons, math, mo):
                                                                                           rel=1e-12),
                       f"Example 1: Λ(0) = Λ(1) = {_e1.likelihood_0:.7f} = e^(3ε)/(1 + e^ε)^6"),
         lessons.check(abs(_e1.loss_balanced) < 1e-12 and lessons.close(_e1.loss_all_ones, 4.2, rel=1e-12),
-                      f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} for "
-                      "six 1's (= basic composition 2nε)"),
+                      f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} "
+                      "for six 1's (= basic composition 2nε)"),
         lessons.check(lessons.close(_e2.ratio, 1.5, rel=1e-12),
                       f"Example 2: max Λ / min Λ = {_e2.ratio:.6f}, the paper's 1.5"),
         lessons.check(abs(_e2.table.loc[2, "likelihood"] - 0.1046) < 5e-5 and abs(_e2.table.loc[3, "likelihood"] -

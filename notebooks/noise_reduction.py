@@ -33,7 +33,8 @@ def _(mo):
     $\varepsilon_1 < \varepsilon_2 < \dots$ (less noise at each step), with the noise values coupled through one
     Brownian motion $B$:
 
-    $$\hat y_k = y + B(1/\varepsilon_k^2), \qquad \operatorname{Var}\big(B(1/\varepsilon_k^2)\big) = 1/\varepsilon_k^2 .$$
+    $$\hat y_k = y + B(1/\varepsilon_k^2), \qquad
+    \operatorname{Var}\big(B(1/\varepsilon_k^2)\big) = 1/\varepsilon_k^2 .$$
 
     If it stops at level $\varepsilon_T$, the whole sequence of answers leaks no more than the last one alone: it
     costs $\rho_T = \varepsilon_T^2/2$ in zero-concentrated DP, whatever rule chose when to stop

@@ -96,7 +96,8 @@ def _(mo):
 def _(compute, figs, key, mo, number, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES)
+    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False,
+                        draws=compute.MC_SAMPLES)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = mo.md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "

@@ -26,6 +26,7 @@ from app.catalogue._core import (
     register,
 )
 
+# isort: split
 # The topic modules register their own entries.
 from app.catalogue import (  # noqa: E402
     audit,
@@ -38,6 +39,7 @@ from app.catalogue import (  # noqa: E402
     r2dp,
     svt,
 )
+
 __all__ = [
     "CATALOGUE",
     "DEFAULT_EPSILON",

@@ -18,7 +18,8 @@ GLOSSARY: dict[str, str] = {
     "ε's and δ's; tighter accountants (advanced composition, zCDP, PLD) give totals that grow roughly like √T.",
     "privacy profile": "The whole curve δ(ε) of guarantees one mechanism meets: for each ε, the smallest δ for which "
     "it is (ε, δ)-DP. It equals the largest hockey-stick divergence between the outputs on neighbouring data sets.",
-    "hockey-stick divergence": "The largest gap P(S) − e^ε·Q(S) over all sets of outputs S, for the output laws P and Q on two neighbouring "
+    "hockey-stick divergence": "The largest gap P(S) − e^ε·Q(S) over all sets of outputs S, for the output laws P and "
+    "Q on two neighbouring "
     "data sets. A mechanism is (ε, δ)-DP "
     "exactly when this is at most δ for the output laws P, Q of every pair of neighbouring data sets.",
     "privacy loss": "For an output y, the log-ratio ln(P(y)/Q(y)) of its probabilities under two neighbouring data "

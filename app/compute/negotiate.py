@@ -80,7 +80,8 @@ class Requirement:
 
 
 #: Requirement arguments a mechanism does not use: dropped from its cache key, so e.g. moving δ does not redo R²DP.
-_UNUSED = {m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY}
+_UNUSED: dict[str, tuple[str, ...]] = {
+    m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY}
 _UNUSED["gaussian"] = ("kernel",)
 
 
@@ -117,7 +118,7 @@ def accuracies(epsilon: float, req: Requirement, seed: int = 0) -> pd.DataFrame:
 def _curve(mech: str, key: tuple) -> pd.DataFrame:
     args = {k: v for k, v in key if k != "confidence"}
     eps = np.geomspace(0.01, CAP, CURVE_POINTS)
-    df = ng.accuracy_curves(eps, mechanisms=[mech], **args)
+    df = ng.accuracy_curves(eps.tolist(), mechanisms=[mech], **args)
     df["label"] = df["mechanism"].map(LABELS)
     return df
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
 import pandas as pd
 
@@ -17,6 +18,7 @@ from app.notation import delta as delta_text
 from app.notation import number
 from dpcore import negotiate_split as _split
 from dpcore import release as _release
+from dpcore.mechanisms import display_name
 
 #: How many alternatives the summary names (the appendix lists them all).
 TOP = 3
@@ -244,7 +246,7 @@ def split_plans(rows: tuple[StatRow, ...], result: _split.Split) -> tuple[_relea
         delta = result.best.delta if sh.mechanism == "gaussian" else 0.0
         eps = sh.epsilon if sh.epsilon > 0 else 1e-9
         scale = sh.scale if sh.mechanism in ("laplace", "gaussian") else None
-        kw = (
+        kw: dict[str, Any] = (
             {"sensitivity": r.sensitivity}
             if r.kind == "counts"
             else {"lower": r.lower, "upper": r.upper, **({"rows": r.rows} if r.kind == "mean" else {})}
@@ -267,8 +269,6 @@ def split_plans(rows: tuple[StatRow, ...], result: _split.Split) -> tuple[_relea
 
 def split_table(result: _split.Split) -> pd.DataFrame:
     """The split as shown: statistic, noise, its own ε, its share of the total."""
-    from dpcore.mechanisms import display_name
-
     return pd.DataFrame(
         {
             "statistic": [s.name for s in result.shares],

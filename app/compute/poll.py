@@ -46,7 +46,7 @@ def estimate(yes: int, answers: int, epsilon: float) -> rr.ShareEstimate:
 
 def _replay(true_yes: int, answers: int, epsilon: float, seed: int) -> tuple[np.ndarray, Replay]:
     reports = rr.simulate_reports(true_yes, answers, epsilon, RUNS, np.random.default_rng(seed))
-    estimates = rr.unbiased_share(reports / answers, epsilon)
+    estimates = np.asarray(rr.unbiased_share(reports / answers, epsilon))
     first = rr.estimate(int(reports[0]), answers, epsilon)
     low, high = rr.share_interval(reports, answers, epsilon)
     widths = high - low

@@ -116,7 +116,7 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
     bands_ = (0, 1)  # the two bands: one bar trace (fewer traces: each costs the browser a redraw pass)
     points = ((2, LIKE, "diamond"), (3, MAXC, "x"))  # the two gains: one marker trace
-    traces = [
+    traces: list[dict] = [
         {
             "type": "bar",
             "orientation": "h",
@@ -200,7 +200,8 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
             "y": loss,
             "name": "realized loss of the pattern",
             "customdata": np.column_stack([df["pattern"], [number(v, 3) for v in df["probability"]]]),
-            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}<extra></extra>",
+            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}"
+                             "<extra></extra>",
             "marker": {"color": colors, "line": {"width": 0}},
         },
         {  # carries the colour bar of the bars' probabilities (one invisible point on the first bar)
@@ -549,7 +550,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
     """Fig. 1(a)/(c): the filter's odometer against the number of answered regressions, one line per run, next to
     basic composition's k·ε."""
     traces = []
-    for i, (run, part) in enumerate(df.groupby("run")):
+    for i, (_run, part) in enumerate(df.groupby("run")):
         tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
                    color=BAYES, width=1.2)
         tr["showlegend"] = i == 0
@@ -565,7 +566,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
         x="answered queries k",
         y="privacy loss ℓ (ε units)",
         marks=[hline(budget, f"budget ε_G = {number(budget)}", color=BUDGET, dash="dash", side="right")],
-        y_range=[0, budget * 1.15],
+        y_range=(0, budget * 1.15),
         hovermode="closest",
     )
 

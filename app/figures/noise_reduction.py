@@ -39,7 +39,7 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
                    "text": [f"ε_T = {number(e, 3)}, charge {number(c, 3)}"
-                            for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
+                            for e, c in zip(stops["epsilon_stop"], stops["charge"], strict=True)]})
     half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
@@ -50,7 +50,8 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
 def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
     """Where the runs stop: share of runs per stopping charge, against the ex-ante worst-case charge."""
     unit = "ρ_T = ε_T²/2" if mechanism == "brownian" else "ε_T (ex-post ε)"
-    bar = {"type": "bar", "x": hist["charge"].to_numpy(), "y": hist["share"].to_numpy(), "name": "share of runs stopping here",
+    bar = {"type": "bar", "x": hist["charge"].to_numpy(), "y": hist["share"].to_numpy(),
+           "name": "share of runs stopping here",
            "marker": {"color": NR}, "hovertemplate": "charge %{x:.4g}: %{y:.1%}<extra></extra>"}
     return figure([bar], title="What each run actually paid (ex post) vs what it might have paid (ex ante)",
                   x=f"charge at the stop, {unit} (log scale)", y="share of runs", log_x=True,
@@ -64,10 +65,12 @@ def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
     symbols = {"accepted": "circle", "failed (discarded)": "x", "refused": "circle-open"}
     for m in ("noise_reduction", "doubling"):
         part = df[df["method"] == m]
-        traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m], color=METHOD_COLORS[m],
+        traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m],
+                           color=METHOD_COLORS[m],
                            line_shape="hv", mode="lines+markers",
                            marker={"symbol": [symbols[s] for s in part["status"]], "size": 9},
-                           text=[f"y = {number(y)}: {s}" for y, s in zip(part["true_count"], part["status"])]))
+                           text=[f"y = {number(y)}: {s}"
+                                 for y, s in zip(part["true_count"], part["status"], strict=True)]))
     return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
                   x="count in the queue (largest first)", y="cumulative ρ spent",
                   marks=[hline(budget, f"budget ρ* = {number(budget, 4)}")], hovermode="closest")
@@ -167,7 +170,8 @@ def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechani
              for j in range(k)] for i in range(k)]
     heat = {"type": "heatmap", "z": z, "x": labels, "y": labels, "zmin": 0, "zmax": 1, "colorscale": "Viridis",
             "text": text, "hoverinfo": "text", "colorbar": {"title": {"text": "corr"}}}
-    return figure([heat], title=f"{MECH_LABELS[mechanism]}: empirical (below) vs min ε / max ε (above)", x="level ε_j", y="level ε_i",
+    return figure([heat], title=f"{MECH_LABELS[mechanism]}: empirical (below) vs min ε / max ε (above)",
+                  x="level ε_j", y="level ε_i",
                   hovermode="closest", height=480, xaxis={"type": "category", "title": {"text": "level ε_j"}},
                   yaxis={"type": "category", "autorange": "reversed", "title": {"text": "level ε_i"}})
 

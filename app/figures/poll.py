@@ -3,6 +3,8 @@ estimate), and replays of the same class at two values of ε."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -109,6 +111,7 @@ def coin_line(
                 "font": {"color": ESTIMATE},
             }
         )
+    marked: dict[str, Any] = {"shapes": shapes, "annotations": notes} if notes else {}  # Plotly drops empty lists
     return figure(
         traces,
         title="What the coin does to the share of Yes, and how the estimate undoes it",
@@ -116,9 +119,9 @@ def coin_line(
         y="Yes reports (%)",
         xaxis={"title": {"text": "truly Yes (% of the class)"}, "range": [0, 100], "ticksuffix": " %"},
         yaxis={"title": {"text": "Yes reports (%)"}, "range": [0, 100], "ticksuffix": " %"},
-        **({"shapes": shapes, "annotations": notes} if notes else {}),  # Plotly drops empty lists
         height=380,
         hovermode="closest",
+        **marked,
     )
 
 

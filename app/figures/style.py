@@ -18,6 +18,7 @@ import functools
 import math
 import os
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -249,7 +250,7 @@ def figure(
     y: str,
     log_x: bool = False,
     log_y: bool = False,
-    marks: list[tuple[dict, dict]] = (),
+    marks: Sequence[tuple[dict, dict]] = (),
     y_range: tuple[float, float] | None = None,
     **layout: Any,
 ) -> go.Figure:
@@ -343,7 +344,8 @@ def _recolour(node: Any, ink: str) -> Any:
 
 
 def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> go.Figure:
-    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return it.
+    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return
+    it.
 
     Light and dark: ticks, axis titles, title and legend in the theme's text colour. Dark: black marks (drawn for a
     white page) in light ink so they stay visible. Presentation mode: chart text at ``PRESENT_FONT`` px (the legend

@@ -137,7 +137,8 @@ def profiles(s: Settings) -> None:
     with ui.panel(
         "3 · Privacy profiles δ(ε′)",
         "one mechanism satisfies a whole curve of (ε′, δ) guarantees. Both curves pass through (or below) the target "
-        "marker — that is what calibration means. Laplace reaches δ = 0 at ε′ = Δ/b (pure DP); the Gaussian never does.",
+        "marker — that is what calibration means. Laplace reaches δ = 0 at ε′ = Δ/b (pure DP); the Gaussian never "
+        "does.",
     ):
         ui.chart(ui.memo_figure(_profiles_figure, s.eps, s.delta, s.sens, s.calib),
                  lambda: compute.profiles(s.eps, s.delta, s.sens, s.calib), name="privacy profiles",

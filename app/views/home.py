@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from app import classroom, compute, params, registry, sequences, ui
+from app import compute, links, params, registry, sequences, ui
 from app.figures import baselines as figs
 from app.notation import number
 
@@ -98,7 +98,7 @@ def start_here() -> None:
             st.markdown(f"Learn {what}.")
             if page.exists:  # the step opens as a view of the "start" lesson: its page then links on to the next
                 st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:",
-                             query_params=sequences.view_query(START, i - 1) | (classroom.in_app_query() or {}))
+                             query_params=sequences.view_query(START, i - 1) | (links.in_app_query() or {}))
 
 
 def _cards(pages: list[registry.PageInfo]) -> None:
@@ -111,7 +111,7 @@ def _cards(pages: list[registry.PageInfo]) -> None:
             st.markdown(page.blurb)
             if page.exists:
                 st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:",
-                             query_params=classroom.in_app_query())
+                             query_params=links.in_app_query())
 
 
 def cards() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from html import escape
 
 import streamlit as st
 
@@ -294,8 +295,6 @@ def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, c
 
 
 def _escape(text: str) -> str:
-    from html import escape
-
     return escape(text)
 
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from app import notation
 from app.compute import negotiate as compute
 from app.compute import negotiate_words as words
+from dpcore.mechanisms import display_name
 
 STYLE = """
 @page { size: auto; margin: 14mm 13mm; }
@@ -125,8 +126,6 @@ class _Named:
 
 
 def _named(shares) -> list[_Named]:
-    from dpcore.mechanisms import display_name
-
     return [_Named(display_name(s.mechanism).split(" (")[0], s.epsilon, s.share) for s in shares]
 
 

@@ -17,7 +17,8 @@ from scipy import optimize, special
 from scipy.optimize import elementwise
 
 from dpcore import _validate as _v
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = [
     "MAX_CALIBRATION_EPSILON",
@@ -70,7 +71,7 @@ def _gaussian_log_delta_finite(e: np.ndarray, m: np.ndarray) -> np.ndarray:
         return np.where(la == -np.inf, -np.inf, val)
 
 
-def gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def gaussian_log_delta(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
     """ln δ_G(ε) for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)
@@ -86,7 +87,8 @@ def gaussian_delta(
 ) -> FloatOrArray:
     """Exact privacy profile δ(ε) of the Gaussian mechanism N(0, σ²), composed ``compositions`` times.
 
-    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to one with sensitivity √T·Δ); valid for every
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to
+    one with sensitivity √T·Δ); valid for every
     real ε including negative values and ±inf (δ(−inf) = 1, δ(+inf) = 0). Vectorised over ε.
     """
     eps = _v.real_array("epsilon", epsilon)
@@ -103,8 +105,8 @@ def gaussian_sigma(
     """Noise scale σ of a Gaussian mechanism that is (ε, δ)-DP for sensitivity Δ.
 
     ``"analytic"`` (default): the smallest σ with δ_G(ε; σ, Δ) ≤ δ (Balle & Wang 2018, Thm 8), found
-    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork & Roth, Thm A.1),
-    proven only for ε < 1 and always larger than the analytic σ.
+    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork
+    & Roth, Thm A.1), proven only for ε < 1 and always larger than the analytic σ.
     """
     m = _v.choice("method", method, ("analytic", "classic"))
     d = _v.scale("sensitivity", sensitivity)
@@ -208,7 +210,7 @@ def gaussian_epsilon(
 
         if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (~50 µs each; find_root's setup costs ~4 ms)
             roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
-                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge)])
+                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)])
             if not np.isnan(roots).any():
                 out[inner] = roots
                 return _out(out)

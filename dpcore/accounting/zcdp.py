@@ -19,7 +19,8 @@ import math
 import numpy as np
 
 from dpcore import _validate as _v
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = ["dp_to_zcdp", "dp_to_zcdp_bun_steinke", "zcdp_to_dp", "zcdp_to_dp_bun_steinke"]
 

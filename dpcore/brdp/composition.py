@@ -16,9 +16,9 @@ from scipy import stats
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
 from dpcore.brdp._common import MAX_COMPOSED_POINTS, _delta
-from dpcore.brdp.kernels import _profile_fn
-from dpcore.brdp.exact_accountant import _loss_range, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan
+from dpcore.brdp.exact_accountant import _loss_range, exact_pld
+from dpcore.brdp.kernels import _profile_fn
 
 
 def _plan(plan: Any) -> BRDPPlan:

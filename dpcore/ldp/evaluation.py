@@ -19,9 +19,9 @@ from dpcore import _validate as _v
 from dpcore.ldp.branch_and_bound import log_likelihood_bounds, single_term_loss
 from dpcore.ldp.likelihood import TOLERANCE
 from dpcore.ldp.regression import (
+    RegressionQuery,
     linear_regression_query,
     logistic_regression_query,
-    RegressionQuery,
     truncated_regression_query,
 )
 from dpcore.ldp.regression_filter import RegressionFilter
@@ -172,7 +172,8 @@ def logistic_median_reproduction(
         med,
         21.0,
         abs(med - 21.0) <= 2.0,
-        "Reproduces the paper (21 ± 2) with θ ~ U[−1, 1]^10, domain [−1, 1]^9, x* = 0, ε = 1 (the setup the paper's text implies).",
+        "Reproduces the paper (21 ± 2) with θ ~ U[−1, 1]^10, domain [−1, 1]^9, x* = 0, ε = 1 (the setup the paper's "
+        "text implies).",
         df,
     )
 

@@ -27,9 +27,9 @@ from dpcore.ldp.likelihood import (
     MAX_RUNS,
     TOLERANCE,
     LikelihoodTable,
-    realized_loss,
     _as_table,
     _column_losses,
+    realized_loss,
 )
 from dpcore.ldp.privacy_filter import BayesianPrivacyFilter, SimplifiedBayesianFilter, _FilterBase
 
@@ -351,7 +351,8 @@ def _rr_threshold(epsilon: float, budget: float) -> int:
 
 
 def rr_expected_accepted(epsilon: float, budget: float) -> float:
-    """Closed-form E[#accepted] of the BPF on a stream of binary RR queries (this project's closed form, not in the paper).
+    """Closed-form E[#accepted] of the BPF on a stream of binary RR queries (this project's closed form, not in the
+    paper).
 
     ℓ = ε|n₁ − n₀|; the next query is accepted iff ε(|n₁−n₀|+1) ≤ ε_G, so the count is the hitting time
     of |d| = m = ⌊ε_G/ε⌋ by a ±1 walk with up-probability e^ε/(1+e^ε); solved as a linear system.

@@ -17,9 +17,9 @@ import numpy as np
 
 from dpcore import _validate as _v
 
-
 TOLERANCE = 1e-12
-"""Relative tolerance of every budget test (Example 3 lands exactly on its budget, so equality must pass): ``ℓ ≤ ε_G + TOLERANCE·max(1, |values|)``.
+"""Relative tolerance of every budget test (Example 3 lands exactly on its budget, so equality must pass):
+``ℓ ≤ ε_G + TOLERANCE·max(1, |values|)``.
 
 ``|values|`` are the magnitudes of the finite operands (budget, ln Λ, ln Pr, ε): a difference of
 ln-likelihoods of size M carries round-off of a few ulp(M), so a fixed absolute margin can wrongly

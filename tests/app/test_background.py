@@ -494,7 +494,8 @@ def test_a_worker_exits_once_the_server_is_gone():
     import sys
 
     server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
-    watcher = subprocess.Popen([sys.executable, "-c", f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
+    watcher = subprocess.Popen([sys.executable, "-c",
+                                f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
                                env={**os.environ, "PYTHONPATH": os.getcwd()})
     time.sleep(0.3)
     assert watcher.poll() is None, "the watcher waits while the server lives"

@@ -68,7 +68,8 @@ def brdp_hockey_stick(eps: float, sigma: float, theta: float, q: float, shift: f
         return max(0.0, pdf(x, 0.0) - math.exp(eps) * pdf(x, shift))
 
     edges = [-40 * sigma, *sorted({-theta, theta, shift - theta, shift + theta}), 40 * sigma + shift]
-    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0] for a, b in zip(edges, edges[1:]))
+    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0]
+               for a, b in zip(edges, edges[1:], strict=False))
 
 
 def brdp_exact_delta(eps: float, sigma: float, theta: float, q: float, sens: float) -> float:
@@ -211,8 +212,10 @@ REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 SHOWN = {
     "base-sigma": {"Gaussian noise scale σ": "14.06", "Laplace noise scale b": "4"},
     "base-classic": {"Gaussian noise scale σ": "9.69"},
-    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43", "Laplace: total ε after T = 100 releases": "68.26"},
-    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
+    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43",
+                     "Laplace: total ε after T = 100 releases": "68.26"},
+    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935",
+                      "Gaussian: chance of landing within ±θ": "0.1131"},
     "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53·10⁻⁶", "δ at ε = 5 — paper's accountant": "10⁻⁸"},
     "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "6.7·10⁻⁴"},
     "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},
@@ -491,7 +494,7 @@ def test_exercises_render_with_link_and_hidden_answer(page):
     expanders = [e for e in at.expander if e.label == "Answer"]
     assert len(expanders) == len(items)
     text = " ".join(m.value for m in at.markdown)
-    for ex, box in zip(items, expanders):
+    for ex, box in zip(items, expanders, strict=True):
         assert tex(ex.question) in text
         # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
         queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
@@ -513,12 +516,12 @@ def test_numeric_answers_match_independent_computation(path, ex):
         assert ex.numbers and ex.id in CHECKS, f"no independent check for {ex.id}"
     values = CHECKS[ex.id]() if ex.id in CHECKS else ()
     assert len(values) == len(ex.numbers), ex.id
-    for text, value in zip(ex.numbers, values):
+    for text, value in zip(ex.numbers, values, strict=True):
         assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
         # a composed Laplace ε is a pessimistic upper bound (within 1e-4 relative of a fine grid): it may round up
         slack = 1e-4 * abs(value) if ex.id in PESSIMISTIC else 0.0
         assert abs(read_number(text) - value) <= _tolerance(text) + slack, (ex.id, text, value)
-    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ())):
+    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ()), strict=False):
         if ref is not None:
             assert abs(read_number(text) - ref) <= _tolerance(text), (ex.id, text, ref)
 

@@ -86,7 +86,8 @@ def test_add_refuse_account_export_clear_import():
     eps_g = dpcore.gaussian_epsilon(1e-5, sigma=SIGMA)
     assert _metric(at, "ε · basic") == pytest.approx(20 * eps_g + 1.0, rel=5e-4)
     rho = 2 * RHO_GAUSS + RHO_SVT
-    # the tight conversion (Canonne, Kamath & Steinke 2020), checked against OpenDP in tests/crossval/test_zcdp_opendp.py
+    # the tight conversion (Canonne, Kamath & Steinke 2020), checked against OpenDP in
+    # tests/crossval/test_zcdp_opendp.py
     assert _metric(at, "ε · zCDP") == pytest.approx(float(dpcore.zcdp_to_dp(rho, BUDGET_DELTA)), rel=5e-4)
     assert _metric(at, "ε · zCDP") < rho + 2 * math.sqrt(rho * math.log(1 / BUDGET_DELTA))  # below Bun & Steinke
     # the filter admits by the paper's ρ budget; the ε it reports for the ρ spent is the tight conversion at δ'' = δ/2

@@ -168,7 +168,8 @@ def test_controls_do_not_leak_between_pages():
     """A page's controls start from its own defaults, not from another page's control of the same key.
 
     SVT's threshold τ and the baselines' number of releases T once shared the key ``T``; each page's controls must
-    start from their own defaults after another page moved its own. Presentation mode, in contrast, stays on across pages.
+    start from their own defaults after another page moved its own. Presentation mode, in contrast, stays on across
+    pages.
     """
     at = open_page("svt.py")
     svt_t_default = at.select_slider(key="thr").value

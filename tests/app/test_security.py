@@ -121,7 +121,8 @@ def test_the_code_check_catches_what_it_looks_for():
 
 
 def _uploaders(source: str) -> list[ast.Call]:
-    return [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and _dotted(n.func).endswith("file_uploader")]
+    return [n for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Call) and _dotted(n.func).endswith("file_uploader")]
 
 
 def test_file_imports_are_size_limited():

@@ -46,7 +46,8 @@ def test_custom_sequence_round_trips_through_its_link():
     assert i == 2 and lesson.steps == tuple(steps)
     # independent decoding of the documented format: base64url(zlib(JSON rows))
     rows = json.loads(zlib.decompress(base64.urlsafe_b64decode(code[1:] + "=" * (-len(code[1:]) % 4))))
-    assert rows[0] == ["baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"] and rows[1] == ["", {"eps": "1"}]
+    assert rows[0] == ["baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"]
+    assert rows[1] == ["", {"eps": "1"}]
 
 
 def test_view_query_carries_lesson_step_and_presentation():

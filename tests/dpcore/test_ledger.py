@@ -274,6 +274,13 @@ def test_import_reports_what_no_longer_fits():
     assert got.refused and all("left" in reason for _, reason in got.refused)
 
 
+def test_restore_keeps_a_stored_ledger_as_accepted_without_replaying_it():
+    lowered = _full().with_budget(1.0, 1e-4)  # its releases no longer fit: an import would refuse most of them
+    assert lowered.over_budget
+    assert L.restore(lowered.to_json()) == lowered
+    assert L.from_json(lowered.to_json()).refused
+
+
 HOSTILE_JSON = [
     ("", "not valid JSON"),
     ("[" * 100_000, "larger than"),

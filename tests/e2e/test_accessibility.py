@@ -70,7 +70,7 @@ def test_axe_headings_and_chart_text(page: Page, app_url, path, query):
                            "h2, [data-testid=stMain] h3, [data-testid=stMain] h4')).filter(h => h.offsetParent)"
                            ".map(h => +h.tagName[1])")
     assert levels and levels[0] == 1, levels
-    for a, b in zip(levels, levels[1:]):
+    for a, b in zip(levels, levels[1:], strict=False):
         assert b <= a + 1, f"heading level jumps from h{a} to h{b}: {levels}"
     ticks = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
                           ".map(t => getComputedStyle(t).fill)")

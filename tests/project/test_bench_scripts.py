@@ -31,8 +31,8 @@ def test_the_load_report_judges_reading_pace_by_the_architecture_budgets():
     finally:
         sys.path.remove(str(ROOT / "bench"))
     budgets = (ROOT / "docs" / "architecture.md").read_text()
-    assert "| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 | ≤ 200 ms / ≤ 1 s |" \
-        in budgets
+    assert ("| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 "
+            "| ≤ 200 ms / ≤ 1 s |") in budgets
     stats = load.Stats(latencies=[0.1] * 90 + [0.3] * 10, page_loads=[0.5] * 100, rss=[(0.0, 100.0)])
 
     def rows(think: tuple[float, float]) -> list[str]:

@@ -14,8 +14,8 @@ import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import brdp as compute
-from app.views.brdp import explore, reproduce
 from app.notation import number
+from app.views.brdp import explore, reproduce
 from dpcore import ledger as dl
 
 TITLE = "BR-DP: redraw the noisy answers that miss"

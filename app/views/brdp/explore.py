@@ -163,7 +163,8 @@ def privacy_panels(s: Settings) -> None:
                  alt="Densities of the kernel privacy loss, the paper's mixture and the exact BR-DP loss.")
 
     with ui.panel("7 · Privacy profile",
-                  "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. Try the example settings "
+                  "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
+                  "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
                   "true δ is far above it."):
         plan = compute.plan(s.key)
@@ -270,7 +271,7 @@ EXPLORE_TABS = {"Mechanism": mechanism_panels, "Budget": budget_panels, "Privacy
 def render(s: Settings) -> None:
     """Four lazy, URL-bound tabs (``?part=``): only the open tab is computed and drawn."""
     tabs = params.parts(list(EXPLORE_TABS))
-    for tab, draw in zip(tabs, EXPLORE_TABS.values()):
+    for tab, draw in zip(tabs, EXPLORE_TABS.values(), strict=True):
         if tab.open:
             with tab:
                 draw(s)

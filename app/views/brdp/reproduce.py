@@ -82,7 +82,8 @@ def figure_7() -> None:
                       "Laplace beats Gaussian at the same budget; BR-DP is on or above its DP line (up to Monte-Carlo "
                       "noise), and Laplace BR-DP gains only where θ < Δ_f. The subsampled (SMP) lines can fall to 0 "
                       "at larger ε: there Alg. 4 picks a tiny sampling rate (its formula reports an acceptance near 1) "
-                      "and the rescaled answer of a handful of records misses. The paper's average panels cannot come from its captions: at Δ_f = 0.0017 "
+                      "and the rescaled answer of a handful of records misses. The paper's average panels cannot come "
+                      "from its captions: at Δ_f = 0.0017 "
                       "every mechanism lands within θ = 1 almost always."):
             left, right = st.columns(2)
             with left:
@@ -128,7 +129,7 @@ def render() -> None:
     st.info("The paper's figures at its own parameters (missing ones filled in and named under each figure). The "
             "sidebar does not affect this view.", icon=":material/history_edu:")
     tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values()):
+    for tab, draw in zip(tabs, PARTS.values(), strict=True):
         if tab.open:
             with tab:
                 draw()

@@ -14,9 +14,9 @@ import streamlit as st
 from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
+from app.notation import number
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
-from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "Local DP: what did the answers actually reveal?"
@@ -111,8 +111,8 @@ def headline(s: Settings) -> None:
     unit = "e^ℓ" if s.ratio else "ℓ"
     c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
     c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
-                help="What the k answers, all answered, actually revealed: the largest factor (on the log scale) by which "
-                     "they can have moved any observer's belief about the person.")
+                help="What the k answers, all answered, actually revealed: the largest factor (on the log scale) "
+                     "by which they can have moved any observer's belief about the person.")
     c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
                 help="Basic composition Σε: the worst case over every answer the queries could have given.")
     c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",

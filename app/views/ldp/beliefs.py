@@ -8,8 +8,8 @@ import streamlit as st
 from app import ui
 from app.compute import ldp as C
 from app.figures import ldp as F
-from app.views.ldp._settings import Settings
 from app.notation import number
+from app.views.ldp._settings import Settings
 
 
 def render(s: Settings) -> None:

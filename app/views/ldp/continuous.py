@@ -7,8 +7,8 @@ import streamlit as st
 from app import background, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
-from app.views.ldp._settings import Settings
 from app.notation import number
+from app.views.ldp._settings import Settings
 
 KIND_WORDS = {
     "logistic": "logistic regressions σ(θ·x̃) released through the two-point mechanism on [0, 1] (Sec. 5.3 (c))",

@@ -16,8 +16,8 @@ import streamlit as st
 from app import ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
-from app.views.noise_reduction import explore, reproduce
 from app.notation import number
+from app.views.noise_reduction import explore, reproduce
 from dpcore import ledger as dl
 
 TITLE = "Accuracy first: noise reduction and privacy filters"

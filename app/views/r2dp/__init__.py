@@ -14,9 +14,9 @@ import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import r2dp as compute
+from app.notation import number
 from app.views.r2dp import explore, reproduce
 from app.views.r2dp._common import FAMILY_WORDS, fmt, show
-from app.notation import number
 from dpcore import ledger as dl
 
 TITLE = "R²DP: draw the noise scale at random"

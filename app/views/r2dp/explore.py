@@ -10,8 +10,8 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
-from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 from app.notation import number
+from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -187,7 +187,8 @@ def vs_gamma(s: Settings, head: compute.Headline | None) -> None:
                                label="Optimising every family over γ/Δ")
         if df is not None:
             ui.chart(figs.usefulness_vs_g(df, g=s.g), df, name="usefulness vs gamma",
-                     alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen epsilon.")
+                     alt="Optimised usefulness of each family against gamma over the sensitivity, at the chosen "
+                         "epsilon.")
         st.caption("Gamma + truncated normal (up to about 1 s an optimum) is optimised at fewer points: γ/Δ = "
                    + ", ".join(number(g) for g in compute.COMBO_CURVE_GS) + ".")
 

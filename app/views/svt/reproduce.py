@@ -6,10 +6,8 @@ be downloaded). The top-c experiments run in the worker pool (:mod:`app.backgrou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
 import streamlit as st
