@@ -290,13 +290,19 @@ def current_values() -> dict[str, str]:
 
 def checked_keep_values(raw: Mapping[str, str | None]) -> dict[str, str]:
     """The kept address values (:data:`KEEP_KEYS`) that read as what they name, in that order: a ledger id of the
-    right shape, a lesson the app can open and a view of it (``step`` only with its ``seq``)."""
-    from app import ledger_store, sequences  # noqa: PLC0415 — pure helpers; kept out of the module's import time
+    right shape, a class poll's id or join code of the right shape, a lesson the app can open and a view of it
+    (``step`` only with its ``seq``)."""
+    from app import ledger_store, poll_store, sequences  # noqa: PLC0415 — pure helpers; kept out of import time
 
     out: dict[str, str] = {}
     ledger, seq, step = raw.get("ledger"), raw.get("seq"), raw.get("step")
     if ledger and ledger_store.is_ledger_id(ledger):
         out["ledger"] = ledger
+    poll, join = raw.get("poll"), raw.get("join")
+    if poll and poll_store.is_poll_id(poll):
+        out["poll"] = poll
+    if join and poll_store.is_code(poll_store.normal_code(join)):
+        out["join"] = poll_store.normal_code(join)
     if seq:
         try:
             sequences.parse(seq, None)
