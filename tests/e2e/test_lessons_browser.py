@@ -42,11 +42,11 @@ def test_moving_a_slider_redraws_the_chart_and_exercises_answer(page: Page, less
     assert after != before and float(after.strip("[]")) > float(before.strip("[]"))
     page.screenshot(path=str(ARTIFACTS / "lesson-baselines.png"))
 
-    answer = page.get_by_placeholder("your answer (%)")
+    answer = page.get_by_placeholder("your answer, then Enter").first
     answer.fill("60")
     answer.press("Enter")
-    expect(page.get_by_text("Not quite: 60 is too large").first).to_be_visible(timeout=TIMEOUT)
-    answer.fill("52.5")
+    expect(page.get_by_text("Not yet: that is too high.").first).to_be_visible(timeout=TIMEOUT)
+    answer.fill("52")
     answer.press("Enter")
     expect(page.get_by_text("Right. The odds 1 : 1").first).to_be_visible(timeout=TIMEOUT)
     assert page.get_by_text("Traceback").count() == 0
