@@ -40,7 +40,7 @@ PAGE_TERMS: dict[str, tuple[str, ...]] = {
 }
 
 
-from app.exercises import EXERCISES, Exercise, query_string as _query  # noqa: E402,F401 — re-exported
+from app.exercises import EXERCISES, Exercise, query_string as _query  # noqa: E402,F401,I001 — re-exported
 from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries  # noqa: E402
 #: Environment variable naming the public address of the app (``https://dp.example.edu``): share links use it
 #: instead of the address the server sees (``http://127.0.0.1:8501`` behind a proxy).

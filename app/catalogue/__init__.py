@@ -30,6 +30,7 @@ from app.catalogue._core import (
 from app.catalogue import (  # noqa: E402
     audit,
     brdp,
+    course,
     ldp,
     ledger,
     negotiate,

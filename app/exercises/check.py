@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 #: Replies, in the order a reader meets them.
 EMPTY, RIGHT, HINT, STRONGER, SOLVED, UNREADABLE = "empty", "right", "hint", "stronger", "solution", "unreadable"
 
-_SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+_SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
 _POWER = re.compile(r"^(?:(?P<m>[0-9]*\.?[0-9]+)\s*[·×x*]\s*)?10(?P<e>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
 _CARET = re.compile(r"^(?:(?P<m>[0-9]*\.?[0-9]+)\s*[·×x*]\s*)?10\^\(?(?P<e>-?[0-9]+)\)?$")
 
