@@ -336,6 +336,11 @@ class Exercise:
     share: bool = False
     unit: str = ""
 
+    @classmethod
+    def from_check(cls, question: str, check: Check, solution: str) -> Exercise:
+        """The exercise of a question answered by ``check`` (the first course's chapters keep theirs as data)."""
+        return cls(question, check.shown, check.why, solution, check.hints, check.options, check.share)
+
     @property
     def checker(self) -> Check:
         return Check(str(self.answer), tuple(self.hints), tuple(self.options), self.share, self.why)
@@ -356,8 +361,8 @@ class Exercise:
         if self.options:
             element = mo.ui.radio(options=list(self.options), label="Your answer")
         else:
-            element = mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else "")
-                                 + ", then Enter", label="Your answer")
+            element = mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else ""),
+                                 label="Your answer")
         element._dpx_tries = Tries()  # one reader's tries at this box (a box is made for each reader's session)
         return element
 
@@ -405,6 +410,40 @@ def app_url(page: str, settings: Values | Mapping[str, Any]) -> str:
     base = os.environ.get(APP_URL_ENV, DEFAULT_APP_URL).rstrip("/")
     path = f"{base}/{page}" if page else f"{base}/"
     return f"{path}?{query_string(query)}" if query else path
+
+
+def lesson_url(lesson: str, settings: Mapping[str, str] | None = None) -> str:
+    """The address of another lesson (``notebooks/<lesson>.py``) with these settings: under ``DPX_LESSONS_URL`` when
+    set, else relative to this one (the lessons served together, as ``make app`` serves them)."""
+    base = os.environ.get("DPX_LESSONS_URL", "").strip().rstrip("/")
+    query = query_string({"file": f"{lesson}.py", **(settings or {})})
+    return f"{base}/?{query}" if base else f"?{query}"
+
+
+def course_links(chapter: Any, p: Values) -> Any:
+    """The end of a course chapter's lesson: go deeper (the paper page in the app and its lesson, at this chapter's
+    setting), and the way on to the previous and next chapters."""
+    from app import course  # noqa: PLC0415 — only the course lessons need it
+
+    value = catalogue.get(chapter.control).fmt(getattr(p, chapter.control))
+    setting = chapter.deeper_settings(value)
+    page_url = app_url(chapter.deeper.page, setting)
+    lines = [
+        "## Go deeper: the paper",
+        f"[Open {chapter.deeper.title} in the app with this setting →]({page_url}) · "
+        f"[its lesson →]({lesson_url(chapter.deeper.lesson, setting)})",
+    ]
+    i = chapter.number - 1
+    way = []
+    if i > 0:
+        prev = course.CHAPTERS[i - 1]
+        way.append(f"[← {prev.number}. {prev.title}]({lesson_url(prev.lesson)})")
+    if i + 1 < len(course.CHAPTERS):
+        nxt = course.CHAPTERS[i + 1]
+        way.append(f"[Next: {nxt.number}. {nxt.title} →]({lesson_url(nxt.lesson)})")
+    else:
+        way.append("The end of the first course: the paper lessons take each idea further.")
+    return mo.md("\n\n".join([*lines, " · ".join(way)]))
 
 
 def app_link(page: str, settings: Values | Mapping[str, Any], *, text: str = "Open this view in the app") -> Any:

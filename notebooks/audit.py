@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="The privacy audit: catching a mechanism that leaks")
+app = marimo.App(
+    width="medium",
+    app_title="The privacy audit: catching a mechanism that leaks",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Budget recycling: redraw the answers that miss")
+app = marimo.App(
+    width="medium",
+    app_title="Budget recycling: redraw the answers that miss",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Local DP: what did the answers actually reveal?")
+app = marimo.App(
+    width="medium",
+    app_title="Local DP: what did the answers actually reveal?",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="From an accuracy requirement to a privacy budget")
+app = marimo.App(
+    width="medium",
+    app_title="From an accuracy requirement to a privacy budget",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Accuracy first: noise reduction and privacy filters")
+app = marimo.App(
+    width="medium",
+    app_title="Accuracy first: noise reduction and privacy filters",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="R²DP: draw the noise scale at random")
+app = marimo.App(
+    width="medium",
+    app_title="R²DP: draw the noise scale at random",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell

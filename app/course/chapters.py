@@ -21,6 +21,7 @@ class Deeper:
     page: str
     lesson: str
     title: str
+    fixed: tuple[tuple[str, str], ...] = ()  # address values the page needs besides the chapter's own setting
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class Chapter:
     @property
     def number(self) -> int:
         return SLUGS.index(self.slug) + 1
+
+    def deeper_settings(self, value: str) -> dict[str, str]:
+        """The address values that open the deeper page (and its lesson) at this chapter's setting ``value`` (its
+        address form, ``"0.5"``)."""
+        return {self.control: value} | dict(self.deeper.fixed)
 
     @property
     def lesson(self) -> str:
@@ -140,7 +146,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         ), why="A looser accuracy target needs a proportionally smaller budget."),
         "Laplace noise of scale b lands within ±θ with probability 1 − e^(−θ/b); 95 % needs b = θ/ln 20, so "
         "ε = 1/b = ln(20)/2 = **1.5**.",
-        Deeper("negotiate", "negotiate", "the Negotiate a budget page"),
+        Deeper("negotiate", "negotiate", "the Negotiate a budget page", (("conf", "0.95"),)),
     ),
     Chapter(
         "redraw", "",
@@ -150,7 +156,8 @@ CHAPTERS: tuple[Chapter, ...] = (
         "overcharges, elsewhere it approves plans that give people away. This course uses the exact cost, computed "
         "from the output distributions themselves.",
         "eps",
-        "grey dots missed ±1 and were redrawn; green dots are released within ±1.",
+        "green dots are released within ±1; grey ones missed and were redrawn (recycled); orange ones missed but were "
+        "released all the same.",
         "At ε = 1, in what share of releases does a BR-DP release land within ±1?",
         Check("39.6 %", (
             "Read the sentence under the picture at ε = 1.",

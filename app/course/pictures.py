@@ -84,7 +84,7 @@ def _delta(delta: float) -> Picture:
     _, summary = compute.sampled_outputs(1.0, delta, SENS, "analytic", THETA, 0)
     within = dict(zip(summary["mechanism"], summary["exact_within_theta"], strict=True))
     return Picture(
-        fbase.densities(df, theta=THETA), df,
+        fcourse.two_noises(df, epsilon=1.0, theta=THETA), df,
         "The bell-shaped Gaussian noise and the sharp-peaked Laplace noise that keep the promise at epsilon 1, "
         "with the band of answers within one of the truth shaded.",
         f"At ε = 1 and δ = {number(delta)}, the Gaussian lands within ±1 of the truth in "
@@ -96,7 +96,7 @@ def _budget(t: int) -> Picture:
     df = compute.composition(1.0, DELTA, SENS, "analytic", compute.composition_range(t))
     total = compute.composed_epsilons(1.0, DELTA, SENS, "analytic", t)
     return Picture(
-        fbase.composition(df, compositions=t, delta=DELTA), df,
+        fcourse.composition(df, compositions=t), df,
         "Total epsilon after T releases on log scales: the simple sum T times epsilon as a dotted line, the exact "
         "totals of Gaussian and Laplace noise below it.",
         f"After T = {t} releases at ε = 1 each, the simple sum is {t}; counted exactly, Gaussian noise spends "
@@ -126,7 +126,8 @@ def _redraw(eps: float) -> Picture:
     plan = cbrdp.plan(key)
     draws, _ = cbrdp.recycler(key, 0)
     return Picture(
-        fbrdp.recycler(draws, theta=THETA), draws,
+        fbrdp.recycler(draws, theta=THETA, title=f"Noise drawn for {int(draws['release'].max()) + 1} releases, "
+                       "redrawn when it misses", x="noise draw (in order)"), draws,
         "Successive noise draws of 40 releases, coloured released within the tolerance, released outside it, or "
         "thrown away and redrawn, with the band of accurate answers shaded.",
         f"At ε = {number(eps)} and δ = 10⁻⁵ (exact cost), a BR-DP release lands within ±1 of the truth in "
@@ -147,9 +148,9 @@ def _sparse(eps: float) -> Picture:
     comp, _ = csvt.live_run(*args)
     acct = csvt.accountant(eps, args[1], args[5], args[6])
     return Picture(
-        fsvt.first_look(comp, threshold=args[4]), comp.head(fsvt.FIRST_LOOK),
-        "The first comparisons of one run: bars of true counts, dots of noisy counts, and the noisy threshold as a "
-        "line; dots above the line are answered above.",
+        fcourse.screening(comp, shown=fsvt.FIRST_LOOK, threshold=args[4]), comp.head(fsvt.FIRST_LOOK),
+        "The first counts of one run as dots against the noisy threshold as a line: the few dots above it are "
+        "answered above, all others below.",
         f"One run at ε = {number(eps)} spends **ε = {number(acct.off, 3)}** in total, however many counts it "
         f"screens; it stops after {args[1]} “above” answers.",
     )
@@ -174,9 +175,8 @@ def _revealed(eps: float) -> Picture:
     df = cldp.realized_path(family, eps, dsize, nq, x, seed)
     b = cldp.beliefs(family, eps, dsize, nq, x, seed, "uniform")
     return Picture(
-        fldp.idea(df, budget=catalogue.get("epsg").default, ratio=False), df,
-        "Step lines of the realized privacy loss after each answer and of the sum of epsilons, with a budget as a "
-        "dashed line.",
+        fldp.idea(df, budget=None, ratio=False), df,
+        "Step lines of the realized privacy loss after each answer and of the sum of epsilons.",
         f"After {nq} answers at ε = {number(eps)} each, the simple sum charges {number(nq * eps)}; what these "
         f"answers actually revealed is **ℓ = {number(b.loss, 3)}**.",
     )

@@ -43,3 +43,49 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     return figure(traces, title=f"How often the noise stays within ±{number(theta)}",
                   x="ε (log scale; right = less private)", y="share within ±θ", log_x=True, y_range=(0, 1.02),
                   marks=[target, vline(epsilon, f"Laplace needs ε = {number(epsilon, 3)}")])
+
+
+def two_noises(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
+    """The Gaussian and the Laplace noise that keep the promise at ε (δ for the Gaussian), answers within ±θ shaded."""
+    traces = [line(df["x"], df[m], name=f"{LABELS[m]} noise", color=COLORS[m]) for m in ("gaussian", "laplace")]
+    return figure(traces, title=f"The noise each mechanism adds at ε = {number(epsilon)}",
+                  x="noise added to the true count", y="how likely (density)",
+                  marks=[vband(-theta, theta, f"within ±{number(theta)}")])
+
+
+def composition(df: pd.DataFrame, *, compositions: int) -> go.Figure:
+    """Total ε after T releases: the simple sum T·ε and the exact totals of Gaussian and Laplace noise."""
+    names = {"reference": "simple sum, T × ε", "laplace": "Laplace noise, counted exactly",
+             "gaussian": "Gaussian noise, counted exactly"}
+    traces = []
+    for m, name in names.items():
+        part = df[df["mechanism"] == m]
+        traces.append(line(part["T"], part["epsilon"], name=name, color=COLORS[m],
+                           dash="dot" if m == "reference" else None))
+    return figure(traces, title="Total ε spent by T releases at ε = 1 each", x="T, the number of releases (log scale)",
+                  y="total ε (log scale)", log_x=True, log_y=True,
+                  marks=[vline(compositions, f"T = {compositions}", position="top")])
+
+
+def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
+    """The first ``shown`` counts one SVT run screens: each noisy count (a dot, green when answered “above”) against
+    the one noisy threshold (a line), the true threshold dashed; log scale, as counts span decades."""
+    part = comp.head(shown)
+    above = part[part["positive"]]
+    below = part[~part["positive"]]
+    dots = {"type": "scatter", "mode": "markers"}
+    traces = [
+        dots | {"x": below["step"].to_numpy(), "y": below["noisy_answer"].to_numpy(), "name": "answered “below” (free)",
+                "marker": {"color": COLORS["reference"], "size": 7}},
+        dots | {"x": above["step"].to_numpy(), "y": above["noisy_answer"].to_numpy(), "name": "answered “above”",
+                "marker": {"color": COLORS["brdp"], "size": 12, "symbol": "diamond"}},
+        line(part["step"].to_numpy(), part["noisy_threshold"].to_numpy(), name="the noisy threshold",
+             color=COLORS["brdp_paper"]),
+    ]
+    limit = ({"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": threshold, "y1": threshold,
+              "line": {"color": COLORS["reference"], "dash": "dash", "width": 1.5}},
+             {"x": 1.0, "xref": "paper", "y": threshold, "text": f"threshold {number(threshold)}", "showarrow": False,
+              "xanchor": "right", "yanchor": "bottom", "font": {"color": COLORS["reference"]}})
+    return figure(traces, title=f"The first {len(part)} counts screened, each against one noisy threshold",
+                  x="count number (in the order screened)", y="noisy count (log scale)", marks=[limit],
+                  yaxis={"title": {"text": "noisy count (log scale)"}, "type": "log"}, hovermode="closest")

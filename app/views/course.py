@@ -18,8 +18,6 @@ from app import catalogue, classroom, course, params, registry, ui
 from app.course import pictures
 
 TITLE = "A first course in differential privacy"
-#: Which app page each chapter's "go deeper" link opens, with which of the chapter's settings (the rest fixed).
-_DEEPER_FIXED = {"choose": {"conf": "0.95"}}
 
 
 @dataclass(frozen=True)
@@ -69,7 +67,7 @@ def check(ch: course.Chapter) -> None:
 def deeper(ch: course.Chapter, value: object) -> None:
     """Go deeper: the paper page (with this chapter's setting) and its lesson, and this chapter as a lesson."""
     st.header("Go deeper: the paper", anchor=False)
-    setting = {ch.control: catalogue.get(ch.control).fmt(value)} | _DEEPER_FIXED.get(ch.slug, {})
+    setting = ch.deeper_settings(catalogue.get(ch.control).fmt(value))
     st.page_link(_script(ch.deeper.page), label=f"Open {ch.deeper.title} with this setting",
                  icon=":material/arrow_forward:", query_params=setting | (classroom.in_app_query() or {}))
     paper_lesson = ui.lesson_url(ch.deeper.lesson, setting)

@@ -42,7 +42,7 @@ def test_moving_a_slider_redraws_the_chart_and_exercises_answer(page: Page, less
     assert after != before and float(after.strip("[]")) > float(before.strip("[]"))
     page.screenshot(path=str(ARTIFACTS / "lesson-baselines.png"))
 
-    answer = page.get_by_placeholder("your answer, then Enter").first
+    answer = page.get_by_placeholder("your answer").first
     answer.fill("60")
     answer.press("Enter")
     expect(page.get_by_text("Not yet: that is too high.").first).to_be_visible(timeout=TIMEOUT)
