@@ -152,9 +152,8 @@ CHAPTERS: tuple[Chapter, ...] = (
         "redraw", "",
         "Budget recycling (BR-DP, Jiang et al. 2024) adds noise as usual, but when the noisy answer misses the truth "
         "by more than θ it may throw it away and draw again: more answers land within ±θ, and the redraws cost some "
-        "privacy. Which cost to believe? The exact one. The paper's own formula for it errs both ways: here it "
-        "overcharges, elsewhere it approves plans that give people away. This course uses the exact cost, computed "
-        "from the output distributions themselves.",
+        "privacy. Which cost to believe? The exact one, computed from the output distributions themselves. The "
+        "paper's own formula errs both ways: here it overcharges, elsewhere it approves plans that give people away.",
         "eps",
         "green dots are released within ±1; grey ones missed and were redrawn (recycled); orange ones missed but were "
         "released all the same.",
@@ -176,13 +175,16 @@ CHAPTERS: tuple[Chapter, ...] = (
         "the right amount.",
         "eps",
         "most dots stay under the threshold line and cost nothing; the run stops after its last “above” answer.",
-        "Set ε = 0.5. How much ε does one whole run spend, however many counts it screens?",
-        Check("0.5", (
-            "Move ε to 0.5 and read the sentence under the picture.",
-            "A “below” answer is free: the run's cost does not grow with the number of counts it screens.",
-        ), why="SVT's cost is fixed by the budget, not by how many counts it looks at."),
-        "The budget is split between the threshold's noise and the counts' noise, and the two parts add up to the "
-        "budget itself: one run spends **0.5**, whether it screens a hundred counts or a million.",
+        "With the same ε, a run screens 100 times more counts. How much more privacy does it spend?",
+        Check("nothing more", (
+            "Read the sentence under the picture: what does one run spend, and does that depend on how many counts "
+            "it screens?",
+            "A “below” answer is free; only the “above” answers are paid for, and their number is fixed.",
+        ), options=("nothing more", "about 10 times more, like √100", "100 times more"),
+            why="SVT's cost is fixed by its budget, not by how many counts it looks at."),
+        "The budget is split between the threshold's noise and the noise of the few “above” answers, and the two "
+        "parts add up to ε. A “below” answer costs nothing, so screening a hundred or a million counts spends the "
+        "same ε: **nothing more**. (Composition, chapter 4, charges every answer; SVT does not.)",
         Deeper("svt", "svt", "the sparse vector technique page"),
     ),
     Chapter(

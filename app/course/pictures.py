@@ -100,7 +100,7 @@ def _budget(t: int) -> Picture:
         "Total epsilon after T releases on log scales: the simple sum T times epsilon as a dotted line, the exact "
         "totals of Gaussian and Laplace noise below it.",
         f"After T = {t} releases at ε = 1 each, the simple sum is {t}; counted exactly, Gaussian noise spends "
-        f"**ε = {number(total.gaussian, 3)}** in total and Laplace noise ε = {number(total.laplace, 3)} "
+        f"ε = **{number(total.gaussian, 3)}** in total and Laplace noise ε = {number(total.laplace, 3)} "
         "(each with δ = 10⁻⁵).",
     )
 
@@ -112,7 +112,7 @@ def _choose(theta: float) -> Picture:
         fcourse.accuracy_needed(df, theta=theta, confidence=ccourse.CONFIDENCE, epsilon=need.laplace), df,
         "How often Gaussian and Laplace noise land within the tolerance, against epsilon on a log scale, with the "
         "95 percent target and the epsilon Laplace needs marked.",
-        f"Within ±{number(theta)} in 95 % of releases: Laplace noise needs **ε = {number(need.laplace, 3)}**, "
+        f"Within ±{number(theta)} in 95 % of releases: Laplace noise needs ε = **{number(need.laplace, 3)}**, "
         f"Gaussian noise ε = {number(need.gaussian, 3)} (with δ = 10⁻⁵).",
     )
 
@@ -151,7 +151,7 @@ def _sparse(eps: float) -> Picture:
         fcourse.screening(comp, shown=fsvt.FIRST_LOOK, threshold=args[4]), comp.head(fsvt.FIRST_LOOK),
         "The first counts of one run as dots against the noisy threshold as a line: the few dots above it are "
         "answered above, all others below.",
-        f"One run at ε = {number(eps)} spends **ε = {number(acct.off, 3)}** in total, however many counts it "
+        f"One run at ε = {number(eps)} spends ε = **{number(acct.off, 3)}** in total, however many counts it "
         f"screens; it stops after {args[1]} “above” answers.",
     )
 
@@ -165,7 +165,7 @@ def _stop(eta: float) -> Picture:
         "One noise-reduction path: the released value against the noise level, converging on the true count, with "
         "the point where it stopped marked.",
         f"With η = {number(eta)}, this count of {number(NR_COUNT)} stopped at the noise level "
-        f"**ε = {number(first['epsilon_stop'], 2)}** and pays for that level only, not for the ε = "
+        f"ε = **{number(first['epsilon_stop'], 2)}** and pays for that level only, not for the ε = "
         f"{number(top, 2)} it was allowed.",
     )
 
@@ -178,7 +178,7 @@ def _revealed(eps: float) -> Picture:
         fldp.idea(df, budget=None, ratio=False), df,
         "Step lines of the realized privacy loss after each answer and of the sum of epsilons.",
         f"After {nq} answers at ε = {number(eps)} each, the simple sum charges {number(nq * eps)}; what these "
-        f"answers actually revealed is **ℓ = {number(b.loss, 3)}**.",
+        f"answers actually revealed is ℓ = **{number(b.loss, 3)}**.",
     )
 
 

@@ -27,8 +27,8 @@ EXERCISES: tuple[Exercise, ...] = (
         "really cost 4.2.",
         ("0", "4.2"),
         check=Check("0", (
-            "Are the three 1's and three 0's more likely under one secret than under the other?",
-            "Each 1 favours one secret exactly as much as each 0 favours the other: the effects cancel.")),
+            "Are three ones and three zeros more likely under one secret than under the other?",
+            "Each one favours one secret exactly as much as each zero favours the other: the effects cancel.")),
     ),
     Exercise(
         "ldp-bound",
@@ -39,7 +39,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "most answers are nearly as likely under every true value.",
         ("25",),
         check=Check("25", (
-            "Read the metric “LDP bound Σε of the 25 answers”.",
+            "Read the metric “LDP bound Σε” under the picture.",
             "The bound adds the ε of every answer given, whatever the answers were.")),
     ),
 )

@@ -87,5 +87,5 @@ def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
              {"x": 1.0, "xref": "paper", "y": threshold, "text": f"threshold {number(threshold)}", "showarrow": False,
               "xanchor": "right", "yanchor": "bottom", "font": {"color": COLORS["reference"]}})
     return figure(traces, title=f"The first {len(part)} counts screened, each against one noisy threshold",
-                  x="count number (in the order screened)", y="noisy count (log scale)", marks=[limit],
-                  yaxis={"title": {"text": "noisy count (log scale)"}, "type": "log"}, hovermode="closest")
+                  x="count number (in the order screened)", y="noisy count (log scale)", marks=[limit], log_y=True,
+                  hovermode="closest")
