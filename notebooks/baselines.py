@@ -229,7 +229,8 @@ def _(lessons):
         answer="Gaussian",
         options=("Gaussian", "Laplace", "the same"),
         hints=("Set T = 100 and compare the two totals under the composition chart.",
-               "Exact accounting of the Gaussian grows like √T; Laplace's grows faster at this δ."),
+               "Exact accounting of one of them grows like √T, the other's faster at this δ: which bell-shaped noise "
+               "adds up most gently?"),
         why="Gaussian noise composes best: 100 releases cost about ε = 14.4 at δ = 10⁻⁵, Laplace about 68.3, the "
         "naive sum 100.",
         solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
