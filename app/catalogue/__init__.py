@@ -51,6 +51,7 @@ __all__ = [
     "register",
     "audit",
     "brdp",
+    "course",
     "ldp",
     "ledger",
     "negotiate",
