@@ -161,7 +161,7 @@ def _stop(eta: float) -> Picture:
     top = cnr.budget(*NR_GRID[:3]).epsilon_max
     first = stops.iloc[0]
     return Picture(
-        fnr.idea(df, stops, cnr.bands(*NR_GRID, NR_COUNT, eta), value=NR_COUNT), df[df["path"] == 1],
+        fnr.idea(df, stops, cnr.bands(*NR_GRID, NR_COUNT, eta), value=NR_COUNT, plain=True), df[df["path"] == 1],
         "One noise-reduction path: the released value against the noise level, converging on the true count, with "
         "the point where it stopped marked.",
         f"With η = {number(eta)}, this count of {number(NR_COUNT)} stopped at the noise level "
