@@ -269,7 +269,8 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
     ]
     half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
-                  x="noise level ε (log scale; right = less noise, more privacy spent)",
+                  x="noise level ε (log scale)" if plain else
+                  "noise level ε (log scale; right = less noise, more privacy spent)",
                   y="released value" if plain else "released value ŷ", log_x=True, y_range=(value - half, value + half),
                   marks=[hline(value, f"true count {'' if plain else 'y = '}{number(value)}")], hovermode="closest")
 
