@@ -19,6 +19,7 @@ from app import params, sequences
 from app.catalogue import GLOSSARY
 from app.exercises import EXERCISES, Exercise  # noqa: F401 — Exercise is re-exported for the tests
 from app.exercises import query_string as _query
+from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
 from app.links import PRESENT_KEY, in_app_query
 
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
@@ -311,7 +312,8 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
 
 def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     """The page's "Try this" exercises: task, a same-tab link opening the page with its settings (presentation mode
-    kept), the answer on click."""
+    kept), and an answer box judged at the precision the page shows (hints first, the worked solution on request or
+    after the third wrong answer)."""
     items = EXERCISES.get(url_path, ())
     if not items or _answering_a_poll(url_path):
         return
@@ -324,9 +326,46 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
             if ex.settings:
                 _page_link(pages, url_path, "Open this page with these settings", dict(ex.settings) | keep,
                            icon=":material/tune:")
-            answer = st.expander("Answer", key=answer_key(i), on_change="rerun")
-            if answer.open:  # drawn when opened, like the strip's popovers
-                answer.markdown(ex.answer)
+            if ex.check is not None:
+                answer_box(ex.check, ex.answer, answer_key(i))
+            else:
+                answer = st.expander("Answer", key=f"{answer_key(i)}_open", on_change="rerun")
+                if answer.open:
+                    answer.markdown(ex.answer)
+
+
+def _tries(key: str) -> Tries:
+    return st.session_state.setdefault(f"{key}_tries", Tries())
+
+
+def _show_solution(key: str) -> None:
+    st.session_state[f"{key}_solution"] = True
+
+
+def answer_box(check: Check, solution: str, key: str) -> Reply:
+    """An answer box (a text box, or one button per option), the reply to what was typed (right, a hint, a stronger
+    hint) and the worked solution: shown on request, or after the third wrong answer. ``key`` names the box; the
+    reader's wrong answers are counted in this session."""
+    if check.options:
+        raw = st.radio("Your answer", list(check.options), index=None, key=key)
+    else:
+        raw = st.text_input("Your answer", key=key, placeholder="type it, then press Enter",
+                            help="Write it as the page shows it: 0.9, 90 %, 90% and 7.5·10⁻⁶ (or 7.5e-6) are read.")
+    reply = _tries(key).answer(check, raw)
+    if reply.state in (RIGHT,):
+        st.success(reply.text, icon=":material/check_circle:")
+    elif reply.state in (HINT, STRONGER, SOLVED):
+        st.warning(reply.text, icon=":material/lightbulb:")
+    elif reply.state == UNREADABLE:
+        st.info(reply.text, icon=":material/edit:")
+    shown = reply.solution or reply.state == RIGHT or st.session_state.get(f"{key}_solution", False)
+    if shown:
+        with st.container(border=True):
+            st.markdown(f"**Worked solution.** {solution}")
+    else:
+        st.button("Show the worked solution", key=f"{key}_ask", on_click=_show_solution, args=(key,),
+                  type="tertiary", icon=":material/visibility:")
+    return reply
 
 
 def navigation(sections: Mapping[str, list[Any]], *, current: Any) -> None:

@@ -11,7 +11,8 @@ ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) 
 
 st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wide")  # served by the app itself
 
-_SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
+_SECTIONS = {"Start": (registry.HOME, registry.COURSE, registry.BASELINES), "Papers": registry.TOPICS,
+             "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
 # The page objects are made once per session (resolving their paths cost ~1 ms a run). Not once per process: a
 # navigation marks the page it picks as runnable and running it clears the mark, so sessions must not share them.

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 #: Pages a step may open (``url_path`` of app/registry.py; "" is the home page).
-PAGES: tuple[str, ...] = ("", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp", "negotiate", "ledger",
-                          "audit")
+PAGES: tuple[str, ...] = ("", "course", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp", "negotiate",
+                          "ledger", "audit")
 CUSTOM_PREFIX = "~"
 MAX_STEPS = 30  # a lesson longer than this is not a lesson
 MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under browsers' limits)
@@ -55,13 +55,19 @@ def _s(page: str, say: str, **query: str) -> Step:
 LESSONS: dict[str, Lesson] = {
     lesson.id: lesson
     for lesson in (
-        Lesson("start", "Start here — three steps for a newcomer", (
-            _s("baselines", "Step 1: what ε and δ buy — the two classic noise mechanisms, their accuracy, and how "
-                            "repeated releases add up."),
-            _s("brdp", "Step 2: a recent paper that redraws unlucky answers — and where its own accountant is "
-                       "wrong."),
-            _s("negotiate", "Step 3: turn “each count within ±50 in 95 % of releases” into the smallest ε.",
-               theta="50", conf="0.95"),
+        Lesson("start", "Start here — a first course in ten short chapters", tuple(
+            _s("course", say, chapter=slug) for slug, say in (
+                ("promise", "ε bounds how far one answer can move anyone's belief: move ε and watch the band."),
+                ("noise", "Privacy costs accuracy: Laplace noise of scale 1/ε, and how often a count lands within ±1."),
+                ("delta", "δ, the small chance the promise fails, buys the bell-shaped Gaussian noise."),
+                ("budget", "Every release spends budget; counted exactly, many releases cost far less than the sum."),
+                ("choose", "Start from the accuracy you need and read off the smallest ε that delivers it."),
+                ("redraw", "BR-DP redraws answers that miss; believe the exact cost, not the paper's formula."),
+                ("sparse", "SVT screens many counts and pays only for the few above the threshold."),
+                ("stop", "Noise reduction stops once the answer is accurate enough and pays only for that level."),
+                ("revealed", "Local DP: what the answers actually revealed, far below the sum of the ε's."),
+                ("random_scale", "R²DP draws the noise scale at random and wins at larger ε."),
+            )
         )),
         Lesson("eps", "What ε means — 20 min", (
             _s("", "ε bounds how much one person's data can change any answer's odds: at ε = 1 by a factor e ≈ 2.7.",

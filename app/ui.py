@@ -45,12 +45,25 @@ def favicon() -> str:
 LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 
-def lesson_link(lesson: str) -> str | None:
-    """Markdown pointing to the page's lesson notebook (``notebooks/<lesson>.py``) where the lessons are served."""
+#: Address keys that belong to the app, not to a lesson's settings.
+_NOT_LESSON_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger", "part", "tab", "figs",
+                              "view"})
+
+
+def lesson_url(lesson: str, settings: Mapping[str, str] | None = None) -> str | None:
+    """The address of the lesson notebook ``notebooks/<lesson>.py`` where the lessons are served, with the page's
+    current settings (``&eps=2``: the lesson's controls start there), or None where no lessons are served."""
     base = os.environ.get(LESSONS_URL_ENV, "").strip().rstrip("/")
-    if base:
-        return f":material/menu_book: [Open the lesson for this page]({base}/?file={lesson}.py)"
-    return None
+    if not base:
+        return None
+    query = {"file": f"{lesson}.py"} | {k: v for k, v in (settings or {}).items() if k not in _NOT_LESSON_KEYS}
+    return f"{base}/?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote, safe="")
+
+
+def lesson_link(lesson: str, settings: Mapping[str, str] | None = None) -> str | None:
+    """Markdown pointing to the page's lesson with the page's settings, where the lessons are served."""
+    url = lesson_url(lesson, settings)
+    return f":material/menu_book: [Open the lesson for this page]({url})" if url else None
 
 
 #: Streamlit calls whose text (first argument, ``body``/``label``, and ``help``) is typeset by ``app.notation.tex``.
@@ -293,7 +306,8 @@ def header(title: str, intro: str, *, lesson: str | None = None) -> None:
     """
     st.title(title)
     st.markdown(intro)
-    link = lesson_link(lesson) if lesson and not _presenting() else None  # the projector follows the teacher
+    # the projector follows the teacher; the link carries the controls the page drew (its sidebar runs first)
+    link = lesson_link(lesson, params.current_values()) if lesson and not _presenting() else None
     if link:
         st.caption(link)
 

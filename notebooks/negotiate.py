@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="From an accuracy requirement to a privacy budget")
+app = marimo.App(
+    width="medium",
+    app_title="From an accuracy requirement to a privacy budget",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -103,8 +108,9 @@ def _(answer, compute, figs, lessons, mo, p, req):
 def _(lessons):
     ex_laplace = lessons.Exercise(
         question="Requirement: within ±2 in 90 % of releases, Δ = 1. Which ε does Laplace noise need?",
-        answer=1.151293,
-        tolerance=0.002,
+        answer="1.151",
+        hints=("Laplace noise of scale b stays within ±θ with probability 1 − e^(−θ/b); solve for the scale.",
+               "You need e^(−θ/b) = 0.1, so θ/b = ln 10 and ε = Δ/b = ln(10)/θ."),
         why="ε = Δ·ln(1/(1 − p))/θ = ln(10)/2 ≈ 1.151: half the budget of ±1, since the error bound doubled.",
         solution=r"$\varepsilon = \frac{1}{2}\ln\frac{1}{1 - 0.9} = \frac{\ln 10}{2} = 1.1513.$",
     )
@@ -120,7 +126,7 @@ def _(ex_laplace, laplace_answer):
 
 @app.cell
 def _(ex_laplace, laplace_answer):
-    ex_laplace.feedback(laplace_answer.value)
+    ex_laplace.feedback(laplace_answer)
     return
 
 
@@ -155,9 +161,9 @@ def _(lessons):
     ex_count = lessons.Exercise(
         question="Each release spends ε = 0.06. How many releases fit a total budget of ε = 1 if you simply add "
         "them up?",
-        answer=16,
-        tolerance=0,
-        absolute=True,
+        answer="16",
+        hints=("Adding up means the total is the number of releases times 0.06; it must stay at most 1.",
+               "Divide 1 by 0.06 and keep only the whole part."),
         why="16 × 0.06 = 0.96 ≤ 1 and 17 × 0.06 = 1.02 > 1. The exact accountant may admit a few more.",
         solution=r"$\lfloor 1/0.06 \rfloor = \lfloor 16.67 \rfloor = 16.$",
     )
@@ -173,7 +179,7 @@ def _(count_answer, ex_count):
 
 @app.cell
 def _(count_answer, ex_count):
-    ex_count.feedback(count_answer.value)
+    ex_count.feedback(count_answer)
     return
 
 

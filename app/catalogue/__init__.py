@@ -31,6 +31,7 @@ from app.catalogue._core import (
 from app.catalogue import (  # noqa: E402
     audit,
     brdp,
+    course,
     ldp,
     ledger,
     negotiate,
@@ -53,6 +54,7 @@ __all__ = [
     "register",
     "audit",
     "brdp",
+    "course",
     "ldp",
     "ledger",
     "negotiate",

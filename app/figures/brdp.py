@@ -47,8 +47,11 @@ def _dp_name(kernel: str) -> str:
     return f"{LABELS[kernel]} DP at the full ε"
 
 
-def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> go.Figure:
+def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, title: str | None = None,
+             x: str = "kernel draw (in order)") -> go.Figure:
     """Fig. 1 as a stream: every kernel draw in order, coloured released in-bound / out-of-bound / recycled.
+
+    ``title`` and ``x`` replace the chart's title and x-axis title (the first course names no kernel).
 
     ``step``: only the first ``step`` draws are shown (the player), on the axes of the whole run so that
     the picture does not jump while the draws appear; the newest draw is ringed.
@@ -71,11 +74,11 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None) -> g
     n_rel = int(full["release"].max()) + 1 if len(full) else 0
     span = 1.1 * max(float(full["noise"].abs().max()) if len(full) else 0.0, 1.2 * theta)
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
-    return figure(traces, title=f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
+    return figure(traces, title=title or f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
                   margin={"l": 60, "r": 20, "t": 60, "b": 50},
-                  x="kernel draw (in order)", y="noise n = output − true answer", y_range=(-span, span),
+                  x=x, y="noise n = output − true answer", y_range=(-span, span),
                   # room for the newest draw's ring at either end
-                  xaxis={"title": {"text": "kernel draw (in order)"},
+                  xaxis={"title": {"text": x},
                          "range": [-1 - 0.02 * len(full), max(len(full), 1) + 0.02 * len(full)]},
                   marks=[hband(-theta, theta, f"acceptable: |n| ≤ θ = {number(theta)}")], hovermode="closest")
 

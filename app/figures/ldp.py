@@ -57,21 +57,25 @@ def _corners(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 # --- the picture of the idea ---------------------------------------------------------------------------
 
 
-def idea(df: pd.DataFrame, *, budget: float, ratio: bool) -> go.Figure:
-    """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε)."""
+def idea(df: pd.DataFrame, *, budget: float | None, ratio: bool) -> go.Figure:
+    """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε); the
+    budget ε_G as a dashed line (none when ``budget`` is None: the first course has no budget yet)."""
     traces = [
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
               name="charged by adding up ε (basic composition)", color=BASIC, dash="dot"),
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
               name="actually revealed: realized loss ℓ", color=BAYES),
     ]
-    b = math.exp(budget) if ratio and budget < 700 else budget
+    marks = []
+    if budget is not None:
+        b = math.exp(budget) if ratio and budget < 700 else budget
+        marks.append(hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right"))
     return figure(
         traces,
         title="The answers usually reveal far less than the worst case charges",
         x="answers given",
         y=f"privacy loss, {'e^ℓ (log axis)' if ratio else 'ℓ (ε units)'}",
-        marks=[hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right")],
+        marks=marks,
         hovermode="x unified",
         height=360,
         **_loss_axis(ratio),

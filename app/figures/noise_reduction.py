@@ -247,8 +247,10 @@ def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
                   hovermode="closest")
 
 
-def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float) -> go.Figure:
-    """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough."""
+def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, plain: bool = False) -> go.Figure:
+    """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough.
+
+    ``plain``: labels in words only (the first course has not met y, ŷ or ε_T)."""
     be = bands["epsilon"].to_numpy()
     n = len(stops)
     eps = df["epsilon"].to_numpy()[: len(df) // n]
@@ -256,7 +258,8 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
     stop = stops.iloc[0]
     k = int(np.searchsorted(eps, float(stop["epsilon_stop"])))
     traces: list[dict] = [
-        line(be, bands["band_high"].to_numpy(), name="typical noise y ± 1/ε", color=COLORS["reference"], width=1,
+        line(be, bands["band_high"].to_numpy(), name="typical size of the noise" if plain else "typical noise y ± 1/ε",
+             color=COLORS["reference"], width=1,
              dash="dash", legendgroup="band"),
         line(be, bands["band_low"].to_numpy(), name="y − 1/ε", color=COLORS["reference"], width=1, dash="dash",
              legendgroup="band", showlegend=False),
@@ -264,14 +267,16 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
          "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
-         "text": [f"stop here: pay ε<sub>T</sub>²/2 = {number(stop['epsilon_stop'] ** 2 / 2, 3)}"],
+         "text": ["stop here: accurate enough" if plain else
+                  f"stop here: pay ε<sub>T</sub>²/2 = {number(stop['epsilon_stop'] ** 2 / 2, 3)}"],
          "textposition": "bottom right"},
     ]
     half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
-                  x="noise level ε (log scale; right = less noise, more privacy spent)", y="released value ŷ",
-                  log_x=True, y_range=(value - half, value + half),
-                  marks=[hline(value, f"true count y = {number(value)}")], hovermode="closest")
+                  x="noise level ε (log scale)" if plain else
+                  "noise level ε (log scale; right = less noise, more privacy spent)",
+                  y="released value" if plain else "released value ŷ", log_x=True, y_range=(value - half, value + half),
+                  marks=[hline(value, f"true count {'' if plain else 'y = '}{number(value)}")], hovermode="closest")
 
 
 def concurrent(df: pd.DataFrame, *, rho_budget: float, expost_budget: float) -> go.Figure:

@@ -484,26 +484,27 @@ def test_every_page_with_content_has_2_to_4_exercises():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path or "home")
-def test_exercises_render_with_link_and_hidden_answer(page):
+def test_exercises_render_with_link_answer_box_and_hidden_solution(page):
+    """Each exercise: its question, a link with its settings, an answer box, and the worked solution only on
+    request (or after the third wrong answer, tests/app/test_exercises.py)."""
     at = open_page(page.script)
     items = classroom.EXERCISES.get(page.url_path, ())
-    closed = [e for e in at.expander if e.label == "Answer"]
-    assert len(closed) == len(items) and not any(e.proto.expanded for e in closed)  # revealed on click only
-    assert not any(e.markdown for e in closed)  # and drawn only then
-    open_boxes(at, *(classroom.answer_key(i) for i in range(1, len(items) + 1)))
-    expanders = [e for e in at.expander if e.label == "Answer"]
-    assert len(expanders) == len(items)
     text = " ".join(m.value for m in at.markdown)
-    for ex, box in zip(items, expanders, strict=True):
+    assert "Worked solution" not in text
+    for i, ex in enumerate(items, 1):
         assert tex(ex.question) in text
         # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
         queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
                    if p.proto.label == "Open this page with these settings"]
         if ex.settings:
             assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
-        assert [m.value for m in box.markdown] == [tex(ex.answer)]
+        box = at.radio(key=classroom.answer_key(i)) if ex.check.options else at.text_input(key=classroom.answer_key(i))
+        assert box.label == "Your answer" and box.value in (None, "")
     if items:
         assert any(h.value == "Try this" for h in at.header)
+        at.button(key=f"{classroom.answer_key(1)}_ask").click().run()
+        shown = [m.value for m in at.markdown if m.value.startswith("**Worked solution.**")]
+        assert shown == [f"**Worked solution.** {tex(items[0].answer)}"]
 
 
 #: Answers quoting an upper bound computed on a privacy-loss grid (above the exact value by at most 1e-4 relative).
