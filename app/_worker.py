@@ -1,4 +1,4 @@
-"""What the background workers (app.background) import once, in the forkserver they fork from.
+"""What the background workers (app.jobs) import once, in the forkserver they fork from.
 
 Nothing else imports this module: its settings apply to the worker processes only.
 
@@ -15,7 +15,7 @@ import streamlit.logger
 
 # A worker is forked from the forkserver and then "prepared" with the parent's __main__, which in a Streamlit server
 # is whatever page script ran last: re-running it here (as __mp_main__) would be wrong and slow. Job functions are
-# importable by module name, so a worker needs nothing from the parent's __main__ (app.background also hides it).
+# importable by module name, so a worker needs nothing from the parent's __main__ (app.jobs also hides it).
 multiprocessing.spawn._fixup_main_from_path = lambda main_path: None  # noqa: SLF001
 multiprocessing.spawn._fixup_main_from_name = lambda mod_name: None  # noqa: SLF001
 
@@ -27,7 +27,7 @@ from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
 #: How much lower a worker's CPU priority is than the server's: on a 2-core machine a heavy job started by a slider
 #: move would otherwise slow that very move's page rerun (the page first, the panel that waits for a job after).
 NICENESS = 10
-#: The regular workers' (app.background): lower still, so that heavy sessions computing panels back to back leave the
+#: The regular workers' (app.jobs): lower still, so that heavy sessions computing panels back to back leave the
 #: cores to a light session's job on an express worker (at :data:`NICENESS`) when both run at once. The kernel then
 #: gives an express worker about seven times the CPU share of a regular one (weights 110 and 15).
 HEAVY_NICENESS = 19

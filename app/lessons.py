@@ -136,9 +136,9 @@ def ahead(fn: Any, *variants: tuple) -> None:
 def _worker() -> cf.ProcessPoolExecutor:
     """The lessons' worker: one process (the kernel has the other core), as the app's background jobs run them
     (forked from a server that has imported the compute modules once, memory-capped, ending with this server)."""
-    from app import background  # noqa: PLC0415 — only a served lesson computes ahead
+    from app import jobs  # noqa: PLC0415 — only a served lesson computes ahead
 
-    pool = background.recycled_pool(_pool, 1)
+    pool = jobs.recycled_pool(_pool, 1)
     _pool["submitted"] += 1
     return pool
 

@@ -1,4 +1,4 @@
-"""One background worker process that runs one job at a time and can be ended at once (app.background).
+"""One background worker process that runs one job at a time and can be ended at once (app.jobs).
 
 A pool of processes (``concurrent.futures.ProcessPoolExecutor``) cannot stop one running job: killing one of its
 workers breaks the whole pool and fails its other running jobs too. Each :class:`Worker` is therefore a process of
@@ -53,7 +53,7 @@ def context(preload: list[str]) -> Any:
 
 class Worker:
     """A worker process: data memory capped at ``memory_limit`` bytes, ``niceness`` below the server's CPU priority,
-    ending with the server (``app._worker.serve``). Start it with ``__main__`` hidden (app.background does)."""
+    ending with the server (``app._worker.serve``). Start it with ``__main__`` hidden (app.jobs does)."""
 
     def __init__(self, ctx: Any, memory_limit: int, niceness: int) -> None:
         from app import _worker  # noqa: PLC0415 — the target must be importable by module name in the worker

@@ -191,7 +191,7 @@ def other_views(script: str) -> list[str]:
 
 
 PLACEHOLDER = "computing in the background"
-POLL = 0.25  # app.background.POLL_SECONDS
+POLL = 0.25  # app.jobs.POLL_SECONDS
 
 
 async def await_panels(sess: Session, res: RunResult, *, page_name: str, page_hash: str, stats: Stats, t0: float,
@@ -383,9 +383,9 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
 
 
 def _memory_limit_mib() -> float:
-    from app import background
+    from app import jobs
 
-    return background.MEMORY_LIMIT / 2**20
+    return jobs.MEMORY_LIMIT / 2**20
 
 
 async def sample_worker_rss(server: int, stats: Stats, stop_at: float) -> None:

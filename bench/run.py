@@ -323,10 +323,10 @@ def _placeholders(at) -> int:
 
 
 def _drain_background(timeout: float = 300.0) -> None:
-    """Wait until every background job (app.background) is finished."""
-    from app import background
+    """Wait until every background job (app.jobs) is finished."""
+    from app import jobs
 
-    background.wait_all(timeout)
+    jobs.wait_all(timeout)
 
 
 def _heavy_ready(at, key: str, values: list) -> list[float]:
