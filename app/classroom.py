@@ -79,12 +79,14 @@ def lesson_url(root: str, lesson: sequences.Lesson, index: int = 0) -> str:
 PRESENTATION_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding: 4rem 1.5rem 4rem; }
-[data-testid="stMain"] h1 { font-size: 3rem; line-height: 1.15; padding-bottom: 0.5rem; }
-[data-testid="stMain"] h2 { font-size: 2.2rem; }
+[data-testid="stMain"] h1 { font-size: 3.3rem; line-height: 1.1; padding: 0 0 0.25rem; }
+[data-testid="stMain"] h2 { font-size: 2.1rem; padding: 0.25rem 0; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; line-height: 1.5; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.2rem; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h1) ~ [data-testid="stElementContainer"] p {
+  font-size: 1.25rem; line-height: 1.4; }
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 3rem; }
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
 [data-testid="stMain"] [data-testid="stPlotlyChart"] { width: 100%; }
@@ -101,6 +103,10 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] .st-key-lesson-strip { position: fixed; top: 0.6rem; left: 50%; transform: translateX(-50%);
   z-index: 999991; width: auto; }
 [data-testid="stMain"] .st-key-lesson-strip p { font-size: 1.05rem !important; white-space: nowrap; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .dpx-phone-only:only-child),
+[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] > .st-key-dpx-lesson-keeper)
+  { margin-bottom: -1rem; }
 </style>
 """
 

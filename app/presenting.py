@@ -26,7 +26,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import sequences, ui
+from app import notation, sequences, ui
 from app.exercises import query_string
 
 SEQ_KEY, STEP_KEY, PRESENTER_KEY = "seq", "step", "presenter"
@@ -194,13 +194,18 @@ def presenter_requested() -> bool:
 
 
 def presenter_data(lesson: sequences.Lesson, i: int, titles: Mapping[str, str]) -> dict[str, Any]:
-    """What the presenter view shows: every step's title, page and note (plain text), and where to start."""
+    """What the presenter view shows: every step's title, page and note (plain text, with maths written plainly in
+    Unicode scripts: ``e^ε`` → ``eᵋ``), and where to start."""
     return {
         "channel": channel(lesson),
-        "lesson": lesson.title,
+        "lesson": notation.plain(lesson.title),
         "step": i,
         "steps": [
-            {"title": step_title(s, titles), "page": titles.get(s.page, s.page or "Home"), "note": s.say}
+            {
+                "title": notation.plain(step_title(s, titles)),
+                "page": titles.get(s.page, s.page or "Home"),
+                "note": notation.plain(s.say),
+            }
             for s in lesson.steps
         ],
     }
@@ -334,7 +339,8 @@ export default function (component) {
   const steps = Array.isArray(data.steps) ? data.steps : [];
   const root = document.createElement("div");
   root.className = "presenter";
-  parentElement.replaceChildren(root);
+  parentElement.querySelectorAll(".presenter").forEach((old) => old.remove());  // keep the component's <style>
+  parentElement.appendChild(root);
   const el = (tag, cls, parent) => {
     const e = document.createElement(tag);
     e.className = cls;

@@ -138,7 +138,7 @@ LESSONS: dict[str, Lesson] = {
                "BR-DP throws away an answer that misses ±θ with probability q and draws again; every redraw costs "
                "a little privacy.", eps="1", delta="1e-05", theta="1", sens="1", kernel="gaussian", acct="exact"),
             _s("brdp", "recycling-budget-split", "Where the budget goes",
-               "The budget is split between the noise (ε_y) and the redraws (q): a sharper kernel leaves less for "
+               "The budget is split between the noise and the redraws (q): a sharper noise leaves less for "
                "recycling.", part="Budget", eps="1", delta="1e-05", theta="1", sens="1"),
             _s("brdp", "recycling-privacy-profile", "The paper approves, but it is wrong",
                "At these settings the paper's accountant says the plan is (0.1, 10⁻³)-DP; the exact curve passes "

@@ -11,7 +11,7 @@ from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
 from streamlit.util import AttributeDictionary
 
-from app import classroom, presenting, registry, sequences, ui
+from app import classroom, notation, presenting, registry, sequences, ui
 from app.sequences import Step
 from tests.app.conftest import MAIN, open_boxes, open_page
 
@@ -121,8 +121,8 @@ def test_the_presenter_view_carries_every_note_and_the_next_titles():
     assert not at.exception and not at.error
     data = _component(at, presenting.PRESENTER_VIEW_KEY)
     assert data["step"] == 2 and data["lesson"] == lesson.title and data["channel"] == presenter_channel(lesson)
-    assert [s["note"] for s in data["steps"]] == [s.say for s in lesson.steps]
-    assert [s["title"] for s in data["steps"]] == [s.title for s in lesson.steps]
+    assert [s["note"] for s in data["steps"]] == [notation.plain(s.say) for s in lesson.steps]
+    assert [s["title"] for s in data["steps"]] == [notation.plain(s.title) for s in lesson.steps]
     assert data["steps"][4]["page"] == "Sparse vector technique"
     assert [t.value for t in at.title] == ["Presenter view"]  # the notes' page, not the lesson's first page
     assert not at.get("plotly_chart") and _component(at, presenting.AGENT_KEY) is None
@@ -226,3 +226,23 @@ def test_every_ready_made_step_names_a_stable_panel_key():
     assert {"BR-DP + SVT in 50 min"} <= {lesson.title for lesson in sequences.LESSONS.values()}
     both = sequences.LESSONS["brdp-svt"]
     assert {"brdp", "svt"} <= {s.page for s in both.steps}
+
+
+def test_presentation_charts_fit_a_projector_and_keep_their_legend_off_the_axis_title():
+    from app.figures import style
+
+    fig = style.figure(
+        [{"type": "scatter", "x": [0, 1], "y": [0, 1], "name": "a"}],
+        title="t",
+        x="x",
+        y="y",
+        height=470,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
+    )
+    shown = style.for_screen(fig, theme=None, present=True).layout
+    assert shown.height == style.PRESENT_HEIGHT
+    assert (shown.legend.yref, shown.legend.yanchor, shown.legend.y) == ("container", "bottom", 0.0)
+    plain = style.figure(
+        [{"type": "scatter", "x": [0, 1], "y": [0, 1]}], title="t", x="x", y="y", legend={"orientation": "v", "y": 1.0}
+    )
+    assert style.for_screen(plain, theme=None, present=True).layout.legend.yref != "container"  # left as it was
