@@ -62,8 +62,9 @@ def test_each_start_here_step_links_on_to_the_next(step, page, next_page):
     if next_page is None:
         assert "Last view of this lesson" in md
     else:
-        nxt = [m.value for m in at.markdown if f'href="./{next_page}?' in m.value and "Next (view" in m.value]
-        assert nxt and f"step={step + 1}" in nxt[0] and "seq=start" in nxt[0]  # same tab, next step
+        nxt = [p.proto for p in at.get("page_link") if p.proto.label == "Next" and p.proto.page == next_page]
+        assert nxt and all(f"step={step + 1}" in p.query_string and "seq=start" in p.query_string
+                           for p in nxt)  # same tab, next step
 
 
 def test_home_epsilon_moves_the_belief_table():
