@@ -221,7 +221,7 @@ def presenter_view(titles: Mapping[str, str]) -> None:
         st.error(f"This lesson link could not be read: {exc}.", icon=":material/link_off:")
         return
     st.title("Presenter view", anchor=False)
-    st.caption(
+    st.markdown(
         "Keep this tab on your laptop and the lesson on the projector, both in this browser. This tab follows "
         "the projected one; ← and → here (or the buttons) move the projector. The notes are shown only here."
     )

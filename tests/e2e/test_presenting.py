@@ -187,3 +187,19 @@ def test_the_presenter_view_draws_a_teachers_note_as_plain_text(page: Page, app_
     expect(shown).to_have_text(note, timeout=TIMEOUT)
     expect(shown.locator("b, strong, a")).to_have_count(0)
     expect(page.locator(".presenter .next")).to_have_text("Sparse vector technique")
+
+
+@pytest.mark.slow
+def test_a_projected_step_and_the_presenter_view_pass_axe(page: Page, app_url):
+    from tests.e2e.test_accessibility import _serious, _settle
+
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 3), timeout=TIMEOUT)
+    _landed(page, lesson, 3)
+    _settle(page)
+    assert _serious(page) == []
+    page.goto(f"{app_url}/?{query_string({'seq': lesson.id, 'step': '4', 'presenter': 'true'})}", timeout=TIMEOUT)
+    page.locator(".presenter .note").wait_for(timeout=TIMEOUT)
+    _settle(page)
+    assert _serious(page) == []
