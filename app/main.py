@@ -47,11 +47,13 @@ def _address() -> dict[str, list[str]]:
 # between two runs only such a link changes the address (widgets change it at the end of a run, params.sync_url).
 # Not when the reader moved a control for this run: the browser may still show the address of a run before the
 # last one (its new address was on the way when the reader moved again), and the control's new value must stand.
+params.keep_linked_part()  # a link's ?part= for another page's tab bar (read before the address changes)
 _moved = st.session_state.pop(params.MOVED, False)
 _relinked = not _moved and st.session_state.get("_page") == page.url_path and st.session_state.get(
     "_address") not in (None, _address())
 if st.session_state.get("_page") != page.url_path or _relinked:  # a new page visit: URL values are judged afresh
-    if "_page" in st.session_state and not _relinked:  # switched from another page: drop that page's controls
+    # switched from another page: drop that page's controls (not from a lesson's link, which names the view's own)
+    if "_page" in st.session_state and not _relinked and presenting.open_step() is None:
         params.leave_page(keep=_CROSS_PAGE)
     for key in [k for k in st.session_state if not k.startswith("_") and k not in _CROSS_PAGE]:
         del st.session_state[key]

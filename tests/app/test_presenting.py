@@ -246,3 +246,21 @@ def test_presentation_charts_fit_a_projector_and_keep_their_legend_off_the_axis_
         [{"type": "scatter", "x": [0, 1], "y": [0, 1]}], title="t", x="x", y="y", legend={"orientation": "v", "y": 1.0}
     )
     assert style.for_screen(plain, theme=None, present=True).layout.legend.yref != "container"  # left as it was
+
+
+def test_a_link_from_another_page_keeps_its_part_and_settings():
+    """Both pages' tab bars are bound to ``part`` and both draw ε: leaving the SVT page (Run part, ε = 0.5) for
+    BR-DP's Privacy part at ε = 0.1 (a lesson's Previous) must open Privacy at ε = 0.1."""
+    lesson = sequences.LESSONS["brdp-svt"]
+    at = open_page("svt.py", {"part": "Run", "eps": "0.5"})
+    at.switch_page("../pages/brdp.py")
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in sequences.view_query(lesson, 3, present=True).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception and not at.error
+    assert at.session_state["_page"] == "brdp" and at.query_params.get("part") in ("Privacy", ["Privacy"])
+    assert "7 · Privacy profile" in [h.value for h in at.header]
+    assert at.select_slider(key="eps").value == 0.1  # the view's own ε, not the SVT page's, nor the default
+    assert _component(at, presenting.AGENT_KEY)["panel"] == "recycling-privacy-profile"

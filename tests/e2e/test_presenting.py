@@ -6,6 +6,7 @@ being built survives a pasted address; in presentation mode a page's first chart
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -203,3 +204,19 @@ def test_a_projected_step_and_the_presenter_view_pass_axe(page: Page, app_url):
     page.locator(".presenter .note").wait_for(timeout=TIMEOUT)
     _settle(page)
     assert _serious(page) == []
+
+
+@pytest.mark.slow
+def test_the_arrow_keys_walk_a_whole_lesson_and_back(page: Page, app_url):
+    """Every → lands on the next step's figure, every ← on the previous one's, across pages and parts."""
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
+    _landed(page, lesson, 0)
+    last = len(lesson.steps) - 1
+    for i in [*range(1, last + 1), *range(last - 1, -1, -1)]:
+        page.keyboard.press("ArrowRight" if i > page.evaluate("() => window.dpxStep.data.step") else "ArrowLeft")
+        expect(page).to_have_url(re.compile(rf".*/{lesson.steps[i].page}\?.*[?&]step={i + 1}(&|$)"), timeout=TIMEOUT)
+        _landed(page, lesson, i)
+        shown = dict(parse_qsl(urlsplit(page.url).query))  # the address names what the page shows (params.sync_url)
+        assert {k: shown.get(k) for k in lesson.steps[i].query} == dict(lesson.steps[i].query), (i + 1, shown)
