@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import ledger, params, presenting, sequences, ui
+from app import ledger, notation, params, presenting, sequences, ui
 from app.catalogue import GLOSSARY
 
 PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
@@ -105,8 +105,8 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] .st-key-lesson-strip p { font-size: 1.05rem !important; white-space: nowrap; }
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .dpx-phone-only:only-child),
-[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] > .st-key-dpx-lesson-keeper)
-  { margin-bottom: -1rem; }
+[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
+  > .st-key-dpx-lesson-keeper) { margin-bottom: -1rem; }
 </style>
 """
 
@@ -236,7 +236,7 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
             st.caption("No views yet.")
             return
         # the teacher's own words, drawn as plain text (escaped), never as Markdown
-        st.html("<ol>" + "".join(f"<li>{html.escape(_step_line(s))}</li>" for s in mine) + "</ol>")
+        st.html("<ol>" + "".join(f"<li>{html.escape(notation.plain(_step_line(s)))}</li>" for s in mine) + "</ol>")
         try:
             code = sequences.encode(mine)
         except ValueError as exc:

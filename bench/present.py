@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from bench.browser import ARGS, CHROMIUM, app_server  # noqa: E402
 
 BUDGET_MS = 1000.0
+VERBOSE = False
 
 FIGURE = '[data-testid="stPlotlyChart"] .main-svg, [data-testid="stTable"] table'
 ARM_JS = """([step, panel, figure]) => {
@@ -93,6 +94,8 @@ def walk(page, lesson, start: int, stop: int, timeout_ms: float) -> list[tuple[f
             )
         got = page.evaluate("() => [window.__move.landed, window.__move.done]")
         out.append((got[0], got[1]))
+        if VERBOSE:
+            print(f"  {lesson.id} → step {i + 1}: landed {got[0]}, done {got[1]}", flush=True)
         page.wait_for_timeout(300)  # a teacher pauses between views; the agent's landing settles
     return out
 
@@ -104,7 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lessons", default="", help="comma-separated lesson ids; default: every ready-made lesson")
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for one move")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-present.md"))
+    ap.add_argument("--verbose", action="store_true", help="print every move's times")
     a = ap.parse_args(argv)
+    global VERBOSE
+    VERBOSE = a.verbose
 
     from playwright.sync_api import sync_playwright
 
