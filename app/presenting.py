@@ -184,6 +184,7 @@ def lesson_strip(
             "panel": step.panel if slot is not None else "",
             "prev_panel": lesson.steps[i - 1].panel if i > 0 else "",
             "next_panel": lesson.steps[i + 1].panel if i + 1 < len(lesson.steps) else "",
+            "present": present,  # switching presentation mode lays the page out anew: land again
         },
     )
 

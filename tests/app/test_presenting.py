@@ -71,6 +71,7 @@ def test_a_step_names_its_neighbours_panels_and_the_lesson_channel():
         "panel": "recycling-budget-split",
         "prev_panel": "recycling-idea",
         "next_panel": "recycling-privacy-profile",
+        "present": False,
     }
     queries = dict(_step_links(at))
     assert "step=2" in queries["Previous"] and "step=4" in queries["Next"] and "part=Privacy" in queries["Next"]
