@@ -160,10 +160,11 @@ def lesson_strip(
                 step_links(lesson, i, pages, keep, present=present, suffix="-top")
                 _presenter_link(lesson, i)
         else:
-            where = f"**{lesson.title}** — view {i + 1} of {len(lesson.steps)}: {step_title(step, titles)}"
+            # a teacher's own lesson brings its titles in its link: plain text (escaped), never Markdown
+            where = f"{lesson.title} — view {i + 1} of {len(lesson.steps)}: {step_title(step, titles)}"
             if not here:
                 where += " (you have left this view: use the links to go back)"
-            st.markdown(where)
+            st.html(f'<p class="dpx-lesson-where">{html.escape(notation.plain(where))}</p>')
             with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
                 step_links(lesson, i, pages, keep, present=present, suffix="-top", counter=False)
                 _presenter_link(lesson, i)

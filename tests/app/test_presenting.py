@@ -4,6 +4,7 @@ back from the tab's storage and asks before it is dropped."""
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -265,3 +266,15 @@ def test_a_link_from_another_page_keeps_its_part_and_settings():
     assert "7 · Privacy profile" in [h.value for h in at.header]
     assert at.select_slider(key="eps").value == 0.1  # the view's own ε, not the SVT page's, nor the default
     assert _component(at, presenting.AGENT_KEY)["panel"] == "recycling-privacy-profile"
+
+
+def test_a_lesson_links_titles_are_plain_text_on_the_page():
+    """A teacher's own lesson brings its steps' titles in its link: the strip writes them as text, never as Markdown
+    or HTML."""
+    title = "![x](http://example.org/x.png) <b>bold</b> [link](http://example.org)"
+    code = sequences.encode([Step("baselines", {}, "", "classic-noise", title), Step("svt")])
+    at = open_page("baselines.py", {"seq": code, "step": "1"})
+    assert not at.exception
+    assert not any(title in m.value for m in at.markdown)
+    bodies = [h.proto.body for h in at.get("html") if "dpx-lesson-where" in h.proto.body]
+    assert bodies == ['<p class="dpx-lesson-where">Your lesson — view 1 of 2: ' + html.escape(title) + "</p>"]
