@@ -140,7 +140,7 @@ def lesson_strip(
     url_path: str, pages: Mapping[str, Any] | None, present: bool, keep: Mapping[str, str], titles: Mapping[str, str]
 ) -> None:
     """The lesson a ``?seq=`` link opened: where we are and Previous / Next, at the top of the page (in presentation
-    mode a small counter) and right under the step's panel; the step agent; never the speaker note."""
+    mode a small counter) and beside the step's panel title; the step agent; never the speaker note."""
     raw = st.query_params.get(SEQ_KEY)
     if not raw:
         return
