@@ -104,6 +104,11 @@ lesson: $(VENV)/.installed-notebooks
 bench-lessons: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/lessons.py
 
+# → / ← between the steps of every ready-made lesson at 1280×720, headless chromium (bench/results-present.md).
+.PHONY: bench-present
+bench-present: $(VENV)/.installed-test chromium
+	$(BIN)/python bench/present.py
+
 # A lesson as static HTML (outputs at its defaults, controls frozen) and as a Jupyter notebook with stored outputs.
 .PHONY: export
 export: $(VENV)/.installed-notebooks

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import params, sequences
+from app import notation, params, presenting, sequences, ui
 from app.catalogue import GLOSSARY
 from app.exercises import EXERCISES, Exercise  # noqa: F401 — Exercise is re-exported for the tests
 from app.exercises import query_string as _query
@@ -81,14 +81,16 @@ def lesson_url(root: str, lesson: sequences.Lesson, index: int = 0) -> str:
 #: collapsed through st.set_page_config and its expand arrow stays visible so the controls remain one click away.
 PRESENTATION_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 1.5rem; padding-right: 1.5rem; }
-[data-testid="stMain"] h1 { font-size: 3.6rem; line-height: 1.15; }
-[data-testid="stMain"] h2 { font-size: 2.6rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 4rem 1.5rem 4rem; }
+[data-testid="stMain"] h1 { font-size: 3.3rem; line-height: 1.1; padding: 0 0 0.25rem; }
+[data-testid="stMain"] h2 { font-size: 2.1rem; padding: 0.25rem 0; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] .st-key-lesson-say [data-testid="stText"] { font-size: 1.45rem; line-height: 1.5; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.2rem; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h1) ~ [data-testid="stElementContainer"] p {
+  font-size: 1.25rem; line-height: 1.4; }
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 3rem; }
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
 [data-testid="stMain"] [data-testid="stPlotlyChart"] { width: 100%; }
@@ -101,6 +103,14 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] [data-testid="stExpander"] summary p,
 [data-testid="stMain"] [data-testid="stTab"] p, [data-testid="stMain"] a p { font-size: 1.3rem; }
 [data-testid="stToolbarActions"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stDownloadButton"]) { display: none; }
+[data-testid="stMain"] .st-key-lesson-strip { position: fixed; top: 0.6rem; left: 50%; transform: translateX(-50%);
+  z-index: 999991; width: auto; }
+[data-testid="stMain"] .st-key-lesson-strip p { font-size: 1.05rem !important; white-space: nowrap; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .dpx-phone-only:only-child),
+[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
+  > .st-key-dpx-lesson-keeper) { margin-bottom: -1rem; }
 </style>
 """
 
@@ -178,80 +188,66 @@ def _reload_link(url_path: str, label: str, query: Mapping[str, str], arrow: str
 
 
 def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) -> None:
-    """The lesson a ``?seq=`` link opened: where we are, what to say, previous / next (same tab, same mode)."""
-    raw = st.query_params.get(SEQ_KEY)
-    if not raw:
-        return
-    try:
-        lesson, i = sequences.parse(raw, st.query_params.get(STEP_KEY))
-    except ValueError as exc:
-        st.error(f"This lesson link could not be read: {exc}. The page shows its own settings.",
-                 icon=":material/link_off:")
-        return
-    step = lesson.steps[i]
-    n = len(lesson.steps)
-    with st.container(border=True, key="lesson-strip"):
-        where = f"**{lesson.title}** — view {i + 1} of {n}"
-        if step.page != url_path:
-            where += " (you have left this view: use the links to go back)"
-        st.markdown(where)
-        if step.say:
-            say(step.say)
-        row = st.container(horizontal=True, gap="medium")
-        keep = in_app_query() or {}  # a lesson link loads the next page afresh: the address names the saved ledger
-        with row:
-            if i > 0:
-                prev = lesson.steps[i - 1]
-                _reload_link(prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
-                             present=present) | keep, "←")
-            if i + 1 < n:
-                nxt = lesson.steps[i + 1]
-                _reload_link(nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
-                             present=present) | keep, "→")
-            else:
-                st.markdown(":material/flag: Last view of this lesson.")
+    """The lesson a ``?seq=`` link opened: where we are and Previous / Next, at the top and under the step's panel
+    (app.presenting; the speaker note is only in the presenter view, never on the projected page)."""
+    presenting.lesson_strip(url_path, pages, present, in_app_query() or {}, _titles())
 
 
-def say(note: str) -> None:
-    """A lesson step's note, as plain text: a lesson link (``?seq=~…``) carries it, so whoever made the link wrote
-    it. Markdown would draw a link, an image fetched from anywhere (a tracking pixel) or coloured text into the app's
-    own lesson box; plain text shows the characters as they are."""
-    with st.container(horizontal=True, wrap=False, gap="small", key="lesson-say"):
-        st.markdown(":material/record_voice_over:", width="content")  # fixed text: the icon only
-        st.text(note, width="stretch")
+_SAY, _PANEL, _CLEAR = "_dpx_say", "_dpx_panel", "_dpx_clear_asked"
+_TOP = "top of the page"
 
 
-_SAY = "_dpx_say"
-
-
-def _add_view(mine: list[sequences.Step], url_path: str) -> None:
-    """The "add" button's callback: this view and its note join the lesson, and the note box is emptied for the next
-    view (a widget's value can only be reset in a callback, before the run draws it)."""
+def _add_view(mine: list[sequences.Step], url_path: str, panels: Mapping[str, str]) -> None:
+    """The "add" button's callback: this view, the panel it opens on and its note join the lesson, and the note box
+    is emptied for the next view (a widget's value can only be reset in a callback, before the run draws it)."""
+    chosen = st.session_state.get(_PANEL)
+    key = next((k for k, title in panels.items() if title == chosen), "")
+    title = panels.get(key) or _title(url_path)
     mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()),
-                               str(st.session_state.get(_SAY, "")).strip()))
+                               str(st.session_state.get(_SAY, "")).strip(), key, title))
     st.session_state[_SAY] = ""
+    st.session_state.pop(_CLEAR, None)
+
+
+def _start_again(mine: list[sequences.Step]) -> None:
+    """"Start again" asks first; the second button drops the views."""
+    if st.session_state.pop(_CLEAR, False):
+        mine.clear()
+    else:
+        st.session_state[_CLEAR] = True
 
 
 def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
-    """"Add this view to my lesson": collect views across pages, then one link that plays them in order."""
+    """"Add this view to my lesson": collect views across pages (kept by this tab, see app.presenting.keep_lesson),
+    then one link that plays them in order."""
     mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
     with popover:
-        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous** step through):")
+        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous**, or the ← and → "
+                    "keys, step through; **Presenter view** shows your notes in a second tab):")
         for ready in sequences.LESSONS.values():
             _reload_link(ready.steps[0].page, ready.title, sequences.view_query(ready, 0, present=present), "▶")
         st.markdown("**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
-                    "one. The link below plays them in order with **Next** and **Previous**.")
-        st.text_input("What to say at this view (optional)", key=_SAY, max_chars=200)
+                    "one. The link below plays them in order; each view opens on the panel you pick.")
+        panels = ui.drawn_panels()
+        st.selectbox("Open this view on", [*panels.values(), _TOP], key=_PANEL)
+        st.text_input("What to say at this view (optional; shown only in the presenter view)", key=_SAY,
+                      max_chars=200)
         cols = st.container(horizontal=True, gap="small")
         cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add", on_click=_add_view,
-                    args=(mine, url_path), disabled=len(mine) >= sequences.MAX_STEPS)
-        if mine and cols.button("Start again", icon=":material/delete:", key="_dpx_clear", type="tertiary"):
-            mine.clear()
+                    args=(mine, url_path, panels), disabled=len(mine) >= sequences.MAX_STEPS)
+        if mine:
+            asked = st.session_state.get(_CLEAR, False)
+            cols.button(f"Yes, drop all {len(mine)} views" if asked else "Start again", icon=":material/delete:",
+                        key="_dpx_clear", type="primary" if asked else "tertiary", on_click=_start_again,
+                        args=(mine,))
+            if asked:
+                st.warning("Starting again drops the views collected so far. Copy the link below first to keep "
+                           "them.", icon=":material/warning:")
         if not mine:
             st.caption("No views yet.")
             return
-        st.text("\n".join(f"{k}. {_title(s.page)}" + (f" — {s.say}" if s.say else "")  # notes are plain text
-                           for k, s in enumerate(mine, 1)))
+        # the teacher's own words, drawn as plain text (escaped), never as Markdown
+        st.html("<ol>" + "".join(f"<li>{html.escape(notation.plain(_step_line(s)))}</li>" for s in mine) + "</ol>")
         try:
             code = sequences.encode(mine)
         except ValueError as exc:
@@ -260,6 +256,19 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
         st.markdown("Link to your lesson (select and copy, or use the copy button):")
         st.code(lesson_url(app_root(st.context.url, url_path), sequences.Lesson(code, "Your lesson", tuple(mine))),
                 language=None, wrap_lines=True)
+
+
+def _step_line(step: sequences.Step) -> str:
+    """A view of the teacher's lesson in the builder's list: page, panel, note (plain text)."""
+    page = _title(step.page)
+    line = page + (f" — {step.title}" if step.title and step.title != page else "")
+    return line + (f" — “{step.say}”" if step.say else "")
+
+
+def _titles() -> dict[str, str]:
+    from app import registry  # noqa: PLC0415 — the registry is only needed to name pages
+
+    return {info.url_path: info.title for info in registry.available_pages()}
 
 
 def _title(url_path: str) -> str:
@@ -271,23 +280,30 @@ def _title(url_path: str) -> str:
     return url_path or "Home"
 
 
-def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
+def strip(url_path: str, pages: Mapping[str, Any] | None = None, side: Any = None) -> None:
     """The slim strip above a page: share link, presentation toggle, lesson builder, exercises, glossary popovers.
 
     Call it after the page ran (inside a container placed above the page) so every widget of the page exists and
     the share link carries its value. ``pages`` maps each ``url_path`` to its ``st.Page`` so lesson and exercise
     links stay in the same tab. Presentation mode collapses the sidebar (its » arrow stays at the top left, so the
-    controls are one click away), injects the fixed ``PRESENTATION_CSS`` and leaves the glossary out.
+    controls are one click away), injects the fixed ``PRESENTATION_CSS``, leaves the glossary out and moves the
+    share link, the toggle and the lesson builder to ``side`` (the top of the sidebar): on the projected page only
+    a lesson's small step counter remains.
     """
     if _answering_a_poll(url_path):
         return
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    presenting_now = _presenting_now()
+    host = side if presenting_now and side is not None else st
+    row = host.container(horizontal=host is st, vertical_alignment="center", gap="small")
     share = row.popover("Share this view", icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     present = params.toggle(
         PRESENT_KEY, "Presentation mode", help="Larger type and charts for a projector; the sidebar collapses "
-        "(open it with the » arrow at the top left).", container=row,
+        "(open it with the » arrow at the top left; this switch is then at its top).", container=row,
     )
     mine = row.popover("My lesson", icon=":material/playlist_add:", key=MY_LESSON_KEY, on_change="rerun")
+    kept = presenting.keep_lesson(st.session_state.get(MY_LESSON))  # the tab's lesson outlives this session
+    if kept:
+        st.session_state[MY_LESSON] = kept
     # a closed popover's contents are drawn only when it is opened (a rerun): a slider move does not send them
     if share.open:
         _share(share, url_path)  # filled after the toggle exists, so the link carries it too
@@ -295,7 +311,7 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     if mine.open:
         _my_lesson(mine, url_path, bool(present))
     with row:
-        if EXERCISES.get(url_path):
+        if EXERCISES.get(url_path) and not present:
             st.markdown("[:material/school: Try this ↓](#try-this)")
         if not present:
             for term in PAGE_TERMS.get(url_path, ()):
@@ -308,6 +324,13 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
         st.html(PRESENTATION_CSS)
     else:
         st.set_page_config(initial_sidebar_state="auto")
+
+
+def _presenting_now() -> bool:
+    """Presentation mode as the page starts drawing the strip: the toggle's value, or on a first run the link's."""
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
 
 
 def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:

@@ -24,6 +24,7 @@ import contextlib
 import functools
 import math
 import unicodedata
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -343,6 +344,19 @@ def adopt_legacy_part_keys() -> None:
             if "part" not in qp:
                 _seed_part(value)
                 st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
+
+
+def keep_linked_part() -> None:
+    """A same-tab link from one page to a part of another (a lesson's next view on another page): Streamlit drops a
+    query value bound to a widget of the page it leaves, and both pages' tab bars are bound to ``part``, so the link's
+    ``?part=`` would be lost on the way and the new page would open on its first part. Put it back. Call it first
+    in a run: the address the link brought is readable only until the run changes the address."""
+    ctx = get_script_run_ctx()
+    if ctx is None or "part" in st.query_params:
+        return
+    linked = urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "").get("part")
+    if linked:
+        _seed_part(linked[-1])
 
 
 def leave_page(keep: set[str]) -> None:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
 import html
-import logging
 import math
 import os
 import re
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,9 +23,17 @@ from streamlit.delta_generator import DeltaGenerator
 from app import notation, params
 from app.compute._cache import cached_resource
 from app.figures import style
-
-_log = logging.getLogger("dp_explorer")
-
+from app.panels import (  # noqa: F401 — the panel helpers, used by every page as ui.*
+    PANEL_KEY,
+    PANEL_PREFIX,
+    STEP_NAV_KEY,
+    drawn_panels,
+    new_run,
+    notice,
+    panel,
+    show_error,
+    step_slot,
+)
 
 #: The app's images (the favicon).
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -320,40 +326,6 @@ def show_url_problems() -> None:
         st.info(message, icon=":material/straighten:")
 
 
-def notice(text: str) -> None:
-    """The "what to notice" caption under a panel."""
-    st.caption(f"**What to notice:** {text}")
-
-
-def show_error(exc: BaseException) -> None:
-    """Show an error without a traceback: ValueErrors verbatim (they name the parameter), others generically."""
-    if isinstance(exc, ValueError):
-        st.error(f"{exc}", icon=":material/error:")
-    else:
-        _log.exception("panel failed", exc_info=exc)
-        st.error(
-            "This panel could not be computed for these settings; the rest of the page still works. "
-            f"({type(exc).__name__})",
-            icon=":material/error:",
-        )
-
-
-@contextlib.contextmanager
-def panel(title: str, notice_text: str | None = None) -> Iterator[None]:
-    """A titled panel; any exception inside it is shown as an error in the panel and the page carries on.
-
-    The title is a level-2 heading: panels sit right under the page's title (h1), so headings never skip a level.
-    """
-    st.header(title, anchor=False)
-    try:
-        yield
-    except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
-        show_error(exc)
-    else:
-        if notice_text:
-            notice(notice_text)
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -429,7 +401,8 @@ _SIDEBAR_JS = """<script>
   // A link to another page opens it at its top (the browser would keep the previous page's scroll position).
   const path = (window.parent.location || window.location).pathname;
   if (doc.dpxLastPath !== undefined && doc.dpxLastPath !== path) {
-    const top = () => ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
+    const landing = () => ((window.parent || window).dpxLanding || 0) > Date.now();  // a lesson step's panel
+    const top = () => landing() || ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
       const el = doc.querySelector(sel);
       if (el) el.scrollTop = 0;
     });
@@ -469,6 +442,8 @@ _SIDEBAR_JS = """<script>
 
 _BASE_CSS = """
 [data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
+[class*="st-key-dpx-panel-"] { scroll-margin-top: 4rem; }
+.st-key-dpx-step-agent, .st-key-dpx-lesson-keeper { display: none; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 [data-testid="stPageLink"] p { white-space: normal; }

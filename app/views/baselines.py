@@ -78,6 +78,7 @@ def noise(s: Settings) -> None:
         "1 · How much noise?",
         "Laplace noise is peaked with heavier tails; Gaussian noise is flatter near zero. Lower ε and both widen; "
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
+        key="classic-noise",
     ):
         ui.chart(ui.memo_figure(_densities_figure, s.eps, s.delta, s.sens, s.calib, s.theta),
                  lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
@@ -126,6 +127,7 @@ def accuracy(s: Settings) -> None:
         "2 · How accurate, for each ε?",
         "accuracy rises steeply over a narrow range of ε. At small ε Laplace is usually more accurate for the same "
         "(ε, δ); Gaussian catches up only at large ε or large δ.",
+        key="classic-accuracy",
     ):
         ui.chart(ui.memo_figure(_accuracy_figure, s.theta, s.delta, s.sens, s.calib, s.eps),
                  lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib), name="accuracy vs epsilon",
@@ -139,6 +141,7 @@ def profiles(s: Settings) -> None:
         "one mechanism satisfies a whole curve of (ε′, δ) guarantees. Both curves pass through (or below) the target "
         "marker — that is what calibration means. Laplace reaches δ = 0 at ε′ = Δ/b (pure DP); the Gaussian never "
         "does.",
+        key="classic-profiles",
     ):
         ui.chart(ui.memo_figure(_profiles_figure, s.eps, s.delta, s.sens, s.calib),
                  lambda: compute.profiles(s.eps, s.delta, s.sens, s.calib), name="privacy profiles",
@@ -152,6 +155,7 @@ def composition(s: Settings) -> None:
         "4 · Composition: many releases",
         "the exact total grows roughly like √T, far below the naive T·ε; the Gaussian composes especially well, "
         "which is why large systems favour it.",
+        key="classic-composition",
     ):
         ui.chart(ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T),
                  lambda: compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T)),

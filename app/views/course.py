@@ -38,19 +38,20 @@ def render(s: Settings) -> None:
     n = len(course.CHAPTERS)
     st.title(f"{ch.number}. {ch.title}")
     st.caption(f"{TITLE} · chapter {ch.number} of {n}")
-    text, shown = st.columns([2, 3], gap="large")
-    with text:
-        st.markdown(ch.text)
-        with st.container(border=True):
-            value = params.control(ch.control, container=st.container())
-    with shown:
-        try:
-            pic = ui.memo_figure(pictures.picture, ch.slug, value)
-            ui.chart(pic.figure, pic.data, name=f"chapter {ch.number}", alt=pic.alt)
-            st.markdown(pic.reading)
-            ui.notice(ch.notice)
-        except Exception as exc:  # noqa: BLE001 — the rest of the chapter still works
-            ui.show_error(exc)
+    with ui.panel("Move the control, watch the picture", key="course-chapter"):  # a lesson step lands here
+        text, shown = st.columns([2, 3], gap="large")
+        with text:
+            st.markdown(ch.text)
+            with st.container(border=True):
+                value = params.control(ch.control, container=st.container())
+        with shown:
+            try:
+                pic = ui.memo_figure(pictures.picture, ch.slug, value)
+                ui.chart(pic.figure, pic.data, name=f"chapter {ch.number}", alt=pic.alt)
+                st.markdown(pic.reading)
+                ui.notice(ch.notice)
+            except Exception as exc:  # noqa: BLE001 — the rest of the chapter still works
+                ui.show_error(exc)
     check(ch)
     deeper(ch, value)
     way_on(ch)

@@ -39,7 +39,11 @@ def render(_: Settings) -> None:
 
 def picture() -> None:
     """The picture of what ε means: how far one answer can move an observer's belief."""
-    st.header("What ε promises, in one picture")
+    with ui.panel("What ε promises, in one picture", key="epsilon-promise"):
+        _promise()
+
+
+def _promise() -> None:
     left, right = st.columns([3, 2], gap="large")
     with right, st.container(border=True):
         st.markdown("**Move ε and watch the band.**")

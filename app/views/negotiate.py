@@ -158,6 +158,7 @@ def alternatives(s: Settings, neg: compute.Negotiation) -> None:
         "1 · Why this answer: every mechanism's smallest ε",
         "left is more private. An open dot meets the requirement only part of the time; a red ring marks a number "
         "the paper's accountant certifies but whose exact δ is larger than stated.",
+        key="negotiate-smallest-epsilon",
     ):
         df = neg.table
         dots = figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon)

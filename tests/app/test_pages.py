@@ -63,8 +63,9 @@ def test_the_start_lesson_links_each_chapter_on_to_the_next(step, slug, next_slu
     if next_slug is None:
         assert "Last view of this lesson" in md
     else:
-        nxt = [m.value for m in at.markdown if 'href="./course?' in m.value and "Next (view" in m.value]
-        assert nxt and f"step={step + 1}" in nxt[0] and f"chapter={next_slug}" in nxt[0] and "seq=start" in nxt[0]
+        nxt = [p.proto for p in at.get("page_link") if p.proto.label == "Next" and p.proto.page == "course"]
+        assert nxt and all(f"step={step + 1}" in p.query_string and "seq=start" in p.query_string
+                           and f"chapter={next_slug}" in p.query_string for p in nxt)  # same tab, next step
 
 
 def test_home_epsilon_moves_the_belief_table():

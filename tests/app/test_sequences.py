@@ -111,24 +111,28 @@ def test_default_step_is_the_first():
 
 
 def test_in_app_links_name_the_tabs_saved_ledger():
-    """Once the tab's ledger is saved, every in-app link names it: a lesson's Next link loads a new page afresh (a new
-    session), and a page switch must not leave the address without it even for a moment (a server restarted at that
-    moment would otherwise reconnect the tab to a new, empty ledger)."""
+    """Once the tab's ledger is saved, every in-app link names it: a lesson's Next link opens the next view's page with
+    that view's settings in the address, and a page switch must not leave the address without the ledger even for a
+    moment (a server restarted at that moment would otherwise reconnect the tab to a new, empty ledger)."""
     from urllib.parse import parse_qsl
 
     from app import ledger_store
     from tests.app.conftest import open_page
 
+    def next_links(at):
+        return [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link") if p.proto.label == "Next"]
+
     at = open_page("baselines.py", {"seq": "eps", "step": "4", "eps": "1", "sens": "1"})
     assert not at.exception
-    before = [m.value for m in at.markdown if "Next (view" in m.value]
-    assert before and "ledger=" not in before[0]  # nothing saved yet: no id to carry
+    before = next_links(at)
+    assert len(before) == 2 and all("ledger" not in q for q in before)  # at the top and under the step's panel
     next(b for b in at.button if b.key.startswith("ledger_add_baselines")).click().run()
     saved = at.query_params.get("ledger")
     saved = saved[0] if isinstance(saved, list) else saved
     assert ledger_store.is_ledger_id(saved)
     at.run()
-    nxt = [m.value for m in at.markdown if "Next (view" in m.value]
-    assert nxt and f"ledger={saved}" in nxt[0] and "step=5" in nxt[0]
-    menu = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")]
+    after = next_links(at)
+    assert after and all(q.get("ledger") == saved and q["step"] == "5" and q["seq"] == "eps" for q in after), after
+    menu = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link") if p.proto.label not in ("Next",
+                                                                                                        "Previous")]
     assert menu and all(q.get("ledger") == saved for q in menu), [q for q in menu if q.get("ledger") != saved]

@@ -127,7 +127,8 @@ def picture(s: Settings) -> None:
     """The idea as a picture: successive noise draws, coloured released / redrawn, with the ±θ band."""
     with ui.panel("The idea: draw, check, maybe draw again",
                   "every grey dot is a draw that missed ±θ and was thrown away; the next draw replaces it. Orange "
-                  "dots missed too but were released anyway (probability 1 − q). Green dots are on target."):
+                  "dots missed too but were released anyway (probability 1 − q). Green dots are on target.",
+                  key="recycling-idea"):
         draws, _ = compute.recycler(s.key, s.seed)
         ui.chart(explore.recycler_figure(s.key, s.seed, s.theta), draws, name="recycling picture",
                  alt="Scatter of successive noise draws of 40 releases, coloured released within the tolerance, "

@@ -132,7 +132,8 @@ def budget_panels(s: Settings) -> None:
     with ui.panel("3 · Budget split landscape (Alg. 2)",
                   "a sharper kernel (larger ε_y) leaves less for recycling (smaller q). Red crosses: ε_y whose "
                   "Alg.-1 q is not (ε, δ)-DP under the exact accountant. Click the dotted legend entry for the "
-                  "printed eq. (10), whose algebra error makes Alg. 2 pick ε_y = ε and report a meaningless ~1."):
+                  "printed eq. (10), whose algebra error makes Alg. 2 pick ε_y = ε and report a meaningless ~1.",
+                  key="recycling-budget-split"):
         df = compute.landscape(s.eps, s.delta, s.sens, s.theta, s.kernel, s.calib)
         plan = compute.plan(s.key)
         ui.chart(figs.landscape(df, epsilon=s.eps, delta=s.delta, chosen_eps_y=plan.epsilon_y), df,
@@ -166,7 +167,7 @@ def privacy_panels(s: Settings) -> None:
                   "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
                   "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
-                  "true δ is far above it."):
+                  "true δ is far above it.", key="recycling-privacy-profile"):
         plan = compute.plan(s.key)
         df = compute.profile(s.key)
         if not plan.sound:

@@ -110,6 +110,7 @@ def picture(s: Settings) -> None:
         "SVT at work",
         "most counts stay under the pink line (noisy threshold) and are answered no, for free; SVT stops after c "
         "yes-answers. Green dots above the line are the yes-answers.",
+        key="svt-idea",
     ):
         comp, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
                                    s.traverses, s.resample, s.rule, s.seed)

@@ -42,6 +42,7 @@ def noise_tab(s: Settings) -> None:
         "1 · Noise zoo",
         "the exponential is one-sided with the same tail as a Laplace of equal scale but half its variance; "
         "raising c widens every query noise linearly, the monotonic toggle halves it.",
+        key="svt-noise-zoo",
     ):
         ui.chart(
             ui.memo_figure(_noise_zoo_figure, s.eps, s.c, s.noise, s.monotonic),
@@ -140,16 +141,19 @@ def correction_tab(s: Settings) -> None:
         "4 · The comparison and the correction",
         "exponential noise pushes every noisy count up, by 1/λ on average; r^op sits far in the right tail, at the "
         "k/(k+1) quantile of Z, so a count exactly at τ is accepted with probability only 1/(k+1).",
+        key="svt-correction",
     ):
+        picture = st.container()  # the chart first, its gap control under it
         d = float(params.control("gap", container=st))
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         df, acc = csvt.comparison(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic)
-        ui.chart(
-            figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d),
-            df,
-            name="comparison density",
-            alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
-        )
+        with picture:
+            ui.chart(
+                figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d),
+                df,
+                name="comparison density",
+                alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
+            )
         pa = csvt.acceptance_at(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule, d)
         m = st.columns(3)
         m[0].metric(f"P[yes] at τ − {number(d)}", number(pa.below, 4),
@@ -227,6 +231,7 @@ def run_tab(s: Settings) -> None:
         "SVT halts after c yes-answers; orange bars below the pink line are counts truly above τ it may still miss; "
         "grey bars above it are counts below τ that would waste a slot. With “ask rejected queries again” on, the "
         "queries answered no come back in later passes.",
+        key="svt-live-run",
     ):
         comp, info = csvt.live_run(
             s.eps,
@@ -271,6 +276,7 @@ def experiment_tab(s: Settings) -> None:
         "SVT-Exp with the optimal correction is far above the other private methods on Zipf; with one pass on "
         "Binary its high bar costs recall, and asking rejected queries again (t > 1) wins it back. The upper bound "
         "is not private: it is a ceiling.",
+        key="svt-top-c",
     ):
         _experiment(s)
 
