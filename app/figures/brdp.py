@@ -65,7 +65,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
         traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"], "name": outcome,
                        "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
                        "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
-                       "noise %{number(y, 3)}<extra></extra>"})
+                       "noise %{y:.3g}<extra></extra>"})
     if step is not None and len(draws):
         last = draws.iloc[-1]
         traces.append({"type": "scatter", "mode": "markers", "x": [last["draw"]], "y": [last["noise"]],
@@ -76,7 +76,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
     return figure(traces, title=title or f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
                   margin={"l": 60, "r": 20, "t": 60, "b": 50},
-                  x=x, y="noise n = output − true answer", y_range=(-span, span),
+                  x=x, y="noise n = output − truth", y_range=(-span, span),
                   # room for the newest draw's ring at either end
                   xaxis={"title": {"text": x},
                          "range": [-1 - 0.02 * len(full), max(len(full), 1) + 0.02 * len(full)]},
