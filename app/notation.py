@@ -175,12 +175,13 @@ def number(x: float, digits: int = 6) -> str:
 
 
 def percent(share: float, decimals: int = 1) -> str:
-    """A share as a reader says it: ``39.6 %`` (``decimals`` after the point), ``100 %`` and ``0 %`` exactly."""
+    """A share as a reader says it: ``39.6 %`` (``decimals`` after the point, the same for every share a sentence
+    compares: ``100.0 %`` beside ``99.9 %``); a share too small for them keeps two significant figures (``0.013 %``)."""
     share = float(share)
     if math.isnan(share):
         return "–"
-    if share in (0.0, 1.0):
-        return f"{100 * share:.0f} %"
+    if 0 < abs(share) * 100 < 0.5 * 10.0**-decimals:  # too small for the decimals: two significant figures
+        return f"{number(100 * share, 2)} %"
     return f"{100 * share:.{decimals}f} %"
 
 

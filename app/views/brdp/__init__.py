@@ -25,6 +25,9 @@ IDEA = (
     "throws the answer away with probability q and draws again, so that more answers land within ±θ for the same "
     "privacy budget."
 )
+#: Below this redraw probability a plan redraws nothing a reader could see (the optimiser's q for a Laplace kernel
+#: at θ = Δ is ~10⁻¹¹): the page says it redraws nothing.
+NO_REDRAW = 1e-6
 #: What "The paper in depth" holds on this page.
 IN_DEPTH = (
     "Jiang, Du, Sharma & Yan (2024) in detail: the recycler step by step, how the budget is split between the noise "
@@ -165,23 +168,25 @@ def headline(s: Settings) -> None:
 def _buys(s: Settings, plan: BRDPPlan) -> str:
     """What the plan buys: accurate answers, and how often it redraws to get them."""
     noise = f"plain {s.kernel.capitalize()} noise"
-    if plan.q <= 0:
-        return (f"Here the best plan redraws nothing (q = 0): it is {noise}, whose answers land within ±θ = "
+    draws = number(plan.expected_draws, 3)
+    if plan.q < NO_REDRAW:
+        zero = "q = 0" if plan.q == 0 else "q ≈ 0"
+        return (f"Here the best plan redraws nothing ({zero}): it is {noise}, whose answers land within ±θ = "
                 f"{number(s.theta)} of the truth in **{percent(plan.acceptance)}** of releases.")
     return (f"**{percent(plan.acceptance)}** of the released answers land within ±θ = {number(s.theta)} of the "
             f"truth, against {percent(plan.dp_acceptance)} with {noise} at the same budget and no redraws. To get "
             f"there, a missed answer is thrown away and drawn again with probability q = {number(plan.q, 3)}: an "
-            f"answer takes {number(plan.expected_draws, 3)} draws on average.")
+            f"answer takes {draws} draw{'' if draws == '1' else 's'} on average.")
 
 
 def _price(s: Settings, plan: BRDPPlan) -> str:
     """The price of a sound plan: what ε and δ promise, where the redraws' cost comes from, and which δ to believe."""
     text = (f"The price is your budget, ε = {number(s.eps)} and δ = {number(s.delta)}: one person's data can change "
             f"the odds of any answer by at most {odds_factor(s.eps)} (e^ε), except with a chance of at most δ.")
-    if plan.q > 0 and plan.epsilon_y < s.eps * (1 - 1e-9):
+    if plan.q >= NO_REDRAW and plan.epsilon_y < s.eps * (1 - 1e-9):
         text += (f" The noise itself uses ε_y = {number(plan.epsilon_y, 3)} of that ε (a little more noise than "
                  "plain noise needs); the rest pays for the redraws.")
-    elif plan.q > 0:
+    elif plan.q >= NO_REDRAW:
         text += (" For a single release the redraws cost nothing extra here: where a redraw changes the odds, the "
                  "noise alone leaks less than ε.")
     exact, paper = plan.exact_delta, plan.paper_delta
@@ -196,7 +201,8 @@ def _price(s: Settings, plan: BRDPPlan) -> str:
                  f"the cost of recycling under-reports it here ({number(paper, 3)}), although this plan still "
                  "keeps its promise.")
     else:
-        text += f" Counted exactly, {why.removeprefix('computed ')}, its δ is {number(exact, 3)}."
+        text += (f" Counted exactly from the two output distributions (with and without one person), its δ is "
+                 f"{number(exact, 3)}, as the paper's own formula also finds.")
     return text
 
 

@@ -122,7 +122,7 @@ def headline(s: Settings) -> None:
                      f"{odds_factor(b.loss)}, whatever she believed before.")
         text += (f"\n\nWith a budget of ε_G = {number(s.epsg)} per person, a **Bayesian privacy filter**, which "
                  "answers a query only if every answer it could give keeps ℓ within the budget, answers "
-                 f"**{t.accepted}** of the {s.nq} queries; adding up the ε's stops after {t.basic_accepted}.")
+                 f"**{t.accepted}** of the {s.nq} queries; adding up the ε's answers {t.basic_accepted}.")
         st.markdown(text)
         if s.epsg < s.eps:
             st.info(f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "

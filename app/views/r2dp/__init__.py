@@ -152,10 +152,12 @@ def headline(s: Settings) -> compute.Headline | None:
                 f"release by at most {odds_factor(s.eps)} (e^ε).\n\nWith it, plain Laplace noise lands within "
                 f"±γ = {number(s.gamma)} of the true answer in **{percent(best.laplace)}** of releases.")
         if head is not None:
-            locked = ", rescaled so that its exact ε is your budget," if s.lock else ""
-            text += (f" This {FAMILY_WORDS[s.family]} law (set in the sidebar){locked} lands there in "
-                     f"**{percent(head.usefulness)}**, "
-                     f"{number(head.ratio, 3)} times as often as Laplace.")
+            spends = (", rescaled so that its exact ε is your budget," if s.lock else
+                      f", which spends ε = {fmt(head.epsilon, 3)} counted exactly,")
+            often = ("as often as Laplace" if abs(head.ratio - 1) < 5e-4 else
+                     f"{number(head.ratio, 3)} times as often as Laplace")
+            text += (f" This {FAMILY_WORDS[s.family]} law (set in the sidebar){spends} lands there in "
+                     f"**{percent(head.usefulness)}**, {often}.")
         text += (f" The best random scale of all, a law with just two values of u, lands there in "
                  f"{percent(best.usefulness)}.")
         st.markdown(text)

@@ -151,10 +151,15 @@ def headline(s: Settings) -> None:
             text += (f" (A new threshold noise after each yes costs ε₁ = {number(acct.epsilon1, 3)} again each "
                      f"time; the paper's statement as printed says ε = {number(acct.on_as_printed, 3)}, but its own "
                      f"proof gives the {number(acct.on, 3)} shown, the one to believe.)")
-        text += (f"\n\nIn the run pictured (the picture shows its first comparisons), SVT screened "
-                 f"{info.n_comparisons} counts and answered yes {info.n_positive} times, "
-                 f"**{info.true_positives_selected}** of them for a count truly above the "
-                 f"threshold τ = {number(s.threshold)}; it stopped {_HALTED[info.halted]}.")
+        run = (f"\n\nIn the run pictured (the picture shows its first comparisons), SVT screened "
+               f"{info.n_comparisons} counts")
+        if info.n_positive == 0:
+            run += f" against the threshold τ = {number(s.threshold)} and answered no to every one"
+        else:
+            right = "none" if info.true_positives_selected == 0 else f"**{info.true_positives_selected}**"
+            run += (f" and answered yes {info.n_positive} time{'' if info.n_positive == 1 else 's'}, {right} of them "
+                    f"for a count truly above the threshold τ = {number(s.threshold)}")
+        text += f"{run}; it stopped {_HALTED[info.halted]}."
         if sm.r > 0:
             text += (f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
                      f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is reported above in "
