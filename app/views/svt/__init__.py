@@ -162,11 +162,11 @@ def headline(s: Settings) -> None:
         text += f"{run}; it stopped {_HALTED[info.halted]}."
         if sm.r > 0:
             text += (f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
-                     f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is reported above in "
+                     f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is answered yes in "
                      f"only {percent(sm.p_at_threshold, 2)} of runs.")
         else:
-            text += (f"\n\nThe noisy threshold is not raised (no correction): a count exactly at τ is reported "
-                     f"above in {percent(sm.p_at_threshold, 1)} of runs.")
+            text += (f"\n\nThe noisy threshold is not raised (no correction): a count exactly at τ is answered "
+                     f"yes in {percent(sm.p_at_threshold, 1)} of runs.")
         st.markdown(text)
 
 
