@@ -229,8 +229,8 @@ def subsampling_noise(df: pd.DataFrame, *, rate: float, query: str) -> go.Figure
     paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
     traces = [
         line(paper["rate"], paper["sigma_e"], name=f"sampling error σ_E ({query})", color="#D55E00"),
-        line(paper["rate"], paper["sigma_y"], name="kernel σ_y, paper (Δ_f)", color=COLORS["brdp_paper"]),
-        line(corr["rate"], corr["sigma_y"], name="kernel σ_y, corrected (Δ_f / p)", color=COLORS["brdp"]),
+        line(paper["rate"], paper["sigma_y"], name="kernel σ_y, paper (sensitivity Δ)", color=COLORS["brdp_paper"]),
+        line(corr["rate"], corr["sigma_y"], name="kernel σ_y, corrected (sensitivity Δ / p)", color=COLORS["brdp"]),
         line(paper["rate"], paper["total"], name="total √(σ_E² + σ_y²), paper", color=COLORS["brdp_paper"],
              dash="dot", width=1.8),
         line(corr["rate"], corr["total"], name="total, corrected", color=COLORS["brdp"], dash="dot", width=1.8),
@@ -244,9 +244,9 @@ def subsampling_acceptance(df: pd.DataFrame, *, rate: float, optima: dict[str, f
     """Acceptance against p: as the paper computes it (eq. 13 corrected, Δ_f) and truly (Δ_f / p), p* marked."""
     paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
     traces = [
-        line(paper["rate"], paper["acceptance"], name="paper mode: eq. (13) corrected, sensitivity Δ_f",
+        line(paper["rate"], paper["acceptance"], name="paper mode: eq. (13) corrected, sensitivity Δ",
              color=COLORS["brdp_paper"]),
-        line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ_f / p",
+        line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ / p",
              color=COLORS["brdp"]),
     ]
     marks = [vline(rate, f"p = {number(rate)}")]
