@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app import params
-from app.notation import number, tex
+from app.notation import number
 from dpcore import brdp
 from tests.app.conftest import open_page, shown_numbers
 
