@@ -360,10 +360,14 @@ def keep_linked_part() -> None:
 
 
 def leave_page(keep: set[str]) -> None:
-    """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``)."""
+    """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``
+    and the values the link itself brought: a link "open this page with this setting" names a control the page it
+    leaves also drew, e.g. the first course's ε opening the baselines at that ε)."""
     drawn = st.session_state.get(_DRAWN, {})
+    ctx = get_script_run_ctx()
+    brought = set(urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "", keep_blank_values=True))
     for key in list(st.query_params.keys()):
-        if key in drawn and key not in keep:
+        if key in drawn and key not in keep and key not in brought:
             with contextlib.suppress(StreamlitAPIException):
                 del st.query_params[key]
 
