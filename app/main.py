@@ -62,7 +62,6 @@ if st.session_state.get("_page") != page.url_path or _relinked:  # a new page vi
     st.session_state.pop("_url_checked", None)
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
-params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 ledger.new_run()  # the run's first ledger.sync() asks the store; later ones (the sidebar's offer) reuse it
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
