@@ -14,7 +14,8 @@ st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wid
 _SECTIONS = {"Start": (registry.HOME, registry.COURSE, registry.BASELINES), "Papers": registry.TOPICS,
              "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
-# The page objects are made once per session (resolving their paths cost ~1 ms a run). Not once per process: a
+# The page objects are made once per session (resolving their paths on every run costs time;
+# bench/results-where-time-goes.md). Not once per process: a
 # navigation marks the page it picks as runnable and running it clears the mark, so sessions must not share them.
 sections = st.session_state.get("_sections")
 if sections is None:

@@ -490,9 +490,9 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
     })
 
 
-#: CPU seconds one Figure 3 trial costs (five sample sizes, both methods; measured on the class server, 0.044–0.08 s)
+#: CPU seconds one Figure 3 trial costs at most (five sample sizes, both methods; bench/results-where-time-goes.md)
 FIG3_SECONDS_PER_TRIAL = 0.08
-#: Most trials one request may run: 500 × 0.08 s ≈ 40 s of CPU, under the ~60 s a request may take
+#: Most trials one request may run: with FIG3_SECONDS_PER_TRIAL each, well under the time a request may take
 FIG3_MAX_TRIALS = 500
 
 
@@ -631,7 +631,7 @@ def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> p
 N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
 FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
 #: Seconds the filter part waits for its runs (:func:`filter_runs`, a background job) before it shows a waiting note:
-#: through a worker they take ~8–12 ms up to ε ≈ 2.5 (drawn in the same run), ~50 ms near ε = 20.
+#: through a worker they are ready in time for most ε (drawn in the same run), not near ε = 20 (see bench/).
 FILTER_RUNS_WAIT = 0.015
 
 

@@ -136,7 +136,7 @@ def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
     Laplace: :func:`dpcore.accounting.laplace_epsilon` (closed form).  Gaussian: safeguarded Newton
     (:func:`_gauss_eps_for_delta_s`) on ln delta_G(x) - ln t with accounting's scalar closed form, inside
     the bracket below (``accounting.gaussian_epsilon`` is the vectorised equivalent, but its per-call
-    set-up, ~1 ms, is too slow for Alg. 1 inside Alg. 2).
+    set-up is too slow for Alg. 1 inside Alg. 2; bench/results-where-time-goes.md).
     """
     if t >= 1:
         return -math.inf
