@@ -42,16 +42,12 @@ _CHECKED = "_url_checked"  # keys whose URL value was already judged during this
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
 _EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
-_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=
 _SENT = "_url_sent"  # the query this session last wrote to the browser
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id,
 #: a class poll's: the teacher's and a phone's join code).
 KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step", "poll", "join")  # and a lesson sequence's link and step;
 # a tuple, not a set: the address lists them in this order in every process (a set's order follows the string hash)
-
-#: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
-LEGACY_PART_KEYS = ("tab", "figs")
 
 EPSILON_OPTIONS = catalogue.get("eps").grid
 DELTA_OPTIONS = catalogue.get("delta").grid
@@ -266,8 +262,7 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
         elif raw.casefold() in same and key == "part":
             _seed_part(same[raw.casefold()])
         else:
-            said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
-            _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
+            _record(f"The link set `{key}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, {})[key] = tuple(labels)  # in drawing order; a link carries only a label
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
@@ -331,19 +326,6 @@ def _seed_part(value: str) -> None:
         initial = getattr(qp, "_initial_query_params", None)
         if isinstance(initial, dict):
             initial["part"] = [value]
-
-
-def adopt_legacy_part_keys() -> None:
-    """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
-    qp = st.query_params
-    for old in LEGACY_PART_KEYS:
-        if old in qp:
-            value = qp.get_all(old)[-1]
-            with contextlib.suppress(StreamlitAPIException):
-                del qp[old]
-            if "part" not in qp:
-                _seed_part(value)
-                st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
 
 
 def keep_linked_part() -> None:
@@ -421,60 +403,10 @@ def _adhoc(key: str, label: str, **fields: Any) -> Param:
     return Param(key, symbol, name, fields.pop("help", None) or "", **fields)
 
 
-def select_number(
-    key: str, label: str, options: Sequence[float], default: float, *, name: str = "", help: str | None = None,
-    fmt: Callable[[Any], str] = fmt_number, container: Any = None,
-) -> float:
-    """A URL-bound slider over a fixed grid of numbers (prefer :func:`control` with a catalogue entry)."""
-    p = _adhoc(key, label, help=help, default=default, grid=tuple(options))
-    return _draw(p, container, default, help)
-
-
-def choice(
-    key: str, label: str, options: Sequence[str], default: str, *, name: str = "", help: str | None = None,
-    container: Any = None,
-) -> str:
-    """A URL-bound radio choice among short strings (prefer :func:`control` with a catalogue entry)."""
-    p = _adhoc(key, label, help=help, default=default, grid=tuple(options), kind="choice")
-    return _draw(p, container, default, help)
-
-
 def toggle(key: str, label: str, default: bool = False, *, help: str | None = None, container: Any = None) -> bool:
     """A URL-bound on/off switch (``?key=true`` / ``?key=false``)."""
     p = _adhoc(key, label, help=help, default=default, kind="toggle")
     return _draw(p, container, default, help)
-
-
-def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
-    """Random seed (0 … 2³¹−1) so every sampled picture can be reproduced and shared."""
-    return control(key, container=container, default=default) if key == "seed" else int(
-        _draw(_adhoc(key, "Random seed", default=default, kind="seed"), container, default, None))
-
-
-def epsilon(key: str = "eps", default: float = 1.0, *, label: str | None = None, container: Any = None) -> float:
-    """The ε slider (the catalogue's ε under another URL key when ``key`` is not "eps")."""
-    p = catalogue.get("eps")
-    if key != "eps" or label:
-        p = replace(p, key=key, name=(label.partition(" — ")[2] or label) if label else p.name)
-    return float(_draw(p, container, default, None))
-
-
-def delta(key: str = "delta", default: float = 1e-5, *, container: Any = None) -> float:
-    """The δ slider (the catalogue's δ under another URL key when ``key`` is not "delta")."""
-    p = catalogue.get("delta")
-    return float(_draw(replace(p, key=key) if key != "delta" else p, container, default, None))
-
-
-def sensitivity(key: str = "sens", default: float = 1.0, *, container: Any = None) -> float:
-    """The sensitivity Δ slider."""
-    p = catalogue.get("sens")
-    return float(_draw(replace(p, key=key) if key != "sens" else p, container, default, None))
-
-
-def compositions(key: str = "T", default: int = 10, *, container: Any = None) -> int:
-    """The number of releases T."""
-    p = catalogue.get("T")
-    return int(_draw(replace(p, key=key) if key != "T" else p, container, default, None))
 
 
 def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:
