@@ -41,6 +41,7 @@ _NOTES = "_url_notes"
 _CHECKED = "_url_checked"  # keys whose URL value was already judged during this visit of the page (see app/main.py)
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
+_VALUES = "_url_values"  # key → a page's own checked value that is not one control (an edited table), this run
 _EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
 _SENT = "_url_sent"  # the query this session last wrote to the browser
 
@@ -268,6 +269,27 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
 
+def first_look(key: str) -> str | None:
+    """The raw address value of a page's own ``key`` (not a control: e.g. an edited table), the first time a page
+    visit asks for it; the page checks it, reports a bad one with :func:`report_problem`, and writes back what it
+    shows with :func:`page_value`."""
+    return _first_look(key)
+
+
+def report_problem(message: str) -> None:
+    """A value of this run's link the page could not use (shown at the top of the page with the others)."""
+    _record(message)
+
+
+def page_value(key: str, value: str | None) -> None:
+    """Put a page's own checked value (``None``: none) into the address and its share link for this run."""
+    values = st.session_state.setdefault(_VALUES, {})
+    if value is None:
+        values.pop(key, None)
+    else:
+        values[key] = value
+
+
 def current_values() -> dict[str, str]:
     """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view.
 
@@ -281,6 +303,7 @@ def current_values() -> dict[str, str]:
         value = st.query_params.get(key)
         if value and value in (labels or ()):
             out[key] = value
+    out |= st.session_state.get(_VALUES, {})
     return out | checked_keep_values({key: st.query_params.get(key) for key in KEEP_KEYS})
 
 
@@ -345,7 +368,7 @@ def leave_page(keep: set[str]) -> None:
     """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``
     and the values the link itself brought: a link "open this page with this setting" names a control the page it
     leaves also drew, e.g. the first course's ε opening the baselines at that ε)."""
-    drawn = st.session_state.get(_DRAWN, {})
+    drawn = set(st.session_state.get(_DRAWN, {})) | set(st.session_state.get(_VALUES, {}))
     ctx = get_script_run_ctx()
     brought = set(urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "", keep_blank_values=True))
     for key in list(st.query_params.keys()):
@@ -358,6 +381,7 @@ def new_run() -> None:
     """Start of a script run (app/main.py): forget which controls the previous run drew."""
     st.session_state[_DRAWN] = {}
     st.session_state[_BOUND] = {}
+    st.session_state[_VALUES] = {}
 
 
 def sync_url() -> None:

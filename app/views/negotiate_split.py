@@ -3,16 +3,24 @@ at the smallest total ε, and the reasoning (numbers from :mod:`app.compute.nego
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 
 import pandas as pd
 import streamlit as st
 
-from app import background, ui
+from app import background, params, ui
 from app.compute import negotiate_words as words
 from dpcore import negotiate_split as _split
 
 EDITOR_KEY = "split-editor"
+#: The address key of the visitor's list (a share link and the report's link reopen it).
+LINK_KEY = "stats"
+_START_KEY = "split-start"  # the editor's starting rows for this page visit (the example or the link's list)
+_FROM_LINK = "split-from-link"
+_LINK_CHARS = 4000  # a link's list longer than this is refused (a list of the most statistics is ~1,500)
 _COLUMNS = {
     "statistic": "name",
     "kind": "kind",
@@ -39,6 +47,49 @@ def _start() -> pd.DataFrame:
             for r in words.EXAMPLE_ROWS
         ]
     )
+
+
+def encode(table: pd.DataFrame) -> str:
+    """The editor's rows as one address value (URL-safe base64 of a compact JSON list, one list per row)."""
+    rows = [[None if isinstance(v, float) and math.isnan(v) else v for v in (r.get(c) for c in _COLUMNS)]
+            for r in table.to_dict("records")]
+    raw = json.dumps(rows, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode(value: str) -> pd.DataFrame:
+    """The rows an address value names (:func:`encode`); ``ValueError`` if it is not such a list."""
+    if len(value) > _LINK_CHARS:
+        raise ValueError("it is too long")
+    try:
+        rows = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except (binascii.Error, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError("it is not a list of statistics this page wrote") from exc
+    ok = isinstance(rows, list) and 0 < len(rows) <= 2 * _split.MAX_STATISTICS and all(
+        isinstance(r, list) and len(r) == len(_COLUMNS)
+        and all(v is None or isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in r)
+        and (r[1] in words.KINDS) and (r[0] is None or isinstance(r[0], str) and len(r[0]) <= 80)
+        for r in rows)
+    if not ok:
+        raise ValueError("it is not a list of statistics this page wrote")
+    return pd.DataFrame([dict(zip(_COLUMNS, r, strict=True)) for r in rows]).astype(
+        {c: "float64" for c in list(_COLUMNS)[2:]})
+
+
+def _starting_rows() -> pd.DataFrame:
+    """The list the editor starts from on this page visit: the link's (checked), else the example."""
+    start = st.session_state.get(_START_KEY)
+    if start is None:
+        start, raw = _start(), params.first_look(LINK_KEY)
+        if raw:
+            try:
+                start = decode(raw)
+                st.session_state[_FROM_LINK] = True
+            except ValueError as exc:
+                params.report_problem(f"The link's list of statistics could not be read ({exc}): showing the "
+                                      "example list.")
+        st.session_state[_START_KEY] = start
+    return start
 
 
 def parse(table: pd.DataFrame, sens: float) -> tuple[tuple[words.StatRow, ...], list[str]]:
@@ -80,7 +131,8 @@ def edited() -> bool:
     """The visitor changed the list (the example alone is an illustration: it goes into neither the report nor the
     script)."""
     state = st.session_state.get(EDITOR_KEY) or {}
-    return any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+    return bool(st.session_state.get(_FROM_LINK)) or any(
+        state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
 
 
 def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _split.Split | None]:
@@ -93,7 +145,7 @@ def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _spli
         "the noise whose releases add up to the smallest total ε.",
     ):
         table = st.data_editor(
-            _start(),
+            _starting_rows(),
             key=EDITOR_KEY,
             num_rows="dynamic",
             hide_index=True,
@@ -115,6 +167,7 @@ def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _spli
             },
         )
         rows, problems = parse(table, sens)
+        params.page_value(LINK_KEY, encode(table) if edited() else None)  # a share link reopens the visitor's list
         for p in problems:
             st.error(p)
         if problems or not rows:

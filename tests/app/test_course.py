@@ -14,9 +14,9 @@ from scipy import optimize, stats
 
 from app import catalogue, classroom, course, sequences
 from app.course import pictures
-from app.views import course as course_view
 from app.exercises.check import HINT, SOLVED, STRONGER
 from app.notation import tex
+from app.views import course as course_view
 from tests.app.conftest import open_page
 from tests.app.test_classroom import _brdp_sound, analytic_sigma, gauss_eps_for_delta
 

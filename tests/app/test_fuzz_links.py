@@ -197,13 +197,8 @@ def _short(query: dict) -> str:
 
 
 def _titles(script: str, page: PageSpec) -> set[str]:
-    """The titles the page may show: its own, or, on the course page, any chapter's (a link names the chapter)."""
-    if script != "course.py":
-        return {page.title}
-    from app import course
-    from app.notation import tex
-
-    return {tex(f"{c.number}. {c.title}") for c in course.CHAPTERS}
+    """The title the page shows (the course page's is the course's; its chapter heads the chapter's panel)."""
+    return {page.title}
 
 
 def check_query(script: str, query: dict[str, str | list[str]]) -> None:

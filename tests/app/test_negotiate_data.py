@@ -138,3 +138,32 @@ def test_the_visitors_split_is_on_the_page_and_in_the_report(monkeypatch):
     assert rows.shape == (2, 4)
     assert "Several statistics: the split" in pages[-1] and "counts per age band" in pages[-1]
     assert html.unescape(pages[-1]).count("release.plan('counts', 'county', 'laplace'") == 2
+
+
+def test_a_share_link_reopens_the_visitors_list_of_statistics():
+    """The edited list goes into the address; opening that address in a fresh session shows the same list and the
+    same total (the closed form for Laplace on both: ln 20/100 + ln 10/30, δ = 0)."""
+    at = open_page(PAGE, QUERY)
+    assert "stats" not in dict(at.query_params)  # the example alone is not the visitor's list
+    at.session_state["split-editor"] = {
+        "edited_rows": {0: {"within ±": 100.0}, 1: {"statistic": "counts per age band", "kind": "counts",
+                                                    "within ±": 30.0, "confidence %": 90.0, "lowest value": None,
+                                                    "highest value": None, "rows": None}},
+        "added_rows": [], "deleted_rows": []}
+    at.run()
+    link = dict(at.query_params)["stats"]
+    fresh = open_page(PAGE, dict(QUERY) | {"stats": link})
+    assert not fresh.exception and not fresh.error, [e.value for e in fresh.error]
+    closed = math.log(20) / 100 + math.log(10) / 30
+    line = next(m.value for m in fresh.markdown if m.value.startswith("**All 2 together"))
+    assert f"ε = {closed:.4g} with δ = 0" in line, (line, closed)
+    assert dict(fresh.query_params)["stats"] == link  # the reopened view's own link is the same
+
+
+@pytest.mark.parametrize("raw", ["%%%", "bm90IGpzb24", "W1siYSIsImJvbWIiLDEsOTUsbnVsbCxudWxsLG51bGxdXQ", "A" * 5000])
+def test_a_bad_list_in_the_link_is_reported_and_the_example_shown(raw):
+    at = open_page(PAGE, dict(QUERY) | {"stats": raw})
+    assert not at.exception
+    assert any("list of statistics could not be read" in e.value for e in at.error), [e.value for e in at.error]
+    assert any(m.value.startswith("**All 2 together") for m in at.markdown)
+    assert "stats" not in dict(at.query_params)
