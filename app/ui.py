@@ -354,6 +354,11 @@ def _theme() -> str | None:
     return kind if kind in ("light", "dark") else None
 
 
+def presenting() -> bool:
+    """Presentation mode is on (what the class sees is projected)."""
+    return _presenting()
+
+
 def _presenting() -> bool:
     """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's.
     """

@@ -282,3 +282,15 @@ def test_the_projector_and_replay_charts_equal_plotlys_checked_ones(polls, monke
     titles = {str((g["layout"] or {}).get("title", {}).get("text")) for g, _ in built}
     assert any("estimate undoes it" in t for t in titles) and any("again and again" in t for t in titles)
     _same_as_checked(built)
+
+
+def test_the_set_up_warning_for_a_local_address_is_the_teachers_not_the_projected_pages(polls):
+    """On a loopback address the teacher is told phones cannot reach it; in presentation mode the class is not."""
+    at = open_page("poll.py")
+    at.button(key="_dpx_poll_start").click().run()
+    poll_id = dict(at.query_params)["poll"]
+    assert "Phones cannot open this address" in _texts(at)
+    projected = open_page("poll.py", {"poll": poll_id, "present": "true"})
+    assert not projected.exception
+    assert _metrics(projected)["So far"] == "0 answers"
+    assert "Phones cannot open this address" not in _texts(projected)

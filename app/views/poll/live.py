@@ -128,7 +128,7 @@ def _join(poll: ps.Poll, is_open: bool) -> None:
     )
     st.markdown(f'<div class="dpx-poll-code">{html.escape(poll.code)}</div>', unsafe_allow_html=True)
     st.markdown(f"Scan, or open **{short_join(url)}**")
-    if only_here(url):
+    if only_here(url) and not ui.presenting():  # the teacher's set-up note, not the class's
         st.caption(
             ":material/warning: Phones cannot open this address: set `DPX_PUBLIC_URL` to one the class can "
             "reach (see the README)."
