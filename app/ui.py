@@ -402,8 +402,14 @@ def app_style(page: str = "") -> None:
     st.html(_stylesheet(_theme()))
     # the page's name makes the script new on every page, so the browser runs it again there (scroll to the top)
     st.html(_SIDEBAR_JS.replace("<script>", f"<script>/* {html.escape(page)} */", 1), unsafe_allow_javascript=True)
+    if page in _OWN_CONTROLS:  # the controls are beside the picture; the sidebar holds only a table of contents
+        return
     st.html('<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
             "The controls open over the page; close them with <b>«</b> to see the result.</p>")
+
+
+#: Pages whose controls are drawn in the page itself (no phone pointer to the sidebar's settings).
+_OWN_CONTROLS = frozenset({"course"})
 
 
 #: The sidebar scrolls when its controls are taller than the screen: a keyboard user must be able to focus it to

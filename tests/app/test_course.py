@@ -198,3 +198,11 @@ def test_the_chapter_lesson_links_carry_the_setting(monkeypatch):
     assert "http://lessons.example:2718/?file=course_02_noise.py&eps=0.5" in md
     assert "http://lessons.example:2718/?file=baselines.py&eps=0.5" in md
     assert classroom.answer_key(1) not in at.session_state  # the page's own Try this is not drawn on the course
+
+
+def test_a_phone_gets_no_pointer_to_settings_the_course_keeps_beside_its_picture():
+    def pointers(at) -> int:
+        return sum("dpx-open-settings" in b.proto.body for b in at.get("html"))
+
+    assert pointers(open_page("course.py", {"chapter": "noise"})) == 0
+    assert pointers(open_page("baselines.py")) == 1  # a page whose controls are in the sidebar keeps it
