@@ -202,7 +202,7 @@ def test_the_chapter_lesson_links_carry_the_setting(monkeypatch):
 
 def test_a_phone_gets_no_pointer_to_settings_the_course_keeps_beside_its_picture():
     def pointers(at) -> int:
-        return sum("dpx-open-settings" in b.proto.body for b in at.get("html"))
+        return sum('class="dpx-open-settings"' in b.proto.body for b in at.get("html"))
 
     assert pointers(open_page("course.py", {"chapter": "noise"})) == 0
     assert pointers(open_page("baselines.py")) == 1  # a page whose controls are in the sidebar keeps it
