@@ -118,7 +118,7 @@ class RegressionFilter:
         return self.budget - self.loss
 
     def _group_loss(self, terms: list[RegressionTerm]) -> float:
-        cap = float(sum(t.epsilon for t in terms))
+        cap = sum_up(*(t.epsilon for t in terms))  # basic composition, rounded up: never below Σ ε
         st = _Stack(terms)
         if self.method == "exact_linear":
             if not (st.lin.all()):
