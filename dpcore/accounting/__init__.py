@@ -35,6 +35,7 @@ from dpcore.accounting.laplace import (
     laplace_delta,
     laplace_delta_single,
     laplace_discretization,
+    laplace_eps0,
     laplace_epsilon,
     laplace_scale,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "gaussian_log_delta_scalar",
     "invert_profile",
     "laplace_delta_single",
+    "laplace_eps0",
     "laplace_discretization",
     "pld_from_dense_pmf",
     "pld_from_epsilon_delta",
