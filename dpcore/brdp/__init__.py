@@ -28,7 +28,13 @@ from dpcore.brdp.mechanism import (
 from dpcore.brdp.paper_accountant import baseline_q, objective, paper_delta, paper_q, paper_w, recycling_loss
 from dpcore.brdp.exact_accountant import exact_delta, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan, make_plan, optimize
-from dpcore.brdp.composition import composed_delta, composed_epsilon, composition_interval
+from dpcore.brdp.composition import (
+    advanced_composition,
+    basic_composition,
+    composed_delta,
+    composed_epsilon,
+    composition_interval,
+)
 from dpcore.brdp.subsampling import (
     amplify, deamplify, optimal_sampling_rate, sampling_error_std, subsampled_acceptance, SubsamplingPlan,
 )
@@ -66,6 +72,8 @@ __all__ = [
     "exact_delta",
     "exact_pld",
     "optimize",
+    "advanced_composition",
+    "basic_composition",
     "composed_delta",
     "composed_epsilon",
     "composition_interval",

@@ -56,6 +56,12 @@ class BRDPPlan:
     dp_acceptance: float
     paper_delta: float
     exact_delta: float
+    delta_y: float | None = None  # the kernel's own δ_y (Alg. 1's input); None: δ_y = δ, the paper's choice
+
+    @property
+    def kernel_delta(self) -> float:
+        """δ_y: the δ at which the kernel is calibrated for ε_y (Alg. 1's input; the paper's figures use δ_y = δ)."""
+        return self.delta if self.delta_y is None else self.delta_y
 
     @property
     def sound(self) -> bool:
@@ -78,13 +84,16 @@ def _alg2(
     variant: str,
     p_fn=None,
     n_grid: int = 40,
+    delta_y: float | None = None,
 ) -> tuple[float, float, float, float]:
-    """Alg. 2 (coarse grid + bounded Brent refine of the ternary search): returns (eps_y, scale, q, O)."""
+    """Alg. 2 (coarse grid + bounded Brent refine of the ternary search): returns (eps_y, scale, q, O); the kernel
+    is calibrated at (eps_y, delta_y) (delta_y = delta when None, as the paper's figures)."""
     cache: dict[float, tuple[float, float, float]] = {}
+    dy = delta if delta_y is None else delta_y
 
     def ev(ey: float) -> float:
         if ey not in cache:
-            s = _calibrate(kernel, ey, delta, d, calibration)
+            s = _calibrate(kernel, ey, dy, d, calibration)
             dz = _profile_s(kernel, eps, s, d)
             q = _alg1(kernel, eps, delta, s, d, theta, 1e-12, dz)
             p = _p_theta(kernel, s, theta) if p_fn is None else p_fn(s)
@@ -209,9 +218,12 @@ def _largest_exact_q(
 
 
 def _exact_opt(
-    kernel: str, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32
+    kernel: str, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32,
+    delta_y: float | None = None,
 ) -> tuple[float, float, float]:
-    """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice."""
+    """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice; the kernel at
+    (eps_y, delta_y)."""
+    dy = delta if delta_y is None else delta_y
     coarse_d = d * np.arange(1, 5) / 4  # search on 4 shifts; the chosen plan is verified on 200 below
     full_d = d * np.arange(1, 201) / 200
     cache: dict[float, tuple[float, float, float]] = {}
@@ -220,7 +232,7 @@ def _exact_opt(
     def ev(eys: list[float]) -> np.ndarray:
         new = [ey for ey in dict.fromkeys(eys) if ey not in cache]
         if new:
-            ss = np.array([_calibrate(kernel, ey, delta, d, calibration) for ey in new])
+            ss = np.array([_calibrate(kernel, ey, dy, d, calibration) for ey in new])
             ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
             for ey, s, p, q, ex in zip(new, ss, ps, qs, exact):
@@ -274,6 +286,7 @@ def optimize(
     accountant: Literal["exact", "paper"] = "exact",
     objective: Literal["corrected", "as_printed"] = "corrected",
     calibration: Literal["analytic", "classic"] = "analytic",
+    delta_y: float | None = None,
 ) -> BRDPPlan:
     """Budget split (epsilon_y, q) for one (epsilon, delta) BR-DP release.
 
@@ -283,10 +296,12 @@ def optimize(
     guarantee is the paper's mixture model, which can be unsound (check ``plan.exact_delta`` / ``plan.sound``).
     ``accountant="exact"`` (default): largest acceptance subject to the exact delta(epsilon) <= delta over
     eps_y in (0, eps] and q in [0, 1] (exact delta is not monotone in q: grid + bisection).
+    ``delta_y``: the kernel's own δ (Alg. 1 takes it as an input); None uses δ_y = δ, as the paper's figures do.
     """
     kernel = _kernel(kernel)
     e = _eps_pos(epsilon)
     dl = _delta(delta)
+    dy = None if delta_y is None else _delta_y(delta_y)
     d, th = _sens(sensitivity), _theta(theta)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
     objective = _v.choice("objective", objective, ("corrected", "as_printed"))
@@ -294,14 +309,18 @@ def optimize(
     if accountant == "exact" and objective != "corrected":
         raise ValueError("objective must be 'corrected' with accountant='exact'; 'as_printed' is paper-only")
     if accountant == "paper":
-        ey, s, q, o = _alg2(kernel, e, dl, d, th, calibration, objective)
+        ey, s, q, o = _alg2(kernel, e, dl, d, th, calibration, objective, delta_y=dy)
     else:
-        ey, s, q = _exact_opt(kernel, e, dl, d, th, calibration)
+        ey, s, q = _exact_opt(kernel, e, dl, d, th, calibration, delta_y=dy)
         o = math.nan
-    return _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o)
+    return _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o, dy)
 
 
-def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o) -> BRDPPlan:
+def _delta_y(delta_y: float) -> float:
+    return _v.probability("delta_y", delta_y, low_open=True, high_open=True)
+
+
+def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o, dy=None) -> BRDPPlan:
     p = _p_theta(kernel, s, th)
     acc = _acc(p, q)
     if math.isnan(o):
@@ -331,6 +350,7 @@ def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, 
         dp_acceptance=_p_theta(kernel, dp_s, th),
         paper_delta=float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
         exact_delta=float(_exact_core(kernel, s, th, e, q, d * np.arange(1, 201) / 200).max()),
+        delta_y=dy,
     )
 
 
@@ -344,16 +364,19 @@ def make_plan(
     epsilon_y: float,
     q: float | None = None,
     calibration: Literal["analytic", "classic"] = "analytic",
+    delta_y: float | None = None,
 ) -> BRDPPlan:
-    """A plan for a user-chosen eps_y and q (q = None: Alg. 1's q) — the app's "q override"."""
+    """A plan for a user-chosen eps_y and q (q = None: Alg. 1's q) — the app's "q override"; the kernel is
+    calibrated at (eps_y, delta_y) (delta_y = delta when None)."""
     kernel = _kernel(kernel)
     e = _eps_pos(epsilon)
     dl = _delta(delta)
+    dy = None if delta_y is None else _delta_y(delta_y)
     d, th = _sens(sensitivity), _theta(theta)
     ey = _eps_y(epsilon_y, e)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
-    s = _calibrate(kernel, ey, dl, d, calibration)
+    s = _calibrate(kernel, ey, dl if dy is None else dy, d, calibration)
     qq = _alg1(kernel, e, dl, s, d, th, 1e-12) if q is None else _q(q)
     acc_name = "paper" if q is None else "manual"
     return _make_plan(kernel, e, dl, d, th, calibration, acc_name, "corrected", ey, s, qq,
-                      math.nan)
+                      math.nan, dy)

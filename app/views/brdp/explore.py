@@ -189,6 +189,13 @@ def privacy_panels(s: Settings) -> None:
             c[2].metric(f"ε after T = {s.T}, plain DP", number(totals['dp'], 4))
             ui.chart(figs.composition(df, delta=s.delta, compositions=s.T), df, name="composition",
                      alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
+            st.dataframe(compute.remarks(s.key, s.T, totals), hide_index=True, width="stretch")
+            st.caption("The paper's Remarks 3–4 compose each release's own (ε, δ) numbers: basic composition adds them "
+                       "up (δ₁ is one release's exact δ); advanced composition (Dwork, Rothblum & Vadhan) grows like "
+                       "√T but spends T·δ₁ + δ′ — the paper's Remark 4 prints the total as δ′ alone — so here each "
+                       "release is taken at the ε′ where its exact δ is δ/(2T), and δ′ = δ/2. "
+                       "Both are sound bounds; at the same total δ neither can go below the exact composition of the "
+                       "mechanism itself.")
 
     with ui.panel("11 · Paper vs exact: audit of the plans",
                   "the paper's plan and the exact optimum side by side, each judged by both accountants."):
@@ -207,7 +214,7 @@ def sampling_panels(s: Settings) -> None:
                   "Bottom (Fig. 6 at your settings): paper mode can pick p* < 1 (often at small |X|) where "
                   "corrected mode keeps p* = 1."):
         done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
-                                 slot="subsampling",
+                                 s.sigma_x, s.p_c, slot="subsampling",
                                  label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
         if done is not None:
             df, sizes = done
@@ -223,8 +230,10 @@ def sampling_panels(s: Settings) -> None:
                      alt="Sampling error and kernel standard deviations against the sampling rate.")
             ui.chart(figs.subsampling_acceptance(df, rate=s.rate, optima={m: o.rate for m, o in optima.items()}), df,
                      name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
-        st.dataframe(compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate), hide_index=True,
-                     width="stretch")
+        st.dataframe(compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate, s.sigma_x, s.p_c),
+                     hide_index=True, width="stretch")
+        st.caption(f"Records spread σ_x = {number(s.sigma_x)} (sum, average) and counted share "
+                   f"p_C = {number(s.p_c)} (count), both set in the sidebar; the paper's Fig. 6 uses 10 and 0.1.")
         if done is not None:
             left, right = st.columns(2)
             with left:
