@@ -17,7 +17,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PORT=8501
 
 RUN useradd --create-home --uid 10001 --user-group dpx \
-    && mkdir -p /data && chown dpx:dpx /data
+    && mkdir -p /data && chown dpx:dpx /data && chmod 700 /data
 
 WORKDIR /app
 # the pinned dependencies (and the two packages); PYTHONPATH=/app makes the app import its own files under /app, so

@@ -15,10 +15,13 @@ from typing import Any
 
 import streamlit as st
 
-from app import ledger, params, sequences
+from app import notation, params, presenting, sequences, ui
 from app.catalogue import GLOSSARY
+from app.exercises import EXERCISES, Exercise  # noqa: F401 — Exercise is re-exported for the tests
+from app.exercises import query_string as _query
+from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
+from app.links import PRESENT_KEY, in_app_query
 
-PRESENT_KEY = "present"  # URL key of the presentation toggle (?present=true)
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
 MY_LESSON = "_dpx_my_lesson"  # session state: the views a teacher added to their own lesson (survives page changes)
 
@@ -37,10 +40,10 @@ PAGE_TERMS: dict[str, tuple[str, ...]] = {
     "negotiate": ("ε (epsilon)", "δ (delta)", "usefulness", "Laplace mechanism", "Gaussian mechanism"),
     "ledger": ("composition", "zCDP", "PLD", "privacy filter", "ex-post privacy"),
     "audit": ("privacy loss", "hockey-stick divergence", "ε (epsilon)", "δ (delta)"),
+    "poll": ("randomized response", "local DP", "realized privacy loss", "unbiased estimate", "confidence interval"),
 }
 
 
-from app.exercises import EXERCISES, Exercise, query_string as _query  # noqa: E402,F401 — re-exported
 #: Environment variable naming the public address of the app (``https://dp.example.edu``): share links use it
 #: instead of the address the server sees (``http://127.0.0.1:8501`` behind a proxy).
 PUBLIC_URL_ENV = "DPX_PUBLIC_URL"
@@ -78,13 +81,16 @@ def lesson_url(root: str, lesson: sequences.Lesson, index: int = 0) -> str:
 #: collapsed through st.set_page_config and its expand arrow stays visible so the controls remain one click away.
 PRESENTATION_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 1.5rem; padding-right: 1.5rem; }
-[data-testid="stMain"] h1 { font-size: 3.6rem; line-height: 1.15; }
-[data-testid="stMain"] h2 { font-size: 2.6rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 4rem 1.5rem 4rem; }
+[data-testid="stMain"] h1 { font-size: 3.3rem; line-height: 1.1; padding: 0 0 0.25rem; }
+[data-testid="stMain"] h2 { font-size: 2.1rem; padding: 0.25rem 0; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; line-height: 1.5; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] .st-key-lesson-say [data-testid="stText"] { font-size: 1.45rem; line-height: 1.5; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.2rem; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h1) ~ [data-testid="stElementContainer"] p {
+  font-size: 1.25rem; line-height: 1.4; }
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 3rem; }
 [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.25rem; }
 [data-testid="stMain"] [data-testid="stPlotlyChart"] { width: 100%; }
@@ -97,6 +103,14 @@ PRESENTATION_CSS = """
 [data-testid="stMain"] [data-testid="stExpander"] summary p,
 [data-testid="stMain"] [data-testid="stTab"] p, [data-testid="stMain"] a p { font-size: 1.3rem; }
 [data-testid="stToolbarActions"], [data-testid="stMainMenu"], [data-testid="stDecoration"] { display: none; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stDownloadButton"]) { display: none; }
+[data-testid="stMain"] .st-key-lesson-strip { position: fixed; top: 0.6rem; left: 50%; transform: translateX(-50%);
+  z-index: 999991; width: auto; }
+[data-testid="stMain"] .st-key-lesson-strip p { font-size: 1.05rem !important; white-space: nowrap; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .dpx-phone-only:only-child),
+[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
+  > .st-key-dpx-lesson-keeper) { margin-bottom: -1rem; }
 </style>
 """
 
@@ -108,11 +122,18 @@ def current_query() -> dict[str, str]:
 
 def shareable_query(url_path: str) -> dict[str, str]:
     """The current view's query as a link to it may carry it: a ledger's id is a write capability, so a link from
-    any page but the ledger's own (a shared view, a forwarded report) leaves it out."""
+    any page but the ledger's own (a shared view, a forwarded report) leaves it out; a class poll's teacher link
+    (``poll``) never goes into one (the projected page shows the join link instead)."""
     query = current_query()
     if url_path != "ledger":
         query.pop("ledger", None)
+    query.pop("poll", None)
     return query
+
+
+def _answering_a_poll(url_path: str) -> bool:
+    """A phone answering a class poll (``/poll?join=…``): it sees the question and two buttons, no classroom tools."""
+    return url_path == "poll" and bool(st.query_params.get("join"))
 
 
 #: Keys of the strip's popovers and the exercises' answers: each is drawn only while open (its key holds whether it
@@ -167,71 +188,66 @@ def _reload_link(url_path: str, label: str, query: Mapping[str, str], arrow: str
 
 
 def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) -> None:
-    """The lesson a ``?seq=`` link opened: where we are, what to say, previous / next (same tab, same mode)."""
-    raw = st.query_params.get(SEQ_KEY)
-    if not raw:
-        return
-    try:
-        lesson, i = sequences.parse(raw, st.query_params.get(STEP_KEY))
-    except ValueError as exc:
-        st.error(f"This lesson link could not be read: {exc}. The page shows its own settings.",
-                 icon=":material/link_off:")
-        return
-    step = lesson.steps[i]
-    n = len(lesson.steps)
-    with st.container(border=True, key="lesson-strip"):
-        where = f"**{lesson.title}** — view {i + 1} of {n}"
-        if step.page != url_path:
-            where += " (you have left this view: use the links to go back)"
-        st.markdown(where)
-        if step.say:
-            st.markdown(f":material/record_voice_over: {step.say}")
-        row = st.container(horizontal=True, gap="medium")
-        keep = in_app_query() or {}  # a lesson link loads the next page afresh: the address names the saved ledger
-        with row:
-            if i > 0:
-                prev = lesson.steps[i - 1]
-                _reload_link(prev.page, f"Previous (view {i})", sequences.view_query(lesson, i - 1,
-                             present=present) | keep, "←")
-            if i + 1 < n:
-                nxt = lesson.steps[i + 1]
-                _reload_link(nxt.page, f"Next (view {i + 2})", sequences.view_query(lesson, i + 1,
-                             present=present) | keep, "→")
-            else:
-                st.markdown(":material/flag: Last view of this lesson.")
+    """The lesson a ``?seq=`` link opened: where we are and Previous / Next, at the top and under the step's panel
+    (app.presenting; the speaker note is only in the presenter view, never on the projected page)."""
+    presenting.lesson_strip(url_path, pages, present, in_app_query() or {}, _titles())
 
 
-_SAY = "_dpx_say"
+_SAY, _PANEL, _CLEAR = "_dpx_say", "_dpx_panel", "_dpx_clear_asked"
+_TOP = "top of the page"
 
 
-def _add_view(mine: list[sequences.Step], url_path: str) -> None:
-    """The "add" button's callback: this view and its note join the lesson, and the note box is emptied for the next
-    view (a widget's value can only be reset in a callback, before the run draws it)."""
+def _add_view(mine: list[sequences.Step], url_path: str, panels: Mapping[str, str]) -> None:
+    """The "add" button's callback: this view, the panel it opens on and its note join the lesson, and the note box
+    is emptied for the next view (a widget's value can only be reset in a callback, before the run draws it)."""
+    chosen = st.session_state.get(_PANEL)
+    key = next((k for k, title in panels.items() if title == chosen), "")
+    title = panels.get(key) or _title(url_path)
     mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()),
-                               str(st.session_state.get(_SAY, "")).strip()))
+                               str(st.session_state.get(_SAY, "")).strip(), key, title))
     st.session_state[_SAY] = ""
+    st.session_state.pop(_CLEAR, None)
+
+
+def _start_again(mine: list[sequences.Step]) -> None:
+    """"Start again" asks first; the second button drops the views."""
+    if st.session_state.pop(_CLEAR, False):
+        mine.clear()
+    else:
+        st.session_state[_CLEAR] = True
 
 
 def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
-    """"Add this view to my lesson": collect views across pages, then one link that plays them in order."""
+    """"Add this view to my lesson": collect views across pages (kept by this tab, see app.presenting.keep_lesson),
+    then one link that plays them in order."""
     mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
     with popover:
-        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous** step through):")
+        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous**, or the ← and → "
+                    "keys, step through; **Presenter view** shows your notes in a second tab):")
         for ready in sequences.LESSONS.values():
             _reload_link(ready.steps[0].page, ready.title, sequences.view_query(ready, 0, present=present), "▶")
         st.markdown("**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
-                    "one. The link below plays them in order with **Next** and **Previous**.")
-        st.text_input("What to say at this view (optional)", key=_SAY, max_chars=200)
+                    "one. The link below plays them in order; each view opens on the panel you pick.")
+        panels = ui.drawn_panels()
+        st.selectbox("Open this view on", [*panels.values(), _TOP], key=_PANEL)
+        st.text_input("What to say at this view (optional; shown only in the presenter view)", key=_SAY,
+                      max_chars=200)
         cols = st.container(horizontal=True, gap="small")
         cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add", on_click=_add_view,
-                    args=(mine, url_path), disabled=len(mine) >= sequences.MAX_STEPS)
-        if mine and cols.button("Start again", icon=":material/delete:", key="_dpx_clear", type="tertiary"):
-            mine.clear()
+                    args=(mine, url_path, panels), disabled=len(mine) >= sequences.MAX_STEPS)
+        if mine:
+            asked = st.session_state.get(_CLEAR, False)
+            cols.button(f"Yes, drop all {len(mine)} views" if asked else "Start again", icon=":material/delete:",
+                        key="_dpx_clear", type="primary" if asked else "tertiary", on_click=_start_again,
+                        args=(mine,))
+            if asked:
+                st.warning("Starting again drops the views collected so far. Copy the link below first to keep "
+                           "them.", icon=":material/warning:")
         if not mine:
             st.caption("No views yet.")
             return
-        st.markdown("\n".join(f"{k}. {_title(s.page)}" + (f" — {s.say}" if s.say else "")
-                               for k, s in enumerate(mine, 1)))
+        # the teacher's own words, drawn as plain text (escaped), never as Markdown
+        st.html("<ol>" + "".join(f"<li>{html.escape(notation.plain(_step_line(s)))}</li>" for s in mine) + "</ol>")
         try:
             code = sequences.encode(mine)
         except ValueError as exc:
@@ -240,6 +256,19 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
         st.markdown("Link to your lesson (select and copy, or use the copy button):")
         st.code(lesson_url(app_root(st.context.url, url_path), sequences.Lesson(code, "Your lesson", tuple(mine))),
                 language=None, wrap_lines=True)
+
+
+def _step_line(step: sequences.Step) -> str:
+    """A view of the teacher's lesson in the builder's list: page, panel, note (plain text)."""
+    page = _title(step.page)
+    line = page + (f" — {step.title}" if step.title and step.title != page else "")
+    return line + (f" — “{step.say}”" if step.say else "")
+
+
+def _titles() -> dict[str, str]:
+    from app import registry  # noqa: PLC0415 — the registry is only needed to name pages
+
+    return {info.url_path: info.title for info in registry.available_pages()}
 
 
 def _title(url_path: str) -> str:
@@ -251,21 +280,30 @@ def _title(url_path: str) -> str:
     return url_path or "Home"
 
 
-def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
+def strip(url_path: str, pages: Mapping[str, Any] | None = None, side: Any = None) -> None:
     """The slim strip above a page: share link, presentation toggle, lesson builder, exercises, glossary popovers.
 
     Call it after the page ran (inside a container placed above the page) so every widget of the page exists and
     the share link carries its value. ``pages`` maps each ``url_path`` to its ``st.Page`` so lesson and exercise
     links stay in the same tab. Presentation mode collapses the sidebar (its » arrow stays at the top left, so the
-    controls are one click away), injects the fixed ``PRESENTATION_CSS`` and leaves the glossary out.
+    controls are one click away), injects the fixed ``PRESENTATION_CSS``, leaves the glossary out and moves the
+    share link, the toggle and the lesson builder to ``side`` (the top of the sidebar): on the projected page only
+    a lesson's small step counter remains.
     """
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    if _answering_a_poll(url_path):
+        return
+    presenting_now = _presenting_now()
+    host = side if presenting_now and side is not None else st
+    row = host.container(horizontal=host is st, vertical_alignment="center", gap="small")
     share = row.popover("Share this view", icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     present = params.toggle(
         PRESENT_KEY, "Presentation mode", help="Larger type and charts for a projector; the sidebar collapses "
-        "(open it with the » arrow at the top left).", container=row,
+        "(open it with the » arrow at the top left; this switch is then at its top).", container=row,
     )
     mine = row.popover("My lesson", icon=":material/playlist_add:", key=MY_LESSON_KEY, on_change="rerun")
+    kept = presenting.keep_lesson(st.session_state.get(MY_LESSON))  # the tab's lesson outlives this session
+    if kept:
+        st.session_state[MY_LESSON] = kept
     # a closed popover's contents are drawn only when it is opened (a rerun): a slider move does not send them
     if share.open:
         _share(share, url_path)  # filled after the toggle exists, so the link carries it too
@@ -273,7 +311,7 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     if mine.open:
         _my_lesson(mine, url_path, bool(present))
     with row:
-        if EXERCISES.get(url_path):
+        if EXERCISES.get(url_path) and not present:
             st.markdown("[:material/school: Try this ↓](#try-this)")
         if not present:
             for term in PAGE_TERMS.get(url_path, ()):
@@ -288,11 +326,19 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
         st.set_page_config(initial_sidebar_state="auto")
 
 
+def _presenting_now() -> bool:
+    """Presentation mode as the page starts drawing the strip: the toggle's value, or on a first run the link's."""
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
+
+
 def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     """The page's "Try this" exercises: task, a same-tab link opening the page with its settings (presentation mode
-    kept), the answer on click."""
+    kept), and an answer box judged at the precision the page shows (hints first, the worked solution on request or
+    after the third wrong answer)."""
     items = EXERCISES.get(url_path, ())
-    if not items:
+    if not items or _answering_a_poll(url_path):
         return
     st.divider()
     st.header("Try this", anchor="try-this")
@@ -303,22 +349,46 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
             if ex.settings:
                 _page_link(pages, url_path, "Open this page with these settings", dict(ex.settings) | keep,
                            icon=":material/tune:")
-            answer = st.expander("Answer", key=answer_key(i), on_change="rerun")
-            if answer.open:  # drawn when opened, like the strip's popovers
-                answer.markdown(ex.answer)
+            if ex.check is not None:
+                answer_box(ex.check, ex.answer, answer_key(i))
+            else:
+                answer = st.expander("Answer", key=f"{answer_key(i)}_open", on_change="rerun")
+                if answer.open:
+                    answer.markdown(ex.answer)
 
 
-def in_app_query() -> dict[str, str] | None:
-    """Query parameters every in-app link carries: presentation mode stays on from page to page, and the tab's saved
-    privacy ledger is named in the new page's address from its first moment (a reconnect or a reload then finds it)."""
-    present = st.session_state.get(PRESENT_KEY)
-    if present is None:  # the toggle is drawn after the page (the strip): on a first run, the address says
-        present = str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
-    query = {PRESENT_KEY: "true"} if present else {}
-    saved = ledger.ledger_id()
-    if saved:
-        query[ledger.URL_KEY] = saved
-    return query or None
+def _tries(key: str) -> Tries:
+    return st.session_state.setdefault(f"{key}_tries", Tries())
+
+
+def _show_solution(key: str) -> None:
+    st.session_state[f"{key}_solution"] = True
+
+
+def answer_box(check: Check, solution: str, key: str) -> Reply:
+    """An answer box (a text box, or one button per option), the reply to what was typed (right, a hint, a stronger
+    hint) and the worked solution: shown on request, or after the third wrong answer. ``key`` names the box; the
+    reader's wrong answers are counted in this session."""
+    if check.options:
+        raw = st.radio("Your answer", list(check.options), index=None, key=key)
+    else:
+        raw = st.text_input("Your answer", key=key, placeholder="type it, then press Enter",
+                            help="Write it as the page shows it: 0.9, 90 %, 90% and 7.5·10⁻⁶ (or 7.5e-6) are read.")
+    reply = _tries(key).answer(check, raw)
+    if reply.state in (RIGHT,):
+        st.success(reply.text, icon=":material/check_circle:")
+    elif reply.state in (HINT, STRONGER, SOLVED):
+        st.warning(reply.text, icon=":material/lightbulb:")
+    elif reply.state == UNREADABLE:
+        st.info(reply.text, icon=":material/edit:")
+    shown = reply.solution or reply.state == RIGHT or st.session_state.get(f"{key}_solution", False)
+    if shown:
+        with st.container(border=True):
+            st.markdown(f"**Worked solution.** {solution}")
+    else:
+        st.button("Show the worked solution", key=f"{key}_ask", on_click=_show_solution, args=(key,),
+                  type="tertiary", icon=":material/visibility:")
+    return reply
 
 
 def navigation(sections: Mapping[str, list[Any]], *, current: Any) -> None:

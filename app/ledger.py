@@ -22,12 +22,14 @@ import pandas as pd
 import streamlit as st
 
 from app import ledger_store as ls
-from app import registry
+from app import links, registry
+from app.compute.ledger import accounts as cached_accounts
+from app.notation import delta as delta_text
 from app.notation import number
 from dpcore import ledger as dl
 
-KEY = "privacy_ledger"  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
-URL_KEY = "ledger"  # ?ledger=<id>
+KEY = links.LEDGER_STATE  # {"ledger": dl.Ledger, "log": [refusal dicts], "id", "seq", "problem", "notice"}
+URL_KEY = links.LEDGER_KEY  # ?ledger=<id>
 _SYNCED = "_ledger_synced"  # this run has looked at the store (cleared by new_run at the start of each run)
 MAX_LOG = ls.MAX_LOG
 LEDGER_PAGE = next(p for p in registry.TOOLS if p.url_path == "ledger")
@@ -257,14 +259,15 @@ def escape(text: str) -> str:
 
 
 def describe(r: dl.Release) -> str:
-    """Short ε/δ summary of a release, as a button shows it."""
-    times = f" × {r.compositions}" if r.compositions > 1 else ""
+    """Short ε/δ summary of a release, as a button shows it: "ε = 3 per release × 10 releases" (never a bare "× 10",
+    which reads as a product)."""
+    times = f" per release × {r.compositions} releases" if r.compositions > 1 else ""
     if r.kind == "noise_reduction":
-        return f"ε_T = {number(r.epsilon, 3)} (ε_max = {number(r.epsilon_max, 3)})"
+        return f"ε_T = {number(r.epsilon, 3)} (ε_max = {number(r.epsilon_max, 3)}){times}"
     if r.kind == "gaussian":
-        return f"ε = {number(r.epsilon, 3)} at δ = {number(r.delta, 1)}{times}"
+        return f"ε = {number(r.epsilon, 3)} at δ = {delta_text(r.delta, 1)}{times}"
     if r.kind == "approx":
-        return f"(ε, δ) = ({number(r.epsilon, 3)}, {number(r.delta, 1)}){times}"
+        return f"ε = {number(r.epsilon, 3)}, δ = {delta_text(r.delta, 1)}{times}"
     return f"ε = {number(r.epsilon, 3)}{times}"
 
 
@@ -297,15 +300,11 @@ def offer(*releases: dl.Release) -> None:
     if message is not None:
         (side.success if message[0] == "ok" else side.error)(message[1])
     side.caption(escape(status_text(get())))
-    from app.classroom import in_app_query  # noqa: PLC0415 — the classroom imports this module
-
     side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:",
-                   query_params=in_app_query())
+                   query_params=links.in_app_query())
 
 
 def accounts(ledger_json: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per accountant, cumulative ε per accountant over the releases) of a ledger given as JSON (cached)."""
-    from app.compute.ledger import accounts as cached_accounts
-
     acc = cached_accounts(ledger_json)
     return acc.totals, acc.curve

@@ -4,6 +4,10 @@ By default the database is one SQLite file, ``ledgers.sqlite3`` in the data dire
 variable ``DPX_DATA_DIR`` (default ``./.dpx-data``, created on the first write). With ``DATABASE_URL`` set to a
 PostgreSQL address (``postgresql://user:password@host:5432/db``) the same code shares ledgers between app replicas.
 
+A ledger's id is its key, so the data is this user's alone: a data directory made here is ``0700`` and every
+database file ``0600`` (:func:`private_dir`, :func:`private_sqlite_file`; other stores kept in the data directory
+use them too).
+
 Each ledger has an unguessable id (:func:`new_id`, 128 random bits): whoever holds the id can read the ledger and
 add to it (a capability link). Each change appends one or more timestamped entries (``add``, ``refuse``,
 ``budget``, ``remove_last``, ``clear``, ``import``, ``clear_log``) and updates a snapshot row (the current ledger
@@ -18,6 +22,7 @@ the ledger in the browser session and says so (app/ledger.py).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -46,12 +51,16 @@ __all__ = [
     "Outcome",
     "Snapshot",
     "StoreUnavailable",
+    "data_dir",
     "database_url",
     "get_store",
     "is_ledger_id",
     "ledger_from_json",
     "new_id",
     "plain_error",
+    "private_dir",
+    "private_file",
+    "private_sqlite_file",
     "replay",
 ]
 
@@ -136,10 +145,7 @@ def is_ledger_id(value: Any) -> bool:
 
 def ledger_from_json(text: str) -> dl.Ledger:
     """The ledger of :meth:`~dpcore.ledger.Ledger.to_json` as it was accepted (no replay through the filter)."""
-    data = json.loads(text)
-    b = data["budget"]
-    rel = tuple(dl.Release.from_dict(r) for r in data["releases"])
-    return dl.Ledger(b["epsilon"], b["delta"], b["enforce"], rel, b.get("delta_share", 0.5))
+    return dl.restore(text)
 
 
 def _refusal(release: dl.Release, reason: str) -> dict[str, str]:
@@ -185,6 +191,12 @@ def _utc(t: datetime) -> datetime:
 # ---- where the database is --------------------------------------------------------------------------------------
 
 
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The data directory named by ``DPX_DATA_DIR`` (default ``./.dpx-data``), as an absolute path; not created."""
+    env = os.environ if env is None else env
+    return Path(env.get(DATA_DIR_ENV, "").strip() or DEFAULT_DATA_DIR).expanduser().resolve()
+
+
 def database_url(env: Mapping[str, str] | None = None) -> str:
     """The SQLAlchemy URL from the environment: ``DATABASE_URL`` (PostgreSQL through psycopg 3) or the SQLite file."""
     env = os.environ if env is None else env
@@ -194,8 +206,62 @@ def database_url(env: Mapping[str, str] | None = None) -> str:
             if url.startswith(prefix):
                 return "postgresql+psycopg://" + url[len(prefix):]
         return url
-    directory = Path(env.get(DATA_DIR_ENV, "").strip() or DEFAULT_DATA_DIR).expanduser().resolve()
-    return f"sqlite:///{directory / SQLITE_FILE}"
+    return f"sqlite:///{data_dir(env) / SQLITE_FILE}"
+
+
+# ---- files only this user can read ---------------------------------------------------------------------------------
+
+PRIVATE_DIR_MODE, PRIVATE_FILE_MODE = 0o700, 0o600
+#: Files SQLite keeps beside a database (it gives them the database file's mode).
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def private_dir(path: Path) -> Path:
+    """Make the directory ``path`` (and its parents) if missing; a directory made here is ``0700``.
+
+    An existing directory is left as it is: it may be shared on purpose (a mounted volume, ``/tmp``), and the files
+    in it are private anyway (:func:`private_file`)."""
+    path = Path(path)
+    try:
+        path.mkdir(mode=PRIVATE_DIR_MODE, parents=True)
+    except FileExistsError:
+        if not path.is_dir():
+            raise
+        return path
+    path.chmod(PRIVATE_DIR_MODE)  # mkdir's mode is narrowed by the umask, never widened: make it exactly 0700
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """Make the file ``path`` if missing, readable and writable by this user only (``0600`` from its first instant:
+    created with that mode, never chmod-ed after). An existing file of this user's loses what others could do with
+    it (a ledger file written ``0644`` by an older version becomes ``0600``; a read-only ``0444`` one ``0400``); where
+    that cannot be changed (a read-only disk) it is left as it is."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), PRIVATE_FILE_MODE)
+    except FileExistsError:
+        info = path.stat()
+        if info.st_uid == os.geteuid() and info.st_mode & 0o077:
+            with contextlib.suppress(OSError):
+                path.chmod(info.st_mode & 0o700)
+        return path
+    os.close(fd)
+    return path
+
+
+def private_sqlite_file(path: Path) -> Path:
+    """The SQLite database file ``path`` made private before SQLite opens it: its directory (:func:`private_dir`),
+    the file itself (:func:`private_file`; SQLite accepts the empty file as a new database) and any journal files
+    SQLite left beside it; SQLite gives the journals it creates later the database file's mode."""
+    path = Path(path)
+    private_dir(path.parent)
+    private_file(path)
+    for suffix in SQLITE_SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            private_file(side)
+    return path
 
 
 def plain_error(exc: BaseException) -> str:
@@ -256,7 +322,8 @@ class LedgerStore:
 
     # ---- plumbing ---------------------------------------------------------------------------------------------
     def _prepare(self, *, create: bool) -> bool:
-        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off."""
+        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off.
+        """
         if self._ready:
             return True
         with self._lock:
@@ -266,7 +333,7 @@ class LedgerStore:
                 if not create and not self.path.exists():
                     return False
                 try:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    private_sqlite_file(self.path)  # this user's alone: the ids in it are keys
                 except OSError as exc:
                     raise StoreUnavailable(f"the data directory {self.path.parent} cannot be created "
                                            f"({exc.strerror or exc})") from exc
@@ -288,6 +355,12 @@ class LedgerStore:
             self._ready = True
             return True
 
+    def prepare(self, *, create: bool) -> bool:
+        """The first use's set-up (directory, ledger tables, SQLite's settings), for other tables kept in the same
+        database (the class polls, app/poll_store.py); False when an SQLite file does not exist and ``create`` is
+        off. Database errors are the caller's to report."""
+        return self._prepare(create=create)
+
     def _guard(self, fn: Callable[[], Any], *, create: bool) -> Any:
         try:
             if not self._prepare(create=create):
@@ -296,7 +369,8 @@ class LedgerStore:
         except StoreUnavailable:
             raise
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreUnavailable(f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
+            raise StoreUnavailable(
+                f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
 
     @staticmethod
     def _snapshot(row: Any) -> Snapshot:

@@ -8,9 +8,10 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   ``lessons.panel(controls)``), and ``p = lessons.values(controls)`` — a cell that defines ``p`` and nothing else — in
   the next. Every later cell reads ``p.eps``, ``p.delta`` … The tests run each lesson headless with other values by
   overriding ``p`` (``app.run(defs={"p": lessons.Values(eps=0.5, …)})``).
-* **Exercises** (:class:`Exercise`): a question, the right answer (a number with a tolerance, or one of a few
-  choices), why, and a worked solution. One cell shows ``ex.input`` (a marimo input), the next
-  ``ex.feedback(ex_input.value)``: right or wrong, and why, at once; the solution stays folded until opened.
+* **Exercises** (:class:`Exercise`): a question, the right answer as the lesson shows it (or one of a few choices),
+  two hints, why, and a worked solution, judged by the checker the app's exercises use
+  (:mod:`app.exercises.check`). One cell shows ``ex.input`` (a marimo input), the next ``ex.feedback(ex_input)``:
+  right, a hint, then a stronger hint; the solution stays folded until asked for or the third wrong answer.
 * **Checks** of the "Reproduce the paper" section call :func:`check`, which shows a ✓ line and raises
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
@@ -38,6 +39,7 @@ import marimo as mo
 
 from app import catalogue, notation
 from app.exercises import query_string
+from app.exercises.check import EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
 
 #: Where the Streamlit app runs; lesson links open its pages with the lesson's settings.
 APP_URL_ENV = "DPX_APP_URL"
@@ -90,7 +92,7 @@ def _take_ahead(key: tuple) -> Any:
         return _MISSING
     try:
         return job.result()
-    except Exception:  # a worker that failed or died: compute here, where an error reaches the reader
+    except Exception:  # noqa: BLE001 — a worker that failed or died: compute here, where an error reaches the reader
         return _MISSING
 
 
@@ -134,9 +136,9 @@ def ahead(fn: Any, *variants: tuple) -> None:
 def _worker() -> cf.ProcessPoolExecutor:
     """The lessons' worker: one process (the kernel has the other core), as the app's background jobs run them
     (forked from a server that has imported the compute modules once, memory-capped, ending with this server)."""
-    from app import background  # noqa: PLC0415 — only a served lesson computes ahead
+    from app import jobs  # noqa: PLC0415 — only a served lesson computes ahead
 
-    pool = background.recycled_pool(_pool, 1)
+    pool = jobs.recycled_pool(_pool, 1)
     _pool["submitted"] += 1
     return pool
 
@@ -178,15 +180,58 @@ class LessonCheckFailed(AssertionError):
 # ------------------------------------------------------------------------------------------------------------------
 
 
+def from_address(key: str) -> Any:
+    """The value the lesson's address gives ``key`` (``?eps=2``: an app page's "Open the lesson" link carries its
+    settings), snapped to the slider's nearest stop; None when the address has none or one that cannot be read (the
+    control then starts at its default)."""
+    try:
+        raw = mo.query_params().get(key)
+    except Exception:  # noqa: BLE001 — no running lesson (a headless run or an import): no address
+        return None
+    if isinstance(raw, list):
+        raw = raw[-1] if raw else None
+    if raw is None or not str(raw).strip():
+        return None
+    p, text = catalogue.get(key), str(raw).strip()
+    if p.kind == "choice":
+        return text if text in p.grid else None
+    if p.kind == "toggle":
+        return {"true": True, "false": False}.get(text.lower())
+    x = read_number(text)
+    if x is None or not math.isfinite(x):
+        return None
+    if p.kind == "seed":
+        return int(x) if x == int(x) and 0 <= x <= catalogue.SEED_MAX else None
+    grid = [v for v in p.grid if isinstance(v, int | float)]
+    if not grid:
+        return None
+    if all(v > 0 for v in grid) and x > 0:  # log-spaced stops: nearest on the log scale
+        return min(grid, key=lambda v: abs(math.log(v) - math.log(x)))
+    return min(grid, key=lambda v: abs(v - x))
+
+
+#: Catalogue entries whose stops span many powers of ten (δ: 10⁻¹² … 0.1). marimo's slider shows its raw value
+#: (``1.0e-5``, wrapped over two lines in the sidebar) and has no formatter, so these are a drop-down list of the
+#: stops written as people write them (10⁻⁵, 2·10⁻⁶), in order: the arrow keys still step through them one by one.
+POWER_KEYS = frozenset({"delta", "bdelta", "tail"})
+
+
 def control(key: str, *, default: Any = None) -> Any:
     """The marimo input of a catalogue entry: a slider over its stops, radio buttons for a choice, a switch, or a
-    number box for the random seed. ``default`` overrides the catalogue's (the lesson says why)."""
+    number box for the random seed. ``default`` overrides the catalogue's (the lesson says why); a value in the
+    lesson's address (``?eps=2``, from an app page's lesson link) comes first."""
     p = catalogue.get(key)
     value = p.default if default is None else default
+    given = from_address(key)
+    if given is not None:
+        value = given
     label = notation.tex(p.label)
     if p.kind == "slider":
         if value not in p.grid:
             raise ValueError(f"default {value!r} of {key!r} is not one of its values")
+        if key in POWER_KEYS:
+            options = {p.words(v): v for v in p.grid}
+            return mo.ui.dropdown(options=options, value=p.words(value), label=label, full_width=True)
         return mo.ui.slider(steps=list(p.grid), value=value, label=label, show_value=True, full_width=True)
     if p.kind == "choice":
         options = {p.words(o): o for o in p.grid}
@@ -273,56 +318,67 @@ def defaults(*keys: str, **changes: Any) -> Values:
 
 @dataclass(frozen=True)
 class Exercise:
-    """A "Try this" question answered in the lesson, checked at once, with a folded worked solution.
+    """A "Try this" question answered in the lesson, judged by the shared checker (:mod:`app.exercises.check`).
 
-    A numeric answer is right within ``tolerance`` (relative, or absolute when ``absolute=True``); a choice answer
-    (``options`` given) must be the right option. ``why`` explains the right answer in one or two sentences (shown
-    after any attempt); ``solution`` is the worked solution, folded.
+    ``answer`` is the right answer exactly as the lesson shows it ("0.9", "52 %", "14.06") or, with ``options``, the
+    right option. A typed number is right when it rounds to ``answer`` at the precision shown; a share ("52 %", or a
+    decimal with ``share=True``) may be written 52 %, 52% or 0.52. The first wrong answer gets ``hints[0]``, the
+    second ``hints[1]`` (neither gives the value away), the third the worked ``solution``, which the reader can also
+    open at any time. ``why`` says in a sentence or two why the right answer is right.
     """
 
     question: str
-    answer: float | str
+    answer: str
     why: str
     solution: str
-    tolerance: float = 0.01
-    absolute: bool = False
+    hints: tuple[str, str]
     options: tuple[str, ...] = ()
+    share: bool = False
     unit: str = ""
 
-    def check(self, value: Any) -> tuple[bool | None, str]:
-        """(right?, message): None when nothing has been answered yet."""
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return None, "Type your answer, then press Enter."
-        if self.options:
-            ok = str(value) == str(self.answer)
-            return ok, ("Right. " if ok else f"Not quite: you chose {value}. ") + self.why
-        try:
-            x = float(str(value).replace(",", "."))
-        except ValueError:
-            return False, f"“{value}” is not a number. Answer with a number" + (f" (in {self.unit})." if self.unit
-                                                                                 else ".")
-        target = float(self.answer)
-        err = abs(x - target) if self.absolute else abs(x - target) / max(abs(target), 1e-300)
-        ok = math.isfinite(x) and err <= self.tolerance
-        if ok:
-            return True, "Right. " + self.why
-        direction = "too large" if x > target else "too small"
-        return False, f"Not quite: {notation.number(x)} is {direction}. " + self.why
+    @classmethod
+    def from_check(cls, question: str, check: Check, solution: str) -> Exercise:
+        """The exercise of a question answered by ``check`` (the first course's chapters keep theirs as data)."""
+        return cls(question, check.shown, check.why, solution, check.hints, check.options, check.share)
+
+    @property
+    def checker(self) -> Check:
+        return Check(str(self.answer), tuple(self.hints), tuple(self.options), self.share, self.why)
+
+    def reply(self, value: Any, wrong_before: int = 0) -> Reply:
+        """The reply to ``value`` after ``wrong_before`` wrong answers."""
+        return self.checker.reply(None if value is None else str(value), wrong_before)
+
+    def check(self, value: Any, wrong_before: int = 0) -> tuple[bool | None, str]:
+        """(right?, message): None when nothing (or nothing readable) has been answered yet."""
+        reply = self.reply(value, wrong_before)
+        return reply.right, reply.text
 
     @property
     def input(self) -> Any:
-        """A fresh marimo input for the answer (assign it to a variable in its own cell)."""
+        """A fresh marimo input for the answer (assign it to a variable in its own cell); it counts its wrong
+        answers, so the hints get stronger."""
         if self.options:
-            return mo.ui.radio(options=list(self.options), label="Your answer")
-        return mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else ""), label="Your answer")
+            element = mo.ui.radio(options=list(self.options), label="Your answer")
+        else:
+            element = mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else ""),
+                                 label="Your answer")
+        element._dpx_tries = Tries()  # one reader's tries at this box (a box is made for each reader's session)
+        return element
 
-    def feedback(self, value: Any) -> Any:
-        """Right / wrong and why, then the folded solution."""
-        ok, message = self.check(value)
-        kind = "neutral" if ok is None else ("success" if ok else "danger")
+    def feedback(self, answer: Any) -> Any:
+        """Right, a hint or a stronger hint, then the worked solution: folded until asked for, open after a right
+        answer or the third wrong one. ``answer`` is the input (its tries are counted) or a plain value."""
+        tries = getattr(answer, "_dpx_tries", None)
+        value = answer.value if hasattr(answer, "value") else answer
+        reply = tries.answer(self.checker, value) if tries is not None else self.reply(value)
+        kind = {RIGHT: "success", EMPTY: "neutral", UNREADABLE: "info"}.get(reply.state, "warn")
+        solution = mo.md(self.solution)
+        shown = reply.solution or reply.state == RIGHT
         return mo.vstack([
-            mo.callout(mo.md(message), kind=kind),
-            mo.accordion({"Show the worked solution": mo.md(self.solution)}),
+            mo.callout(mo.md(reply.text), kind=kind),
+            mo.callout(mo.vstack([mo.md("**Worked solution**"), solution]), kind="neutral") if shown else
+            mo.accordion({"Show the worked solution": solution}),
         ])
 
     def show(self, element: Any) -> Any:
@@ -356,6 +412,40 @@ def app_url(page: str, settings: Values | Mapping[str, Any]) -> str:
     return f"{path}?{query_string(query)}" if query else path
 
 
+def lesson_url(lesson: str, settings: Mapping[str, str] | None = None) -> str:
+    """The address of another lesson (``notebooks/<lesson>.py``) with these settings: under ``DPX_LESSONS_URL`` when
+    set, else relative to this one (the lessons served together, as ``make app`` serves them)."""
+    base = os.environ.get("DPX_LESSONS_URL", "").strip().rstrip("/")
+    query = query_string({"file": f"{lesson}.py", **(settings or {})})
+    return f"{base}/?{query}" if base else f"?{query}"
+
+
+def course_links(chapter: Any, p: Values) -> Any:
+    """The end of a course chapter's lesson: go deeper (the paper page in the app and its lesson, at this chapter's
+    setting), and the way on to the previous and next chapters."""
+    from app import course  # noqa: PLC0415 — only the course lessons need it
+
+    value = catalogue.get(chapter.control).fmt(getattr(p, chapter.control))
+    setting = chapter.deeper_settings(value)
+    page_url = app_url(chapter.deeper.page, setting)
+    lines = [
+        "## Go deeper: the paper",
+        f"[Open {chapter.deeper.title} in the app with this setting →]({page_url}) · "
+        f"[its lesson →]({lesson_url(chapter.deeper.lesson, setting)})",
+    ]
+    i = chapter.number - 1
+    way = []
+    if i > 0:
+        prev = course.CHAPTERS[i - 1]
+        way.append(f"[← {prev.number}. {prev.title}]({lesson_url(prev.lesson)})")
+    if i + 1 < len(course.CHAPTERS):
+        nxt = course.CHAPTERS[i + 1]
+        way.append(f"[Next: {nxt.number}. {nxt.title} →]({lesson_url(nxt.lesson)})")
+    else:
+        way.append("The end of the first course: the paper lessons take each idea further.")
+    return mo.md("\n\n".join([*lines, " · ".join(way)]))
+
+
 def app_link(page: str, settings: Values | Mapping[str, Any], *, text: str = "Open this view in the app") -> Any:
-    """A link to the app page with the lesson's current settings (start the app with ``make app``)."""
-    return mo.md(f"[{text} →]({app_url(page, settings)}) <small>(the app must be running: `make app`)</small>")
+    """A link to the app page with the lesson's current settings (``DPX_APP_URL``; ``make app`` serves both)."""
+    return mo.md(f"[{text} →]({app_url(page, settings)})")

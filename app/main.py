@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import background, classroom, compute, ledger, params, registry, ui
+from app import background, classroom, compute, ledger, links, params, presenting, registry, ui
 
 ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) is typeset on screen
 
 st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wide")  # served by the app itself
 
-_SECTIONS = {"Start": (registry.HOME, registry.BASELINES), "Papers": registry.TOPICS, "Tools": registry.TOOLS}
+_SECTIONS = {"Start": (registry.HOME, registry.COURSE, registry.BASELINES), "Papers": registry.TOPICS,
+             "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
 # The page objects are made once per session (resolving their paths cost ~1 ms a run). Not once per process: a
 # navigation marks the page it picks as runnable and running it clears the mark, so sessions must not share them.
@@ -28,11 +29,14 @@ if sections is None:
 # The navigation is drawn by the app itself (links in the sidebar, see below): Streamlit's own menu nests its links
 # in a way screen readers cannot read as a list, and its links would drop presentation mode.
 page = st.navigation({name: pages for name, pages in sections.items() if pages}, position="hidden")
+if presenting.presenter_requested():  # the teacher's second tab: the lesson's notes, no page
+    presenting.presenter_view({p.url_path: p.title for p in _available})
+    st.stop()
 nav = st.sidebar.container()  # filled after the page ran, once presentation mode is known
 #: Session state that outlives a page change: presentation mode and the privacy ledger. Everything else (the
 #: previous page's controls) is dropped, so a control never inherits a value from another page's control of the
 #: same key (e.g. SVT's threshold ``T`` becoming the baselines' number of compositions ``T``).
-_CROSS_PAGE = {"present", ledger.KEY}
+_CROSS_PAGE = {links.PRESENT_KEY, links.LEDGER_STATE}
 
 
 def _address() -> dict[str, list[str]]:
@@ -44,11 +48,13 @@ def _address() -> dict[str, list[str]]:
 # between two runs only such a link changes the address (widgets change it at the end of a run, params.sync_url).
 # Not when the reader moved a control for this run: the browser may still show the address of a run before the
 # last one (its new address was on the way when the reader moved again), and the control's new value must stand.
+params.keep_linked_part()  # a link's ?part= for another page's tab bar (read before the address changes)
 _moved = st.session_state.pop(params.MOVED, False)
 _relinked = not _moved and st.session_state.get("_page") == page.url_path and st.session_state.get(
     "_address") not in (None, _address())
 if st.session_state.get("_page") != page.url_path or _relinked:  # a new page visit: URL values are judged afresh
-    if "_page" in st.session_state and not _relinked:  # switched from another page: drop that page's controls
+    # switched from another page: drop that page's controls (not from a lesson's link, which names the view's own)
+    if "_page" in st.session_state and not _relinked and presenting.open_step() is None:
         params.leave_page(keep=_CROSS_PAGE)
     for key in [k for k in st.session_state if not k.startswith("_") and k not in _CROSS_PAGE]:
         del st.session_state[key]
@@ -63,11 +69,12 @@ url_problems = st.container()  # top of the page, filled after the page's widget
 ui.make_lead(any(p.lead for p in _available if p.url_path == page.url_path))  # a page that opens with its answer
 ui.app_style(page.url_path)  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
+ui.new_run(presenting.step_panel(page.url_path))  # a lesson step opens on its panel (app.presenting)
 page.run()
 _by_path = {p.url_path: p for pages in sections.values() for p in pages}
 classroom.exercises(page.url_path, _by_path)  # "Try this" exercises under the page content
 with strip:
-    classroom.strip(page.url_path, _by_path)  # after page.run(): the URL now holds every widget's current value
+    classroom.strip(page.url_path, _by_path, side=nav)  # after page.run(): the URL holds every widget's value
 with url_problems:
     ui.show_url_problems()
 with nav:

@@ -34,9 +34,9 @@ _SCRIPT = re.compile(
     rf"(?P<sq>[⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
 )
 _SUP = dict(zip("0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχε",
-                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵋ"))
-_SUB = dict(zip("0123456789+−-=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"))
-_SQ = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789"))
+                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵋ", strict=True))
+_SUB = dict(zip("0123456789+−-=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ", strict=True))
+_SQ = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True))
 
 
 def _is_identifier(m: re.Match[str]) -> bool:
@@ -98,7 +98,10 @@ def _scripts(text: str, render: Callable[[re.Match[str]], str]) -> str:
 
 
 def _readable(text: str) -> str:
-    """``1e-05`` → ``10⁻⁵`` outside the untouched regions (a link's address keeps its value)."""
+    """``1e-05`` → ``10⁻⁵`` and a δ below 10⁻¹⁵ → "negligible" outside the untouched regions (a link's address
+    keeps its value)."""
+    if "δ" in text:
+        text = _each_plain_part(text, deltas_in)
     return _each_plain_part(text, numbers_in) if _E_NUMBER.search(text) else text
 
 
@@ -169,6 +172,68 @@ def number(x: float, digits: int = 6) -> str:
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
     power = "10" + "".join(_SUP[c] for c in str(int(exponent)))
     return sign + (power if mantissa == "1" else f"{mantissa}·{power}")
+
+
+def percent(share: float, decimals: int = 1) -> str:
+    """A share as a reader says it: ``39.6 %`` (``decimals`` after the point, the same for every share a sentence
+    compares: ``100.0 %`` beside ``99.9 %``); a share too small for them keeps two significant figures (``0.013 %``)."""
+    share = float(share)
+    if math.isnan(share):
+        return "–"
+    if 0 < abs(share) * 100 < 0.5 * 10.0**-decimals:  # too small for the decimals: two significant figures
+        return f"{number(100 * share, 2)} %"
+    return f"{100 * share:.{decimals}f} %"
+
+
+def times(ratio: float) -> str:
+    """A ratio as a reader says it: 2.5×, 37×, 1,490×, 2.5·10⁷× (never 1.49e+03×)."""
+    if not math.isfinite(ratio):
+        return "infinitely"
+    return f"{ratio:,.0f}×" if 10 <= ratio < 1e7 else f"{number(ratio, 2)}×"
+
+
+def odds_factor(epsilon: float) -> str:
+    """What a budget ε means for a person, as a factor on the odds of any answer: ``×2.72`` for ε = 1 (e^ε, three
+    significant figures; ``×1,490`` and ``×7.2·10¹⁰`` for larger ε)."""
+    factor = math.exp(epsilon) if epsilon < 700 else math.inf
+    if not math.isfinite(factor):
+        return "an unlimited factor"
+    if factor >= 1e7:
+        return f"×{number(factor, 2)}"
+    return f"×{factor:,.0f}" if factor >= 1000 else f"×{number(factor, 3)}"
+
+
+#: A δ below this is written "negligible" (:func:`delta`): a failure probability far below anything that can be
+#: observed (one in a thousand million million), whose digits would only distract.
+NEGLIGIBLE_DELTA = 1e-15
+NEGLIGIBLE = "negligible"
+#: "δ = 3.42e-56", "exact δ of this plan = 3.42·10⁻⁵⁶", "at δ ≤ 10⁻²⁰": a δ, a few words, a relation and a number
+_DELTA_IN_TEXT = re.compile(
+    r"(?P<head>δ(?:[ \t][a-z]+){0,4}[ \t]?(?:=|≈|≤)[ \t]?)"
+    r"(?P<num>\d+(?:\.\d+)?e[+-]?\d+|(?:\d+(?:\.\d+)?·)?10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w·⁰¹²³⁴⁵⁶⁷⁸⁹]|\.\d)")
+
+
+def delta(x: float, digits: int = 3) -> str:
+    """δ as a reader reads it: "negligible" for 0 < δ < 10⁻¹⁵ (:data:`NEGLIGIBLE_DELTA`), else :func:`number`."""
+    x = float(x)
+    return NEGLIGIBLE if 0 < x < NEGLIGIBLE_DELTA else number(x, digits)
+
+
+def _value(num: str) -> float:
+    if "e" in num:
+        return float(num)
+    mantissa, _, power = num.rpartition("·")
+    exponent = -int("".join(_SQ[c] for c in power[3:]))
+    return float(mantissa or 1) * 10.0**exponent
+
+
+def deltas_in(text: str) -> str:
+    """Every "δ … = <number>" in ``text`` whose number is below 10⁻¹⁵ written "δ … = negligible": the one rule of
+    :func:`delta` for sentences built elsewhere (dpcore's notes) or with :func:`number`."""
+    def word(m: re.Match[str]) -> str:
+        return m["head"] + NEGLIGIBLE if 0 < _value(m["num"]) < NEGLIGIBLE_DELTA else m[0]
+
+    return _DELTA_IN_TEXT.sub(word, text)
 
 
 def numbers_in(text: str) -> str:

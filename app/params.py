@@ -24,6 +24,7 @@ import contextlib
 import functools
 import math
 import unicodedata
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -44,8 +45,9 @@ _EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, lef
 _PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=
 _SENT = "_url_sent"  # the query this session last wrote to the browser
 
-#: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id).
-KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step")  # and a lesson sequence's link and step (app.sequences);
+#: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id,
+#: a class poll's: the teacher's and a phone's join code).
+KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step", "poll", "join")  # and a lesson sequence's link and step;
 # a tuple, not a set: the address lists them in this order in every process (a set's order follows the string hash)
 
 #: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
@@ -57,7 +59,8 @@ SENSITIVITY_OPTIONS = catalogue.get("sens").grid
 COMPOSITION_OPTIONS = catalogue.get("T").grid
 
 __all__ = [
-    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control", "fmt_number",
+    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control",
+    "fmt_number",
     "log_grid", "parts", "sync_url", "take_url_notes", "take_url_problems", "view",
 ]
 
@@ -266,24 +269,53 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
             said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
             _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
-    st.session_state.setdefault(_BOUND, {})[key] = None  # a dict as an ordered set
+    st.session_state.setdefault(_BOUND, {})[key] = tuple(labels)  # in drawing order; a link carries only a label
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 
 
 def current_values() -> dict[str, str]:
-    """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view."""
+    """URL form of every control drawn in this run plus the bound tabs, in drawing order: the link to this view.
+
+    Only values the page has checked: a control's own value, a tab's label, and the kept keys when they read as
+    what they name (:func:`checked_keep_values`); whatever else the address said is left out."""
     out: dict[str, str] = {}
     for key, p in st.session_state.get(_DRAWN, {}).items():
         if key in st.session_state:
             out[key] = p.fmt(st.session_state[key])
-    for key in st.session_state.get(_BOUND, {}):
+    for key, labels in st.session_state.get(_BOUND, {}).items():
         value = st.query_params.get(key)
-        if value:
+        if value and value in (labels or ()):
             out[key] = value
-    for key in KEEP_KEYS:
-        value = st.query_params.get(key)
-        if value:
-            out[key] = value
+    return out | checked_keep_values({key: st.query_params.get(key) for key in KEEP_KEYS})
+
+
+def checked_keep_values(raw: Mapping[str, str | None]) -> dict[str, str]:
+    """The kept address values (:data:`KEEP_KEYS`) that read as what they name, in that order: a ledger id of the
+    right shape, a class poll's id or join code of the right shape, a lesson the app can open and a view of it
+    (``step`` only with its ``seq``)."""
+    from app import ledger_store, poll_store, sequences  # noqa: PLC0415 — pure helpers; kept out of import time
+
+    out: dict[str, str] = {}
+    ledger, seq, step = raw.get("ledger"), raw.get("seq"), raw.get("step")
+    if ledger and ledger_store.is_ledger_id(ledger):
+        out["ledger"] = ledger
+    poll, join = raw.get("poll"), raw.get("join")
+    if poll and poll_store.is_poll_id(poll):
+        out["poll"] = poll
+    if join and poll_store.is_code(poll_store.normal_code(join)):
+        out["join"] = poll_store.normal_code(join)
+    if seq:
+        try:
+            sequences.parse(seq, None)
+        except ValueError:
+            return out
+        out["seq"] = seq
+        if step:
+            try:
+                index = sequences.parse(seq, step)[1]
+            except ValueError:
+                return out
+            out["step"] = str(index + 1)
     return out
 
 
@@ -312,6 +344,19 @@ def adopt_legacy_part_keys() -> None:
             if "part" not in qp:
                 _seed_part(value)
                 st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
+
+
+def keep_linked_part() -> None:
+    """A same-tab link from one page to a part of another (a lesson's next view on another page): Streamlit drops a
+    query value bound to a widget of the page it leaves, and both pages' tab bars are bound to ``part``, so the link's
+    ``?part=`` would be lost on the way and the new page would open on its first part. Put it back. Call it first
+    in a run: the address the link brought is readable only until the run changes the address."""
+    ctx = get_script_run_ctx()
+    if ctx is None or "part" in st.query_params:
+        return
+    linked = urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "").get("part")
+    if linked:
+        _seed_part(linked[-1])
 
 
 def leave_page(keep: set[str]) -> None:

@@ -34,6 +34,15 @@ class PageInfo:
 
 HOME = PageInfo("home.py", "Home", "", ":material/home:", "What differential privacy promises, in plain words.")
 
+COURSE = PageInfo(
+    "course.py",
+    "A first course",
+    "course",
+    ":material/school:",
+    "Ten short chapters for a newcomer: what ε promises, noise and accuracy, δ, budgets, choosing ε, and each "
+    "paper's idea in plain words.",
+)
+
 BASELINES = PageInfo(
     "baselines.py",
     "Gaussian & Laplace",
@@ -91,7 +100,8 @@ TOPICS: tuple[PageInfo, ...] = (
 )
 
 
-#: Pages that work across the papers: negotiating a budget, keeping a ledger of releases, auditing mechanisms.
+#: Pages that work across the papers: negotiating a budget, keeping a ledger of releases, auditing mechanisms, and a
+#: live class poll.
 TOOLS: tuple[PageInfo, ...] = (
     PageInfo(
         "negotiate.py",
@@ -118,16 +128,25 @@ TOOLS: tuple[PageInfo, ...] = (
         "Attack each mechanism with neighbouring inputs and a Monte-Carlo lower bound on ε: the claims hold, "
         "and BR-DP calibrated by the paper's accountant is caught.",
     ),
+    PageInfo(
+        "poll.py",
+        "Class poll",
+        "poll",
+        ":material/how_to_vote:",
+        "Ask the class a yes/no question on their phones through randomized response: the count rises live on the "
+        "projector, beside the estimate of the true share of Yes.",
+    ),
 )
 
 
 @functools.cache
 def _built() -> tuple[PageInfo, ...]:
-    return tuple(p for p in (HOME, BASELINES, *TOPICS, *TOOLS) if p.exists)
+    return tuple(p for p in (HOME, COURSE, BASELINES, *TOPICS, *TOOLS) if p.exists)
 
 
 def available_pages() -> list[PageInfo]:
-    """Home, the baselines page, every topic page and every tool page whose script exists, in navigation order.
+    """Home, the first course, the baselines page, every topic page and every tool page whose script exists, in
+    navigation order.
 
     Looked up once per process (every page run asks; a page script added later needs a restart, as any code change
     does with the file watcher off)."""

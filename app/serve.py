@@ -1,11 +1,16 @@
-"""DP Explorer's server: ``streamlit run app/serve.py`` serves ``app/main.py`` with one addition.
+"""DP Explorer's server: ``streamlit run app/serve.py`` serves ``app/main.py`` with two additions.
 
 Opened directly at a page's address (``/negotiate``), Streamlit's browser code does not know where the app's root
 is, so it first asks for ``/negotiate/_stcore/health`` and ``…/host-config`` (two 404 errors in the browser's
 console on every such visit) before it tries the root. Told the root in advance, through the
 ``window.__streamlit`` settings its code reads when it starts, it asks the right address at once.
-:class:`MainPageAddress` writes those settings into the page's HTML; nothing else changes.
-"""
+:class:`MainPageAddress` writes those settings into the page's HTML; :class:`app.poll_voter.VoterCookie` gives the
+class poll's page its browser-token cookie.
+
+:class:`SecurityHeaders` adds the browser's protections to every response (:data:`SECURITY_HEADERS`): no other site
+may show the app inside a frame (a page that frames it could make a visitor click its buttons), the browser never
+guesses a file's type, and no address of the app (a ledger's link carries its key) is sent to another site as the
+referrer. Every launcher (``make app``, the cluster's replicas, the container image, the tests) serves this file."""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from typing import Any
 
 import streamlit as st
 from starlette.middleware import Middleware
+
+from app.poll_voter import VoterCookie
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -33,6 +40,36 @@ def settings_script(base_path: str) -> bytes:
     return (f"<script>window.__streamlit=Object.assign({{}},window.__streamlit,"
             f"{{BACKEND_BASE_URL:location.origin+{path},MAIN_PAGE_BASE_URL:location.origin+{path}}})</script>"
             ).encode()
+
+
+#: Headers on every response of the app (the nginx in front of the cluster sends the same ones: deploy/).
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-frame-options", b"SAMEORIGIN"),  # older browsers; the CSP below is the current form
+    (b"content-security-policy", b"frame-ancestors 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),  # a same-origin request keeps its Origin, so uploads still pass XSRF
+)
+_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP response carries :data:`SECURITY_HEADERS` (once: a value the app set is replaced)."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _SECURITY_NAMES]
+                message = dict(message, headers=[*headers, *SECURITY_HEADERS])
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 class MainPageAddress:
@@ -82,4 +119,7 @@ class MainPageAddress:
         await self.app(scope, receive, capture)
 
 
-app = st.App("main.py", middleware=[Middleware(MainPageAddress)])
+app = st.App(
+    "main.py",
+    middleware=[Middleware(SecurityHeaders), Middleware(MainPageAddress), Middleware(VoterCookie)],
+)

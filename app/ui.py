@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
 import html
-import logging
-import math
 import os
 import re
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,13 +17,22 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app import notation, params
 from app.compute._cache import cached_resource
 from app.figures import style
-
-_log = logging.getLogger("dp_explorer")
-
+from app.panels import (  # noqa: F401 — the panel helpers, used by every page as ui.*
+    PANEL_KEY,
+    PANEL_PREFIX,
+    STEP_NAV_KEY,
+    drawn_panels,
+    new_run,
+    notice,
+    panel,
+    show_error,
+    step_slot,
+)
 
 #: The app's images (the favicon).
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -44,12 +50,25 @@ def favicon() -> str:
 LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 
-def lesson_link(lesson: str) -> str | None:
-    """Markdown pointing to the page's lesson notebook (``notebooks/<lesson>.py``) where the lessons are served."""
+#: Address keys that belong to the app, not to a lesson's settings.
+_NOT_LESSON_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger", "part", "tab", "figs",
+                              "view"})
+
+
+def lesson_url(lesson: str, settings: Mapping[str, str] | None = None) -> str | None:
+    """The address of the lesson notebook ``notebooks/<lesson>.py`` where the lessons are served, with the page's
+    current settings (``&eps=2``: the lesson's controls start there), or None where no lessons are served."""
     base = os.environ.get(LESSONS_URL_ENV, "").strip().rstrip("/")
-    if base:
-        return f":material/menu_book: [Open the lesson for this page]({base}/?file={lesson}.py)"
-    return None
+    if not base:
+        return None
+    query = {"file": f"{lesson}.py"} | {k: v for k, v in (settings or {}).items() if k not in _NOT_LESSON_KEYS}
+    return f"{base}/?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote, safe="")
+
+
+def lesson_link(lesson: str, settings: Mapping[str, str] | None = None) -> str | None:
+    """Markdown pointing to the page's lesson with the page's settings, where the lessons are served."""
+    url = lesson_url(lesson, settings)
+    return f":material/menu_book: [Open the lesson for this page]({url})" if url else None
 
 
 #: Streamlit calls whose text (first argument, ``body``/``label``, and ``help``) is typeset by ``app.notation.tex``.
@@ -80,8 +99,6 @@ def _typeset_call(name: str, fn):
             if name == "dataframe" and not args[1:] and _presenting():
                 static = static_table(data, kw, words)
                 if static is not None:
-                    from streamlit.delta_generator import DeltaGenerator  # noqa: PLC0415
-
                     return DeltaGenerator.table(self, static, hide_index=kw.get("hide_index"))
             if words:
                 data = data.style.format(words)
@@ -178,7 +195,8 @@ def _number_or_dash(value: object, digits: int) -> str:
     return "—" if pd.isna(value) else notation.number(float(value), digits)
 
 
-def static_table(data: object, kw: Mapping[str, Any], words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
+def static_table(data: object, kw: Mapping[str, Any],
+                 words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
     """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
     formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
     A link column shows the site each link points to (a projected table is read, not clicked); ``words`` are the
@@ -275,8 +293,6 @@ def typeset_streamlit() -> None:
     Wraps the text-taking methods of Streamlit's ``DeltaGenerator`` (``st.sidebar.metric``, ``cols[0].caption`` …)
     and the module-level ``st.*`` shortcuts bound to the main area. Idempotent.
     """
-    from streamlit.delta_generator import DeltaGenerator
-
     for name in (*_TEXT_CALLS, "tabs", "dataframe", "table"):
         fn = getattr(DeltaGenerator, name)
         if getattr(fn, _TYPESET, False):
@@ -295,9 +311,26 @@ def header(title: str, intro: str, *, lesson: str | None = None) -> None:
     """
     st.title(title)
     st.markdown(intro)
-    link = lesson_link(lesson) if lesson and not _presenting() else None  # the projector follows the teacher
+    # the projector follows the teacher; the link carries the controls the page drew (its sidebar runs first)
+    link = lesson_link(lesson, params.current_values()) if lesson and not _presenting() else None
     if link:
         st.caption(link)
+
+
+#: The container of the marked line between a paper page's newcomer layer and the paper in depth (the page element
+#: gets the class ``st-key-dpx-paper-in-depth``; its heading's anchor is ``#the-paper-in-depth``).
+IN_DEPTH_KEY = "dpx-paper-in-depth"
+IN_DEPTH_TITLE = "The paper in depth"
+
+
+def paper_in_depth(what: str) -> None:
+    """The marked line between a paper page's newcomer layer (the idea, its picture and the few numbers that matter,
+    each with what it means) and the paper's own material below it (its algorithms, theorems, accountants and
+    figures at the reader's settings), which a newcomer may skip. ``what`` says in a sentence what follows."""
+    with st.container(key=IN_DEPTH_KEY):
+        st.divider()
+        st.header(f":material/menu_book: {IN_DEPTH_TITLE}", anchor="the-paper-in-depth")
+        st.markdown(f"{what} *Everything above stands on its own: on a first visit you may stop here.*")
 
 
 def show_url_problems() -> None:
@@ -306,40 +339,6 @@ def show_url_problems() -> None:
         st.error(message, icon=":material/link_off:")
     for message in params.take_url_notes():
         st.info(message, icon=":material/straighten:")
-
-
-def notice(text: str) -> None:
-    """The "what to notice" caption under a panel."""
-    st.caption(f"**What to notice:** {text}")
-
-
-def show_error(exc: BaseException) -> None:
-    """Show an error without a traceback: ValueErrors verbatim (they name the parameter), others generically."""
-    if isinstance(exc, ValueError):
-        st.error(f"{exc}", icon=":material/error:")
-    else:
-        _log.exception("panel failed", exc_info=exc)
-        st.error(
-            "This panel could not be computed for these settings; the rest of the page still works. "
-            f"({type(exc).__name__})",
-            icon=":material/error:",
-        )
-
-
-@contextlib.contextmanager
-def panel(title: str, notice_text: str | None = None) -> Iterator[None]:
-    """A titled panel; any exception inside it is shown as an error in the panel and the page carries on.
-
-    The title is a level-2 heading: panels sit right under the page's title (h1), so headings never skip a level.
-    """
-    st.header(title, anchor=False)
-    try:
-        yield
-    except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
-        show_error(exc)
-    else:
-        if notice_text:
-            notice(notice_text)
 
 
 def _slug(text: str) -> str:
@@ -356,7 +355,8 @@ def _theme() -> str | None:
 
 
 def _presenting() -> bool:
-    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's."""
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's.
+    """
     if "present" in st.session_state:
         return bool(st.session_state["present"])
     return str(st.query_params.get("present", "")).strip().lower() == "true"
@@ -416,7 +416,8 @@ _SIDEBAR_JS = """<script>
   // A link to another page opens it at its top (the browser would keep the previous page's scroll position).
   const path = (window.parent.location || window.location).pathname;
   if (doc.dpxLastPath !== undefined && doc.dpxLastPath !== path) {
-    const top = () => ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
+    const landing = () => ((window.parent || window).dpxLanding || 0) > Date.now();  // a lesson step's panel
+    const top = () => landing() || ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]'].forEach((sel) => {
       const el = doc.querySelector(sel);
       if (el) el.scrollTop = 0;
     });
@@ -456,6 +457,8 @@ _SIDEBAR_JS = """<script>
 
 _BASE_CSS = """
 [data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
+[class*="st-key-dpx-panel-"] { scroll-margin-top: 4rem; }
+.st-key-dpx-step-agent, .st-key-dpx-lesson-keeper { display: none; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 [data-testid="stPageLink"] p { white-space: normal; }
@@ -538,11 +541,7 @@ def share_hint() -> None:
     )
 
 
-def _times(ratio: float) -> str:
-    """A ratio as a reader says it: 2.5×, 37×, 1,490×, 2.5·10⁷× (never 1.49e+03×)."""
-    if not math.isfinite(ratio):
-        return "infinitely"
-    return f"{ratio:,.0f}×" if 10 <= ratio < 1e7 else f"{notation.number(ratio, 2)}×"
+_times = notation.times  # a ratio as a reader says it (2.5×, 1,490×)
 
 
 def paper_vs_exact(

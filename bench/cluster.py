@@ -364,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         "| measure | value | target |", "|---|---|---|",
         f"| slider moves and ledger additions completed | {len(lat)} | — |",
         f"| slider rerun p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} / {pct(lat, .95) * 1e3:.0f} / "
-        f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, .95) <= 0.3)}) |" if lat else "| slider reruns | none | |",
+        f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, .95) <= 0.3)}) |"
+        if lat else "| slider reruns | none | |",
         *split_at_kill(stats),
         f"| page opens, p50 / p95 / max | {len(loads)}, {statistics.median(loads) * 1e3:.0f} / "
         f"{pct(loads, .95) * 1e3:.0f} / {max(loads) * 1e3:.0f} ms | p95 ≤ 2 s ({ok(pct(loads, .95) <= 2)}) |"
@@ -373,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({ok(not stats.errors)}) |",
         f"| sessions moved by the kill: reconnected / view restored / ledger restored | {len(stats.reconnects)} / "
         f"{stats.restored_views} / {stats.restored_ledgers} | all |",
-        f"| drop → view and ledger back, p50 / max | " + (
+        "| drop → view and ledger back, p50 / max | " + (
             f"{statistics.median(stats.reconnects):.1f} / {max(stats.reconnects):.1f} s" if stats.reconnects else "—")
         + " | — |",
         f"| ledgers / releases accepted / refused (all read back from PostgreSQL) | {n_ledgers} / {stats.adds} / "
@@ -382,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
         f"| CPU of the surviving replicas | {cpu:.0f} s over {wall:.0f} s | — |",
         f"| the machine's CPU: busy / available, of which the load generator | {busy:.0f} / "
         f"{(os.cpu_count() or 1) * wall:.0f} s, {own:.0f} s | — |",
-        f"| the load generator's own lateness (its event loop), p95 / max | {pct([x for _, x in stats.lags], .95) * 1e3:.0f}"
+        "| the load generator's own lateness (its event loop), p95 / max | "
+        f"{pct([x for _, x in stats.lags], .95) * 1e3:.0f}"
         f" / {max((x for _, x in stats.lags), default=0) * 1e3:.0f} ms | — |",
     ]
     if stats.errors:

@@ -191,7 +191,7 @@ def other_views(script: str) -> list[str]:
 
 
 PLACEHOLDER = "computing in the background"
-POLL = 0.25  # app.background.POLL_SECONDS
+POLL = 0.25  # app.jobs.POLL_SECONDS
 
 
 async def await_panels(sess: Session, res: RunResult, *, page_name: str, page_hash: str, stats: Stats, t0: float,
@@ -383,9 +383,9 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
 
 
 def _memory_limit_mib() -> float:
-    from app import background
+    from app import jobs
 
-    return background.MEMORY_LIMIT / 2**20
+    return jobs.MEMORY_LIMIT / 2**20
 
 
 async def sample_worker_rss(server: int, stats: Stats, stop_at: float) -> None:
@@ -406,7 +406,7 @@ async def sample_worker_rss(server: int, stats: Stats, stop_at: float) -> None:
 
 
 def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_idle: float) -> str:
-    ratio = statistics.median(c / x for c, x in zip(crowded, alone))  # trial i: the same ε in both phases
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone, strict=True))  # trial i: the same ε in both phases
     peak = max((r for _, r in stats.rss), default=float("nan"))
     lines = [
         f"## Noisy neighbours: one heavy panel with {a.noisy} heavy neighbours (bench/load.py --noisy {a.noisy})",
@@ -421,7 +421,8 @@ def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_
         "| | victim's panel drawn after (median) | all trials |",
         "|---|---|---|",
         f"| alone | {statistics.median(alone):.1f} s | {', '.join(f'{x:.1f}' for x in alone)} |",
-        f"| with {a.noisy} neighbours | {statistics.median(crowded):.1f} s | {', '.join(f'{x:.1f}' for x in crowded)} |",
+        f"| with {a.noisy} neighbours | {statistics.median(crowded):.1f} s | {', '.join(f'{x:.1f}' for x in crowded)} "
+        "|",
         "",
         f"Of which the page itself (server-side rerun before the panels): alone "
         f"{', '.join(f'{x:.1f}' for x in stats.page_loads[:stats.warnings])} s; in the crowd "
@@ -456,26 +457,29 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
     lines = [
         f"{a.sessions} concurrent websocket sessions on {servers}{opts} for {a.duration:g} s on 127.0.0.1 "
         f"(2 cores shared; load average {load0:.2f} at the start), each opening "
-        f"random page views ({'default views' if a.no_parts else 'every part and view of every page'}) and moving a slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
+        f"random page views ({'default views' if a.no_parts else 'every part and view of every page'}) and moving a "
+        f"slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
         "moves, " + (f"among the {a.spread} values around each slider's default (the class follows the teacher)."
                      if a.spread else "to any value of the slider (mostly values no cache has seen: a worst case)."),
         "",
         "| measure | value | target |", "|---|---|---|",
         f"| slider-move reruns completed | {len(lat)} | — |",
-        f"| slider-move rerun latency p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} ms / {pct(lat, .95) * 1e3:.0f} ms"
+        f"| slider-move rerun latency p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} ms / "
+        f"{pct(lat, .95) * 1e3:.0f} ms"
         f" / {max(lat) * 1e3:.0f} ms | {judged(lat, slider_budget)} |" if lat else
         "| slider-move rerun latency | no reruns completed | **FAIL** |",
         f"| page-open reruns completed, p50 / p95 | {len(loads)}, {statistics.median(loads) * 1e3:.0f} ms / "
         f"{pct(loads, .95) * 1e3:.0f} ms | {judged(loads, open_budget)} |" if loads else "| page-open reruns | 0 | — |",
         f"| heavy panels (background jobs): move or page open → panels drawn, n / p50 / p95 | {len(stats.heavy)} / "
-        f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, .95) * 1e3:.0f} ms ({stats.polls} polls) | — "
-        "(the rest of the page is live meanwhile) |" if stats.heavy else
+        f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, .95) * 1e3:.0f} ms ({stats.polls} polls) | "
+        "— (the rest of the page is live meanwhile) |" if stats.heavy else
         f"| heavy panels (background jobs) | none drawn ({stats.polls} polls) | — |",
         f"| errors (exceptions, st.error, compile errors, timeouts, drops) | {len(stats.errors)} | 0 "
         f"({'ok' if not stats.errors else '**FAIL**'}) |",
         f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
         f"| st.warning alerts (explanations, not errors) | {stats.warnings} | — |",
-        f"| server memory (PSS incl. workers) idle (before the load) / start / peak / end / after | {rss_idle:.0f} / {rss[0]:.0f} / {max(rss):.0f}"
+        f"| server memory (PSS incl. workers) idle (before the load) / start / peak / end / after | {rss_idle:.0f} / "
+        f"{rss[0]:.0f} / {max(rss):.0f}"
         f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |" if rss else "| server RSS | n/a | bounded |",
         f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core"
         f"{' (summed)' if a.replicas > 1 else ''}; {1e3 * cpu / max(1, len(lat) + len(loads)):.0f} ms per rerun | — |",
@@ -585,7 +589,7 @@ def main_noisy(a) -> int:
     print(text)
     if a.out:
         replace_section(Path(a.out), "## Noisy neighbours", text)
-    ratio = statistics.median(c / x for c, x in zip(crowded, alone))
+    ratio = statistics.median(c / x for c, x in zip(crowded, alone, strict=True))
     return 0 if not stats.errors and ratio <= 3 else 1
 
 

@@ -38,10 +38,21 @@ def healthy(port: int, timeout: float = 2.0) -> bool:
         return False
 
 
-def nginx_conf(run: Path, listen: int, ports: list[int]) -> str:
+#: nginx's limits per client address (deploy/nginx.conf.template): connections at once, requests a second, and the
+#: burst of requests served at once beyond that rate. A classroom behind one NAT router is one address: 40 students
+#: with two tabs each hold about 80 WebSockets and a few keep-alive connections each, and a page load is about forty
+#: requests.
+LIMITS: dict[str, str] = {"CONNECTIONS_PER_ADDRESS": "512", "REQUEST_RATE": "50r/s", "REQUEST_BURST": "1000"}
+
+
+def nginx_conf(run: Path, listen: int, ports: list[int], limits: dict[str, str] | None = None) -> str:
+    """The nginx configuration for replicas on ``ports``, listening on ``listen``; ``limits`` overrides
+    :data:`LIMITS`."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports)
     mime = next((p for p in ("/etc/nginx/mime.types", "/usr/local/nginx/conf/mime.types") if Path(p).exists()), None)
     text = TEMPLATE.read_text()
+    for name, value in (LIMITS | (limits or {})).items():
+        text = text.replace(f"@{name}@", str(value))
     text = text.replace("@RUN@", str(run)).replace("@LISTEN@", f"127.0.0.1:{listen}").replace("@SERVERS@", servers)
     text = text.replace("@USER@", "user root;" if os.geteuid() == 0 else "")  # workers read files of this user
     return text.replace("include @MIME_TYPES@;", f"include {mime};" if mime else "")

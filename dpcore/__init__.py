@@ -26,6 +26,7 @@ from dpcore.accounting import (
 )
 from dpcore.baseline import Calibration, calibrate, error_bound, noise_density, sample_noise, within_probability
 
+# isort: split
 # One module per paper idea; their names overlap (each has an ``optimize``), so they stay namespaced:
 # ``dpcore.brdp.optimize``, ``dpcore.r2dp.optimize`` …
 from dpcore import (  # noqa: E402  (after the accountant)

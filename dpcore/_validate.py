@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -62,7 +62,7 @@ def _to_float(name: str, value: Any) -> float:
     try:
         return float(value)
     except OverflowError:  # an int beyond the float range (10**400): ±inf, judged like any infinity
-        return math.inf if value > 0 else -math.inf
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]  # numbers.Real's stub has no <
 
 
 def real(
@@ -114,7 +114,7 @@ def integer(name: str, value: Any, *, low: int | None = None, high: int | None =
     if isinstance(value, numbers.Integral | np.integer):
         n = int(value)
     elif isinstance(value, numbers.Real | np.floating) and math.isfinite(value) and float(value).is_integer():
-        n = int(value)
+        n = int(value)  # type: ignore[arg-type]  # numbers.Real's stub lacks __int__; exact for any integral value
     else:
         raise ValueError(f"{name} must be an integer, got {value!r}")
     lo_txt = "-inf" if low is None else str(low)
@@ -158,8 +158,11 @@ def real_array(
     return arr
 
 
-def choice(name: str, value: Any, options: Iterable[str]) -> str:
-    """One of a fixed set of strings."""
+_Choice = TypeVar("_Choice", bound=str)
+
+
+def choice(name: str, value: Any, options: Iterable[_Choice]) -> _Choice:
+    """One of a fixed set of strings (typed as the options are: a ``Literal`` stays one)."""
     opts = tuple(options)
     if not isinstance(value, str) or value not in opts:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, opts))}; got {value!r}")
@@ -177,7 +180,7 @@ def rng(value: Any) -> np.random.Generator:
 
 def sequence(name: str, value: Any) -> list:
     """A finite sequence (list, tuple, 1-D array, range …) as a list; a string or a scalar is refused."""
-    if isinstance(value, str | bytes | dict) or not isinstance(value, Iterable) or np.ndim(value) == 0:
+    if isinstance(value, str | bytes | dict) or np.ndim(value) == 0 or not isinstance(value, Iterable):
         raise ValueError(f"{name} must be a sequence (a list or tuple), got {_short(value)}")
     return list(value)
 

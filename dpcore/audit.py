@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ SECOND_COUNTEREXAMPLE = {"epsilon": 5.0, "delta": 1e-8, "theta": 3.0, "sensitivi
 #: How the extra row of :func:`audit_table` is labelled.
 COUNTEREXAMPLE_SETTINGS = "the paper's accountant where it fails"
 
-_SIDES = ("two-sided", "lower", "upper")
+_SIDES: tuple[Literal["two-sided", "lower", "upper"], ...] = ("two-sided", "lower", "upper")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -189,6 +189,7 @@ def _score(kind: str, c1, n1, c2, n2, *, alpha: float, epsilon: float, delta: fl
 
 def _describe(outs: np.ndarray, edges: np.ndarray | None, cats: np.ndarray | None, labels) -> str:
     if edges is None:
+        assert cats is not None  # an event without bin edges is a set of categories
         names = [labels[int(cats[i])] if labels is not None else f"{cats[i]:g}" for i in outs]
         return "output ∈ {" + ", ".join(names) + "}"
     nb = edges.size - 1
@@ -236,6 +237,7 @@ def _bound(prep: tuple, *, target: str, epsilon: float, delta: float, alpha: flo
         j = int(np.argmax(s))
         if pick is None or s[j] > best:
             best, pick = s[j], (d_name, j)
+    assert pick is not None  # both directions were scored
     d_name, j = pick
     outs = np.flatnonzero(mat[j])
     if d_name == "D vs D′":
@@ -249,7 +251,7 @@ def _bound(prep: tuple, *, target: str, epsilon: float, delta: float, alpha: flo
     return EventBound(
         target=target,
         epsilon_lb=max(0.0, eps_lb),
-        delta_lb=dl_lb,
+        delta_lb=float(dl_lb),
         epsilon=epsilon,
         delta=delta,
         event=_describe(outs, edges, cats, labels),
@@ -349,6 +351,7 @@ def sample_pair(
         theta=_v.positive("theta", theta),
         epsilon_y_ratio=_v.real("epsilon_y_ratio", epsilon_y_ratio, low=0.0, high=1.0, low_open=True),
     )
+    assert m.sample is not None  # the audit's mechanisms are those with a sampler
     out = m.sample(settings, _v.rng(rng))
     return MechanismPair(m.id, np.asarray(out.out_d, float), np.asarray(out.out_dprime, float),
                          float(out.claimed_epsilon), float(out.claimed_delta), out.discrete, out.labels, out.setting,
@@ -485,7 +488,7 @@ def likelihood_ratios(
     lo_x, hi_x = clopper_pearson(kx, x.size, alpha=a / 2)
     lo_y, hi_y = clopper_pearson(ky, y.size, alpha=a / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        frame = {
+        frame: dict[str, Any] = {
             "count_d": kx,
             "count_dprime": ky,
             "p_d": kx / x.size,

@@ -55,6 +55,7 @@ class Deployment:
         """ε for the comparison: as published, or ρ converted at δ = COMPARISON_DELTA."""
         if self.epsilon is not None:
             return self.epsilon
+        assert self.rho is not None  # every entry publishes ε or ρ
         return float(_acc.zcdp_to_dp(self.rho, COMPARISON_DELTA))
 
     @property

@@ -47,8 +47,8 @@ from dpcore.ledger_accountants import (
     pld,
     zcdp,
 )
+from dpcore.ledger_releases import FIELDS as _FIELDS
 from dpcore.ledger_releases import (
-    FIELDS as _FIELDS,
     KINDS,
     MAX_COMPOSITIONS,
     MAX_EPSILON,
@@ -97,6 +97,7 @@ __all__ = [
     "cumulative",
     "from_json",
     "from_csv",
+    "restore",
 ]
 
 ENFORCERS = ("filter", "basic")
@@ -251,6 +252,15 @@ class Ledger:
         return buf.getvalue()
 
 
+def restore(text: str) -> Ledger:
+    """The ledger of :meth:`Ledger.to_json` as it was accepted, not replayed through its accountant: for the app's own
+    stored copies. A file from outside goes through :func:`from_json` (size-limited, validated, replayed)."""
+    data = json.loads(text)
+    b = data["budget"]
+    releases = tuple(Release.from_dict(r) for r in data["releases"])
+    return Ledger(b["epsilon"], b["delta"], b["enforce"], releases, b.get("delta_share", 0.5))
+
+
 def _decode(text: Any) -> str:
     if isinstance(text, bytes | bytearray):
         if len(text) > MAX_BYTES:
@@ -280,6 +290,24 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"file: {name} is not a number JSON allows")
 
 
+#: Digits a whole number in an imported file may have. No field needs more (budgets and counts are refused from
+#: 10¹⁸ on, naming the field); a longer number is refused while reading, with our message instead of the one of
+#: Python's own limit (4300 digits), which speaks of interpreter settings.
+MAX_INT_DIGITS = 1000
+
+
+def _whole_number(text: str) -> int:
+    """A JSON integer, refused beyond :data:`MAX_INT_DIGITS` digits."""
+    digits = len(text.lstrip("-"))
+    problem = ValueError(f"file: holds a whole number with {digits} digits (at most {MAX_INT_DIGITS} are read)")
+    if digits > MAX_INT_DIGITS:
+        raise problem
+    try:
+        return int(text)
+    except ValueError:  # an interpreter set to a lower limit than ours
+        raise problem from None
+
+
 def from_json(text: str | bytes) -> Imported:
     """Import a ledger exported by :meth:`Ledger.to_json` (size-limited, strictly validated, replayed).
 
@@ -287,15 +315,16 @@ def from_json(text: str | bytes) -> Imported:
     """
     s = _decode(text)
     try:
-        data = json.loads(s, parse_constant=_no_constant)
+        data = json.loads(s, parse_constant=_no_constant, parse_int=_whole_number)
     except RecursionError:
         raise ValueError("file: nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"file: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
         raise ValueError(f"file: not a DP Explorer ledger (expected an object with \"format\": \"{_FORMAT}\")")
-    if data.get("version") != 1:
-        raise ValueError(f"version: unsupported ledger version {str(data.get('version'))[:20]}")
+    version = data.get("version")
+    if type(version) is not int or version != 1:  # true and 1.0 equal 1 in Python, but are not a version number
+        raise ValueError(f"version: unsupported ledger version {json.dumps(version)[:20]} (this app reads version 1)")
     extra = set(data) - {"format", "version", "budget", "releases"}
     if extra:
         raise ValueError(f"file: unknown field(s) {', '.join(sorted(map(str, extra)))[:200]}")

@@ -259,6 +259,7 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
     """Charge one release to the privacy filter (Rogers et al. 2023); BudgetExceeded names the numbers."""
     left = flt.remaining_rho
     if r.rules.epsilon_max:  # a noise reduction: admitted on its worst case, charged ex-post
+        assert r.epsilon_max is not None  # its kind carries ε_max (checked when the release was made)
         need = r.epsilon_max**2 / 2.0
         if not flt.can_start(epsilon_max=r.epsilon_max):
             raise BudgetExceeded(
@@ -281,7 +282,8 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
 def filter_replay(
     releases: Sequence[Release], budget_epsilon: float, budget_delta: float, *, delta_share: float = 0.5
 ) -> tuple[PrivacyFilter, list[tuple[int, str]]]:
-    """Replay the releases through the privacy filter (Rogers et al. 2023); refused ones are skipped and reported (index, reason)."""
+    """Replay the releases through the privacy filter (Rogers et al. 2023); refused ones are skipped and reported
+    (index, reason)."""
     releases, budget_epsilon, budget_delta = _check(releases, budget_epsilon, budget_delta)
     flt = _new_filter(budget_epsilon, budget_delta, delta_share)
     refused = []

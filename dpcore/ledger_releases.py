@@ -102,11 +102,12 @@ class ReleaseKind:
     scale: bool  # carries a noise scale (σ or b)
     epsilon_max: bool  # carries a top level ε_max (noise reduction)
     delta: str  # "zero", "positive" or "any"
-    dp_epsilon: Callable[[Release], float]  # ε of one run at the release's δ
-    zcdp: Callable[[Release], tuple[float, float, str]]  # (ρ of all T runs, δ_i of all runs, how)
-    gaussian_mu2: Callable[[Release], float]  # μ² of its Gaussian part (composes exactly), else 0
-    charge_text: Callable[[Release, str], str]  # what the filter's refusal message says it charged
-    derived: tuple[Callable[[Release], float], float, str] | None = None  # ε implied by the other fields, rtol, how
+    # each function takes a Release of this kind, whose optional fields the kind uses are set (typed Any for that)
+    dp_epsilon: Callable[[Any], float]  # ε of one run at the release's δ
+    zcdp: Callable[[Any], tuple[float, float, str]]  # (ρ of all T runs, δ_i of all runs, how)
+    gaussian_mu2: Callable[[Any], float]  # μ² of its Gaussian part (composes exactly), else 0
+    charge_text: Callable[[Any, str], str]  # what the filter's refusal message says it charged
+    derived: tuple[Callable[[Any], float], float, str] | None = None  # ε implied by the other fields, rtol, how
 
 
 def _up(t: int, num: float, den: float, half: int) -> float:
@@ -187,7 +188,8 @@ class Release:
         set_("sensitivity", _v.scale("sensitivity", self.sensitivity, low=1e-100, high=1e100))
         if isinstance(self.compositions, int) and not isinstance(self.compositions, bool) \
                 and abs(self.compositions) >= 10**18:
-            raise ValueError(f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
+            raise ValueError(
+                f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
         set_("compositions", _v.integer("compositions", self.compositions, low=1, high=MAX_COMPOSITIONS))
         if rules.scale:
             if self.scale is None:
@@ -265,7 +267,8 @@ class Release:
             raise ValueError(f"compositions must be an integer, got {type(c).__name__}")
         if not isinstance(vals["kind"], str):
             raise ValueError(f"kind must be one of {', '.join(KINDS)}")
-        return cls(**{f: vals.get(f) for f in FIELDS})
+        fields: dict[str, Any] = {f: vals.get(f) for f in FIELDS}
+        return cls(**fields)
 
 
 def gaussian_release(

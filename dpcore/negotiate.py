@@ -58,6 +58,8 @@ def _row(m: _reg.Mechanism, **kw) -> dict:
 
 
 def _safe_acc(m: _reg.Mechanism, eps: float, req: Requirement) -> float:
+    if m.accuracy is None:  # no fixed-ε accuracy (noise reduction)
+        return math.nan
     try:
         return float(m.accuracy(eps, req))
     except _FAILURES:
@@ -117,13 +119,15 @@ def _forward_row(m: _reg.Mechanism, req: Requirement, n_runs: int, seed: int) ->
         return _nr_forward(m, req, n_runs, seed)
     p = req.confidence
     delta = req.delta if m.uses_delta else 0.0
-    eps = m.solve(req, lambda e: m.accuracy(e, req))
+    accuracy, reason = m.accuracy, m.reason
+    assert accuracy is not None and reason is not None  # every mechanism that solves for ε has both (the registry)
+    eps = m.solve(req, lambda e: accuracy(e, req))
     if not math.isfinite(eps) or eps > req.cap:
         return _row(m, variant=m.accountant, epsilon=math.inf, delta=delta, target=p, meets=False,
                     accuracy=_safe_acc(m, req.cap, req),
                     reason=f"Cannot reach {p:g} at any ε ≤ {req.cap:g}: {_why_never(m)}")
     acc = p if m.closed_form else _safe_acc(m, eps, req)
-    row = _row(m, variant=m.accountant, epsilon=eps, delta=delta, target=p, reason=m.reason(req), accuracy=acc,
+    row = _row(m, variant=m.accountant, epsilon=eps, delta=delta, target=p, reason=reason(req), accuracy=acc,
                meets=bool(acc >= p * (1 - 1e-9)))
     row.update(_details(m, eps, req, True))
     if m.uses_delta and eps <= TINY_EPSILON:  # δ alone pays for the accuracy: say so instead of printing 1e-10
@@ -186,6 +190,7 @@ def accuracy(mechanism: str, epsilon: float, **kwargs) -> float:
     """
     m = _reg.get(_reg.canonical(mechanism, among=_FIXED_EPS))
     eps = _v.positive("epsilon", epsilon)
+    assert m.accuracy is not None  # the fixed-ε mechanisms are those with an accuracy
     return float(m.accuracy(eps, make_requirement(**kwargs)))
 
 
@@ -205,7 +210,8 @@ def _reverse_row(m: _reg.Mechanism, eps: float, req: Requirement, n_runs: int, s
         return _row(m, variant="exact", epsilon=cost.expected_epsilon, delta=0.0, accuracy=cost.success,
                     target=p, meets=cost.success >= p,
                     reason=f"With ε = {eps:g} as the worst case it spends {cost.expected_epsilon:.4g} on average "
-                           f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of runs.",
+                           f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of "
+                           "runs.",
                     note=f"Monte Carlo, {cost.runs} seeded runs; accuracy ± {cost.success_se:.2g} (s.e.).")
     acc = _safe_acc(m, eps, req)
     row = _row(m, variant=m.accountant, epsilon=eps, delta=req.delta if m.uses_delta else 0.0, accuracy=acc,

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="The privacy audit: catching a mechanism that leaks")
+app = marimo.App(
+    width="medium",
+    app_title="The privacy audit: catching a mechanism that leaks",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -101,10 +106,9 @@ def _(lessons):
     ex_rr = lessons.Exercise(
         question="Randomized response at ε = 1 reports the truth with probability e^ε/(1 + e^ε). What is that "
         "probability (in %)?",
-        answer=73.1059,
-        tolerance=0.05,
-        absolute=True,
-        unit="%",
+        answer="73 %",
+        hints=("The truth is reported with probability e^ε/(1 + e^ε); put ε = 1 into it.",
+               "e is about 2.72, so the probability is 2.72 divided by 3.72."),
         why="e/(1 + e) ≈ 0.731: the report is the truth 73 % of the time, and the ratio of the two reports' "
         "likelihoods is exactly e^1, so the audit's bound can approach 1 but never pass it.",
         solution=r"$\frac{e^{1}}{1 + e^{1}} = \frac{2.71828}{3.71828} = 0.73106$, i.e. **73.1 %**.",
@@ -121,7 +125,7 @@ def _(ex_rr, rr_answer):
 
 @app.cell
 def _(ex_rr, rr_answer):
-    ex_rr.feedback(rr_answer.value)
+    ex_rr.feedback(rr_answer)
     return
 
 
@@ -132,6 +136,8 @@ def _(lessons):
         "what does the audit say?",
         answer="a violation",
         options=("a violation", "consistent"),
+        hints=("Where can an output land when every answer outside the acceptance region is redrawn?",
+               "The two data sets' true answers are 5 apart, and every output lies within 0.1 of its true answer."),
         why="With q = 1 the outputs on the two data sets never overlap: one output reveals the person, so the audit "
         "proves δ close to 1 against the 0.00067 the paper's accountant certifies.",
         solution="The acceptance region ±0.1 around 0 and around 5 do not meet, and every answer outside is redrawn "
@@ -149,7 +155,7 @@ def _(ce_answer, ex_ce):
 
 @app.cell
 def _(ce_answer, ex_ce):
-    ex_ce.feedback(ce_answer.value)
+    ex_ce.feedback(ce_answer)
     return
 
 

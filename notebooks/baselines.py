@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="What ε and δ promise: Gaussian & Laplace")
+app = marimo.App(
+    width="medium",
+    app_title="What ε and δ promise: Gaussian & Laplace",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -82,10 +87,10 @@ def _(compute, figs, mo, number, p):
 def _(lessons):
     ex_odds = lessons.Exercise(
         question="At ε = 0.1, how far (in %) can one answer push the belief of an observer who starts at 50 %?",
-        answer=52.4979,
-        tolerance=0.05,
-        absolute=True,
-        unit="%",
+        answer="52 %",
+        hints=("Move ε to 0.1 and read the highest belief after the answer above 50 % in the picture.",
+               "The odds 1 : 1 grow by at most e^0.1, a factor just above 1.1; turn the new odds back into a "
+               "percentage."),
         why="The odds 1 : 1 grow by at most e^0.1 ≈ 1.105, and 1.105 / 2.105 ≈ 52.5 %: a small ε barely moves "
         "anyone's belief.",
         solution=r"Posterior odds $\le e^{0.1}\cdot\frac{0.5}{0.5} = 1.10517$, so "
@@ -103,7 +108,7 @@ def _(ex_odds, odds_answer):
 
 @app.cell
 def _(ex_odds, odds_answer):
-    ex_odds.feedback(odds_answer.value)
+    ex_odds.feedback(odds_answer)
     return
 
 
@@ -150,8 +155,9 @@ def _(lessons):
     ex_sigma = lessons.Exercise(
         question="With ε = 0.5, δ = 10⁻⁵ and Δ = 2 (analytic calibration), how large is σ? Set the sliders and "
         "read it off.",
-        answer=14.06,
-        tolerance=0.002,
+        answer="14.06",
+        hints=("Set ε = 0.5, Δ = 2 and δ = 10⁻⁵ in the sidebar and read σ under the noise picture.",
+               "At ε = 1 and Δ = 1 the Gaussian needs σ of about 3.7; halving ε and doubling Δ each double σ."),
         why="Noise is proportional to Δ/ε: halving ε or doubling Δ doubles σ (7.03 at Δ = 1 becomes 14.06).",
         solution="σ(ε = 0.5, δ = 10⁻⁵, Δ = 2) = 2 · σ(0.5, 10⁻⁵, 1) = 2 · 7.032 = **14.06**; the Laplace scale is "
         "b = Δ/ε = **4**.",
@@ -168,7 +174,7 @@ def _(ex_sigma, sigma_answer):
 
 @app.cell
 def _(ex_sigma, sigma_answer):
-    ex_sigma.feedback(sigma_answer.value)
+    ex_sigma.feedback(sigma_answer)
     return
 
 
@@ -222,6 +228,9 @@ def _(lessons):
         question="Which mechanism spends the smaller total ε over T = 100 releases at ε = 1, δ = 10⁻⁵ each?",
         answer="Gaussian",
         options=("Gaussian", "Laplace", "the same"),
+        hints=("Set T = 100 and compare the two totals under the composition chart.",
+               "Exact accounting of one of them grows like √T, the other's faster at this δ: which bell-shaped noise "
+               "adds up most gently?"),
         why="Gaussian noise composes best: 100 releases cost about ε = 14.4 at δ = 10⁻⁵, Laplace about 68.3, the "
         "naive sum 100.",
         solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
@@ -238,7 +247,7 @@ def _(compose_answer, ex_compose):
 
 @app.cell
 def _(compose_answer, ex_compose):
-    ex_compose.feedback(compose_answer.value)
+    ex_compose.feedback(compose_answer)
     return
 
 

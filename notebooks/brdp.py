@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Budget recycling: redraw the answers that miss")
+app = marimo.App(
+    width="medium",
+    app_title="Budget recycling: redraw the answers that miss",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -119,8 +124,10 @@ def _(lessons):
     ex_split = lessons.Exercise(
         question="Choose the paper's accountant, ε = 1, δ = 10⁻⁵, θ = Δ = 1, Gaussian kernel. What share ε_y / ε of "
         "the budget does the paper's Alg. 2 give the noise?",
-        answer=0.9049,
-        tolerance=0.005,
+        answer="0.9",
+        share=True,
+        hints=("Choose the paper's accountant and look for the star (the optimum) in the budget-split chart.",
+               "The chart's legend names the optimum ε_y; with ε = 1 the share ε_y / ε is that same number."),
         why="The optimum keeps about 90 % for the noise (ε_y ≈ 0.905) and spends the rest on redrawing with "
         "q ≈ 0.209: the acceptance rises from 0.2113 (plain DP) to 0.2324.",
         solution="Set the accountant to *the paper's model* and read the star of the budget-split chart: "
@@ -139,7 +146,7 @@ def _(ex_split, split_answer):
 
 @app.cell
 def _(ex_split, split_answer):
-    ex_split.feedback(split_answer.value)
+    ex_split.feedback(split_answer)
     return
 
 
@@ -158,7 +165,8 @@ def _(mo):
     and ignores the region where the loss is $-L$. **This is not an upper bound in general.** The exact δ is the
     hockey-stick divergence between the two BR-DP output distributions,
 
-    $$\delta_{\text{exact}}(\varepsilon) = \sup_{0 < d \le \Delta} \int \max\bigl(0,\; f(x \mid 0) - e^{\varepsilon} f(x \mid d)\bigr)\,dx,$$
+    $$\delta_{\text{exact}}(\varepsilon) = \sup_{0 < d \le \Delta}
+    \int \max\bigl(0,\; f(x \mid 0) - e^{\varepsilon} f(x \mid d)\bigr)\,dx,$$
 
     computed in closed form piece by piece. The app and this lesson use the exact δ by default.
     """)
@@ -204,8 +212,9 @@ def _(lessons):
     ex_exact = lessons.Exercise(
         question="For that plan (ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, ε_y = 1.5, q from Alg. 1), how many times the "
         "target δ is the exact δ?",
-        answer=753.0,
-        tolerance=0.02,
+        answer="753",
+        hints=("Load the example “Paper approves, truly 750× the target δ” and read the exact δ.",
+               "Divide the exact δ (a few times 10⁻⁶) by the target 10⁻⁸."),
         why="The exact δ is about 7.53 × 10⁻⁶, some 750 times the 10⁻⁸ the paper's accountant promises: the plan "
         "is not (5, 10⁻⁸)-DP.",
         solution="Alg. 1 gives q = 0.9855 (L = 4.23). The exact hockey-stick divergence at ε = 5 is "
@@ -223,7 +232,7 @@ def _(ex_exact, exact_answer):
 
 @app.cell
 def _(ex_exact, exact_answer):
-    ex_exact.feedback(exact_answer.value)
+    ex_exact.feedback(exact_answer)
     return
 
 
@@ -267,6 +276,8 @@ def _(lessons):
         "which spends the smaller total ε?",
         answer="plain DP",
         options=("BR-DP", "plain DP", "the same"),
+        hints=("Set T = 100 and compare the totals under the composition chart.",
+               "Recycling is free at one release, but every redraw's extra loss adds up over many releases."),
         why="The exact optimum keeps ε_y = ε and redraws with q ≈ 0.59: free at one release, but the redraws add "
         "up — about 36.6 after 100 releases against 14.4 for plain DP.",
         solution="Set T = 100 and read the totals under the composition chart: exact BR-DP **≈ 36.6**, plain DP "
@@ -284,7 +295,7 @@ def _(compose_answer, ex_compose):
 
 @app.cell
 def _(compose_answer, ex_compose):
-    ex_compose.feedback(compose_answer.value)
+    ex_compose.feedback(compose_answer)
     return
 
 

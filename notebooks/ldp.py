@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Local DP: what did the answers actually reveal?")
+app = marimo.App(
+    width="medium",
+    app_title="Local DP: what did the answers actually reveal?",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -89,10 +94,9 @@ def _(mo):
 def _(lessons):
     ex_rr = lessons.Exercise(
         question="Binary randomized response at ε = ln 3: with what probability (in %) does it report the true value?",
-        answer=75.0,
-        tolerance=0.01,
-        absolute=True,
-        unit="%",
+        answer="75 %",
+        hints=("The true value is kept with probability e^ε/(e^ε + 1).",
+               "e^(ln 3) is 3: the probability is 3 out of 3 + 1."),
         why="With K = 2 the true value is kept with probability e^ε/(e^ε + 1) = 3/4: the answer 1 is 3 times as "
         "likely when the secret is 1 as when it is 0, exactly e^ε.",
         solution=r"$\frac{e^{\ln 3}}{e^{\ln 3} + 1} = \frac{3}{4}$ = **75 %**; the other value is reported with "
@@ -110,7 +114,7 @@ def _(ex_rr, rr_answer):
 
 @app.cell
 def _(ex_rr, rr_answer):
-    ex_rr.feedback(rr_answer.value)
+    ex_rr.feedback(rr_answer)
     return
 
 
@@ -134,7 +138,8 @@ def _(mo):
 
 @app.cell
 def _(compute, figs, mo, number, p, x_true):
-    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False)
+    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg,
+                       ratio=False)
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
     _text = mo.md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
@@ -170,9 +175,9 @@ def _(lessons):
     ex_balanced = lessons.Exercise(
         question="Six binary randomized-response answers at ε = 1 came out 1, 1, 1, 1, 0, 0. What is their realized "
         "loss ℓ? (Basic composition charges 6.)",
-        answer=2.0,
-        tolerance=1e-3,
-        absolute=True,
+        answer="2",
+        hints=("Each 1 and each 0 move the odds between the two secrets by e^ε in opposite directions.",
+               "Count how many 1's are left over once each 0 has cancelled a 1, and multiply by ε."),
         why="Each 1 multiplies Λ(1)/Λ(0) by e^ε and each 0 divides it by e^ε, so ℓ = ε·|n₁ − n₀| = 1·|4 − 2| = 2. "
         "Three 1's and three 0's would reveal nothing (Example 1).",
         solution=r"$\Lambda(1) = p^4 (1-p)^2$ and $\Lambda(0) = (1-p)^4 p^2$ with $p = e/(e+1)$, so "
@@ -190,7 +195,7 @@ def _(balanced_answer, ex_balanced):
 
 @app.cell
 def _(balanced_answer, ex_balanced):
-    ex_balanced.feedback(balanced_answer.value)
+    ex_balanced.feedback(balanced_answer)
     return
 
 
@@ -204,7 +209,8 @@ def _(mo):
     (Thm 4.1). The **Bayesian privacy filter** (Def. 4.3, Algorithm 2) therefore answers a query only if **every**
     answer it could give keeps the loss within the budget (Cor. 4.1, Eq. 15):
 
-    $$\max_y \;\Big[\ln \max_x \Lambda(x)\Pr[q(x) = y] - \ln \min_x \Lambda(x)\Pr[q(x) = y]\Big] \;\le\; \varepsilon_G .$$
+    $$\max_y \;\Big[\ln \max_x \Lambda(x)\Pr[q(x) = y] - \ln \min_x \Lambda(x)\Pr[q(x) = y]\Big]
+    \;\le\; \varepsilon_G .$$
 
     It looks ahead over all answers *before* the query runs, so the decision depends on public information only and
     reveals nothing about the secret. Its **odometer** is the realized loss $\ell$ of what was answered (Def. 4.5):
@@ -235,6 +241,8 @@ def _(lessons):
         "e^ℓ = 1.1458 if it answers 0 and e^ℓ = 2.25 if it answers 1. Does the filter answer q₂?",
         answer="yes",
         options=("yes", "no"),
+        hints=("Compare the worse of the two look-ahead values with e^(ε_G).",
+               "e^(ln 2.25) is 2.25; the filter's test allows equality."),
         why="The test is ℓ ≤ ε_G with equality allowed: the worse answer lands exactly on the budget 2.25 = 1.5², so "
         "q₂ is answered (and the answer 0 even lowers the odometer to 1.1458).",
         solution="Both branches satisfy e^ℓ ≤ e^(ε_G) = 2.25 (one with equality), so q₂ passes the look-ahead. "
@@ -252,7 +260,7 @@ def _(equal_answer, ex_equal):
 
 @app.cell
 def _(equal_answer, ex_equal):
-    ex_equal.feedback(equal_answer.value)
+    ex_equal.feedback(equal_answer)
     return
 
 
@@ -289,8 +297,10 @@ def _(lessons):
     ex_count = lessons.Exercise(
         question="Binary randomized response at ε = 1 with budget ε_G = 4: basic composition answers 4 queries. How "
         "many does the Bayesian filter answer on average? Set ε and ε_G and read it off.",
-        answer=8.344,
-        tolerance=0.002,
+        answer="8.344",
+        hints=("Set ε = 1 and ε_G = 4 and read the average number answered under the filter's chart.",
+               "The filter stops when the 1's and 0's differ by four; that takes about twice as many answers as "
+               "basic composition allows."),
         why="The filter stops when |n₁ − n₀| reaches 4; a walk drifting towards the true value (up with probability "
         "e/(1 + e) ≈ 0.73) takes 8.344 steps on average — about twice as many answers for the same guarantee.",
         solution="E[# answered](ε = 1, ε_G = 4) = **8.344** (closed form); basic composition ⌊4/1⌋ = 4.",
@@ -307,7 +317,7 @@ def _(count_answer, ex_count):
 
 @app.cell
 def _(count_answer, ex_count):
-    ex_count.feedback(count_answer.value)
+    ex_count.feedback(count_answer)
     return
 
 
@@ -347,8 +357,8 @@ def _(compute, lessons, math, mo):
                                                                                           rel=1e-12),
                       f"Example 1: Λ(0) = Λ(1) = {_e1.likelihood_0:.7f} = e^(3ε)/(1 + e^ε)^6"),
         lessons.check(abs(_e1.loss_balanced) < 1e-12 and lessons.close(_e1.loss_all_ones, 4.2, rel=1e-12),
-                      f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} for "
-                      "six 1's (= basic composition 2nε)"),
+                      f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} "
+                      "for six 1's (= basic composition 2nε)"),
         lessons.check(lessons.close(_e2.ratio, 1.5, rel=1e-12),
                       f"Example 2: max Λ / min Λ = {_e2.ratio:.6f}, the paper's 1.5"),
         lessons.check(abs(_e2.table.loc[2, "likelihood"] - 0.1046) < 5e-5 and abs(_e2.table.loc[3, "likelihood"] -

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Accuracy first: noise reduction and privacy filters")
+app = marimo.App(
+    width="medium",
+    app_title="Accuracy first: noise reduction and privacy filters",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -33,7 +38,8 @@ def _(mo):
     $\varepsilon_1 < \varepsilon_2 < \dots$ (less noise at each step), with the noise values coupled through one
     Brownian motion $B$:
 
-    $$\hat y_k = y + B(1/\varepsilon_k^2), \qquad \operatorname{Var}\big(B(1/\varepsilon_k^2)\big) = 1/\varepsilon_k^2 .$$
+    $$\hat y_k = y + B(1/\varepsilon_k^2), \qquad
+    \operatorname{Var}\big(B(1/\varepsilon_k^2)\big) = 1/\varepsilon_k^2 .$$
 
     If it stops at level $\varepsilon_T$, the whole sequence of answers leaks no more than the last one alone: it
     costs $\rho_T = \varepsilon_T^2/2$ in zero-concentrated DP, whatever rule chose when to stop
@@ -112,8 +118,9 @@ def _(lessons):
     ex_stop = lessons.Exercise(
         question="With η = 0.1, at which noise level ε does the rule accept a release of a count y = 1000 that happens "
         "to land exactly on ŷ = 1000? (Give ε.)",
-        answer=0.021,
-        tolerance=0.01,
+        answer="0.021",
+        hints=("The rule accepts once ŷ·ε reaches (2 + η)/η.",
+               "With η = 0.1 the right-hand side is 21; divide it by the count."),
         why="ŷ·ε must reach (2 + η)/η = 21, so ε = 21/1000 = 0.021; the release then costs only ε²/2 ≈ 0.00022 of "
         "zCDP budget.",
         solution=r"$\hat y\,\varepsilon \ge (2+\eta)/\eta = 2.1/0.1 = 21$, so "
@@ -132,7 +139,7 @@ def _(ex_stop, stop_answer):
 
 @app.cell
 def _(ex_stop, stop_answer):
-    ex_stop.feedback(stop_answer.value)
+    ex_stop.feedback(stop_answer)
     return
 
 
@@ -201,8 +208,9 @@ def _(compute, figs, grid_args, mo, number, p, variant):
 def _(lessons):
     ex_rho = lessons.Exercise(
         question="The paper's experiments use ε = 10 and δ = 10⁻⁶. What zCDP budget ρ* does the filter get?",
-        answer=1.353015,
-        tolerance=1e-5,
+        answer="1.35301",
+        hints=("Set ε = 10 and δ = 10⁻⁶ and read ρ* above the filter's picture.",
+               "ρ* = (√(ln(1/δ) + ε) − √ln(1/δ))², and ln(10⁶) is about 13.8."),
         why="ρ* = (√(ln 10⁶ + 10) − √ln 10⁶)² = (4.88012 − 3.71692)² = 1.35301, so the squared levels of all "
         "releases may add up to 2ρ* ≈ 2.706: the paper's “roughly 2.705”.",
         solution=r"$L = \ln 10^6 = 13.8155$, $\rho^* = (\sqrt{23.8155} - \sqrt{13.8155})^2 = (4.88012 - 3.71692)^2 "
@@ -220,7 +228,7 @@ def _(ex_rho, rho_answer):
 
 @app.cell
 def _(ex_rho, rho_answer):
-    ex_rho.feedback(rho_answer.value)
+    ex_rho.feedback(rho_answer)
     return
 
 
@@ -287,6 +295,8 @@ def _(lessons):
         "ε = 10, δ = 10⁻⁶, what does the printed constant do to the budget ρ*?",
         answer="it shrinks by about 43 %",
         options=("it grows by about 43 %", "it shrinks by about 43 %", "nothing: the two are equal"),
+        hints=("A larger constant charges more privacy for the same ρ: does more or less ρ then fit under ε?",
+               "Set the constant to “as printed” and watch ρ* in the numbers above."),
         why="With the printed constant ρ* = (√(2L + ε) − √(2L))² = 0.770693 instead of 1.35301: still safe (it "
         "overstates the cost), but 43 % of the budget is wasted. Set the constant to *as printed* and watch fewer "
         "counts fit.",
@@ -305,7 +315,7 @@ def _(ex_printed, printed_answer):
 
 @app.cell
 def _(ex_printed, printed_answer):
-    ex_printed.feedback(printed_answer.value)
+    ex_printed.feedback(printed_answer)
     return
 
 

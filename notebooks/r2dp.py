@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="R²DP: draw the noise scale at random")
+app = marimo.App(
+    width="medium",
+    app_title="R²DP: draw the noise scale at random",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -96,7 +101,8 @@ def _(mo):
 def _(compute, figs, key, mo, number, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES)
+    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False,
+                        draws=compute.MC_SAMPLES)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = mo.md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
@@ -135,9 +141,10 @@ def _(compute, figs, key, mo, p):
 def _(lessons):
     ex_laplace = lessons.Exercise(
         question="Set ε = 1, γ = 0.1, Δ = 1. What is the best usefulness any R²DP law reaches (the two-point law)?",
-        answer=0.0952,
-        tolerance=0.0005,
-        absolute=True,
+        answer="0.0952",
+        share=True,
+        hints=("Set ε = 1 and compare the two-point law's usefulness with Laplace's.",
+               "At ε ≤ 1 the best law collapses onto Laplace: compute 1 − e^(−εγ/Δ)."),
         why="At ε ≤ 1 plain Laplace is already the best R²DP law: the best value is Laplace's own "
         "1 − e^(−0.1) ≈ 0.0952.",
         solution=r"For $\varepsilon \le 1$ the two-point optimum collapses onto $u^* = \varepsilon/\Delta$, so "
@@ -155,7 +162,7 @@ def _(ex_laplace, laplace_answer):
 
 @app.cell
 def _(ex_laplace, laplace_answer):
-    ex_laplace.feedback(laplace_answer.value)
+    ex_laplace.feedback(laplace_answer)
     return
 
 
@@ -184,6 +191,8 @@ def _(lessons):
         "Laplace?",
         answer="no",
         options=("yes", "no"),
+        hints=("What does the ε-DP promise say about the chance of missing by more than one whole Δ?",
+               "Chaining the promise gives P(|noise| > mΔ) ≥ e^(−mε), and Laplace meets it with equality."),
         why="When γ is a whole multiple of Δ, Laplace is the best of all ε-DP additive noises: the ε-DP promise "
         "itself forces P(|noise| > mΔ) ≥ e^(−mε), which Laplace meets with equality.",
         solution=r"Chaining the ε-DP inequality between $q(d)$ and $q(d) + \Delta$ gives "
@@ -201,7 +210,7 @@ def _(ex_whole, whole_answer):
 
 @app.cell
 def _(ex_whole, whole_answer):
-    ex_whole.feedback(whole_answer.value)
+    ex_whole.feedback(whole_answer)
     return
 
 
@@ -233,9 +242,9 @@ def _(lessons):
     ex_two = lessons.Exercise(
         question="What is the exact ε of the two-point law u₀ = 0.2 with probability ½, u₁ = 0.8 otherwise, at Δ = 1? "
         "(The paper's Theorem 4.4 says 0.5443.)",
-        answer=0.6478,
-        tolerance=0.0005,
-        absolute=True,
+        answer="0.6478",
+        hints=("The exact ε of a law is ln(E[u] / M′(−Δ)).",
+               "E[u] is 0.5 here; M′(−1) averages u·e^(−u) over the two values of u."),
         why="ε = ln(E[u]/M′(−Δ)) = ln(0.5 / (0.1·e^(−0.2) + 0.4·e^(−0.8))) ≈ 0.6478: the printed formula "
         "under-states the privacy loss.",
         solution=r"$\mathbb{E}[u] = 0.5$, $M'(-1) = 0.5\cdot0.2\,e^{-0.2} + 0.5\cdot0.8\,e^{-0.8} = 0.26160$, so "
@@ -253,7 +262,7 @@ def _(ex_two, two_answer):
 
 @app.cell
 def _(ex_two, two_answer):
-    ex_two.feedback(two_answer.value)
+    ex_two.feedback(two_answer)
     return
 
 

@@ -1,7 +1,12 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="The sparse vector technique with exponential noise")
+app = marimo.App(
+    width="medium",
+    app_title="The sparse vector technique with exponential noise",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
 
 
 @app.cell
@@ -150,8 +155,10 @@ def _(csvt, figs, mo, number, p, summary):
 def _(lessons):
     ex_rop = lessons.Exercise(
         question="At ε = 1, c = 50, k = 200 and α = 0 (exponential noise), how large is the optimal correction r^op?",
-        answer=564.486,
-        tolerance=0.001,
+        answer="564.5",
+        hints=("Set ε = 1, c = 50, k = 200, α = 0 and read the optimal correction under the correction chart.",
+               "It is the point where a single count below the threshold passes with chance 1/(k + 1); it is "
+               "several times the query noise scale."),
         why="r^op solves Pr[v − ρ > r] = 1/(k + 1) = 1/201: with 1/λ = 105.8 and b = 18.1 that is r ≈ 564.5, more "
         "than five times the mean noise.",
         solution=r"With $\varepsilon_1 = 0.05525$, $\varepsilon_2 = 0.94475$: $b = 1/\varepsilon_1 = 18.100$, "
@@ -170,7 +177,7 @@ def _(ex_rop, rop_answer):
 
 @app.cell
 def _(ex_rop, rop_answer):
-    ex_rop.feedback(rop_answer.value)
+    ex_rop.feedback(rop_answer)
     return
 
 
@@ -178,8 +185,9 @@ def _(ex_rop, rop_answer):
 def _(lessons):
     ex_scale = lessons.Exercise(
         question="Keep c = 50, k = 200, α = 0 and lower ε from 1 to 0.1. By what factor does r^op grow?",
-        answer=10.0,
-        tolerance=0.001,
+        answer="10",
+        hints=("Read r^op at ε = 1, then at ε = 0.1, and divide.",
+               "Every noise scale is proportional to 1/ε."),
         why="Every noise scale is proportional to Δ/ε, and r^op is a quantile of their difference: it scales exactly "
         "as 1/ε (564.5 becomes 5645).",
         solution="r^op(ε = 0.1) = 5644.86 and r^op(ε = 1) = 564.486: the ratio is **10**.",
@@ -196,7 +204,7 @@ def _(ex_scale, scale_answer):
 
 @app.cell
 def _(ex_scale, scale_answer):
-    ex_scale.feedback(scale_answer.value)
+    ex_scale.feedback(scale_answer)
     return
 
 
@@ -207,6 +215,8 @@ def _(lessons):
         "the chance of rejecting 10 negatives and then accepting a positive?",
         answer="over-states",
         options=("over-states", "under-states", "exact"),
+        hints=("Set c = 1, k = 10 and compare the two numbers under the success curve.",
+               "One shared threshold noise that helps reject the negatives also blocks the positive."),
         why="Eq. 8 gives 0.03505, but the algorithm shares one threshold noise, and the exact chance is 0.02669: "
         "a high ρ that helps reject the negatives also blocks the positive.",
         solution="Set c = 1, k = 10 and compare the two numbers under the success curve: Eq. 8 **0.03505**, exact "
@@ -224,7 +234,7 @@ def _(eq8_answer, ex_eq8):
 
 @app.cell
 def _(eq8_answer, ex_eq8):
-    ex_eq8.feedback(eq8_answer.value)
+    ex_eq8.feedback(eq8_answer)
     return
 
 

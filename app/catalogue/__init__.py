@@ -26,17 +26,21 @@ from app.catalogue._core import (
     register,
 )
 
+# isort: split
 # The topic modules register their own entries.
 from app.catalogue import (  # noqa: E402
     audit,
     brdp,
+    course,
     ldp,
     ledger,
     negotiate,
     noise_reduction,
+    poll,
     r2dp,
     svt,
 )
+
 __all__ = [
     "CATALOGUE",
     "DEFAULT_EPSILON",
@@ -50,10 +54,12 @@ __all__ = [
     "register",
     "audit",
     "brdp",
+    "course",
     "ldp",
     "ledger",
     "negotiate",
     "noise_reduction",
+    "poll",
     "r2dp",
     "svt",
 ]

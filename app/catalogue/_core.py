@@ -1,4 +1,5 @@
-"""The catalogue's core: the ``Param`` record, the registry and the shared entries (see ``app/catalogue/__init__.py``)."""
+"""The catalogue's core: the ``Param`` record, the registry and the shared entries (see ``app/catalogue/__init__.py``).
+"""
 
 
 from __future__ import annotations

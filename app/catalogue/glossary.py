@@ -18,7 +18,8 @@ GLOSSARY: dict[str, str] = {
     "ε's and δ's; tighter accountants (advanced composition, zCDP, PLD) give totals that grow roughly like √T.",
     "privacy profile": "The whole curve δ(ε) of guarantees one mechanism meets: for each ε, the smallest δ for which "
     "it is (ε, δ)-DP. It equals the largest hockey-stick divergence between the outputs on neighbouring data sets.",
-    "hockey-stick divergence": "The largest gap P(S) − e^ε·Q(S) over all sets of outputs S, for the output laws P and Q on two neighbouring "
+    "hockey-stick divergence": "The largest gap P(S) − e^ε·Q(S) over all sets of outputs S, for the output laws P and "
+    "Q on two neighbouring "
     "data sets. A mechanism is (ε, δ)-DP "
     "exactly when this is at most δ for the output laws P, Q of every pair of neighbouring data sets.",
     "privacy loss": "For an output y, the log-ratio ln(P(y)/Q(y)) of its probabilities under two neighbouring data "
@@ -48,5 +49,9 @@ GLOSSARY: dict[str, str] = {
     "Laplace, BR-DP and negotiation pages, γ on the R²DP page, α in the SVT paper's (α, β)-accuracy — each paper's "
     "own letter for the same idea. On the Accuracy-first page the tolerance is relative, η: an answer is accurate "
     "when its error is at most η times the true value.",
+    "unbiased estimate": "An estimate that is right on average: repeated over many classes, its errors cancel out. "
+    "The class poll's estimate of the share of Yes is unbiased, so it can fall a little below 0 % or above 100 %.",
+    "confidence interval": "A range computed from the answers that holds the true value in 95 % of the polls it is "
+    "computed for. The more private each answer, the wider it gets for the same number of answers.",
 }
 

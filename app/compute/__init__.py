@@ -12,20 +12,21 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import dpcore
-from dpcore import accounting, baseline
-
 from app.compute._cache import MAX_ENTRIES, cached, cached_resource  # noqa: F401 — re-exported
+from dpcore import accounting, baseline
 
 MECHS = baseline.MECHANISMS
 #: Past this ε, e^ε overflows double precision (ln of the largest float, ≈ 709.78); dpcore works in log space there,
 #: dp_accounting does not.
 EXP_OVERFLOW = float(np.log(sys.float_info.max))
-_HEAP = {"modules": 0, "lock": threading.Lock()}  # process-wide: how many modules were loaded at the last freeze
+#: process-wide: how many modules were loaded at the last freeze, and who freezes
+_HEAP: dict[str, Any] = {"modules": 0, "lock": threading.Lock()}
 
 
 def settle_heap() -> None:
@@ -77,7 +78,7 @@ def densities(epsilon: float, delta: float, sensitivity: float, method: str) -> 
     cal = calibration(epsilon, delta, sensitivity, method)
     half = max(4.0 * cal.sigma, 7.0 * cal.laplace_scale)
     x = np.linspace(-half, half, 601)
-    frame = {"x": x}
+    frame: dict[str, Any] = {"x": x}
     for m in MECHS:
         frame[m] = baseline.noise_density(x, mechanism=m, scale=cal.scale(m))
     return pd.DataFrame(frame)
@@ -208,7 +209,7 @@ def sampled_outputs(
 @cached
 def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
     """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
-    post = np.atleast_1d(dpcore.posterior_bound(list(priors), epsilon))
+    post = np.atleast_1d(dpcore.posterior_bound(np.array(priors), epsilon))
     table = pd.DataFrame({"prior": priors, "largest_posterior": post})
     return table, float(np.exp(epsilon))
 

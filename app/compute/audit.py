@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,7 +45,9 @@ def _event_frame(bound: A.EventBound, lo: float, hi: float) -> pd.DataFrame:
     if bound.edges is None:
         return pd.DataFrame({"outcome": list(bound.outcomes)})
     edges = np.asarray(bound.edges)
-    rows, start, prev = [], None, None
+    rows: list[tuple[int, int]] = []
+    start: Any = None  # the first and the last outcome of the run of consecutive outcomes being read
+    prev: Any = None
     for b in bound.outcomes:
         if start is None:
             start = prev = b
@@ -85,7 +88,7 @@ def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int
         lo = hi = math.nan
     curve = None
     if with_curve:
-        common = dict(alpha=alpha / 2, bins=AUDIT_BINS, discrete=pair.discrete)
+        common: dict[str, Any] = dict(alpha=alpha / 2, bins=AUDIT_BINS, discrete=pair.discrete)
         sizes = curve_sizes(n)
         eps_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, delta=pair.claimed_delta, **common)
         dl_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, target="delta",

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
+
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import brdp
+
+Accountant = Literal["exact", "paper"]
+Calibration = Literal["analytic", "classic"]
+Query = Literal["sum", "average", "count"]
+Mode = Literal["paper", "corrected"]  # subsampling: Alg. 4 as printed, or with the sensitivity Δ_f/p
 
 COMPOSITION_INTERVAL = 5e-4  # PLD loss grid of the drawn exact composition curve (ε_T within ~T·h/2)
 RECYCLER_SHOWN = 40  # releases drawn in the recycler stream
@@ -42,9 +48,9 @@ class PlanKey(NamedTuple):
     delta: float
     sensitivity: float
     theta: float
-    kernel: str
-    accountant: str = "exact"
-    calibration: str = "analytic"
+    kernel: brdp.Kernel
+    accountant: Accountant = "exact"
+    calibration: Calibration = "analytic"
     share: float | None = None
     q: float | None = None
     delta_y: float | None = None
@@ -55,8 +61,8 @@ class PlanKey(NamedTuple):
 
 @cached(show_spinner="Optimising the budget split …")
 def optimal_plan(
-    epsilon: float, delta: float, sensitivity: float, theta: float, kernel: str, accountant: str, calibration: str,
-    delta_y: float | None = None,
+    epsilon: float, delta: float, sensitivity: float, theta: float, kernel: brdp.Kernel, accountant: Accountant,
+    calibration: Calibration, delta_y: float | None = None,
 ) -> brdp.BRDPPlan:
     """The optimiser's plan: Alg. 2 + Alg. 1 (paper) or the exact optimiser, the kernel at δ_y (δ when None)."""
     return brdp.optimize(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
@@ -183,16 +189,16 @@ def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> tuple[pd.DataF
 
 
 @cached
-def landscape(epsilon: float, delta: float, sensitivity: float, theta: float, kernel: str,
-              calibration: str) -> pd.DataFrame:
+def landscape(epsilon: float, delta: float, sensitivity: float, theta: float, kernel: brdp.Kernel,
+              calibration: Calibration) -> pd.DataFrame:
     """Alg. 2 landscape over ε_y ∈ (0, ε]: acceptance, q (Alg. 1), q_base, p_θ, δ's."""
     return brdp.budget_split_landscape(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta,
                                        kernel=kernel, calibration=calibration, n=80)
 
 
 @cached
-def q_curves(epsilon: float, deltas: tuple[float, ...], sensitivity: float, theta: float, kernel: str,
-             calibration: str) -> pd.DataFrame:
+def q_curves(epsilon: float, deltas: tuple[float, ...], sensitivity: float, theta: float, kernel: brdp.Kernel,
+             calibration: Calibration) -> pd.DataFrame:
     """q against ε_y (Fig. 3): Alg. 1 for each δ and the baseline 1 − e^{−(ε − ε_y)}.
 
     Long form: epsilon_y, curve ("baseline" or "δ = …"), delta, q.
@@ -210,7 +216,7 @@ def q_curves(epsilon: float, deltas: tuple[float, ...], sensitivity: float, thet
 
 
 @cached(show_spinner="Optimising the split at every ε …")
-def acceptance(delta: float, sensitivity: float, theta: float, kernel: str, calibration: str,
+def acceptance(delta: float, sensitivity: float, theta: float, kernel: brdp.Kernel, calibration: Calibration,
                exact: bool = True) -> pd.DataFrame:
     """Acceptance against total ε (Fig. 4): DP and BR-DP (paper) on 24 ε from 0.25 to 6, and
     BR-DP with the exact optimiser at :data:`EXACT_ACCEPTANCE_EPS` (NaN elsewhere; NaN throughout if not exact)."""
@@ -299,7 +305,7 @@ def _rates(n_records: int, delta: float) -> np.ndarray:
     return np.geomspace(low, 1.0, 22) if low < 1 else np.array([1.0])
 
 
-def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
+def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
                       n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """Sampling vs perturbation noise against the rate p (Sec. 7), Gaussian kernel.
 
@@ -315,29 +321,29 @@ def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: f
         for mode, dk in (("paper", sensitivity), ("corrected", sensitivity / p)):
             pl = brdp.optimize(epsilon=ei, delta=di, sensitivity=dk, theta=theta, kernel="gaussian",
                                accountant="paper")
-            variant = "corrected" if mode == "paper" else "true"
+            variant: Literal["corrected", "true"] = "corrected" if mode == "paper" else "true"
             acc = brdp.subsampled_acceptance(scale=pl.scale, theta=theta, q=pl.q, sigma_e=se, variant=variant)
             rows.append({"mode": mode, "rate": p, "epsilon_in": ei, "sigma_e": se, "sigma_y": pl.scale,
                          "q": pl.q, "total": math.hypot(se, pl.scale), "acceptance": acc})
     return pd.DataFrame(rows)
 
 
-def sampling_plan(epsilon: float, delta: float, sensitivity: float, theta: float, query: str, n_records: int,
-                  mode: str, sigma_x: float = SIGMA_X, p_c: float = P_C) -> brdp.SubsamplingPlan:
+def sampling_plan(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
+                  mode: Mode, sigma_x: float = SIGMA_X, p_c: float = P_C) -> brdp.SubsamplingPlan:
     """Alg. 4's optimal sampling rate in ``paper`` or ``corrected`` mode."""
     return brdp.optimal_sampling_rate(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta,
                                       n_records=n_records, query=query, sigma_x=sigma_x, p_c=p_c, mode=mode)
 
 
 @cached
-def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, query: str, n_records: int,
+def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
             rate: float, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """The subsampled BR-DP at the sidebar's rate p, in both modes: inner ε, σ_E, σ_y, q, acceptance as the
     paper computes it (eq. 13 corrected) and the true acceptance Pr(|E + N_brdp| ≤ θ)."""
     ei, di = (epsilon, delta) if rate >= 1 else brdp.deamplify(epsilon, delta, rate=rate)
     se = brdp.sampling_error_std(query, rate=rate, n_records=n_records, sigma_x=sigma_x, p_c=p_c) if rate < 1 else 0.0
     rows = []
-    for mode, dk in (("paper (Δ_f)", sensitivity), ("corrected (Δ_f / p)", sensitivity / rate)):
+    for mode, dk in (("paper: sensitivity Δ", sensitivity), ("corrected: sensitivity Δ / p", sensitivity / rate)):
         pl = brdp.optimize(epsilon=ei, delta=di, sensitivity=dk, theta=theta, kernel="gaussian", accountant="paper")
         rows.append({"mode": mode, "inner ε": ei, "inner δ": di, "σ_E": se, "σ_y": pl.scale, "q": pl.q,
                      "acceptance, eq. (13) corrected": brdp.subsampled_acceptance(
@@ -349,7 +355,7 @@ def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, quer
 SIZE_GRID = (100, 1000, 10_000, 100_000)  # |X| of the p*-against-|X| chart (Fig. 6 at the sidebar's settings)
 
 
-def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
+def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
                  n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """Alg. 4's p* and acceptance against |X| at the sidebar's settings, paper mode and corrected mode
     (Fig. 6); |X| = :data:`SIZE_GRID` and the sidebar's |X|."""
@@ -362,7 +368,7 @@ def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float,
     return pd.DataFrame(rows)
 
 
-def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, query: str,
+def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
                 n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 9 as one background job (:mod:`app.background`): :func:`subsampling_curve` and :func:`rate_vs_size`
     (whose rows at the sidebar's |X| are Alg. 4's optima in both modes), for records of spread σ_x (sum, average)
@@ -374,15 +380,15 @@ def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, 
 # ------------------------------------------------------------------------------------------------ experiments
 
 
-def synthetic_records(query: str, n_records: int, seed: int) -> np.ndarray:
+def synthetic_records(query: Query, n_records: int, seed: int) -> np.ndarray:
     """Synthetic data: x_i ~ N(μ, σ_x²); for counting, the indicators of x_i > q_{0.9}
     (so Pr(x_i ∈ C) ≈ p_c = 0.1)."""
     x = np.random.default_rng(seed).normal(MU_X, SIGMA_X, n_records)
     return (x > np.quantile(x, 1 - P_C)).astype(float) if query == "count" else x
 
 
-def experiment(epsilon: float, delta: float, sensitivity: float, theta: float, query: str, n_records: int,
-               accountant: str, seed: int, n_releases: int = 1000) -> pd.DataFrame:
+def experiment(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
+               accountant: Accountant, seed: int, n_releases: int = 1000) -> pd.DataFrame:
     """Experiment sandbox (Figs. 7/8): box-plot statistics of the centred releases of the six
     mechanisms (IQR box, whiskers 2.5 %–97.5 %) and the acceptance share within ±θ."""
     rel = brdp.experiment_releases(synthetic_records(query, n_records, seed), query=query, epsilon=epsilon,
@@ -402,8 +408,8 @@ SANDBOX_EPS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)  # ε grid of the acceptance-
 SANDBOX_RELEASES = 300  # releases per mechanism and ε behind that chart
 
 
-def experiment_acceptance(delta: float, sensitivity: float, theta: float, query: str, n_records: int,
-                          accountant: str, seed: int) -> pd.DataFrame:
+def experiment_acceptance(delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
+                          accountant: Accountant, seed: int) -> pd.DataFrame:
     """Acceptance share within ±θ of each sandbox mechanism against ε (Figs. 7/8, right column):
     :data:`SANDBOX_RELEASES` seeded releases per mechanism at each ε of :data:`SANDBOX_EPS`.
     Long form: epsilon, mechanism, acceptance."""
@@ -427,14 +433,14 @@ def fig4(sensitivity: float) -> pd.DataFrame:
 
 
 @cached(show_spinner="Composing privacy-loss distributions …")
-def fig5(kernel: str) -> pd.DataFrame:
+def fig5(kernel: brdp.Kernel) -> pd.DataFrame:
     """Fig. 5 at ε = 1, θ = Δ_f = 1, δ = 10⁻⁵, paper plan (Alg. 2 + 1), T = 1 … 100.
 
     Gaussian: Thm. 3 with the exact kernel composition; Laplace: Thm. 3 with the kernel composed by RDP
     (Mironov), as in the paper; DP likewise; plus the exact BR-DP PLD.
     """
     p = optimal_plan(1.0, 1e-5, 1.0, 1.0, kernel, "paper", "analytic")
-    kc = "exact" if kernel == "gaussian" else "rdp"
+    kc: Literal["exact", "rdp"] = "exact" if kernel == "gaussian" else "rdp"
     ts = [1, 2, 5, 10, 20, 50, 100]
     rows = []
     for t in ts:
@@ -449,7 +455,7 @@ def fig5(kernel: str) -> pd.DataFrame:
 
 
 #: (Δ_f, θ) of each query in Fig. 6: the paper does not give them.
-FIG6_SETTINGS = {"sum": (1.0, 30.0), "average": (0.01, 1.0), "count": (1.0, 3.0)}
+FIG6_SETTINGS: dict[Query, tuple[float, float]] = {"sum": (1.0, 30.0), "average": (0.01, 1.0), "count": (1.0, 3.0)}
 FIG6_SIZES = (100, 1000, 10_000, 100_000)
 
 
@@ -473,7 +479,7 @@ FIG7_RIGHT = {"sum": (12.0, 10.0), "average": (0.0012, 1.0), "count": (1.0, 3.0)
 
 
 @cached
-def fig7(query: str) -> pd.DataFrame:
+def fig7(query: Query) -> pd.DataFrame:
     """Fig. 7 left column with synthetic data (|X| = 1000, seed 0) at the captions' (ε, Δ_f, θ), δ = 10⁻⁵,
     the paper's accountant."""
     e, d, th = FIG7_SETTINGS[query]
@@ -486,7 +492,7 @@ PAPER_TABLE1 = {  # Table I as printed: ε_T after 1000 compositions at ε = 0.1
 }
 
 
-def fig7_acceptance(query: str) -> pd.DataFrame:
+def fig7_acceptance(query: Query) -> pd.DataFrame:
     """Fig. 7(b, d, f): acceptance of the six mechanisms against ε at the caption's (Δ_f, θ), δ = 10⁻⁵, synthetic
     records (|X| = 1000, seed 0), the paper's accountant. A background job (seconds)."""
     d, th = FIG7_RIGHT[query]
@@ -516,9 +522,10 @@ def table1() -> pd.DataFrame:
     rows = []
     for kernel, short in (("laplace", "Lap"), ("gaussian", "Gau")):
         p = optimal_plan(0.1, 1e-5, 1.0, 1.0, kernel, "paper", "analytic")
-        kc = "exact" if kernel == "gaussian" else "rdp"
+        kc: Literal["exact", "rdp"] = "exact" if kernel == "gaussian" else "rdp"
         for mech, acct in ((f"{short}-DP", "dp"), (f"{short}-BRDP", "paper")):
-            ours = [brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant=acct, kernel_composition=kc)
+            ours = [brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant=acct,  # type: ignore[arg-type]
+                                          kernel_composition=kc)
                     for dl in (1e-5, 1e-10)]
             rows.append({"mechanism": mech, "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0], "this app, δ = 10⁻⁵": ours[0],
                          "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1], "this app, δ = 10⁻¹⁰": ours[1]})

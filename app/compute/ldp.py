@@ -155,8 +155,8 @@ def beliefs(family: str, epsilon: float, n: int, k: int, x: int, seed: int, prio
         "posterior": post,
     })
     top, bottom = _extremes(ll)
-    return Beliefs(add_ratio(df, ("log_likelihood_rel",)), ldp.realized_loss(ll), float(sum(t.epsilon for t in tabs)),
-                   tuple(outs), top, bottom, float(post[x]), float(b[x]))
+    return Beliefs(add_ratio(df, ("log_likelihood_rel",)), float(ldp.realized_loss(ll)),
+                   float(sum(t.epsilon for t in tabs)), tuple(outs), top, bottom, float(post[x]), float(b[x]))
 
 
 @cached
@@ -196,7 +196,7 @@ def statement(family: str, epsilon: float, n: int, k: int, x: int, seed: int, pr
     tabs, _, ll = _sampled(family, epsilon, n, k, x, seed)
     b = prior(prior_kind, n)
     phi = _statement(kind, n, x)
-    loss = ldp.realized_loss(ll)
+    loss = float(ldp.realized_loss(ll))
     basic = float(sum(t.epsilon for t in tabs))
     gain = ldp.knowledge_gain(phi, b, ll)
     lemma = ldp.lemma32_construction(ll, alpha=weight)
@@ -292,7 +292,8 @@ def output_losses(family: str, epsilon: float, n: int, k: int, x: int) -> Output
 class Timeline:
     """The Bayesian filter on a stream of k queries next to basic composition."""
 
-    table: pd.DataFrame  # step, epsilon, worst_case, accepted, output, loss, basic_spent, basic_accepted, budget (+_ratio)
+    #: step, epsilon, worst_case, accepted, output, loss, basic_spent, basic_accepted, budget (+_ratio)
+    table: pd.DataFrame
     accepted: int
     basic_accepted: int
     first_rejection: int | None
@@ -596,8 +597,8 @@ def examples() -> Examples:
     ll_b = np.log([1, 1.9, 2])
     p_b = np.array([1, 10, 0.5]) / 10.5
     counter = Counterexamples(qa.epsilon, fa.look_ahead(qa), fa.would_accept(qa), sa.would_accept(qa),
-                              ldp.realized_loss(ll_b), ldp.realized_loss(ll_b + np.log(p_b)), float(p_b[2]),
-                              float(p_b[0]))
+                              float(ldp.realized_loss(ll_b)), float(ldp.realized_loss(ll_b + np.log(p_b))),
+                              float(p_b[2]), float(p_b[0]))
     return Examples(ldp.example1(), ldp.example2(), ex3, len(tree.outputs), int(tree.lengths.min()),
                     int(tree.lengths.max()), tree.max_loss, tree.total_probability, tree.expected_length(0),
                     tree.expected_length(5), counter)
@@ -614,8 +615,8 @@ def rr_reference() -> pd.DataFrame:
 
 
 def rr_simulated(n_runs: int = 200, seed: int = 0) -> pd.DataFrame:
-    """Seeded Monte Carlo means ± standard errors of the four reference settings (seconds to tens of seconds: the page runs it
-    as a background job). Columns: epsilon, budget, mc_mean, mc_se, runs."""
+    """Seeded Monte Carlo means ± standard errors of the four reference settings (seconds to tens of seconds: the page
+    runs it as a background job). Columns: epsilon, budget, mc_mean, mc_se, runs."""
     rows = []
     for i, (eps, b, _) in enumerate(RR_REFERENCE):
         sim = ldp.simulate_accepted_counts(ldp.randomized_response(eps), b, true_value=1, n_runs=n_runs,

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import pandas as pd
 
 from app.compute._cache import cached
-from app.ledger_store import ledger_from_json
 from dpcore import ledger as dl
 
 
@@ -23,7 +22,7 @@ class Accounts:
 @cached
 def accounts(ledger_json: str) -> Accounts:
     """The accountants of a ledger given as :meth:`dpcore.ledger.Ledger.to_json` (a string: a cheap cache key)."""
-    led = ledger_from_json(ledger_json)
+    led = dl.restore(ledger_json)
     res = dl.accountants(led.releases, led.epsilon, led.delta, delta_share=led.delta_share)
     totals = pd.DataFrame([dataclasses.asdict(r) for r in res], columns=["name", "epsilon", "delta", "within", "note"])
     return Accounts(totals, dl.cumulative(led.releases, led.epsilon, led.delta, delta_share=led.delta_share))

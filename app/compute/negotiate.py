@@ -16,7 +16,8 @@ import pandas as pd
 
 import dpcore
 from app.compute._cache import cached
-from app.notation import number
+from app.notation import delta as delta_text
+from app.notation import deltas_in, number, numbers_in
 from dpcore import deployments as _deployments
 from dpcore import ledger as _ledger
 from dpcore import mechanisms as _mechanisms
@@ -79,7 +80,8 @@ class Requirement:
 
 
 #: Requirement arguments a mechanism does not use: dropped from its cache key, so e.g. moving δ does not redo R²DP.
-_UNUSED = {m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY}
+_UNUSED: dict[str, tuple[str, ...]] = {
+    m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY}
 _UNUSED["gaussian"] = ("kernel",)
 
 
@@ -116,7 +118,7 @@ def accuracies(epsilon: float, req: Requirement, seed: int = 0) -> pd.DataFrame:
 def _curve(mech: str, key: tuple) -> pd.DataFrame:
     args = {k: v for k, v in key if k != "confidence"}
     eps = np.geomspace(0.01, CAP, CURVE_POINTS)
-    df = ng.accuracy_curves(eps, mechanisms=[mech], **args)
+    df = ng.accuracy_curves(eps.tolist(), mechanisms=[mech], **args)
     df["label"] = df["mechanism"].map(LABELS)
     return df
 
@@ -167,7 +169,7 @@ def _percent(p: float) -> str:
 
 
 def _sentence(mech: str, eps: float, delta: float, req: Requirement) -> str:
-    head = f"Use {PHRASE[mech]} with ε = {fmt_epsilon(eps)}, δ = {number(delta)}"
+    head = f"Use {PHRASE[mech]} with ε = {fmt_epsilon(eps)}, δ = {delta_text(delta)}"
     if req.kind == "error":
         what = (f"each count is within ±{number(req.theta)} of the truth in {_percent(req.confidence)} of "
                 "releases")
@@ -197,7 +199,8 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
     df = epsilons(req, seed)
     rows = df.set_index("mechanism")
     ok = [m for m in PREFERENCE if m in rows.index and bool(rows.loc[m, "applicable"])
-          and bool(rows.loc[m, "meets"]) and bool(rows.loc[m, "sound"]) and math.isfinite(float(rows.loc[m, "epsilon"]))]
+          and bool(rows.loc[m, "meets"]) and bool(rows.loc[m, "sound"])
+          and math.isfinite(float(rows.loc[m, "epsilon"]))]
     reasons = []
     if ok:
         best = min(float(rows.loc[m, "epsilon"]) for m in ok)
@@ -311,11 +314,11 @@ def table_view(df: pd.DataFrame, *, direction: str) -> pd.DataFrame:
         "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": "—"}).fillna("—"),
         ("smallest ε" if direction == "forward" else "ε spent"): [
             _fmt_eps(float(e), bool(a)) for e, a in zip(df["epsilon"], df["applicable"], strict=True)],
-        "δ": [number(d) if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
+        "δ": [delta_text(d) if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
         "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "—" for x in df["accuracy"].astype(float)],
         "meets": [("yes" if m else "no") if a else "—" for m, a in zip(df["meets"], df["applicable"], strict=True)],
         "privacy sound": [("yes" if s else "NO: exact δ too large") if a else "—"
                           for s, a in zip(df["sound"], df["applicable"], strict=True)],
-        "why": df["reason"],
-        "note": df["note"],
+        "why": [deltas_in(numbers_in(str(t))) for t in df["reason"]],
+        "note": [deltas_in(numbers_in(str(t))) for t in df["note"]],
     })

@@ -84,7 +84,7 @@ def shortfall(epsilon: float, delta: float, variant: str) -> Shortfall | None:
 
 
 def make_grid(epsilon_max: float, levels: int, spacing: str) -> np.ndarray:
-    """Noise levels from ε_min = √EPS2_MIN to ``epsilon_max``: equally spaced in ε² ("linear", as in Section 7.2) or geometric."""
+    """Noise levels from ε_min = √EPS2_MIN to ``epsilon_max``, evenly spaced in ε² ("linear", Sec. 7.2) or geometric."""
     eps_min = math.sqrt(EPS2_MIN)
     if not epsilon_max > eps_min * (1 + 1e-9):
         raise ValueError(
@@ -408,8 +408,8 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
 def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
     """Expected ε² spent per count, noise reduction vs doubling vs oracle ((2+α)/α/y)² (``cost_comparison``).
 
-    True counts on a log grid 10 … 10⁴ plus the slider's y. The budget is the paper's, Σε² ≤ 2ρ*(10, 1e-6) = 2.706 (the noise-reduction grid is linear in ε² from ε²_min up to it), so the panel does not depend on
-    the sidebar's ε; each true count is cached on its own, so moving y computes one new row.
+    True counts on a log grid 10 … 10⁴ plus the slider's y, at the paper's budget Σε² ≤ 2ρ*(10, 1e-6) = 2.706 (a grid
+    linear in ε² from ε²_min up to it), not the sidebar's ε; each count is cached on its own (moving y adds one row).
     """
     values = np.unique(np.append(np.round(np.geomspace(10.0, 1e4, 13)), value))
     return pd.concat([_cost_row(float(y), levels, alpha, seed) for y in values], ignore_index=True)
@@ -558,10 +558,10 @@ def reddit_standin(trials: int, seed: int, epsilon_em: float = REDDIT["epsilon_e
 
 @cached
 def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
-    """Cost per count at y ∈ {30, 50, 100, 200, 500} at the paper's settings, grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
+    """Cost per count at y ∈ {30, 50, 100, 200, 500}, the paper's settings: grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     return nr.cost_comparison([30, 50, 100, 200, 500], alpha=PAPER["alpha"], epsilon2_min=EPS2_MIN,
-                              epsilon2_max=top, grid_size=PAPER["levels"], draws=draws, rng=seed)
+                              epsilon2_max=top, grid_size=int(PAPER["levels"]), draws=draws, rng=seed)
 
 
 @dataclass(frozen=True)
@@ -791,7 +791,7 @@ def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spa
                           "flat": flat[:LAPLACE_SHOWN].ravel()})
     pairs = pd.DataFrame({"b_fine": b[1:], "b_coarse": b[:-1], "empirical": flat[:, :-1].mean(axis=0),
                           "theory": (b[1:] / b[:-1]) ** 2})
-    loss = nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0)
+    loss = np.asarray(nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0))
     stop = np.asarray(nr.relative_error_stop(value + x[0], eps, alpha=alpha))
     k = int(np.argmax(stop)) if stop.any() else eps.size - 1
     gap = float(np.abs(pairs["empirical"] - pairs["theory"]).max()) if eps.size > 1 else 0.0

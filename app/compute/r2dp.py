@@ -14,14 +14,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import r2dp
 
-#: Sidebar family value → dpcore family used by :func:`dpcore.r2dp.optimize` (combo = Algorithm 1's Gamma + truncated normal).
+#: Sidebar family value → dpcore family used by :func:`dpcore.r2dp.optimize` (combo = Algorithm 1's Gamma + truncated
+#: normal).
 OPT_FAMILY = {"laplace": "laplace", "two_point": "two_point", "gamma": "gamma", "uniform": "uniform",
               "truncnorm": "truncated_normal", "combo": "gamma+truncated_normal"}
-#: Families drawn in the usefulness curves , in legend order (Algorithm 1's Gamma + truncated normal ≈ 0.1 s an optimum).
+#: Families drawn in the usefulness curves , in legend order (Algorithm 1's Gamma + truncated normal ≈ 0.1 s an
+#: optimum).
 CURVE_FAMILIES = ("two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
 MC_SAMPLES = 20_000
 #: Draws behind the noise histogram after the "sample 10⁵" button .
@@ -136,7 +139,9 @@ def make_law(key: LawKey) -> r2dp.MixingLaw:
     if family == "laplace":
         return r2dp.Dirac(eps / sens) if lock else r2dp.Dirac(par[0])
     if family == "two_point":
-        return r2dp.two_point_for_epsilon(par[0], par[1], epsilon=eps, sensitivity=sens) if lock else r2dp.TwoPoint(*par)
+        if lock:
+            return r2dp.two_point_for_epsilon(par[0], par[1], epsilon=eps, sensitivity=sens)
+        return r2dp.TwoPoint(*par)
     if family == "gamma":
         if lock:
             return r2dp.Gamma(par[0], float(r2dp.gamma_theta_for_epsilon(par[0], epsilon=eps, sensitivity=sens)))
@@ -164,7 +169,8 @@ def describe(law: r2dp.MixingLaw) -> str:
     if isinstance(law, r2dp.TruncatedNormal):
         return (f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at "
                 f"ℓ = {number(law.low, 4)}")
-    parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients))
+    assert isinstance(law, r2dp.Combination)  # the only family left
+    parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients, strict=True))
     return f"sum: {parts}"
 
 
@@ -217,7 +223,8 @@ def relative_atoms(law: r2dp.MixingLaw, epsilon: float, sensitivity: float) -> t
 
 
 def normalised(gamma: float, sensitivity: float) -> float:
-    """g = γ/Δq, the normalised tolerance every result depends on (scaling u by c and Δq, γ by 1/c changes neither ε nor U)."""
+    """g = γ/Δq, the normalised tolerance every result depends on (scaling u by c and Δq, γ by 1/c changes neither ε
+    nor U)."""
     return gamma / sensitivity
 
 
@@ -310,7 +317,8 @@ def mgf_view(key: LawKey, gamma: float, sensitivity: float) -> pd.DataFrame:
     with np.errstate(over="ignore"):
         m = np.asarray(law.mgf(t), dtype=float)
         mp = np.asarray(law.mgf_prime(t), dtype=float)
-    return pd.DataFrame({"t": t, "M": np.where(np.isfinite(m), m, np.nan), "M_prime": np.where(np.isfinite(mp), mp, np.nan)})
+    return pd.DataFrame({"t": t, "M": np.where(np.isfinite(m), m, np.nan),
+                         "M_prime": np.where(np.isfinite(mp), mp, np.nan)})
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -324,7 +332,8 @@ CURVE_GS = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 
 @cached(show_spinner="Optimising every family over ε (Gamma + TN takes a few s) …")
 def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
-    """U of Laplace, each optimised family (Algorithm 1's Gamma + truncated normal included), the staircase and the cap over ε.
+    """U of Laplace, each optimised family (Algorithm 1's Gamma + truncated normal included), the staircase and the cap
+    over ε.
 
     Δq = 1 and γ = g = γ/Δq (scale invariance). Long form: epsilon, family, usefulness, ratio (to Laplace). The
     optima go through :func:`optimum`, so they are shared with the γ curve and the family table.
@@ -435,7 +444,8 @@ def two_point_map(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
 
 @cached
 def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> PaperVsExact:
-    """Thm 4.4 as printed, exact ε (Cor. 3.3) and the brute-force sup of the privacy loss (the paper's Thm 4.4 drops the weights u_i of the mixture)."""
+    """Thm 4.4 as printed, exact ε (Cor. 3.3) and the brute-force sup of the privacy loss (the paper's Thm 4.4 drops
+    the weights u_i of the mixture)."""
     law = r2dp.TwoPoint(u0, u1, p)
     x = np.linspace(-3 * sensitivity, 4 * sensitivity, 1401)
     shifts = np.linspace(sensitivity / 40, sensitivity, 40)
@@ -632,7 +642,8 @@ FIG3_SENSITIVITIES = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0)
 
 @cached(show_spinner="Optimising the Fig. 3 grid …")
 def fig3(gamma: float, family: str) -> pd.DataFrame:
-    """Fig. 3 re-implemented (the paper states neither its axes nor its γ): U_Lap and U*_family over (ε, Δq) at one γ, and their ratio."""
+    """Fig. 3 re-implemented (the paper states neither its axes nor its γ): U_Lap and U*_family over (ε, Δq) at one γ,
+    and their ratio."""
     gs = np.array([gamma / s for s in FIG3_SENSITIVITIES])
     df = r2dp.improvement_map(np.array(FIG3_EPSILONS), gs, family=family)
     df["sensitivity"] = gamma / df["g"]
@@ -750,7 +761,7 @@ def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
     form, and the usefulness. Columns: σ law, exact δ, averaged δ, paper's δ, U(γ)."""
     rows = []
     for sigmas, weights in GAUSSIAN_MIXTURES:
-        law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights))
+        law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights, strict=True))
         rows.append({"σ law": law,
                      "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
                      "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,

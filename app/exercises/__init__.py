@@ -3,7 +3,7 @@ URL path (the home page's is "")."""
 
 from __future__ import annotations
 
-from app.exercises import audit, baselines, brdp, home, ldp, ledger, negotiate, noise_reduction, r2dp, svt
+from app.exercises import audit, baselines, brdp, home, ldp, ledger, negotiate, noise_reduction, poll, r2dp, svt
 from app.exercises._base import Exercise, query_string
 
 EXERCISES: dict[str, tuple[Exercise, ...]] = {
@@ -17,6 +17,7 @@ EXERCISES: dict[str, tuple[Exercise, ...]] = {
     "negotiate": negotiate.EXERCISES,
     "ledger": ledger.EXERCISES,
     "audit": audit.EXERCISES,
+    "poll": poll.EXERCISES,
 }
 
 __all__ = ["EXERCISES", "Exercise", "query_string"]

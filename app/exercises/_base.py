@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
+from app.exercises.check import Check
+
 
 def query_string(values: Mapping[str, str]) -> str:
     """``eps=0.5&sens=2`` from a mapping of URL keys to values (every character but letters and digits escaped)."""
@@ -14,7 +16,8 @@ def query_string(values: Mapping[str, str]) -> str:
 
 @dataclass(frozen=True)
 class Exercise:
-    """A "Try this" task: the settings a link opens, and an answer revealed on click.
+    """A "Try this" task: the settings a link opens, the question, an answer box judged by ``check`` (at the
+    precision the page shows it, with two hints before the solution) and ``answer``, the worked solution.
 
     ``numbers`` lists, in order, every computed number exactly as written in ``answer``; the test recomputes each
     one from dpcore (keyed by ``id``) and checks it to the precision shown.
@@ -25,6 +28,7 @@ class Exercise:
     settings: Mapping[str, str]
     answer: str
     numbers: tuple[str, ...] = field(default=())
+    check: Check | None = None
 
     def link(self, url_path: str) -> str:
         """Relative URL that opens ``url_path`` with this exercise's settings (``?eps=0.5&sens=2``)."""

@@ -1,6 +1,7 @@
 """“Try this” exercises of the Privacy audit page (shown under the page by app.classroom)."""
 
 from app.exercises._base import Exercise
+from app.exercises.check import Check
 
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
@@ -10,6 +11,10 @@ EXERCISES: tuple[Exercise, ...] = (
         {"mech": "laplace", "eps": "1"},
         "No: the verdict is *consistent* and the ε lower bound stays below the claimed 1. An audit can only "
         "prove a mechanism is *not* private enough; passing is evidence, not proof.",
+        check=Check("no", (
+            "Read the verdict metric at the top of the audit.",
+            "An honest mechanism's lower bound stays below the ε it claims.",
+        ), options=("yes", "no")),
     ),
     Exercise(
         "audit-brdp",
@@ -19,5 +24,9 @@ EXERCISES: tuple[Exercise, ...] = (
         "A VIOLATION: every answer outside the acceptance region is redrawn, so the outputs for the two "
         "neighbouring data sets never overlap; the audit proves a δ far above the claimed 0.001: the paper's "
         "accountant certified a mechanism that gives the secret away.",
+        check=Check("a violation", (
+            "Read the verdict metric at the top of the audit.",
+            "Every answer outside the acceptance region is redrawn: can the outputs for the two data sets overlap?",
+        ), options=("consistent", "a violation")),
     ),
 )

@@ -1,6 +1,7 @@
 """“Try this” exercises of the Home page (shown under the page by app.classroom)."""
 
 from app.exercises._base import Exercise
+from app.exercises.check import Check
 
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
@@ -10,21 +11,31 @@ EXERCISES: tuple[Exercise, ...] = (
         {"eps": "1"},
         "To at most **73.1 %**: her odds 1 : 1 can grow by at most e^1 ≈ 2.72, and 2.72 / (1 + 2.72) = 0.731.",
         ("73.1",),
+        check=Check("73.1 %", (
+            "Read the table beside the picture: the row for a belief of 50 % before the answer.",
+            "The odds 1 : 1 can grow by at most the factor e^ε shown above the table; turn those odds back into a "
+            "percentage.")),
     ),
     Exercise(
         "home-eps01",
-        "Set ε = 0.1. What is the largest factor on the odds, and where can the 50 % sceptic end up?",
+        "Set ε = 0.1. Where can the 50 % sceptic end up (in %)? Note the largest factor on the odds too.",
         {"eps": "0.1"},
         "The odds move by at most e^0.1 = **1.11×**, so her belief stays at or below **52.5 %**: a single "
         "answer barely tells her anything. That is what a small ε buys.",
         ("1.11", "52.5"),
+        check=Check("52.5 %", (
+            "Move ε down to 0.1 and read the row for a belief of 50 % in the table.",
+            "At ε = 0.1 the band hugs the diagonal: the answer is only a little above where she started.")),
     ),
     Exercise(
         "home-eps5",
-        "Set ε = 5. Where can the 50 % sceptic end up now — and an observer who started at only 1 %?",
+        "Set ε = 5. Where can the 50 % sceptic end up now (in %)? And an observer who started at only 1 %?",
         {"eps": "5"},
         "At up to **99.3 %** and **60.0 %**: the odds can move by e^5 ≈ 148×. One answer at ε = 5 can "
         "almost reveal membership, which is why such an ε is a weak promise for a single release.",
         ("99.3", "60.0"),
+        check=Check("99.3 %", (
+            "Move ε up to 5 and read the row for a belief of 50 % in the table.",
+            "At ε = 5 the band almost fills the square: she can end up very close to certain, but not at 100 %.")),
     ),
 )

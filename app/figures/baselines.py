@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -49,7 +48,8 @@ def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figu
         traces.append(line(part["T"], part["epsilon"], name=names[m], color=COLORS[m],
                            dash="dot" if m == "reference" else None))
     return figure(traces, title=f"Total ε after T releases (reported at δ = {number(delta)})", x="T (log scale)",
-                  y="total ε", log_x=True, log_y=True, marks=[vline(compositions, f"T = {compositions}", position="top")])
+                  y="total ε", log_x=True, log_y=True,
+                  marks=[vline(compositions, f"T = {compositions}", position="top")])
 
 
 def histogram(df: pd.DataFrame, *, total: int | None = None) -> go.Figure:
@@ -65,7 +65,9 @@ def histogram(df: pd.DataFrame, *, total: int | None = None) -> go.Figure:
         traces.append(line(centers, part["density"], name=f"{LABELS[m]} density", color=COLORS[m], width=2))
     drawn = {m: int(df.loc[df["mechanism"] == m, "count"].sum()) for m in MECHS}
     n = total if total is not None else drawn[MECHS[0]]
-    title = f"{n:,} sampled outputs against the density".replace(",", " ") if n else "sampled outputs against the density"
+    title = "sampled outputs against the density"
+    if n:
+        title = f"{n:,} {title}".replace(",", " ")
     outside = {LABELS[m]: n - k for m, k in drawn.items() if n - k > 0}
     if outside:
         title += "<br>(beyond the plotted range: " + ", ".join(f"{k} {name}" for name, k in outside.items()) + ")"

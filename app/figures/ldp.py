@@ -57,21 +57,25 @@ def _corners(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 # --- the picture of the idea ---------------------------------------------------------------------------
 
 
-def idea(df: pd.DataFrame, *, budget: float, ratio: bool) -> go.Figure:
-    """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε)."""
+def idea(df: pd.DataFrame, *, budget: float | None, ratio: bool) -> go.Figure:
+    """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε); the
+    budget ε_G as a dashed line (none when ``budget`` is None: the first course has no budget yet)."""
     traces = [
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
               name="charged by adding up ε (basic composition)", color=BASIC, dash="dot"),
         _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
               name="actually revealed: realized loss ℓ", color=BAYES),
     ]
-    b = math.exp(budget) if ratio and budget < 700 else budget
+    marks = []
+    if budget is not None:
+        b = math.exp(budget) if ratio and budget < 700 else budget
+        marks.append(hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right"))
     return figure(
         traces,
         title="The answers usually reveal far less than the worst case charges",
         x="answers given",
         y=f"privacy loss, {'e^ℓ (log axis)' if ratio else 'ℓ (ε units)'}",
-        marks=[hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right")],
+        marks=marks,
         hovermode="x unified",
         height=360,
         **_loss_axis(ratio),
@@ -116,7 +120,7 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
     names = [*bands["item"][:2], f"gain of “{text}”", "Lemma 3.2 construction"]
     bands_ = (0, 1)  # the two bands: one bar trace (fewer traces: each costs the browser a redraw pass)
     points = ((2, LIKE, "diamond"), (3, MAXC, "x"))  # the two gains: one marker trace
-    traces = [
+    traces: list[dict] = [
         {
             "type": "bar",
             "orientation": "h",
@@ -200,7 +204,8 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
             "y": loss,
             "name": "realized loss of the pattern",
             "customdata": np.column_stack([df["pattern"], [number(v, 3) for v in df["probability"]]]),
-            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}<extra></extra>",
+            "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}"
+                             "<extra></extra>",
             "marker": {"color": colors, "line": {"width": 0}},
         },
         {  # carries the colour bar of the bars' probabilities (one invisible point on the first bar)
@@ -549,7 +554,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
     """Fig. 1(a)/(c): the filter's odometer against the number of answered regressions, one line per run, next to
     basic composition's k·ε."""
     traces = []
-    for i, (run, part) in enumerate(df.groupby("run")):
+    for i, (_run, part) in enumerate(df.groupby("run")):
         tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
                    color=BAYES, width=1.2)
         tr["showlegend"] = i == 0
@@ -565,7 +570,7 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
         x="answered queries k",
         y="privacy loss ℓ (ε units)",
         marks=[hline(budget, f"budget ε_G = {number(budget)}", color=BUDGET, dash="dash", side="right")],
-        y_range=[0, budget * 1.15],
+        y_range=(0, budget * 1.15),
         hovermode="closest",
     )
 

@@ -106,4 +106,29 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
                   margin={"l": 60, "r": 20, "t": 60, "b": 50})
 
 
-__all__ = ["ROW_COLORS", "epsilon_dots", "accuracy_curves"]
+def released_table(df: pd.DataFrame, *, labels: dict[str, str], title: str) -> go.Figure:
+    """The true table (black bars' tops as diamonds) beside each mechanism's noisy release (dots) with its error bar
+    ±θ: what a published table looks like. ``df``: name, mechanism, true, noisy, within, probability."""
+    names = list(dict.fromkeys(df["name"]))
+    mechs = list(dict.fromkeys(df["mechanism"]))
+    first = df[df["mechanism"] == mechs[0]]
+    traces = [{"type": "scatter", "mode": "markers", "x": names, "y": list(first["true"]), "name": "true value",
+               "marker": {"symbol": "diamond", "size": 12, "color": "black"},
+               "hovertemplate": "%{x}<br>true value %{y:,.6g}<extra></extra>"}]
+    for m in mechs:
+        part = df[df["mechanism"] == m]
+        p = float(part["probability"].iloc[0])
+        traces.append({
+            "type": "scatter", "mode": "markers", "x": names, "y": list(part["noisy"]),
+            "name": f"{labels.get(m, m)}: within ±{number(float(part['within'].iloc[0]), 4)} in {100 * p:.3g} %",
+            "marker": {"size": 10, "color": ROW_COLORS.get(m, "#555555")},
+            "error_y": {"type": "data", "array": list(part["within"]), "visible": True, "thickness": 1.5},
+            "hovertemplate": f"{labels.get(m, m)}<br>%{{x}}: %{{y:,.6g}}<extra></extra>",
+        })
+    fig = figure(traces, title=title, x="", y="value", height=440, hovermode="closest",
+                 margin={"l": 60, "r": 20, "t": 60, "b": 60})
+    fig.update_layout(scattermode="group", scattergap=0.4)
+    return fig
+
+
+__all__ = ["ROW_COLORS", "epsilon_dots", "accuracy_curves", "released_table"]

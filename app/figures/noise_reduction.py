@@ -39,7 +39,7 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
                    "y": stops["release"].to_numpy(),
                    "name": "stop (charged here)", "marker": {"color": "#000000", "size": 11, "symbol": "x"},
                    "text": [f"ε_T = {number(e, 3)}, charge {number(c, 3)}"
-                            for e, c in zip(stops["epsilon_stop"], stops["charge"])]})
+                            for e, c in zip(stops["epsilon_stop"], stops["charge"], strict=True)]})
     half = 4.0 * float(bands["band_high"].iloc[0] - value)  # four noise scales at the noisiest level
     return figure(traces, title=f"{MECH_LABELS[mechanism]} noise reduction: one noise path per colour, "
                   "revealed left to right", x="noise level ε (log scale; right = less noise)",
@@ -50,7 +50,8 @@ def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: 
 def stopping(hist: pd.DataFrame, *, worst: float, mechanism: str) -> go.Figure:
     """Where the runs stop: share of runs per stopping charge, against the ex-ante worst-case charge."""
     unit = "ρ_T = ε_T²/2" if mechanism == "brownian" else "ε_T (ex-post ε)"
-    bar = {"type": "bar", "x": hist["charge"].to_numpy(), "y": hist["share"].to_numpy(), "name": "share of runs stopping here",
+    bar = {"type": "bar", "x": hist["charge"].to_numpy(), "y": hist["share"].to_numpy(),
+           "name": "share of runs stopping here",
            "marker": {"color": NR}, "hovertemplate": "charge %{x:.4g}: %{y:.1%}<extra></extra>"}
     return figure([bar], title="What each run actually paid (ex post) vs what it might have paid (ex ante)",
                   x=f"charge at the stop, {unit} (log scale)", y="share of runs", log_x=True,
@@ -64,10 +65,12 @@ def odometer(df: pd.DataFrame, *, budget: float) -> go.Figure:
     symbols = {"accepted": "circle", "failed (discarded)": "x", "refused": "circle-open"}
     for m in ("noise_reduction", "doubling"):
         part = df[df["method"] == m]
-        traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m], color=METHOD_COLORS[m],
+        traces.append(line(part["count"].to_numpy(), part["spent"].to_numpy(), name=METHOD_LABELS[m],
+                           color=METHOD_COLORS[m],
                            line_shape="hv", mode="lines+markers",
                            marker={"symbol": [symbols[s] for s in part["status"]], "size": 9},
-                           text=[f"y = {number(y)}: {s}" for y, s in zip(part["true_count"], part["status"])]))
+                           text=[f"y = {number(y)}: {s}"
+                                 for y, s in zip(part["true_count"], part["status"], strict=True)]))
     return figure(traces, title="Privacy odometer: budget used after each count (● returned, × failed, ○ refused)",
                   x="count in the queue (largest first)", y="cumulative ρ spent",
                   marks=[hline(budget, f"budget ρ* = {number(budget, 4)}")], hovermode="closest")
@@ -167,7 +170,8 @@ def correlation(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray, *, mechani
              for j in range(k)] for i in range(k)]
     heat = {"type": "heatmap", "z": z, "x": labels, "y": labels, "zmin": 0, "zmax": 1, "colorscale": "Viridis",
             "text": text, "hoverinfo": "text", "colorbar": {"title": {"text": "corr"}}}
-    return figure([heat], title=f"{MECH_LABELS[mechanism]}: empirical (below) vs min ε / max ε (above)", x="level ε_j", y="level ε_i",
+    return figure([heat], title=f"{MECH_LABELS[mechanism]}: empirical (below) vs min ε / max ε (above)",
+                  x="level ε_j", y="level ε_i",
                   hovermode="closest", height=480, xaxis={"type": "category", "title": {"text": "level ε_j"}},
                   yaxis={"type": "category", "autorange": "reversed", "title": {"text": "level ε_i"}})
 
@@ -243,8 +247,10 @@ def laplace_process(shown: pd.DataFrame, *, value: float) -> go.Figure:
                   hovermode="closest")
 
 
-def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float) -> go.Figure:
-    """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough."""
+def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, plain: bool = False) -> go.Figure:
+    """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough.
+
+    ``plain``: labels in words only (the first course has not met y, ŷ or ε_T)."""
     be = bands["epsilon"].to_numpy()
     n = len(stops)
     eps = df["epsilon"].to_numpy()[: len(df) // n]
@@ -252,7 +258,8 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
     stop = stops.iloc[0]
     k = int(np.searchsorted(eps, float(stop["epsilon_stop"])))
     traces: list[dict] = [
-        line(be, bands["band_high"].to_numpy(), name="typical noise y ± 1/ε", color=COLORS["reference"], width=1,
+        line(be, bands["band_high"].to_numpy(), name="typical size of the noise" if plain else "typical noise y ± 1/ε",
+             color=COLORS["reference"], width=1,
              dash="dash", legendgroup="band"),
         line(be, bands["band_low"].to_numpy(), name="y − 1/ε", color=COLORS["reference"], width=1, dash="dash",
              legendgroup="band", showlegend=False),
@@ -260,14 +267,16 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {"type": "scatter", "mode": "markers+text", "x": [stop["epsilon_stop"]], "y": [stop["release"]],
          "name": "stop: accurate enough", "marker": {"color": "#000000", "size": 13, "symbol": "x"},
-         "text": [f"stop here: pay ε<sub>T</sub>²/2 = {number(stop['epsilon_stop'] ** 2 / 2, 3)}"],
+         "text": ["stop here: accurate enough" if plain else
+                  f"stop here: pay ε<sub>T</sub>²/2 = {number(stop['epsilon_stop'] ** 2 / 2, 3)}"],
          "textposition": "bottom right"},
     ]
     half = 3.5 * float(bands["band_high"].iloc[0] - value)  # the noise at the noisiest level, 3.5 times
     return figure(traces, title="Noise reduction: start very noisy, remove noise step by step, stop when accurate",
-                  x="noise level ε (log scale; right = less noise, more privacy spent)", y="released value ŷ",
-                  log_x=True, y_range=(value - half, value + half),
-                  marks=[hline(value, f"true count y = {number(value)}")], hovermode="closest")
+                  x="noise level ε (log scale)" if plain else
+                  "noise level ε (log scale; right = less noise, more privacy spent)",
+                  y="released value" if plain else "released value ŷ", log_x=True, y_range=(value - half, value + half),
+                  marks=[hline(value, f"true count {'' if plain else 'y = '}{number(value)}")], hovermode="closest")
 
 
 def concurrent(df: pd.DataFrame, *, rho_budget: float, expost_budget: float) -> go.Figure:

@@ -65,7 +65,8 @@ def _log_axis(values: np.ndarray, title: str) -> dict:
     lo, hi = float(np.min(values)), float(np.max(values))
     ticks = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
              for m in (1, 2, 5) if lo <= m * 10.0**e <= hi]
-    return {"title": {"text": title}, "tickvals": [math.log10(t) for t in ticks], "ticktext": [number(t) for t in ticks]}
+    return {"title": {"text": title}, "tickvals": [math.log10(t) for t in ticks],
+            "ticktext": [number(t) for t in ticks]}
 
 
 def _marker(x: float, y: float, name: str, color: str, symbol: str = "x", **kw) -> dict:
@@ -172,7 +173,8 @@ def _two_rows(traces: list[dict], *, title: str, x: str, log_x: bool, marks: lis
 def usefulness_vs_epsilon(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     """U against ε for each optimised family, the staircase, Laplace and the cap; ratio to Laplace below."""
     top = df[df["family"] != "cap"]
-    traces = _family_traces(df, "epsilon", "usefulness", "y", True) + _family_traces(top, "epsilon", "ratio", "y2", False)
+    traces = (_family_traces(df, "epsilon", "usefulness", "y", True)
+              + _family_traces(top, "epsilon", "ratio", "y2", False))
     return _two_rows(traces, title="Best usefulness of each family at every ε (γ/Δ fixed)", x="ε (log scale)",
                      log_x=True, marks=[vline(epsilon, f"ε = {number(epsilon)}", position="top")])
 
@@ -187,7 +189,8 @@ def usefulness_vs_g(df: pd.DataFrame, *, g: float) -> go.Figure:
 
 def _log_ratio_ticks(zmax: float) -> dict:
     vals = [v for v in (1, 1.01, 1.1, 1.5, 2, 3, 5, 10) if math.log10(v) <= zmax + 1e-9]
-    return {"tickvals": [math.log10(v) for v in vals], "ticktext": [f"{number(v)}×" for v in vals], "title": {"text": "U*/U_Lap"}}
+    return {"tickvals": [math.log10(v) for v in vals], "ticktext": [f"{number(v)}×" for v in vals],
+            "title": {"text": "U*/U_Lap"}}
 
 
 def improvement_map(df: pd.DataFrame, two_point: pd.DataFrame, *, family: str, epsilon: float, g: float) -> go.Figure:
@@ -235,7 +238,8 @@ def landscape(df: pd.DataFrame, best: Any, *, current: Any, epsilon: float) -> g
     ]
     if current is not None:
         traces.append(_marker(math.log10(current.k), math.log10(current.theta), "this law", FAMILY_COLORS["this law"]))
-    return figure(traces, title="Gamma law: usefulness over its shape ν and scale s, and the ε constraint", x="", y="", height=460,
+    return figure(traces, title="Gamma law: usefulness over its shape ν and scale s, and the ε constraint", x="", y="",
+                  height=460,
                   hovermode="closest", xaxis=_log_axis(k_values, "shape ν (log scale)"),
                   yaxis=_log_axis(th_values, "scale s (log scale)"))
 
@@ -297,7 +301,8 @@ def releases(df: pd.DataFrame, exact: float, *, true_answer: float, gamma: float
                   x="released value",
                   y="count", height=400, hovermode="closest", shapes=[band],
                   xaxis={"title": {"text": "released value"}, "domain": [0, 0.45]},
-                  xaxis2={"title": {"text": "release number (log)"}, "domain": [0.55, 1], "type": "log", "anchor": "y2"},
+                  xaxis2={"title": {"text": "release number (log)"}, "domain": [0.55, 1], "type": "log",
+                          "anchor": "y2"},
                   yaxis2={"title": {"text": "P(|error| ≤ γ)"}, "anchor": "x2", "range": [0, 1.02]})
 
 
@@ -305,7 +310,8 @@ def fig3(df: pd.DataFrame, *, gamma: float) -> go.Figure:
     """Reproduced Fig. 3: U_Lap, U*_R²DP and their ratio over (ε, Δ) at one γ (three heat maps)."""
     maps = [("laplace_usefulness", "Laplace U", "x", "y", "Blues"), ("usefulness", "R²DP U*", "x2", "y2", "Blues"),
             ("ratio", "ratio", "x3", "y3", "Viridis")]
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (col, label, xa, ya, scale) in enumerate(maps):
         piv = df.pivot(index="sensitivity", columns="epsilon", values=col)
         bar = {"x": 0.28 + 0.36 * i, "len": 0.9, "thickness": 10, "title": {"text": label}}
@@ -325,7 +331,7 @@ def fig4(df: pd.DataFrame) -> go.Figure:
     """Reproduced Fig. 4: truncated-normal optimum / Laplace for ε ≤ 2 at four γ/Δ, with the small-γ cap."""
     palette = ("#882255", "#CC79A7", "#0072B2", "#009E73")
     traces = []
-    for color, (g, part) in zip(palette, df.groupby("g")):
+    for color, (g, part) in zip(palette, df.groupby("g"), strict=True):
         traces.append(_line(part["epsilon"], part["ratio"], name=f"γ/Δ = {number(g)}", color=color, width=2,
                             mode="lines+markers"))
     cap = df.drop_duplicates("epsilon")
@@ -339,7 +345,8 @@ def fig4(df: pd.DataFrame) -> go.Figure:
 def fig5(df: pd.DataFrame) -> go.Figure:
     """Reproduced Fig. 5: counting queries (Δ = 1), usefulness of (a) Laplace and (b) the best Gamma R²DP law over
     (ε, γ), as two heat maps on one colour scale."""
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (col, label) in enumerate((("laplace_usefulness", "(a) Laplace"), ("usefulness", "(b) R²DP (Gamma)"))):
         piv = df.pivot(index="g", columns="epsilon", values=col)
         xa, ya = ("x", "y") if i == 0 else ("x2", "y2")
@@ -368,7 +375,8 @@ def experiment(df: pd.DataFrame, *, measures: tuple[str, ...], title: str, y_tit
     gammas = sorted(df["gamma"].unique())
     panels = [(m, g) for m in measures for g in gammas]
     width = 1.0 / len(panels)
-    traces, layout = [], {}
+    traces: list[dict] = []
+    layout: dict[str, Any] = {}
     for i, (measure, g) in enumerate(panels):
         sfx = "" if i == 0 else str(i + 1)
         for mech, (name, color, dash) in MECHANISM_STYLE.items():
@@ -378,7 +386,8 @@ def experiment(df: pd.DataFrame, *, measures: tuple[str, ...], title: str, y_tit
             traces.append(_line(part["epsilon"], part[measure], name=name, color=color, dash=dash, width=2,
                                 mode="lines+markers", marker={"size": 5}, xaxis=f"x{sfx}", yaxis=f"y{sfx}",
                                 legendgroup=mech, showlegend=i == 0))
-        layout[f"xaxis{sfx}"] = {"domain": [i * width + 0.04, (i + 1) * width - 0.03], "type": "log", "anchor": f"y{sfx}",
+        layout[f"xaxis{sfx}"] = {"domain": [i * width + 0.04, (i + 1) * width - 0.03], "type": "log",
+                                 "anchor": f"y{sfx}",
                                  "title": {"text": f"ε ({measure}, γ = {number(g)})"}}
         layout[f"yaxis{sfx}"] = {"anchor": f"x{sfx}", "range": [0, 1.02], "showticklabels": i == 0,
                                  "title": {"text": y_title if i == 0 else ""}}
@@ -399,5 +408,6 @@ def reuse(df: pd.DataFrame) -> go.Figure:
 
 
 __all__ = ["mixing_law", "noise", "loss_profile", "mgf", "usefulness_vs_epsilon", "usefulness_vs_g",
-           "improvement_map", "landscape", "two_point_map", "releases", "fig3", "fig4", "fig5", "experiment", "reuse", "hline",
+           "improvement_map", "landscape", "two_point_map", "releases", "fig3", "fig4", "fig5", "experiment", "reuse",
+           "hline",
            "FAMILY_COLORS", "MECHANISM_STYLE"]

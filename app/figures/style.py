@@ -18,6 +18,7 @@ import functools
 import math
 import os
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -249,7 +250,7 @@ def figure(
     y: str,
     log_x: bool = False,
     log_y: bool = False,
-    marks: list[tuple[dict, dict]] = (),
+    marks: Sequence[tuple[dict, dict]] = (),
     y_range: tuple[float, float] | None = None,
     **layout: Any,
 ) -> go.Figure:
@@ -329,6 +330,9 @@ PRESENT_FONT = 24  # a log axis draws its in-between labels at 75 %: 18 px, stil
 #: Legend text size in presentation mode (px): at 24 px a legend of eight long names took four rows, a third of the
 #: chart's height; at 20 px three names fit a row.
 PRESENT_LEGEND_FONT = 20
+#: Chart height in presentation mode (px): on a 1280×720 projector a page's title, its one sentence and its first
+#: chart fit the first screen, and so do a panel's title, what to notice and its chart (a lesson step's view).
+PRESENT_HEIGHT = 400
 _BLACK = frozenset({"black", "#000", "#000000", "rgb(0,0,0)", "rgb(0, 0, 0)"})
 
 
@@ -343,12 +347,13 @@ def _recolour(node: Any, ink: str) -> Any:
 
 
 def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> go.Figure:
-    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return it.
+    """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return
+    it.
 
     Light and dark: ticks, axis titles, title and legend in the theme's text colour. Dark: black marks (drawn for a
     white page) in light ink so they stay visible. Presentation mode: chart text at ``PRESENT_FONT`` px (the legend
-    at ``PRESENT_LEGEND_FONT``) and a taller plot. One ``update_layout`` call (a few ms); the traces are touched only
-    on a dark page.
+    at ``PRESENT_LEGEND_FONT``), ``PRESENT_HEIGHT`` px tall. One ``update_layout`` call (a few ms); the traces are
+    touched only on a dark page.
     """
     if theme not in INK and not present:
         return fig
@@ -362,7 +367,11 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     if present:
         update["title"]["font"]["size"] = PRESENT_FONT + 4
         update["legend"]["font"] = text | {"size": PRESENT_LEGEND_FONT}
-        update["height"] = max(int(lay.height or 430), 560)
+        update["height"] = PRESENT_HEIGHT
+        if lay.legend.orientation == "h" and lay.legend.yref != "container" and (lay.legend.y or 0) < 0:
+            # a legend hung at a share of the plot's height below it meets the larger axis title in a shorter plot:
+            # at the chart's foot instead, like the shared layout's
+            update["legend"] |= {"yref": "container", "yanchor": "bottom", "y": 0.0}
         title = str(lay.title.text or "")
         if max(map(len, title.split("<br>"))) > PRESENT_TITLE_CHARS:  # at 28 px a long line runs off the chart
             title = wrap_title(title, PRESENT_TITLE_CHARS)  # lines already wrapped for a phone are wrapped further

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from app import classroom, compute, params, registry, sequences, ui
+from app import compute, course, links, params, registry, ui
 from app.figures import baselines as figs
 from app.notation import number
 
@@ -15,17 +15,6 @@ IDEA = (
     "Differential privacy adds carefully calibrated noise to every answer, so that whether or not **your** record is "
     "in the data, every possible answer is almost equally likely — and the budget **ε** says how close “almost” is."
 )
-
-#: The path a newcomer follows: the ready-made lesson "start" (its pages, in order), and what each step teaches. Each
-#: step opens as a view of that lesson, whose strip on the page links on to the next step.
-START = sequences.LESSONS["start"]
-_PAGES = {p.url_path: p for p in (registry.BASELINES, *registry.TOPICS, *registry.TOOLS)}
-START_HERE: tuple[tuple[registry.PageInfo, str], ...] = tuple(zip((_PAGES[s.page] for s in START.steps), (
-    "what ε and δ buy: the two classic noise mechanisms, accuracy and composition",
-    "a paper that redraws unlucky answers — and where its own accountant is wrong",
-    "how to turn “each count within ±50, 95 % of the time” into the smallest ε",
-), strict=True))
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -50,7 +39,11 @@ def render(_: Settings) -> None:
 
 def picture() -> None:
     """The picture of what ε means: how far one answer can move an observer's belief."""
-    st.header("What ε promises, in one picture")
+    with ui.panel("What ε promises, in one picture", key="epsilon-promise"):
+        _promise()
+
+
+def _promise() -> None:
     left, right = st.columns([3, 2], gap="large")
     with right, st.container(border=True):
         st.markdown("**Move ε and watch the band.**")
@@ -89,16 +82,20 @@ def picture() -> None:
 
 
 def start_here() -> None:
-    """A numbered path for a newcomer."""
-    st.header("Start here")
-    cols = st.columns(len(START_HERE), gap="medium")
-    for i, ((page, what), col) in enumerate(zip(START_HERE, cols, strict=True), 1):
-        with col.container(border=True, height="stretch"):
-            st.markdown(f"**Step {i} · {page.title}**")
-            st.markdown(f"Learn {what}.")
-            if page.exists:  # the step opens as a view of the "start" lesson: its page then links on to the next
-                st.page_link(str(page.path), label=f"Go to step {i}", icon=":material/arrow_forward:",
-                             query_params=sequences.view_query(START, i - 1) | (classroom.in_app_query() or {}))
+    """The newcomer's path: the first course, chapter by chapter (the ready-made lesson "start" plays the same
+    chapters for a class)."""
+    st.header("Start here: a first course")
+    st.markdown("Never heard of differential privacy? Ten short chapters, each one idea with one picture and a check, "
+                "lead from what ε promises to the idea of each paper.")
+    if not registry.COURSE.exists:
+        return
+    keep = links.in_app_query() or {}
+    cols = st.columns(2, gap="medium")
+    half = (len(course.CHAPTERS) + 1) // 2
+    for i, ch in enumerate(course.CHAPTERS):
+        with cols[i // half]:
+            st.page_link(str(registry.COURSE.path), label=f"{ch.number}. {ch.title}", icon=":material/school:",
+                         query_params={"chapter": ch.slug} | keep)
 
 
 def _cards(pages: list[registry.PageInfo]) -> None:
@@ -111,7 +108,7 @@ def _cards(pages: list[registry.PageInfo]) -> None:
             st.markdown(page.blurb)
             if page.exists:
                 st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:",
-                             query_params=classroom.in_app_query())
+                             query_params=links.in_app_query())
 
 
 def cards() -> None:

@@ -99,7 +99,8 @@ def sidebar() -> Settings:
             delta=float(params.control("bdelta", default=delta0)),
             enforce=str(params.control("enforce", default=enforce0)),
         )
-        st.caption("The budget starts at the ledger's own (ε_B = 10, δ_B = 10⁻⁴ for a new ledger) and is saved with it.")
+        st.caption("The budget starts at the ledger's own (ε_B = 10, δ_B = 10⁻⁴ for a new ledger) and is saved "
+                   "with it.")
         ui.share_hint()
     if (s.epsilon, s.delta, s.enforce) != st.session_state.get(_SEEN):  # moved here, or set by this tab's link
         ledger.set_budget(s.epsilon, s.delta, s.enforce)
@@ -243,8 +244,8 @@ def refusals() -> None:
         if log.empty:
             st.caption("No release has been refused in this ledger.")
             return
-        log = log.assign(kind=log["kind"].map(KINDS), source=log["source"].map(_page_title)).rename(columns={"label": "release", "source": "page",
-                                                                     "kind": "mechanism"})
+        log = log.assign(kind=log["kind"].map(KINDS), source=log["source"].map(_page_title)).rename(
+            columns={"label": "release", "source": "page", "kind": "mechanism"})
         st.dataframe(log, hide_index=True, width="stretch", key="refusals")
         st.button("Clear the refusal log", key="clearlog", on_click=ledger.clear_log)
 

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from html import escape
 
 import streamlit as st
 
 from app import background, classroom, ledger, params, ui
 from app.compute import negotiate as compute
+from app.compute import negotiate_script as scripts
+from app.compute import negotiate_words as words
 from app.figures import negotiate as figs
-from app.views.negotiate_report import report_html
+from app.notation import delta as delta_text
 from app.notation import number
+from app.views import negotiate_report as reports
+from app.views.negotiate_data import own_data
+from app.views.negotiate_split import edited, several
 from dpcore import mechanisms
 
 TITLE = "Negotiate a budget"
@@ -103,7 +109,9 @@ def render(s: Settings) -> None:
     brdp_story(s, req, neg)
     at_the_answer(s, req, neg)
     what_it_means(s, neg.answer)
-    report(s, req, neg.answer, comp)
+    own_data(req, neg, s.sens)
+    rows, split = several(s.sens, s.delta)
+    take_away(s, req, neg, comp, rows, split)
 
 
 #: The long text columns of the negotiation tables get the room to be read (a hover shows any cell in full).
@@ -130,12 +138,14 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
     c = st.columns(3)
     c[0].metric("ε per release", compute.fmt_epsilon(answer.epsilon),
                 help="The budget one release spends: the smallest ε that meets the requirement, rounded up.")
-    c[1].metric(f"total ε over T = {s.T}", number(comp.total_epsilon, 3),
-                help=f"What {s.T} releases spend together at δ = {number(comp.total_delta, 3)}, counted "
-                     "exactly (privacy-loss distributions); simply adding them up would say "
-                     f"{number(comp.basic_epsilon, 3)}.")
-    c[2].metric("δ per release", number(answer.delta),
-                help="The small probability with which the ε promise may fail (0: never).")
+    c[1].metric("δ per release", delta_text(answer.delta),
+                help="The small probability with which the ε promise may fail (0: never; negligible: below "
+                     "10⁻¹⁵).")
+    c[2].metric(f"total ε over T = {s.T}, at δ = {delta_text(comp.total_delta)}", number(comp.total_epsilon, 3),
+                help=f"What {s.T} releases spend together, counted exactly (privacy-loss distributions), with the "
+                     "small probability δ that this total fails; adding the releases up says "
+                     f"{number(comp.basic_epsilon, 3)} with δ = {delta_text(comp.releases * comp.delta)}.")
+    st.markdown(f"**Over {s.T} release{'s' if s.T != 1 else ''}: {words.total_words(comp)}.**")
     ledger.offer(mechanisms.release(answer.mechanism, answer.epsilon, delta=answer.delta, sensitivity=s.sens,
                                     compositions=s.T, cap=compute.CAP,
                                     label=f"{answer.name} for {req.words()}"[:80], source="negotiate"))
@@ -148,6 +158,7 @@ def alternatives(s: Settings, neg: compute.Negotiation) -> None:
         "1 · Why this answer: every mechanism's smallest ε",
         "left is more private. An open dot meets the requirement only part of the time; a red ring marks a number "
         "the paper's accountant certifies but whose exact δ is larger than stated.",
+        key="negotiate-smallest-epsilon",
     ):
         df = neg.table
         dots = figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon)
@@ -234,31 +245,57 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
         st.dataframe(compute.deployments_meaning(), hide_index=True, width="stretch", key="deploy-table",
                      column_config={"source": st.column_config.LinkColumn("source", display_text="open")})
         st.caption("ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
-                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is disputed.")
+                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is "
+                   "disputed.")
 
 
-def report(s: Settings, req: compute.Requirement, answer: compute.Answer, comp: compute.Composition | None) -> None:
-    """5 · A one-page report to forward."""
-    with ui.panel("5 · A one-page report",
-                  "the requirement, the answer, the reasons and the assumptions on one printable page."):
-        assumptions = [
-            f"One person changes the true answer by at most Δ = {number(s.sens)}.",
-            "ε and δ are per release; repeated releases add up as shown (privacy-loss distributions).",
-            "The smallest ε is rounded up to two significant digits, so the stated budget still meets the requirement.",
-            "Noise reduction and the BR-DP paper's own accountant are shown for comparison, never recommended.",
-        ]
-        if req.kind != "topc":
-            assumptions.append(f"δ = {number(s.delta)} is the largest acceptable failure probability for "
-                               "mechanisms that need one.")
-        html = report_html(req, answer, comp, _link(), assumptions)
-        st.download_button("Download the report (HTML, prints on one page)", html.encode("utf-8"),
-                           file_name="privacy-budget-report.html", mime="text/html", key="report",
-                           on_click="ignore", icon=":material/description:")
+def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, comp: compute.Composition | None,
+              rows: tuple[words.StatRow, ...], split) -> None:
+    """7 · Run it, and a report to forward: the script that performs the release, and the printable summary."""
+    answer = neg.answer
+    with ui.panel("7 · Run it, and a report to forward",
+                  "the script performs the recommended release on your CSV; the report says what was asked, what is "
+                  "recommended and why, on one printed page with an appendix."):
+        several_now = split is not None and len(rows) >= 2 and edited()
+        plan = words.recommended_plan(req, answer)
+        script = ""
+        made = f"DP Explorer {words.app_version()} on {reports.dt.date.today().isoformat()}"
+        if several_now:
+            script = scripts.script(words.split_plans(rows, split), title="Release several statistics with "
+                                    "differential privacy, as split by DP Explorer.", made=made,
+                                    total=f"Together: epsilon = {split.best.epsilon:.4g} with delta = "
+                                          f"{split.best.delta:.3g} (composed exactly).")
+        elif plan is not None:
+            script = scripts.script([plan], title=f"Release counts per category with differential privacy: "
+                                    f"{answer.name} noise, epsilon = {plan.epsilon:.4g} per release.", made=made)
+        if script:
+            st.markdown("**Run it.** Save the script and run `python privacy-release.py your.csv your_column`; "
+                        "without arguments it runs on an example table that comes with dpcore. "
+                        + ("It performs the split of section 6." if several_now else
+                           "It performs the recommended release once: run it once per release."))
+            st.download_button("Download the script", script.encode("utf-8"), file_name=scripts.FILE_NAME,
+                               mime="text/x-python", key="script", on_click="ignore", icon=":material/code:")
+            shown = st.expander("Show the script", key="script-open", on_change="rerun")
+            if shown.open:  # drawn when opened: a slider move does not resend the script
+                shown.code(script, language="python")
+        else:
+            st.caption("A script is made for counts and sums with an answer; top-c selection runs with "
+                       "`dpcore.svt.run_svt`.")
+        covered, not_covered = words.assumptions(req, answer, comp, s.delta if req.kind != "topc" else 0.0)
+        report = reports.Report(
+            req, answer, comp, words.alternatives(neg), covered, not_covered, link=_link(), script=script,
+            split_rows=rows if several_now else (), split=split if several_now else None,
+            appendix=answer.reasons)
+        st.download_button("Download the report (HTML: prints on one page and an appendix)",
+                            reports.report_html(report).encode("utf-8"), file_name="privacy-budget-report.html",
+                            mime="text/html", key="report", on_click="ignore", icon=":material/description:")
+        st.caption("Open it and print it, or save it as PDF from the print dialog. "
+                   + ("Its link opens this view." if reports.public_link(_link()) else
+                      "It carries no link back: this app has no public address (whoever runs it sets one with "
+                      "`DPX_PUBLIC_URL`)."))
 
 
 def _escape(text: str) -> str:
-    from html import escape
-
     return escape(text)
 
 

@@ -39,8 +39,7 @@ except metadata.PackageNotFoundError:  # pragma: no cover - the dependency is de
     raise ImportError(f"dpcore needs dp-accounting {SUPPORTED_TEXT}, which is not installed") from None
 check_version(INSTALLED)
 
-from dp_accounting.pld import common  # noqa: E402
-from dp_accounting.pld import pld_pmf  # noqa: E402
+from dp_accounting.pld import common, pld_pmf  # noqa: E402
 from dp_accounting.pld import privacy_loss_distribution as pld  # noqa: E402
 from dp_accounting.pld import privacy_loss_mechanism as plm  # noqa: E402
 

@@ -24,7 +24,8 @@ from scipy.optimize import elementwise
 
 from dpcore import _validate as _v
 from dpcore._exact import U, div_up, frac_up, up
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = [
     "MAX_CALIBRATION_EPSILON",
@@ -195,7 +196,7 @@ def _gaussian_log_delta_upper_finite(e: np.ndarray, m: np.ndarray) -> np.ndarray
         return np.where(la == -np.inf, -np.inf, np.minimum(top, 0.0))
 
 
-def gaussian_log_delta_upper_array(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def gaussian_log_delta_upper_array(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
     """:func:`gaussian_log_delta_upper` for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)
@@ -206,7 +207,7 @@ def gaussian_log_delta_upper_array(eps: np.ndarray, mu: np.ndarray) -> np.ndarra
     return out
 
 
-def gaussian_log_delta(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def gaussian_log_delta(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
     """ln δ_G(ε) for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)
@@ -222,9 +223,10 @@ def gaussian_delta(
 ) -> FloatOrArray:
     """Exact privacy profile δ(ε) of the Gaussian mechanism N(0, σ²), composed ``compositions`` times.
 
-    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to one with sensitivity √T·Δ); valid for every
-    real ε including negative values and ±inf (δ(−inf) = 1, δ(+inf) = 0). Vectorised over ε. Rounded up: never
-    below the exact δ (within ~1e-15 relative of it where δ is not tiny against Φ(μ/2 − ε/μ)).
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = √T·Δ/σ (Balle & Wang 2018, Thm 8; T Gaussian releases compose to
+    one with sensitivity √T·Δ); valid for every real ε including negative values and ±inf (δ(−inf) = 1,
+    δ(+inf) = 0). Vectorised over ε. Rounded up: never below the exact δ (within ~1e-15 relative of it where δ is not
+    tiny against Φ(μ/2 − ε/μ)).
     """
     eps = _v.real_array("epsilon", epsilon)
     s = _v.scale("sigma", sigma)
@@ -245,8 +247,8 @@ def gaussian_sigma(
     """Noise scale σ of a Gaussian mechanism that is (ε, δ)-DP for sensitivity Δ.
 
     ``"analytic"`` (default): the smallest σ with δ_G(ε; σ, Δ) ≤ δ (Balle & Wang 2018, Thm 8), found
-    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork & Roth, Thm A.1),
-    proven only for ε < 1 and always larger than the analytic σ.
+    by ``brentq`` on μ = Δ/σ (:func:`analytic_mu`); valid for every ε ≥ 0. ``"classic"``: σ = Δ√(2 ln(1.25/δ))/ε (Dwork
+    & Roth, Thm A.1), proven only for ε < 1 and always larger than the analytic σ.
     """
     m = _v.choice("method", method, ("analytic", "classic"))
     d = _v.scale("sensitivity", sensitivity)
@@ -364,7 +366,7 @@ def gaussian_epsilon(
 
         if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (~50 µs each; find_root's setup costs ~4 ms)
             roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
-                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge)])
+                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)])
             out[inner] = np.where(np.isnan(roots), hi, roots)  # no bracket found: the sound upper end
             return _out(out)
         res = elementwise.find_root(f, (lo, hi), args=(mm, log_d), tolerances={"xatol": 1e-13, "xrtol": 1e-14})

@@ -20,11 +20,12 @@ from collections.abc import Callable
 import numpy as np
 
 from dpcore import _validate as _v
-from dpcore._exact import U, ExactSum, div_up, sum_up, up
+from dpcore._exact import ExactSum, U, div_up, sum_up, up
 from dpcore.accounting._dp_accounting import pld as _pld
 from dpcore.accounting._dp_accounting import pld_pmf as _pld_pmf
 from dpcore.accounting._dp_accounting import plm as _plm
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 from dpcore.accounting.pld import MAX_PLD_COMPOSITIONS, epsilon_for_delta, invert_profile, pld_profile, self_compose
 
 __all__ = [
@@ -40,8 +41,8 @@ __all__ = [
 def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.0) -> float:
     """Scale b = Δ/ε′ of a Laplace mechanism that is (ε, δ)-DP, with ε′ = ε − 2 ln(1 − δ).
 
-    Laplace(b) is (ε, δ)-DP exactly when δ ≥ 1 − exp((ε − Δ/b)/2) (the δ(ε) of :func:`laplace_delta` at T = 1), so δ > 0 buys the
-    slightly larger "enhanced" ε′. δ = 0 gives the pure-DP scale Δ/ε.
+    Laplace(b) is (ε, δ)-DP exactly when δ ≥ 1 − exp((ε − Δ/b)/2) (the δ(ε) of :func:`laplace_delta` at T = 1), so δ >
+    0 buys the slightly larger "enhanced" ε′. δ = 0 gives the pure-DP scale Δ/ε.
     """
     e = _v.positive("epsilon", epsilon)
     d = _v.scale("sensitivity", sensitivity)
@@ -55,7 +56,7 @@ def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.
     return b
 
 
-def laplace_delta_single(eps: np.ndarray, eps0: float) -> np.ndarray:
+def laplace_delta_single(eps: FloatOrArray, eps0: FloatOrArray) -> np.ndarray:
     """Exact δ(ε) of one Laplace release with ε₀ = Δ/b, for every real ε (vectorised over ε).
 
 The privacy loss of Lap(0, b) against Lap(Δ, b) is +ε₀ for x ≤ 0, (Δ − 2x)/b on [0, Δ] and −ε₀ beyond;
@@ -96,7 +97,7 @@ class _LaplaceLoss(_plm.LaplacePrivacyLoss):
     REMOVE, un-subsampled case is vectorised; anything else defers to the library.
     """
 
-    def get_delta_for_epsilon(self, epsilon):  # type: ignore[override]
+    def get_delta_for_epsilon(self, epsilon):
         if (self.sampling_prob != 1.0 or self.adjacency_type != _plm.AdjacencyType.REMOVE
                 or np.ndim(epsilon) == 0):
             return super().get_delta_for_epsilon(epsilon)

@@ -13,15 +13,19 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import fft as _fft
 from scipy import optimize
 
 from dpcore import _validate as _v
-from dpcore.accounting._dp_accounting import PrivacyLossDistribution, common as _common, pld as _pld
+from dpcore.accounting._dp_accounting import PrivacyLossDistribution
+from dpcore.accounting._dp_accounting import common as _common
+from dpcore.accounting._dp_accounting import pld as _pld
 from dpcore.accounting._dp_accounting import pld_pmf as _pld_pmf
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = [
     "MAX_PLD_COMPOSITIONS",
@@ -70,7 +74,7 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
     no requirement that ε be sorted. Reads the PLD's dense pmf (``dp_accounting`` internals); falls back to the
     public method for other PLDs.
     """
-    pmf = getattr(pld, "_pmf_remove", None)
+    pmf: Any = getattr(pld, "_pmf_remove", None)
     probs = getattr(pmf, "_probs", None)
     if probs is None or not getattr(pld, "_symmetric", False):
 
@@ -94,12 +98,13 @@ def pld_profile(pld: _pld.PrivacyLossDistribution) -> Callable[[np.ndarray], np.
             tail = mass_above[k] - np.exp(np.where(np.isneginf(e), -np.inf, e + log_weighted[k]))
         return np.clip(m_inf + np.maximum(np.nan_to_num(tail, nan=0.0), 0.0), 0.0, 1.0)
 
-    fast.arrays = (losses, mass_above, log_weighted, m_inf)  # type: ignore[attr-defined]  (for invert_profile)
+    fast.arrays = (losses, mass_above, log_weighted, m_inf)  # type: ignore[attr-defined]  # for invert_profile
     return fast
 
 
 def invert_profile(profile: Callable[[np.ndarray], np.ndarray], delta: float, low: float, high: float) -> float | None:
-    """Smallest ε in (low, high) with profile(ε) ≤ δ, read off the PLD profile's arrays in closed form; None if not there.
+    """Smallest ε in (low, high) with profile(ε) ≤ δ, read off the PLD profile's arrays in closed form; None if not
+    there.
 
     Between consecutive grid losses l_{j−1} ≤ ε < l_j the profile is m_∞ + A_j − e^{ε + W_j} (A_j, W_j the suffix
     sums of :func:`pld_profile`), so after locating the first grid loss where δ ≤ target (one vectorised pass) the
@@ -169,7 +174,7 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     (dp_accounting/pld/common.py::compute_self_convolve_bounds, self_convolve; pld_pmf.DensePLDPmf.self_compose).
     Other PLDs fall back to the library method.
     """
-    pmf = getattr(pld, "_pmf_remove", None)
+    pmf: Any = getattr(pld, "_pmf_remove", None)
     if isinstance(pmf, _pld_pmf.SparsePLDPmf) and num_times > 1 and pmf.size > 1 \
             and num_times * math.log(pmf.size) > math.log(_pld_pmf._MAX_PMF_SPARSE_SIZE):  # noqa: SLF001
         pmf = _dense_pmf(pmf)  # what the library does before composing a large sparse pmf
@@ -183,7 +188,7 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     log_mgf = _chernoff_log_mgf(pmf)  # depends on the pmf only, not on T: one per cached single-release PLD
     with np.errstate(divide="ignore", invalid="ignore"):
         bounds = (num_times * log_mgf + math.log(2 / tail_mass_truncation)) / orders
-    for order, bound in zip(orders, bounds):
+    for order, bound in zip(orders, bounds, strict=True):
         if not math.isfinite(bound):
             continue
         if order > 0:

@@ -6,7 +6,8 @@ import numpy as np
 from scipy import special
 
 from dpcore import _validate as _v
-from dpcore.accounting._util import FloatOrArray, out_value as _out
+from dpcore.accounting._util import FloatOrArray
+from dpcore.accounting._util import out_value as _out
 
 __all__ = ["posterior_bound"]
 

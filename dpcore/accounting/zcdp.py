@@ -150,4 +150,5 @@ def dp_to_zcdp_bun_steinke(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     # (√(ε+L) − √L)² = ε² / (√(ε+L) + √L)², free of cancellation for small ε
     root_sum = np.sqrt(e + big_l) + math.sqrt(big_l)
     with np.errstate(over="ignore"):  # ε² overflows beyond ~1e150: square the (smaller) ratio there
-        return _out(np.asarray(down(np.where(e < 1e150, e**2 / root_sum**2, (e / root_sum) ** 2), 16)))  # never too high
+        # rounded down: the ρ returned is never too high
+        return _out(np.asarray(down(np.where(e < 1e150, e**2 / root_sum**2, (e / root_sum) ** 2), 16)))

@@ -19,14 +19,14 @@ it can under-report δ by orders of magnitude, see ``docs/errata.md``) and ``"ex
 """
 
 from dpcore.brdp._common import (
-    Kernel, MAX_COMPOSED_POINTS, MAX_GRID, MAX_PLD_POINTS, MAX_SAMPLES, MAX_SHIFTS, MIN_TAIL_MASS,
+    MAX_COMPOSED_POINTS,
+    MAX_GRID,
+    MAX_PLD_POINTS,
+    MAX_SAMPLES,
+    MAX_SHIFTS,
+    MIN_TAIL_MASS,
+    Kernel,  # noqa: F401 — the kernel names' type, for callers' annotations
 )
-from dpcore.brdp.mechanism import (
-    acceptance_rate, expected_draws, kernel_delta, kernel_scale, output_cdf, output_density, output_variance,
-    sample_outputs, simulate_recycler, success_probability,
-)
-from dpcore.brdp.paper_accountant import baseline_q, objective, paper_delta, paper_q, paper_w, recycling_loss
-from dpcore.brdp.exact_accountant import exact_delta, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan, make_plan, optimize
 from dpcore.brdp.composition import (
     advanced_composition,
@@ -35,20 +35,45 @@ from dpcore.brdp.composition import (
     composed_epsilon,
     composition_interval,
 )
-from dpcore.brdp.subsampling import (
-    amplify, deamplify, optimal_sampling_rate, sampling_error_std, subsampled_acceptance, SubsamplingPlan,
-)
+from dpcore.brdp.exact_accountant import exact_delta, exact_pld
 from dpcore.brdp.experiments import (
-    acceptance_curve, budget_split_landscape, compare_accountants, composition_curve, experiment_releases,
-    loss_distribution, privacy_profile,
+    acceptance_curve,
+    budget_split_landscape,
+    compare_accountants,
+    composition_curve,
+    experiment_releases,
+    loss_distribution,
+    privacy_profile,
+)
+from dpcore.brdp.mechanism import (
+    acceptance_rate,
+    expected_draws,
+    kernel_delta,
+    kernel_scale,
+    output_cdf,
+    output_density,
+    output_variance,
+    sample_outputs,
+    simulate_recycler,
+    success_probability,
+)
+from dpcore.brdp.paper_accountant import baseline_q, objective, paper_delta, paper_q, paper_w, recycling_loss
+from dpcore.brdp.subsampling import (
+    SubsamplingPlan,
+    amplify,
+    deamplify,
+    optimal_sampling_rate,
+    sampling_error_std,
+    subsampled_acceptance,
 )
 
+# isort: split
 # private helpers that tests and benchmarks reach as ``brdp._name`` (kept importable from the package)
-from dpcore.brdp.kernels import _mass  # noqa: F401
-from dpcore.brdp.calibration import _analytic_mu_s, _calibrate, _kernel_eps_for_delta  # noqa: F401
-from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, _loss_survival, _pieces, _threshold  # noqa: F401
 from dpcore.brdp.budget_split import _alg2, _exact_opt, _largest_exact_q  # noqa: F401
+from dpcore.brdp.calibration import _analytic_mu_s, _calibrate, _kernel_eps_for_delta  # noqa: F401
 from dpcore.brdp.composition import _pld_epsilon  # noqa: F401
+from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, _loss_survival, _pieces, _threshold  # noqa: F401
+from dpcore.brdp.kernels import _mass  # noqa: F401
 
 __all__ = [
     "BRDPPlan",
@@ -90,5 +115,12 @@ __all__ = [
     "make_plan",
     "experiment_releases",
     "compare_accountants",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_COMPOSED_POINTS",
+    "MAX_GRID",
+    "MAX_PLD_POINTS",
+    "MAX_SAMPLES",
+    "MAX_SHIFTS",
+    "MIN_TAIL_MASS",
 ]
 

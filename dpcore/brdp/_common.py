@@ -10,13 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
 
-
 Kernel = Literal["gaussian", "laplace"]
-_KERNELS = ("gaussian", "laplace")
+_KERNELS: tuple[Kernel, ...] = ("gaussian", "laplace")
 _SQRT2 = math.sqrt(2.0)
 #: Size limits, far above what the app uses (≤ 2·10⁵ draws, 200 shifts, T ≤ 1000, landscapes of ≤ 100 points,
 #: loss pictures of ~300 points, PLD grids of ~10⁵ points): explicit ValueErrors instead of MemoryErrors.
@@ -36,7 +34,7 @@ _BUDGET_RTOL = 1e-6  # relative tolerance when comparing a delta with a target d
 
 
 
-def _kernel(kernel: Any) -> str:
+def _kernel(kernel: Any) -> Kernel:
     return _v.choice("kernel", kernel, _KERNELS)
 
 

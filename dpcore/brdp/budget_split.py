@@ -16,12 +16,11 @@ import numpy as np
 from scipy import optimize as _opt
 
 from dpcore import _validate as _v
-from dpcore.brdp._common import Kernel, _BUDGET_RTOL, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
-from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
+from dpcore.brdp._common import _BUDGET_RTOL, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
 from dpcore.brdp.calibration import _calibrate
-from dpcore.brdp.mechanism import expected_draws
-from dpcore.brdp.paper_accountant import _alg1, _paper_delta, baseline_q, objective, paper_delta
 from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, exact_delta
+from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
+from dpcore.brdp.paper_accountant import _alg1, _paper_delta
 
 
 @dataclass(frozen=True)
@@ -38,10 +37,10 @@ class BRDPPlan:
     delta: float
     sensitivity: float
     theta: float
-    kernel: str
-    accountant: str
-    objective: str
-    calibration: str
+    kernel: Kernel
+    accountant: Literal["exact", "paper"]
+    objective: Literal["corrected", "as_printed"]
+    calibration: Literal["analytic", "classic"]
     epsilon_y: float
     q: float
     scale: float
@@ -136,7 +135,7 @@ _QGRID_CHUNKS = ((len(_QGRID) - 16, len(_QGRID)), (len(_QGRID) - 46, len(_QGRID)
 
 
 def _largest_exact_q(
-    kernel: str, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray, prune_p: Any = None
+    kernel: Kernel, s: Any, theta: float, eps: float, delta: float, dgrid: np.ndarray, prune_p: Any = None
 ) -> Any:
     """Largest q with max_d exact delta(eps) <= delta (-1 if none), for one scale s or an array of scales.
 
@@ -218,7 +217,7 @@ def _largest_exact_q(
 
 
 def _exact_opt(
-    kernel: str, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32,
+    kernel: Kernel, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32,
     delta_y: float | None = None,
 ) -> tuple[float, float, float]:
     """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice; the kernel at
@@ -235,7 +234,7 @@ def _exact_opt(
             ss = np.array([_calibrate(kernel, ey, dy, d, calibration) for ey in new])
             ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
-            for ey, s, p, q, ex in zip(new, ss, ps, qs, exact):
+            for ey, s, p, q, ex in zip(new, ss, ps, qs, exact, strict=True):
                 cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
                 if not ex:
                     inexact.add(ey)

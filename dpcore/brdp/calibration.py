@@ -14,7 +14,6 @@ from scipy import special
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
 
-
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _EPS = float(np.finfo(float).eps)
 

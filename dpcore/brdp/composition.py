@@ -16,12 +16,12 @@ from scipy import stats
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-from dpcore._exact import U as _U
 from dpcore._exact import ExactSum, frac_up, up
+from dpcore._exact import U as _U
 from dpcore.brdp._common import MAX_COMPOSED_POINTS, _delta
-from dpcore.brdp.kernels import _profile_fn
-from dpcore.brdp.exact_accountant import _loss_range, exact_pld
 from dpcore.brdp.budget_split import BRDPPlan
+from dpcore.brdp.exact_accountant import _loss_range, exact_pld
+from dpcore.brdp.kernels import _profile_fn
 
 
 def _plan(plan: Any) -> BRDPPlan:

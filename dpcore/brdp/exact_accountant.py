@@ -19,12 +19,21 @@ from scipy import optimize as _opt
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
 from dpcore.brdp._common import (
-    Kernel, MAX_PLD_POINTS, MAX_SHIFTS, MIN_TAIL_MASS, _SQRT2, _kernel, _q, _scale, _sens, _theta,
+    _SQRT2,
+    MAX_PLD_POINTS,
+    MAX_SHIFTS,
+    MIN_TAIL_MASS,
+    Kernel,
+    _kernel,
+    _q,
+    _scale,
+    _sens,
+    _theta,
 )
 from dpcore.brdp.kernels import _cdf, _den, _p_theta, _pdf
 
 
-def _threshold(kernel: str, s: float, d: np.ndarray, level: np.ndarray) -> np.ndarray:
+def _threshold(kernel: str, s: Any, d: Any, level: Any) -> np.ndarray:
     """sup{x : Z_d(x) > level} for the kernel loss Z_d(x) = ln f(x)/f(x - d) (nonincreasing in x)."""
     with np.errstate(all="ignore"):
         if kernel == "gaussian":
@@ -66,7 +75,7 @@ def _cuts_new(theta: float, d: np.ndarray):
     return lo, hi, mid
 
 
-def _pieces(theta: float, d: np.ndarray, q: np.ndarray):
+def _pieces(theta: float, d: Any, q: Any):
     """Pieces [l, r] of the line where c_0 and c_d are constant.
 
     Returns l, r, a, b, c = ln(a/b), each with a last axis of length 5.
@@ -261,7 +270,7 @@ def _exact_quad(kernel: str, s: float, theta: float, eps: float, q: float, d: fl
     span = 40 * s + theta + d
     cuts = sorted({-span, -theta, theta, d - theta, d + theta, 0.0, d, span})
     total = 0.0
-    for lo, hi in zip(cuts[:-1], cuts[1:]):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         if hi > lo:
             total += integrate.quad(f, lo, hi, epsabs=1e-15, epsrel=1e-12, limit=200)[0]
     return min(1.0, total / norm)
@@ -313,7 +322,7 @@ def _refine_interior_sup(out: np.ndarray, idx: np.ndarray, eps: np.ndarray, dgri
         i = int(np.ravel(idx)[j])
         e = float(np.ravel(eps)[j])
         lo = dgrid[i - 1] if i > 0 else dgrid[0] * 1e-9
-        res = _opt.minimize_scalar(lambda x: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
+        res = _opt.minimize_scalar(lambda x, e=e: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
                                    options={"xatol": 1e-12 * dgrid[-1]})
         if np.ndim(out) == 0:
             out[()] = max(float(out), -res.fun)

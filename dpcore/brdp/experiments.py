@@ -14,14 +14,14 @@ from scipy import stats
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-from dpcore.brdp._common import Kernel, MAX_GRID, _delta, _eps_pos, _kernel, _sens, _theta
-from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
+from dpcore.brdp._common import MAX_GRID, Kernel, _delta, _eps_pos, _kernel, _sens, _theta
+from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
 from dpcore.brdp.calibration import _calibrate
+from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
+from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
+from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
 from dpcore.brdp.mechanism import _draw_kernel, sample_outputs
 from dpcore.brdp.paper_accountant import _alg1, _paper_delta, _paper_delta_scales
-from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
-from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
-from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
 from dpcore.brdp.subsampling import SubsamplingPlan, optimal_sampling_rate
 
 
@@ -66,7 +66,7 @@ def budget_split_landscape(
             "w": [_w(kernel, float(si), th, d) for si in s],
             "q": q,
             "q_base": [float(-math.expm1(-(e - ey))) for ey in eys],
-            "acceptance": [_acc(float(pi), float(qi)) for pi, qi in zip(p, q)],
+            "acceptance": [_acc(float(pi), float(qi)) for pi, qi in zip(p, q, strict=True)],
             "objective_corrected": q + (1 - q) / p,
             "objective_as_printed": 1 - q + q / p,
             "paper_delta": _paper_delta_scales(kernel, e, s, th, q, d),
@@ -155,7 +155,7 @@ def _thm3_epsilons_gauss(d: float, s: float, w: float, big_l: float, ts: list[in
     width = max(len(r) for r in rows_w)
     wm = np.zeros((len(ts), width))
     sm = np.zeros((len(ts), width))
-    for i, (a, b) in enumerate(zip(rows_w, rows_s)):
+    for i, (a, b) in enumerate(zip(rows_w, rows_s, strict=True)):
         wm[i, : len(a)] = a
         sm[i, : len(b)] = b
     mu = np.array([math.sqrt(t) * d / s for t in ts])[:, None]
@@ -238,9 +238,9 @@ def composition_curve(
         paper = _thm3_epsilons_gauss(pl.sensitivity, pl.scale, pl.w, pl.loss, tt, dl)
         dp = _thm3_epsilons_gauss(pl.sensitivity, pl.dp_scale, 0.0, 0.0, tt, dl)
     else:
-        paper = [_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt]
-        dp = [_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt]
-    for t, e_paper, e_dp in zip(tt, paper, dp):
+        paper = np.array([_composed_epsilon_analytic(pl, dl, t, "paper", "exact") for t in tt])
+        dp = np.array([_composed_epsilon_analytic(pl, dl, t, "dp", "exact") for t in tt])
+    for t, e_paper, e_dp in zip(tt, paper, dp, strict=True):
         row = {"compositions": t, "paper": float(e_paper), "dp": float(e_dp), "exact": math.nan}
         if base is not None:  # accounting's faster self-composition (same pmf) and closed-form inversion
             row["exact"] = _pld_epsilon(_acct.self_compose(base, t) if t > 1 else base, dl)
@@ -312,8 +312,8 @@ def experiment_releases(
     d, th = _sens(sensitivity), _theta(theta)
     n_rel = _v.integer("n_releases", n_releases, low=1)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
-    mode = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
-    mechanisms = _v.sequence("mechanisms", mechanisms)
+    mode: Literal["paper", "corrected"] = _v.choice("subsampling_mode", subsampling_mode, ("paper", "corrected"))
+    mechanisms = tuple(_v.sequence("mechanisms", mechanisms))
     for m in mechanisms:
         _v.choice("mechanisms", m, _MECHANISMS)
     gen = _v.rng(rng)
@@ -328,7 +328,7 @@ def experiment_releases(
     frames = []
     sp: SubsamplingPlan | None = None
     for mech in mechanisms:
-        kernel = "laplace" if "Lap" in mech else "gaussian"
+        kernel: Kernel = "laplace" if "Lap" in mech else "gaussian"
         if mech.endswith("-DP"):
             s = _calibrate(kernel, e, dl, d, "analytic")
             noise = _draw_kernel(kernel, s, n_rel, gen)
@@ -379,7 +379,7 @@ def compare_accountants(
     Columns: plan, epsilon_y, q, acceptance, paper_delta, exact_delta, ratio (exact / target delta) and status
     ("sound" if exact delta <= target, else "anti-conservative").
     """
-    kw = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
+    kw: dict[str, Any] = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
               calibration=calibration)
     paper = optimize(accountant="paper", **kw)
     exact = optimize(accountant="exact", **kw)

@@ -18,7 +18,7 @@ from dpcore import accounting as _acct
 from dpcore.brdp._common import _SQRT2
 
 
-def _cdf(kernel: str, x: Any, s: float) -> np.ndarray:
+def _cdf(kernel: str, x: Any, s: Any) -> np.ndarray:
     """Kernel CDF F_N(x) (vectorised)."""
     x = np.asarray(x, dtype=float)
     if kernel == "gaussian":

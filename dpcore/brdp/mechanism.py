@@ -17,9 +17,9 @@ from scipy import special
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acct
-from dpcore.brdp._common import Kernel, MAX_SAMPLES, _delta, _kernel, _q, _scale, _sens, _theta
-from dpcore.brdp.kernels import _acc, _cdf, _den, _mass, _p_theta, _pdf, _profile
+from dpcore.brdp._common import MAX_SAMPLES, Kernel, _delta, _kernel, _q, _scale, _sens, _theta
 from dpcore.brdp.calibration import _calibrate
+from dpcore.brdp.kernels import _acc, _cdf, _den, _mass, _p_theta, _pdf, _profile
 
 
 def kernel_scale(

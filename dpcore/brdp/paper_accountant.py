@@ -16,8 +16,8 @@ import numpy as np
 
 from dpcore import _validate as _v
 from dpcore.brdp._common import Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _scale, _sens, _theta
-from dpcore.brdp.kernels import _profile, _profile_s, _profile_scales, _w
 from dpcore.brdp.calibration import _calibrate, _kernel_eps_for_delta
+from dpcore.brdp.kernels import _profile, _profile_s, _profile_scales, _w
 
 
 def baseline_q(epsilon: float, epsilon_y: float) -> float:
@@ -45,7 +45,7 @@ def paper_w(*, kernel: Kernel, scale: float, theta: float, sensitivity: float) -
     return _w(_kernel(kernel), _scale(scale), _theta(theta), _sens(sensitivity))
 
 
-def _paper_delta(kernel: str, eps: np.ndarray, s: float, theta: float, q: float, d: float) -> np.ndarray:
+def _paper_delta(kernel: str, eps: Any, s: float, theta: float, q: float, d: float) -> np.ndarray:
     w = _w(kernel, s, theta, d)
     big_l = math.inf if q >= 1 else -math.log1p(-q)
     return np.clip((1 - w) * _profile(kernel, eps, s, d) + w * _profile(kernel, eps - big_l, s, d), 0.0, 1.0)

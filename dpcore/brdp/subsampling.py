@@ -13,9 +13,9 @@ from typing import Literal
 from scipy import integrate, special
 
 from dpcore import _validate as _v
-from dpcore.brdp._common import Kernel, _SQRT2, _delta, _eps_pos, _kernel, _q, _scale, _sens, _theta
-from dpcore.brdp.kernels import _acc, _den, _p_theta, _pdf
+from dpcore.brdp._common import _SQRT2, Kernel, _delta, _eps_pos, _kernel, _q, _scale, _sens, _theta
 from dpcore.brdp.budget_split import _alg2
+from dpcore.brdp.kernels import _acc, _den, _p_theta, _pdf
 
 
 def amplify(epsilon: float, delta: float, *, rate: float) -> tuple[float, float]:
@@ -128,7 +128,7 @@ def subsampled_acceptance(
     pos = sorted(c for c in cuts if 0 <= c <= span)
     edges = sorted({-c for c in pos} | set(pos))
     total = 0.0
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         total += integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=1e-10, limit=200)[0]
     return min(1.0, total / den)
 

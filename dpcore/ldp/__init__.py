@@ -27,7 +27,7 @@ from dpcore.ldp.beliefs import GLeakage, Lemma32, g_leakage, knowledge_gain, lem
 from dpcore.ldp.branch_and_bound import (
     DCMinimum,
     LikelihoodBounds,
-    _tnc_box,
+    _tnc_box,  # noqa: F401 — for the tests
     grouped_loss_bound,
     grouped_realized_loss,
     log_likelihood_bounds,
@@ -83,12 +83,12 @@ from dpcore.ldp.privacy_filter import ApproximateBayesianFilter, BayesianPrivacy
 from dpcore.ldp.regression import (
     RegressionQuery,
     RegressionTerm,
-    _Stack,
+    _Stack,  # noqa: F401 — for the tests
     linear_regression_query,
     logistic_regression_query,
     truncated_regression_query,
 )
-from dpcore.ldp.regression_filter import RegressionFilter, _vertices
+from dpcore.ldp.regression_filter import RegressionFilter, _vertices  # noqa: F401 — _vertices for the tests
 from dpcore.ldp.worked_examples import Example1, Example2, example1, example2, example3, example3_transcripts
 
 __all__ = [
@@ -149,4 +149,13 @@ __all__ = [
     "linear_median_mismatch",
     "healthcare_queries",
     "healthcare_losses",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_DOMAIN_SIZE",
+    "MAX_EXAMPLE_LENGTH",
+    "MAX_GRID",
+    "MAX_QUERIES",
+    "MAX_RR_DOMAIN",
+    "MAX_RR_THRESHOLD",
+    "MAX_RUNS",
+    "MAX_TABLE_CELLS",
 ]

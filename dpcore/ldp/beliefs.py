@@ -14,7 +14,7 @@ import numpy as np
 from scipy import special
 
 from dpcore import _validate as _v
-from dpcore.ldp.likelihood import _ROW_SUM_TOL, realized_loss, _ratio, _safe_log
+from dpcore.ldp.likelihood import _ROW_SUM_TOL, _ratio, _safe_log, realized_loss
 
 
 def _prior(prior: Any, n: int | None = None) -> np.ndarray:
@@ -56,7 +56,8 @@ def knowledge_gain(statement: Any, prior: Any, log_likelihood: Any) -> float:
         raise ValueError(f"statement must have one entry per domain value ({b.size}), got shape {phi.shape}")
     prior_conf = float(phi @ b)
     if prior_conf <= 0:
-        raise ValueError("statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, needs it)")
+        raise ValueError("statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, "
+                         "needs it)")
     return float(phi @ posterior(b, ll)) / prior_conf
 
 
@@ -95,7 +96,7 @@ def lemma32_construction(log_likelihood: Any, *, alpha: float = 1e-6, direction:
     prior[x_b] += 1.0 - a
     if x_a == x_b:
         return Lemma32(phi, prior, 1.0, 1.0, x_a, x_b, 0.0, 0.0)
-    loss = realized_loss(ll)
+    loss = float(realized_loss(ll))
     log_bound = loss if d == "sup" else -loss
     # ll[x_a] and ll[x_b] are not both -inf (checked above), so no -inf - -inf
     log_gain = float(ll[x_a] - np.logaddexp(math.log(a) + ll[x_a], math.log1p(-a) + ll[x_b]))
@@ -129,4 +130,4 @@ def g_leakage(gain: Any, prior: Any, log_likelihood: Any) -> GLeakage:
         raise ValueError("gain must give positive prior vulnerability V_g(b) > 0")
     v1 = float(np.max(g @ posterior(b, ll)))
     leak = math.log(v1 / v0) if v1 > 0 else -math.inf
-    return GLeakage(v0, v1, leak, realized_loss(ll))
+    return GLeakage(v0, v1, leak, float(realized_loss(ll)))

@@ -23,7 +23,6 @@ from dpcore.ldp.likelihood import MAX_GRID, realized_loss
 from dpcore.ldp.mechanisms import _interval
 from dpcore.ldp.regression import RegressionTerm, _Stack
 
-
 _SUBSOLVER = "TNC"  # robust to OpenBLAS thread contention on small problems (L-BFGS-B is not)
 
 try:  # the C core behind optimize.minimize(method="TNC"); see _tnc_box
@@ -186,7 +185,8 @@ def minimize_dc(
     """Certified branch-and-bound for ``min_{x∈box} sign·Σ_i ln Pr[y_i|x]`` (Sec. 5.2, App. D, Algorithm 6).
 
     Each node is an x-sub-box; on it every convex V_i is replaced by its secant over the node's z-range
-    (an affine overestimator of V on the node, the 1-D concave envelope the paper names), the convex relaxation is minimised with L-BFGS-B, and the
+    (an affine overestimator of V on the node, the 1-D concave envelope the paper names), the convex relaxation is
+    minimised with L-BFGS-B, and the
     node's lower bound is certified by the Frank–Wolfe linearisation ``R(x̂) + min_box ∇R(x̂)·(x−x̂)``
     (a Frank–Wolfe bound), so solver inaccuracy never overstates it.  Deviation from the paper: branching is on x
     (longest weighted edge), not z; sound for any dimension, efficient for small d.
@@ -320,7 +320,7 @@ def log_likelihood_bounds(
     _terms(terms, lo.size)
     tol = _v.positive("tol", tol)
     bins = sorted({_v.integer("binary", b, low=0, high=lo.size - 1) for b in _v.sequence("binary", binary)})
-    best = None
+    best: list[Any] | None = None
     n_nodes = 0
     conv = True
     for combo in itertools.product(*[(lo[b], hi[b]) for b in bins]):

@@ -170,7 +170,8 @@ def logistic_median_reproduction(
         med,
         21.0,
         abs(med - 21.0) <= 2.0,
-        "Reproduces the paper (21 ± 2) with θ ~ U[−1, 1]^10, domain [−1, 1]^9, x* = 0, ε = 1 (the setup the paper's text implies).",
+        "Reproduces the paper (21 ± 2) with θ ~ U[−1, 1]^10, domain [−1, 1]^9, x* = 0, ε = 1 (the setup the paper's "
+        "text implies).",
         df,
     )
 

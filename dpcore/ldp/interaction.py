@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from fractions import Fraction
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -430,7 +430,8 @@ def _rr_threshold(epsilon: float, budget: float) -> int:
 
 
 def rr_expected_accepted(epsilon: float, budget: float) -> float:
-    """Closed-form E[#accepted] of the BPF on a stream of binary RR queries (this project's closed form, not in the paper).
+    """Closed-form E[#accepted] of the BPF on a stream of binary RR queries (this project's closed form, not in the
+    paper).
 
     ℓ = ε|n₁ − n₀|; the next query is accepted iff ε(|n₁−n₀|+1) ≤ ε_G, so the count is the hitting time
     of |d| = m = ⌊ε_G/ε⌋ by a ±1 walk with up-probability e^ε/(1+e^ε); solved as a linear system.

@@ -19,7 +19,6 @@ import numpy as np
 from dpcore import _validate as _v
 from dpcore._exact import U
 
-
 TOLERANCE = 0.0
 """Default extra margin of the filters' budget tests, which only ever refuses more: a query is accepted iff its exact
 loss is ≤ ``ε_G − TOLERANCE·max(1, ε_G)``.

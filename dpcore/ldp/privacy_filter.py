@@ -201,7 +201,7 @@ class _FilterBase(abc.ABC):
         self.history.append((tab, output))
         return self.loss
 
-    def _on_commit(self, tab: LikelihoodTable) -> None:
+    def _on_commit(self, tab: LikelihoodTable) -> None:  # noqa: B027 — an optional hook: nothing by default
         pass
 
     def copy(self):  # noqa: ANN201

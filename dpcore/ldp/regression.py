@@ -17,7 +17,6 @@ from scipy import special
 from dpcore import _validate as _v
 from dpcore.ldp.mechanisms import _interval, _two_point_high
 
-
 _KINDS = ("linear", "truncated", "logistic")
 
 
@@ -226,7 +225,8 @@ class _Stack:
         return cc, dc
 
     def parts(self, z: np.ndarray, sign: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(C, C', V) of ``sign·f = C − V`` with C, V convex (Sec. 5.2: g, h swapped for sign −1); z shape (k,) or (n, k)."""
+        """(C, C', V) of ``sign·f = C − V`` with C, V convex (Sec. 5.2: g, h swapped for sign −1); z shape (k,) or (n,
+        k)."""
         if self.only_logistic:  # fast path: g = sp(z + c_y) + d_y, h = sp(z)
             u = z + self.cy
             g = np.logaddexp(0.0, u) + self.dy

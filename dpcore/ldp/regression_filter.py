@@ -25,7 +25,8 @@ def _vertices(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _group_loss_exact_linear(st: _Stack, lo: np.ndarray, hi: np.ndarray, verts: np.ndarray) -> float:
-    """Exact ℓ of a group of linear terms: min at a vertex, max a concave maximisation (Sec. 5.3 (a): ln Λ is concave)."""
+    """Exact ℓ of a group of linear terms: min at a vertex, max a concave maximisation (Sec. 5.3 (a): ln Λ is concave).
+    """
     vals = st.f(verts @ st.A.T + st.c).sum(axis=1)
     mn = float(vals.min())
 
@@ -77,8 +78,8 @@ class RegressionFilter:
     """Bayesian Privacy Filter for regressions on a continuous box, with query grouping (Sec. 5, App. C).
 
     Closed groups of ``group_size`` queries contribute fixed (certified) losses; the open group is
-    recomputed for both outputs of each candidate query and capped by Σ ε (Eq. 17 with the basic-composition cap).  ``method``:
-    "bnb" (certified branch-and-bound), "exact_linear" (linear queries only: vertex enumeration + concave
+    recomputed for both outputs of each candidate query and capped by Σ ε (Eq. 17 with the basic-composition cap).
+    ``method``: "bnb" (certified branch-and-bound), "exact_linear" (linear queries only: vertex enumeration + concave
     maximisation), "multistart" (heuristic, NOT certified: the fast route for the 9-D logistic evaluation).
     """
 
@@ -123,6 +124,7 @@ class RegressionFilter:
         if self.method == "exact_linear":
             if not (st.lin.all()):
                 raise ValueError("method 'exact_linear' needs linear regression queries only")
+            assert self._verts is not None  # set for this method
             val = _group_loss_exact_linear(st, self.lower, self.upper, self._verts)
         elif self.method == "multistart":
             val = _group_loss_multistart(st, self.lower, self.upper, self._rng)

@@ -15,8 +15,8 @@ import pandas as pd
 
 from dpcore import _validate as _v
 from dpcore.ldp.beliefs import posterior
-from dpcore.ldp.interaction import enumerate_interaction, TranscriptTree
-from dpcore.ldp.likelihood import MAX_EXAMPLE_LENGTH, realized_loss, transcript_log_likelihood, _ratio
+from dpcore.ldp.interaction import TranscriptTree, enumerate_interaction
+from dpcore.ldp.likelihood import MAX_EXAMPLE_LENGTH, _ratio, realized_loss, transcript_log_likelihood
 from dpcore.ldp.mechanisms import randomized_response, running_example_query
 from dpcore.ldp.privacy_filter import BayesianPrivacyFilter, SimplifiedBayesianFilter
 
@@ -50,8 +50,8 @@ def example1(epsilon: float = 0.7, n: int = 3) -> Example1:
         float(np.exp(bal[0])),
         float(np.exp(bal[1])),
         closed,
-        realized_loss(bal),
-        realized_loss(ones),
+        float(realized_loss(bal)),
+        float(realized_loss(ones)),
         2 * nn * eps,
     )
 
@@ -90,7 +90,7 @@ def example2(outputs: Sequence[int] = (1, 0, 1), *, epsilon: float = math.log(1.
             "posterior_uniform": post,
         }
     )
-    loss = realized_loss(ll)
+    loss = float(realized_loss(ll))
     note = (
         "The paper prints Λ(2) = 0.109; the reconstructed queries give 0.1046 (0.109 ≈ Λ(3) = 0.1085), "
         "a misprint with no effect on the max, min or the 1.5 result."

@@ -3,7 +3,8 @@
 Accuracy at ε: Laplace 1 − e^{−εθ/Δ}; Gaussian 2Φ(θ/σ) − 1 with the analytic σ(ε, δ) (Balle & Wang 2018, Thm 8);
 BR-DP the acceptance p_θ/(1 − p̄_θ q) of the optimised plan (Jiang et al. 2024, Eq. 9), under the exact
 accountant or the paper's (Alg. 1–2, Prop. 2, which can under-report δ: docs/errata.md); R²DP the usefulness
-P(|noise| ≤ γ) = 1 − M(−γ) of the best paper family or of the two-point optimum (Mohammady et al. 2020); the Geng–Viswanath
+P(|noise| ≤ γ) = 1 − M(−γ) of the best paper family or of the two-point optimum (Mohammady et al. 2020); the
+Geng–Viswanath
 staircase's optimal usefulness; SVT's exact success probability with one shared threshold noise (Liu et al. 2024,
 Eq. 8). The inverse is a bracketing root search in ln ε of a non-decreasing accuracy (optimal plans at a larger ε
 include those at a smaller one), in closed form where there is one.
@@ -15,6 +16,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from scipy import special, stats
@@ -27,6 +29,8 @@ from dpcore import noise_reduction as _nr
 from dpcore import r2dp as _r2dp
 from dpcore import svt as _svt
 from dpcore.mechanisms.requirement import Requirement
+
+_Accountant = Literal["exact", "paper"]  # the BR-DP accountants a plan is optimised under
 
 R2DP_FAMILIES = ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
 RTOL = 1e-5  # relative width of the final ε bracket of every bisection
@@ -50,20 +54,20 @@ def gaussian_accuracy(eps: float, req: Requirement) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
-def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: str,
-                      accountant: str) -> _brdp.BRDPPlan:
+def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: _brdp.Kernel,
+                      accountant: _Accountant) -> _brdp.BRDPPlan:
     """brdp.optimize memoised by its scalars (a bisection and the reverse table ask for the same plans again)."""
     return _brdp.optimize(epsilon=eps, delta=delta, sensitivity=sensitivity, theta=bound, kernel=kernel,
                           accountant=accountant)
 
 
-def brdp_plan(eps: float, req: Requirement, accountant: str) -> _brdp.BRDPPlan:
+def brdp_plan(eps: float, req: Requirement, accountant: _Accountant) -> _brdp.BRDPPlan:
     """The optimised BR-DP plan at ε for this requirement (memoised)."""
     return _brdp_plan_cached(float(eps), float(req.delta), float(req.sensitivity), float(req.bound), req.kernel,
                              accountant)
 
 
-def brdp_accuracy(accountant: str) -> Callable[[float, Requirement], float]:
+def brdp_accuracy(accountant: _Accountant) -> Callable[[float, Requirement], float]:
     """Acceptance of the best BR-DP plan at ε under ``accountant`` ("exact" or "paper")."""
     return lambda eps, req: brdp_plan(eps, req, accountant).acceptance
 
@@ -176,7 +180,7 @@ def _root_in_bracket(acc: Callable[[float], float], p: float, lo: float, hi: flo
 
     res = elementwise.find_root(gap, (math.log(lo), math.log(hi)),
                                 tolerances={"xatol": math.log1p(RTOL), "xrtol": 0.0, "fatol": 0.0, "frtol": 0.0})
-    ends = sorted(zip((float(x) for x in res.bracket), (float(f) for f in res.f_bracket)))
+    ends = sorted(zip((float(x) for x in res.bracket), (float(f) for f in res.f_bracket), strict=True))
     (x_lo, f_lo), (x_hi, f_hi) = ends
     if f_hi >= 0 and f_lo < 0:
         lo, hi = math.exp(x_lo), math.exp(x_hi)
@@ -308,7 +312,7 @@ def noise_reduction_cost(
 # ----------------------------------------------------------------------------------------------------------
 
 
-def brdp_details(accountant: str) -> Callable[[float, Requirement, bool], dict]:
+def brdp_details(accountant: _Accountant) -> Callable[[float, Requirement, bool], dict]:
     """The plan's split, its exact δ and whether the stated δ holds (the paper's accountant can under-report it)."""
     def details(eps: float, req: Requirement, forward: bool) -> dict:
         plan = brdp_plan(eps, req, accountant)

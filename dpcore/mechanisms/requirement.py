@@ -11,6 +11,7 @@ Three kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from dpcore import _validate as _v
 
@@ -32,7 +33,7 @@ class Requirement:
     value: float  # |x|, the true value the relative error refers to
     c: int  # SVT cutoff
     k: int  # SVT: queries below the threshold before each one above
-    kernel: str  # BR-DP kernel
+    kernel: Literal["gaussian", "laplace"]  # BR-DP kernel
     cap: float  # largest ε considered
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def sample_gaussian(s: AuditSettings, g: np.random.Generator) -> Sample:
 
 
 def _sample_brdp(s: AuditSettings, g: np.random.Generator, plan: brdp.BRDPPlan, who: str, paper: bool) -> Sample:
-    kw = dict(kernel="gaussian", scale=plan.scale, theta=s.theta, q=plan.q)
+    kw: dict[str, Any] = dict(kernel="gaussian", scale=plan.scale, theta=s.theta, q=plan.q)
     x = brdp.sample_outputs(s.n, center=0.0, rng=g, **kw)
     y = brdp.sample_outputs(s.n, center=s.sensitivity, rng=g, **kw)
     setting = (f"BR-DP, Gaussian kernel σ = {plan.scale:.4g}, θ = {s.theta:g}, q = {plan.q:.4g} from {who}; "

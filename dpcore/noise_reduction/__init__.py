@@ -70,6 +70,9 @@ __all__ = [
     "zipf_probabilities",
     "zipf_trials",
     "zipf_experiment",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_PATHS",
+    "MAX_SUPPORT",
 ]
 
 _PRIVATE = (_grid, _variant, _doubling_run, _bm_many, _bm_run, _bm_run_linear, _stop_mask, _stop_scalar, _zipf_trial)

@@ -66,7 +66,7 @@ def _doubling_run(
     rho_avail: float,
     sens: float,
     gen: np.random.Generator,
-    charge: Callable[[float], None] | None = None,
+    charge: Callable[[float], object] | None = None,
 ) -> tuple[float, bool, list[float], list[float]]:
     """Doubling loop (Section 7.1): attempt levels until the rule fires, the cap or the budget is hit."""
     s = s_start

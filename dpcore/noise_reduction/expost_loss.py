@@ -83,7 +83,8 @@ def laplace_loss(
 ) -> np.ndarray | float:
     """Realised privacy loss of a Laplace noise reduction stopped at ``epsilon`` (scalar statistic).
 
-    Lemma A.1 (with |f(x) − f(x')| in place of the printed Δ₁(f)): ℒ = (|Y − f(x')| − |Y − f(x)|)/b with b = Δ/ε, so |ℒ| ≤ ε·|f(x)−f(x')|/Δ.
+    Lemma A.1 (with |f(x) − f(x')| in place of the printed Δ₁(f)): ℒ = (|Y − f(x')| − |Y − f(x)|)/b with b = Δ/ε, so
+    |ℒ| ≤ ε·|f(x)−f(x')|/Δ.
     """
     y = _v.real_array("release", release, allow_inf=False)
     eps = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)

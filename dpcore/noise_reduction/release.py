@@ -20,7 +20,10 @@ from dpcore import _validate as _v
 from dpcore.noise_reduction._checks import MAX_PATHS, _grid
 from dpcore.noise_reduction.doubling import _doubling_run
 from dpcore.noise_reduction.paths import (
-    BrownianSampler, LaplaceSampler, _laplace_reverse_step_one, laplace_path,
+    BrownianSampler,
+    LaplaceSampler,
+    _laplace_reverse_step_one,
+    laplace_path,
 )
 from dpcore.noise_reduction.stopping_rule import _stop_mask, _stop_scalar
 
@@ -89,7 +92,7 @@ def _bm_run_linear(
     h = (s1 - s0) / (k - 1) if k > 1 else 0.0
     rh = math.sqrt(h)
     w_prev, start, chunk = 0.0, 0, 32
-    ss = np.empty(0)
+    ss: np.ndarray = np.empty(0)
     yhat = np.empty(0)
     while start < k:
         end = min(k, start + chunk)

@@ -9,7 +9,7 @@ a Brownian noise reduction is admitted if its largest level fits, condition (4),
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -298,7 +298,7 @@ class PrivacyFilter(_Ledger):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PrivacyFilter:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         """Rebuild a filter from :meth:`to_dict` output, checking the totals are within budget."""
         if not isinstance(data, dict):
             raise ValueError("data must be a dict produced by to_dict()")

@@ -89,6 +89,7 @@ from dpcore.r2dp.utility_metrics import (
     scale_pdf,
 )
 
+# isort: split
 from dpcore.r2dp import applications  # noqa: E402,F401  (the Section VI experiments on stand-in data)
 
 __all__ = [
@@ -137,4 +138,6 @@ __all__ = [
     "gaussian_kappa",
     "gaussian_usefulness",
     "gaussian_mixture_delta",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_SAMPLES",
 ]

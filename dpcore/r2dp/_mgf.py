@@ -14,8 +14,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import integrate, special as sp
-
+from scipy import integrate
+from scipy import special as sp
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
@@ -46,7 +46,8 @@ _S_COEF_LIST = [float(v) for v in _S_COEF]
 
 
 def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
-    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width."""
+    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width.
+    """
     t = np.asarray(t, dtype=float)
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -95,7 +96,8 @@ def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
         ob = np.broadcast_to(out, shape).ravel().copy()
         for i in np.nonzero(tb > 0)[0]:
             ti, ai, bi = float(tb[i]), float(ab[i]), float(bb[i])
-            val = integrate.quad(lambda u: u**n * math.exp(ti * (u - bi)), ai, bi, epsabs=0, epsrel=1e-13)[0]
+            val = integrate.quad(lambda u, ti=ti, bi=bi: u**n * math.exp(ti * (u - bi)), ai, bi,
+                                 epsabs=0, epsrel=1e-13)[0]
             ob[i] = math.log(val) + ti * bi - math.log(bi - ai)
         out = ob.reshape(shape)
     return out
@@ -205,7 +207,7 @@ def _atoms_logd(t: Any, n: int, atoms: tuple[float, ...], probs: tuple[float, ..
     t = np.asarray(t, dtype=float)
     terms = []
     with np.errstate(all="ignore"):
-        for u, p in zip(atoms, probs):
+        for u, p in zip(atoms, probs, strict=True):
             if p <= 0:
                 continue
             if math.isinf(u):

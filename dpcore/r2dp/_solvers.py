@@ -103,14 +103,14 @@ def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
                 break
             xbar = list(sim[0])
             for j in range(1, n):
-                xbar = [a + b for a, b in zip(xbar, sim[j])]
+                xbar = [a + b for a, b in zip(xbar, sim[j], strict=True)]
             xbar = [a / n for a in xbar]
             worst = sim[-1]
-            xr = [2 * a - 1 * w for a, w in zip(xbar, worst)]
+            xr = [2 * a - 1 * w for a, w in zip(xbar, worst, strict=True)]
             fxr = call(xr)
             doshrink = False
             if fxr < fsim[0]:
-                xe = [3 * a - 2 * w for a, w in zip(xbar, worst)]
+                xe = [3 * a - 2 * w for a, w in zip(xbar, worst, strict=True)]
                 fxe = call(xe)
                 if fxe < fxr:
                     sim[-1], fsim[-1] = xe, fxe
@@ -119,14 +119,14 @@ def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
             elif fxr < fsim[-2]:
                 sim[-1], fsim[-1] = xr, fxr
             elif fxr < fsim[-1]:
-                xc = [1.5 * a - 0.5 * w for a, w in zip(xbar, worst)]
+                xc = [1.5 * a - 0.5 * w for a, w in zip(xbar, worst, strict=True)]
                 fxc = call(xc)
                 if fxc <= fxr:
                     sim[-1], fsim[-1] = xc, fxc
                 else:
                     doshrink = True
             else:
-                xcc = [0.5 * a + 0.5 * w for a, w in zip(xbar, worst)]
+                xcc = [0.5 * a + 0.5 * w for a, w in zip(xbar, worst, strict=True)]
                 fxcc = call(xcc)
                 if fxcc < fsim[-1]:
                     sim[-1], fsim[-1] = xcc, fxcc
@@ -134,7 +134,7 @@ def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
                     doshrink = True
             if doshrink:
                 for j in range(1, n + 1):
-                    sim[j] = [a + 0.5 * (b - a) for a, b in zip(sim[0], sim[j])]
+                    sim[j] = [a + 0.5 * (b - a) for a, b in zip(sim[0], sim[j], strict=True)]
                     fsim[j] = call(sim[j])
         except _MaxFev:
             pass

@@ -29,7 +29,7 @@ def usefulness_curves(
     plus "staircase" (the curves of Figs. 3–6)."""
     e = _eps_array(epsilons).ravel()
     rows = []
-    families = _v.sequence("families", families)
+    families = tuple(_v.sequence("families", families))
     for fam in families:
         _v.choice("family", fam, FAMILIES)
     for ei in e:

@@ -12,7 +12,8 @@ import math
 from typing import Any, Literal
 
 import numpy as np
-from scipy import optimize as _opt, special as sp
+from scipy import optimize as _opt
+from scipy import special as sp
 
 from dpcore import _validate as _v
 from dpcore.r2dp._mgf import _LOG_SQRT_2PI

@@ -15,7 +15,8 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from scipy import integrate, special as sp
+from scipy import integrate, stats
+from scipy import special as sp
 
 from dpcore import _validate as _v
 from dpcore.r2dp._mgf import _atoms_logd, _gamma_logd, _mills_g, _tn_logd, _uniform_logd
@@ -100,7 +101,7 @@ class _Discrete(MixingLaw):
         """P(u = value) for each value."""
         arr = np.asarray(u, dtype=float)
         out = np.zeros_like(arr)
-        for val, p in zip(*self.atoms):
+        for val, p in zip(*self.atoms, strict=True):
             out = out + np.where(arr == val, p, 0.0)
         return _out(out, u)
 
@@ -110,11 +111,11 @@ class _Discrete(MixingLaw):
     @property
     def mean(self) -> float:
         vals, probs = self.atoms
-        return float(sum(p * v for v, p in zip(vals, probs) if p > 0))
+        return float(sum(p * v for v, p in zip(vals, probs, strict=True) if p > 0))
 
     def _inverse_moment(self, m: int) -> float:
         vals, probs = self.atoms
-        return float(sum(p / v**m for v, p in zip(vals, probs) if p > 0))
+        return float(sum(p / v**m for v, p in zip(vals, probs, strict=True) if p > 0))
 
 
 @dataclass(frozen=True)
@@ -189,9 +190,7 @@ class Gamma(MixingLaw):
 
     def pdf(self, u: Any) -> np.ndarray | float:
         """Density of u."""
-        from scipy.stats import gamma as _g
-
-        return _out(_g.pdf(np.asarray(u, dtype=float), self.k, scale=self.theta), u)
+        return _out(stats.gamma.pdf(np.asarray(u, dtype=float), self.k, scale=self.theta), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         """Gamma draws; exact zeros (underflow, only for tiny k) are redrawn (conditioning on u > 0)."""
@@ -299,10 +298,8 @@ class TruncatedNormal(MixingLaw):
         return self.low + self.sigma * float(_mills_g(self.alpha))
 
     def pdf(self, u: Any) -> np.ndarray | float:
-        from scipy.stats import truncnorm
-
         arr = np.asarray(u, dtype=float)
-        return _out(truncnorm.pdf(arr, self.alpha, np.inf, loc=self.mu, scale=self.sigma), u)
+        return _out(stats.truncnorm.pdf(arr, self.alpha, np.inf, loc=self.mu, scale=self.sigma), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         """Inverse-CDF sampling in log space (ndtri_exp), exact also far in the tail."""
@@ -358,7 +355,7 @@ class Combination(MixingLaw):
             if sum(ns) != n:
                 continue
             lt = sp.gammaln(n + 1) - sum(sp.gammaln(m + 1) for m in ns)
-            for law, a, m in zip(self.laws, self.coefficients, ns):
+            for law, a, m in zip(self.laws, self.coefficients, ns, strict=True):
                 lt = lt + m * math.log(a) + law.log_mgf_derivative(a * t, m)
             terms.append(np.asarray(lt, dtype=float))
         with np.errstate(all="ignore"):
@@ -366,7 +363,7 @@ class Combination(MixingLaw):
 
     @property
     def mean(self) -> float:
-        return float(sum(a * law.mean for law, a in zip(self.laws, self.coefficients)))
+        return float(sum(a * law.mean for law, a in zip(self.laws, self.coefficients, strict=True)))
 
     def pdf(self, u: Any) -> np.ndarray | float:
         """Density of u by numerical convolution (two continuous components only)."""
@@ -379,14 +376,15 @@ class Combination(MixingLaw):
             if ui <= 0:
                 continue
             out[i] = integrate.quad(
-                lambda x: float(l1.pdf(x)) * float(l2.pdf((ui - a1 * x) / a2)) / a2, 0, ui / a1, limit=200
+                lambda x, ui=ui: float(l1.pdf(x)) * float(l2.pdf((ui - a1 * x) / a2)) / a2,  # type: ignore[attr-defined]
+                0, ui / a1, limit=200,
             )[0]
         return _out(out.reshape(np.shape(u)), u)
 
     def sample(self, n: int, rng: Any = None) -> np.ndarray:
         n = _v.integer("n", n, low=0)
         g = _v.rng(rng)
-        return sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients))
+        return np.asarray(sum(a * law.sample(n, g) for law, a in zip(self.laws, self.coefficients, strict=True)))
 
     def scaled(self, c: float) -> Combination:
         c = _v.positive("c", c)
@@ -397,7 +395,7 @@ class Combination(MixingLaw):
 
 
 def _has_infinite_atom(law: MixingLaw) -> bool:
-    return law.discrete and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms))
+    return isinstance(law, _Discrete) and any(math.isinf(u) and p > 0 for u, p in zip(*law.atoms, strict=True))
 
 
 def _law(law: Any) -> MixingLaw:

@@ -16,7 +16,6 @@ import numpy as np
 from dpcore import _validate as _v
 from dpcore.r2dp.laws import Dirac, MixingLaw, TwoPoint, _has_infinite_atom, _law, _out
 
-
 #: Most draws in one sampling call (the app draws ≤ 10⁶).
 MAX_SAMPLES = 100_000_000
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize as _opt, special as sp
+from scipy import optimize as _opt
+from scipy import special as sp
 
 from dpcore import _validate as _v
 from dpcore.r2dp._mgf import (
@@ -50,7 +51,6 @@ from dpcore.r2dp.laws import (
     _out,
 )
 from dpcore.r2dp.mechanism import epsilon, usefulness
-
 
 #: Most grid atoms of :func:`two_point_lp` (default 6000).
 MAX_LP_ATOMS = 100_000
@@ -320,6 +320,7 @@ def _opt_gamma_tn(eps: float, dq: float, gam: float, starts: list[MixingLaw]) ->
     rx, rf = _nelder_mead(lambda x: solve(x)[0], best_x, xatol=1e-6, fatol=1e-12, maxfev=200)  # restart
     if rf < best_v:
         best_x, best_v = rx, float(rf)
+    assert best_x is not None  # some start had a finite objective
     s = solve(best_x)[1]
     k, th, mu, sig, lo = (float(v) for v in parts(best_x, s))
     return Combination((Gamma(k, th), TruncatedNormal(mu, sig, lo)), (1.0, 1.0))
@@ -459,8 +460,6 @@ def two_point_lp(
 
     Returns (usefulness, support atoms, their probabilities) — the support has <= 2 atoms.
     """
-    from scipy.optimize import linprog
-
     eps = _v.positive("epsilon", epsilon)
     gam = _v.positive("gamma", gamma)
     dq = _v.scale("sensitivity", sensitivity)
@@ -472,7 +471,7 @@ def two_point_lp(
     cu = _c(u, eps, dq)
     if not np.all(np.isfinite(cu)):  # u(1 − e^{ε − Δq·u}) overflows on the grid's small atoms once ε ≳ 709
         raise ValueError(f"epsilon must be at most about 700 for the LP grid (e^epsilon overflows), got {eps:g}")
-    res = linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
+    res = _opt.linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
                   bounds=(0, None), method="highs")
     if res.x is None:  # extreme ε·γ/Δq: the grid's costs under/overflow and HiGHS finds no solution
         raise ValueError(f"no LP solution for epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: {res.message}")

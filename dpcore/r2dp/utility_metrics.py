@@ -71,7 +71,7 @@ def entropy_both(law: MixingLaw) -> tuple[float, float]:
         s = 1.0 / law.mean
         integral = 0.0
         edges = [0.0, s, 10 * s, 100 * s, math.inf]
-        for lo_, hi_ in zip(edges[:-1], edges[1:]):
+        for lo_, hi_ in zip(edges[:-1], edges[1:], strict=True):
             integral += integrate.quad(f, lo_, hi_, limit=200)[0]
     return math.log(2 / law.mean) + integral, integral
 
@@ -84,7 +84,7 @@ def scale_pdf(law: MixingLaw, b: Any) -> np.ndarray | float:
     arr = _v.real_array("b", b, low=0.0, allow_inf=False)
     with np.errstate(over="ignore", invalid="ignore"):  # b → 0 (u = 1/b beyond the float range): density → f_u(inf) = 0
         inv = 1.0 / np.where(arr > 0, arr, 1.0)  # b = 0 (u = ∞) has density 0
-        dens = np.asarray(law.pdf(inv), dtype=float)
+        dens = np.asarray(law.pdf(inv), dtype=np.float64)  # type: ignore[attr-defined]  # a continuous law
         out = np.where((arr > 0) & (dens > 0), dens * inv**2, 0.0)
     return _out(out, b)
 

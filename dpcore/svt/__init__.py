@@ -67,4 +67,8 @@ __all__ = [
     "success_probability",
     "threshold_loss_profile",
     "upper_bound_topc",
+    "THRESHOLD_NOISES",
+    # size limits: bad input beyond them is a ValueError naming the parameter
+    "MAX_BINS",
+    "MAX_SAMPLES",
 ]

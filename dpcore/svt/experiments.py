@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -152,7 +153,8 @@ def run_experiment(
         _v.choice("methods", m, METHODS) for m in _v.sequence("methods", methods)
     ]
     n_runs = _v.integer("n_runs", n_runs, low=2)
-    trav = [traverses] if traverses is None or np.ndim(traverses) == 0 else list(traverses)
+    tv: Any = traverses  # None, one number or a sequence of them
+    trav = [tv] if tv is None or np.ndim(tv) == 0 else list(tv)
     delta_ = 1.0 / max(s.size, 2) if delta is None else delta
     g = _v.rng(rng)
     rows = []

@@ -80,8 +80,8 @@ def run_svt(
     """Run SVT on a queue of answers: Alg. 1 (any calibrated pair) / Alg. 2 (SVT-Exp) / Alg. 5 (SVT-Gum).
 
     A query is ⊤ iff q + v ≥ T + ρ + r. Halts after c ⊤'s, after ``k_max`` comparisons (checked after every
-    comparison — Alg. 2 tests k_max only after a ⊤ and loops forever when nothing passes), or when the queue is empty. With
-    ``append`` a ⊥ query goes to the back of the queue until it has been compared ``traverses`` times
+    comparison — Alg. 2 tests k_max only after a ⊤ and loops forever when nothing passes), or when the queue is empty.
+    With ``append`` a ⊥ query goes to the back of the queue until it has been compared ``traverses`` times
     (default: unlimited, bounded by k_max; k_max defaults to n·traverses, or 100·n if unlimited).
     ``correction``: "optimal" (r^op of Eq. 9 with k = ⌊n/c⌋ unless given), "mean" (E[v]), "none" or a number.
     Budget: ε₁ + ε₂, or c·ε₁ + ε₂ with ``resample`` (Theorem 3, read as pure (cε₁ + ε₂)-DP as its proof gives).

@@ -108,6 +108,6 @@ def pattern_probability(
     span = 80 * max(b, th) + float(np.max(np.abs(shifts)))
     brk = [-span] + [x for x in kinks if -span < x < span] + [span]
     tot = 0.0
-    for x0, x1 in zip(brk[:-1], brk[1:]):
+    for x0, x1 in zip(brk[:-1], brk[1:], strict=True):
         tot += integrate.quad(g, x0, x1, epsabs=0, epsrel=1e-10, limit=200)[0]
     return tot

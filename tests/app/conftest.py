@@ -36,7 +36,7 @@ def open_boxes(at: AppTest, *keys: str) -> AppTest:
     return at.run()
 
 
-_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
 
 
 def read_number(text: str) -> float:

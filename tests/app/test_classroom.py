@@ -68,7 +68,8 @@ def brdp_hockey_stick(eps: float, sigma: float, theta: float, q: float, shift: f
         return max(0.0, pdf(x, 0.0) - math.exp(eps) * pdf(x, shift))
 
     edges = [-40 * sigma, *sorted({-theta, theta, shift - theta, shift + theta}), 40 * sigma + shift]
-    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0] for a, b in zip(edges, edges[1:]))
+    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0]
+               for a, b in zip(edges, edges[1:], strict=False))
 
 
 def brdp_exact_delta(eps: float, sigma: float, theta: float, q: float, sens: float) -> float:
@@ -196,6 +197,12 @@ CHECKS = {
     "neg-laplace": lambda: (optimize.brentq(lambda e: stats.laplace.cdf(1, scale=1 / e) - stats.laplace.cdf(
         -1, scale=1 / e) - 0.95, 0.1, 20.0, xtol=1e-12),),
     "neg-meaning": lambda: (math.exp(7.0), _odds(0.01, 7.0)),
+    # the poll: p = e/(1 + e) by hand, Warner's estimate solved for the true share with scipy's root finder
+    "poll-estimate": lambda: (math.e / (1 + math.e), 1 / (1 + math.e), (math.e - 1) / (math.e + 1),
+                              100 * optimize.brentq(lambda s: 1 / (1 + math.e) + (math.e - 1) / (math.e + 1) * s - 0.6,
+                                                    0.0, 1.0, xtol=1e-14)),
+    "poll-epsilon": lambda: ((math.e**2 - 1) / (math.e**2 + 1), (math.exp(0.5) - 1) / (math.exp(0.5) + 1),
+                             ((math.e**2 - 1) / (math.e**2 + 1)) / ((math.exp(0.5) - 1) / (math.exp(0.5) + 1))),
 }
 
 #: Independently computed values the page numbers must also agree with (the SVT correction at ε = 1, c = 1).
@@ -205,8 +212,10 @@ REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 SHOWN = {
     "base-sigma": {"Gaussian noise scale σ": "14.06", "Laplace noise scale b": "4"},
     "base-classic": {"Gaussian noise scale σ": "9.69"},
-    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43", "Laplace: total ε after T = 100 releases": "68.26"},
-    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935", "Gaussian: chance of landing within ±θ": "0.1131"},
+    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43",
+                     "Laplace: total ε after T = 100 releases": "68.26"},
+    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935",
+                      "Gaussian: chance of landing within ±θ": "0.1131"},
     "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53·10⁻⁶", "δ at ε = 5 — paper's accountant": "10⁻⁸"},
     "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "6.7·10⁻⁴"},
     "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},
@@ -445,20 +454,25 @@ def test_bad_presentation_link_is_reported():
     assert not _presentation_css(at)
 
 
+EDITOR = "split-editor"  # the negotiate page's list of statistics, edited in place
+
+
 def test_presentation_draws_short_tables_as_plain_tables_with_the_same_numbers():
     """The data grid leaves cells blank under the presentation stylesheet's zoom: short tables become HTML tables
     (same rows, same numbers, link columns as the site they point to); long ones keep the grid."""
     at = open_page("negotiate.py", {"theta": "50"})
-    grids = [d.value for d in at.dataframe]
+    grids = [d.value for d in at.dataframe if d.key != EDITOR]  # the split's editor is an input, not a table
     at = open_page("negotiate.py", {"theta": "50", "present": "true"})
-    assert not at.exception and not at.dataframe and len(at.table) == len(grids) == 3
+    assert not at.exception and [d.key for d in at.dataframe] == [EDITOR] and len(at.table) == len(grids) >= 3
     for grid, table in zip(grids, at.table, strict=True):
         assert table.value.reset_index(drop=True).equals(grid.reset_index(drop=True))
     # what the reader sees (the table's display values): the smallest ε as the grid shows it, sites for links
     shown = [pa.ipc.open_stream(t.proto.arrow_data.styler.display_values).read_all().to_pandas() for t in at.table]
-    laplace = shown[0].set_index("mechanism").loc["Laplace", "smallest ε"]
+    mechanisms = next(t for t in shown if "smallest ε" in t.columns)
+    laplace = mechanisms.set_index("mechanism").loc["Laplace", "smallest ε"]
     assert float(laplace) == pytest.approx(math.log(20) / 50, rel=1e-3)
-    assert "census.gov" in set(shown[2]["source"]) and not shown[2]["source"].str.contains("https://").any()
+    sources = next(t for t in shown if "source" in t.columns)
+    assert "census.gov" in set(sources["source"]) and not sources["source"].str.contains("https://").any()
 
 
 # ------------------------------------------------------------------------------------------------ exercises
@@ -475,26 +489,27 @@ def test_every_page_with_content_has_2_to_4_exercises():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path or "home")
-def test_exercises_render_with_link_and_hidden_answer(page):
+def test_exercises_render_with_link_answer_box_and_hidden_solution(page):
+    """Each exercise: its question, a link with its settings, an answer box, and the worked solution only on
+    request (or after the third wrong answer, tests/app/test_exercises.py)."""
     at = open_page(page.script)
     items = classroom.EXERCISES.get(page.url_path, ())
-    closed = [e for e in at.expander if e.label == "Answer"]
-    assert len(closed) == len(items) and not any(e.proto.expanded for e in closed)  # revealed on click only
-    assert not any(e.markdown for e in closed)  # and drawn only then
-    open_boxes(at, *(classroom.answer_key(i) for i in range(1, len(items) + 1)))
-    expanders = [e for e in at.expander if e.label == "Answer"]
-    assert len(expanders) == len(items)
     text = " ".join(m.value for m in at.markdown)
-    for ex, box in zip(items, expanders):
+    assert "Worked solution" not in text
+    for i, ex in enumerate(items, 1):
         assert tex(ex.question) in text
         # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
         queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
                    if p.proto.label == "Open this page with these settings"]
         if ex.settings:
             assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
-        assert [m.value for m in box.markdown] == [tex(ex.answer)]
+        box = at.radio(key=classroom.answer_key(i)) if ex.check.options else at.text_input(key=classroom.answer_key(i))
+        assert box.label == "Your answer" and box.value in (None, "")
     if items:
         assert any(h.value == "Try this" for h in at.header)
+        at.button(key=f"{classroom.answer_key(1)}_ask").click().run()
+        shown = [m.value for m in at.markdown if m.value.startswith("**Worked solution.**")]
+        assert shown == [f"**Worked solution.** {tex(items[0].answer)}"]
 
 
 #: Answers quoting an upper bound computed on a privacy-loss grid (above the exact value by at most 1e-4 relative).
@@ -507,12 +522,12 @@ def test_numeric_answers_match_independent_computation(path, ex):
         assert ex.numbers and ex.id in CHECKS, f"no independent check for {ex.id}"
     values = CHECKS[ex.id]() if ex.id in CHECKS else ()
     assert len(values) == len(ex.numbers), ex.id
-    for text, value in zip(ex.numbers, values):
+    for text, value in zip(ex.numbers, values, strict=True):
         assert re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", ex.answer), (ex.id, text)
         # a composed Laplace ε is a pessimistic upper bound (within 1e-4 relative of a fine grid): it may round up
         slack = 1e-4 * abs(value) if ex.id in PESSIMISTIC else 0.0
         assert abs(read_number(text) - value) <= _tolerance(text) + slack, (ex.id, text, value)
-    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ())):
+    for text, ref in zip(ex.numbers, REFERENCE.get(ex.id, ()), strict=False):
         if ref is not None:
             assert abs(read_number(text) - ref) <= _tolerance(text), (ex.id, text, ref)
 

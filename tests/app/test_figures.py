@@ -39,7 +39,7 @@ def _differences(a, b, path: str = "") -> list[str]:
                 for d in (_differences(a.get(k), b.get(k), f"{path}/{k}") if k in a and k in b
                           else [f"{path}/{k}: only in the {'unchecked' if k in a else 'checked'} figure"])]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in _differences(x, y, f"{path}[{i}]")]
     return [] if a == b else [f"{path}: {str(a)[:60]} != {str(b)[:60]}"]
 
 

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from app.compute import ldp as C
-from app.views import ldp as view
 from app.notation import tex
+from app.views import ldp as view
 from dpcore import ldp
 from tests.app.conftest import open_page, shown_numbers
 

@@ -86,7 +86,8 @@ def test_add_refuse_account_export_clear_import():
     eps_g = dpcore.gaussian_epsilon(1e-5, sigma=SIGMA)
     assert _metric(at, "ε · basic") == pytest.approx(20 * eps_g + 1.0, rel=5e-4)
     rho = 2 * RHO_GAUSS + RHO_SVT
-    # the tight conversion (Canonne, Kamath & Steinke 2020), checked against OpenDP in tests/crossval/test_zcdp_opendp.py
+    # the tight conversion (Canonne, Kamath & Steinke 2020), checked against OpenDP in
+    # tests/crossval/test_zcdp_opendp.py
     assert _metric(at, "ε · zCDP") == pytest.approx(float(dpcore.zcdp_to_dp(rho, BUDGET_DELTA)), rel=5e-4)
     assert _metric(at, "ε · zCDP") < rho + 2 * math.sqrt(rho * math.log(1 / BUDGET_DELTA))  # below Bun & Steinke
     # the filter admits by the paper's ρ budget; the ε it reports for the ρ spent is the tight conversion at δ'' = δ/2
@@ -159,6 +160,30 @@ def test_ledger_page_renders_empty_and_budget_controls_change_numbers():
     assert not at.exception
     assert any(m.label == "ε · basic · enforcing" for m in at.metric)
     assert not any(m.label.startswith("ε · filter ·") for m in at.metric)
+
+
+def test_an_import_with_a_huge_number_or_an_odd_version_says_so_in_our_words():
+    """A 5,000-digit whole number gets the app's message (not Python's about its digit limit); a version written as
+    true or 1.0 is not version 1. Nothing is imported either way."""
+    at = open_page("ledger.py")
+    good = json.loads(dpcore.ledger.Ledger().try_add(dpcore.ledger.pure_release(1.0, label="one")).to_json())
+    texts = {
+        "huge.json": json.dumps(good).replace('"compositions": 1', '"compositions": ' + "7" * 5000),
+        "true.json": json.dumps({**good, "version": True}),
+        "float.json": json.dumps({**good, "version": 1.0}),
+    }
+    assert '"compositions": 7777' in texts["huge.json"]
+    for name, text in texts.items():
+        at.file_uploader(key="upload").set_value((name, text.encode(), "application/json")).run()
+        assert not at.exception, at.exception
+        errors = [e.value for e in at.error]
+        assert errors and all("unchanged" in e for e in errors), (name, errors)
+        assert not any("int_max_str_digits" in e or "Exceeds the limit" in e for e in errors), errors
+        assert len(_ledger(at).releases) == 0
+    at.file_uploader(key="upload").set_value(("huge.json", texts["huge.json"].encode(), "application/json")).run()
+    assert any("whole number with 5000 digits" in e.value for e in at.error)
+    at.file_uploader(key="upload").set_value(("one.json", json.dumps(good).encode(), "application/json")).run()
+    assert len(_ledger(at).releases) == 1, "the same file with version 1 and small numbers is imported"
 
 
 # ---- the ledger is stored: a refresh, a second tab and a server restart show the same ledger ----------------------

@@ -5,9 +5,11 @@ message, and the share link carries the same values."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -91,9 +93,16 @@ def test_lesson_link_only_where_the_lessons_are_served(monkeypatch):
     from app import ui
 
     monkeypatch.setenv(ui.LESSONS_URL_ENV, "http://lessons.example:2718/")
-    at = open_page("brdp.py")
+    at = open_page("brdp.py", {"eps": "2", "delta": "1e-06", "present": "false"})
     shown = " ".join(c.value for c in at.caption)
-    assert "[Open the lesson for this page](http://lessons.example:2718/?file=brdp.py)" in shown
+    link = re.search(r"\[Open the lesson for this page\]\(([^)]*)\)", shown)
+    assert link, shown
+    parts = urlsplit(link[1])
+    assert parts.netloc == "lessons.example:2718" and parts.path == "/"
+    query = dict(parse_qsl(parts.query))
+    # the page's settings travel to the lesson, which starts its controls there; the classroom's keys do not
+    assert query["file"] == "brdp.py" and query["eps"] == "2" and query["delta"] == "1e-06"
+    assert not {"present", "view", "part", "seq", "step", "ledger"} & set(query)
     monkeypatch.delenv(ui.LESSONS_URL_ENV)
     at = open_page("brdp.py")
     shown = " ".join(c.value for c in at.caption)

@@ -4,6 +4,7 @@ the report, the ledger button."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from scipy import optimize, stats
@@ -39,7 +40,8 @@ def test_renders_at_defaults_without_error(default_page):
     at = default_page
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
-    assert len(at.dataframe) == 3  # all numbers, accuracy at the answer's ε, deployments
+    # all numbers, accuracy at the answer's ε, deployments, the split's list and its table
+    assert len(at.dataframe) == 5 and at.dataframe[3].key == "split-editor"
     assert at.get("plotly_chart") and len(at.get("plotly_chart")) == 2
 
 
@@ -99,8 +101,38 @@ def test_panels_follow_the_answer_and_total_is_exact(default_page):
     assert float(rev.loc["Laplace", "accuracy"].rstrip(" %")) == pytest.approx(100 * (1 - math.exp(-3.0)), abs=0.006)
     # 10 Laplace releases at ε = 3: the exact total at δ = 1e-5 is below the sum 30 (KOV 2015, Thm 3.3), and above
     # the tightest possible value for pure DP from the same theorem's first term
-    total = float(metrics["total ε over T = 10"])
+    total = float(metrics["total ε over T = 10, at δ = 10⁻⁵"])
     assert 25.0 < total <= 30.0
+
+
+def test_the_total_states_its_delta_beside_the_plain_sum():
+    """12 monthly releases at ε = 0.060 (δ = 0 each): the exact total at δ = 10⁻⁵ is quoted with that δ, beside the
+    plain sum 12 × 0.060 = 0.72 with its own δ = 0 — on screen, not in a tooltip."""
+    at = open_page(PAGE, {"theta": "50", "T": "12"})
+    lines = [m.value for m in at.markdown if m.value.startswith("**Over 12 releases")]
+    assert len(lines) == 1, lines
+    m = re.fullmatch(r"\*\*Over 12 releases: ε = (0\.\d+) with δ = 10⁻⁵ \(0\.72 added up, with δ = 0\)\.\*\*",
+                     lines[0])
+    assert m, lines[0]
+    assert 0.5 < float(m.group(1)) < 0.72  # the exact total is below the sum
+    assert 0.72 == pytest.approx(12 * 0.060)
+    metrics = {x.label: x.value for x in at.metric}
+    assert metrics["δ per release"] == "0" and metrics["total ε over T = 12, at δ = 10⁻⁵"] == m.group(1)
+
+
+def test_a_tiny_delta_reads_negligible_on_screen():
+    """BR-DP's exact δ at the defaults is about 10⁻⁵⁶: the page says "negligible", never the digits."""
+    at = open_page(PAGE)
+    shown = "\n".join(m.value for m in at.markdown) + "\n".join(
+        " ".join(map(str, t.value.get("note", []))) for t in at.dataframe if "note" in t.value.columns)
+    assert "negligible" in shown
+    assert not re.search(r"δ[^=\n]{0,30}= [\d.·]*10⁻(1[6-9]|[2-9]\d)", shown), "a δ below 10⁻¹⁵ shown in digits"
+
+
+def test_the_ledger_offer_says_per_release_and_releases():
+    at = open_page(PAGE, {"theta": "50", "T": "12"})
+    label = next(b.label for b in at.button if b.key.startswith("ledger_add_negotiate"))
+    assert label.endswith("ε = 0.06 per release × 12 releases"), label
 
 
 def test_every_alternative_has_its_reason_in_full(default_page):
@@ -123,17 +155,19 @@ def test_ledger_button_adds_the_answer_or_says_why_not():
 
 def test_report_is_a_printable_page_with_the_answer():
     from app.compute import negotiate as compute
-    from app.views.negotiate_report import report_html
+    from app.compute import negotiate_words as words
+    from app.views.negotiate_report import Report, report_html
 
     req = compute.Requirement(theta=50.0)
     ans = compute.answer(req)
-    html = report_html(req, ans, compute.composition(ans.mechanism, ans.epsilon, ans.delta, 1.0, 10, 1e-5),
-                       "http://x/negotiate?theta=50&x=<script>", ["Δ = 1."])
+    comp = compute.composition(ans.mechanism, ans.epsilon, ans.delta, 1.0, 10, 1e-5)
+    html = report_html(Report(req, ans, comp, (), ("Δ = 1.",), (), link="https://x.org/negotiate?theta=50&x=<script>",
+                              appendix=ans.reasons))
     assert ans.sentence in html and "@page" in html and "<script>" not in html
-    assert "Over <b>10</b> such releases" in html
-    # maths in the reasons as HTML scripts, not as written in the code (BR-DP's note names its ε_y)
+    assert "Over <b>10</b> releases" in html and words.total_words(comp) in html
+    # maths in the appendix as HTML scripts, not as written in the code (BR-DP's note names its ε_y)
     tight = compute.Requirement(theta=2.0, delta=1e-3)
-    html = report_html(tight, compute.answer(tight), None, "http://x/negotiate?theta=2", [])
+    html = report_html(Report(tight, compute.answer(tight), None, (), (), (), appendix=compute.answer(tight).reasons))
     assert "ε<sub>y</sub> = " in html and "ε_y" not in html
 
 
@@ -202,8 +236,8 @@ def test_the_report_link_never_carries_the_ledger_id(monkeypatch):
     from app.views import negotiate as view
 
     links = []
-    real = view.report_html
-    monkeypatch.setattr(view, "report_html", lambda *a, **k: links.append(a[3]) or real(*a, **k))
+    real = view.reports.report_html
+    monkeypatch.setattr(view.reports, "report_html", lambda r: links.append(r.link) or real(r))
     at = open_page(PAGE, {"theta": "50"})
     next(b for b in at.button if b.key.startswith("ledger_add_negotiate")).click().run()  # the ledger gets an id
     ledger_id = at.query_params.get("ledger")

@@ -136,7 +136,8 @@ def test_reproduce_view_runs_figure3_only_on_request():
     assert fig3 and len(fig3[0]) == 10
     nr_rows = fig3[0][fig3[0]["method"] == "noise reduction"].set_index("n")
     db_rows = fig3[0][fig3[0]["method"] == "doubling"].set_index("n")
-    assert (nr_rows[column_words("results_mean")] > db_rows[column_words("results_mean")]).all()  # Figure 3: noise reduction returns more
+    # Figure 3: noise reduction returns more
+    assert (nr_rows[column_words("results_mean")] > db_rows[column_words("results_mean")]).all()
     at.run()  # still shown on a plain rerun, without pressing the button again
     assert len(at.get("plotly_chart")) == charts + 2
 

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from app import notation, registry
+from app import course, notation, registry
 from tests.app.conftest import open_page, record_parts
 
 VIEWS = [(p.script, {}) for p in registry.available_pages()] + [
     (p.script, {"view": "reproduce"}) for p in registry.TOPICS if p.exists
-]
+] + [("course.py", {"chapter": slug}) for slug in course.SLUGS[1:]]  # every chapter of the first course
 #: Regions a reader sees typeset or verbatim: $…$, `code`, link targets, HTML tags, icon codes, addresses.
 _VERBATIM = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S)
 _RAW_MATHS = re.compile(r"[A-Za-zα-ωΑ-Ω0-9)ℓ]\u0304?\\?[\^_][A-Za-zα-ωΑ-Ω0-9({−-]")
@@ -67,7 +67,9 @@ def test_the_checks_catch_what_they_are_for():
     assert _LOWER_NOISE.search("exponential") and not _LOWER_NOISE.search("SVT, exponential noise + correction")
 
 
-@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+@pytest.mark.parametrize(
+    "script,query", VIEWS, ids=[f"{s}-{q.get('view', q.get('chapter', 'explore'))}" for s, q in VIEWS]
+)
 def test_every_part_reads_as_words_and_typeset_maths(script, query, monkeypatch):
     labels = record_parts(monkeypatch)
     problems = _problems(open_page(script, query))

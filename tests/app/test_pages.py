@@ -35,35 +35,37 @@ def test_home_links_keep_presentation_mode():
     """A teacher in presentation mode who follows a home-page link stays in it (same tab, larger type)."""
     at = open_page("home.py", {"present": "true"})
     assert not at.exception
-    links = [p.proto for p in at.get("page_link") if p.proto.label.startswith(("Go to step", "Open "))]
+    links = [p.proto for p in at.get("page_link") if p.proto.label.startswith(("Open ",)) or "chapter=" in
+             p.proto.query_string]
     assert len(links) >= 6
     assert all("present=true" in link.query_string for link in links), [link.query_string for link in links]
 
 
-def test_home_start_here_opens_the_steps_it_describes():
-    """Step 3 promises "each count within ±50, 95 % of the time": its link opens the negotiate page there."""
+def test_home_start_here_opens_the_first_course():
+    """Start here lists the first course's chapters, each link opening its chapter."""
+    from app import course
+
     at = open_page("home.py")
-    steps = {link.proto.label: link.proto for link in at.get("page_link") if link.proto.label.startswith("Go to")}
-    assert [steps[f"Go to step {i}"].page for i in (1, 2, 3)] == ["baselines", "brdp", "negotiate"]
-    assert steps["Go to step 3"].query_string == "theta=50&conf=0.95&seq=start&step=3"
-    assert steps["Go to step 1"].query_string == "seq=start&step=1"
-    md = " ".join(m.value for m in at.markdown)
-    assert "±50, 95 % of the time" in md
+    steps = [link.proto for link in at.get("page_link") if link.proto.page == "course"
+             and "chapter=" in link.proto.query_string]
+    assert [s.label for s in steps] == [f"{c.number}. {c.title}" for c in course.CHAPTERS]
+    assert steps[2].query_string == "chapter=delta"
 
 
-@pytest.mark.parametrize("step,page,next_page", [(1, "baselines.py", "brdp"), (2, "brdp.py", "negotiate"),
-                                                 (3, "negotiate.py", None)])
-def test_each_start_here_step_links_on_to_the_next(step, page, next_page):
-    """A newcomer who followed "Go to step N" finds, on that page, where they are and the link to step N + 1."""
-    at = open_page(page, {"seq": "start", "step": str(step)} | ({"theta": "50", "conf": "0.95"} if step == 3 else {}))
+@pytest.mark.parametrize("step,slug,next_slug", [(1, "promise", "noise"), (5, "choose", "redraw"),
+                                                 (10, "random_scale", None)])
+def test_the_start_lesson_links_each_chapter_on_to_the_next(step, slug, next_slug):
+    """A class playing the ready-made lesson "start" finds, on each chapter, where it is and the link to the next."""
+    at = open_page("course.py", {"seq": "start", "step": str(step), "chapter": slug})
     assert not at.exception and not at.error
     md = " ".join(m.value for m in at.markdown)
-    assert f"view {step} of 3" in md
-    if next_page is None:
+    assert f"view {step} of 10" in md and "you have left" not in md
+    if next_slug is None:
         assert "Last view of this lesson" in md
     else:
-        nxt = [m.value for m in at.markdown if f'href="./{next_page}?' in m.value and "Next (view" in m.value]
-        assert nxt and f"step={step + 1}" in nxt[0] and "seq=start" in nxt[0]  # same tab, next step
+        nxt = [p.proto for p in at.get("page_link") if p.proto.label == "Next" and p.proto.page == "course"]
+        assert nxt and all(f"step={step + 1}" in p.query_string and "seq=start" in p.query_string
+                           and f"chapter={next_slug}" in p.query_string for p in nxt)  # same tab, next step
 
 
 def test_home_epsilon_moves_the_belief_table():
@@ -168,7 +170,8 @@ def test_controls_do_not_leak_between_pages():
     """A page's controls start from its own defaults, not from another page's control of the same key.
 
     SVT's threshold τ and the baselines' number of releases T once shared the key ``T``; each page's controls must
-    start from their own defaults after another page moved its own. Presentation mode, in contrast, stays on across pages.
+    start from their own defaults after another page moved its own. Presentation mode, in contrast, stays on across
+    pages.
     """
     at = open_page("svt.py")
     svt_t_default = at.select_slider(key="thr").value

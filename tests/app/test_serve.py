@@ -73,3 +73,36 @@ def test_assets_endpoints_and_other_types_are_untouched():
     assert body == PAGE
     _, body, _ = _call("/negotiate", method="POST")
     assert body == PAGE
+
+
+def _headers_through(middleware_cls, path: str, inner_headers: list) -> list:
+    async def inner(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": inner_headers})
+        await send({"type": "http.response.body", "body": b"x"})
+
+    sent: list = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    scope = {"type": "http", "method": "GET", "path": path, "headers": [(b"host", b"h")]}
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, middleware_cls(inner)(scope, receive, send)).result()
+    return sent[0]["headers"]
+
+
+def test_every_response_carries_the_security_headers_once():
+    expected = {b"x-frame-options": b"SAMEORIGIN", b"content-security-policy": b"frame-ancestors 'self'",
+                b"x-content-type-options": b"nosniff", b"referrer-policy": b"same-origin"}
+    assert dict(serve.SECURITY_HEADERS) == expected
+    for path in ("/", "/negotiate", "/static/js/index.js", "/_stcore/health", "/media/x.png"):
+        headers = _headers_through(serve.SecurityHeaders, path, [(b"content-type", b"text/plain"),
+                                                                 (b"X-Frame-Options", b"ALLOWALL")])
+        names = [k.lower() for k, _ in headers]
+        assert all(names.count(k) == 1 for k in expected), headers  # the app's own value replaced, not doubled
+        assert {k.lower(): v for k, v in headers if k.lower() in expected} == expected
+        assert (b"content-type", b"text/plain") in headers
+

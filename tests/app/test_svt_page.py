@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from app.notation import number, tex
 
+from app.notation import number, tex
 from dpcore import svt
 from tests.app.conftest import open_page, shown_numbers
 

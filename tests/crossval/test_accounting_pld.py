@@ -40,7 +40,7 @@ def laplace_pld_bracket(eps0: float, t: int, cells: int) -> tuple[np.ndarray, np
     """
     h = 2 * eps0 / cells
     grid = -eps0 + h * np.arange(cells + 1)
-    cdf = lambda l: 0.5 * np.exp(-(eps0 - l) / 2)  # noqa: E731  ∫_{−ε₀}^{l} e^{−(ε₀−u)/2}/4 du + const
+    cdf = lambda loss: 0.5 * np.exp(-(eps0 - loss) / 2)  # noqa: E731  ∫_{−ε₀}^{l} e^{−(ε₀−u)/2}/4 du + const
     cell = cdf(grid[1:]) - cdf(grid[:-1])
     up = np.zeros(cells + 1)
     lo = np.zeros(cells + 1)
@@ -78,7 +78,8 @@ def test_laplace_t_fold_inside_independent_bracket(t, eps0):
 )
 def test_default_profile_is_pessimistic_and_within_1e4_epsilon_of_a_fine_pld(eps0, t):
     """δ(ε) on the adaptive grid never under-reports a PLD 16× finer, and over-reports by less than a shift of ε by
-    1e-4·max(ε, 1): δ_ours(ε) ≤ δ_fine(ε − 1e-4·max(ε, 1)) (near ε = 0, where δ is close to 1, the shift is absolute)."""
+    1e-4·max(ε, 1): δ_ours(ε) ≤ δ_fine(ε − 1e-4·max(ε, 1)) (near ε = 0, where δ is close to 1, the shift is absolute).
+    """
     h = dpcore.accounting.laplace_discretization(eps0, t) / 16
     fine = pld.from_laplace_mechanism(1 / eps0, value_discretization_interval=h).self_compose(t)
     grid = np.linspace(0.05, min(t * eps0, 60.0), 60)

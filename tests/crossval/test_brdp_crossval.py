@@ -19,7 +19,7 @@ def brute_hockey(eps, kernel, s, theta, q, d, n=200_000, span=None):
     cuts = np.unique([-span, -theta, theta, d - theta, d + theta, 0.0, d, span + d])
     kw = dict(kernel=kernel, scale=s, theta=theta, q=q)
     total = 0.0
-    for lo, hi in zip(cuts[:-1], cuts[1:]):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         m = max(10, int(n * (hi - lo) / (cuts[-1] - cuts[0])))
         h = (hi - lo) / m
         x = lo + h * (np.arange(m) + 0.5)
@@ -52,8 +52,8 @@ def test_exact_delta_vs_brute_force(kernel, s, theta, q, d):
 def test_reverse_direction_is_equal(kernel, s, theta, q, d):
     kw = dict(kernel=kernel, scale=s, theta=theta, q=q)
     for eps in (0.0, 0.5):
-        f = lambda x: max(0.0, brdp.output_density(x, **kw, center=d)  # noqa: E731
-                          - math.exp(eps) * brdp.output_density(x, **kw))
+        f = lambda x, eps=eps: max(0.0, brdp.output_density(x, **kw, center=d)  # noqa: E731
+                                   - math.exp(eps) * brdp.output_density(x, **kw))
         pts = sorted({-theta, theta, d - theta, d + theta, 0.0, d})
         ref = integrate.quad(f, -60 * s, 60 * s + d, points=pts, limit=400, epsabs=1e-13)[0]
         got = brdp.exact_delta(eps, **kw, sensitivity=d, shifts=1)

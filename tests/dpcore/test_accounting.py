@@ -15,7 +15,7 @@ def hockey_stick_quad(eps: float, p, q, lo: float, hi: float, breaks=()) -> floa
     """δ(ε) = ∫ max(0, p − e^ε q) dx by adaptive quadrature (independent of the closed forms)."""
     f = lambda x: max(0.0, p(x) - math.exp(eps) * q(x))  # noqa: E731
     pts = sorted({lo, hi, *breaks})
-    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-13)[0] for a, b in zip(pts, pts[1:]))
+    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-13)[0] for a, b in zip(pts, pts[1:], strict=False))
 
 
 @pytest.mark.parametrize("eps", [-3.0, -1.0, 0.0, 0.5, 2.0, 4.0])
@@ -125,7 +125,7 @@ def test_gaussian_epsilon_scalar_and_vectorised_roots_agree():
     deltas = 10.0 ** rng.uniform(-300, -0.05, 40)
     for sigma, t in [(0.05, 1), (1.0, 3), (30.0, 1000)]:
         many = dpcore.gaussian_epsilon(deltas, sigma=sigma, compositions=t)  # 40 roots: vectorised path
-        for d, e_many in zip(deltas, many):
+        for d, e_many in zip(deltas, many, strict=True):
             e_one = dpcore.gaussian_epsilon(float(d), sigma=sigma, compositions=t)  # one root: scalar path
             assert abs(e_one - e_many) <= 2 * (1e-13 + 1e-14 * abs(e_many))
             assert dpcore.gaussian_delta(e_one, sigma=sigma, compositions=t) <= d * (1 + 1e-12)
@@ -152,7 +152,8 @@ def test_zcdp_round_trip_and_reference():
 
 
 def cks_epsilon_by_minimisation(rho: float, delta: float) -> float:
-    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root)."""
+    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root).
+    """
     mpmath.mp.dps = 50
     r, big_l = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
 

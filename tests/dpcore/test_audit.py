@@ -171,7 +171,7 @@ def test_svt_sampler_matches_the_exact_pattern_probabilities():
         ]
         freq = np.bincount(out, minlength=3) / n
         assert sum(exact) == pytest.approx(1.0, abs=1e-8)
-        for f, p in zip(freq, exact):
+        for f, p in zip(freq, exact, strict=True):
             assert abs(f - p) <= 4 * math.sqrt(p * (1 - p) / n)
 
 

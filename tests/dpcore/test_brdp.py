@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from scipy import integrate, stats
 
-from dpcore import accounting
-from dpcore import brdp
+from dpcore import accounting, brdp
 
 G = dict(kernel="gaussian", scale=3.0, theta=1.0)
 L = dict(kernel="laplace", scale=1.2, theta=0.8)
@@ -147,7 +146,7 @@ def test_output_cdf_is_integral_of_density(kw):
         pts = [p for p in (-kw["theta"], kw["theta"]) if p < t]
         ref = integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), -np.inf, t, points=None)[0] \
             if not pts else sum(integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), a, b)[0]
-                                for a, b in zip([-np.inf] + pts, pts + [t]))
+                                for a, b in zip([-np.inf] + pts, pts + [t], strict=True))
         assert brdp.output_cdf(t, **kw, q=q) == pytest.approx(ref, abs=1e-9)
     assert brdp.output_cdf(10.0, **kw, q=q, center=10.0) == pytest.approx(0.5)
 
@@ -160,7 +159,7 @@ def test_density_center_shift():
 def test_variance_by_quadrature():
     for kw in (G, L):
         for q in (0.0, 0.5, 1.0):
-            f = lambda x: x * x * brdp.output_density(x, **kw, q=q)  # noqa: E731
+            f = lambda x, kw=kw, q=q: x * x * brdp.output_density(x, **kw, q=q)  # noqa: E731
             th = kw["theta"]
             ref = sum(integrate.quad(f, a, b, limit=200)[0] for a, b in [(-np.inf, -th), (-th, th), (th, np.inf)])
             assert brdp.output_variance(**kw, q=q) == pytest.approx(ref, rel=1e-8)
@@ -450,7 +449,7 @@ def test_exact_q_search_over_many_scales_matches_one_at_a_time(kernel):
     many = brdp._largest_exact_q(kernel, scales, 1.0, 1.0, 1e-5, dgrid)
     one = [brdp._largest_exact_q(kernel, float(s), 1.0, 1.0, 1e-5, dgrid) for s in scales]
     np.testing.assert_allclose(many, one, rtol=0, atol=1e-12)
-    for s, q in zip(scales, one):
+    for s, q in zip(scales, one, strict=True):
         if q >= 0:  # the q found is feasible, and q + 1e-9 is not (unless q = 1)
             kw = dict(kernel=kernel, scale=float(s), theta=1.0, sensitivity=1.0, shifts=4)
             assert brdp.exact_delta(1.0, q=q, **kw) <= 1e-5 * (1 + 1e-6)

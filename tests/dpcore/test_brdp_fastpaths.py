@@ -35,8 +35,8 @@ def test_analytic_mu_newton_matches_brentq():
         hi = 2 * lo
         while _log_delta_g(eps, hi) < math.log(delta):
             hi *= 2
-        ref = optimize.brentq(lambda m: _log_delta_g(eps, m) - math.log(delta), lo, hi, xtol=1e-300,
-                              rtol=1e-14)
+        ref = optimize.brentq(lambda m, eps=eps, delta=delta: _log_delta_g(eps, m) - math.log(delta), lo, hi,
+                              xtol=1e-300, rtol=1e-14)
         assert mu == pytest.approx(ref, rel=1e-9)
         assert accounting._gaussian_log_delta_scalar(eps, mu) <= math.log(delta)  # sound side, in floats
     assert brdp.kernel_scale(0.7, 1e-6) == pytest.approx(accounting.gaussian_sigma(0.7, 1e-6), rel=1e-12)
@@ -47,7 +47,7 @@ def test_gaussian_eps_for_delta_newton_matches_brentq():
     for _ in range(300):
         mu, t = float(10 ** rng.uniform(-2, 1.3)), float(10 ** rng.uniform(-12, -0.05))
         x = brdp._kernel_eps_for_delta("gaussian", t, 1 / mu, 1.0)
-        ref = optimize.brentq(lambda e: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
+        ref = optimize.brentq(lambda e, mu=mu, t=t: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
                               mu * mu / 2 - mu * special.ndtri(t) + 1e-9, xtol=1e-13, rtol=1e-15)
         assert x == pytest.approx(ref, abs=1e-9 * max(1.0, abs(ref)))
 
@@ -92,7 +92,7 @@ def test_exact_optimiser_branch_and_bound_equals_full_search(monkeypatch):
         return (q, np.ones(np.shape(q), dtype=bool)) if prune_p is not None else q
 
     monkeypatch.setattr(brdp.budget_split, "_largest_exact_q", unpruned)
-    for kw, pl in zip(cases, fast):
+    for kw, pl in zip(cases, fast, strict=True):
         ref = brdp.optimize(**kw)
         assert (pl.epsilon_y, pl.q, pl.scale) == (ref.epsilon_y, ref.q, ref.scale)
         assert pl.exact_delta <= kw["delta"] * (1 + 1e-6)
@@ -121,7 +121,7 @@ def _acceptance_by_quad(s: float, th: float, q: float, se: float, kernel: str) -
     lim = 12 * se
     edges = sorted({-lim, lim, *[p for p in pts if -lim < p < lim]})
     return sum(integrate.quad(g, a, b, epsabs=1e-14, epsrel=1e-11, limit=400)[0]
-               for a, b in zip(edges, edges[1:]))
+               for a, b in zip(edges, edges[1:], strict=False))
 
 
 @pytest.mark.slow
@@ -170,7 +170,7 @@ def test_composition_curve_matches_dp_accounting():
         df = brdp.composition_curve(ts, plan=pl, value_discretization_interval=5e-4)
         base = brdp.exact_pld(kernel=kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=1.0,
                               value_discretization_interval=5e-4)
-        for t, row in zip(ts, df.itertuples()):
+        for t, row in zip(ts, df.itertuples(), strict=True):
             lib = base.self_compose(t) if t > 1 else base
             assert row.exact == pytest.approx(lib.get_epsilon_for_delta(1e-5), abs=1e-8)
             # Gaussian: all T in one vectorised root-find (brentq per T in composed_epsilon: xtol 1e-12)
@@ -189,7 +189,7 @@ def test_composition_curve_vectorised_roots_edge_plans():
         pl = brdp.make_plan(epsilon_y=kw["epsilon"] * float(rng.uniform(0.2, 1)), q=q, **kw)
         for dl in (pl.delta, 1e-3):
             df = brdp.composition_curve(ts, plan=pl, delta=dl, exact=False)
-            for t, row in zip(ts, df.itertuples()):
+            for t, row in zip(ts, df.itertuples(), strict=True):
                 for acct in ("paper", "dp"):
                     ref = brdp.composed_epsilon(dl, compositions=t, plan=pl, accountant=acct)
                     got = getattr(row, acct)

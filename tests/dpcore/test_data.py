@@ -80,7 +80,7 @@ def test_pure_function_of_rng():
 
 
 def test_dataset_properties():
-    for name, k in zip(data.SVT_DATASETS, [200, 200, 18, 33, 825, 24]):  # ⌊n_items/c⌋ from Table 2
+    for name, k in zip(data.SVT_DATASETS, [200, 200, 18, 33, 825, 24], strict=True):  # ⌊n_items/c⌋ from Table 2
         assert data.svt_dataset(name, rng=1).k == k
     assert data.svt_dataset("Binary").n_above == 50 and data.svt_dataset("Zipf").n_above == 50
     assert not data.svt_dataset("Zipf").synthetic_stand_in

@@ -220,7 +220,8 @@ def test_expost_filter():
         f.charge(0.8)
     f.charge(0.3)  # realised ℰ = ε_T
     assert f.remaining_epsilon == pytest.approx(0.7)
-    # Lemma 5.2 with the admission rule its proof needs: the worst case of the next mechanism must fit, not just the past
+    # Lemma 5.2 with the admission rule its proof needs: the worst case of the next mechanism must fit, not just the
+    # past
     assert not f.can_start(epsilon_max=0.71)
     with pytest.raises(fl.BudgetExceeded):
         f.start(0.71)

@@ -591,7 +591,8 @@ def test_regression_loss_paths_match_a_grid_search():
     for loss in paths["loss"]:
         theta = gen.uniform(-1.0, 1.0, 3)
         theta /= np.abs(theta).sum()
-        p_high_at = lambda a, b: 1 / (e + 1) + ((theta[0] + theta[1] * a + theta[2] * b) + 1) / 2 * (e - 1) / (e + 1)
+        p_high_at = lambda a, b, theta=theta: (  # noqa: E731
+            1 / (e + 1) + ((theta[0] + theta[1] * a + theta[2] * b) + 1) / 2 * (e - 1) / (e + 1))
         high = gen.random() < p_high_at(0.0, 0.0)
         p = p_high_at(xx, yy)
         log_lam += np.log(p if high else 1 - p)

@@ -178,7 +178,8 @@ def test_tnc_box_falls_back_with_a_fixed_variable() -> None:
     def fun(x):
         return float(np.sum((x - 0.3) ** 2)), 2 * (x - 0.3)
 
-    x = ldp._tnc_box(fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100, ftol=1e-13, gtol=1e-10)
+    x = ldp._tnc_box(fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100, ftol=1e-13,
+                     gtol=1e-10)
     np.testing.assert_allclose(x, [0.3, 0.5], atol=1e-6)
 
 

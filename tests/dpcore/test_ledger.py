@@ -280,6 +280,13 @@ def test_import_reports_what_no_longer_fits():
     assert got.refused and all("left" in reason for _, reason in got.refused)
 
 
+def test_restore_keeps_a_stored_ledger_as_accepted_without_replaying_it():
+    lowered = _full().with_budget(1.0, 1e-4)  # its releases no longer fit: an import would refuse most of them
+    assert lowered.over_budget
+    assert L.restore(lowered.to_json()) == lowered
+    assert L.from_json(lowered.to_json()).refused
+
+
 HOSTILE_JSON = [
     ("", "not valid JSON"),
     ("[" * 100_000, "larger than"),
@@ -298,13 +305,35 @@ HOSTILE_JSON = [
      '"releases": {}}'), "releases"),
     (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
      '"releases": [], "code": "import os"}'), "unknown field"),
+    # a whole number longer than Python converts by default: our message, not the interpreter's
+    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": ' + "9" * 5000 + ', "delta": 1e-5, '
+      '"enforce": "basic"}, "releases": []}'), "whole number with 5000 digits"),
+    (('{"format": "dp-explorer-ledger", "version": ' + "1" * 5000 + '}'), "whole number with 5000 digits"),
+    # a version is the whole number 1: true and 1.0 equal 1 in Python but are not it
+    ('{"format": "dp-explorer-ledger", "version": true, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": []}', "version: unsupported ledger version true"),
+    ('{"format": "dp-explorer-ledger", "version": 1.0, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": []}', "version: unsupported ledger version 1.0"),
+    ('{"format": "dp-explorer-ledger", "version": "1", "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+     '"releases": []}', "version"),
 ]
 
 
 @pytest.mark.parametrize("text,match", HOSTILE_JSON)
 def test_hostile_json_gives_a_clear_value_error(text, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(ValueError, match=match) as raised:
         L.from_json(text)
+    assert "sys.set_int_max_str_digits" not in str(raised.value) and "Exceeds the limit" not in str(raised.value)
+
+
+def test_the_version_one_as_written_by_the_export_is_read():
+    data = json.loads(_full().to_json())
+    assert type(data["version"]) is int and data["version"] == 1
+    assert L.from_json(json.dumps(data)).ledger == _full()
+    # numbers as long as a ledger may hold still read (the limit is on digits, far beyond any field's range)
+    data["releases"][0]["compositions"] = int("1" + "0" * (L.MAX_INT_DIGITS - 1))
+    with pytest.raises(ValueError, match="release 1: compositions .*integer with 1000 digits"):
+        L.from_json(json.dumps(data))
 
 
 def test_too_many_releases_and_bad_bytes():

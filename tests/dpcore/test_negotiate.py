@@ -108,7 +108,8 @@ def test_r2dp_two_point_holds_and_is_minimal(theta, p):
 @pytest.mark.slow
 def test_r2dp_best_family_holds_and_is_minimal():
     theta, p = 0.3, 0.9
-    df = ng.epsilon_for_accuracy(theta=theta, confidence=p, mechanisms=["r2dp", "r2dp_two_point"]).set_index("mechanism")
+    df = ng.epsilon_for_accuracy(theta=theta, confidence=p,
+                                 mechanisms=["r2dp", "r2dp_two_point"]).set_index("mechanism")
     eps = float(df.loc["r2dp", "epsilon"])
     best = max((r2dp.optimize(epsilon=eps, gamma=theta, family=f) for f in
                 ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal")), key=lambda r: r.usefulness)
@@ -121,7 +122,8 @@ def test_r2dp_best_family_holds_and_is_minimal():
 
 
 def _brdp_within(plan, theta: float) -> float:
-    """P(|output − true| ≤ θ) from the BR-DP output CDF (Jiang et al. 2024, Sec. 3), not from the acceptance formula (Eq. 9)."""
+    """P(|output − true| ≤ θ) from the BR-DP output CDF (Jiang et al. 2024, Sec. 3), not from the acceptance formula
+    (Eq. 9)."""
     kw = {"kernel": plan.kernel, "scale": plan.scale, "theta": plan.theta, "q": plan.q}
     return float(brdp.output_cdf(theta, **kw) - brdp.output_cdf(-theta, **kw))
 
@@ -218,7 +220,8 @@ def test_relative_error_maps_to_theta_alpha_x():
 def test_noise_reduction_expected_expost_epsilon():
     alpha, x = 0.1, 100.0
     cost = ng.noise_reduction_cost(alpha=alpha, value=x, n_runs=4000, rng=3)
-    # Rogers et al. 2023, §7: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the 601-level
+    # Rogers et al. 2023, §7: for ŷ > σ the rule fires once ŷ·ε ≥ (2 + α)/α; with ŷ ≈ x the level is ≈ 21/100 (the
+    # 601-level
     # grid overshoots by at most one step, factor 1.023; the noise moves ŷ by a few per cent)
     guess = (2 + alpha) / alpha / x
     assert 0.9 * guess < cost.expected_epsilon < 1.15 * guess

@@ -44,7 +44,7 @@ def _quad_pdf(lfn, law) -> float:
     pts = [lo, *sorted({float(dist.ppf(q)) for q in (1e-6, 0.01, 0.5, 0.99, 1 - 1e-9)}), np.inf]
     pts = [p for p in pts if p >= lo]
     total = 0.0
-    for a, b in zip(pts[:-1], pts[1:]):
+    for a, b in zip(pts[:-1], pts[1:], strict=True):
         total += integrate.quad(lambda u: math.exp(lfn(u) + dist.logpdf(u)), a, b,
                                 limit=200, epsabs=0, epsrel=1e-12)[0]
     return total
@@ -58,7 +58,7 @@ def _expect(lfn, law) -> float:
     """E[exp(lfn(u))] under the law (lfn = log of the integrand, so huge e^{tu} never overflows)."""
     if law.discrete:
         vals, probs = law.atoms
-        return sum(p * math.exp(lfn(v)) for v, p in zip(vals, probs))
+        return sum(p * math.exp(lfn(v)) for v, p in zip(vals, probs, strict=True))
     return _quad_pdf(lfn, law)
 
 
@@ -132,7 +132,8 @@ def test_laws_are_frozen():
 
 
 def test_atom_at_infinity_gives_infinite_epsilon():
-    # b = 0 with positive probability releases the exact answer: ε = ∞ (the b → 0 limit of the paper's randomized-response remark), explicit result
+    # b = 0 with positive probability releases the exact answer: ε = ∞ (the b → 0 limit of the paper's
+    # randomized-response remark), explicit result
     assert r2dp.epsilon(r2dp.TwoPoint(1.0, math.inf, 0.5)) == math.inf
     assert r2dp.epsilon(r2dp.Dirac(math.inf)) == math.inf
     assert r2dp.reuse_epsilon(r2dp.Dirac(math.inf)) == math.inf
@@ -230,7 +231,7 @@ def test_scaled_law(law):
 @pytest.mark.parametrize("law", ALL, ids=repr)
 def test_noise_density_and_cdf_match_quadrature(law):
     for w in (0.0, 0.3, -1.7, 6.0):
-        ref = _expect(lambda u: math.log(0.5) + _log(u) - u * abs(w), law)
+        ref = _expect(lambda u, w=w: math.log(0.5) + _log(u) - u * abs(w), law)
         assert r2dp.noise_density(w, law) == pytest.approx(ref, rel=1e-9)
     f = lambda x: float(r2dp.noise_density(x, law))  # noqa: E731
     for w in (-2.0, -0.1, 0.0, 0.4, 3.0):
@@ -350,7 +351,7 @@ def test_entropy_corrected_formula_matches_direct_integral(law):
     pts = [0, 0.1, 1, 10, 100, 1e4, np.inf]
     direct = -2 * sum(
         integrate.quad(lambda w: f(w) * math.log(f(w)) if f(w) > 0 else 0.0, a, b, limit=300)[0]
-        for a, b in zip(pts[:-1], pts[1:])
+        for a, b in zip(pts[:-1], pts[1:], strict=True)
     )
     assert r2dp.entropy(law) == pytest.approx(direct, rel=1e-7, abs=1e-9)
     printed = r2dp.entropy(law, variant="as_printed")
@@ -386,16 +387,16 @@ def test_staircase_closed_form_matches_quadrature(r, gamma):
     f = lambda x: float(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))  # noqa: E731
     breaks = sorted({j * dq for j in range(4)} | {(j + r) * dq for j in range(4)})
     pts = sorted({0.0, gamma, *[b for b in breaks if b < gamma]})
-    quad = 2 * sum(integrate.quad(f, a, b)[0] for a, b in zip(pts[:-1], pts[1:]))
+    quad = 2 * sum(integrate.quad(f, a, b)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
     assert r2dp.staircase_usefulness(eps, gamma=gamma, sensitivity=dq, r=r) == pytest.approx(quad, abs=1e-10)
 
 
 def test_staircase_density_normalised_and_exactly_eps_dp():
     eps, dq = 3.0, 1.0
     for r in (0.1, 0.3, 0.8):
-        f = lambda x: float(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))  # noqa: E731
+        f = lambda x, r=r: float(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))  # noqa: E731
         pts = sorted({j * dq + o for j in range(40) for o in (0.0, r * dq)})
-        tot = 2 * sum(integrate.quad(f, a, b)[0] for a, b in zip(pts[:-1], pts[1:]))
+        tot = 2 * sum(integrate.quad(f, a, b)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
         assert tot == pytest.approx(1.0, abs=1e-10)
         x = np.linspace(-8, 8, 16001)
         lr = 0.0
@@ -482,7 +483,8 @@ def test_two_point_for_epsilon_meets_budget():
 def test_gamma_theta_round_trip():
     k = np.array([0.3, 1.0, 7.0])
     th = r2dp.gamma_theta_for_epsilon(k, epsilon=2.0, sensitivity=0.5)
-    assert np.allclose([r2dp.epsilon(r2dp.Gamma(a, b), sensitivity=0.5) for a, b in zip(k, th)], 2.0, rtol=1e-13)
+    assert np.allclose([r2dp.epsilon(r2dp.Gamma(a, b), sensitivity=0.5) for a, b in zip(k, th, strict=True)], 2.0,
+                       rtol=1e-13)
 
 
 def test_curve_helpers():
@@ -584,7 +586,7 @@ def test_vectorised_two_point_grid_matches_the_exact_epsilon_lock():
     u0 = ustar * np.array([0.05, 0.3, 0.7, 0.95])
     u1 = ustar * np.array([1.05, 1.5, 3.0, 10.0])
     p, useful = r2dp._two_point_grid(u0, u1, epsilon=eps, gamma=gamma, sensitivity=dq)
-    for a, b, pa, ua in zip(u0, u1, p, useful):
+    for a, b, pa, ua in zip(u0, u1, p, useful, strict=True):
         law = r2dp.TwoPoint(a, b, pa)
         assert r2dp.epsilon(law, sensitivity=dq) == pytest.approx(eps, rel=1e-9)
         assert ua == pytest.approx(pa * -np.expm1(-gamma * a) + (1 - pa) * -np.expm1(-gamma * b), rel=1e-12)

@@ -47,7 +47,8 @@ def _naive_bayes_by_hand(train: ap.Records, test: ap.Records) -> tuple[float, fl
     """Categorical naive Bayes with add-one smoothing, written with Counters (independent of the numpy code)."""
     n_attr = train.features.shape[1]
     cls = Counter(train.labels.tolist())
-    joint = Counter((j, int(v), int(c)) for row, c in zip(train.features, train.labels) for j, v in enumerate(row))
+    joint = Counter((j, int(v), int(c)) for row, c in zip(train.features, train.labels, strict=True)
+                    for j, v in enumerate(row))
     pred = []
     for row in test.features:
         score = {}

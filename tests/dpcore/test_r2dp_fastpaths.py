@@ -88,7 +88,7 @@ def _quad_eps(pdf, lo, scale, dq):
 
     def e(fn):
         return sum(integrate.quad(lambda u: fn(u) * pdf(u), a, b, epsabs=0, epsrel=1e-10, limit=200)[0]
-                   for a, b in zip(pts[:-1], pts[1:]))
+                   for a, b in zip(pts[:-1], pts[1:], strict=True))
 
     return math.log(e(lambda u: u) / e(lambda u: u * math.exp(-dq * u)))
 
@@ -112,8 +112,9 @@ def test_scalar_newton_root_tn_matches_quadrature_and_brentq():
         al, lr, (mu, sig, lo) = _random_tn_shape()
         guess = float(np.exp(RNG.uniform(-4, 4))) * eps / dq
         f012 = r2dp._tn_scalar012(mu, sig, lo)
-        s = r2dp._scalar_root_newton(lambda t: f012(t)[1:], eps, dq, guess)
-        s_ref = r2dp._scalar_root(lambda t: r2dp._tn_logmp_scalar(t, mu, sig, lo), eps, dq, guess)
+        s = r2dp._scalar_root_newton(lambda t, f012=f012: f012(t)[1:], eps, dq, guess)
+        s_ref = r2dp._scalar_root(lambda t, mu=mu, sig=sig, lo=lo: r2dp._tn_logmp_scalar(t, mu, sig, lo), eps, dq,
+                                  guess)
         assert s == pytest.approx(s_ref, rel=1e-12)
         law = r2dp.TruncatedNormal(mu * s, sig * s, lo * s)
         got = _quad_eps(_tn_pdf(law.mu, law.sigma, law.low), law.low, law.sigma, dq)
@@ -125,11 +126,11 @@ def test_scalar_newton_root_uniform_matches_closed_form_eps():
         eps, dq = float(RNG.uniform(0.05, 60)), float(RNG.choice([0.5, 1.0, 3.0]))
         rho = float(RNG.choice([0.0, 10 ** RNG.uniform(-6, -2), RNG.uniform(0, 1), 1 - 10 ** RNG.uniform(-4, -1)]))
         guess = float(np.exp(RNG.uniform(-8, 8))) * 2 * eps / dq / (1 + rho)
-        s = r2dp._scalar_root_newton(lambda t: r2dp._uniform_logmp12_scalar(t, rho, 1.0), eps, dq, guess)
+        s = r2dp._scalar_root_newton(lambda t, rho=rho: r2dp._uniform_logmp12_scalar(t, rho, 1.0), eps, dq, guess)
         a, b = rho * s * dq, s * dq  # Theorem 4.7 (independent closed form) in units of Δq
         got = math.log((b**2 - a**2) / (2 * ((1 + a) * math.exp(-a) - (1 + b) * math.exp(-b))))
         assert got == pytest.approx(eps, rel=1e-8)
-        s_ref = r2dp._scalar_root(lambda t: r2dp._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
+        s_ref = r2dp._scalar_root(lambda t, rho=rho: r2dp._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
         assert s == pytest.approx(s_ref, rel=1e-12)
 
 
@@ -161,8 +162,8 @@ def test_tn_scalar012_matches_quadrature():
         t = -float(np.exp(RNG.uniform(-3, 2))) / sig
         pdf = _tn_pdf(mu, sig, lo)
         pts = [lo, lo + sig, lo + 5 * sig, lo + 40 * sig, math.inf]
-        mom = [sum(integrate.quad(lambda u: u**n * math.exp(t * (u - lo)) * pdf(u), a, b,
-                                  epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:]))
+        mom = [sum(integrate.quad(lambda u, n=n, t=t, lo=lo, pdf=pdf: u**n * math.exp(t * (u - lo)) * pdf(u), a, b,
+                                  epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
                for n in range(3)]
         ref = [math.log(m) + t * lo for m in mom]
         got = r2dp._tn_scalar012(mu, sig, lo)(t)
@@ -177,7 +178,7 @@ def test_uniform_scalar_helpers_match_quadrature():
         b = a + float(np.exp(RNG.uniform(-4, 3)))
         t = -float(np.exp(RNG.uniform(-5, 4))) / b
 
-        def mom(n):
+        def mom(n, t=t, a=a, b=b):
             return integrate.quad(lambda u: u**n * math.exp(t * (u - b)), a, b, epsabs=0, epsrel=1e-13)[0] / (b - a)
 
         assert r2dp._uniform_logM_scalar(t, a, b) == pytest.approx(math.log(mom(0)) + t * b, abs=1e-10)
@@ -193,7 +194,8 @@ def test_two_point_fail_scalar_matches_direct_law():
         u0 = eps / dq / (1 + math.exp(-x0))
         u1 = eps / dq + math.exp(x1)
         # the law with exact ε on {u0, u1} by root finding on p (independent of the closed-form p)
-        def eps_of(q):  # ε of {u0 w.p. q, u1 w.p. 1 - q}: ln E[u] - ln E[u e^{-Δq u}] (logs: e^{-Δq u1} underflows)
+        # ε of {u0 w.p. q, u1 w.p. 1 - q}: ln E[u] - ln E[u e^{-Δq u}] (logs: e^{-Δq u1} underflows)
+        def eps_of(q, u0=u0, u1=u1, dq=dq, eps=eps):
             num = math.log(q * u0 + (1 - q) * u1)
             den = np.logaddexp(math.log(q) + math.log(u0) - dq * u0 if q > 0 else -np.inf,
                                math.log1p(-q) + math.log(u1) - dq * u1 if q < 1 else -np.inf)
@@ -255,7 +257,7 @@ def fast_optima():
 
 def test_optima_fast_equal_slow_single_families(fast_optima, slow_paths):
     slow = _optima(FAST_FAMILIES)
-    for key, (fu, u, lap_opt, eps_law) in slow.items():
+    for key, (fu, u, lap_opt, _eps_law) in slow.items():
         got = fast_optima[key]
         assert got[0] == pytest.approx(fu, abs=1e-9), key
         assert got[1] == pytest.approx(u, abs=1e-9), key
@@ -286,7 +288,7 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
 
 def test_optima_fast_equal_slow_gamma_tn(fast_optima, slow_paths):
     slow = _optima(("gamma+truncated_normal",))
-    for key, (fu, u, lap_opt, eps_law) in slow.items():
+    for key, (fu, u, lap_opt, _eps_law) in slow.items():
         got = fast_optima[key]
         assert got[0] == pytest.approx(fu, abs=1e-8), key
         assert got[1] == pytest.approx(u, abs=1e-8), key

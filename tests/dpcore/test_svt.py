@@ -231,7 +231,8 @@ def test_success_probability_matches_definition():
 
 
 def test_shared_below_independent_at_rop():
-    """At r^op the paper's Eq. 8 overstates the success of Alg. 2 (shared ρ), as in every row of the r^op table of the reference tests."""
+    """At r^op the paper's Eq. 8 overstates the success of Alg. 2 (shared ρ), as in every row of the r^op table of the
+    reference tests."""
     for k in (10, 50, 200):
         corr = svt.correction_term(2.0, 4.0, k=k)
         assert svt.shared_success_probability(corr.r, k=k, **KW) < corr.success_probability
@@ -618,7 +619,8 @@ def test_threshold_loss_profile():
     lap = svt.threshold_loss_profile(u, noise="laplace", scale=2.0)
     assert np.abs(lap).max() == pytest.approx(0.5)
     ex = svt.threshold_loss_profile(u, noise="exponential", scale=2.0)
-    assert ex.max() <= 0.5 + 1e-12  # the one-sided condition f₁(u − Δ) ≤ e^ε₁ f₁(u) of Theorem 2 holds for +Exp threshold noise
+    # the one-sided condition f₁(u − Δ) ≤ e^ε₁ f₁(u) of Theorem 2 holds for +Exp threshold noise
+    assert ex.max() <= 0.5 + 1e-12
     gau = svt.threshold_loss_profile(np.array([0.0, 100.0]), noise="gaussian", scale=2.0)
     assert gau[1] > 10
     with pytest.raises(ValueError, match="noise"):

@@ -1,6 +1,6 @@
-"""axe-core on every page, its reproduce view and its presentation mode: no critical or serious violation, headings
-never skip a level, chart text in the theme's text colour (≥ 4.5:1), and a clean console with no request leaving
-127.0.0.1."""
+"""axe-core on every page, its reproduce view and its presentation mode, and on every chapter of the first course:
+no critical or serious violation, headings never skip a level, chart text in the theme's text colour (≥ 4.5:1), and a
+clean console with no request leaving 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-from app import registry
+from app import course, registry
 from tests.e2e.test_browser import wait_for_app
 
 PAGES = [p.url_path for p in registry.available_pages()]
@@ -56,7 +56,7 @@ def _rgb(css: str) -> tuple[float, ...]:
 
 
 VIEWS = [(p, "") for p in PAGES] + [(p, "view=reproduce") for p in PAGES if p in TOPICS] + \
-        [(p, "present=true") for p in PAGES]
+        [(p, "present=true") for p in PAGES] + [("course", f"chapter={slug}") for slug in course.SLUGS[1:]]
 
 
 @pytest.mark.parametrize("path,query", VIEWS, ids=[f"{p or 'home'}?{q}" for p, q in VIEWS])
@@ -70,7 +70,7 @@ def test_axe_headings_and_chart_text(page: Page, app_url, path, query):
                            "h2, [data-testid=stMain] h3, [data-testid=stMain] h4')).filter(h => h.offsetParent)"
                            ".map(h => +h.tagName[1])")
     assert levels and levels[0] == 1, levels
-    for a, b in zip(levels, levels[1:]):
+    for a, b in zip(levels, levels[1:], strict=False):
         assert b <= a + 1, f"heading level jumps from h{a} to h{b}: {levels}"
     ticks = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
                           ".map(t => getComputedStyle(t).fill)")

@@ -74,9 +74,8 @@ def test_home_to_baselines_move_epsilon_and_share(page: Page, browser, app_url):
     press_slider(slider, "ArrowRight", 3)
     wait_for_app(page)
     expect(slider).to_have_attribute("aria-valuetext", "2", timeout=TIMEOUT)
-    expect(page.locator("[data-testid='stMetric']").filter(has_text="Gaussian noise scale σ").first).not_to_contain_text(
-        sigma_before, timeout=TIMEOUT
-    )
+    sigma_metric = page.locator("[data-testid='stMetric']").filter(has_text="Gaussian noise scale σ").first
+    expect(sigma_metric).not_to_contain_text(sigma_before, timeout=TIMEOUT)
     sigma_after = metric(page, "Gaussian noise scale σ")
     assert float(sigma_after) < float(sigma_before)
     # less noise at ε = 2: the density chart was redrawn with a taller peak

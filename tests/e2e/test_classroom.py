@@ -1,5 +1,5 @@
 """Classroom features in Debian chromium: a shared link restores a moved view in a fresh browser context,
-presentation mode hides the sidebar and enlarges the type, and an exercise's answer appears on click."""
+presentation mode hides the sidebar and enlarges the type, and an exercise is answered in the page."""
 
 from __future__ import annotations
 
@@ -145,16 +145,25 @@ def test_presentation_mode_hides_the_sidebar_and_enlarges_the_type(page: Page, a
 
 
 @pytest.mark.slow
-def test_exercise_answer_appears_after_a_click(page: Page, app_url):
+def test_an_exercise_is_answered_in_the_page(page: Page, app_url):
+    """Try this: a wrong answer gets a hint (not the value), the answer at the precision shown is accepted, and the
+    worked solution stays hidden until asked for."""
     page.set_viewport_size(VIEWPORT)
     page.goto(f"{app_url}/baselines", timeout=TIMEOUT)
     wait_for_app(page)
-    box = page.get_by_test_id("stExpander").filter(has_text="Answer").first
+    box = page.get_by_label("Your answer", exact=True).first
     box.scroll_into_view_if_needed()
-    answer = box.get_by_text("14.06")
-    expect(answer).to_be_hidden()
-    box.locator("summary").click()
-    expect(answer).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("Worked solution.")).to_have_count(0)
+    box.fill("7")
+    box.press("Enter")
+    hint = page.get_by_test_id("stAlert").filter(has_text="Not yet").first
+    expect(hint).to_be_visible(timeout=TIMEOUT)
+    assert "14.06" not in hint.inner_text()
+    box = page.get_by_label("Your answer", exact=True).first
+    box.fill("14.06")
+    box.press("Enter")
+    expect(page.get_by_test_id("stAlert").filter(has_text="Right").first).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("Worked solution.").first).to_be_visible(timeout=TIMEOUT)
     link = page.get_by_role("link", name="Open this page with these settings").first
     href = link.get_attribute("href").removeprefix("./")
     assert href == "baselines?eps=0.5&delta=1e-05&sens=2&calib=analytic"

@@ -106,7 +106,7 @@ def test_container_keeps_ledgers_in_postgresql_from_database_url(built, page: Pa
     server = PostgresServer(found)
     try:
         server.start()
-        plain_url = f"postgresql://postgres@127.0.0.1:{server.port}/dpx"  # as a user would write it
+        plain_url = f"postgresql://postgres:{server.password}@127.0.0.1:{server.port}/dpx"  # as a user writes it
         name, url, _ = _start(built, env={"DATABASE_URL": plain_url})
         ledger_id = _add_release(page, url)
         assert image.podman("exec", name, "test", "-e", "/data/ledgers.sqlite3", check=False).returncode != 0

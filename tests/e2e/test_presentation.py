@@ -85,8 +85,8 @@ def test_share_copy_button_is_visible_without_hover(page: Page, app_url):
 
 
 def test_my_lesson_link_round_trip(page: Page, app_url):
-    """A teacher adds two views on two pages (moving between them in the app); the link in "My lesson" opens view 1 on its own page (not a blank
-    page under a doubled path) and Next reaches view 2 with its settings."""
+    """A teacher adds two views on two pages (moving between them in the app); the link in "My lesson" opens view 1 on
+    its own page (not a blank page under a doubled path) and Next reaches view 2 with its settings."""
     _open(page, f"{app_url}/baselines?eps=2")
     page.get_by_role("button", name="My lesson").click()
     page.get_by_role("button", name="Add this view to my lesson").click()
@@ -100,7 +100,10 @@ def test_my_lesson_link_round_trip(page: Page, app_url):
     page.get_by_role("button", name="Add this view to my lesson").click()
     wait_for_app(page)
     body = page.get_by_test_id("stPopoverBody")
-    expect(body.locator("ol li")).to_have_count(2, timeout=TIMEOUT)  # the two views, in order
+    views = body.locator("ol li")  # the two views, in order (escaped text: a note is never Markdown)
+    expect(views).to_have_count(2, timeout=TIMEOUT)
+    expect(views.nth(0)).to_contain_text("Gaussian & Laplace")
+    expect(views.nth(1)).to_contain_text("Sparse vector technique")
     link = body.locator("code").last.inner_text().strip()
     assert link.startswith(f"{app_url}/baselines?") and "seq=~" in link, link
     _open(page, link)
@@ -117,6 +120,7 @@ def test_ready_made_lesson_opens_from_the_menu(page: Page, app_url):
     _open(page, f"{app_url}/brdp")
     page.get_by_role("button", name="My lesson").click()
     page.get_by_test_id("stPopoverBody").get_by_role("link", name=re.compile("BR-DP in 50 min")).click()
-    expect(page).to_have_url(re.compile(r".*/baselines\?(?=.*[?&]seq=brdp(&|$))(?=.*[?&]step=1(&|$)).*"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r".*/baselines\?(?=.*[?&]seq=brdp(&|$))(?=.*[?&]step=1(&|$)).*"),
+                             timeout=TIMEOUT)
     wait_for_app(page)
     expect(page.locator(".st-key-lesson-strip")).to_contain_text("BR-DP in 50 min — view 1 of 6", timeout=TIMEOUT)

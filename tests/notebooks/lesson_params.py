@@ -33,6 +33,17 @@ OTHER_SETS: dict[str, tuple[dict, dict]] = {
         {"eps": 10.0, "y": 100.0, "eta": 0.2, "K": 50, "m": 50},
         {"eps": 2.0, "delta": 1e-8, "process": "laplace", "spacing": "linear", "const": "printed", "y": 300.0},
     ),
+    # the first course: one control a chapter (app/course/chapters.py)
+    "course_01_promise": ({"eps": 0.1}, {"eps": 5.0}),
+    "course_02_noise": ({"eps": 0.5}, {"eps": 20.0}),
+    "course_03_delta": ({"delta": 1e-3}, {"delta": 1e-12}),
+    "course_04_budget": ({"T": 1}, {"T": 1000}),
+    "course_05_choose": ({"theta": 2.0}, {"theta": 0.1}),
+    "course_06_redraw": ({"eps": 0.1}, {"eps": 5.0}),
+    "course_07_sparse": ({"eps": 0.5}, {"eps": 10.0}),
+    "course_08_stop": ({"eta": 0.01}, {"eta": 0.5}),
+    "course_09_revealed": ({"eps": 0.2}, {"eps": 5.0}),
+    "course_10_random_scale": ({"eps": 0.1}, {"eps": 20.0}),
     "brdp": (
         {"eps": 0.5, "delta": 1e-8, "theta": 3.0, "sens": 2.0, "T": 100},
         {"eps": 5.0, "kernel": "laplace", "acct": "paper", "theta": 0.5, "T": 1},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import types
@@ -58,6 +59,8 @@ def test_lesson_runs_at_other_parameter_sets(default_run, which):
 
 @pytest.mark.slow
 def test_exercise_checkers_accept_right_and_refuse_wrong(default_run):
+    """Every exercise of every lesson: the answer as the lesson shows it is right; a wrong one gets the first hint,
+    then the stronger one, then the solution, and neither hint names the answer."""
     _, _, _, defs = default_run
     exercises = [v for v in defs.values() if isinstance(v, lessons.Exercise)]
     assert exercises, "a lesson has 'Try this' exercises"
@@ -66,9 +69,15 @@ def test_exercise_checkers_accept_right_and_refuse_wrong(default_run):
         if ex.options:
             wrong = next(o for o in ex.options if o != ex.answer)
         else:
-            wrong = float(ex.answer) * 1.5 + 1.0
-        ok, message = ex.check(wrong)
-        assert ok is False and message, ex.question
+            value = ex.checker.value
+            wrong = f"{value * 1.5 + 1:g}" + (" %" if ex.checker.percent else "")
+        replies = [ex.reply(wrong, n) for n in range(3)]
+        assert [r.right for r in replies] == [False] * 3 and [r.state for r in replies] == ["hint", "stronger",
+                                                                                           "solution"], ex.question
+        shown = str(ex.answer).removesuffix("%").strip()
+        for hint in ex.hints:
+            assert hint in " ".join(r.text for r in replies[:2])
+            assert not re.search(rf"(?<![\w.]){re.escape(shown)}(?![\w]|\.\d)", hint), (ex.question, hint)
         assert ex.check("")[0] is None
 
 
@@ -79,14 +88,46 @@ def test_marimo_check_is_clean():
 
 
 def test_exercise_checker_messages():
-    ex = lessons.Exercise("q", 3.731, "because", "solution", tolerance=0.001)
+    ex = lessons.Exercise("q", "3.731", "because", "solution", ("look at the chart", "read the second line"))
     assert ex.check("3.731") == (True, "Right. because")
     assert ex.check("3,7312")[0] is True  # a decimal comma is read too
     ok, message = ex.check("4")
-    assert ok is False and "too large" in message
-    assert ex.check("abc")[0] is False
-    choice = lessons.Exercise("q", "Gaussian", "why", "sol", options=("Gaussian", "Laplace"))
+    assert ok is False and "too high" in message and "look at the chart" in message
+    assert "read the second line" in ex.check("4", wrong_before=1)[1]
+    assert ex.reply("4", wrong_before=2).solution
+    assert ex.check("abc")[0] is None  # unreadable: not judged, not counted
+    share = lessons.Exercise("q", "0.9", "why", "sol", ("h1", "h2"), share=True)
+    assert all(share.check(v)[0] for v in ("0.9", "0.905", "90%", "90 %"))  # the chart's 0.9 for 0.905
+    percent = lessons.Exercise("q", "52 %", "why", "sol", ("h1", "h2"))
+    assert all(percent.check(v)[0] for v in ("52", "52.5", "52 %", "0.52"))
+    choice = lessons.Exercise("q", "Gaussian", "why", "sol", ("h1", "h2"), options=("Gaussian", "Laplace"))
     assert choice.check("Gaussian")[0] is True and choice.check("Laplace")[0] is False
+
+
+def test_an_input_counts_its_own_tries():
+    ex = lessons.Exercise("q", "0.9", "why", "the worked solution", ("first hint", "second hint"))
+    box = ex.input
+    for typed, hint in (("2", "first hint"), ("2", "first hint"), ("3", "second hint")):
+        box._value = typed  # what marimo sets when the reader presses Enter
+        assert hint in str(ex.feedback(box).text)
+    box._value = "4"
+    assert "the worked solution" in str(ex.feedback(box).text)
+
+
+def test_a_lesson_starts_at_the_settings_in_its_address(monkeypatch):
+    """An app page's "Open the lesson" link carries its settings: the lesson's controls start there (snapped to the
+    nearest stop); what cannot be read is ignored."""
+    monkeypatch.setattr(lessons.mo, "query_params", lambda: {"eps": "2", "delta": "1e-06", "T": "97", "calib": "x"})
+    assert lessons.from_address("eps") == 2.0 and lessons.from_address("delta") == 1e-6
+    assert lessons.from_address("T") == 100 and lessons.from_address("calib") is None
+    group = lessons.controls("eps", "delta", "calib")
+    assert lessons.values(group) == lessons.Values(eps=2.0, delta=1e-6, calib="analytic")
+
+
+def test_delta_reads_as_people_write_it():
+    """marimo's slider cannot format its value (it showed 1.0e-5 over two lines): δ is a list of its stops in words."""
+    box = lessons.control("delta")
+    assert "10⁻⁵" in box.options and box.value == 1e-5 and "1.0e-5" not in str(box.text)
 
 
 def test_check_raises_on_a_failed_reproduction():

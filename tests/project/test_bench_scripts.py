@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -30,8 +31,8 @@ def test_the_load_report_judges_reading_pace_by_the_architecture_budgets():
     finally:
         sys.path.remove(str(ROOT / "bench"))
     budgets = (ROOT / "docs" / "architecture.md").read_text()
-    assert "| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 | ≤ 200 ms / ≤ 1 s |" \
-        in budgets
+    assert ("| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 "
+            "| ≤ 200 ms / ≤ 1 s |") in budgets
     stats = load.Stats(latencies=[0.1] * 90 + [0.3] * 10, page_loads=[0.5] * 100, rss=[(0.0, 100.0)])
 
     def rows(think: tuple[float, float]) -> list[str]:
@@ -90,3 +91,23 @@ def test_a_load_run_rewrites_only_its_own_section_of_the_results(tmp_path):
     load.replace_section(out, "## (c) ", "## (c) two replicas\nc")
     assert out.read_text() == ("# Load\n\nPreface.\n\n## (a) realistic: new\nnew a\n\n## (b) aggressive: kept\nb\n\n"
                                "## Noisy neighbours: new\nnew noisy\n\n## (c) two replicas\nc\n")
+
+
+def test_the_poll_bench_counts_a_lost_answer_as_an_error():
+    """bench/poll.py judges a run by the phones thanked, the time to the last answer and the final count in the
+    database and on the projector: one answer missing anywhere is an error and misses the target."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import poll
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    a = argparse.Namespace(phones=3, window=5.0)
+    good = poll.Stats(opened=[0.1] * 3, answered=[0.05] * 3, done_at=[101.0, 102.0, 104.0], projector=[1, 3])
+    text = poll.report("t", a, good, 100.0, (3, 3), cpu=1.0, wall=10.0)
+    assert "**MISSED**" not in text and "| errors | 0 | 0 (ok) |" in text and "4.0 s / 3.0 s" in text
+    for stored, shown in (((2, 2), [3]), ((3, 3), [2])):
+        text = poll.report("t", a, poll.Stats(answered=[0.05] * 3, done_at=[101.0] * 3, projector=shown), 100.0,
+                           stored, cpu=1.0, wall=10.0)
+        assert "| errors | 1 | 0 (**MISSED**) |" in text
+    late = poll.Stats(answered=[0.05] * 3, done_at=[101.0, 102.0, 131.0], projector=[3])
+    assert "≤ 30 s (**MISSED**)" in poll.report("t", a, late, 100.0, (3, 3), cpu=1.0, wall=40.0)

@@ -172,3 +172,61 @@ def test_every_row_answers_at_the_ends_of_every_control(kind):
             continue  # SVT uses neither δ nor the kernel
         for c, k in ((1, 1), (100, 1000)) if kind == "topc" else ((1, 50),):
             _every_row_answers(ng.epsilon_for_accuracy(**_kwargs(kind, size, p, d, delta, kernel, 0.1, c, k)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# several statistics, and a planned release: hostile input raises ValueError only; the split is never worse than
+# giving every statistic Laplace noise (a pure total that is always available)
+# ----------------------------------------------------------------------------------------------------------------
+
+HOSTILE = [math.nan, math.inf, -math.inf, -1.0, 0.0, "1", None, [1.0], True, 1e308]
+
+
+@pytest.mark.parametrize("arg", ["bound", "confidence", "sensitivity"])
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_statistics_raise_value_error_only(arg, value):
+    from dpcore import negotiate_split as ns
+
+    kw = {"name": "a", "bound": 1.0, "confidence": 0.9, "sensitivity": 1.0} | {arg: value}
+    try:
+        s = ns.statistic(**kw)
+    except ValueError:
+        return
+    res = ns.split([s], delta=1e-5, search=False)
+    assert math.isfinite(res.best.epsilon) and res.best.epsilon >= 0
+
+
+@pytest.mark.parametrize("arg", ["epsilon", "delta", "bound", "confidence", "sensitivity", "lower", "upper", "rows",
+                                 "scale"])
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_plans_raise_value_error_only(arg, value):
+    from dpcore import release
+
+    kw = {"delta": 1e-5, "bound": 5.0, "confidence": 0.9, "lower": 0.0, "upper": 10.0, "rows": 10} | {arg: value}
+    stat = "counts" if arg == "sensitivity" else "mean"
+    if stat == "counts":
+        kw = {k: v for k, v in kw.items() if k not in ("lower", "upper", "rows")}
+    eps = kw.pop("epsilon", 1.0)
+    try:
+        p = release.plan(stat, "v", "gaussian", eps, **kw)
+    except ValueError:
+        return
+    x = release.noise(p, 100, np.random.default_rng(0))
+    assert np.all(np.isfinite(x)) and 0 <= release.guarantee(p) <= 1
+
+
+stats_lists = st.lists(st.tuples(st.floats(0.5, 500.0), st.sampled_from([0.8, 0.9, 0.95, 0.99]),
+                                 st.sampled_from([0.5, 1.0, 20.0])), min_size=1, max_size=4)
+
+
+@settings(max_examples=15, deadline=None)
+@given(rows=stats_lists, delta=st.sampled_from([1e-8, 1e-5, 1e-3]))
+def test_the_split_is_never_worse_than_laplace_everywhere(rows, delta):
+    from dpcore import negotiate_split as ns
+
+    sts = [ns.statistic(f"s{i}", b, p, d) for i, (b, p, d) in enumerate(rows)]
+    res = ns.split(sts, delta=delta, search=False)
+    plain = sum(d * math.log(1 / (1 - p)) / b for b, p, d in rows)
+    assert res.best.epsilon <= plain * (1 + 1e-9)
+    assert res.best.delta <= delta
+    assert sum(s.share for s in res.shares) == pytest.approx(1.0)

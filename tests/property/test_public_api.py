@@ -40,7 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dpcore
-from dpcore import brdp, data, filters, ldp, noise_reduction as nr, r2dp, svt
+from dpcore import brdp, filters, ldp, r2dp, svt
+from dpcore import noise_reduction as nr
 
 # ---------------------------------------------------------------------------------------------------------------
 # Valid fixtures (built once: a BR-DP plan, likelihood tables, regression terms, mixing laws)
@@ -104,7 +105,8 @@ class Case:
         return self.fn(*args, **kwargs)
 
 
-def C(qualname: str, /, *args: Any, fixed: tuple[str, ...] = (), slow: bool = False, label: str = "", **kwargs: Any) -> Case:
+def C(qualname: str, /, *args: Any, fixed: tuple[str, ...] = (), slow: bool = False, label: str = "",
+      **kwargs: Any) -> Case:
     mod, _, attr = qualname.rpartition(".")
     obj = getattr(getattr(dpcore, mod) if mod else dpcore, attr)
     return Case(qualname + label, obj, args, kwargs, fixed, slow)
@@ -607,7 +609,8 @@ UNIT_RESULT = {
     "r2dp.usefulness", "r2dp.laplace_usefulness", "r2dp.staircase_usefulness", "r2dp.noise_cdf",
     "brdp.composed_delta", "r2dp.gaussian_mixture_delta", "noise_reduction.zipf_probabilities",
 }
-POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "brdp.composition_interval", "gaussian_rho", "error_bound"}
+POSITIVE_RESULT = {"gaussian_sigma", "laplace_scale", "brdp.kernel_scale", "brdp.composition_interval", "gaussian_rho",
+                   "error_bound"}
 
 
 def _param_names(case: Case) -> dict[str, str]:

@@ -31,8 +31,8 @@ def laws(draw):
         return r2dp.Uniform(a, a + draw(pos))
     if kind == "tn":
         return r2dp.TruncatedNormal(draw(st.floats(-20.0, 10.0)), draw(pos), draw(st.floats(0.0, 3.0)))
-    return r2dp.Combination((r2dp.Gamma(draw(pos), draw(pos)), r2dp.TruncatedNormal(draw(st.floats(-5.0, 5.0)),
-                                                                                     draw(pos), draw(st.floats(0.0, 2.0)))))
+    return r2dp.Combination((r2dp.Gamma(draw(pos), draw(pos)),
+                             r2dp.TruncatedNormal(draw(st.floats(-5.0, 5.0)), draw(pos), draw(st.floats(0.0, 2.0)))))
 
 
 dqs = st.floats(min_value=0.1, max_value=5.0)

@@ -17,8 +17,7 @@ import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld_lib
 from scipy import integrate, optimize, stats
 
-from dpcore import accounting
-from dpcore import brdp
+from dpcore import accounting, brdp
 
 ABS = 1e-4
 REL = 1e-3
@@ -95,7 +94,8 @@ def test_density_normalised():
     for kernel in ("gaussian", "laplace"):
         for _ in range(5):
             s, th, q = rng.uniform(0.2, 5), rng.uniform(0.1, 4), rng.uniform(0, 1)
-            f = lambda x: brdp.output_density(x, kernel=kernel, scale=s, theta=th, q=q)  # noqa: E731
+            f = lambda x, kernel=kernel, s=s, th=th, q=q: brdp.output_density(  # noqa: E731
+                x, kernel=kernel, scale=s, theta=th, q=q)
             tot = sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
                       for a, b in [(-np.inf, -th), (-th, 0), (0, th), (th, np.inf)])
             assert tot == pytest.approx(1.0, abs=1e-10)
@@ -282,7 +282,8 @@ def test_large_eps_structure():
     for eps in (2, 3, 5):
         pl = brdp.optimize(epsilon=eps, delta=1e-5, sensitivity=5, theta=1, kernel="laplace", accountant="paper")
         assert pl.epsilon_y == pytest.approx(1.1157, rel=REL)
-        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)  # Laplace optimum -ln(1 - theta/D)/(theta/D)
+        # Laplace optimum -ln(1 - theta/D)/(theta/D)
+        assert pl.epsilon_y == pytest.approx(-math.log(1 - 0.2) / 0.2, rel=REL)
         if eps == 3:
             assert pl.q == pytest.approx(0.848, abs=1e-3)
             assert pl.acceptance == pytest.approx(0.622, abs=1e-3)
@@ -334,7 +335,7 @@ def test_gaussian_tfold():
     sigma = 3.7306
     plan = brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1, q=0.0)
     for t, tight, pld in ((10, 3.6186, 3.6197), (100, 14.4293, 14.440)):
-        e = _eps_for(lambda x: brdp.kernel_delta(x, kernel="gaussian", scale=sigma, compositions=t), 1e-5)
+        e = _eps_for(lambda x, t=t: brdp.kernel_delta(x, kernel="gaussian", scale=sigma, compositions=t), 1e-5)
         assert e == pytest.approx(tight, rel=REL)
         # dp_accounting's own Gaussian PLD
         ref = pld_lib.from_gaussian_mechanism(sigma, value_discretization_interval=1e-4).self_compose(t)
@@ -347,7 +348,8 @@ def test_gaussian_tfold():
 
 @pytest.mark.slow
 def test_laplace_t1000():
-    # Exact PLD. The values 17.48 +- 0.05 / 24.01 +- 0.05 of a coarser reference overshoot the truth by ~0.06: they come from
+    # Exact PLD. The values 17.48 +- 0.05 / 24.01 +- 0.05 of a coarser reference overshoot the truth by ~0.06: they
+    # come from
     # that reference's pessimistic grid (losses rounded up to h = 1e-4), not from the mechanism. The truth is bracketed
     # here by dp_accounting's optimistic and pessimistic (connect-the-dots) Laplace PLDs on a finer grid:
     # [17.4232, 17.4237] and [23.9440, 23.9449]. Laplace, eps = 0.1 per query, D = 1: b = D/eps = 10 (pure).
@@ -375,7 +377,7 @@ def test_laplace_t1000():
     # RDP bounds (the paper's method for the Laplace kernel): Mironov and improved conversions
     plan = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="laplace", epsilon_y=0.1, q=0.0)
     for kc, refs in (("rdp", (19.69, 25.78)), ("rdp_improved", (18.58, 24.88))):
-        for dl, ref in zip((1e-5, 1e-10), refs):
+        for dl, ref in zip((1e-5, 1e-10), refs, strict=True):
             e = brdp.composed_epsilon(dl, compositions=1000, plan=plan, accountant="dp", kernel_composition=kc)
             assert e == pytest.approx(ref, rel=REL)
 
@@ -402,7 +404,7 @@ FIG5 = [(1, 1.0000, 0.902, 1.0000), (2, 1.4613, 1.319, 1.4652), (5, 2.4422, 2.25
 def test_fig5_table_reported():
     pl = gauss_plan()
     df = brdp.composition_curve([r[0] for r in FIG5], plan=pl)
-    for (t, paper, exact, dp), row in zip(FIG5, df.itertuples()):
+    for (_t, paper, exact, dp), row in zip(FIG5, df.itertuples(), strict=True):
         assert row.paper == pytest.approx(paper, rel=REL)
         assert row.exact == pytest.approx(exact, abs=0.03)
         assert row.dp == pytest.approx(dp, rel=REL)
@@ -556,7 +558,7 @@ FIG3 = {0.1: (0.9450, 0.9621, 0.9519, 0.9475, 0.9462), 0.5: (0.9179, 0.9439, 0.9
 def test_fig3_table():
     for ey, (base, *opts) in FIG3.items():
         assert brdp.baseline_q(3.0, ey) == pytest.approx(base, abs=ABS)
-        for dl, ref in zip((1e-2, 1e-3, 1e-5, 1e-8), opts):
+        for dl, ref in zip((1e-2, 1e-3, 1e-5, 1e-8), opts, strict=True):
             q = brdp.paper_q(epsilon=3, delta=dl, epsilon_y=ey, sensitivity=1, theta=1, kernel="gaussian")
             assert q == pytest.approx(ref, abs=ABS)
 

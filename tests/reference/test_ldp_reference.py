@@ -236,8 +236,8 @@ def test_example3_trace():
 
 
 def test_example3_transcript_tree():
-    """Thm 4.1 on Example 3 (exhaustive): 39 transcripts of lengths 2..20, probabilities sum to 1 for every x, max ratio exactly 2.25;
-    E[#accepted] = 2.947 (x* ∈ {0, 10}) and 2.985 (x* = 5)."""
+    """Thm 4.1 on Example 3 (exhaustive): 39 transcripts of lengths 2..20, probabilities sum to 1 for every x, max
+    ratio exactly 2.25; E[#accepted] = 2.947 (x* ∈ {0, 10}) and 2.985 (x* = 5)."""
     tree = ldp.example3_transcripts()
     assert len(tree.outputs) == 39
     assert tree.lengths.min() == 2 and tree.lengths.max() == 20
@@ -254,7 +254,8 @@ def test_example3_transcript_tree():
 
 
 def test_bpf_dominates_basic_composition_rr_stream():
-    """Never worse than basic composition: with every query ε-LDP the BPF accepts ≥ ⌊ε_G/ε⌋ in every run; Simplified ⇒ BPF."""
+    """Never worse than basic composition: with every query ε-LDP the BPF accepts ≥ ⌊ε_G/ε⌋ in every run; Simplified ⇒
+    BPF."""
     for eps, budget in [(1.0, 4.0), (0.5, 2.2), (0.3, 1.0)]:
         df = ldp.simulate_accepted_counts(
             ldp.randomized_response(eps), budget, true_value=1, n_runs=60, rng=12
@@ -326,7 +327,8 @@ def test_odometer_not_monotone_and_recomputed():
 
 
 def test_full_budget_query_accepted():
-    """Erratum to Sec. 4.2 ("at full budget no query with ε > 0 is accepted"): Λ = (1, 1.5, 2), ε_G = ln 2; Q (ε_q = 0.2231) accepted; both outputs leave ℓ = ln 2."""
+    """Erratum to Sec. 4.2 ("at full budget no query with ε > 0 is accepted"): Λ = (1, 1.5, 2), ε_G = ln 2; Q (ε_q =
+    0.2231) accepted; both outputs leave ℓ = ln 2."""
     q = ldp.likelihood_table(np.array([[0.5, 0.4, 0.5], [0.5, 0.6, 0.5]]).T)
     assert q.epsilon == pytest.approx(0.2231, abs=1e-4)
     f = ldp.BayesianPrivacyFilter(math.log(2), domain_size=3, log_likelihood=np.log([1, 1.5, 2]))
@@ -338,7 +340,8 @@ def test_full_budget_query_accepted():
 
 
 def test_decrease_condition_not_sufficient():
-    """Erratum to Sec. 4.2 (the odometer's "decrease" condition is only necessary): Λ = (1, 1.9, 2), p = (1, 10, 0.5)/10.5: p(x_max) < p(x_min) yet ℓ rises 0.6931 → 2.9444."""
+    """Erratum to Sec. 4.2 (the odometer's "decrease" condition is only necessary): Λ = (1, 1.9, 2), p = (1, 10,
+    0.5)/10.5: p(x_max) < p(x_min) yet ℓ rises 0.6931 → 2.9444."""
     ll = np.log([1, 1.9, 2])
     p = np.array([1, 10, 0.5]) / 10.5
     assert p[2] < p[0]
@@ -394,7 +397,8 @@ def test_linear_ungrouped_vs_groups_of_10():
 
 
 def test_dc_identities():
-    """DC splits (Sec. 5.3): logistic ln Pr = sp(t + c_y) − sp(t) + d_y to 1e-12; truncated g, h convex; secant ≥ convex."""
+    """DC splits (Sec. 5.3): logistic ln Pr = sp(t + c_y) − sp(t) + d_y to 1e-12; truncated g, h convex; secant ≥
+    convex."""
     t = np.linspace(-30, 30, 6001)
     for eps in (0.3, 1.0, 3.0):
         e = math.exp(eps)
@@ -429,7 +433,8 @@ def _grid_extremes(terms, lo, hi, n=401):
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_bnb_brackets_dense_grid(seed):
-    """Branch-and-bound (Algorithm 6): attained ≤ true ≤ certified_upper, certified − attained ≤ tol; brackets a dense grid search."""
+    """Branch-and-bound (Algorithm 6): attained ≤ true ≤ certified_upper, certified − attained ≤ tol; brackets a dense
+    grid search."""
     rng = np.random.default_rng(seed)
     kinds = [ldp.logistic_regression_query(rng.uniform(-1, 1, 3) * 2, epsilon=1.0) for _ in range(5)]
     kinds += [

@@ -37,7 +37,7 @@ def _mixture_density(w: float, law) -> float:
     """∫ (u/2) e^{-u|w|} g_u(u) du by quadrature (or a sum over atoms) — independent of the MGF code."""
     if law.discrete:
         vals, probs = law.atoms
-        return sum(p * 0.5 * v * math.exp(-v * abs(w)) for v, p in zip(vals, probs))
+        return sum(p * 0.5 * v * math.exp(-v * abs(w)) for v, p in zip(vals, probs, strict=True))
     if isinstance(law, r2dp.Uniform):
         return integrate.quad(lambda u: 0.5 * u * math.exp(-u * abs(w)) / (law.b - law.a), law.a, law.b,
                               epsabs=0, epsrel=1e-13)[0]
@@ -47,7 +47,7 @@ def _mixture_density(w: float, law) -> float:
         dist, lo = stats.truncnorm(law.alpha, np.inf, loc=law.mu, scale=law.sigma), law.low
     pts = [lo, lo + 0.5, lo + 2, lo + 8, lo + 30, np.inf]
     return sum(integrate.quad(lambda u: 0.5 * u * math.exp(-u * abs(w) + dist.logpdf(u)), a, b,
-                              epsabs=0, epsrel=1e-13, limit=200)[0] for a, b in zip(pts[:-1], pts[1:]))
+                              epsabs=0, epsrel=1e-13, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
 
 
 # -------------------------------------------------------- the noise density is the Laplace mixture (Thm 3.1)
@@ -58,7 +58,7 @@ def test_density_is_the_laplace_mixture(name):
         assert r2dp.noise_density(w, law) == pytest.approx(_mixture_density(w, law), rel=1e-10)
     f = lambda x: float(r2dp.noise_density(x, law))  # noqa: E731
     pts = [0, 0.1, 1, 10, 100, 1e4, np.inf]
-    total = 2 * sum(integrate.quad(f, a, b, limit=300, epsabs=1e-13)[0] for a, b in zip(pts[:-1], pts[1:]))
+    total = 2 * sum(integrate.quad(f, a, b, limit=300, epsabs=1e-13)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
     assert total == pytest.approx(1.0, abs=1e-8)
 
 
@@ -331,7 +331,7 @@ def test_truncated_normal_improvement_at_eps5_g01_is_real():
 
     def e(fn):
         return sum(integrate.quad(lambda u: fn(u) * dist.pdf(u), a, b, epsabs=0, epsrel=1e-12, limit=200)[0]
-                   for a, b in zip(pts[:-1], pts[1:]))
+                   for a, b in zip(pts[:-1], pts[1:], strict=True))
 
     eps = math.log(e(lambda u: u) / e(lambda u: u * math.exp(-u)))
     assert eps == pytest.approx(5.0, abs=1e-8)
@@ -466,10 +466,10 @@ def test_staircase():
     assert r1 == pytest.approx([0.43782, 0.26894, 0.04743], abs=5e-6)
     assert r2 == pytest.approx([0.45834, 0.33513, 0.10529], abs=5e-6)
     # r1*, r2* minimise E|X| and E X² of the staircase (direct minimisation, independent)
-    for e, ra, rb in zip((0.5, 2, 6), r1, r2):
+    for e, ra, rb in zip((0.5, 2, 6), r1, r2, strict=True):
         b = math.exp(-e)
 
-        def moment(r, p):  # E|X|^p of the staircase (Δq = 1), summed step by step, vectorised over r
+        def moment(r, p, b=b):  # E|X|^p of the staircase (Δq = 1), summed step by step, vectorised over r
             r = r[:, None]
             j = np.arange(400.0)[None, :]
             a = (1 - b) / (2 * (r + (1 - r) * b))
@@ -536,7 +536,7 @@ def test_reuse_of_u():
     # and neighbour shifts (s1, s2) ∈ [-1, 1]² of the log-ratio, M'' by quadrature (independent)
     dist = stats.gamma(3.0, scale=0.5)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def joint_density(r: float) -> float:
         return 0.25 * integrate.quad(lambda u: u * u * math.exp(-u * r) * dist.pdf(u), 0, np.inf)[0]
 

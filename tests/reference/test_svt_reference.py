@@ -119,7 +119,7 @@ def test_density_test_vector():
     np.testing.assert_allclose(got, want, rtol=0, atol=5e-9)
 
 
-# ---------------------------------------------------------------------- identities of Γ: Γ(0), f(0), mean θ, variance θ² + 2b²
+# --------------------------------------------------------------- identities of Γ: Γ(0), f(0), mean θ, variance θ² + 2b²
 @pytest.mark.parametrize("b,theta", [(1.3, 2.7), (2, 4), (4, 2), (3, 3)])
 def test_gamma_identities(b, theta):
     assert svt.comparison_cdf(0.0, threshold_scale=b, query_scale=theta) == pytest.approx(
@@ -180,7 +180,7 @@ def test_b_equals_theta_finite():
     np.testing.assert_allclose(near, 1 - np.exp(-z / 3) * (0.75 + z / 6), atol=1e-8)
 
 
-# ---------------------------------------------------------------------- α = 0: S(r^op) = 1/(k+1) and p = k^k/(k+1)^(k+1) for any noise pair (Theorem 8)
+# -------------------------------------- α = 0: S(r^op) = 1/(k+1) and p = k^k/(k+1)^(k+1) for any noise pair (Theorem 8)
 @pytest.mark.parametrize("k,pmax", [(1, 0.25), (10, 0.035049), (50, 0.007285)])
 def test_alpha0_optimum_laplace_pair(k, pmax):
     corr = svt.correction_term(2.0, 4.0, k=k, query_noise="laplace")
@@ -207,7 +207,7 @@ def test_alpha0_optimum_any_pair(noise):
     assert cdf == pytest.approx(20 / 21, rel=1e-7)
 
 
-# ---------------------------------------------------------------------- r^op table (Eq. 9; Eq. 8 model, shared ρ, Algorithms 3/4)
+# ------------------------------------------------------------ r^op table (Eq. 9; Eq. 8 model, shared ρ, Algorithms 3/4)
 R5_ROWS = [
     # ε, c, k, α, ε₁, b, θ, r^op, p(r^op), r^op shared, p_sh(r^op), r̄^op FFT m=20001
     (1, 1, 10, 0, 0.4425, 2.260, 3.587, 10.0413, 0.03505, 9.1390, 0.02669, 10.0412),
@@ -422,7 +422,7 @@ def test_optimal_variances_monotonic_and_gaussian():
     assert gau == pytest.approx(268946, abs=1)
     # Fig. 4: V* = K/ε²
     for eps, vals in [(0.01, (1.186e8, 1.902e8, 2.292e8)), (2, (2965, 4754, 5729))]:
-        for n, want in zip(("exponential", "gumbel", "laplace"), vals):
+        for n, want in zip(("exponential", "gumbel", "laplace"), vals, strict=True):
             got = svt.split_budget(eps, c=50, noise=n).variance_optimal
             assert got == pytest.approx(want, rel=1e-3)
 
@@ -438,7 +438,7 @@ def test_optimal_variances_monotonic_and_gaussian():
 )
 def test_optimal_splits(c, exp, gum, lap, mexp, mgum, mlap):
     for mono, vals in ((False, (exp, gum, lap, lap)), (True, (mexp, mgum, mlap, mlap))):
-        for n, want in zip(("exponential", "gumbel", "laplace", "gaussian"), vals):
+        for n, want in zip(("exponential", "gumbel", "laplace", "gaussian"), vals, strict=True):
             assert svt.split_budget(1.0, c=c, noise=n, monotonic=mono).w_optimal == pytest.approx(
                 want, abs=rounded(want, 4)
             )
@@ -462,7 +462,7 @@ def test_eps_split_c50():
     )
 
 
-# ---------------------------------------------------------------------- exact privacy loss by quadrature (Theorems 2 and 3)
+# ------------------------------------------------------------------ exact privacy loss by quadrature (Theorems 2 and 3)
 def _max_loss(theta, nneg, grid, shifts, threshold_noise="laplace"):
     b = 1 / 0.3
     pat = [False] * nneg + [True, True]
@@ -556,7 +556,8 @@ def test_theorem4(k, beta, exp0, lap0, claim, dr):
     assert a_lap == pytest.approx(lap0, abs=rounded(lap0, 2))
     assert 4 * (math.log(k) + math.log(2 / beta)) == pytest.approx(claim, abs=rounded(claim, 2))
     assert 8 * (math.log(k) + math.log(2 / beta)) == pytest.approx(dr, abs=rounded(dr, 2))
-    assert a_exp <= claim  # the stated bound of Thm 4 holds numerically (its proof in App. C does not: the union bound gives 8(·)/ε)
+    # the stated bound of Thm 4 holds numerically (its proof in App. C does not: the union bound gives 8(·)/ε)
+    assert a_exp <= claim
 
 
 def test_theorem4_k_plus_one_queries():
@@ -712,7 +713,7 @@ def test_data_facts():
     assert ks == [200, 200, 18, 33, 825, 24]
 
 
-# ---------------------------------------------------------------------- acceptance probability at and below the threshold
+# -------------------------------------------------------------------- acceptance probability at and below the threshold
 def test_acceptance_table():
     sp = svt.split_budget(1, c=50)
     b, th = sp.threshold_scale, sp.query_scale
@@ -832,7 +833,7 @@ def test_gumbel_mean_correction():
     assert sp.mean_correction == pytest.approx(stats.gumbel_r(scale=sp.query_scale).mean(), rel=1e-12)
 
 
-# ---------------------------------------------------------------------- more r^op values (Figs. 5 and 9, the data sets of Table 2)
+# ----------------------------------------------------------- more r^op values (Figs. 5 and 9, the data sets of Table 2)
 @pytest.mark.parametrize("k,pmax", [(10, 0.0350494), (50, 0.0072849), (200, 0.0018348)])
 def test_pmax_values(k, pmax):
     assert svt.correction_term(2.0, 4.0, k=k).success_probability == pytest.approx(pmax, abs=rounded(pmax, 7))
@@ -857,7 +858,7 @@ DATASET_ROP = [  # k, c, N ε=0.1, 0.5, 1, 2, M ε=0.1, M ε=1
 def test_rop_per_dataset(row):
     k, c, *vals = row
     for (eps, mono), want in zip(
-        [(0.1, False), (0.5, False), (1, False), (2, False), (0.1, True), (1, True)], vals
+        [(0.1, False), (0.5, False), (1, False), (2, False), (0.1, True), (1, True)], vals, strict=True
     ):
         got = svt.optimal_correction(eps, c=c, k=k, monotonic=mono).r
         assert got == pytest.approx(want, abs=rounded(want, 2) + 1e-6 * want)

@@ -85,7 +85,8 @@ def test_svt_bound_comes_close_to_the_claim():
 
 
 def test_brdp_paper_counterexample_is_caught():
-    """BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5, ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
+    """BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5,
+    ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
     6.7e-4; the supports [−θ, θ] and [Δ − θ, Δ + θ] are disjoint, so the true δ at ε = 0.1 is 1."""
     ce = A.COUNTEREXAMPLE
     res = A.audit("brdp_paper", epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],

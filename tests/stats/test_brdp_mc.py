@@ -121,7 +121,8 @@ def test_experiment_sandbox_acceptances():
                                   mechanisms=("Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP", "SMP-Gau-BRDP"))
     assert set(df.columns) == {"mechanism", "release", "output", "error", "in_bound"}
     acc = df.groupby("mechanism").in_bound.mean()
-    # Fig. 7(b)'s setting sum(D = 12, theta = 10), eps 0.5, acceptances computed in closed form: Gaussian DP / BR-DP .0943/.0996, Laplace DP / BR-DP .3408/.3408
+    # Fig. 7(b)'s setting sum(D = 12, theta = 10), eps 0.5, acceptances computed in closed form: Gaussian DP / BR-DP
+    # .0943/.0996, Laplace DP / BR-DP .3408/.3408
     for mech, ref in (("Gau-DP", 0.0943), ("Gau-BRDP", 0.0996), ("Lap-DP", 0.3408), ("Lap-BRDP", 0.3408)):
         assert abs(acc[mech] - ref) < 4 * math.sqrt(ref * (1 - ref) / reps), mech
     smp = df[df.mechanism == "SMP-Gau-BRDP"]

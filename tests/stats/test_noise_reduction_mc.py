@@ -190,7 +190,8 @@ def test_filter_total_loss(mixed):
 
 def test_theorem5_counterexample():
     # Thm 5 as printed is wrong: m = 100 Brownian noise reductions at t = 1, γ = 1, δ = 0.05. The printed bound
-    # ψ(V) is exceeded with probability 0.958 (claimed ≤ 0.05); corrected bound V/2 + ψ(V) is crossed at any m with probability 0.012 ≤ 0.05.
+    # ψ(V) is exceeded with probability 0.958 (claimed ≤ 0.05); corrected bound V/2 + ψ(V) is crossed at any m with
+    # probability 0.012 ≤ 0.05.
     n, m = 20_000, 100
     z = nr.brownian_path([1.0], n_paths=n * m, rng=3).reshape(n, m)
     loss = nr.brownian_loss(z, epsilon=1.0, value=0.0, neighbour=-1.0)

@@ -103,7 +103,7 @@ def test_staircase_sampler(r):
     edges = np.sort(np.concatenate([np.arange(0, 4), np.arange(0, 4) + r]))
     counts, _ = np.histogram(np.abs(x), bins=edges)
     mass = np.array([2 * float(r2dp.staircase_density(0.5 * (a + b), eps, sensitivity=dq, r=r)) * (b - a)
-                     for a, b in zip(edges[:-1], edges[1:])])
+                     for a, b in zip(edges[:-1], edges[1:], strict=True)])
     se = np.sqrt(mass * (1 - mass) / n)
     assert np.all(np.abs(counts / n - mass) < 4 * se + 1e-12)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing as mp
+import os
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -190,3 +191,127 @@ def test_snapshot_json_is_the_ledger_export(store: ls.LedgerStore):
     snap = store.create(led)
     assert json.loads(ls.ledger_from_json(led.to_json()).to_json()) == json.loads(led.to_json())
     assert store.load(snap.id).ledger == led
+
+
+# ---- data at rest: this user's alone ------------------------------------------------------------------------------
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+@pytest.fixture
+def usual_umask():
+    """The umask most systems start with (022: new files readable by everyone) while the test runs."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def test_sqlite_data_directory_and_files_are_private(tmp_path: Path, usual_umask):
+    data = tmp_path / "data"
+    store = ls.LedgerStore(ls.database_url({ls.DATA_DIR_ENV: str(data)}))
+    try:
+        snap = store.create(dl.Ledger(BUDGET_EPS, BUDGET_DELTA))
+        assert store.add(snap.id, release(1)).accepted
+        files = sorted(data.iterdir())
+        names = {p.name for p in files}
+        assert ls.SQLITE_FILE in names and f"{ls.SQLITE_FILE}-wal" in names, names  # written, not yet checkpointed
+        assert _mode(data) == 0o700
+        assert {p.name: _mode(p) for p in files} == {p.name: 0o600 for p in files}
+    finally:
+        store.dispose()
+
+
+def test_an_older_world_readable_ledger_file_is_narrowed(tmp_path: Path, usual_umask):
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    url = ls.database_url({ls.DATA_DIR_ENV: str(data)})
+    old = ls.LedgerStore(url)
+    snap = old.create(dl.Ledger(BUDGET_EPS, BUDGET_DELTA))
+    old.dispose()
+    for p in data.iterdir():
+        p.chmod(0o644)  # as an older version left it
+    store = ls.LedgerStore(url)
+    try:
+        assert store.load(snap.id) is not None
+        assert {p.name: _mode(p) for p in data.iterdir()} == {p.name: 0o600 for p in data.iterdir()}
+        assert _mode(data) == 0o755, "an existing directory (perhaps shared on purpose) is left as it is"
+    finally:
+        store.dispose()
+
+
+def test_private_helpers_create_with_the_narrow_mode(tmp_path: Path, usual_umask):
+    """The helpers other stores in the data directory use: a file never exists with a wider mode, not even briefly
+    (it is created 0600, not chmod-ed after), and a missing directory is made 0700 with its parents."""
+    made = ls.private_dir(tmp_path / "a" / "b")
+    assert made.is_dir() and _mode(made) == 0o700
+    f = ls.private_file(made / "poll.sqlite3")
+    assert f.exists() and f.stat().st_size == 0 and _mode(f) == 0o600
+    assert ls.private_file(f) == f and _mode(f) == 0o600  # idempotent
+    db = ls.private_sqlite_file(tmp_path / "c" / "x.sqlite3")
+    assert _mode(db.parent) == 0o700 and _mode(db) == 0o600
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o1777)
+    shared.chmod(0o1777)
+    ls.private_dir(shared)
+    assert _mode(shared) == 0o777, "an existing shared directory such as /tmp is never changed"
+
+
+def test_the_cluster_database_refuses_a_connection_without_its_password(postgresql_server, monkeypatch):
+    import psycopg
+
+    for var in ("PGPASSWORD", "PGPASSFILE", "PGSERVICE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PGPASSFILE", os.devnull)
+    pg = postgresql_server
+    assert len(pg.password) >= 20 and pg.password in pg.url
+    assert _mode(pg.password_file) == 0o600
+    base = f"port={pg.port} user=postgres dbname=dpx connect_timeout=10"
+    for attempt in (f"host=127.0.0.1 {base}", f"host=127.0.0.1 {base} password=wrong",
+                    f"host={pg.root} {base}"):  # over TCP, with a wrong password, and over its own socket
+        with pytest.raises(psycopg.OperationalError, match="password"):
+            psycopg.connect(attempt).close()
+    with psycopg.connect(f"host=127.0.0.1 {base} password={pg.password}") as conn:
+        assert conn.execute("SELECT current_setting('password_encryption')").fetchone()[0] == "scram-sha-256"
+        rows = conn.execute("SELECT DISTINCT auth_method FROM pg_hba_file_rules").fetchall()
+        assert rows == [("scram-sha-256",)], rows
+    without = ls.LedgerStore(pg.url.replace(f":{pg.password}@", "@"), connect_timeout=5)
+    try:
+        with pytest.raises(ls.StoreUnavailable, match="password"):
+            without.create()
+    finally:
+        without.dispose()
+
+
+def test_a_cluster_made_without_a_password_gets_one_on_its_next_start(postgres, monkeypatch):
+    """``make cluster`` keeps its database between runs: one made by an older version (trust authentication, no
+    password) is given a password and SCRAM authentication when it starts again, and keeps its ledgers."""
+    import psycopg
+
+    from deploy.postgres import PostgresServer
+
+    monkeypatch.setenv("PGPASSFILE", os.devnull)
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    old = PostgresServer(postgres.bindir)
+    try:
+        old.run("initdb", "-D", str(old.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        old._pg_ctl_start()
+        old.create_database("dpx")
+        assert old.password == ""
+        store = ls.LedgerStore(old.url)  # no password needed yet
+        snap = store.create(dl.Ledger(BUDGET_EPS, BUDGET_DELTA))
+        store.dispose()
+        old.stop()
+        again = PostgresServer(postgres.bindir, root=old.root, port=old.port)
+        again.start()
+        assert len(again.password) >= 20 and _mode(again.password_file) == 0o600
+        with pytest.raises(psycopg.OperationalError, match="password"):
+            psycopg.connect(f"host=127.0.0.1 port={again.port} user=postgres dbname=dpx connect_timeout=10").close()
+        store = ls.LedgerStore(again.url)
+        try:
+            assert store.load(snap.id).ledger == dl.Ledger(BUDGET_EPS, BUDGET_DELTA)
+        finally:
+            store.dispose()
+    finally:
+        old.cleanup()

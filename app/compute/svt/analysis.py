@@ -1,5 +1,5 @@
-"""Cached tables of the SVT page's explore view (Liu, Wang, Liu, Li and Chen 2024): scalar arguments in, frames and frozen
-dataclasses out.
+"""Cached tables of the SVT page's explore view (Liu, Wang, Liu, Li and Chen 2024): scalar arguments in, frames and
+frozen dataclasses out.
 
 Every function evaluates :mod:`dpcore.svt` / :mod:`dpcore.data` on the grid one chart needs. Δ = 1 throughout
 (item counts). Noise families are named as in ``dpcore.svt.NOISES``; the correction rule is "optimal" (r^op of
@@ -13,6 +13,7 @@ import functools
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -319,7 +320,7 @@ def comparison(
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])
-    acc = {"count − τ": [number(x, 4) for x in d]}
+    acc: dict[str, Any] = {"count − τ": [number(x, 4) for x in d]}
     for label, r in (
         ("r = 0", 0.0),
         (f"r = mean = {number(sp.mean_correction, 4)}", sp.mean_correction),
@@ -438,7 +439,7 @@ def _alpha_beta(splits: dict[str, svt.BudgetSplit], k: int, alphas: np.ndarray) 
         # Gumbel's Γ̄^k one α at a time, as summary() computes it: numpy's power of a scalar and of an array
         # can differ in the last bit
         if sp.noise == "gumbel":
-            p8 = np.array([float(_eq8(sp, float(ri), k, float(x))) for ri, x in zip(r, a)])
+            p8 = np.array([float(_eq8(sp, float(ri), k, float(x))) for ri, x in zip(r, a, strict=True)])
         else:
             p8 = np.asarray(_eq8(sp, r, k, a), dtype=float)
         frames.append(
@@ -483,7 +484,7 @@ def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
     exp = svt.split_budget(epsilon, c=1, w=1.0)
     lap = svt.split_budget(epsilon, c=1, w=1.0, noise="laplace")
     r_op = svt.correction_term(exp.threshold_scale, exp.query_scale, k=k).r
-    kw = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
+    kw: dict[str, Any] = dict(threshold_scale=exp.threshold_scale, query_scale=exp.query_scale)
     return Theorem4(
         printed=svt.accuracy_bound(k, beta, epsilon, variant="as_printed"),
         corrected=svt.accuracy_bound(k, beta, epsilon),

@@ -21,7 +21,7 @@ def figures_2_to_4() -> None:
     with ui.panel("Fig. 2(b) · BR-DP against DP: 100 000 releases (ε = 2, δ = 10⁻⁵, θ = Δ_f = 1)",
                   "the shape is the paper's: a taller, flat-topped centre, a jump at ±θ and wider tails than DP "
                   "(here the kernel runs at ε_y = 1.25 of ε = 2). Only 46.6 % of the outputs fall within ±θ, not "
-                  "\"most\" as the paper's text says; Δ_f = 1 is assumed (not stated)."):
+                  "\"most\" as the paper's text says; Δ_f = 1 is assumed (not stated).", key="recycling-fig2"):
         fig2 = compute.PlanKey(2.0, 1e-5, 1.0, 1.0, "gaussian", "paper")
         curves, hist = compute.density(fig2, 0, 100_000)
         ui.chart(figs.density(curves, hist, kernel="gaussian", theta=1.0, title="Fig. 2(b): 100 000 releases"),
@@ -89,7 +89,8 @@ def figure_7() -> None:
                       "Laplace beats Gaussian at the same budget; BR-DP is on or above its DP line (up to Monte-Carlo "
                       "noise), and Laplace BR-DP gains only where θ < Δ_f. The subsampled (SMP) lines can fall to 0 "
                       "at larger ε: there Alg. 4 picks a tiny sampling rate (its formula reports an acceptance near 1) "
-                      "and the rescaled answer of a handful of records misses. The paper's average panels cannot come from its captions: at Δ_f = 0.0017 "
+                      "and the rescaled answer of a handful of records misses. The paper's average panels cannot come "
+                      "from its captions: at Δ_f = 0.0017 "
                       "every mechanism lands within θ = 1 almost always."):
             left, right = st.columns(2)
             with left:
@@ -122,7 +123,7 @@ def table_1() -> None:
                   "have been left out, and with it counted BR-DP never leaks less than its kernel. Laplace "
                   "is composed by RDP as in the paper (its 18.98 lies between the two RDP conversions; "
                   "counted exactly it is 17.43). The subsampled columns and the runtime row are not "
-                  "reproduced (recipe and units not stated)."):
+                  "reproduced (recipe and units not stated).", key="recycling-table1"):
         t1 = compute.table1()
         shown = t1.assign(**{c: [f"{v:.2f}" if pd.notna(v) else "not reproduced" for v in t1[c]]
                              for c in t1.columns if c != "mechanism"})  # two decimals, as the paper prints them
@@ -137,7 +138,7 @@ def render() -> None:
     st.info("The paper's figures at its own parameters (missing ones filled in and named under each figure). The "
             "sidebar does not affect this view.", icon=":material/history_edu:")
     tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values()):
+    for tab, draw in zip(tabs, PARTS.values(), strict=True):
         if tab.open:
             with tab:
                 draw()

@@ -7,8 +7,8 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
-from app.views.ldp._settings import Settings
 from app.notation import number
+from app.views.ldp._settings import Settings
 
 
 def render(s: Settings) -> None:
@@ -106,7 +106,8 @@ def counterexamples(ex: C.Examples) -> None:
     ):
         c = ex.counter
         st.markdown(
-            f"**(a)** Λ = (1, 1.5, 2), ε_G = ln 2 (already spent). A query with ε_q = {c.full_budget_query_epsilon:.4f} "
+            "**(a)** Λ = (1, 1.5, 2), ε_G = ln 2 (already spent). A query with ε_q = "
+            f"{c.full_budget_query_epsilon:.4f} "
             f"that only separates the middle value: every answer leaves ℓ = {c.full_budget_look_ahead.max():.4f} = "
             f"ε_G, so the full filter **{'answers' if c.full_budget_bayesian else 'refuses'}** it (the Simplified "
             f"filter {'answers' if c.full_budget_simplified else 'refuses'} it)."
@@ -157,10 +158,10 @@ def regressions(s: Settings) -> None:
                 paths = C.loss_paths("logistic", 10)
             _evaluation(ev, paths, "Logistic regressions in 9-D, groups of 10", "logistic")
             st.caption(
-                "Group extremes come from a multi-start local search (fast, not certified); the domain [−1, 1]⁹, x* = 0 "
-                "and ε = 1 are read from the paper's text, whose formulas were partly lost. The paper words this "
-                "result and the linear one as 'a factor of one to four', 'five times and two times' and '2–5 times': "
-                "all mean 21/10 and 47/10, i.e. 2.1×–4.7× as many queries as basic composition."
+                "Group extremes come from a multi-start local search (fast, not certified); the domain [−1, 1]⁹, "
+                "x* = 0 and ε = 1 are read from the paper's text, whose formulas were partly lost. The paper words "
+                "this result and the linear one as 'a factor of one to four', 'five times and two times' and "
+                "'2–5 times': all mean 21/10 and 47/10, i.e. 2.1×–4.7× as many queries as basic composition."
             )
 
     with ui.panel(

@@ -66,7 +66,8 @@ def figure3(s: Settings) -> None:
         "≈ 0.98, slightly higher). The printed constant (sidebar) gives 15–25 % fewer results for both methods.",
     ):
         st.caption(
-            f"**Deviations from the paper:** {trials} trials per n instead of 1000 (at most {FIG3_TRIALS[-1]} here), so "
+            f"**Deviations from the paper:** {trials} trials per n instead of 1000 (at most {FIG3_TRIALS[-1]} here), "
+            "so "
             "the error bars (± 1 sd, as in the paper) are noisier. The paper shows no numbers, so the table compares "
             "with an independent re-implementation (1000 trials). Loop details the paper leaves open: a selected item "
             "leaves the candidates; the selection costs ε_EM²/8 with ε_EM = 0.1; the noise-reduction grid has 1000 "

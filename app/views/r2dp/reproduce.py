@@ -11,8 +11,8 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
-from app.views.r2dp._common import show
 from app.notation import number
+from app.views.r2dp._common import show
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings

@@ -6,10 +6,8 @@ be downloaded). The top-c experiments run in the worker pool (:mod:`app.backgrou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -63,6 +61,7 @@ def accuracy_part(s: Settings) -> None:
         "Fig. 3 · (α, β) curves",
         "SVT-Exp with r^op has the lowest β for every α > 0; at α = 0 every optimally corrected noise gives "
         "β = 1 − k^k/(k+1)^(k+1) = 0.99272.",
+        key="svt-fig3-accuracy",
     ):
         df = _once(("fig3 data",), csvt.fig3)
         ui.chart(
@@ -209,6 +208,7 @@ def alpha_part(s: Settings) -> None:
         "with rejected queries asked again the curves for α up to the count gap 500 stay close together (a rejected "
         "positive gets more chances), α = 500 being at or near the top; an α beyond the gap (1000) sets the bar too "
         "low and lets negatives in.",
+        key="svt-fig16-alpha",
     ):
         runs = csvt.fig16_runs(s.n_runs)
         st.caption(f"About {max(1, round(csvt.fig16_seconds(runs)))} s of computing on first view (then kept); "

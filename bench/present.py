@@ -1,0 +1,188 @@
+"""Moving between the steps of a lesson with the → and ← keys, on a 1280×720 projector, in headless Debian chromium.
+
+Budget (docs/architecture.md): each move p95 ≤ 1 s on a quiet server.
+
+Starts its own server (``streamlit run app/serve.py`` on 127.0.0.1:PORT, file watcher off), opens each ready-made lesson
+in presentation mode at its first step, walks to the last step with → and back with ←, ``--passes`` times. The first
+walk forward meets every view's settings for the first time (cold caches) and is reported apart. Each move is timed in
+the page: t0 = ``performance.now()`` in a capturing ``keydown`` listener; "landed" = the first animation frame at which
+the address names the new step and the new step's panel sits at the top of the screen (its scroll margin) with its
+chart or table drawn and no longer the previous page's; "done" = the page run is over (Streamlit's status widget gone
+and the step agent reports the new step).
+
+    python bench/present.py [--port 8617] [--passes 3] [--lessons brdp-svt,eps]
+
+Prints a Markdown table (lesson, moves, landed p50/p95, done p50/p95, ok?) and writes it to
+``bench/results-present.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.browser import ARGS, CHROMIUM, app_server  # noqa: E402
+
+BUDGET_MS = 1000.0
+VERBOSE = False
+
+FIGURE = '[data-testid="stPlotlyChart"] .main-svg, [data-testid="stTable"] table'
+ARM_JS = """([step, panel, figure]) => {
+  // the figures on screen before the move: a landed step shows a figure drawn for it (or, when the browser redraws
+  // the same element in place, the one there once the run is over)
+  const old = Array.from(document.querySelectorAll(figure));
+  window.__move = {t0: null, landed: null, done: null, step, panel};
+  if (!window.__moveListener) {
+    window.__moveListener = true;
+    document.addEventListener('keydown', () => { const m = window.__move;
+      if (m && m.t0 === null) m.t0 = performance.now(); }, true);
+  }
+  const m = window.__move;
+  const tick = () => {
+    if (window.__move !== m) return;
+    const now = performance.now();
+    if (m.t0 !== null) {
+      const agent = window.dpxStep && window.dpxStep.data;
+      if (m.done === null && agent && agent.step === m.step
+          && !document.querySelector('[data-testid="stStatusWidget"]')) m.done = now - m.t0;
+      const at = new URLSearchParams(location.search).get('step') === String(m.step + 1);
+      const el = document.querySelector('.st-key-dpx-panel-' + m.panel);
+      if (m.landed === null && at && el) {
+        const fig = el.querySelector(figure);
+        const want = parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
+        if (fig && !fig.closest('[data-stale="true"]') && (!old.includes(fig) || m.done !== null)
+            && Math.abs(el.getBoundingClientRect().top - want) <= 3) m.landed = now - m.t0;
+      }
+      if (m.landed !== null && m.done !== null) return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
+
+
+def _fmt(ms: float) -> str:
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
+
+
+def walk(page, lesson, start: int, stop: int, timeout_ms: float) -> list[tuple[float | None, float | None]]:
+    """Press → (or ←) from step ``start`` to step ``stop`` (0-based); each move's (landed, done) in ms."""
+    out = []
+    step = 1 if stop > start else -1
+    for i in range(start + step, stop + step, step):
+        page.evaluate(ARM_JS, [i, lesson.steps[i].panel, FIGURE])
+        page.keyboard.press("ArrowRight" if step > 0 else "ArrowLeft")
+        try:
+            page.wait_for_function(
+                "() => window.__move.landed !== null && window.__move.done !== null", timeout=timeout_ms, polling=100
+            )
+        except Exception:  # noqa: BLE001 — too slow: counted as a timeout, the walk waits for the view and goes on
+            page.wait_for_function(
+                "(i) => window.dpxStep && window.dpxStep.data && window.dpxStep.data.step === i", arg=i, timeout=120_000
+            )
+        got = page.evaluate("() => [window.__move.landed, window.__move.done]")
+        out.append((got[0], got[1]))
+        if VERBOSE:
+            print(f"  {lesson.id} → step {i + 1}: landed {got[0]}, done {got[1]}", flush=True)
+        page.wait_for_timeout(300)  # a teacher pauses between views; the agent's landing settles
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=8617)
+    ap.add_argument("--passes", type=int, default=3, help="warm walks (forward and back) after the first one")
+    ap.add_argument("--lessons", default="", help="comma-separated lesson ids; default: every ready-made lesson")
+    ap.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for one move")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results-present.md"))
+    ap.add_argument("--verbose", action="store_true", help="print every move's times")
+    a = ap.parse_args(argv)
+    global VERBOSE
+    VERBOSE = a.verbose
+
+    from playwright.sync_api import sync_playwright
+
+    from app import sequences
+    from app.exercises import query_string
+
+    wanted = [x.strip() for x in a.lessons.split(",") if x.strip()] or list(sequences.LESSONS)
+    rows = []
+    with app_server(a.port, log=ROOT / "artifacts" / "bench-present.log"), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for lesson_id in wanted:
+            lesson = sequences.LESSONS[lesson_id]
+            ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+            page = ctx.new_page()
+            first = lesson.steps[0]
+            page.goto(
+                f"http://127.0.0.1:{a.port}/{first.page}?{query_string(sequences.view_query(lesson, 0, present=True))}",
+                timeout=120_000,
+            )
+            page.wait_for_function(
+                "() => window.dpxStep && window.dpxStep.data && window.dpxStep.data.step === 0", timeout=120_000
+            )
+            page.wait_for_timeout(1500)
+            last = len(lesson.steps) - 1
+            cold = walk(page, lesson, 0, last, a.timeout * 1000) + walk(page, lesson, last, 0, a.timeout * 1000)
+            warm: list[tuple[float | None, float | None]] = []
+            for _ in range(a.passes):
+                warm += walk(page, lesson, 0, last, a.timeout * 1000) + walk(page, lesson, last, 0, a.timeout * 1000)
+            ctx.close()
+            for label, moves in (("first walk (cold)", cold), ("warm", warm)):
+                landed = [m[0] for m in moves if m[0] is not None]
+                done = [m[1] for m in moves if m[1] is not None]
+                timeouts = sum(m[0] is None or m[1] is None for m in moves)
+                if not landed:
+                    rows.append((lesson.title, label, len(moves), "–", "–", "–", "–", f"{timeouts} timeouts"))
+                    continue
+                ok = "ok" if _pct(landed, 0.95) <= BUDGET_MS and not timeouts else "over"
+                rows.append(
+                    (
+                        lesson.title,
+                        label,
+                        len(moves),
+                        _fmt(statistics.median(landed)),
+                        _fmt(_pct(landed, 0.95)),
+                        _fmt(statistics.median(done)),
+                        _fmt(_pct(done, 0.95)),
+                        ok + (f", {timeouts} timeouts" if timeouts else ""),
+                    )
+                )
+                print(rows[-1], flush=True)
+        browser.close()
+    load = os.getloadavg()[0]
+    lines = [
+        "# DP Explorer lesson steps (bench/present.py)",
+        "",
+        "→ / ← between the steps of each ready-made lesson in presentation mode at 1280×720, headless Debian chromium: "
+        '"landed" is key press → the new step\'s panel at the top of the screen with its figure drawn; "done" is '
+        f"key press → the page run over. The first walk (forward and back) meets each view's settings for the first "
+        f"time; then {a.passes} warm walks. p95 budget {_fmt(BUDGET_MS)} (landed).",
+        "",
+        "| lesson | walk | moves | landed p50 | landed p95 | done p50 | done p95 | ok? |",
+        "|---|---|---|---|---|---|---|---|",
+        *("| " + " | ".join(str(c) for c in r) + " |" for r in rows),
+        "",
+        f"Machine: {os.cpu_count()} cores, load average {load:.2f} "
+        f"({datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC).",
+        "",
+    ]
+    Path(a.out).write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,79 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(
+    width="medium",
+    app_title="First course 10: A random noise scale (R²DP)",
+    css_file="lesson.css",
+    html_head_file="lesson_head.html",
+)
+
+
+@app.cell
+def _():
+    import marimo as mo
+
+    from app import course, lessons
+    from app.course import pictures
+
+    ch = course.chapter("random_scale")
+    return ch, course, lessons, mo, pictures
+
+
+@app.cell
+def _(ch, course, mo):
+    mo.md(
+        f"# {ch.number}. {ch.title}\n\n<small>A first course in differential privacy · chapter {ch.number} of "
+        f"{len(course.CHAPTERS)}</small>\n\n{ch.text}"
+    )
+    return
+
+
+@app.cell
+def _(ch, lessons):
+    controls = lessons.controls(ch.control)
+    # shown where it is made (beside the picture, as in the app), so moving it does not redraw the panel
+    lessons.panel(controls, title="Move it and watch the picture", sidebar=False)
+    return (controls,)
+
+
+@app.cell
+def _(controls, lessons):
+    p = lessons.values(controls)
+    return (p,)
+
+
+@app.cell
+def _(ch, mo, p, pictures):
+    _pic = pictures.picture(ch.slug, getattr(p, ch.control))
+    mo.vstack([_pic.figure, mo.md(_pic.reading), mo.md(f"<small>**What to notice:** {ch.notice}</small>")])
+    return
+
+
+@app.cell
+def _(ch, lessons):
+    ex = lessons.Exercise.from_check(ch.question, ch.check, ch.solution)
+    answer = ex.input
+    return answer, ex
+
+
+@app.cell
+def _(answer, ex, mo):
+    mo.vstack([mo.md("## Check what you saw"), ex.show(answer)])
+    return
+
+
+@app.cell
+def _(answer, ex):
+    ex.feedback(answer)
+    return
+
+
+@app.cell
+def _(ch, lessons, p):
+    lessons.course_links(ch, p)
+    return
+
+
+if __name__ == "__main__":
+    app.run()

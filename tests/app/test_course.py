@@ -1,0 +1,198 @@
+"""The first course: ten chapters, each one idea on a short screen with at most one new symbol; every chapter opens
+at its defaults and at its check's setting; each check's answer is what the chapter itself shows there (answerable
+from the chapter alone) and agrees with an independent computation; the answer box teaches; the course is the
+home page's start path and the ready-made lesson "start"."""
+
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import parse_qsl
+
+import pytest
+from scipy import optimize, stats
+
+from app import catalogue, classroom, course, sequences
+from app.course import pictures
+from app.exercises.check import HINT, SOLVED, STRONGER
+from app.notation import tex
+from tests.app.conftest import open_page
+from tests.app.test_classroom import _brdp_sound, analytic_sigma, gauss_eps_for_delta
+
+CHAPTERS = course.CHAPTERS
+IDS = [c.slug for c in CHAPTERS]
+#: The setting each check asks the reader to choose (the chapter's control), where it names one.
+CHECK_SETTING = {"promise": 0.5, "noise": 0.5, "delta": 1e-3, "budget": 100, "choose": 2.0, "redraw": 1.0,
+                 "sparse": 1.0, "stop": 0.2, "revealed": 1.0, "random_scale": 5.0}
+
+
+def _odds_to_belief(prior: float, eps: float) -> float:
+    odds = prior / (1 - prior) * math.exp(eps)
+    return odds / (1 + odds)
+
+
+#: Each numeric check's answer, computed independently of dpcore (closed forms, root finding, quadrature).
+INDEPENDENT = {
+    "promise": lambda: 100 * _odds_to_belief(0.5, 0.5),
+    "noise": lambda: 100 * (1 - math.exp(-0.5)),  # Laplace(b = 1/ε) within ±1
+    "delta": lambda: 100 * (2 * stats.norm.cdf(1 / analytic_sigma(1.0, 1e-3)) - 1),
+    # 100 Gaussian releases with noise σ are one release with σ/√100
+    "budget": lambda: gauss_eps_for_delta(1e-5, analytic_sigma(1.0, 1e-5) / 10),
+    # 1 − e^(−θ/b) = 0.95 at θ = 2, b = 1/ε
+    "choose": lambda: optimize.brentq(lambda e: 1 - math.exp(-2 * e) - 0.95, 1e-3, 50, xtol=1e-12),
+    "redraw": lambda: 100 * _brdp_sound()[1],
+    "random_scale": lambda: 100 * (1 - math.exp(-0.1 * 5)),
+}
+
+
+def test_ten_chapters_in_the_order_of_the_catalogue():
+    assert len(CHAPTERS) == 10 and course.SLUGS == catalogue.get("chapter").grid
+    assert [c.number for c in CHAPTERS] == list(range(1, 11))
+    assert [c.lesson for c in CHAPTERS][:2] == ["course_01_promise", "course_02_noise"]
+
+
+def _screen_words(ch: course.Chapter) -> int:
+    """Words a reader meets on the chapter's first screen: the idea, the sentence under the picture (at the
+    chapter's default), what to notice, and the check's question."""
+    reading = pictures.picture(ch.slug, catalogue.get(ch.control).default).reading
+    text = " ".join([ch.text, reading, ch.notice, ch.question])
+    return len(re.findall(r"[\w’'−-]+", text.replace("**", "")))
+
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=IDS)
+def test_a_chapter_is_short_and_introduces_at_most_one_symbol_in_words(ch):
+    assert _screen_words(ch) <= 150, (ch.slug, _screen_words(ch))
+    if ch.symbol:
+        # defined where it first appears: in bold, with words around it
+        assert f"**{ch.symbol}**" in ch.text, ch.slug
+        assert ch.text.index(f"**{ch.symbol}**") == _symbol(ch.symbol).search(ch.text).start() - 2, ch.slug
+    earlier = {c.symbol for c in CHAPTERS[: ch.number - 1] if c.symbol}
+    later = {c.symbol for c in CHAPTERS[ch.number:] if c.symbol} - earlier - {ch.symbol}
+    for symbol in later:  # no symbol before the chapter that introduces it
+        assert not _symbol(symbol).search(ch.text + ch.question + ch.notice), (ch.slug, symbol)
+
+
+def _symbol(symbol: str) -> re.Pattern[str]:
+    """A symbol standing alone (T, not the T of "The")."""
+    return re.compile(rf"(?<![\w]){re.escape(symbol)}(?![\w])")
+
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=IDS)
+def test_each_chapter_opens_with_its_picture_control_check_and_links(ch):
+    at = open_page("course.py", {"chapter": ch.slug})
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.title[0].value == tex(f"{ch.number}. {ch.title}")
+    assert len(at.get("plotly_chart")) == 1
+    assert dict(at.query_params)["chapter"] == ch.slug and ch.control in dict(at.query_params)
+    md = " ".join(m.value for m in at.markdown)
+    assert tex(ch.question) in md
+    links = {p.proto.label: p.proto for p in at.get("page_link")}
+    deeper = links[f"Open {ch.deeper.title} with this setting"]
+    assert deeper.page == ch.deeper.page
+    assert ch.control in dict(parse_qsl(deeper.query_string))
+    if ch.number > 1:
+        assert f"Previous: {ch.number - 1}. {CHAPTERS[ch.number - 2].title}" in links
+    if ch.number < len(CHAPTERS):
+        nxt = links[f"Next: {ch.number + 1}. {CHAPTERS[ch.number].title}"]
+        assert dict(parse_qsl(nxt.query_string))["chapter"] == CHAPTERS[ch.number].slug
+
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=IDS)
+def test_each_check_is_answerable_from_its_chapter(ch):
+    """Opened at the setting its question names, the chapter shows the check's answer as the check states it (for
+    a numeric check), and that number agrees with an independent computation to the precision shown."""
+    value = CHECK_SETTING[ch.slug]
+    setting = catalogue.get(ch.control).fmt(value)
+    at = open_page("course.py", {"chapter": ch.slug, ch.control: setting})
+    assert not at.exception and not at.error
+    reading = pictures.picture(ch.slug, value).reading
+    assert tex(reading) in [m.value for m in at.markdown]
+    if ch.check.options:
+        return
+    assert f"**{ch.check.shown}**" in reading, (ch.slug, reading)
+    exact = INDEPENDENT[ch.slug]()
+    assert abs(exact - ch.check.value) <= ch.check.half_unit * (1 + 1e-9), (ch.slug, exact, ch.check.shown)
+
+
+def test_the_choice_checks_hold_at_their_settings():
+    """Stop: a larger η stops at a noisier (smaller) level. Revealed: ℓ never exceeds the sum of the ε's. Sparse:
+    one run's ε is the budget whatever the queue's length (the two parts of the split add up to ε)."""
+    from app.compute import ldp as cldp
+    from app.compute import noise_reduction as cnr
+    from app.compute import svt as csvt
+
+    stops = [cnr.paths(*pictures.NR_GRID, pictures.NR_COUNT, eta, "brownian", 0)[1].iloc[0]["epsilon_stop"]
+             for eta in (0.05, 0.1, 0.2, 0.5)]
+    assert stops == sorted(stops, reverse=True) and stops[0] > stops[-1]
+    for eps in (0.2, 1.0, 5.0):
+        family, dsize, nq, x, seed = pictures.LDP
+        b = cldp.beliefs(family, eps, dsize, nq, x, seed, "uniform")
+        assert b.loss <= nq * eps * (1 + 1e-12)
+        acct = csvt.accountant(eps, catalogue.get("c").default, "exponential", False)
+        assert math.isclose(acct.epsilon1 + acct.epsilon2, eps) and math.isclose(acct.off, eps)
+    assert course.chapter("stop").check.shown.startswith("earlier")
+    assert course.chapter("revealed").check.shown == "the sum of the ε's"
+    assert course.chapter("sparse").check.shown == "nothing more"
+
+
+def test_the_answer_box_teaches():
+    """Typed into the app: a wrong answer gets the first hint, a second the stronger one, a third the worked
+    solution; the right answer at the precision shown (39.6 for 39.6 %, also 0.396) is accepted."""
+    ch = course.chapter("redraw")
+    key = f"_dpx_course_{ch.slug}"
+    at = open_page("course.py", {"chapter": ch.slug})
+    assert not at.warning and not at.success
+    assert not any("Worked solution" in m.value for m in at.markdown)
+    for typed, state in (("50", HINT), ("10", STRONGER), ("25", SOLVED)):
+        at.text_input(key=key).input(typed).run()
+        shown = " ".join(w.value for w in at.warning)
+        assert ch.check.reply(typed, {HINT: 0, STRONGER: 1, SOLVED: 2}[state]).text in shown, (typed, shown)
+        assert ch.check.shown.removesuffix(" %") not in shown
+    assert any("Worked solution" in m.value for m in at.markdown)
+    for typed in ("39.6", "0.396", "39.6%"):
+        at = open_page("course.py", {"chapter": ch.slug})
+        at.text_input(key=key).input(typed).run()
+        assert at.success and at.success[0].value.startswith("Right"), typed
+
+
+def test_a_solution_is_there_on_request():
+    ch = course.chapter("noise")
+    at = open_page("course.py", {"chapter": ch.slug})
+    at.button(key=f"_dpx_course_{ch.slug}_ask").click().run()
+    assert any(m.value.startswith("**Worked solution.**") for m in at.markdown)
+
+
+def test_a_bad_chapter_in_the_link_is_reported_and_the_first_opens():
+    at = open_page("course.py", {"chapter": "nonsense"})
+    assert not at.exception
+    assert any("chapter=nonsense" in e.value for e in at.error)
+    assert at.title[0].value == tex(f"1. {CHAPTERS[0].title}")
+
+
+def test_the_home_page_starts_the_course():
+    at = open_page("home.py")
+    links = [p.proto for p in at.get("page_link") if p.proto.page == "course" and "chapter=" in p.proto.query_string]
+    assert [dict(parse_qsl(link.query_string))["chapter"] for link in links] == list(course.SLUGS)
+    assert any(h.value.startswith("Start here") for h in at.header)
+
+
+def test_the_ready_made_lesson_start_plays_the_course():
+    start = sequences.LESSONS["start"]
+    assert [(s.page, dict(s.query)) for s in start.steps] == [("course", {"chapter": c.slug}) for c in CHAPTERS]
+    at = open_page("course.py", sequences.view_query(start, 2))
+    where = " ".join(h.proto.body for h in at.get("html"))
+    assert "view 3 of 10" in where
+    nxt = [p.proto for p in at.get("page_link") if p.proto.label == "Next"]
+    assert nxt and all(p.page == "course" and "chapter=budget" in p.query_string for p in nxt)
+    assert not [p for p in at.get("page_link") if p.proto.label.startswith(("Next:", "Previous:"))]  # one way on
+
+
+def test_the_chapter_lesson_links_carry_the_setting(monkeypatch):
+    from app import ui
+
+    monkeypatch.setenv(ui.LESSONS_URL_ENV, "http://lessons.example:2718")
+    at = open_page("course.py", {"chapter": "noise", "eps": "0.5"})
+    md = " ".join(m.value for m in at.markdown)
+    assert "http://lessons.example:2718/?file=course_02_noise.py&eps=0.5" in md
+    assert "http://lessons.example:2718/?file=baselines.py&eps=0.5" in md
+    assert classroom.answer_key(1) not in at.session_state  # the page's own Try this is not drawn on the course

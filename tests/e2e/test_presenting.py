@@ -1,0 +1,222 @@
+"""Presenting a lesson in chromium at a projector's 1280×720: every ready-made step opens on its figure with no
+scrolling and without its speaker note; ← / → move between steps (and leave a focused slider alone); the presenter
+view in a second tab shows the note and the next step's title, follows the projected tab and moves it; a lesson
+being built survives a pasted address; in presentation mode a page's first chart fits under its title."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from app import notation, sequences
+from app.exercises import query_string
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_browser import wait_for_app
+
+TIMEOUT = 120_000  # the machine is shared: a first visit computes its figures
+PROJECTOR = {"width": 1280, "height": 720}
+FIGURE = "[data-testid='stPlotlyChart'] .main-svg, [data-testid='stTable'] table"
+
+AT_STEP = "(i) => window.dpxStep && window.dpxStep.data && window.dpxStep.data.step === i"
+LANDED = """([key, figure]) => {
+  const el = document.querySelector('.st-key-dpx-panel-' + key);
+  if (!el || !el.querySelector(figure)) return false;
+  return Math.abs(el.getBoundingClientRect().top - (parseFloat(getComputedStyle(el).scrollMarginTop) || 0)) <= 3;
+}"""
+BOXES = """([key, figure]) => {
+  const el = document.querySelector('.st-key-dpx-panel-' + key);
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+  const notice = Array.from(el.querySelectorAll('[data-testid="stCaptionContainer"]'))
+    .find((c) => c.innerText.startsWith('What to notice'));
+  return {figure: box(el.querySelector(figure)), notice: notice ? box(notice) : null,
+          links: Array.from(el.querySelectorAll('.st-key-dpx-step-nav a')).map(box)};
+}"""
+
+
+def _url(app_url: str, lesson: sequences.Lesson, i: int, present: bool = True) -> str:
+    return f"{app_url}/{lesson.steps[i].page}?{query_string(sequences.view_query(lesson, i, present=present))}"
+
+
+def _landed(page: Page, lesson: sequences.Lesson, i: int) -> None:
+    page.wait_for_function(AT_STEP, arg=i, timeout=TIMEOUT)
+    page.wait_for_function(LANDED, arg=[lesson.steps[i].panel, FIGURE], timeout=TIMEOUT)
+    wait_for_app(page)
+    page.wait_for_function(LANDED, arg=[lesson.steps[i].panel, FIGURE], timeout=TIMEOUT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", list(sequences.LESSONS.values()), ids=list(sequences.LESSONS))
+def test_every_step_opens_on_its_figure_without_its_note(page: Page, app_url, lesson):
+    page.set_viewport_size(PROJECTOR)
+    for i, step in enumerate(lesson.steps):
+        page.goto(_url(app_url, lesson, i), timeout=TIMEOUT)  # a link (or a reload) opens the step
+        _landed(page, lesson, i)
+        shown = page.evaluate(BOXES, [step.panel, FIGURE])
+        top, bottom = shown["figure"]
+        assert 0 <= top and bottom <= PROJECTOR["height"], (lesson.id, i + 1, shown)  # no scrolling
+        if shown["notice"]:
+            assert shown["notice"][1] <= PROJECTOR["height"], (lesson.id, i + 1, shown)
+        assert all(b <= PROJECTOR["height"] for _, b in shown["links"]), shown  # Previous / Next at the step
+        assert step.say not in page.content()  # the note is not even in the projected page's HTML
+        page.screenshot(path=str(ARTIFACTS / f"step-{lesson.id}-{i + 1}.png"))
+
+
+@pytest.mark.slow
+def test_arrow_keys_move_and_the_presenter_view_follows_and_leads(page: Page, app_url):
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
+    _landed(page, lesson, 0)
+    presenter = page.context.new_page()  # the teacher's laptop tab, in the same browser
+    presenter.set_viewport_size({"width": 1280, "height": 800})
+    presenter.goto(f"{app_url}/?{query_string({'seq': lesson.id, 'step': '1', 'presenter': 'true'})}", timeout=TIMEOUT)
+    view = presenter.locator(".presenter")
+    expect(view.locator(".note")).to_have_text(notation.plain(lesson.steps[0].say), timeout=TIMEOUT)
+    expect(view.locator(".next")).to_have_text(notation.plain(lesson.steps[1].title))
+    expect(view.locator(".status")).to_have_text("Following the projected tab.", timeout=TIMEOUT)
+
+    page.bring_to_front()
+    page.keyboard.press("ArrowRight")  # the projector moves on by itself
+    expect(page).to_have_url(re.compile(r".*[?&]step=2(&|$)"), timeout=TIMEOUT)
+    _landed(page, lesson, 1)
+    assert "/brdp?" in page.url and "present=true" in page.url
+    expect(view.locator(".where")).to_have_text(f"view 2 of {len(lesson.steps)}", timeout=TIMEOUT)
+    expect(view.locator(".note")).to_have_text(notation.plain(lesson.steps[1].say))
+    expect(view.locator(".next")).to_have_text(notation.plain(lesson.steps[2].title))
+    assert lesson.steps[1].say not in page.content()
+    presenter.screenshot(path=str(ARTIFACTS / "presenter-view.png"))
+    page.screenshot(path=str(ARTIFACTS / "projector-view.png"))
+
+    presenter.bring_to_front()
+    presenter.keyboard.press("ArrowRight")  # the teacher moves the projector from the laptop
+    page.wait_for_function(AT_STEP, arg=2, timeout=TIMEOUT)
+    _landed(page, lesson, 2)
+    expect(view.locator(".note")).to_have_text(notation.plain(lesson.steps[2].say), timeout=TIMEOUT)
+    view.get_by_role("button", name="← Previous").click()
+    page.wait_for_function(AT_STEP, arg=1, timeout=TIMEOUT)
+    _landed(page, lesson, 1)
+
+    page.bring_to_front()
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(re.compile(r".*/baselines\?.*[?&]step=1(&|$)"), timeout=TIMEOUT)
+    _landed(page, lesson, 0)
+    expect(view.locator(".where")).to_have_text(f"view 1 of {len(lesson.steps)}", timeout=TIMEOUT)
+
+
+@pytest.mark.slow
+def test_the_arrow_keys_leave_a_focused_slider_alone(page: Page, app_url):
+    lesson = sequences.LESSONS["eps"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
+    _landed(page, lesson, 0)
+    slider = page.locator(".st-key-dpx-panel-epsilon-promise").get_by_role("slider")
+    before = slider.get_attribute("aria-valuetext")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    expect(slider).not_to_have_attribute("aria-valuetext", before, timeout=TIMEOUT)
+    wait_for_app(page)
+    assert re.search(r"[?&]step=1(&|$)", page.url)
+    page.locator(".st-key-dpx-panel-epsilon-promise h2").click()  # focus leaves the slider: → is the lesson's again
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(r".*[?&]step=2(&|$)"), timeout=TIMEOUT)
+    _landed(page, lesson, 1)
+
+
+@pytest.mark.slow
+def test_a_lesson_being_built_survives_a_pasted_address(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/baselines?eps=2", timeout=TIMEOUT)
+    wait_for_app(page)
+    page.get_by_role("button", name="My lesson").click()
+    page.get_by_role("button", name="Add this view to my lesson").click()
+    wait_for_app(page)
+    expect(page.get_by_test_id("stPopoverBody").locator("ol li")).to_have_count(1, timeout=TIMEOUT)
+    page.keyboard.press("Escape")
+    page.goto(f"{app_url}/svt?eps=0.5", timeout=TIMEOUT)  # the teacher pastes an address: a new session
+    wait_for_app(page)
+    page.get_by_role("button", name="My lesson").click()
+    body = page.get_by_test_id("stPopoverBody")
+    expect(body.locator("ol li")).to_have_count(1, timeout=TIMEOUT)  # the first view came back
+    page.get_by_role("button", name="Add this view to my lesson").click()
+    wait_for_app(page)
+    expect(body.locator("ol li")).to_have_count(2, timeout=TIMEOUT)
+    link = body.locator("code").last.inner_text().strip()
+    lesson = sequences.decode(re.search(r"seq=([^&]+)", link).group(1))
+    assert [(s.page, s.query.get("eps")) for s in lesson.steps] == [("baselines", "2"), ("svt", "0.5")]
+    body.get_by_role("button", name="Start again").click()  # asks first
+    expect(body.get_by_role("button", name="Yes, drop all 2 views")).to_be_visible(timeout=TIMEOUT)
+    expect(body.locator("ol li")).to_have_count(2)
+    body.get_by_role("button", name="Yes, drop all 2 views").click()
+    expect(body.get_by_text("No views yet.")).to_be_visible(timeout=TIMEOUT)
+    page.goto(f"{app_url}/baselines", timeout=TIMEOUT)  # and dropped means dropped, in this tab too
+    wait_for_app(page)
+    page.get_by_role("button", name="My lesson").click()
+    expect(page.get_by_test_id("stPopoverBody").get_by_text("No views yet.")).to_be_visible(timeout=TIMEOUT)
+
+
+#: Pages that open with their idea's picture (the tools open with their answer, and the privacy filter's page with a
+#: five-line introduction pushes its chart's last legend row below 720 px).
+PICTURE_FIRST = ["", "baselines", "brdp", "noise_reduction", "svt", "r2dp", "audit"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", PICTURE_FIRST, ids=[p or "home" for p in PICTURE_FIRST])
+def test_presentation_mode_fits_the_first_chart_under_the_title(page: Page, app_url, path):
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{app_url}/{path}?present=true", timeout=TIMEOUT)
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid='stMain'] [data-testid='stPlotlyChart'] .main-svg", timeout=TIMEOUT)
+    title = page.locator("[data-testid='stMain'] h1").first.bounding_box()
+    chart = page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").first.bounding_box()
+    assert title["y"] >= 0 and title["y"] + title["height"] <= chart["y"]
+    assert chart["y"] + chart["height"] <= PROJECTOR["height"], chart
+    main = page.get_by_test_id("stMain")  # the strip's buttons moved to the sidebar
+    expect(main.get_by_role("button", name="Share this view")).to_have_count(0)
+    expect(main.get_by_role("button", name="My lesson")).to_have_count(0)
+    expect(main.get_by_text("Presentation mode")).to_have_count(0)
+
+
+@pytest.mark.slow
+def test_the_presenter_view_draws_a_teachers_note_as_plain_text(page: Page, app_url):
+    note = "<b>not bold</b> **not bold either** [no link](http://example.org)"
+    code = sequences.encode([sequences.Step("baselines", {}, note, "classic-noise", "Noise"), sequences.Step("svt")])
+    page.goto(f"{app_url}/?{query_string({'seq': code, 'step': '1', 'presenter': 'true'})}", timeout=TIMEOUT)
+    shown = page.locator(".presenter .note")
+    expect(shown).to_have_text(note, timeout=TIMEOUT)
+    expect(shown.locator("b, strong, a")).to_have_count(0)
+    expect(page.locator(".presenter .next")).to_have_text("Sparse vector technique")
+
+
+@pytest.mark.slow
+def test_a_projected_step_and_the_presenter_view_pass_axe(page: Page, app_url):
+    from tests.e2e.test_accessibility import _serious, _settle
+
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 3), timeout=TIMEOUT)
+    _landed(page, lesson, 3)
+    _settle(page)
+    assert _serious(page) == []
+    page.goto(f"{app_url}/?{query_string({'seq': lesson.id, 'step': '4', 'presenter': 'true'})}", timeout=TIMEOUT)
+    page.locator(".presenter .note").wait_for(timeout=TIMEOUT)
+    _settle(page)
+    assert _serious(page) == []
+
+
+@pytest.mark.slow
+def test_the_arrow_keys_walk_a_whole_lesson_and_back(page: Page, app_url):
+    """Every → lands on the next step's figure, every ← on the previous one's, across pages and parts."""
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
+    _landed(page, lesson, 0)
+    last = len(lesson.steps) - 1
+    for i in [*range(1, last + 1), *range(last - 1, -1, -1)]:
+        page.keyboard.press("ArrowRight" if i > page.evaluate("() => window.dpxStep.data.step") else "ArrowLeft")
+        expect(page).to_have_url(re.compile(rf".*/{lesson.steps[i].page}\?.*[?&]step={i + 1}(&|$)"), timeout=TIMEOUT)
+        _landed(page, lesson, i)
+        shown = dict(parse_qsl(urlsplit(page.url).query))  # the address names what the page shows (params.sync_url)
+        assert {k: shown.get(k) for k in lesson.steps[i].query} == dict(lesson.steps[i].query), (i + 1, shown)
