@@ -16,7 +16,7 @@ import numpy as np
 from scipy import optimize as _opt
 
 from dpcore import _validate as _v
-from dpcore.brdp._common import _BUDGET_RTOL, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
+from dpcore.brdp._common import _BUDGET_MARGIN, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
 from dpcore.brdp.calibration import _calibrate
 from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, exact_delta
 from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
@@ -64,8 +64,8 @@ class BRDPPlan:
 
     @property
     def sound(self) -> bool:
-        """True when the exact delta at epsilon is within the target delta (relative tolerance 1e-6)."""
-        return self.exact_delta <= self.delta * (1 + 1e-6)
+        """True when the exact delta at epsilon is within the target delta (compared exactly, no tolerance)."""
+        return self.exact_delta <= self.delta
 
     @property
     def gain(self) -> float:
@@ -150,7 +150,7 @@ def _largest_exact_q(
     below the best).
     """
     ss = np.atleast_1d(np.asarray(s, dtype=float))
-    budget = delta * (1 + _BUDGET_RTOL)
+    budget = delta * (1 - _BUDGET_MARGIN)  # refuses a hair early: never over the target (see _common)
     qgrid = _QGRID
     nq = len(qgrid)
     fn = _exact_q_fn(kernel, ss, theta, eps, dgrid)
@@ -234,6 +234,10 @@ def _exact_opt(
             ss = np.array([_calibrate(kernel, ey, dy, d, calibration) for ey in new])
             ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
+            # q = 0 is the plain kernel, whose δ exact_delta takes from accounting's well-conditioned forms: the
+            # pieces' closed form can put it a few ulp over a target it meets
+            qs = np.array([0.0 if q < 0 and _within(kernel, float(s), theta, eps, 0.0, d, delta) else q
+                           for s, q in zip(ss, qs, strict=True)])
             for ey, s, p, q, ex in zip(new, ss, ps, qs, exact, strict=True):
                 cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
                 if not ex:
@@ -266,13 +270,38 @@ def _exact_opt(
         s, q, acc = cache[ey]  # verify on the fine shift grid; repair q if a finer shift is worse
         if q < 0:
             continue
-        if exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d) <= delta * (1 + _BUDGET_RTOL):
+        if _within(kernel, s, theta, eps, q, d, delta):
             return ey, s, q
-        q2 = _largest_exact_q(kernel, s, theta, eps, delta, full_d)
+        q2 = _shrink_q(kernel, s, theta, eps, _largest_exact_q(kernel, s, theta, eps, delta, full_d), d, delta)
         if q2 >= 0:
             return ey, s, q2
-    s = _calibrate(kernel, eps, delta, d, calibration)
+    # no redraw fits: the plain kernel, its scale nudged up if the round-off bound leaves its exact δ over
+    s, step = _calibrate(kernel, eps, min(dy, delta), d, calibration), 1e-9
+    for _ in range(64):
+        if _within(kernel, s, theta, eps, 0.0, d, delta):
+            break
+        s, step = s * (1 + step), 2 * step
     return eps, s, 0.0
+
+
+def _within(kernel: Kernel, s: float, theta: float, eps: float, q: float, d: float, delta: float) -> bool:
+    """The plan's reported exact δ (:func:`exact_delta`, rounded up by its round-off bound) is within the target."""
+    reported = exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d)
+    return bool(reported <= delta * (1 - _BUDGET_MARGIN))
+
+
+def _shrink_q(kernel: Kernel, s: float, theta: float, eps: float, q: float, d: float, delta: float) -> float:
+    """``q`` if the reported exact δ meets the target, else the largest q' in [0, q) that does by bisection (the grid
+    search compares the closed form without its round-off bound); -1 if not even q = 0 does."""
+    if q < 0 or _within(kernel, s, theta, eps, q, d, delta):
+        return q
+    if not _within(kernel, s, theta, eps, 0.0, d, delta):
+        return -1.0
+    lo, hi = 0.0, q
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if _within(kernel, s, theta, eps, mid, d, delta) else (lo, mid)
+    return lo
 
 
 def optimize(
@@ -348,7 +377,7 @@ def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, 
         dp_scale=dp_s,
         dp_acceptance=_p_theta(kernel, dp_s, th),
         paper_delta=float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
-        exact_delta=float(_exact_core(kernel, s, th, e, q, d * np.arange(1, 201) / 200).max()),
+        exact_delta=float(exact_delta(e, kernel=kernel, scale=s, theta=th, q=q, sensitivity=d)),
         delta_y=dy,
     )
 

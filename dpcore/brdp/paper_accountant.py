@@ -98,9 +98,8 @@ def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: floa
         return 0.0
     q = float(-math.expm1(-big_l))
 
-    def d_of(qq: float) -> float:
-        ll = math.inf if qq >= 1 else -math.log1p(-qq)
-        return (1 - w) * dz + w * _profile_s(kernel, eps - ll, s, d)
+    def d_of(qq: float) -> float:  # the value paper_delta reports (its outward-rounded kernel profile)
+        return float(_paper_delta(kernel, np.float64(eps), s, theta, qq, d))
 
     step = max(tol, 1e-15)
     while q > 0 and d_of(q) > delta:  # stay on the feasible side, as Alg. 1 returns q_lo

@@ -318,3 +318,17 @@ def test_fig6_panel_says_fig6b_does_not_reproduce():
     _ok(at)
     text = " ".join(w.value for w in at.warning)
     assert "Fig. 6(b) does not reproduce" in text and "0.4749" in text and "0.0786" in text
+
+
+def test_the_default_plan_meets_its_target_delta_exactly():
+    """The page's plan at ε = 1, δ = 10⁻⁵ (the defaults, which the course also uses): its exact δ, the number the page
+    reports, is at most the target with no tolerance (a relative tolerance of 10⁻⁶ once let 1.0000009949·10⁻⁵
+    through), and the plain kernel it is compared with is within it too."""
+    from app.compute import brdp as compute
+
+    plan = compute.plan(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian"))
+    assert plan.exact_delta <= 1e-5 and plan.sound
+    plain = compute.build_plan(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian", share=1.0, q=0.0))
+    assert plain.exact_delta <= 1e-5 and plain.sound
+    table = compute.audit(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian"))
+    assert (table["status"] == "sound").sum() >= 3, table  # the exact optimum, the plain kernel and this plan
