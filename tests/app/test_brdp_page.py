@@ -332,3 +332,9 @@ def test_the_default_plan_meets_its_target_delta_exactly():
     assert plain.exact_delta <= 1e-5 and plain.sound
     table = compute.audit(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian"))
     assert (table["status"] == "sound").sum() >= 3, table  # the exact optimum, the plain kernel and this plan
+
+
+def test_privacy_profile_panel_names_prop_3_and_says_it_fails():
+    at = open_page(PAGE, {"part": "Privacy"})
+    _ok(at)
+    assert any("Proposition 3" in c.value and "does not hold in general" in c.value for c in at.caption)

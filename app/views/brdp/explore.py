@@ -172,7 +172,9 @@ def privacy_panels(s: Settings) -> None:
                   "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
                   "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
-                  "true δ is far above it.", key="recycling-privacy-profile"):
+                  "true δ is far above it — so the paper's claim that Algorithm 1's q always gives (ε, δ)-DP does "
+                  "not hold in general.", paper="Proposition 2 (Eq. 8) and Proposition 3",
+                  key="recycling-privacy-profile"):
         plan = compute.plan(s.key)
         df = compute.profile(s.key)
         if not plan.sound:
