@@ -17,7 +17,7 @@ import streamlit as st
 
 from app import notation, params, presenting, sequences, ui
 from app.catalogue import GLOSSARY
-from app.exercises import EXERCISES, Exercise  # noqa: F401 — Exercise is re-exported for the tests
+from app.exercises import EXERCISES
 from app.exercises import query_string as _query
 from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
 from app.links import PRESENT_KEY, in_app_query

@@ -16,8 +16,9 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
   ``make app`` address).
-* **Maths** is written plainly (``e^ε``, ``ε_y``, ``r^op``) or in ``$…$``: importing this module makes ``mo.md``
-  typeset the plain form (:func:`app.notation.tex`), as the app does for Streamlit.
+* **Maths** is written plainly (``e^ε``, ``ε_y``, ``r^op``) or in ``$…$``: a lesson writes its text with :func:`md`
+  (``from app.lessons import md``), which typesets the plain form (:func:`app.notation.tex`) as the app does for
+  Streamlit; importing this module changes nothing in marimo.
 
 Only the lessons import marimo; the Streamlit app never imports this module.
 """
@@ -154,21 +155,10 @@ def neighbours(p: Values, key: str) -> list[Values]:
     return [p.replace(**{key: grid[j]}) for j in (i + 1, i - 1) if 0 <= j < len(grid)]
 
 
-def _typeset_marimo() -> None:
-    """Make the notebooks' ``mo.md`` typeset plainly written maths (idempotent)."""
-    if getattr(mo.md, "_dpx_typeset", False):
-        return
-    plain_md = mo.md
-
-    def md(text: str, *args: Any, **kwargs: Any) -> Any:
-        return plain_md(notation.tex(text) if isinstance(text, str) else text, *args, **kwargs)
-
-    md._dpx_typeset = True  # type: ignore[attr-defined]
-    md.__doc__ = plain_md.__doc__
-    mo.md = md
-
-
-_typeset_marimo()
+def md(text: Any, *args: Any, **kwargs: Any) -> Any:
+    """``mo.md`` with plainly written maths typeset (:func:`app.notation.tex`): what every lesson writes its text with.
+    marimo itself is left as it is."""
+    return mo.md(notation.tex(text) if isinstance(text, str) else text, *args, **kwargs)
 
 
 class LessonCheckFailed(AssertionError):
@@ -256,8 +246,8 @@ def panel(group: Any, *, title: str = "Your settings", sidebar: bool = True) -> 
     rows = []
     for key, element in group.items():
         p = catalogue.get(key)
-        rows.append(mo.vstack([element, mo.md(f"<small>{p.help}</small>")], gap=0.1))
-    body = mo.vstack([mo.md(f"**{title}**"), *rows], gap=0.6)
+        rows.append(mo.vstack([element, md(f"<small>{p.help}</small>")], gap=0.1))
+    body = mo.vstack([md(f"**{title}**"), *rows], gap=0.6)
     return mo.sidebar([body], width="24rem") if sidebar else mo.callout(body, kind="neutral")
 
 
@@ -373,17 +363,17 @@ class Exercise:
         value = answer.value if hasattr(answer, "value") else answer
         reply = tries.answer(self.checker, value) if tries is not None else self.reply(value)
         kind = {RIGHT: "success", EMPTY: "neutral", UNREADABLE: "info"}.get(reply.state, "warn")
-        solution = mo.md(self.solution)
+        solution = md(self.solution)
         shown = reply.solution or reply.state == RIGHT
         return mo.vstack([
-            mo.callout(mo.md(reply.text), kind=kind),
-            mo.callout(mo.vstack([mo.md("**Worked solution**"), solution]), kind="neutral") if shown else
+            mo.callout(md(reply.text), kind=kind),
+            mo.callout(mo.vstack([md("**Worked solution**"), solution]), kind="neutral") if shown else
             mo.accordion({"Show the worked solution": solution}),
         ])
 
     def show(self, element: Any) -> Any:
         """The question with its input."""
-        return mo.vstack([mo.md(f"**Try this.** {self.question}"), element])
+        return mo.vstack([md(f"**Try this.** {self.question}"), element])
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -395,7 +385,7 @@ def check(ok: bool, text: str) -> Any:
     """One reproduced result: a ✓ line, or :class:`LessonCheckFailed` when it does not hold."""
     if not ok:
         raise LessonCheckFailed(f"Reproduction failed: {text}")
-    return mo.md(f"✓ {text}")
+    return md(f"✓ {text}")
 
 
 def close(value: float, target: float, *, rel: float = 1e-3, abs_: float = 0.0) -> bool:
@@ -443,9 +433,9 @@ def course_links(chapter: Any, p: Values) -> Any:
         way.append(f"[Next: {nxt.number}. {nxt.title} →]({lesson_url(nxt.lesson)})")
     else:
         way.append("The end of the first course: the paper lessons take each idea further.")
-    return mo.md("\n\n".join([*lines, " · ".join(way)]))
+    return md("\n\n".join([*lines, " · ".join(way)]))
 
 
 def app_link(page: str, settings: Values | Mapping[str, Any], *, text: str = "Open this view in the app") -> Any:
     """A link to the app page with the lesson's current settings (``DPX_APP_URL``; ``make app`` serves both)."""
-    return mo.md(f"[{text} →]({app_url(page, settings)})")
+    return md(f"[{text} →]({app_url(page, settings)})")

@@ -14,7 +14,8 @@ st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wid
 _SECTIONS = {"Start": (registry.HOME, registry.COURSE, registry.BASELINES), "Papers": registry.TOPICS,
              "Tools": registry.TOOLS}
 _available = set(registry.available_pages())
-# The page objects are made once per session (resolving their paths cost ~1 ms a run). Not once per process: a
+# The page objects are made once per session (resolving their paths on every run costs time;
+# bench/results-where-time-goes.md). Not once per process: a
 # navigation marks the page it picks as runnable and running it clears the mark, so sessions must not share them.
 sections = st.session_state.get("_sections")
 if sections is None:
@@ -62,7 +63,6 @@ if st.session_state.get("_page") != page.url_path or _relinked:  # a new page vi
     st.session_state.pop("_url_checked", None)
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
-params.adopt_legacy_part_keys()  # ?tab=… / ?figs=… from older links mean ?part=…
 ledger.new_run()  # the run's first ledger.sync() asks the store; later ones (the sidebar's offer) reuse it
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values

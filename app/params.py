@@ -42,16 +42,12 @@ _CHECKED = "_url_checked"  # keys whose URL value was already judged during this
 _DRAWN = "_url_drawn"  # key → Param of every control drawn in the current run, in order
 _BOUND = "_url_bound"  # keys Streamlit binds itself (the parts' tabs)
 _EMBED_KEYS = ("embed", "embed_options")  # Streamlit's own display options, left in the address as they are
-_PART_FROM = "_url_part_from"  # the older key (tab, figs) a link used for ?part=
 _SENT = "_url_sent"  # the query this session last wrote to the browser
 
 #: URL keys kept in the address although no control of the page draws them (the privacy ledger's capability id,
 #: a class poll's: the teacher's and a phone's join code).
 KEEP_KEYS: tuple[str, ...] = ("ledger", "seq", "step", "poll", "join")  # and a lesson sequence's link and step;
 # a tuple, not a set: the address lists them in this order in every process (a set's order follows the string hash)
-
-#: Old URL keys of a page's sections, still understood: ``?tab=…`` and ``?figs=…`` now mean ``?part=…``.
-LEGACY_PART_KEYS = ("tab", "figs")
 
 EPSILON_OPTIONS = catalogue.get("eps").grid
 DELTA_OPTIONS = catalogue.get("delta").grid
@@ -266,8 +262,7 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
         elif raw.casefold() in same and key == "part":
             _seed_part(same[raw.casefold()])
         else:
-            said = st.session_state.pop(_PART_FROM, key) if key == "part" else key
-            _record(f"The link set `{said}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
+            _record(f"The link set `{key}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
                     f"Showing {labels[0]}.")
     st.session_state.setdefault(_BOUND, {})[key] = tuple(labels)  # in drawing order; a link carries only a label
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
@@ -333,19 +328,6 @@ def _seed_part(value: str) -> None:
             initial["part"] = [value]
 
 
-def adopt_legacy_part_keys() -> None:
-    """Read ``?tab=…`` / ``?figs=…`` of older links as ``?part=…`` (before the page draws its parts)."""
-    qp = st.query_params
-    for old in LEGACY_PART_KEYS:
-        if old in qp:
-            value = qp.get_all(old)[-1]
-            with contextlib.suppress(StreamlitAPIException):
-                del qp[old]
-            if "part" not in qp:
-                _seed_part(value)
-                st.session_state[_PART_FROM] = old  # a bad value is reported under the key the link used
-
-
 def keep_linked_part() -> None:
     """A same-tab link from one page to a part of another (a lesson's next view on another page): Streamlit drops a
     query value bound to a widget of the page it leaves, and both pages' tab bars are bound to ``part``, so the link's
@@ -360,10 +342,14 @@ def keep_linked_part() -> None:
 
 
 def leave_page(keep: set[str]) -> None:
-    """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``)."""
+    """On a switch to another page within the session: the previous page's controls leave the address (but ``keep``
+    and the values the link itself brought: a link "open this page with this setting" names a control the page it
+    leaves also drew, e.g. the first course's ε opening the baselines at that ε)."""
     drawn = st.session_state.get(_DRAWN, {})
+    ctx = get_script_run_ctx()
+    brought = set(urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "", keep_blank_values=True))
     for key in list(st.query_params.keys()):
-        if key in drawn and key not in keep:
+        if key in drawn and key not in keep and key not in brought:
             with contextlib.suppress(StreamlitAPIException):
                 del st.query_params[key]
 
@@ -417,60 +403,10 @@ def _adhoc(key: str, label: str, **fields: Any) -> Param:
     return Param(key, symbol, name, fields.pop("help", None) or "", **fields)
 
 
-def select_number(
-    key: str, label: str, options: Sequence[float], default: float, *, name: str = "", help: str | None = None,
-    fmt: Callable[[Any], str] = fmt_number, container: Any = None,
-) -> float:
-    """A URL-bound slider over a fixed grid of numbers (prefer :func:`control` with a catalogue entry)."""
-    p = _adhoc(key, label, help=help, default=default, grid=tuple(options))
-    return _draw(p, container, default, help)
-
-
-def choice(
-    key: str, label: str, options: Sequence[str], default: str, *, name: str = "", help: str | None = None,
-    container: Any = None,
-) -> str:
-    """A URL-bound radio choice among short strings (prefer :func:`control` with a catalogue entry)."""
-    p = _adhoc(key, label, help=help, default=default, grid=tuple(options), kind="choice")
-    return _draw(p, container, default, help)
-
-
 def toggle(key: str, label: str, default: bool = False, *, help: str | None = None, container: Any = None) -> bool:
     """A URL-bound on/off switch (``?key=true`` / ``?key=false``)."""
     p = _adhoc(key, label, help=help, default=default, kind="toggle")
     return _draw(p, container, default, help)
-
-
-def seed(key: str = "seed", default: int = 0, *, container: Any = None) -> int:
-    """Random seed (0 … 2³¹−1) so every sampled picture can be reproduced and shared."""
-    return control(key, container=container, default=default) if key == "seed" else int(
-        _draw(_adhoc(key, "Random seed", default=default, kind="seed"), container, default, None))
-
-
-def epsilon(key: str = "eps", default: float = 1.0, *, label: str | None = None, container: Any = None) -> float:
-    """The ε slider (the catalogue's ε under another URL key when ``key`` is not "eps")."""
-    p = catalogue.get("eps")
-    if key != "eps" or label:
-        p = replace(p, key=key, name=(label.partition(" — ")[2] or label) if label else p.name)
-    return float(_draw(p, container, default, None))
-
-
-def delta(key: str = "delta", default: float = 1e-5, *, container: Any = None) -> float:
-    """The δ slider (the catalogue's δ under another URL key when ``key`` is not "delta")."""
-    p = catalogue.get("delta")
-    return float(_draw(replace(p, key=key) if key != "delta" else p, container, default, None))
-
-
-def sensitivity(key: str = "sens", default: float = 1.0, *, container: Any = None) -> float:
-    """The sensitivity Δ slider."""
-    p = catalogue.get("sens")
-    return float(_draw(replace(p, key=key) if key != "sens" else p, container, default, None))
-
-
-def compositions(key: str = "T", default: int = 10, *, container: Any = None) -> int:
-    """The number of releases T."""
-    p = catalogue.get("T")
-    return int(_draw(replace(p, key=key) if key != "T" else p, container, default, None))
 
 
 def tabs(key: str, labels: Sequence[str], *, name: str = "", on_change: str = "ignore", container: Any = None) -> Any:

@@ -514,7 +514,8 @@ def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
 def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, name: str, alt: str) -> None:
     """A Plotly chart with alt text and a button to download the data behind it as CSV.
 
-    The CSV is built only when the button is clicked (``to_csv`` on every rerun costs ~10 ms a chart); ``data`` may be
+    The CSV is built only when the button is clicked (``to_csv`` on every rerun would cost each chart time;
+    bench/results-where-time-goes.md); ``data`` may be
     a function that returns the frame, so that a chart remembered by :func:`memo_figure` does not fetch its data on
     every rerun either. Presentation mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's
     colours come from ``app_style``.

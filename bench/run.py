@@ -101,8 +101,8 @@ def bench_accounting() -> None:
         lambda: dpcore.laplace_delta(eps_grid, scale=1.0, compositions=100), "—")
 
     def uncached_laplace_epsilon() -> float:
-        dpcore.accounting._laplace_pld.cache_clear()
-        dpcore.accounting._laplace_profile.cache_clear()
+        dpcore.accounting.laplace._laplace_pld.cache_clear()
+        dpcore.accounting.laplace._laplace_profile.cache_clear()
         return dpcore.laplace_epsilon(1e-5, scale=10.0, compositions=1000)
 
     row("laplace_epsilon (T = 1000, PLD, uncached)", uncached_laplace_epsilon, "—", repeat=5)
@@ -785,8 +785,8 @@ def bench_laplace_accounting(delta: float = 1e-6, out: Path | None = ROOT / "ben
         h = acc.laplace_discretization(eps0, t)
 
         def ours(eps0: float = eps0, t: int = t, discretization: float | None = None) -> float:
-            acc._laplace_pld.cache_clear()
-            acc._laplace_profile.cache_clear()
+            acc.laplace._laplace_pld.cache_clear()
+            acc.laplace._laplace_profile.cache_clear()
             return dpcore.laplace_epsilon(delta, scale=1 / eps0, compositions=t, discretization=discretization)
 
         def lib(eps0: float = eps0, h: float = h, t: int = t) -> float:

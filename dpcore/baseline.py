@@ -30,7 +30,8 @@ MECHANISMS = ("gaussian", "laplace")
 class _Noise:
     """N(0, σ²) or Lap(0, b) as a scipy.stats distribution at a fixed scale.
 
-    Not a frozen scipy distribution: freezing builds a new distribution object with its docstring (~1.5 ms), which
+    Not a frozen scipy distribution: freezing builds a new distribution object with its docstring
+    (bench/results-where-time-goes.md), which
     a page that asks for a density, an accuracy and a sample on every slider move pays several times.
     """
 

@@ -18,15 +18,16 @@ def _():
     from app import lessons
     from app.compute import audit as compute
     from app.figures import audit as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import audit, mechanisms
 
-    return audit, compute, figs, lessons, math, mechanisms, mo, number
+    return audit, compute, figs, lessons, math, md, mechanisms, mo, number
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # The privacy audit: catching a mechanism that leaks
 
     **The idea in one sentence.** Run a mechanism many times on two data sets $D, D'$ that differ in one person;
@@ -62,9 +63,9 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, figs, mechanisms, mo, number, p):
+def _(compute, figs, md, mechanisms, mo, number, p):
     view = compute.run(p.mech, p.eps, p.delta, p.sens, p.draws, p.seed, p.level, 1.0, 0.6, False)
-    _text1 = mo.md(f"""
+    _text1 = md(f"""
     ## 1 · Two output laws, one person apart
 
     The histograms show the outputs of **{mechanisms.display_name(p.mech)}** on $D$ and on $D'$. Where they differ
@@ -74,7 +75,7 @@ def _(compute, figs, mechanisms, mo, number, p):
     _r = view.result
     _verdict = ("**a violation**: the claim is false" if _r.caught else
                 "**consistent**: no outcome beats the claim at this number of outputs (evidence, not proof)")
-    _text2 = mo.md(f"""
+    _text2 = md(f"""
     The mechanism claims ε = {number(_r.claimed_epsilon, 4)} (δ = {number(_r.claimed_delta, 3)}). From
     {p.draws:,} outputs per data set the audit proves, with {p.level:.1%} confidence, that the true ε is at least
     **{number(_r.epsilon_lb, 4)}** and the true δ at the claimed ε at least **{number(_r.delta_lb, 3)}**.
@@ -85,8 +86,8 @@ def _(compute, figs, mechanisms, mo, number, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · The privacy loss of each output
 
     For each bin of outputs, $\ln\frac{\Pr[M(D)\in \text{bin}]}{\Pr[M(D')\in\text{bin}]}$ estimated from the
@@ -166,8 +167,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · Reproduce: every honest mechanism passes, the paper's BR-DP accountant is caught
 
     Each line below is checked when the lesson runs (a failed check stops it).

@@ -16,14 +16,15 @@ def _():
     import dpcore
     from app import compute, lessons
     from app.figures import baselines as figs
+    from app.lessons import md
     from app.notation import number
 
-    return compute, dpcore, figs, lessons, mo, number
+    return compute, dpcore, figs, lessons, md, mo, number
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # What ε and δ promise: the Gaussian and Laplace mechanisms
 
     **The idea in one sentence.** A differentially private answer is the true answer plus random noise, scaled so
@@ -56,8 +57,8 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · What ε means for an observer
 
     Suppose an observer believes with probability $p$ that Alice is in the data. After seeing one ε-DP answer,
@@ -71,12 +72,12 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p):
+def _(compute, figs, md, mo, number, p):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
     mo.vstack([
         figs.belief(compute.belief_curve(p.eps), epsilon=p.eps),
-        mo.md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
+        md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
               f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
               "she sees."),
     ])
@@ -113,8 +114,8 @@ def _(ex_odds, odds_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · Two ways to keep the promise
 
     Both mechanisms add noise to the true answer $f(D)$; $\Delta$ is the most one person can change it.
@@ -130,13 +131,13 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p):
+def _(compute, figs, md, mo, number, p):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
     mo.vstack([
         figs.densities(compute.densities(p.eps, p.delta, p.sens, p.calib), theta=p.theta),
-        mo.md(f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
+        md(f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
               f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
               f"truth with probability **{_within['gaussian']:.4f}** (Gaussian) and "
               f"**{_within['laplace']:.4f}** (Laplace)."),
@@ -179,8 +180,8 @@ def _(ex_sigma, sigma_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · One mechanism, a whole curve of guarantees
 
     A calibrated mechanism is not only $(\varepsilon, \delta)$-DP: for every $\varepsilon'$ it is
@@ -197,8 +198,8 @@ def _(compute, figs, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · Many releases: composition
 
     Releasing $T$ answers about the same people spends more budget. Adding up the ε's (*basic composition*,
@@ -210,12 +211,12 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p):
+def _(compute, figs, md, mo, number, p):
     _total = compute.composed_epsilons(p.eps, p.delta, p.sens, p.calib, p.T)
     mo.vstack([
         figs.composition(compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
                          compositions=p.T, delta=p.delta),
-        mo.md(f"After T = {p.T} releases at δ = {number(p.delta)}: Gaussian "
+        md(f"After T = {p.T} releases at δ = {number(p.delta)}: Gaussian "
               f"**{number(_total.gaussian, 4)}**, Laplace **{number(_total.laplace, 4)}**, against the naive "
               f"{p.T} × {number(p.eps)} = {number(p.T * p.eps)}."),
     ])
@@ -258,8 +259,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce: the reference numbers
 
     Each line is recomputed now and checked against an independent value: the published calibration constants,
@@ -270,7 +271,7 @@ def _(mo):
 
 
 @app.cell
-def _(compute, dpcore, lessons, mo, number, p):
+def _(compute, dpcore, lessons, md, mo, number, p):
     _cal1 = dpcore.calibrate(1.0, 1e-5, sensitivity=1.0)
     _classic = dpcore.gaussian_sigma(1.0, 1e-5, method="classic")
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
@@ -291,14 +292,14 @@ def _(compute, dpcore, lessons, mo, number, p):
                       f"the analytic σ meets the target exactly: δ({number(p.eps)}) = "
                       f"{number(_exact_delta, 4)}")
         if p.calib == "analytic" else
-        mo.md(f"ℹ The classic σ is proven only for ε < 1: at ε = {number(p.eps)} its exact δ is "
+        md(f"ℹ The classic σ is proven only for ε < 1: at ε = {number(p.eps)} its exact δ is "
               f"{number(_exact_delta, 3)} against the target {number(p.delta)}"
               + (" — it does **not** keep the promise here." if _exact_delta > p.delta * (1 + 1e-9) else ".")),
         lessons.check(abs(_total.gaussian - _ref) < 1e-2,
                       f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
                       f"({_total.gaussian:.4f} vs {_ref:.4f})")
         if _ref is not None else
-        mo.md(f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
+        md(f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
               "ordinary floating point: dp_accounting cannot follow it there, so this lesson does not "
               "compare (its own totals are computed in log space)."),
         lessons.check(_gap < 4 * _se + 1e-12,

@@ -16,15 +16,16 @@ def _():
     from app import lessons
     from app.compute import brdp as compute
     from app.figures import brdp as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import brdp
 
-    return brdp, compute, figs, lessons, mo, number
+    return brdp, compute, figs, lessons, md, mo, number
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # Budget recycling: redraw the noisy answers that miss
 
     **The idea in one sentence.** Add noise as usual, but when the noisy answer misses the truth by more than
@@ -58,12 +59,12 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, figs, mo, number, p):
+def _(compute, figs, md, mo, number, p):
     key = compute.PlanKey(p.eps, p.delta, p.sens, p.theta, p.kernel, p.acct)
     _draws, _ = compute.recycler(key, 0)
     _chart = figs.recycler(_draws, theta=p.theta)
     _plan = compute.plan(key)
-    _text = mo.md(
+    _text = md(
         f"At these settings a BR-DP release lands within ±θ = {number(p.theta)} with probability "
         f"**{_plan.acceptance:.4f}**, a plain DP release (the same noise at the full budget, never redrawn) with "
         f"**{_plan.dp_acceptance:.4f}**. The noise runs at ε_y = **{number(_plan.epsilon_y, 4)}** of ε = "
@@ -75,8 +76,8 @@ def _(compute, figs, mo, number, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · Where the answers land
 
     Redrawing reshapes the output distribution (the paper's Prop. 1): inside $\pm\theta$ the kernel's density is
@@ -94,8 +95,8 @@ def _(compute, figs, key, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · The budget split: noise or redraws?
 
     Each redraw leaks: an answer near the edge of $\pm\theta$ is redrawn for one data set and kept for its
@@ -151,8 +152,8 @@ def _(ex_split, split_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · The paper's δ against the exact δ
 
     The paper's accountant (Thm. 1, Prop. 2) models recycling as the kernel's privacy loss $Z$ plus $L$ with
@@ -174,14 +175,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, key, mo, number):
+def _(compute, key, md, number):
     _plan = compute.plan(key)
     _verdict = ("**This plan is not private at your target**: the exact δ is above it." if not _plan.sound else
                 "The plan meets the target under the exact accountant.")
     _warn = ("\n\n⚠ Here the paper **under-reports** δ by a factor "
              f"{number(_plan.exact_delta / _plan.paper_delta, 3)}."
              if _plan.exact_delta > _plan.paper_delta else "")
-    mo.md(
+    md(
         f"| accountant | δ at ε = {number(_plan.epsilon)} |\n|---|---|\n"
         f"| paper's model (Prop. 2) | {number(_plan.paper_delta, 3)} |\n"
         f"| **exact** (hockey-stick divergence) | **{number(_plan.exact_delta, 3)}** |\n\n"
@@ -191,8 +192,8 @@ def _(compute, key, mo, number):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     The curves below are the two privacy profiles $\delta(\varepsilon')$ of a plan the paper's accountant
     approves: ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, kernel share ε_y = 1.5, $q$ from the paper's Alg. 1. The paper's
     curve passes under the target ×, the exact one far above it.
@@ -237,8 +238,8 @@ def _(ex_exact, exact_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · Many releases: composition
 
     Releasing $T$ answers composes $T$ BR-DP mechanisms. The paper's Thm. 3 composes its model: a binomial
@@ -250,14 +251,14 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, lessons, mo, number, p):
+def _(compute, figs, key, lessons, md, mo, number, p):
     totals, _curve = lessons.remember(compute.composition, key, p.T)
     # the ε slider's neighbouring stops, composed on the other core while you read this one
     lessons.ahead(compute.composition, *[(key._replace(epsilon=_q.eps), p.T) for _q in lessons.neighbours(p, "eps")])
     _chart = figs.composition(_curve, delta=p.delta, compositions=p.T)
     _rem = compute.remarks(key, p.T, totals).set_index("accountant")
     _adv = _rem.iloc[3]
-    _text = mo.md(
+    _text = md(
         f"After T = {p.T} releases at δ = {number(p.delta)}: exact BR-DP **{number(totals['exact'], 4)}**, "
         f"the paper's Thm. 3 **{number(totals['paper'], 4)}**, plain DP **{number(totals['dp'], 4)}** (the "
         f"naive sum is {number(p.T * p.eps)}). The paper's Remarks 3–4 compose each release's (ε, δ₁) instead: "
@@ -306,8 +307,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce the paper
 
     The paper's Figs. 2(b), 3, 4 and 5 at its own parameters (δ = 10⁻⁵ and Δ = 1 where the paper leaves them out;

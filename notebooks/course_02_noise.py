@@ -15,14 +15,15 @@ def _():
 
     from app import course, lessons
     from app.course import pictures
+    from app.lessons import md
 
     ch = course.chapter("noise")
-    return ch, course, lessons, mo, pictures
+    return ch, course, lessons, md, mo, pictures
 
 
 @app.cell
-def _(ch, course, mo):
-    mo.md(
+def _(ch, course, md):
+    md(
         f"# {ch.number}. {ch.title}\n\n<small>A first course in differential privacy · chapter {ch.number} of "
         f"{len(course.CHAPTERS)}</small>\n\n{ch.text}"
     )
@@ -44,9 +45,9 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(ch, mo, p, pictures):
+def _(ch, md, mo, p, pictures):
     _pic = pictures.picture(ch.slug, getattr(p, ch.control))
-    mo.vstack([_pic.figure, mo.md(_pic.reading), mo.md(f"<small>**What to notice:** {ch.notice}</small>")])
+    mo.vstack([_pic.figure, md(_pic.reading), md(f"<small>**What to notice:** {ch.notice}</small>")])
     return
 
 
@@ -58,8 +59,8 @@ def _(ch, lessons):
 
 
 @app.cell
-def _(answer, ex, mo):
-    mo.vstack([mo.md("## Check what you saw"), ex.show(answer)])
+def _(answer, ex, md, mo):
+    mo.vstack([md("## Check what you saw"), ex.show(answer)])
     return
 
 

@@ -18,15 +18,16 @@ def _():
     from app import lessons
     from app.compute import ldp as compute
     from app.figures import ldp as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import ldp
 
-    return compute, figs, ldp, lessons, math, mo, number
+    return compute, figs, ldp, lessons, math, md, mo, number
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # Local DP: what did the answers *actually* reveal?
 
     **The idea in one sentence.** An ε-LDP answer *could* move anyone's belief about you by a factor $e^{\varepsilon}$,
@@ -62,9 +63,9 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(mo, p):
+def _(md, p):
     x_true = min(p.xtrue, p.dsize - 1)
-    mo.md(
+    md(
         f"The true value x* = {p.xtrue} is outside {{0, …, {p.dsize - 1}}}: the lesson uses x* = {x_true}."
         if x_true != p.xtrue else ""
     )
@@ -72,8 +73,8 @@ def _(mo, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · Local DP and randomized response
 
     The simplest ε-LDP query is **randomized response**: on a secret with $K$ possible values, report the true value
@@ -119,8 +120,8 @@ def _(ex_rr, rr_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · Realized loss against the worst case
 
     After answers $y_1, \dots, y_k$ the **likelihood** of each possible secret is
@@ -137,11 +138,11 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p, x_true):
+def _(compute, figs, md, mo, number, p, x_true):
     _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg,
                        ratio=False)
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
-    _text = mo.md(
+    _text = md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
         f"Σε = **{number(_b.basic, 4)}**. The most likely value is "
         f"{', '.join(str(v) for v in _b.argmax[:5])}; the least likely "
@@ -152,8 +153,8 @@ def _(compute, figs, mo, number, p, x_true):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     **Why this ℓ is the right measure.** An observer with any prior belief $b$ updates it by Bayes' rule,
     $b(x \mid y) \propto \Lambda(x)\, b(x)$ (Eq. 2). For any statement $\varphi$ about the person, her confidence
     moves by a factor between $e^{-\ell}$ and $e^{\ell}$ (Lemma 3.1), and some statement and prior come arbitrarily
@@ -200,8 +201,8 @@ def _(balanced_answer, ex_balanced):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · The Bayesian privacy filter: look ahead, then answer
 
     A **privacy filter** decides, query by query, whether to answer. The paper proves that a filter keeps the whole
@@ -221,11 +222,11 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p, x_true):
+def _(compute, figs, md, mo, number, p, x_true):
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _chart = figs.timeline(_t.table, _t, ratio=False)
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
-    _text = mo.md(
+    _text = md(
         f"With ε_G = {number(p.epsg)} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic "
         f"composition stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went "
         f"down {_t.decreases} time(s)."
@@ -265,8 +266,8 @@ def _(equal_answer, ex_equal):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · How many queries get answered?
 
     On a stream of binary randomized-response queries the realized loss is $\varepsilon\,|n_1 - n_0|$, so the
@@ -279,10 +280,10 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, mo, number, p):
+def _(compute, figs, md, mo, number, p):
     _chart = figs.rr_curve(compute.rr_closed_form(p.eps), budget=p.epsg)
     _e = compute.rr_expected(p.eps, p.epsg)
-    _text = mo.md(
+    _text = md(
         f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the filter answers on average **{_e:.3f}** "
         f"randomized-response queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**." if _e is not None else
         f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the walk is too long to solve here (⌊ε_G/ε⌋ > "
@@ -328,8 +329,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce the paper: Examples 1–3
 
     Each line is recomputed now and checked against the number the paper prints, or against a closed form.
@@ -375,8 +376,8 @@ def _(compute, lessons, math, mo):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ### The filter never exceeds its budget, and two claims that do not hold
 
     **Theorem 4.1, checked exhaustively.** With the analyst of Example 3 (send $X, X^2, \dots$ and stop at the first
@@ -417,8 +418,8 @@ def _(compute, lessons, math, mo):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ### The randomized-response closed form
 
     The expected number of randomized-response queries answered, from the closed form, next to reference values

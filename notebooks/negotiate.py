@@ -20,15 +20,16 @@ def _():
     from app.compute import negotiate as compute
     from app.compute import negotiate_words as words
     from app.figures import negotiate as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import negotiate, negotiate_split
 
-    return compute, dpcore, figs, lessons, math, mo, negotiate, negotiate_split, number, words
+    return compute, dpcore, figs, lessons, math, md, mo, negotiate, negotiate_split, number, words
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # From an accuracy requirement to a privacy budget
 
     **The idea in one sentence.** Start from the accuracy a user needs, "the count must be within ±θ of the truth
@@ -61,7 +62,7 @@ def _(controls, lessons):
 
 
 @app.cell
-def _(compute, lessons, mo, p):
+def _(compute, lessons, md, p):
     def _error_within(q):
         return compute.Requirement("error", q.theta, q.conf, q.sens, q.delta)
 
@@ -71,7 +72,7 @@ def _(compute, lessons, mo, p):
     _next = [(_error_within(_q),) for _q in lessons.neighbours(p, "theta")]
     lessons.ahead(compute.answer, *_next)
     lessons.ahead(compute.curves, *_next)
-    mo.md(f"""
+    md(f"""
     ## 1 · The answer first
 
     > **{answer.sentence}**
@@ -82,8 +83,8 @@ def _(compute, lessons, mo, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · Accuracy against ε, for every mechanism
 
     Each curve is $\Pr[\text{answer within } \pm\theta]$ as ε grows. Where a curve crosses the dotted confidence line
@@ -95,11 +96,11 @@ def _(mo):
 
 
 @app.cell
-def _(answer, compute, figs, lessons, mo, p, req):
+def _(answer, compute, figs, lessons, md, mo, p, req):
     _chart = figs.accuracy_curves(lessons.remember(compute.curves, req),
                                   epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
                                   confidence=p.conf, y_title="P(answer within ±θ)")
-    _text = mo.md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
+    _text = md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
     mo.vstack([_chart, _text])
     return
 
@@ -131,8 +132,8 @@ def _(ex_laplace, laplace_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · Several releases
 
     A budget is spent once per release. Adding the ε's up (basic composition) is always safe; the exact total,
@@ -145,14 +146,14 @@ def _(mo):
 
 
 @app.cell
-def _(answer, compute, mo, p, words):
+def _(answer, compute, md, p, words):
     if answer.mechanism and answer.epsilon > 0:
         _c = compute.composition(answer.mechanism, answer.epsilon, answer.delta, p.sens, p.T, p.delta)
         _text = (f"**{p.T} releases** of the answer spend **{words.total_words(_c)}**: the exact total is "
                  "quoted with its δ, the small chance that it fails, beside the plain sum and its own δ.")
     else:
         _text = "This requirement has no ε > 0 answer to compose (see the sentence above)."
-    mo.md(_text)
+    md(_text)
     return
 
 
@@ -184,10 +185,10 @@ def _(count_answer, ex_count):
 
 
 @app.cell
-def _(mo, negotiate_split, number):
+def _(md, negotiate_split, number):
     _split = negotiate_split.split([negotiate_split.statistic("counts per county", 50, 0.95, 1.0),
                                     negotiate_split.statistic("mean income", 500, 0.90, 20.0)], delta=1e-5)
-    mo.md("## 4 · Several statistics at once\n\nCounts per county within ±50 in 95 % of releases, and a mean "
+    md("## 4 · Several statistics at once\n\nCounts per county within ±50 in 95 % of releases, and a mean "
           "income within ±500 in 90 % (values clipped to [0, 200000] over 10 000 rows, so Δ = 20). Each statistic "
           "gets the most noise its own accuracy allows; then the kinds of noise are compared:\n\n"
           + "\n".join(f"- {_line}" for _line in _split.reasoning)
@@ -202,8 +203,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 5 · Check the numbers
 
     Each line is checked when the lesson runs, against a computation that does not use the app's search.

@@ -18,16 +18,17 @@ def _():
     from app import lessons
     from app.compute import noise_reduction as compute
     from app.figures import noise_reduction as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import filters as fl
     from dpcore import noise_reduction as nr
 
-    return compute, figs, fl, lessons, math, mo, nr, number
+    return compute, figs, fl, lessons, math, md, mo, nr, number
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # Accuracy first: noise reduction and privacy filters
 
     **The idea in one sentence.** Instead of fixing the privacy budget and living with the noise it gives, release a
@@ -74,8 +75,8 @@ def _(p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · One noise reduction, stopped when accurate
 
     The analyst wants the count within a relative error $\eta$: $|\hat y / y - 1| < \eta$. She never sees $y$, only
@@ -93,13 +94,13 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, mo, number, p, variant):
+def _(compute, figs, grid_args, md, mo, number, p, variant):
     _df, _stops = compute.paths(*grid_args, p.y, p.eta, "brownian", 0)
     _chart1 = figs.idea(_df, _stops, compute.bands(*grid_args, p.y, p.eta), value=p.y)
     _b = compute.budget(p.eps, p.delta, variant)
     _, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _unit = "ρ_T" if p.process == "brownian" else "ε_T"
-    _text = mo.md(
+    _text = md(
         f"Over {compute.N_RUNS} runs of this release of y = {number(p.y)}, the median run stopped at ε_T = "
         f"**{number(_summ.median_epsilon_stop, 4)}** and paid **{number(_summ.median_charge, 4)}** "
         f"({_unit}); a release that never stopped would pay **{number(_summ.worst_charge, 4)}**, which for "
@@ -144,8 +145,8 @@ def _(ex_stop, stop_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · Why only the last level costs privacy
 
     Run the clock in $s = \varepsilon^2$ (the precision). Then $W(s) = s\,(\hat y(s) - y)$ is an ordinary Brownian
@@ -168,8 +169,8 @@ def _(compute, figs, grid_args, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · One budget for many releases: the privacy filter
 
     The filter turns the overall $(\varepsilon, \delta)$ into a zCDP budget $\rho^*$, the largest $\rho$ with
@@ -190,12 +191,12 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, grid_args, mo, number, p, variant):
+def _(compute, figs, grid_args, md, mo, number, p, variant):
     _odo = compute.odometer(*grid_args, p.y, p.eta, p.m, 0)
     _chart = figs.odometer(_odo, budget=compute.budget(p.eps, p.delta, variant).rho)
     _got = compute.odometer_summary(compute.odometer(*grid_args, p.y, p.eta, p.m, 0))
     _b = compute.budget(p.eps, p.delta, variant)
-    _text = mo.md(
+    _text = md(
         f"With ε = {number(p.eps)} and δ = {number(p.delta)} the filter's budget is ρ* = "
         f"**{number(_b.rho)}**. Of the m = {p.m} counts, noise reduction returns **{_got.noise_reduction}** "
         f"and doubling **{_got.doubling}** within η = {number(p.eta)}."
@@ -233,8 +234,8 @@ def _(ex_rho, rho_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     **Laplace noise reduction** costs a plain $\varepsilon_T$, not a zCDP $\rho$, so it cannot join this filter.
     The paper's Theorem 3 runs two filters side by side instead: a zCDP filter with budget from $(\varepsilon,
     \delta)$ and an *ex-post* filter that adds up the $\varepsilon_T$'s against its own budget $\varepsilon'$.
@@ -252,8 +253,8 @@ def _(compute, figs, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · What the filter really spends
 
     Simulate many complete filter runs (Gaussian releases mixed with noise reductions that stop adaptively, until
@@ -271,8 +272,8 @@ def _(compute, figs, p, variant):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 5 · Noise reduction against doubling, count by count
 
     The cost of one accurate count, in $\varepsilon^2$: an oracle that knew $y$ would pay
@@ -326,8 +327,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce the paper
 
     Each line is recomputed now and checked against an independent value: a closed form worked by hand here, the

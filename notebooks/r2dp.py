@@ -18,15 +18,16 @@ def _():
     from app import lessons
     from app.compute import r2dp as compute
     from app.figures import r2dp as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import r2dp
 
-    return compute, figs, lessons, math, mo, number, r2dp
+    return compute, figs, lessons, math, md, mo, number, r2dp
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # R²DP: draw the noise scale at random
 
     **The idea in one sentence.** The Laplace mechanism adds noise of one fixed scale $b = \Delta/\varepsilon$;
@@ -70,8 +71,8 @@ def _(compute, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · The picture: a spread of noise scales
 
     Laplace uses the single value $u^* = \varepsilon/\Delta$ (dotted line). An R²DP law spreads $u$ around it:
@@ -87,8 +88,8 @@ def _(compute, figs, key, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · The noise it makes
 
     Mixing Laplace densities gives a sharper peak and heavier tails than one Laplace density. The shaded band
@@ -98,13 +99,13 @@ def _(mo):
 
 
 @app.cell
-def _(compute, figs, key, mo, number, p):
+def _(compute, figs, key, md, mo, number, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False,
                         draws=compute.MC_SAMPLES)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    _text = mo.md(
+    _text = md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
         f"±γ = {number(p.gamma)} with probability **{_head.usefulness:.4f}** — against "
         f"**{_head.laplace:.4f}** for Laplace at the same ε ({_head.ratio:.3f}×). No mixing law can do "
@@ -116,8 +117,8 @@ def _(compute, figs, key, mo, number, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · Where the privacy is spent
 
     With true answers $q(d) = 0$ and $q(d') = \Delta$, the privacy loss of an output $y$ is
@@ -167,8 +168,8 @@ def _(ex_laplace, laplace_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · When does it help?
 
     The map compares the best Gamma law with Laplace over ε and $\gamma/\Delta$ (colour: how many times more
@@ -215,8 +216,8 @@ def _(ex_whole, whole_answer):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 5 · The best law of all has two values
 
     Both the usefulness and the privacy constraint are *linear* in the law of $u$, so the best law needs only two
@@ -273,8 +274,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce the paper
 
     Each line is recomputed now and checked against the paper's printed number or an independent value (a closed
@@ -323,8 +324,8 @@ def _(compute, lessons, math, mo, r2dp):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     **Fig. 5 re-implemented** (counting queries, Δ = 1): Laplace and the best Gamma law over ε and γ.
     """)
     return
@@ -337,8 +338,8 @@ def _(compute, figs):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     **Fig. 6 re-implemented on stand-in data.** The paper's sensor data are not available; on a made-up count
     query the share of answers within γ is the usefulness itself, so R²DP's best law beats Laplace from ε ≈ 2 on
     and the staircase stays on top. (Figs. 7–9, classification and recommendation, are on the app page.)

@@ -16,15 +16,16 @@ def _():
     from app import lessons
     from app.compute import svt as csvt
     from app.figures import svt as figs
+    from app.lessons import md
     from app.notation import number
     from dpcore import svt
 
-    return csvt, figs, lessons, mo, number, svt
+    return csvt, figs, lessons, md, mo, number, svt
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     # The sparse vector technique with exponential noise
 
     **The idea in one sentence.** The sparse vector technique (SVT) screens a long stream of counts — *is this item's
@@ -67,8 +68,8 @@ def _(csvt, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 1 · SVT at work
 
     Bars are the true counts of a shuffled queue (exactly $c$ of them reach τ), dots the noisy counts, the pink line
@@ -79,9 +80,9 @@ def _(mo):
 
 
 @app.cell
-def _(figs, mo, number, p, run, run_info, summary):
+def _(figs, md, mo, number, p, run, run_info, summary):
     _chart = figs.first_look(run, threshold=p.thr)
-    _text = mo.md(
+    _text = md(
         f"At these settings the threshold noise has scale b = **{number(summary.b, 4)}** and each count's "
         f"noise scale 1/λ = **{number(summary.scale, 4)}** (it grows with c: the budget ε₂ is shared by up "
         f"to c yes-answers). The threshold is raised by r = **{number(summary.r, 4)}**. This run made "
@@ -95,8 +96,8 @@ def _(figs, mo, number, p, run, run_info, summary):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 2 · Why one-sided noise is allowed
 
     SVT releases only yes or no, never the noisy count. The proof of Theorem 2 therefore needs the query noise only
@@ -119,8 +120,8 @@ def _(csvt, figs, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 3 · The optimal correction
 
     Exponential noise pushes every count up by $1/\lambda$ on average, so without a correction many counts below τ
@@ -136,10 +137,10 @@ def _(mo):
 
 
 @app.cell
-def _(csvt, figs, mo, number, p, summary):
+def _(csvt, figs, md, mo, number, p, summary):
     _df = csvt.success_curve(p.eps, p.c, p.neg, p.alpha, p.noise, p.mono)
     _chart = figs.success(_df, r_op=summary.r_op, mean=summary.mean, p_floor=summary.p_floor)
-    _text = mo.md(
+    _text = md(
         f"Here r^op = **{number(summary.r_op, 4)}**, about {number(summary.r_op / summary.scale, 2)} times "
         f"the noise scale. With the correction in use (r = {number(summary.r, 4)}) a count exactly at τ is "
         f"reported as above it with probability **{number(summary.p_at_threshold, 4)}**; the success "
@@ -239,8 +240,8 @@ def _(eq8_answer, ex_eq8):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## 4 · Asking rejected queries again
 
     No-answers are free, so a query answered no can go back to the end of the queue for another pass. Counts far above
@@ -265,8 +266,8 @@ def _(lessons, p):
 
 
 @app.cell
-def _(mo):
-    mo.md(r"""
+def _(md):
+    md(r"""
     ## Reproduce the paper
 
     Each line is recomputed now and checked against an independent value: the paper's own printed numbers where it

@@ -10,7 +10,7 @@ from app.catalogue._core import Param, int_log_grid, log_grid, register
 
 T = "noise_reduction"
 
-#: Figure 3 trials per sample size a request may run (each trial costs about 0.08 s of computing).
+#: Figure 3 trials per sample size a request may run (a trial's cost: bench/results-where-time-goes.md).
 FIG3_TRIALS = (20, 50, 100, 200, 500)
 
 register(

@@ -33,8 +33,8 @@ def settle_heap() -> None:
     """Keep Streamlit's full garbage collection after every rerun cheap: freeze the long-lived heap once it is loaded.
 
     Streamlit calls ``gc.collect(2)`` at the end of each script run (option ``runner.postScriptGC``); over the
-    ~160 000 objects of numpy, scipy, pandas, plotly and streamlit that takes 100–150 ms of CPU per rerun, under the
-    GIL, i.e. most of a rerun's cost in the live server. After a run that imported new modules this collects once
+    ~160 000 objects of numpy, scipy, pandas, plotly and streamlit that was most of a rerun's CPU in the live server,
+    under the GIL (bench/results-where-time-goes.md). After a run that imported new modules this collects once
     and then ``gc.freeze()``s what survived (modules, functions, classes: objects that live as long as the process),
     so later collections only scan the objects created since. Runs again only when ``sys.modules`` grows (a page
     or a scipy submodule imported for the first time), a handful of times per process.

@@ -12,8 +12,9 @@ process, and also works in a marimo lesson, a worker process, a script or a test
 - :func:`cached_resource` shares one object between callers: read-only values such as a built figure.
 
 Why not ``st.cache_data``: it hashes every argument through its own type-dispatching hasher and reads the function's
-signature on every call, about 0.3–0.6 ms a lookup. A page calls a few dozen cached functions per rerun, so that was
-5–13 ms of every slider move. A lookup here costs a few microseconds plus the copy.
+signature on every call. A page calls a few dozen cached functions per rerun, so that was a visible part of every
+slider move; a lookup here is a dictionary look-up plus the copy (bench/results-where-time-goes.md, "The compute
+cache").
 
 Arguments must be hashable scalars (ε, T, a seed, a short tuple): that is what makes a cached view shareable and keeps
 the cache key cheap.

@@ -32,7 +32,8 @@ RECYCLER_SHOWN = 40  # releases drawn in the recycler stream
 RECYCLER_MAX_DRAWS = 2_000
 RECYCLER_COUNTED = 20_000  # releases behind the live counters
 DENSITY_SAMPLES = 20_000
-EXACT_ACCEPTANCE_EPS = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0)  # the exact optimiser costs ~0.15-0.3 s per ε
+# the exact optimiser is slow per ε (bench/results-where-time-goes.md)
+EXACT_ACCEPTANCE_EPS = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0)
 SIGMA_X, MU_X, P_C = 10.0, 5.0, 0.1  # synthetic records x_i ~ N(μ, σ_x²); counting predicate share p_c (Fig. 6)
 
 
@@ -94,7 +95,8 @@ def audit(key: PlanKey) -> pd.DataFrame:
     """"Paper vs exact" audit: the paper's Alg. 2 plan, the exact optimum, plain DP and the
     page's plan, each with its δ under both accountants and its status against the target δ.
 
-    Two optimisations and two plans (~20–40 ms on a new setting): the page runs it as a background job. The
+    Two optimisations and two plans (too slow for a rerun on a new setting; bench/results-where-time-goes.md): the
+    page runs it as a background job. The
     page's plan reuses whichever optimum it is built on (each optimisation runs once)."""
     k = PlanKey(*key)
     args = (k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel)
@@ -130,7 +132,7 @@ def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     kw = {"kernel": p.kernel, "scale": p.scale, "theta": p.theta, "q": p.q}
     draws = brdp.simulate_recycler(RECYCLER_COUNTED, rng=seed, max_draws=200_000, **kw)
     recycled = (draws["outcome"] == "recycled").to_numpy()
-    released_in = draws["in_bound"].to_numpy()[~recycled]  # numpy: a 35 000-row frame copy costs ~3 ms
+    released_in = draws["in_bound"].to_numpy()[~recycled]  # numpy: a 35 000-row frame copy costs more
     n_rel = max(len(released_in), 1)
     counters = pd.DataFrame({
         "quantity": ["acceptance Pr(|error| ≤ θ)", "mean kernel draws per release", "share of draws recycled"],

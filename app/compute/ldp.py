@@ -511,7 +511,8 @@ def bnb(kind: str, epsilon: float, k: int, x: int, n: int, seed: int) -> BranchA
     """ln Λ(x₁, x₂) on a 31×31 grid, certified B&B bounds of its extremes (Algorithm 6, Eq. 17) with the per-node trace
     of both searches, and the secant relaxation of the widest term on its root interval (Sec. 5.2, App. D).
 
-    10–40 ms at ε ≥ 0.2, up to ~300 ms at ε = 0.01 (thousands of nodes to the fixed tolerance): the page runs it as a
+    Slower the smaller ε (thousands of nodes to the fixed tolerance at ε = 0.01; bench/results-where-time-goes.md):
+    the page runs it as a
     background job (:mod:`app.background`)."""
     terms, x_star = _regressions_2d(kind, epsilon, k, x, n, seed)
     lo, hi = np.array([-1.0, -1.0]), np.array([1.0, 1.0])

@@ -234,7 +234,8 @@ class Negotiation:
 
 def negotiation(req: Requirement, seed: int = 0) -> Negotiation:
     """One requirement's answer, table and accuracies at the answer, computed together: a new requirement costs
-    ~20 BR-DP plan optimisations (0.2–0.4 s), so the page asks a background worker for this (``app.background``)."""
+    about twenty BR-DP plan optimisations (bench/results-where-time-goes.md), so the page asks a background worker for
+    this (``app.background``)."""
     ans = answer(req, seed)
     eps = ans.epsilon if ans.mechanism and ans.epsilon > 0 else 1.0
     return Negotiation(ans, epsilons(req, seed), accuracies(eps, req, seed), eps)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -30,15 +31,6 @@ COST_DRAWS = 300  # draws per true count in the cost panel
 ZIPF_A = 0.75  # Figure 2 / 3 Zipf exponent
 PAPER = {"epsilon": 10.0, "delta": 1e-6, "alpha": 0.1, "levels": 1000}  # Section 7.2 settings
 PAPER_SIZES = (8000, 16000, 32000, 64000, 128000)
-#: An independent re-implementation of Figure 3 (1000 trials; the paper shows the figure only as bars):
-#: n → (noise-reduction results, its precision, doubling results, its precision)
-REFERENCE_FIG3 = {
-    8000: (21.25, 0.9672, 16.57, 0.9829),
-    16000: (45.37, 0.9693, 32.43, 0.9815),
-    32000: (85.52, 0.9693, 58.82, 0.9824),
-    64000: (149.15, 0.9725, 102.67, 0.9822),
-    128000: (247.82, 0.9762, 176.19, 0.9826),
-}
 
 
 @dataclass(frozen=True)
@@ -490,9 +482,9 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
     })
 
 
-#: CPU seconds one Figure 3 trial costs (five sample sizes, both methods; measured on the class server, 0.044–0.08 s)
+#: CPU seconds one Figure 3 trial costs at most (five sample sizes, both methods; bench/results-where-time-goes.md)
 FIG3_SECONDS_PER_TRIAL = 0.08
-#: Most trials one request may run: 500 × 0.08 s ≈ 40 s of CPU, under the ~60 s a request may take
+#: Most trials one request may run: with FIG3_SECONDS_PER_TRIAL each, well under the time a request may take
 FIG3_MAX_TRIALS = 500
 
 
@@ -515,11 +507,12 @@ def figure3(trials: int, variant: str, seed: int) -> pd.DataFrame:
                               delta=PAPER["delta"], grid_size=PAPER["levels"], variant=variant, rng=seed)
 
 
+@cached
 def figure3_reference() -> pd.DataFrame:
-    """An independent re-implementation's Figure 3 means (1000 trials), to compare with the reproduced means."""
-    return pd.DataFrame([{"n": n, "method": m, "results_mean": r, "precision_mean": q}
-                         for n, (r1, q1, r2, q2) in REFERENCE_FIG3.items()
-                         for m, r, q in (("noise_reduction", r1, q1), ("doubling", r2, q2))])
+    """An independent re-implementation's Figure 3 means (1000 trials), to compare with the reproduced means; the
+    values and where they come from are in ``app/compute/data/noise_reduction_fig3.json``."""
+    data = json.loads(resources.files("app.compute").joinpath("data/noise_reduction_fig3.json").read_text("utf-8"))
+    return pd.DataFrame(data["rows"], columns=data["columns"])
 
 
 #: The paper's Reddit experiment (Section 7.2): ε = 1, δ'' = 1e-6, α = 0.01, ε_EM = 0.01, smallest level 0.0001
@@ -631,7 +624,7 @@ def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> p
 N_FILTER_RUNS = 1000  # filter runs behind the loss histogram
 FILTER_LEVELS = 50  # grid levels of each Brownian round inside the simulated filter
 #: Seconds the filter part waits for its runs (:func:`filter_runs`, a background job) before it shows a waiting note:
-#: through a worker they take ~8–12 ms up to ε ≈ 2.5 (drawn in the same run), ~50 ms near ε = 20.
+#: through a worker they are ready in time for most ε (drawn in the same run), not near ε = 20 (see bench/).
 FILTER_RUNS_WAIT = 0.015
 
 

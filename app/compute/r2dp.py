@@ -23,8 +23,8 @@ from dpcore import r2dp
 #: normal).
 OPT_FAMILY = {"laplace": "laplace", "two_point": "two_point", "gamma": "gamma", "uniform": "uniform",
               "truncnorm": "truncated_normal", "combo": "gamma+truncated_normal"}
-#: Families drawn in the usefulness curves , in legend order (Algorithm 1's Gamma + truncated normal ≈ 0.1 s an
-#: optimum).
+#: Families drawn in the usefulness curves , in legend order (Algorithm 1's Gamma + truncated normal is the slowest
+#: optimum, bench/results-where-time-goes.md).
 CURVE_FAMILIES = ("two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
 MC_SAMPLES = 20_000
 #: Draws behind the noise histogram after the "sample 10⁵" button .
@@ -355,7 +355,8 @@ def _u_ratio(res: Optimum) -> tuple[float, float]:
     return res.usefulness, res.ratio
 
 
-#: γ/Δq points of the Gamma + TN curve against γ (Algorithm 1 costs 0.2–1.5 s an optimum, so fewer points; the whole
+#: γ/Δq points of the Gamma + TN curve against γ (each is one of Algorithm 1's slowest optima, so fewer points; the
+#: whole
 #: multiples of Δq are free, see :func:`_curve_point`; 1.5 is left out — for γ ≥ Δq no R²DP law was found to beat
 #: Laplace).
 COMBO_CURVE_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.0, 2.0, 3.0)
@@ -402,7 +403,8 @@ COMBO_MAP_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.5)
 def improvement(family: str) -> pd.DataFrame:
     """Ratio U*_family / U_Lap over (ε, γ/Δq) (the paper's missing Fig. 10), with the local threshold 2/(1 − g).
 
-    Gamma + TN (≈ 0.15 s an optimum) uses the coarser :data:`COMBO_MAP_EPSILONS` × :data:`COMBO_MAP_GS` grid.
+    Gamma + TN (the slowest optimum, bench/results-where-time-goes.md) uses the coarser :data:`COMBO_MAP_EPSILONS` ×
+    :data:`COMBO_MAP_GS` grid.
     """
     eps, gs = (COMBO_MAP_EPSILONS, COMBO_MAP_GS) if family == "combo" else (MAP_EPSILONS, MAP_GS)
     df = r2dp.improvement_map(np.array(eps), np.array(gs), family=OPT_FAMILY[family])
@@ -512,7 +514,7 @@ def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float)
     """Table I for the law and Laplace at the same ε (with the corrected ℓ2 and entropy formulas).
 
     The usefulness-optimal laws of every family are in :func:`family_optima` (part "Families"): the two-point
-    optimum's entropy integral alone would cost ~25 ms on every new ε here.
+    optimum's entropy integral alone would cost a rerun time on every new ε here (bench/results-where-time-goes.md).
     """
     laws = {"this law": make_law(key), "Laplace at ε": r2dp.Dirac(epsilon / sensitivity)}
     rows = []

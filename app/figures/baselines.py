@@ -80,14 +80,14 @@ __all__ = ["densities", "accuracy", "profiles", "composition", "histogram"]
 def belief(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     """What ε promises: the band within which one answer can move an observer's belief, for every prior belief."""
     traces = [
-        line(df["prior"], df["lowest"], name="lowest belief after the answer", color=COLORS["gaussian"]),
-        line(df["prior"], df["highest"], name="highest belief after the answer", color=COLORS["laplace"],
+        line(df["prior"], df["lowest"], name="lowest after", color=COLORS["gaussian"]),
+        line(df["prior"], df["highest"], name="highest after", color=COLORS["laplace"],
              fill="tonexty", fillcolor="rgba(213, 94, 0, 0.15)"),
         line(df["prior"], df["prior"], name="no change (ε = 0)", color=COLORS["reference"], dash="dot", width=1.5),
     ]
     return figure(traces,
-                  title=f"One answer at ε = {number(epsilon)} can move a belief only inside the shaded band",
+                  title=f"One answer at ε = {number(epsilon)} moves a belief only inside the band",
                   x="belief before the answer (that Alice is in the data)", y="belief after the answer",
                   y_range=(0, 1.0), xaxis={"title": {"text": "belief before the answer (that Alice is in the data)"},
                                            "range": [0, 1], "tickformat": ".0%"},
-                  yaxis={"title": {"text": "belief after the answer"}, "range": [0, 1.0], "tickformat": ".0%"})
+                  yaxis={"title": {"text": "after the answer"}, "range": [0, 1.0], "tickformat": ".0%"})

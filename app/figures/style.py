@@ -14,6 +14,7 @@ figure built either way is the same JSON.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import math
 import os
@@ -336,6 +337,55 @@ PRESENT_HEIGHT = 400
 _BLACK = frozenset({"black", "#000", "#000000", "rgb(0,0,0)", "rgb(0, 0, 0)"})
 
 
+#: Longest line of a y-axis title in presentation mode (characters): a title drawn along a plot some 150–250 px
+#: high at 24 px; a longer one ran over the chart's title.
+PRESENT_YTITLE_CHARS = 16
+#: Most decade labels a log y axis shows in presentation mode: 24 px labels on a plot some 150–250 px high.
+PRESENT_LOG_LABELS = 4
+
+
+def _fit_short_axis(fig: go.Figure, ax: str) -> dict[str, Any]:
+    """Presentation mode's shorter plot for the y axis ``ax``: a long title in two lines, a log axis labelled
+    every few decades so its labels do not overlap."""
+    axis = fig.layout[ax]
+    out: dict[str, Any] = {}
+    title = str(axis.title.text or "")
+    if "<br>" not in title and len(title) > PRESENT_YTITLE_CHARS:
+        out["title"] = {"text": wrap_title(title, max(PRESENT_YTITLE_CHARS, math.ceil(len(title) / 2) + 4))}
+    if axis.type != "log":
+        return out
+    if axis.tickvals is not None:  # labels the figure chose (10⁻⁵ written out): keep every few, the top one too
+        vals = list(axis.tickvals)
+        step = math.ceil(len(vals) / PRESENT_LOG_LABELS)
+        if step > 1:
+            keep = sorted(range(len(vals) - 1, -1, -step))
+            out["tickvals"] = [vals[i] for i in keep]
+            if axis.ticktext is not None and len(axis.ticktext) == len(vals):
+                out["ticktext"] = [axis.ticktext[i] for i in keep]
+    elif axis.dtick in (None, 1):  # every decade (the shared layout's choice) or Plotly's own
+        lo, hi = _log_span(fig, ax)
+        if hi - lo > PRESENT_LOG_LABELS:
+            out["dtick"] = math.ceil((hi - lo) / PRESENT_LOG_LABELS)
+    return out
+
+
+def _log_span(fig: go.Figure, ax: str) -> tuple[float, float]:
+    """The decades a log y axis shows: its range if set, else those of the positive values plotted on it."""
+    rng = fig.layout[ax].range
+    if rng is not None and None not in rng:
+        return float(min(rng)), float(max(rng))
+    ref = "y" + ax.removeprefix("yaxis")
+    values = []
+    for t in fig.data:
+        if getattr(t, "y", None) is not None and (getattr(t, "yaxis", None) or "y") == ref:
+            with contextlib.suppress(TypeError, ValueError):  # a text-valued trace has no decades to show
+                values.append(np.asarray(t.y, dtype=float).ravel())
+    pos = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in values]) if values else np.empty(0)
+    if pos.size == 0:
+        return 0.0, 0.0
+    return float(np.log10(pos.min())), float(np.log10(pos.max()))
+
+
 def _recolour(node: Any, ink: str) -> Any:
     """Copy of a figure dict with every black colour (marker, line, outline, contour) replaced by ``ink``."""
     if isinstance(node, dict):
@@ -383,6 +433,10 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     names = [k for k in lay.to_plotly_json() if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
     for ax in names:
         update[ax] = {"tickfont": text, "title": {"font": text}}
+        if present and ax.startswith("yaxis"):
+            fit = _fit_short_axis(fig, ax)
+            update[ax]["title"] |= fit.pop("title", {})
+            update[ax] |= fit
     fig.update_layout(update)
     if theme == "dark":
         ink = INK["dark"]

@@ -36,9 +36,10 @@ def sidebar() -> Settings:
 def render(s: Settings) -> None:
     ch = course.chapter(s.chapter)
     n = len(course.CHAPTERS)
-    st.title(f"{ch.number}. {ch.title}")
-    st.caption(f"{TITLE} · chapter {ch.number} of {n}")
-    with ui.panel("Move the control, watch the picture", key="course-chapter"):  # a lesson step lands here
+    st.title(TITLE)
+    st.caption(f"Chapter {ch.number} of {n}: move the control, watch the picture")
+    # the chapter's own title heads its panel: a lesson step lands on the panel, and the projector shows the title
+    with ui.panel(f"{ch.number}. {ch.title}", key="course-chapter"):
         text, shown = st.columns([2, 3], gap="large")
         with text:
             st.markdown(ch.text)

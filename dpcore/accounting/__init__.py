@@ -29,8 +29,6 @@ from dpcore.accounting.gaussian import (
 )
 from dpcore.accounting.laplace import (
     MAX_PLD_EPSILON0,
-    _laplace_pld,  # noqa: F401 — for the tests and the benchmarks (their caches)
-    _laplace_profile,  # noqa: F401
     laplace_delta,
     laplace_delta_single,
     laplace_discretization,
@@ -54,14 +52,6 @@ from dpcore.accounting.pld import (
 )
 from dpcore.accounting.posterior import posterior_bound
 from dpcore.accounting.zcdp import dp_to_zcdp, dp_to_zcdp_bun_steinke, zcdp_to_dp, zcdp_to_dp_bun_steinke
-
-# Former private names, kept so that code written against them keeps working.
-_gaussian_log_delta = gaussian_log_delta
-_gaussian_log_delta_scalar = gaussian_log_delta_scalar
-_analytic_mu = analytic_mu
-_laplace_delta_single = laplace_delta_single
-_self_compose = self_compose
-_invert_profile = invert_profile
 
 __all__ = [
     "MAX_CALIBRATION_EPSILON",

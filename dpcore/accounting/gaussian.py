@@ -50,7 +50,7 @@ def gaussian_log_delta_scalar(eps: float, mu: float) -> float:
     ln δ = ln Φ(a) + ln(−expm1(g)) with g = ε + ln Φ(b) − ln Φ(a), a = μ/2 − ε/μ, b = a − μ. For a < 0,
     g = ln[erfcx(−b/√2) / erfcx(−a/√2)]: with Φ(x) = ½e^{−x²/2} erfcx(−x/√2) and b² − a² = 2ε the ε terms cancel
     exactly, which keeps full relative precision for δ down to 1e-300 even when μ is small. Plain-float code
-    (about 1 µs): calibration and BR-DP's Alg. 1/2 call it thousands of times.
+    (no array overhead, bench/results-where-time-goes.md): calibration and BR-DP's Alg. 1/2 call it thousands of times.
     """
     a = mu / 2 - eps / mu
     b = a - mu
@@ -270,9 +270,9 @@ def _log_low(delta: float) -> float:
 def analytic_mu(eps: float, delta: float) -> float:
     """μ = Δ/σ of the analytic Gaussian: the largest μ with δ_G(ε; μ) ≤ δ (δ_G increases with μ).
 
-    ``brentq`` on the scalar core from the classic μ = ε/√(2 ln(1.25/δ)) as first guess (tens of µs); the root is
-    then nudged to the sound side so that the exact δ_G(ε; μ) ≤ δ: the upper bound of ln δ_G
-    (:func:`gaussian_log_delta_upper`) stays at or below ln δ (itself taken a rounding low).
+    ``brentq`` on the scalar core from the classic μ = ε/√(2 ln(1.25/δ)) as first guess; the root is then nudged to
+    the sound side so that the exact δ_G(ε; μ) ≤ δ: the upper bound of ln δ_G (:func:`gaussian_log_delta_upper`)
+    stays at or below ln δ (itself taken a rounding low).
     """
     if eps > MAX_CALIBRATION_EPSILON:  # also guards callers in other modules (BR-DP's kernel calibration)
         raise ValueError(f"epsilon must be in [0, {MAX_CALIBRATION_EPSILON:g}] for Gaussian calibration, got {eps!r}")
@@ -364,7 +364,7 @@ def gaussian_epsilon(
         def f(e: np.ndarray, mu_: np.ndarray, ld: np.ndarray) -> np.ndarray:
             return gaussian_log_delta_upper_array(e, mu_) - ld
 
-        if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (~50 µs each; find_root's setup costs ~4 ms)
+        if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (find_root's set-up costs more than a few of them)
             roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
                               for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)])
             out[inner] = np.where(np.isnan(roots), hi, roots)  # no bracket found: the sound upper end

@@ -92,9 +92,9 @@ class _LaplaceLoss(_plm.LaplacePrivacyLoss):
     """``dp_accounting``'s Laplace privacy loss with ``get_delta_for_epsilon`` vectorised over an ε array.
 
     The library maps ``inverse_privacy_loss`` over the connect-the-dots ε grid in a Python loop (2Δ/(b·h) calls,
-    ~40 ms at ε₀ = 20, h = 1e-3); this evaluates the same piecewise inverse (x = −(Δ + εb)/2 on (−Δ/b, Δ/b], ±inf
-    outside) and the same δ = μ_upper_cdf(x) − e^{ε + ln μ_lower_cdf(x)} on the whole array at once. Only the
-    REMOVE, un-subsampled case is vectorised; anything else defers to the library.
+    slow at large ε₀ and fine h; bench/results-where-time-goes.md); this evaluates the same piecewise inverse
+    (x = −(Δ + εb)/2 on (−Δ/b, Δ/b], ±inf outside) and the same δ = μ_upper_cdf(x) − e^{ε + ln μ_lower_cdf(x)} on the
+    whole array at once. Only the REMOVE, un-subsampled case is vectorised; anything else defers to the library.
     """
 
     def get_delta_for_epsilon(self, epsilon):

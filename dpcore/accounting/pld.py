@@ -169,7 +169,8 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     """``pld.self_compose(num_times)`` with the same result, faster for dense symmetric PLDs.
 
     ``dp_accounting`` (common.self_convolve) truncates the T-fold pmf to a window from Chernoff bounds at 40 orders,
-    each a separate ``scipy.special.logsumexp`` call (~0.2 ms apiece, most of the cost of a Laplace composition);
+    each a separate ``scipy.special.logsumexp`` call (most of the cost of a Laplace composition,
+    bench/results-where-time-goes.md);
     here the 40 log-MGFs are one vectorised log-sum-exp, then the same FFT power, window and infinity mass follow
     (dp_accounting/pld/common.py::compute_self_convolve_bounds, self_convolve; pld_pmf.DensePLDPmf.self_compose).
     Other PLDs fall back to the library method.

@@ -67,14 +67,6 @@ from dpcore.brdp.subsampling import (
     subsampled_acceptance,
 )
 
-# isort: split
-# private helpers that tests and benchmarks reach as ``brdp._name`` (kept importable from the package)
-from dpcore.brdp.budget_split import _alg2, _exact_opt, _largest_exact_q  # noqa: F401
-from dpcore.brdp.calibration import _analytic_mu_s, _calibrate, _kernel_eps_for_delta  # noqa: F401
-from dpcore.brdp.composition import _pld_epsilon  # noqa: F401
-from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, _loss_survival, _pieces, _threshold  # noqa: F401
-from dpcore.brdp.kernels import _mass  # noqa: F401
-
 __all__ = [
     "BRDPPlan",
     "SubsamplingPlan",

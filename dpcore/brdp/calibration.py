@@ -53,7 +53,7 @@ def _safe_newton(fg, lo: float, hi: float, lo_positive: bool, x: float, xtol: fl
 
 
 def _analytic_mu_s(eps: float, delta: float) -> float:
-    """:func:`dpcore.accounting._analytic_mu` (largest mu with delta_G(eps; mu) <= delta) by Newton steps:
+    """:func:`dpcore.accounting.analytic_mu` (largest mu with delta_G(eps; mu) <= delta) by Newton steps:
     d delta_G / d mu = phi(mu/2 - eps/mu) (Balle & Wang 2018, Thm 8), so d ln delta/d mu = phi(a)/delta_G.
 
     Starts from the larger of two feasible points (below the root), both close to it in their regime:
@@ -108,7 +108,7 @@ def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: s
 
     Gaussian: analytic (Balle & Wang) or classic sigma; Laplace: tight b = D/eps' ("analytic") or pure
     b = D/eps ("classic", i.e. delta = 0).  Unvalidated analytic core in the Gaussian case (Alg. 2 hot loop):
-    :func:`_analytic_mu_s`, the Newton form of ``accounting._analytic_mu`` (same root to ~1e-10 relative).
+    :func:`_analytic_mu_s`, the Newton form of ``accounting.analytic_mu`` (same root to ~1e-10 relative).
     """
     if kernel == "gaussian":
         if calibration == "classic":
@@ -138,7 +138,7 @@ def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:
     Laplace: :func:`dpcore.accounting.laplace_epsilon` (closed form).  Gaussian: safeguarded Newton
     (:func:`_gauss_eps_for_delta_s`) on ln delta_G(x) - ln t with accounting's scalar closed form, inside
     the bracket below (``accounting.gaussian_epsilon`` is the vectorised equivalent, but its per-call
-    set-up, ~1 ms, is too slow for Alg. 1 inside Alg. 2).
+    set-up is too slow for Alg. 1 inside Alg. 2; bench/results-where-time-goes.md).
     """
     if t >= 1:
         return -math.inf

@@ -27,7 +27,6 @@ from dpcore.ldp.beliefs import GLeakage, Lemma32, g_leakage, knowledge_gain, lem
 from dpcore.ldp.branch_and_bound import (
     DCMinimum,
     LikelihoodBounds,
-    _tnc_box,  # noqa: F401 — for the tests
     grouped_loss_bound,
     grouped_realized_loss,
     log_likelihood_bounds,
@@ -83,12 +82,11 @@ from dpcore.ldp.privacy_filter import ApproximateBayesianFilter, BayesianPrivacy
 from dpcore.ldp.regression import (
     RegressionQuery,
     RegressionTerm,
-    _Stack,  # noqa: F401 — for the tests
     linear_regression_query,
     logistic_regression_query,
     truncated_regression_query,
 )
-from dpcore.ldp.regression_filter import RegressionFilter, _vertices  # noqa: F401 — _vertices for the tests
+from dpcore.ldp.regression_filter import RegressionFilter
 from dpcore.ldp.worked_examples import Example1, Example2, example1, example2, example3, example3_transcripts
 
 __all__ = [

@@ -149,7 +149,7 @@ def _tnc_box(
     """``optimize.minimize(fun, x0, jac=True, method="TNC", bounds=Bounds(lo, hi), options=…).x``, same iterates.
 
     Calls SciPy's TNC core with the arguments ``optimize.minimize`` passes it, without the per-call wrapping
-    (bounds standardisation, ScalarFunction, MemoizeJac: ≈ 0.2 ms a call, most of a B&B node's cost).
+    (bounds standardisation, ScalarFunction, MemoizeJac: most of a B&B node's cost, bench/results-where-time-goes.md).
     Falls back to ``optimize.minimize`` when a variable is fixed (lo = hi: minimize then removes it) or the core
     is unavailable.  Equivalence: tests/dpcore/test_ldp_fastpaths.py.
     """

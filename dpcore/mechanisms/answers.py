@@ -147,7 +147,7 @@ def smallest_epsilon(acc: Callable[[float], float], p: float, cap: float, lo: fl
     are replaced). Returns inf when even ``cap`` is not enough and a value ≤ TINY_EPSILON when ε ≈ 0 suffices.
     The returned ε has been evaluated and meets the requirement; ε/(1 + RTOL) has been evaluated and does not.
     ``costly``: each accuracy costs milliseconds (an optimisation), so a search that needs fewer of them is worth
-    its own ~3 ms of set-up (:func:`_root_in_bracket`); otherwise a plain geometric bisection.
+    its own set-up (:func:`_root_in_bracket`; bench/results-where-time-goes.md); otherwise a plain geometric bisection.
     """
     hi = min(hi, cap) if hi > 0 and math.isfinite(hi) else cap
     lo = lo if lo > 0 and math.isfinite(lo) else hi * 1e-3

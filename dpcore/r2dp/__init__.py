@@ -23,25 +23,6 @@ Every other valid law has a finite ε.
 
 from __future__ import annotations
 
-# Private helpers that tests and the app import from the package: re-exported so they keep working.
-from dpcore.r2dp._mgf import (  # noqa: F401
-    _lse0,
-    _tn_from_shape,
-    _tn_from_shape_scalar,
-    _tn_logd,
-    _tn_logmp_scalar,
-    _tn_scalar012,
-    _uniform_logd,
-    _uniform_logM_scalar,
-    _uniform_logmp12_scalar,
-)
-from dpcore.r2dp._solvers import (  # noqa: F401
-    _nelder_mead,
-    _scalar_root,
-    _scalar_root_newton,
-    _scale_root,
-    _scale_root_newton,
-)
 from dpcore.r2dp.baselines import (
     laplace_threshold,
     laplace_usefulness,
@@ -66,12 +47,10 @@ from dpcore.r2dp.mechanism import (
     sample_noise,
     usefulness,
 )
-from dpcore.r2dp.optimal import (  # noqa: F401
+from dpcore.r2dp.optimal import (  # noqa: F401 — _two_point_grid: app.compute.r2dp's two-point reproduction
     FAMILIES,
     MAX_LP_ATOMS,
     OptimizationResult,
-    _family_law,
-    _two_point_fail_scalar,
     _two_point_grid,
     gamma_theta_for_epsilon,
     optimize,

@@ -189,7 +189,8 @@ def _tn_logd(t: Any, n: int, mu: Any, sigma: Any, lo: Any) -> np.ndarray:
 
 def _lse0(a: np.ndarray) -> np.ndarray:
     """logsumexp over axis 0 for a few stacked terms, as scipy.special.logsumexp (max term out, log1p of the rest)
-    without its array-API overhead (~40 µs a call, paid on every ε / usefulness of a discrete law)."""
+    without its array-API overhead, paid on every ε / usefulness of a discrete law
+    (bench/results-where-time-goes.md)."""
     if a.shape[0] == 1:
         return a[0].copy()
     with np.errstate(all="ignore"):

@@ -59,7 +59,8 @@ def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
                  initial_simplex: Any = None) -> tuple[np.ndarray, float]:
     """Pure-Python replica of ``scipy.optimize.minimize(method="Nelder-Mead")`` (non-adaptive, no bounds, maxfev
     only): same simplex, same steps, same order of operations, so the same iterates — without scipy's per-step
-    numpy overhead (≈ 20 µs a step; these objectives cost a few µs). Returns (x, fun) as ``res.x, res.fun``."""
+    numpy overhead, which costs more than these objectives (bench/results-where-time-goes.md). Returns (x, fun) as
+    ``res.x, res.fun``."""
     if initial_simplex is None:
         start = [float(v) for v in np.ravel(x0)]
         n = len(start)

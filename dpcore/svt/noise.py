@@ -40,7 +40,8 @@ _FAMILIES = {"exponential": stats.expon, "laplace": stats.laplace, "gumbel": sta
 class _Scaled:
     """A noise family at one scale: ``_dist("laplace", b).logpdf(x)`` is ``stats.laplace.logpdf(x, scale=b)``.
 
-    Not scipy's frozen distribution: freezing one builds its docstring, ~2 ms, which the SVT correction pays for
+    Not scipy's frozen distribution: freezing one builds its docstring (bench/results-where-time-goes.md), which the
+    SVT correction pays for
     every r it tries; the family's methods with the scale passed on each call give the same values."""
 
     __slots__ = ("_family", "_scale")

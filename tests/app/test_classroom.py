@@ -18,6 +18,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from app import classroom, registry, sequences
+from app.exercises import Exercise
 from app.figures import style
 from app.notation import tex
 from tests.app.conftest import open_boxes, open_page, read_number, shown_numbers
@@ -516,7 +517,7 @@ def test_exercises_render_with_link_answer_box_and_hidden_solution(page):
 PESSIMISTIC = {"base-compose"}
 
 
-@pytest.mark.parametrize("path,ex", ALL, ids=lambda v: v.id if isinstance(v, classroom.Exercise) else None)
+@pytest.mark.parametrize("path,ex", ALL, ids=lambda v: v.id if isinstance(v, Exercise) else None)
 def test_numeric_answers_match_independent_computation(path, ex):
     if ex.id not in QUALITATIVE:
         assert ex.numbers and ex.id in CHECKS, f"no independent check for {ex.id}"
@@ -533,7 +534,7 @@ def test_numeric_answers_match_independent_computation(path, ex):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path,ex", ALL_LIVE, ids=lambda v: v.id if isinstance(v, classroom.Exercise) else None)
+@pytest.mark.parametrize("path,ex", ALL_LIVE, ids=lambda v: v.id if isinstance(v, Exercise) else None)
 def test_exercise_link_opens_the_page_with_those_settings(path, ex):
     assert ex.link(path).startswith(f"./{path}?")
     assert dict(parse_qsl(urlsplit(ex.link(path)).query)) == dict(ex.settings)

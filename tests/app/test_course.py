@@ -16,6 +16,7 @@ from app import catalogue, classroom, course, sequences
 from app.course import pictures
 from app.exercises.check import HINT, SOLVED, STRONGER
 from app.notation import tex
+from app.views import course as course_view
 from tests.app.conftest import open_page
 from tests.app.test_classroom import _brdp_sound, analytic_sigma, gauss_eps_for_delta
 
@@ -81,7 +82,8 @@ def _symbol(symbol: str) -> re.Pattern[str]:
 def test_each_chapter_opens_with_its_picture_control_check_and_links(ch):
     at = open_page("course.py", {"chapter": ch.slug})
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.title[0].value == tex(f"{ch.number}. {ch.title}")
+    assert at.title[0].value == course_view.TITLE  # the course heads the page, the chapter its panel (a step's view)
+    assert at.header[0].value == tex(f"{ch.number}. {ch.title}")
     assert len(at.get("plotly_chart")) == 1
     assert dict(at.query_params)["chapter"] == ch.slug and ch.control in dict(at.query_params)
     md = " ".join(m.value for m in at.markdown)
@@ -166,7 +168,7 @@ def test_a_bad_chapter_in_the_link_is_reported_and_the_first_opens():
     at = open_page("course.py", {"chapter": "nonsense"})
     assert not at.exception
     assert any("chapter=nonsense" in e.value for e in at.error)
-    assert at.title[0].value == tex(f"1. {CHAPTERS[0].title}")
+    assert at.header[0].value == tex(f"1. {CHAPTERS[0].title}")
 
 
 def test_the_home_page_starts_the_course():

@@ -81,12 +81,6 @@ def test_share_link_carries_what_the_page_shows(monkeypatch):
         "https://dp.example.edu/baselines?eps=2")
 
 
-def test_old_section_keys_still_open_their_part():
-    at = open_page("svt.py", {"tab": "Live run"})
-    assert _query(at).get("part") == "Run" and "tab" not in _query(at)
-    assert not at.error
-
-
 def test_lesson_link_only_where_the_lessons_are_served(monkeypatch):
     """With the lessons' address set, the page links to its lesson; without it, no line at all (never a command
     a visitor cannot run)."""

@@ -11,6 +11,7 @@ import pytest
 from scipy import integrate, stats
 
 from dpcore import accounting, brdp
+from dpcore.brdp import budget_split, exact_accountant
 
 G = dict(kernel="gaussian", scale=3.0, theta=1.0)
 L = dict(kernel="laplace", scale=1.2, theta=0.8)
@@ -446,8 +447,8 @@ def test_exact_q_search_over_many_scales_matches_one_at_a_time(kernel):
     """The exact optimiser searches q for a whole ε_y grid at once; each scale must give the scalar answer."""
     scales = np.array([0.3, 0.8, 1.5, 4.0, 12.0])
     dgrid = np.arange(1, 5) / 4
-    many = brdp._largest_exact_q(kernel, scales, 1.0, 1.0, 1e-5, dgrid)
-    one = [brdp._largest_exact_q(kernel, float(s), 1.0, 1.0, 1e-5, dgrid) for s in scales]
+    many = budget_split._largest_exact_q(kernel, scales, 1.0, 1.0, 1e-5, dgrid)
+    one = [budget_split._largest_exact_q(kernel, float(s), 1.0, 1.0, 1e-5, dgrid) for s in scales]
     np.testing.assert_allclose(many, one, rtol=0, atol=1e-12)
     for s, q in zip(scales, one, strict=True):
         if q >= 0:  # the q found is feasible, and q + 1e-9 is not (unless q = 1)
@@ -455,10 +456,10 @@ def test_exact_q_search_over_many_scales_matches_one_at_a_time(kernel):
             assert brdp.exact_delta(1.0, q=q, **kw) <= 1e-5 * (1 + 1e-6)
             if q < 1:
                 assert brdp.exact_delta(1.0, q=min(q + 1e-9, 1.0), **kw) > 1e-5 * (1 + 1e-6)
-    grid = brdp._exact_core(kernel, scales[:, None], 1.0, 0.5, np.array([0.0, 0.4, 0.9]), 1.0)
+    grid = exact_accountant._exact_core(kernel, scales[:, None], 1.0, 0.5, np.array([0.0, 0.4, 0.9]), 1.0)
     for i, s in enumerate(scales):
-        np.testing.assert_allclose(grid[i], brdp._exact_core(kernel, float(s), 1.0, 0.5, [0.0, 0.4, 0.9], 1.0),
-                                   rtol=1e-12, atol=1e-300)
+        one = exact_accountant._exact_core(kernel, float(s), 1.0, 0.5, [0.0, 0.4, 0.9], 1.0)
+        np.testing.assert_allclose(grid[i], one, rtol=1e-12, atol=1e-300)
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ def test_analytic_mu_newton_matches_brentq():
     rng = np.random.default_rng(11)
     for _ in range(300):
         eps, delta = float(10 ** rng.uniform(-3, 1.3)), float(10 ** rng.uniform(-12, -1))
-        mu = brdp._analytic_mu_s(eps, delta)
+        mu = brdp.calibration._analytic_mu_s(eps, delta)
         z = -special.ndtri(delta)
         lo = (math.sqrt(z * z + 2 * eps) - z) * 0.999  # delta_G <= Phi(mu/2 - eps/mu) = delta at the factor 1
         hi = 2 * lo
@@ -38,7 +38,7 @@ def test_analytic_mu_newton_matches_brentq():
         ref = optimize.brentq(lambda m, eps=eps, delta=delta: _log_delta_g(eps, m) - math.log(delta), lo, hi,
                               xtol=1e-300, rtol=1e-14)
         assert mu == pytest.approx(ref, rel=1e-9)
-        assert accounting._gaussian_log_delta_scalar(eps, mu) <= math.log(delta)  # sound side, in floats
+        assert accounting.gaussian_log_delta_scalar(eps, mu) <= math.log(delta)  # sound side, in floats
     assert brdp.kernel_scale(0.7, 1e-6) == pytest.approx(accounting.gaussian_sigma(0.7, 1e-6), rel=1e-12)
 
 
@@ -46,7 +46,7 @@ def test_gaussian_eps_for_delta_newton_matches_brentq():
     rng = np.random.default_rng(12)
     for _ in range(300):
         mu, t = float(10 ** rng.uniform(-2, 1.3)), float(10 ** rng.uniform(-12, -0.05))
-        x = brdp._kernel_eps_for_delta("gaussian", t, 1 / mu, 1.0)
+        x = brdp.calibration._kernel_eps_for_delta("gaussian", t, 1 / mu, 1.0)
         ref = optimize.brentq(lambda e, mu=mu, t=t: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
                               mu * mu / 2 - mu * special.ndtri(t) + 1e-9, xtol=1e-13, rtol=1e-15)
         assert x == pytest.approx(ref, abs=1e-9 * max(1.0, abs(ref)))
@@ -62,8 +62,8 @@ def test_q_evaluator_equals_exact_core_bitwise():
         dgrid = d * np.arange(1, 5) / 4
         qs = np.concatenate([rng.uniform(0, 1, (6, 12)), np.zeros((6, 1)), np.ones((6, 1)),
                              1 - 10 ** rng.uniform(-12, -2, (6, 4))], 1)
-        fn = brdp._exact_q_fn(kernel, ss, th, eps, dgrid)
-        ref = brdp._exact_core(kernel, ss[:, None, None], th, eps, qs[..., None], dgrid[None, None, :])
+        fn = brdp.exact_accountant._exact_q_fn(kernel, ss, th, eps, dgrid)
+        ref = brdp.exact_accountant._exact_core(kernel, ss[:, None, None], th, eps, qs[..., None], dgrid[None, None, :])
         ref = ref.max(-1)
         assert np.array_equal(fn(qs), ref)
         rows = np.array([1, 4])
@@ -75,7 +75,7 @@ def test_q_evaluator_equals_exact_core_bitwise():
 
     brute = integrate.quad(lambda x: max(0.0, dens(x, 0.0) - math.exp(eps) * dens(x, d)), -40 * s - th,
                            40 * s + th + d, points=[-th, th, d - th, d + th], limit=500, epsabs=1e-13)[0]
-    assert brdp._exact_q_fn("gaussian", np.array([s]), th, eps, np.array([d]))(np.array([[q]]))[0, 0] \
+    assert brdp.exact_accountant._exact_q_fn("gaussian", np.array([s]), th, eps, np.array([d]))(np.array([[q]]))[0, 0] \
         == pytest.approx(brute, abs=1e-8)
 
 
@@ -85,7 +85,7 @@ def test_exact_optimiser_branch_and_bound_equals_full_search(monkeypatch):
                   sensitivity=float(10 ** rng.uniform(-0.5, 0.5)), theta=float(10 ** rng.uniform(-0.7, 1)),
                   kernel=("gaussian", "laplace")[i % 2]) for i in range(8)]
     fast = [brdp.optimize(**kw) for kw in cases]
-    full = brdp._largest_exact_q
+    full = brdp.budget_split._largest_exact_q
 
     def unpruned(kernel, s, theta, eps, delta, dgrid, prune_p=None):
         q = full(kernel, s, theta, eps, delta, dgrid)
@@ -99,11 +99,11 @@ def test_exact_optimiser_branch_and_bound_equals_full_search(monkeypatch):
 
 
 def test_pruned_rows_are_lower_bounds_below_the_best():
-    ss = 1.0 / np.array([accounting._analytic_mu(e, 1e-5) for e in np.linspace(0.05, 1.0, 20)])
+    ss = 1.0 / np.array([accounting.analytic_mu(e, 1e-5) for e in np.linspace(0.05, 1.0, 20)])
     ps = np.array([math.erf(1.0 / (s * math.sqrt(2))) for s in ss])
     dgrid = np.arange(1, 5) / 4
-    q_full = brdp._largest_exact_q("gaussian", ss, 1.0, 1.0, 1e-5, dgrid)
-    q_bb, exact = brdp._largest_exact_q("gaussian", ss, 1.0, 1.0, 1e-5, dgrid, prune_p=ps)
+    q_full = brdp.budget_split._largest_exact_q("gaussian", ss, 1.0, 1.0, 1e-5, dgrid)
+    q_bb, exact = brdp.budget_split._largest_exact_q("gaussian", ss, 1.0, 1.0, 1e-5, dgrid, prune_p=ps)
     acc = lambda p, q: p / (1 - (1 - p) * q)  # noqa: E731
     assert exact.any() and not exact.all()
     assert np.array_equal(q_bb[exact], q_full[exact])
@@ -214,7 +214,7 @@ def test_pld_epsilon_matches_dp_accounting():
     for t in (1, 5):
         pld = base.self_compose(t) if t > 1 else base
         for dl in (1e-9, 1e-6, 1e-3, 0.2):
-            assert brdp._pld_epsilon(pld, dl) == pytest.approx(pld.get_epsilon_for_delta(dl), abs=1e-9)
+            assert brdp.composition._pld_epsilon(pld, dl) == pytest.approx(pld.get_epsilon_for_delta(dl), abs=1e-9)
 
 
 def test_loss_survival_equals_the_per_point_piece_computation():
@@ -226,22 +226,22 @@ def test_loss_survival_equals_the_per_point_piece_computation():
         d = float(10 ** rng.uniform(-1, 0.5))
         q = float(rng.choice([0.0, 1.0, rng.random()]))
         g = np.concatenate([np.linspace(-4, 4, 101), [np.inf]])
-        lo, hi, a, b, c = brdp._pieces(th, np.full(g.shape, d), np.full(g.shape, q))
+        lo, hi, a, b, c = brdp.exact_accountant._pieces(th, np.full(g.shape, d), np.full(g.shape, q))
         with np.errstate(all="ignore"):
-            t = brdp._threshold(kernel, s, np.full(g.shape, d)[..., None], g[..., None] - c)
+            t = brdp.exact_accountant._threshold(kernel, s, np.full(g.shape, d)[..., None], g[..., None] - c)
             t = np.where(b == 0, np.inf, t)
             t = np.where((b > 0) & np.isposinf(g[..., None]), -np.inf, t)
         u = np.clip(t, lo, hi)
-        m = np.where((u > lo) & (a > 0), a * brdp._mass(kernel, lo, u, s), 0.0)
+        m = np.where((u > lo) & (a > 0), a * brdp.kernels._mass(kernel, lo, u, s), 0.0)
         p = brdp.success_probability(kernel=kernel, scale=s, theta=th)
         ref = np.clip(m.sum(-1) / (1.0 - (1.0 - p) * q), 0.0, 1.0)
-        assert np.array_equal(brdp._loss_survival(kernel, s, th, q, d, g), ref)
+        assert np.array_equal(brdp.exact_accountant._loss_survival(kernel, s, th, q, d, g), ref)
 
 
 def test_exact_optimiser_settles_pruned_candidates_when_the_best_fail(monkeypatch):
     # force every candidate to fail verification and repair: the pruned eps_y must then be searched to the end
     # (scalar calls of _largest_exact_q on the 4 coarse shifts) before the fallback plan (eps_y = eps, q = 0)
-    full = brdp._largest_exact_q
+    full = brdp.budget_split._largest_exact_q
     settled = []
 
     def spy(kernel, s, theta, eps, delta, dgrid, prune_p=None):
@@ -253,6 +253,6 @@ def test_exact_optimiser_settles_pruned_candidates_when_the_best_fail(monkeypatc
 
     monkeypatch.setattr(brdp.budget_split, "_largest_exact_q", spy)
     monkeypatch.setattr(brdp.budget_split, "exact_delta", lambda *a, **k: math.inf)
-    ey, s, q = brdp._exact_opt("gaussian", 1.0, 1e-5, 1.0, 1.0, "analytic")
+    ey, s, q = brdp.budget_split._exact_opt("gaussian", 1.0, 1e-5, 1.0, 1.0, "analytic")
     assert (ey, q) == (1.0, 0.0) and s == pytest.approx(accounting.gaussian_sigma(1.0, 1e-5), rel=1e-9)
     assert len(settled) > 0

@@ -617,7 +617,7 @@ def test_healthcare_queries_domain():
 
 
 def test_vertex_helper_covers_cube():
-    v = ldp._vertices(np.zeros(3), np.ones(3))
+    v = ldp.regression_filter._vertices(np.zeros(3), np.ones(3))
     assert {tuple(r) for r in v} == set(itertools.product((0.0, 1.0), repeat=3))
 
 

@@ -178,8 +178,8 @@ def test_tnc_box_falls_back_with_a_fixed_variable() -> None:
     def fun(x):
         return float(np.sum((x - 0.3) ** 2)), 2 * (x - 0.3)
 
-    x = ldp._tnc_box(fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100, ftol=1e-13,
-                     gtol=1e-10)
+    x = branch_and_bound._tnc_box(fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100,
+                                  ftol=1e-13, gtol=1e-10)
     np.testing.assert_allclose(x, [0.3, 0.5], atol=1e-6)
 
 
@@ -188,8 +188,8 @@ def test_stack_logistic_fast_paths_equal_the_general_branches(sign: int) -> None
     """_Stack.f / convex / concave_part for all-logistic stacks == the per-kind branches (forced), bit for bit."""
     gen = np.random.default_rng(5)
     terms = _random_terms(gen, "logistic", 3, 6)
-    fast = ldp._Stack(terms)
-    general = ldp._Stack(terms)
+    fast = ldp.regression._Stack(terms)
+    general = ldp.regression._Stack(terms)
     general.only_logistic = False  # takes the masked per-kind branches of f and parts
     for z in (gen.normal(0.0, 3.0, 6), gen.normal(0.0, 30.0, (50, 6))):
         np.testing.assert_array_equal(fast.f(z), general.f(z))

@@ -585,7 +585,7 @@ def test_vectorised_two_point_grid_matches_the_exact_epsilon_lock():
     ustar = eps / dq
     u0 = ustar * np.array([0.05, 0.3, 0.7, 0.95])
     u1 = ustar * np.array([1.05, 1.5, 3.0, 10.0])
-    p, useful = r2dp._two_point_grid(u0, u1, epsilon=eps, gamma=gamma, sensitivity=dq)
+    p, useful = r2dp.optimal._two_point_grid(u0, u1, epsilon=eps, gamma=gamma, sensitivity=dq)
     for a, b, pa, ua in zip(u0, u1, p, useful, strict=True):
         law = r2dp.TwoPoint(a, b, pa)
         assert r2dp.epsilon(law, sensitivity=dq) == pytest.approx(eps, rel=1e-9)

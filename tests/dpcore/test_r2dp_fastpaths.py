@@ -16,6 +16,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from dpcore import r2dp
+from dpcore.r2dp import _mgf, _solvers
 
 RNG = np.random.default_rng(20261121)
 
@@ -54,7 +55,7 @@ def test_nelder_mead_replica_matches_scipy(fun, dim, simplex):
         if simplex:
             opts["initial_simplex"] = sim
         ref = optimize.minimize(fun, x0, method="Nelder-Mead", options=opts)
-        x, f = r2dp._nelder_mead(fun, x0, xatol=xatol, fatol=fatol, maxfev=maxfev, initial_simplex=sim)
+        x, f = _solvers._nelder_mead(fun, x0, xatol=xatol, fatol=fatol, maxfev=maxfev, initial_simplex=sim)
         np.testing.assert_array_equal(x, ref.x)
         assert (f == ref.fun) or (math.isnan(f) and math.isnan(ref.fun))
 
@@ -73,7 +74,7 @@ def test_lse0_matches_scipy_logsumexp():
             if k > 1 and RNG.random() < 0.2:
                 a[0] = a[-1]  # ties at the maximum
             ref = logsumexp(a, axis=0)
-            got = r2dp._lse0(a)
+            got = _mgf._lse0(a)
             np.testing.assert_array_equal(np.isfinite(got), np.isfinite(ref))
             np.testing.assert_array_equal(got[~np.isfinite(ref)], ref[~np.isfinite(ref)])
             np.testing.assert_allclose(got[np.isfinite(ref)], ref[np.isfinite(ref)], rtol=4e-16, atol=0)
@@ -103,7 +104,7 @@ def _tn_pdf(mu, sig, lo):
 def _random_tn_shape():
     al = float(RNG.choice([RNG.uniform(-3, 4), RNG.uniform(5, 40)]))
     lr = float(RNG.uniform(-8, 3))
-    return al, lr, r2dp._tn_from_shape_scalar(al, lr, 1.0)
+    return al, lr, _mgf._tn_from_shape_scalar(al, lr, 1.0)
 
 
 def test_scalar_newton_root_tn_matches_quadrature_and_brentq():
@@ -111,9 +112,9 @@ def test_scalar_newton_root_tn_matches_quadrature_and_brentq():
         eps, dq = float(RNG.uniform(0.2, 20)), float(RNG.choice([0.5, 1.0, 3.0]))
         al, lr, (mu, sig, lo) = _random_tn_shape()
         guess = float(np.exp(RNG.uniform(-4, 4))) * eps / dq
-        f012 = r2dp._tn_scalar012(mu, sig, lo)
-        s = r2dp._scalar_root_newton(lambda t, f012=f012: f012(t)[1:], eps, dq, guess)
-        s_ref = r2dp._scalar_root(lambda t, mu=mu, sig=sig, lo=lo: r2dp._tn_logmp_scalar(t, mu, sig, lo), eps, dq,
+        f012 = _mgf._tn_scalar012(mu, sig, lo)
+        s = _solvers._scalar_root_newton(lambda t, f012=f012: f012(t)[1:], eps, dq, guess)
+        s_ref = _solvers._scalar_root(lambda t, mu=mu, sig=sig, lo=lo: _mgf._tn_logmp_scalar(t, mu, sig, lo), eps, dq,
                                   guess)
         assert s == pytest.approx(s_ref, rel=1e-12)
         law = r2dp.TruncatedNormal(mu * s, sig * s, lo * s)
@@ -126,30 +127,30 @@ def test_scalar_newton_root_uniform_matches_closed_form_eps():
         eps, dq = float(RNG.uniform(0.05, 60)), float(RNG.choice([0.5, 1.0, 3.0]))
         rho = float(RNG.choice([0.0, 10 ** RNG.uniform(-6, -2), RNG.uniform(0, 1), 1 - 10 ** RNG.uniform(-4, -1)]))
         guess = float(np.exp(RNG.uniform(-8, 8))) * 2 * eps / dq / (1 + rho)
-        s = r2dp._scalar_root_newton(lambda t, rho=rho: r2dp._uniform_logmp12_scalar(t, rho, 1.0), eps, dq, guess)
+        s = _solvers._scalar_root_newton(lambda t, rho=rho: _mgf._uniform_logmp12_scalar(t, rho, 1.0), eps, dq, guess)
         a, b = rho * s * dq, s * dq  # Theorem 4.7 (independent closed form) in units of Δq
         got = math.log((b**2 - a**2) / (2 * ((1 + a) * math.exp(-a) - (1 + b) * math.exp(-b))))
         assert got == pytest.approx(eps, rel=1e-8)
-        s_ref = r2dp._scalar_root(lambda t, rho=rho: r2dp._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
+        s_ref = _solvers._scalar_root(lambda t, rho=rho: _mgf._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
         assert s == pytest.approx(s_ref, rel=1e-12)
 
 
 def test_vector_newton_root_matches_bisection():
     A, LR = np.meshgrid(np.array([-3.0, -1.0, 0.0, 1.0, 2.5, 5.0, 10.0, 25.0]), np.linspace(-9.0, 4.0, 14))
     A, LR = A.ravel(), LR.ravel()
-    mu, sig, lo = r2dp._tn_from_shape(A, LR, 1.0)
+    mu, sig, lo = _mgf._tn_from_shape(A, LR, 1.0)
     rho = np.concatenate([[0.0], 1 - np.geomspace(1.0, 1e-4, 80)[1:]])
     for eps in (0.1, 1.37, 5.0, 20.0):
         for dq in (1.0, 2.5):
             guess = eps / dq / (1 + np.exp(LR))
-            fast = r2dp._scale_root_newton(
-                lambda t: (r2dp._tn_logd(t, 1, mu, sig, lo), r2dp._tn_logd(t, 2, mu, sig, lo)), eps, dq, guess)
-            slow = r2dp._scale_root(lambda t: r2dp._tn_logd(t, 1, mu, sig, lo), eps, dq, guess)
+            fast = _solvers._scale_root_newton(
+                lambda t: (_mgf._tn_logd(t, 1, mu, sig, lo), _mgf._tn_logd(t, 2, mu, sig, lo)), eps, dq, guess)
+            slow = _solvers._scale_root(lambda t: _mgf._tn_logd(t, 1, mu, sig, lo), eps, dq, guess)
             np.testing.assert_allclose(fast, slow, rtol=1e-12)
             guess = 2 * eps / dq / (1 + rho)
-            fast = r2dp._scale_root_newton(
-                lambda t: (r2dp._uniform_logd(t, 1, rho, 1.0), r2dp._uniform_logd(t, 2, rho, 1.0)), eps, dq, guess)
-            slow = r2dp._scale_root(lambda t: r2dp._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
+            fast = _solvers._scale_root_newton(
+                lambda t: (_mgf._uniform_logd(t, 1, rho, 1.0), _mgf._uniform_logd(t, 2, rho, 1.0)), eps, dq, guess)
+            slow = _solvers._scale_root(lambda t: _mgf._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
             np.testing.assert_allclose(fast, slow, rtol=1e-12)
 
 
@@ -166,7 +167,7 @@ def test_tn_scalar012_matches_quadrature():
                                   epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
                for n in range(3)]
         ref = [math.log(m) + t * lo for m in mom]
-        got = r2dp._tn_scalar012(mu, sig, lo)(t)
+        got = _mgf._tn_scalar012(mu, sig, lo)(t)
         assert got[0] == pytest.approx(ref[0], abs=1e-9)
         assert got[1] == pytest.approx(ref[1], abs=1e-9)
         assert got[2] == pytest.approx(ref[2], abs=1e-7)  # M'' only steers Newton
@@ -181,8 +182,8 @@ def test_uniform_scalar_helpers_match_quadrature():
         def mom(n, t=t, a=a, b=b):
             return integrate.quad(lambda u: u**n * math.exp(t * (u - b)), a, b, epsabs=0, epsrel=1e-13)[0] / (b - a)
 
-        assert r2dp._uniform_logM_scalar(t, a, b) == pytest.approx(math.log(mom(0)) + t * b, abs=1e-10)
-        l1, l2 = r2dp._uniform_logmp12_scalar(t, a, b)
+        assert _mgf._uniform_logM_scalar(t, a, b) == pytest.approx(math.log(mom(0)) + t * b, abs=1e-10)
+        l1, l2 = _mgf._uniform_logmp12_scalar(t, a, b)
         assert l1 == pytest.approx(math.log(mom(1)) + t * b, abs=1e-10)
         assert l2 == pytest.approx(math.log(mom(2)) + t * b, abs=1e-6)
 
@@ -203,7 +204,7 @@ def test_two_point_fail_scalar_matches_direct_law():
 
         p = optimize.brentq(eps_of, 0.0, 1.0, xtol=1e-16, rtol=1e-15)
         ref = p * math.exp(-gam * u0) + (1 - p) * math.exp(-gam * u1)
-        assert r2dp._two_point_fail_scalar(x0, x1, eps, dq, gam) == pytest.approx(ref, rel=1e-9, abs=1e-13)
+        assert r2dp.optimal._two_point_fail_scalar(x0, x1, eps, dq, gam) == pytest.approx(ref, rel=1e-9, abs=1e-13)
 
 
 # ---------------------------------------------------------------------------- optimisers: fast vs slow paths
@@ -222,19 +223,19 @@ def slow_paths(monkeypatch):
 
     monkeypatch.setattr(r2dp.optimal, "_nelder_mead", nm)
     monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
-                        lambda fun, eps, dq, guess, m0=None: r2dp._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
+                        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
     monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
-                        lambda fun, eps, dq, guess: r2dp._scale_root(lambda t: fun(t)[0], eps, dq, guess))
-    r2dp._family_law.cache_clear()
+                        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess))
+    r2dp.optimal._family_law.cache_clear()
     yield
-    r2dp._family_law.cache_clear()
+    r2dp.optimal._family_law.cache_clear()
 
 
 POINTS = [(20.0, 0.05), (12.0, 0.3), (5.0, 0.1), (2.5, 0.2), (1.37, 0.01), (8.0, 0.75, 2.0)]
 
 
 def _optima(families):
-    r2dp._family_law.cache_clear()
+    r2dp.optimal._family_law.cache_clear()
     out = {}
     for pt in POINTS:
         eps, g, *rest = pt
@@ -243,7 +244,7 @@ def _optima(families):
             res = r2dp.optimize(epsilon=eps, gamma=g * dq, sensitivity=dq, family=fam)
             out[(pt, fam)] = (res.family_usefulness, res.usefulness, res.laplace_optimal,
                               r2dp.epsilon(res.family_law, sensitivity=dq))
-    r2dp._family_law.cache_clear()
+    r2dp.optimal._family_law.cache_clear()
     return out
 
 
@@ -272,18 +273,18 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
     for eps, g, fams in ((30.0, 0.4, ("uniform", "two_point", "truncated_normal")),
                          (50.0, 0.02, ("uniform", "two_point"))):
         for fam in fams:
-            r2dp._family_law.cache_clear()
+            r2dp.optimal._family_law.cache_clear()
             res = r2dp.optimize(epsilon=eps, gamma=g, family=fam)
             assert r2dp.epsilon(res.family_law) == pytest.approx(eps, abs=1e-9)
             fast[(eps, g, fam)] = res.family_usefulness
     monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
-                        lambda fun, eps, dq, guess, m0=None: r2dp._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
+                        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
     monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
-                        lambda fun, eps, dq, guess: r2dp._scale_root(lambda t: fun(t)[0], eps, dq, guess))
+                        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess))
     for (eps, g, fam), u in fast.items():
-        r2dp._family_law.cache_clear()
+        r2dp.optimal._family_law.cache_clear()
         assert r2dp.optimize(epsilon=eps, gamma=g, family=fam).family_usefulness == pytest.approx(u, abs=1e-9)
-    r2dp._family_law.cache_clear()
+    r2dp.optimal._family_law.cache_clear()
 
 
 def test_optima_fast_equal_slow_gamma_tn(fast_optima, slow_paths):

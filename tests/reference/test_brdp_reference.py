@@ -54,7 +54,7 @@ def test_calibration():
     assert brdp.kernel_delta(1.0, kernel="gaussian", scale=s) == pytest.approx(1e-5, abs=1e-12)
     # the fast private calibration used inside Alg. 2 agrees with dpcore.accounting
     for eps, dl in [(1, 1e-5), (0.05, 1e-3), (4.0, 1e-8)]:
-        assert brdp._calibrate("gaussian", eps, dl, 1.0, "analytic") == pytest.approx(
+        assert brdp.calibration._calibrate("gaussian", eps, dl, 1.0, "analytic") == pytest.approx(
             accounting.gaussian_sigma(eps, dl), rel=1e-9)
 
 
@@ -537,7 +537,7 @@ def test_true_vs_eq13():
     ei, di = brdp.deamplify(0.1, 1e-5, rate=p)
     se = brdp.sampling_error_std("count", rate=p, n_records=1000, p_c=0.1)
     # the eq.-(13)-corrected Alg. 2 at the inner budget (what Alg. 4 paper mode evaluates at p = 0.322)
-    ey, s, q, _ = brdp._alg2("gaussian", ei, di, 1.0, 3.0, "analytic", "corrected",
+    ey, s, q, _ = brdp.budget_split._alg2("gaussian", ei, di, 1.0, 3.0, "analytic", "corrected",
                              p_fn=lambda sig: math.erf(3 / (math.hypot(sig, se) * math.sqrt(2))), n_grid=24)
     eq13 = brdp.subsampled_acceptance(scale=s, theta=3, q=q, sigma_e=se, variant="corrected")
     true = brdp.subsampled_acceptance(scale=s, theta=3, q=q, sigma_e=se, variant="true")

@@ -43,7 +43,8 @@ _GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (not stated in the p
 
 # ---------------------------------------------------------------------------------------------- calibration
 # Small immutable values asked for hundreds of times per rerun (a curve of r^op over k, α or ε) are memoised in
-# the process (functools.lru_cache): Streamlit's data cache pickles every hit, ~2.5 ms, more than computing r^op.
+# the process (functools.lru_cache): Streamlit's data cache pickles every hit, which costs more than computing r^op
+# (bench/results-where-time-goes.md).
 @functools.lru_cache(maxsize=4096)
 def calibration(
     epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
@@ -263,7 +264,7 @@ def manual_split(epsilon: float, c: int, monotonic: bool, w: float) -> pd.DataFr
 
 def _long_frame(xname: str, x: np.ndarray, losses: dict[str, np.ndarray]) -> pd.DataFrame:
     """Long form (x, noise, loss) of one curve per noise on a shared grid, built column-wise (a concat of
-    per-noise frames costs ~4 ms)."""
+    per-noise frames costs more)."""
     return pd.DataFrame({
         xname: np.tile(x, len(losses)),
         "noise": np.repeat(np.array(list(losses), dtype=object), len(x)),
@@ -498,7 +499,8 @@ def theorem4(epsilon: float, k: int, beta: float = 0.1) -> Theorem4:
 
 
 def accuracy_panel(epsilon: float, c: int, k: int, monotonic: bool) -> tuple[pd.DataFrame, Theorem4]:
-    """Panel 7 as one background job (:mod:`app.background`; 30–60 ms on a new ε): the (α, β) curves of
+    """Panel 7 as one background job (:mod:`app.background`; too slow for a rerun on a new ε,
+    bench/results-where-time-goes.md): the (α, β) curves of
     :func:`alpha_beta` (Fig. 3) and the α of Theorem 4 (:func:`theorem4`)."""
     return alpha_beta.__wrapped__(epsilon, c, k, monotonic), theorem4.__wrapped__(epsilon, k)
 
