@@ -146,7 +146,7 @@ def regressions(s: Settings) -> None:
     """Sec. 6, Fig. 1: answered regressions against ε_G, and the loss paths of ten runs."""
     with ui.panel(
         "Fig. 1(c, d) · Logistic regressions: median answered at ε_G = 10 (paper: 21)",
-        "the median of 50 runs depends on the seed: 20.6 on average over 17 seeds, between 20 and 21 (this seed gives "
+        "the median of 50 runs depends on the seed: 20.6 on average over 30 seeds, between 20 and 21 (this seed gives "
         "its own), so the "
         "paper's 21 is reproduced within that spread, not to the digit (basic composition: 10); counts grow roughly "
         "linearly in ε_G, and every run's realized loss grows more slowly than k·ε.",
