@@ -108,7 +108,7 @@ def test_gaussian_epsilon_vectorised_is_never_too_low() -> None:
         assert _delta_g(_mp(e), mp.sqrt(int(t)) / 2) <= _mp(d)
 
 
-def test_gaussian_epsilon_where_the_issue_measured_an_overshoot() -> None:
+def test_gaussian_epsilon_where_an_overshoot_was_once_measured() -> None:
     """Small σ relative to Δ and tiny δ: the float root used to give an exact δ above the target (~1e-14)."""
     for sigma in np.geomspace(0.2, 5.0, 15):
         for delta in (1e-5, 1e-9, 1e-12):
@@ -149,7 +149,7 @@ def test_zcdp_to_dp_is_never_below_the_tight_conversion(delta: float) -> None:
         assert _mp(e) <= exact * (1 + mp.mpf(1e-12)) + mp.mpf(1e-15), (rho, delta, float(_mp(e) / exact))
 
 
-def test_zcdp_to_dp_scans_for_the_ulp_the_issue_found() -> None:
+def test_zcdp_to_dp_scans_for_the_ulp_once_found_low() -> None:
     """A dense scan of (ρ, δ): the conversion was 1 ulp below the exact CKS value at some points."""
     gen = np.random.default_rng(3)
     rhos = 10 ** gen.uniform(-6, 2, 60)
