@@ -13,8 +13,8 @@ Rogers, Samorodnitsky, Wu, Ramdas, "Adaptive Privacy Composition for Accuracy-fi
 * :class:`ConcurrentFilter` — Thm 3: a zCDP filter and an ex-post filter side by side.
 
 Every decision is recorded in a ledger (``ledger`` DataFrame) and filters round-trip through plain
-dicts (``to_dict`` / ``from_dict``) so a cross-page ledger can store them. Running totals are exact: no
-filter accepts a release that overspends its budget by more than a relative ``tol`` (default 1e-15).
+dicts (``to_dict`` / ``from_dict``) so a cross-page ledger can store them. Running totals and decisions are
+exact: no filter accepts a release that takes the exact total over its budget, not even by an ulp.
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from typing import Any
 
 from dpcore import _validate as _v
 from dpcore.noise_reduction.expost_filter import ConcurrentFilter, ExPostFilter
-from dpcore.noise_reduction.filter_budget import BudgetExceeded, rho_budget, zcdp_epsilon
+from dpcore.noise_reduction.filter_budget import BudgetExceeded, largest_level, rho_budget, zcdp_epsilon
 from dpcore.noise_reduction.unified_filter import PrivacyFilter, ZCDPFilter
 
 __all__ = [
     "BudgetExceeded",
+    "largest_level",
     "rho_budget",
     "zcdp_epsilon",
     "PrivacyFilter",

@@ -25,12 +25,14 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import pandas as pd
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acc
+from dpcore._exact import frac_down, frac_up
 from dpcore.filters import BudgetExceeded
 from dpcore.ledger_accountants import (
     ACCOUNTANTS,
@@ -45,7 +47,6 @@ from dpcore.ledger_accountants import (
     pld,
     zcdp,
 )
-from dpcore.ledger_accountants import TOL as _TOL
 from dpcore.ledger_releases import FIELDS as _FIELDS
 from dpcore.ledger_releases import (
     KINDS,
@@ -154,9 +155,9 @@ class Ledger:
         """Releases the enforcing accountant refuses when replayed under this budget (empty when consistent)."""
         if self.enforce == "filter":
             return filter_replay(self.releases, self.epsilon, self.delta, delta_share=self.delta_share)[1]
-        out, e_sum, d_sum = [], 0.0, 0.0
+        out, e_sum, d_sum = [], Fraction(0), Fraction(0)
         for i, r in enumerate(self.releases):
-            e, d = r.compositions * r.dp_epsilon, r.compositions * r.delta
+            e, d = r.compositions * Fraction(r.dp_epsilon), r.compositions * Fraction(r.delta)  # exact
             reason = self._basic_reason(e_sum, d_sum, e, d)
             if reason:
                 out.append((i, reason))
@@ -164,12 +165,14 @@ class Ledger:
                 e_sum, d_sum = e_sum + e, d_sum + d
         return out
 
-    def _basic_reason(self, e_sum: float, d_sum: float, e: float, d: float) -> str:
-        if e_sum + e > self.epsilon * (1 + _TOL) + _TOL:
-            return (f"basic composition has ε = {max(self.epsilon - e_sum, 0.0):.4g} left; this release needs "
-                    f"ε = {e:.4g}")
-        if d_sum + d > self.delta * (1 + _TOL):
-            return f"basic composition has δ = {max(self.delta - d_sum, 0.0):.3g} left; this release needs δ = {d:.3g}"
+    def _basic_reason(self, e_sum: Fraction, d_sum: Fraction, e: Fraction, d: Fraction) -> str:
+        """Why basic composition refuses a release (exact sums: no tolerance, 0.1 + 0.2 does not fit 0.3)."""
+        if e_sum + e > Fraction(self.epsilon):
+            return (f"basic composition has ε = {max(frac_down(Fraction(self.epsilon) - e_sum), 0.0):.4g} left; "
+                    f"this release needs ε = {frac_up(e):.4g}")
+        if d_sum + d > Fraction(self.delta):
+            return (f"basic composition has δ = {max(frac_down(Fraction(self.delta) - d_sum), 0.0):.3g} left; "
+                    f"this release needs δ = {frac_up(d):.3g}")
         return ""
 
     @property

@@ -17,6 +17,9 @@
 The advanced, zCDP and PLD totals assume the sequence of releases was fixed in advance; they are comparisons, not
 filters. The filter's session δ is split in advance: ``delta_share``·δ for the releases' own δ_i and the rest as
 the zCDP → DP conversion slack δ''.
+
+Every total is rounded outward (never below the exact value) and "within budget" is decided exactly: a total is
+within the budget iff it is ≤ the budget, with no tolerance (:mod:`dpcore._exact`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,6 +36,7 @@ import pandas as pd
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acc
+from dpcore._exact import ExactSum, down, frac_down, frac_up, sum_up, up
 from dpcore.filters import BudgetExceeded, PrivacyFilter
 from dpcore.ledger_releases import Release, delta_value
 
@@ -49,7 +54,8 @@ __all__ = [
 ]
 
 ACCOUNTANTS = ("basic", "advanced", "zcdp", "pld", "filter")
-TOL = 1e-9
+#: Kept for callers of the former tolerant comparison: budget verdicts are exact now, with no tolerance.
+TOL = 0.0
 
 # accountants
 # ---------------------------------------------------------------------------------------------------------------
@@ -79,7 +85,14 @@ def _check(releases: Any, budget_epsilon: Any, budget_delta: Any) -> tuple[tuple
 
 
 def _within(eps: float, delta: float, budget_eps: float, budget_delta: float) -> bool:
-    return eps <= budget_eps * (1 + TOL) + TOL and delta <= budget_delta * (1 + TOL) + 1e-300
+    """Exactly: ε ≤ the budget's ε and δ ≤ its δ (ε and δ are totals already rounded outward)."""
+    return eps <= budget_eps and delta <= budget_delta
+
+
+def _ulps(releases: Sequence[Release]) -> int:
+    """Round-off of a float total over the releases, in units of U: a sum of n terms is within (n − 1)U relative;
+    each term and the closing logarithms and roots add a few more."""
+    return 2 * len(releases) + 32
 
 
 def _runs(releases: Sequence[Release]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,8 +106,8 @@ def _runs(releases: Sequence[Release]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def basic(releases: Sequence[Release], budget_epsilon: float, budget_delta: float) -> AccountantResult:
     """Basic composition: Σ T_i ε_i at Σ T_i δ_i (Dwork & Roth 2014, Thm 3.16)."""
     releases, budget_epsilon, budget_delta = _check(releases, budget_epsilon, budget_delta)
-    eps, dl, t = _runs(releases)
-    e, d = float(np.dot(t, eps)), float(np.dot(t, dl))
+    e = frac_up(sum((r.compositions * Fraction(r.dp_epsilon) for r in releases), Fraction(0)))  # exact, rounded up
+    d = frac_up(sum((r.compositions * Fraction(r.delta) for r in releases), Fraction(0)))
     return AccountantResult("basic", e, d, _within(e, d, budget_epsilon, budget_delta), "Σ T·ε at Σ T·δ")
 
 
@@ -119,12 +132,13 @@ def advanced(releases: Sequence[Release], budget_epsilon: float, budget_delta: f
     eps, dl, t = _runs(releases)
     dl_s = _v.probability("budget_delta", budget_delta, low_open=True, high_open=True)
     log_keep = float(np.dot(t, np.log1p(-dl)))  # ln Π(1 − δ_i)^{T_i}
-    slack = -math.expm1(math.log1p(-dl_s) - log_keep)
+    slack = down(-math.expm1(math.log1p(-dl_s) - log_keep), _ulps(releases))  # never more slack than there is
     if slack <= 0:
         b = basic(releases, budget_epsilon, budget_delta)
         return AccountantResult("advanced", b.epsilon, -math.expm1(log_keep), False,
                                 "no δ slack left after the releases' own δ: basic composition only")
-    e = _kov(eps, t, slack)
+    total = basic(releases, budget_epsilon, budget_delta).epsilon  # Σ T·ε, exact and rounded up
+    e = min(total, up(_kov(eps, t, slack), _ulps(releases)))  # KOV's own bounds rounded up; never above basic
     return AccountantResult("advanced", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
                             f"KOV 2015 Thm 3.5, slack δ̃ = {slack:.3g}")
 
@@ -134,9 +148,9 @@ def zcdp(releases: Sequence[Release], budget_epsilon: float, budget_delta: float
     releases, budget_epsilon, budget_delta = _check(releases, budget_epsilon, budget_delta)
     dl_s = _v.probability("budget_delta", budget_delta, low_open=True, high_open=True)
     costs = [r.rules.zcdp(r) for r in releases]
-    rho = float(sum(c[0] for c in costs))
-    d_own = float(sum(c[1] for c in costs))
-    slack = dl_s - d_own
+    rho = sum_up(*(c[0] for c in costs))  # each ρ_i already rounded up; the sum too
+    d_own = sum_up(*(c[1] for c in costs))
+    slack = ExactSum(dl_s, -d_own).lower
     if slack <= 0:
         return AccountantResult("zcdp", math.inf, d_own, False,
                                 f"ρ = {rho:.4g}, but the releases' own δ {d_own:.3g} uses the whole session δ")
@@ -183,7 +197,7 @@ def _pld_prefixes(releases: tuple[Release, ...]) -> tuple[Any, ...]:
     out: list[Any] = []
     mu2, others, acc = 0.0, 0.0, None
     for r in releases:
-        mu2 += r.rules.gaussian_mu2(r)
+        mu2 = sum_up(mu2, r.rules.gaussian_mu2(r))  # μ² never rounded down: the merged Gaussian is never too weak
         part = _PLD_PART.get(r.kind)
         if part is not None:
             others += r.compositions * r.dp_epsilon
@@ -195,7 +209,7 @@ def _pld_prefixes(releases: tuple[Release, ...]) -> tuple[Any, ...]:
             continue
         total = acc
         if mu2 > 0:
-            g = _pld_single("gaussian", 1.0 / math.sqrt(mu2), 0.0, 1)
+            g = _pld_single("gaussian", down(1.0 / math.sqrt(mu2), 4), 0.0, 1)  # σ = 1/μ, never too large
             total = g if total is None else total.compose(g)
         out.append(total)
     return tuple(out)
@@ -220,7 +234,7 @@ def pld(releases: Sequence[Release], budget_epsilon: float, budget_delta: float)
     e = _pld_prefix_epsilons(releases, dl_s)[-1]
     if math.isnan(e):
         fb = [x for x in (basic(releases, budget_epsilon, budget_delta), zcdp(releases, budget_epsilon, budget_delta))
-              if x.delta <= dl_s * (1 + TOL)]
+              if x.delta <= dl_s]
         e = min((x.epsilon for x in fb), default=math.inf)
         return AccountantResult("pld", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
                                 f"loss range beyond {PLD_MAX_LOSS:g}: PLD not built, min of basic and zCDP")
@@ -229,8 +243,10 @@ def pld(releases: Sequence[Release], budget_epsilon: float, budget_delta: float)
 
 
 def _split(budget_delta: float, delta_share: float) -> tuple[float, float]:
-    """(δ'' conversion slack, δ_mech for the releases' own δ) of the privacy filter (Rogers et al. 2023)."""
-    return budget_delta * (1.0 - delta_share), budget_delta * delta_share
+    """(δ'' conversion slack, δ_mech for the releases' own δ) of the privacy filter (Rogers et al. 2023), both
+    rounded down so that δ'' + δ_mech ≤ δ exactly."""
+    slack = frac_down(Fraction(budget_delta) * (1 - Fraction(delta_share)))
+    return slack, ExactSum(budget_delta, -slack).lower
 
 
 def _new_filter(budget_epsilon: float, budget_delta: float, delta_share: float) -> PrivacyFilter:
@@ -255,7 +271,7 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
         return
     rho, d, how = r.rules.zcdp(r)
     if not flt.can_start(rho=rho, delta=d):
-        if flt.rho_spent + rho > flt.rho_budget + flt.tol * max(1.0, flt.rho_budget):
+        if not flt.can_start(rho=rho):
             raise BudgetExceeded(f"the filter has ρ = {left:.4g} left; this release needs ρ = {rho:.4g} "
                                  f"({r.rules.charge_text(r, how)})")
         raise BudgetExceeded(f"the filter has δ = {flt.remaining_delta:.3g} left for the releases' own δ; this "
@@ -284,7 +300,7 @@ def _filter_result(releases: Sequence[Release], budget_epsilon: float, budget_de
     flt, refused = filter_replay(releases, budget_epsilon, budget_delta, delta_share=delta_share)
     slack, _ = _split(budget_delta, delta_share)
     e = float(_acc.zcdp_to_dp(flt.rho_spent, slack))
-    d = slack + flt.delta_spent
+    d = sum_up(slack, flt.delta_spent)
     note = (f"ρ spent {flt.rho_spent:.4g} of {flt.rho_budget:.4g}; noise reduction charged ex-post (ε²/2 at the level "
             "where it stopped)")
     if refused:

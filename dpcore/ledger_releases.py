@@ -14,10 +14,12 @@ import math
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from dpcore import _validate as _v
 from dpcore import accounting as _acc
+from dpcore._exact import frac_up
 
 __all__ = [
     "KINDS",
@@ -108,6 +110,11 @@ class ReleaseKind:
     derived: tuple[Callable[[Any], float], float, str] | None = None  # ε implied by the other fields, rtol, how
 
 
+def _up(t: int, num: float, den: float, half: int) -> float:
+    """T·(num/den)²/half as the smallest float ≥ its exact value: a ρ or μ² that is never rounded down."""
+    return frac_up(t * (Fraction(num) / Fraction(den)) ** 2 / half)
+
+
 def _times(r: Release) -> str:
     return f"T = {r.compositions} × " if r.compositions > 1 else ""
 
@@ -116,35 +123,36 @@ RELEASE_KINDS: dict[str, ReleaseKind] = {
     "gaussian": ReleaseKind(
         "gaussian", scale=True, epsilon_max=False, delta="positive",
         dp_epsilon=lambda r: _gauss_eps(r.delta, r.scale, r.sensitivity),
-        zcdp=lambda r: (r.compositions * r.sensitivity**2 / (2.0 * r.scale**2), 0.0, "TΔ²/(2σ²)"),
-        gaussian_mu2=lambda r: r.compositions * (r.sensitivity / r.scale) ** 2,
+        zcdp=lambda r: (_up(r.compositions, r.sensitivity, r.scale, 2), 0.0, "TΔ²/(2σ²)"),
+        gaussian_mu2=lambda r: _up(r.compositions, r.sensitivity, r.scale, 1),
         charge_text=lambda r, how: f"{how} with σ = {r.scale:.4g}, Δ = {r.sensitivity:.4g}"
         + (f", T = {r.compositions}" if r.compositions > 1 else ""),
         derived=(lambda r: _gauss_eps(r.delta, r.scale, r.sensitivity), 1e-6, "σ, Δ and δ of the gaussian release")),
     "laplace": ReleaseKind(
         "laplace", scale=True, epsilon_max=False, delta="zero",
         dp_epsilon=lambda r: r.epsilon,
-        zcdp=lambda r: (r.compositions * (r.sensitivity / r.scale) ** 2 / 2.0, 0.0, "T(Δ/b)²/2"),
+        zcdp=lambda r: (_up(r.compositions, r.sensitivity, r.scale, 2), 0.0, "T(Δ/b)²/2"),
         gaussian_mu2=lambda r: 0.0,
         charge_text=lambda r, how: f"{_times(r)}ε = {r.sensitivity / r.scale:.4g} as ε²/2",
         derived=(lambda r: r.sensitivity / r.scale, 1e-9, "Δ/b")),
     "pure": ReleaseKind(
         "pure", scale=False, epsilon_max=False, delta="zero",
         dp_epsilon=lambda r: r.epsilon,
-        zcdp=lambda r: (r.compositions * r.epsilon**2 / 2.0, 0.0, "Tε²/2"),
+        zcdp=lambda r: (_up(r.compositions, r.epsilon, 1.0, 2), 0.0, "Tε²/2"),
         gaussian_mu2=lambda r: 0.0,
         charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2"),
     "approx": ReleaseKind(
         "approx", scale=False, epsilon_max=False, delta="any",
         dp_epsilon=lambda r: r.epsilon,
-        zcdp=lambda r: (r.compositions * r.epsilon**2 / 2.0, r.compositions * r.delta, "Tε²/2, δ-approximate"),
+        zcdp=lambda r: (_up(r.compositions, r.epsilon, 1.0, 2), frac_up(r.compositions * Fraction(r.delta)),
+                        "Tε²/2, δ-approximate"),
         gaussian_mu2=lambda r: 0.0,
         charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2"),
     "noise_reduction": ReleaseKind(
         "noise_reduction", scale=False, epsilon_max=True, delta="positive",
         dp_epsilon=lambda r: _gauss_eps(r.delta, 1.0 / r.epsilon_max, 1.0),
-        zcdp=lambda r: (r.epsilon_max**2 / 2.0, 0.0, "ε_max²/2"),
-        gaussian_mu2=lambda r: r.epsilon_max**2,
+        zcdp=lambda r: (_up(1, r.epsilon_max, 1.0, 2), 0.0, "ε_max²/2"),
+        gaussian_mu2=lambda r: _up(1, r.epsilon_max, 1.0, 1),
         charge_text=lambda r, how: f"ε_max = {r.epsilon_max:.4g} as ε_max²/2"),
 }
 KINDS = tuple(RELEASE_KINDS)

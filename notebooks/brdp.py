@@ -256,10 +256,15 @@ def _(compute, figs, key, lessons, md, mo, number, p):
     # the ε slider's neighbouring stops, composed on the other core while you read this one
     lessons.ahead(compute.composition, *[(key._replace(epsilon=_q.eps), p.T) for _q in lessons.neighbours(p, "eps")])
     _chart = figs.composition(_curve, delta=p.delta, compositions=p.T)
+    _rem = compute.remarks(key, p.T, totals).set_index("accountant")
+    _adv = _rem.iloc[3]
     _text = md(
         f"After T = {p.T} releases at δ = {number(p.delta)}: exact BR-DP **{number(totals['exact'], 4)}**, "
         f"the paper's Thm. 3 **{number(totals['paper'], 4)}**, plain DP **{number(totals['dp'], 4)}** (the "
-        f"naive sum is {number(p.T * p.eps)})."
+        f"naive sum is {number(p.T * p.eps)}). The paper's Remarks 3–4 compose each release's (ε, δ₁) instead: "
+        f"basic composition gives **{number(_rem.iloc[2]['ε after T'], 4)}**, advanced composition "
+        + f"**{number(_adv['ε after T'], 4)}** at the same total δ (T releases at δ/(2T) each plus a slack "
+        "δ′ = δ/2: the paper's Remark 4 prints the total as δ′ alone)."
     )
     mo.vstack([_chart, _text])
     return (totals,)

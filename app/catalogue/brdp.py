@@ -32,6 +32,18 @@ register(
         1.0, tuple(round(0.05 * i, 2) for i in range(1, 21)), topic="brdp",
     ),
     Param(
+        "dyov", "", "choose the kernel's δ_y myself",
+        "Off: the noise kernel is calibrated at the same δ as the whole release, as in the paper's figures. On: "
+        "you set the kernel's own δ_y (the paper's Alg. 1 takes it as a separate input).",
+        False, kind="toggle", topic="brdp",
+    ),
+    Param(
+        "dy", "δ_y", "kernel's failure probability",
+        "The δ of the noise alone: the small chance with which the kernel's own e^(ε_y) promise may fail. A smaller "
+        "δ_y means more noise on each draw; the whole release must still meet the overall δ.",
+        1e-5, log_grid(1e-12, 0.1, (1.0, 2.0, 5.0)), glossary="δ (delta)", topic="brdp",
+    ),
+    Param(
         "qov", "", "set the redraw probability by hand",
         "On: you choose q yourself instead of the optimiser (the page then shows whether the result is still "
         "private).",
@@ -54,6 +66,18 @@ register(
         "What is asked of the records: their sum, their average, or how many satisfy a condition (a count).",
         "count", ("sum", "average", "count"), kind="choice",
         labels={"sum": "sum", "average": "average", "count": "count"}, topic="brdp",
+    ),
+    Param(
+        "sigx", "σ_x", "spread of the records",
+        "How much the individual records vary (their standard deviation). The sampling error of a subsampled sum "
+        "or average grows in proportion to it.",
+        10.0, log_grid(0.1, 100.0), topic="brdp",
+    ),
+    Param(
+        "pc", "p_C", "share of records counted",
+        "The share of records that meet the condition of a count. A subsampled count is least certain when half "
+        "of the records meet it.",
+        0.1, (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5), topic="brdp",
     ),
     Param(
         "n", "|X|", "number of records",

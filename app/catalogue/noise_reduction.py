@@ -112,4 +112,18 @@ register(
         "500, so one request stays within about 40 seconds of computing.",
         100, FIG3_TRIALS, topic=T,
     ),
+    Param(
+        "eem", "ε_EM", "budget of each word's selection",
+        "The privacy spent each time the experiment picks the next word to count (the exponential mechanism): a "
+        "larger ε_EM picks the frequent words more reliably but leaves less budget for the counts themselves. The "
+        "paper's Reddit experiment uses 0.01.",
+        0.01, (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1), topic=T,
+    ),
+    Param(
+        "emin", "ε_min", "smallest noise level",
+        "The privacy level of the first, noisiest answer of each noise reduction (and doubling's first try). The "
+        "paper prints 0.0001 for the Reddit experiment, which reads as ε_min = 0.0001 or, as in its synthetic "
+        "experiment, as ε_min² = 0.0001, that is ε_min = 0.01.",
+        1e-4, (1e-5, 1e-4, 1e-3, 0.01, 0.03), topic=T,
+    ),
 )

@@ -86,6 +86,12 @@ register(
         10, (1, 2, 3, 5, 10, 20), topic="svt",
     ),
     Param(
+        "kmax", "kₘₐₓ", "most comparisons in one run",
+        "Algorithm 2's kₘₐₓ: the run stops after this many comparisons with the threshold, even if it has not "
+        "found c yes-answers. A small kₘₐₓ ends a run early (and can leave queries above the threshold unasked).",
+        10_000, int_log_grid(10, 10_000, (1.0, 2.0, 5.0)), topic="svt",
+    ),
+    Param(
         "dataset", "", "data set",
         "The items whose counts SVT screens. Zipf and Binary are the paper's synthetic sets; the other four "
         "imitate the paper's real data sets (same number of records, items and threshold), which cannot be "

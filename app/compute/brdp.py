@@ -41,7 +41,8 @@ class PlanKey(NamedTuple):
     """The scalars that fix the page's BR-DP configuration.
 
     ``share`` (ε_y / ε) and ``q`` are None unless the reader sets them: then ε_y comes from the optimiser and q
-    from the optimiser (share None) or Alg. 1 (share set).
+    from the optimiser (share None) or Alg. 1 (share set). ``delta_y`` is the kernel's own δ (Alg. 1's input δ_y);
+    None uses δ_y = δ, as the paper's figures do.
     """
 
     epsilon: float
@@ -53,6 +54,7 @@ class PlanKey(NamedTuple):
     calibration: Calibration = "analytic"
     share: float | None = None
     q: float | None = None
+    delta_y: float | None = None
 
 
 # ------------------------------------------------------------------------------------------------ plans
@@ -61,11 +63,11 @@ class PlanKey(NamedTuple):
 @cached(show_spinner="Optimising the budget split …")
 def optimal_plan(
     epsilon: float, delta: float, sensitivity: float, theta: float, kernel: brdp.Kernel, accountant: Accountant,
-    calibration: Calibration,
+    calibration: Calibration, delta_y: float | None = None,
 ) -> brdp.BRDPPlan:
-    """The optimiser's plan: Alg. 2 + Alg. 1 (paper) or the exact optimiser."""
+    """The optimiser's plan: Alg. 2 + Alg. 1 (paper) or the exact optimiser, the kernel at δ_y (δ when None)."""
     return brdp.optimize(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
-                         accountant=accountant, calibration=calibration)
+                         accountant=accountant, calibration=calibration, delta_y=delta_y)
 
 
 def build_plan(key: PlanKey, optimum: Callable[..., brdp.BRDPPlan] = optimal_plan.__wrapped__) -> brdp.BRDPPlan:
@@ -75,14 +77,12 @@ def build_plan(key: PlanKey, optimum: Callable[..., brdp.BRDPPlan] = optimal_pla
     the cached :func:`optimal_plan` in :func:`plan`.
     """
     k = PlanKey(*key)
+    opt = (k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration, k.delta_y)
     if k.share is None and k.q is None:
-        return optimum(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration)
-    if k.share is None:
-        ey = optimum(k.epsilon, k.delta, k.sensitivity, k.theta, k.kernel, k.accountant, k.calibration).epsilon_y
-    else:
-        ey = k.share * k.epsilon
+        return optimum(*opt)
+    ey = optimum(*opt).epsilon_y if k.share is None else k.share * k.epsilon
     return brdp.make_plan(epsilon=k.epsilon, delta=k.delta, sensitivity=k.sensitivity, theta=k.theta,
-                          kernel=k.kernel, epsilon_y=ey, q=k.q, calibration=k.calibration)
+                          kernel=k.kernel, epsilon_y=ey, q=k.q, calibration=k.calibration, delta_y=k.delta_y)
 
 
 @cached
@@ -108,8 +108,8 @@ def audit(key: PlanKey) -> pd.DataFrame:
         return optima[a]
 
     plans = {
-        "paper (Alg. 2 + Alg. 1)": optimum(*args, "paper", k.calibration),
-        "exact optimum": optimum(*args, "exact", k.calibration),
+        "paper (Alg. 2 + Alg. 1)": optimum(*args, "paper", k.calibration, k.delta_y),
+        "exact optimum": optimum(*args, "exact", k.calibration, k.delta_y),
         "plain DP kernel (q = 0)": build_plan(PlanKey(*args, calibration=k.calibration, share=1.0, q=0.0)),
         "this page's plan": build_plan(k, optimum),
     }
@@ -280,6 +280,25 @@ def composition(key: PlanKey, compositions: int,
     return totals, curve
 
 
+def remarks(key: PlanKey, compositions: int, totals: dict[str, float]) -> pd.DataFrame:
+    """Remarks 3–4 (basic and advanced composition) beside the exact composition after T releases. Basic (Remark 3)
+    adds up each release's (ε, δ₁), δ₁ the plan's exact δ at ε. Advanced (Remark 4, with the total δ it really
+    spends) needs each release's δ small against the target: it takes each release at (ε′, δ/(2T)), ε′ from the
+    plan's exact privacy profile, and spends δ/2 as its slack δ′, so its total δ is the target δ. Columns:
+    accountant, ε after T, total δ."""
+    p = plan(key)
+    basic = brdp.basic_composition(p.epsilon, p.exact_delta, compositions=compositions)
+    d_each = p.delta / (2 * compositions)
+    e_each = brdp.composed_epsilon(d_each, compositions=1, plan=p)  # exact (pessimistic) PLD of one release
+    adv = brdp.advanced_composition(e_each, d_each, compositions=compositions, delta_slack=p.delta / 2)
+    return pd.DataFrame([
+        {"accountant": "exact (PLD of the whole mechanism)", "ε after T": totals["exact"], "total δ": p.delta},
+        {"accountant": "Thm 3 (the paper's accountant)", "ε after T": totals["paper"], "total δ": p.delta},
+        {"accountant": "Remark 3: basic, T·ε", "ε after T": basic[0], "total δ": basic[1]},
+        {"accountant": "Remark 4: advanced", "ε after T": adv[0], "total δ": adv[1]},
+    ])
+
+
 # ------------------------------------------------------------------------------------------------ subsampling
 
 
@@ -289,7 +308,7 @@ def _rates(n_records: int, delta: float) -> np.ndarray:
 
 
 def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
-                      n_records: int) -> pd.DataFrame:
+                      n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """Sampling vs perturbation noise against the rate p (Sec. 7), Gaussian kernel.
 
     For each p: inner budget from Thm. 4 inverted, σ_E from Prop. 6, kernel (σ_y, q) from Alg. 2 at the inner
@@ -300,7 +319,7 @@ def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: f
     for p in _rates(n_records, delta):
         p = float(p)
         ei, di = (epsilon, delta) if p >= 1 else brdp.deamplify(epsilon, delta, rate=p)
-        se = brdp.sampling_error_std(query, rate=p, n_records=n_records, sigma_x=SIGMA_X, p_c=P_C) if p < 1 else 0.0
+        se = brdp.sampling_error_std(query, rate=p, n_records=n_records, sigma_x=sigma_x, p_c=p_c) if p < 1 else 0.0
         for mode, dk in (("paper", sensitivity), ("corrected", sensitivity / p)):
             pl = brdp.optimize(epsilon=ei, delta=di, sensitivity=dk, theta=theta, kernel="gaussian",
                                accountant="paper")
@@ -312,19 +331,19 @@ def subsampling_curve(epsilon: float, delta: float, sensitivity: float, theta: f
 
 
 def sampling_plan(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
-                  mode: Mode) -> brdp.SubsamplingPlan:
+                  mode: Mode, sigma_x: float = SIGMA_X, p_c: float = P_C) -> brdp.SubsamplingPlan:
     """Alg. 4's optimal sampling rate in ``paper`` or ``corrected`` mode."""
     return brdp.optimal_sampling_rate(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta,
-                                      n_records=n_records, query=query, sigma_x=SIGMA_X, p_c=P_C, mode=mode)
+                                      n_records=n_records, query=query, sigma_x=sigma_x, p_c=p_c, mode=mode)
 
 
 @cached
 def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query, n_records: int,
-            rate: float) -> pd.DataFrame:
+            rate: float, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """The subsampled BR-DP at the sidebar's rate p, in both modes: inner ε, σ_E, σ_y, q, acceptance as the
     paper computes it (eq. 13 corrected) and the true acceptance Pr(|E + N_brdp| ≤ θ)."""
     ei, di = (epsilon, delta) if rate >= 1 else brdp.deamplify(epsilon, delta, rate=rate)
-    se = brdp.sampling_error_std(query, rate=rate, n_records=n_records, sigma_x=SIGMA_X, p_c=P_C) if rate < 1 else 0.0
+    se = brdp.sampling_error_std(query, rate=rate, n_records=n_records, sigma_x=sigma_x, p_c=p_c) if rate < 1 else 0.0
     rows = []
     for mode, dk in (("paper: sensitivity Δ", sensitivity), ("corrected: sensitivity Δ / p", sensitivity / rate)):
         pl = brdp.optimize(epsilon=ei, delta=di, sensitivity=dk, theta=theta, kernel="gaussian", accountant="paper")
@@ -339,24 +358,25 @@ SIZE_GRID = (100, 1000, 10_000, 100_000)  # |X| of the p*-against-|X| chart (Fig
 
 
 def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
-                 n_records: int) -> pd.DataFrame:
+                 n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> pd.DataFrame:
     """Alg. 4's p* and acceptance against |X| at the sidebar's settings, paper mode and corrected mode
     (Fig. 6); |X| = :data:`SIZE_GRID` and the sidebar's |X|."""
     rows = []
     for n in sorted({*SIZE_GRID, int(n_records)}):
         for mode in ("paper", "corrected"):
-            sp = sampling_plan(epsilon, delta, sensitivity, theta, query, n, mode)
+            sp = sampling_plan(epsilon, delta, sensitivity, theta, query, n, mode, sigma_x, p_c)
             rows.append({"query": query, "mode": mode, "n_records": n, "rate": sp.rate,
                          "acceptance": sp.acceptance, "true_acceptance": sp.true_acceptance})
     return pd.DataFrame(rows)
 
 
 def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
-                n_records: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+                n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Panel 9 as one background job (:mod:`app.background`): :func:`subsampling_curve` and :func:`rate_vs_size`
-    (whose rows at the sidebar's |X| are Alg. 4's optima in both modes)."""
-    return (subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records),
-            rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records))
+    (whose rows at the sidebar's |X| are Alg. 4's optima in both modes), for records of spread σ_x (sum, average)
+    or a counted share p_c (count)."""
+    return (subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c),
+            rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c))
 
 
 # ------------------------------------------------------------------------------------------------ experiments

@@ -529,17 +529,17 @@ REDDIT_SECONDS_PER_TRIAL = 0.03
 
 
 @cached
-def reddit_standin(trials: int, seed: int) -> pd.DataFrame:
+def reddit_standin(trials: int, seed: int, epsilon_em: float = REDDIT["epsilon_em"],
+                   epsilon_min: float = math.sqrt(REDDIT["epsilon2_min"])) -> pd.DataFrame:
     """The Reddit experiment's settings on stand-in Zipf data: results and precision of both methods.
 
     One row per method: results (mean, sd) and precision (mean) over ``trials`` trials (at most
-    :data:`FIG3_MAX_TRIALS`), next to the paper's printed means. Pure: the page runs it in a background worker.
-    """
-    t = min(int(trials), FIG3_MAX_TRIALS)
-    df = nr.zipf_experiment(sample_sizes=(REDDIT_STANDIN["n"],), trials=t, alpha=REDDIT["alpha"],
-                            epsilon=REDDIT["epsilon"], delta=REDDIT["delta"], epsilon_em=REDDIT["epsilon_em"],
-                            epsilon2_min=REDDIT["epsilon2_min"], a=REDDIT_STANDIN["a"], support=REDDIT["words"],
-                            rng=seed)
+    :data:`FIG3_MAX_TRIALS`), next to the paper's printed means; ``epsilon_em`` is the selection's budget ε_EM and
+    ``epsilon_min`` the smallest noise level ε₁ (the paper: 0.01 and 0.0001). Pure: runs in a background worker."""
+    df = nr.zipf_experiment(sample_sizes=(REDDIT_STANDIN["n"],), trials=min(int(trials), FIG3_MAX_TRIALS),
+                            alpha=REDDIT["alpha"], epsilon=REDDIT["epsilon"], delta=REDDIT["delta"],
+                            epsilon_em=float(epsilon_em), epsilon2_min=float(epsilon_min) ** 2,
+                            a=REDDIT_STANDIN["a"], support=REDDIT["words"], rng=seed)
     df["paper_results"] = df["method"].map(lambda m: REDDIT_PAPER[m][0])
     df["paper_precision"] = df["method"].map(lambda m: REDDIT_PAPER[m][1])
     return df[["method", "trials", "results_mean", "results_sd", "precision_mean", "paper_results",

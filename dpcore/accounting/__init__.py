@@ -32,6 +32,7 @@ from dpcore.accounting.laplace import (
     laplace_delta,
     laplace_delta_single,
     laplace_discretization,
+    laplace_eps0,
     laplace_epsilon,
     laplace_scale,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "gaussian_log_delta_scalar",
     "invert_profile",
     "laplace_delta_single",
+    "laplace_eps0",
     "laplace_discretization",
     "pld_from_dense_pmf",
     "pld_from_epsilon_delta",

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from dpcore import _validate as _v
+from dpcore._exact import ExactSum, U, div_up, sum_up, up
 from dpcore.accounting._dp_accounting import pld as _pld
 from dpcore.accounting._dp_accounting import pld_pmf as _pld_pmf
 from dpcore.accounting._dp_accounting import plm as _plm
@@ -31,6 +32,7 @@ __all__ = [
     "MAX_PLD_EPSILON0",
     "laplace_delta",
     "laplace_delta_single",
+    "laplace_eps0",
     "laplace_discretization",
     "laplace_epsilon",
     "laplace_scale",
@@ -45,7 +47,9 @@ def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.
     e = _v.positive("epsilon", epsilon)
     d = _v.scale("sensitivity", sensitivity)
     dl = _v.probability("delta", delta, high_open=True)
-    b = d / (e - 2.0 * math.log1p(-dl))
+    # never too small: ε′ taken low (ln(1 − δ) ≤ 0 a rounding high, the sum rounded down), then Δ/ε′ rounded up
+    l1 = math.log1p(-dl)
+    b = div_up(d, ExactSum(e, -2.0 * (l1 + 2 * U * abs(l1))).lower)
     if not _v.MIN_SCALE <= b <= _v.MAX_SCALE:
         raise ValueError(f"sensitivity/epsilon must give a scale in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], "
                          f"got sensitivity={sensitivity!r}, epsilon={epsilon!r}")
@@ -57,14 +61,23 @@ def laplace_delta_single(eps: FloatOrArray, eps0: FloatOrArray) -> np.ndarray:
 
 The privacy loss of Lap(0, b) against Lap(Δ, b) is +ε₀ for x ≤ 0, (Δ − 2x)/b on [0, Δ] and −ε₀ beyond;
 integrating E[(1 − e^{ε−L})₊] piece by piece gives 0 above ε₀, 1 − e^{(ε−ε₀)/2} on [−ε₀, ε₀) and 1 − e^ε below
-−ε₀ (the last branch is missing from the often quoted max(0, 1 − e^{(ε−ε₀)/2})).
+−ε₀ (the last branch is missing from the often quoted max(0, 1 − e^{(ε−ε₀)/2})). The three pieces are
+max(0, 1 − e^{(ε−ε₀)/2}, 1 − e^ε), evaluated with ε − ε₀ taken a rounding low and the result rounded up: never
+below the exact δ at the float arguments.
 """
-    with np.errstate(over="ignore"):
-        return np.where(
-            eps >= eps0,
-            0.0,
-            np.where(eps >= -eps0, -np.expm1((np.minimum(eps, eps0) - eps0) / 2), -np.expm1(np.minimum(eps, 0))),
-        )
+    eps = np.asarray(eps, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = eps - eps0
+        x = x - 2 * U * np.abs(x)  # the far (smaller) side of the rounded difference: δ decreases in it
+        mid = -np.expm1(np.minimum(x, 0.0) / 2)
+        low = -np.expm1(np.minimum(eps, 0.0))
+        out = np.where(eps >= eps0, 0.0, np.maximum(mid, low))
+    return np.minimum(up(out, 4), 1.0)
+
+
+def laplace_eps0(sensitivity: float, scale: float) -> float:
+    """ε₀ = Δ/b of a Laplace release, rounded up (every δ and ε of one release increases with it)."""
+    return div_up(sensitivity, scale)
 
 
 
@@ -180,7 +193,8 @@ def laplace_delta(
     T = 1: exact closed form (:func:`laplace_delta_single`; note the 1 − e^ε branch below −Δ/b that the common
     max(0, 1 − e^{(ε−Δ/b)/2}) misses). T > 1: pessimistic connect-the-dots PLD for ε ∈ (−Tε₀, Tε₀) on the grid
     ``discretization`` (default: :func:`laplace_discretization`), and the exact values 0 / 1 − e^ε outside. The
-    PLD never under-reports δ; on the default grid the curve lies within a shift of ε by 1e-4·max(ε, 1) of a PLD
+    closed forms are rounded up (never below the exact δ); the PLD never under-reports δ (its pessimistic grid is
+    far coarser than any rounding); on the default grid the curve lies within a shift of ε by 1e-4·max(ε, 1) of a PLD
     on a grid 16× finer. Valid for every real ε; vectorised over ε.
     """
     eps = _v.real_array("epsilon", epsilon)
@@ -189,14 +203,14 @@ def laplace_delta(
     t = _v.integer("compositions", compositions, low=1, high=MAX_PLD_COMPOSITIONS)
     eps0 = d / b
     h = _grid(discretization, eps0, t)
-    if t == 1:
-        return _out(laplace_delta_single(eps, eps0))
+    if t == 1:  # δ increases with ε₀ = Δ/b: the closed form takes the ratio rounded up
+        return _out(np.asarray(laplace_delta_single(eps, laplace_eps0(d, b)), dtype=float))
     _check_pld_eps0(eps0)
     total = t * eps0
     out = np.where(eps >= total, 0.0, 0.0)
     below = eps <= -total
     with np.errstate(over="ignore"):
-        out = np.where(below, -np.expm1(np.minimum(eps, 0.0)), out)
+        out = np.where(below, np.minimum(up(-np.expm1(np.minimum(eps, 0.0)), 4), 1.0), out)
     inside = (eps > -total) & (eps < total)
     if inside.any():
         out = out.astype(float)
@@ -230,10 +244,13 @@ def laplace_epsilon(
     if t > 1:
         _check_pld_eps0(eps0)
     if t == 1:
-        # invert laplace_delta_single: δ ≤ 1 − e^{−ε₀} on the middle branch, 1 − e^ε below −ε₀
-        return eps0 + 2.0 * math.log1p(-dl) if dl <= -math.expm1(-eps0) else math.log1p(-dl)
+        # invert laplace_delta_single, max(0, 1 − e^{(ε−ε₀)/2}, 1 − e^ε) ≤ δ: ε ≥ max(ε₀ + 2 ln(1 − δ), ln(1 − δ)),
+        # with ln(1 − δ) ≤ 0 taken a rounding high (toward 0) and the sum rounded up
+        l1 = math.log1p(-dl)
+        l1 = l1 + 2 * U * abs(l1)
+        return max(sum_up(laplace_eps0(d, b), 2.0 * l1), l1)  # ε increases with ε₀ = Δ/b: the ratio rounded up
     if dl == 0.0:
-        return t * eps0
+        return up(t * eps0)
     # Invert our own profile: dp_accounting's get_epsilon_for_delta overflows at large ε and then over-reports
     # (by ~1 at ε₀ = 20, T = 1000, where its own δ(ε) already meets the target ~1 lower).
     profile = _laplace_profile(eps0, t, h)

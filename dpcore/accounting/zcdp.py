@@ -8,6 +8,9 @@ equivalently ε(δ) = inf_{α>1} αρ + [ln(1/δ) + (α−1) ln(1 − 1/α) − 
 the derivative in α vanishes where ρx² = L − ln(1+x): the left side grows from 0 and the right side falls from L,
 so the optimal order is the single root of that equation (Newton in ln x, vectorised). Any α gives a valid ε, so
 the ε reported is the formula evaluated at the computed root: an error in α can only raise ε (to second order).
+The evaluation itself rounds, so the ε reported is moved up by a bound on that round-off (and ln(1/δ) is taken a
+rounding high): it is never below the exact conversion, not even by an ulp; a ρ returned for an ε is checked
+against that upper bound, so it is never above the exact inverse.
 
 Looser, by name: Bun & Steinke 2016, Prop. 1.3, ε = ρ + 2√(ρ ln(1/δ)), and its inverse.
 """
@@ -19,6 +22,7 @@ import math
 import numpy as np
 
 from dpcore import _validate as _v
+from dpcore._exact import U, down, up
 from dpcore.accounting._util import FloatOrArray
 from dpcore.accounting._util import out_value as _out
 
@@ -28,8 +32,20 @@ _MAX_STEPS = 200
 
 
 def _epsilon_at(rho: np.ndarray, x: np.ndarray, big_l: float) -> np.ndarray:
-    """ε(α) of Canonne et al. 2020, Cor. 13 at α = 1 + x: αρ + (L − ln α)/(α − 1) + ln(1 − 1/α)."""
-    return rho * (1.0 + x) + (big_l - np.log1p(x)) / x - np.log1p(1.0 / x)
+    """ε(α) of Canonne et al. 2020, Cor. 13 at α = 1 + x: αρ + (L − ln α)/(α − 1) + ln(1 − 1/α), moved up by a
+    bound on its round-off (a few U of every term's magnitude), so it is never below the exact value at this α."""
+    t1 = rho * (1.0 + x)
+    lx = np.log1p(x)
+    t2 = (big_l - lx) / x
+    t3 = np.log1p(1.0 / x)
+    eps = t1 + t2 - t3
+    err = 6 * U * (np.abs(t1) + (abs(big_l) + np.abs(lx)) / x + np.abs(t2) + np.abs(t3) + np.abs(eps))
+    return eps + err
+
+
+def _big_l(delta: float) -> float:
+    """ln(1/δ) taken a rounding high (every conversion here is increasing in it)."""
+    return up(-math.log(delta), 2)
 
 
 def _optimal_x(rho: np.ndarray, big_l: float) -> np.ndarray:
@@ -58,7 +74,7 @@ def _tight_epsilon(rho: np.ndarray, big_l: float) -> tuple[np.ndarray, np.ndarra
     x = _optimal_x(np.where(pos, rho, 1.0), big_l)
     with np.errstate(over="ignore"):
         eps = _epsilon_at(rho, x, big_l)
-        bs = rho + 2.0 * np.sqrt(rho) * math.sqrt(big_l)
+        bs = up(rho + 2.0 * np.sqrt(rho) * math.sqrt(big_l), 8)
     # ρ beyond ~1e300: ρ(1 + x) overflows; Bun–Steinke (≥ the tight ε, and ρ-dominated there) is the best finite value
     eps = np.where(np.isfinite(eps), np.minimum(eps, bs), bs)
     at_zero = math.log1p(-math.exp(-big_l))  # ln(1 − δ)
@@ -79,11 +95,11 @@ def zcdp_to_dp(rho: FloatOrArray, delta: float) -> FloatOrArray:
     """
     r = _v.real_array("rho", rho, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    big_l = -math.log(dl)
+    big_l = _big_l(dl)
     out = np.zeros(r.shape)
     pos = r > 0
     if pos.any():
-        out[pos] = np.maximum(_tight_epsilon(r[pos], big_l)[0], 0.0)
+        out[pos] = np.maximum(up(_tight_epsilon(r[pos], big_l)[0]), 0.0)  # never below the exact conversion
     return _out(out)
 
 
@@ -96,7 +112,7 @@ def dp_to_zcdp(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     """
     e = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    big_l = -math.log(dl)
+    big_l = _big_l(dl)
     flat = e.ravel()
     # start at the Bun–Steinke ρ; at least 1e-300 (ε = 0 still admits a tiny ρ > 0: the bound is < 0 as ρ → 0)
     rho = np.maximum(np.asarray(dp_to_zcdp_bun_steinke(flat, dl), dtype=float), 1e-300)
@@ -108,11 +124,13 @@ def dp_to_zcdp(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
         if np.all(np.abs(rho_new - rho) <= 4 * np.finfo(float).eps * rho):
             break
         rho = rho_new
-    for _ in range(8):  # sound side in floats: the tight ε of the returned ρ may not exceed the requested ε
-        over = np.maximum(_tight_epsilon(rho, big_l)[0], 0.0) > flat
+    for k in range(64):  # sound side: the upper bound of the tight ε of the returned ρ may not exceed the asked ε
+        over = np.maximum(up(_tight_epsilon(rho, big_l)[0]), 0.0) > flat
         if not over.any():
             break
-        rho = np.where(over, rho * (1 - 4 * np.finfo(float).eps), rho)
+        rho = np.where(over, rho * (1 - (k + 4) * 2 * U), rho)
+    else:  # never seen: fall back to the (smaller, sound) Bun–Steinke ρ where the check still fails
+        rho = np.where(over, np.asarray(dp_to_zcdp_bun_steinke(flat, dl), dtype=float), rho)
     return _out(rho.reshape(e.shape))
 
 
@@ -120,7 +138,7 @@ def zcdp_to_dp_bun_steinke(rho: FloatOrArray, delta: float) -> FloatOrArray:
     """ε = ρ + 2√(ρ ln(1/δ)) (Bun & Steinke 2016, Prop. 1.3): a valid but looser conversion than :func:`zcdp_to_dp`."""
     r = _v.real_array("rho", rho, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    return _out(r + 2.0 * np.sqrt(r * -math.log(dl)))
+    return _out(np.asarray(up(r + 2.0 * np.sqrt(r * _big_l(dl)), 8)))  # never below the exact value
 
 
 def dp_to_zcdp_bun_steinke(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
@@ -128,8 +146,9 @@ def dp_to_zcdp_bun_steinke(epsilon: FloatOrArray, delta: float) -> FloatOrArray:
     :func:`zcdp_to_dp_bun_steinke` (Bun & Steinke 2016, Prop. 1.3), smaller than the tight :func:`dp_to_zcdp`."""
     e = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
     dl = _check_delta(delta)
-    big_l = -math.log(dl)
+    big_l = _big_l(dl)
     # (√(ε+L) − √L)² = ε² / (√(ε+L) + √L)², free of cancellation for small ε
     root_sum = np.sqrt(e + big_l) + math.sqrt(big_l)
-    with np.errstate(over="ignore"):  # ε² overflows beyond ~1e154: there square the (smaller) ratio instead
-        return _out(np.where(e < 1e150, e**2 / root_sum**2, (e / root_sum) ** 2))
+    with np.errstate(over="ignore"):  # ε² overflows beyond ~1e150: square the (smaller) ratio there
+        # rounded down: the ρ returned is never too high
+        return _out(np.asarray(down(np.where(e < 1e150, e**2 / root_sum**2, (e / root_sum) ** 2), 16)))

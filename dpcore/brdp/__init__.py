@@ -28,7 +28,13 @@ from dpcore.brdp._common import (
     Kernel,  # noqa: F401 — the kernel names' type, for callers' annotations
 )
 from dpcore.brdp.budget_split import BRDPPlan, make_plan, optimize
-from dpcore.brdp.composition import composed_delta, composed_epsilon, composition_interval
+from dpcore.brdp.composition import (
+    advanced_composition,
+    basic_composition,
+    composed_delta,
+    composed_epsilon,
+    composition_interval,
+)
 from dpcore.brdp.exact_accountant import exact_delta, exact_pld
 from dpcore.brdp.experiments import (
     acceptance_curve,
@@ -83,6 +89,8 @@ __all__ = [
     "exact_delta",
     "exact_pld",
     "optimize",
+    "advanced_composition",
+    "basic_composition",
     "composed_delta",
     "composed_epsilon",
     "composition_interval",

@@ -28,8 +28,10 @@ MIN_TAIL_MASS = 1e-300
 #: Most points of the T-fold loss grid of an exact composition (2^22: FFT arrays of ~64 MB each).  Beyond it the
 #: single-release loss grid is coarsened (see :func:`dpcore.brdp.composition.composition_interval`).
 MAX_COMPOSED_POINTS = 2 ** 22
-_BUDGET_RTOL = 1e-6  # relative tolerance when comparing a delta with a target delta (float rounding of
-# the calibrations, e.g. Laplace eps' = eps - 2 ln(1 - delta) at delta = 1e-12, is ~1e-4 relative)
+#: Relative margin of the exact optimiser's budget test, which could only ever refuse more: a plan is accepted iff
+#: its reported exact δ (rounded up by a bound on its round-off, :func:`dpcore.brdp.exact_delta`) is
+#: ≤ δ·(1 − _BUDGET_MARGIN). Zero: the comparison is exact.
+_BUDGET_MARGIN = 0.0
 
 
 

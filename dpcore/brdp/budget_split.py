@@ -16,7 +16,7 @@ import numpy as np
 from scipy import optimize as _opt
 
 from dpcore import _validate as _v
-from dpcore.brdp._common import _BUDGET_RTOL, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
+from dpcore.brdp._common import _BUDGET_MARGIN, Kernel, _delta, _eps_pos, _eps_y, _kernel, _q, _sens, _theta
 from dpcore.brdp.calibration import _calibrate
 from dpcore.brdp.exact_accountant import _exact_core, _exact_q_fn, exact_delta
 from dpcore.brdp.kernels import _acc, _den, _p_theta, _profile_s, _w
@@ -55,11 +55,17 @@ class BRDPPlan:
     dp_acceptance: float
     paper_delta: float
     exact_delta: float
+    delta_y: float | None = None  # the kernel's own δ_y (Alg. 1's input); None: δ_y = δ, the paper's choice
+
+    @property
+    def kernel_delta(self) -> float:
+        """δ_y: the δ at which the kernel is calibrated for ε_y (Alg. 1's input; the paper's figures use δ_y = δ)."""
+        return self.delta if self.delta_y is None else self.delta_y
 
     @property
     def sound(self) -> bool:
-        """True when the exact delta at epsilon is within the target delta (relative tolerance 1e-6)."""
-        return self.exact_delta <= self.delta * (1 + 1e-6)
+        """True when the exact delta at epsilon is within the target delta (compared exactly, no tolerance)."""
+        return self.exact_delta <= self.delta
 
     @property
     def gain(self) -> float:
@@ -77,13 +83,16 @@ def _alg2(
     variant: str,
     p_fn=None,
     n_grid: int = 40,
+    delta_y: float | None = None,
 ) -> tuple[float, float, float, float]:
-    """Alg. 2 (coarse grid + bounded Brent refine of the ternary search): returns (eps_y, scale, q, O)."""
+    """Alg. 2 (coarse grid + bounded Brent refine of the ternary search): returns (eps_y, scale, q, O); the kernel
+    is calibrated at (eps_y, delta_y) (delta_y = delta when None, as the paper's figures)."""
     cache: dict[float, tuple[float, float, float]] = {}
+    dy = delta if delta_y is None else delta_y
 
     def ev(ey: float) -> float:
         if ey not in cache:
-            s = _calibrate(kernel, ey, delta, d, calibration)
+            s = _calibrate(kernel, ey, dy, d, calibration)
             dz = _profile_s(kernel, eps, s, d)
             q = _alg1(kernel, eps, delta, s, d, theta, 1e-12, dz)
             p = _p_theta(kernel, s, theta) if p_fn is None else p_fn(s)
@@ -141,7 +150,7 @@ def _largest_exact_q(
     below the best).
     """
     ss = np.atleast_1d(np.asarray(s, dtype=float))
-    budget = delta * (1 + _BUDGET_RTOL)
+    budget = delta * (1 - _BUDGET_MARGIN)  # refuses a hair early: never over the target (see _common)
     qgrid = _QGRID
     nq = len(qgrid)
     fn = _exact_q_fn(kernel, ss, theta, eps, dgrid)
@@ -208,9 +217,12 @@ def _largest_exact_q(
 
 
 def _exact_opt(
-    kernel: Kernel, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32
+    kernel: Kernel, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32,
+    delta_y: float | None = None,
 ) -> tuple[float, float, float]:
-    """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice."""
+    """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice; the kernel at
+    (eps_y, delta_y)."""
+    dy = delta if delta_y is None else delta_y
     coarse_d = d * np.arange(1, 5) / 4  # search on 4 shifts; the chosen plan is verified on 200 below
     full_d = d * np.arange(1, 201) / 200
     cache: dict[float, tuple[float, float, float]] = {}
@@ -219,9 +231,13 @@ def _exact_opt(
     def ev(eys: list[float]) -> np.ndarray:
         new = [ey for ey in dict.fromkeys(eys) if ey not in cache]
         if new:
-            ss = np.array([_calibrate(kernel, ey, delta, d, calibration) for ey in new])
+            ss = np.array([_calibrate(kernel, ey, dy, d, calibration) for ey in new])
             ps = np.array([_p_theta(kernel, float(s), theta) for s in ss])
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
+            # q = 0 is the plain kernel, whose δ exact_delta takes from accounting's well-conditioned forms: the
+            # pieces' closed form can put it a few ulp over a target it meets
+            qs = np.array([0.0 if q < 0 and _within(kernel, float(s), theta, eps, 0.0, d, delta) else q
+                           for s, q in zip(ss, qs, strict=True)])
             for ey, s, p, q, ex in zip(new, ss, ps, qs, exact, strict=True):
                 cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
                 if not ex:
@@ -254,13 +270,38 @@ def _exact_opt(
         s, q, acc = cache[ey]  # verify on the fine shift grid; repair q if a finer shift is worse
         if q < 0:
             continue
-        if exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d) <= delta * (1 + _BUDGET_RTOL):
+        if _within(kernel, s, theta, eps, q, d, delta):
             return ey, s, q
-        q2 = _largest_exact_q(kernel, s, theta, eps, delta, full_d)
+        q2 = _shrink_q(kernel, s, theta, eps, _largest_exact_q(kernel, s, theta, eps, delta, full_d), d, delta)
         if q2 >= 0:
             return ey, s, q2
-    s = _calibrate(kernel, eps, delta, d, calibration)
+    # no redraw fits: the plain kernel, its scale nudged up if the round-off bound leaves its exact δ over
+    s, step = _calibrate(kernel, eps, min(dy, delta), d, calibration), 1e-9
+    for _ in range(64):
+        if _within(kernel, s, theta, eps, 0.0, d, delta):
+            break
+        s, step = s * (1 + step), 2 * step
     return eps, s, 0.0
+
+
+def _within(kernel: Kernel, s: float, theta: float, eps: float, q: float, d: float, delta: float) -> bool:
+    """The plan's reported exact δ (:func:`exact_delta`, rounded up by its round-off bound) is within the target."""
+    reported = exact_delta(eps, kernel=kernel, scale=s, theta=theta, q=q, sensitivity=d)
+    return bool(reported <= delta * (1 - _BUDGET_MARGIN))
+
+
+def _shrink_q(kernel: Kernel, s: float, theta: float, eps: float, q: float, d: float, delta: float) -> float:
+    """``q`` if the reported exact δ meets the target, else the largest q' in [0, q) that does by bisection (the grid
+    search compares the closed form without its round-off bound); -1 if not even q = 0 does."""
+    if q < 0 or _within(kernel, s, theta, eps, q, d, delta):
+        return q
+    if not _within(kernel, s, theta, eps, 0.0, d, delta):
+        return -1.0
+    lo, hi = 0.0, q
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if _within(kernel, s, theta, eps, mid, d, delta) else (lo, mid)
+    return lo
 
 
 def optimize(
@@ -273,6 +314,7 @@ def optimize(
     accountant: Literal["exact", "paper"] = "exact",
     objective: Literal["corrected", "as_printed"] = "corrected",
     calibration: Literal["analytic", "classic"] = "analytic",
+    delta_y: float | None = None,
 ) -> BRDPPlan:
     """Budget split (epsilon_y, q) for one (epsilon, delta) BR-DP release.
 
@@ -282,10 +324,12 @@ def optimize(
     guarantee is the paper's mixture model, which can be unsound (check ``plan.exact_delta`` / ``plan.sound``).
     ``accountant="exact"`` (default): largest acceptance subject to the exact delta(epsilon) <= delta over
     eps_y in (0, eps] and q in [0, 1] (exact delta is not monotone in q: grid + bisection).
+    ``delta_y``: the kernel's own δ (Alg. 1 takes it as an input); None uses δ_y = δ, as the paper's figures do.
     """
     kernel = _kernel(kernel)
     e = _eps_pos(epsilon)
     dl = _delta(delta)
+    dy = None if delta_y is None else _delta_y(delta_y)
     d, th = _sens(sensitivity), _theta(theta)
     accountant = _v.choice("accountant", accountant, ("exact", "paper"))
     objective = _v.choice("objective", objective, ("corrected", "as_printed"))
@@ -293,14 +337,18 @@ def optimize(
     if accountant == "exact" and objective != "corrected":
         raise ValueError("objective must be 'corrected' with accountant='exact'; 'as_printed' is paper-only")
     if accountant == "paper":
-        ey, s, q, o = _alg2(kernel, e, dl, d, th, calibration, objective)
+        ey, s, q, o = _alg2(kernel, e, dl, d, th, calibration, objective, delta_y=dy)
     else:
-        ey, s, q = _exact_opt(kernel, e, dl, d, th, calibration)
+        ey, s, q = _exact_opt(kernel, e, dl, d, th, calibration, delta_y=dy)
         o = math.nan
-    return _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o)
+    return _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o, dy)
 
 
-def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o) -> BRDPPlan:
+def _delta_y(delta_y: float) -> float:
+    return _v.probability("delta_y", delta_y, low_open=True, high_open=True)
+
+
+def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, q, o, dy=None) -> BRDPPlan:
     p = _p_theta(kernel, s, th)
     acc = _acc(p, q)
     if math.isnan(o):
@@ -329,7 +377,8 @@ def _make_plan(kernel, e, dl, d, th, calibration, accountant, objective, ey, s, 
         dp_scale=dp_s,
         dp_acceptance=_p_theta(kernel, dp_s, th),
         paper_delta=float(_paper_delta(kernel, np.float64(e), s, th, q, d)),
-        exact_delta=float(_exact_core(kernel, s, th, e, q, d * np.arange(1, 201) / 200).max()),
+        exact_delta=float(exact_delta(e, kernel=kernel, scale=s, theta=th, q=q, sensitivity=d)),
+        delta_y=dy,
     )
 
 
@@ -343,16 +392,19 @@ def make_plan(
     epsilon_y: float,
     q: float | None = None,
     calibration: Literal["analytic", "classic"] = "analytic",
+    delta_y: float | None = None,
 ) -> BRDPPlan:
-    """A plan for a user-chosen eps_y and q (q = None: Alg. 1's q) — the app's "q override"."""
+    """A plan for a user-chosen eps_y and q (q = None: Alg. 1's q) — the app's "q override"; the kernel is
+    calibrated at (eps_y, delta_y) (delta_y = delta when None)."""
     kernel = _kernel(kernel)
     e = _eps_pos(epsilon)
     dl = _delta(delta)
+    dy = None if delta_y is None else _delta_y(delta_y)
     d, th = _sens(sensitivity), _theta(theta)
     ey = _eps_y(epsilon_y, e)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
-    s = _calibrate(kernel, ey, dl, d, calibration)
+    s = _calibrate(kernel, ey, dl if dy is None else dy, d, calibration)
     qq = _alg1(kernel, e, dl, s, d, th, 1e-12) if q is None else _q(q)
     acc_name = "paper" if q is None else "manual"
     return _make_plan(kernel, e, dl, d, th, calibration, acc_name, "corrected", ey, s, qq,
-                      math.nan)
+                      math.nan, dy)

@@ -84,7 +84,7 @@ def _profile_s(kernel: str, eps: float, s: float, d: float) -> float:
         return 0.0
     if kernel == "gaussian":
         return math.exp(_acct.gaussian_log_delta_scalar(eps, d / s))
-    return float(_acct.laplace_delta_single(eps, d / s))
+    return float(_acct.laplace_delta_single(eps, _acct.laplace_eps0(d, s)))
 
 
 def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: str = "exact"):
@@ -120,7 +120,8 @@ def _profile_scales(kernel: str, eps: Any, s: np.ndarray, d: float) -> np.ndarra
     eps, s = np.asarray(eps, dtype=float), np.asarray(s, dtype=float)
     if kernel == "gaussian":
         return np.exp(_acct.gaussian_log_delta(eps, d / s))
-    return np.asarray(_acct.laplace_delta_single(eps, d / s), dtype=float)
+    eps0 = np.vectorize(_acct.laplace_eps0, otypes=[float])(d, s)
+    return np.asarray(_acct.laplace_delta_single(eps, eps0), dtype=float)
 
 
 def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) -> np.ndarray:

@@ -98,9 +98,8 @@ def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: floa
         return 0.0
     q = float(-math.expm1(-big_l))
 
-    def d_of(qq: float) -> float:
-        ll = math.inf if qq >= 1 else -math.log1p(-qq)
-        return (1 - w) * dz + w * _profile_s(kernel, eps - ll, s, d)
+    def d_of(qq: float) -> float:  # the value paper_delta reports (its outward-rounded kernel profile)
+        return float(_paper_delta(kernel, np.float64(eps), s, theta, qq, d))
 
     step = max(tol, 1e-15)
     while q > 0 and d_of(q) > delta:  # stay on the feasible side, as Alg. 1 returns q_lo
@@ -119,12 +118,13 @@ def paper_q(
     kernel: Kernel,
     calibration: Literal["analytic", "classic"] = "analytic",
     tol: float = 1e-10,
+    delta_y: float | None = None,
 ) -> float:
-    """Alg. 1: largest q with the paper's delta_Gamma(epsilon) <= delta for a kernel at (epsilon_y, delta).
+    """Alg. 1: largest q with the paper's delta_Gamma(epsilon) <= delta for a kernel at (epsilon_y, delta_y).
 
     delta_Gamma is nondecreasing in q, so Alg. 1's bisection and this root-find agree; the returned q
-    is on the feasible side (q_lo).  Departures from the printed Alg. 1: delta_y = delta, q = 1 allowed (L = inf,
-    delta_Z(-inf) = 1).
+    is on the feasible side (q_lo).  ``delta_y`` (Alg. 1's input δ_y) defaults to delta, the choice of the paper's
+    figures; q = 1 is allowed (L = inf, delta_Z(-inf) = 1).
     """
     kernel = _kernel(kernel)
     e = _eps_pos(epsilon)
@@ -133,7 +133,8 @@ def paper_q(
     d, th = _sens(sensitivity), _theta(theta)
     calibration = _v.choice("calibration", calibration, ("analytic", "classic"))
     tol = _v.positive("tol", tol)
-    s = _calibrate(kernel, ey, dl, d, calibration)
+    dy = dl if delta_y is None else _v.probability("delta_y", delta_y, low_open=True, high_open=True)
+    s = _calibrate(kernel, ey, dy, d, calibration)
     return _alg1(kernel, e, dl, s, d, th, tol)
 
 

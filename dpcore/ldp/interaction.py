@@ -12,6 +12,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,18 +20,26 @@ import pandas as pd
 from scipy import linalg, special
 
 from dpcore import _validate as _v
+from dpcore._exact import ExactSum, count_within, up
 from dpcore.ldp.beliefs import _loglik
 from dpcore.ldp.likelihood import (
+    _RND,
+    DECLARED_ROUNDOFF,
     MAX_GRID,
     MAX_QUERIES,
     MAX_RR_THRESHOLD,
     MAX_RUNS,
     TOLERANCE,
     LikelihoodTable,
+    _absmax,
     _as_table,
+    _budget_limit,
+    _cap_columns,
     _column_losses,
+    _make_table,
     realized_loss,
 )
+from dpcore.ldp.mechanisms import randomized_response
 from dpcore.ldp.privacy_filter import BayesianPrivacyFilter, SimplifiedBayesianFilter, _FilterBase
 
 
@@ -141,6 +150,24 @@ def composition_output_losses(
     )
 
 
+def _absmax_rows(a: np.ndarray) -> np.ndarray:
+    """:func:`_absmax` of every leading row of ``a`` (over its other axes)."""
+    fin = np.where(np.isfinite(a), np.abs(a), 0.0)
+    return fin.reshape(a.shape[0], -1).max(axis=1)
+
+
+def _cap_candidates(lp: np.ndarray, epsilon: float) -> np.ndarray:
+    """:func:`_cap_columns` of every candidate table in ``lp`` (S, n, outputs), as ``two_point`` builds it."""
+    with np.errstate(invalid="ignore"):
+        d = lp.max(axis=1) - lp.min(axis=1)
+    near = np.flatnonzero(np.any(d >= epsilon * (1 - 8 * _RND), axis=1))  # only these can exceed ε exactly
+    if near.size:
+        lp = lp.copy()
+        for i in near:
+            lp[i] = _cap_columns(lp[i], epsilon)
+    return lp
+
+
 def acceptance_regions(
     log_likelihood: Any,
     budget: float,
@@ -176,8 +203,11 @@ def acceptance_regions(
     u = 1.0 - v
     with np.errstate(divide="ignore"):
         log_v, log_u = np.log(v), np.log(u)
-    loss = float(ll.max() - ll.min())  # the odometer of the state
-    ll_scale = max(1.0, b, float(np.abs(ll).max()))  # _margin's operands that do not depend on the candidate
+    lim = _budget_limit(b, tol)
+    # the filters' normalised state and its round-off bound (as BayesianPrivacyFilter(log_likelihood=ll) keeps it)
+    ll_n = ll - ll.max()
+    err = _RND * _absmax(ll_n)
+    loss = float(ll_n.max() - ll_n.min())  # the odometer of the state, in floats
     frames = []
     for e in eps_arr:
         e = float(e)
@@ -188,26 +218,69 @@ def acceptance_regions(
             near_one = x >= -0.5
             small = np.logaddexp(log_p, log_q - e)
             cols.append(np.where(near_one, np.log1p(np.where(near_one, x, 0.0)), small) - norm)
-        lp = np.stack(cols, axis=-1)  # (S, n, 2): ln Pr[low | x], ln Pr[high | x]
+        lp = _cap_candidates(np.stack(cols, axis=-1), e)  # (S, n, 2): ln Pr[low | x], ln Pr[high | x], as two_point
         with np.errstate(invalid="ignore"):
-            tight = np.fmax(*np.moveaxis(lp.max(axis=1) - lp.min(axis=1), -1, 0))
-            joint = ll[None, :, None] + lp
-            worst = np.fmax(*np.moveaxis(joint.max(axis=1) - joint.min(axis=1), -1, 0))
+            top = lp.max(axis=1, keepdims=True)
+            lpn = lp - np.where(np.isfinite(top), top, 0.0)  # LikelihoodTable._normalised
+            tight_cols = lp.max(axis=1) - lp.min(axis=1)
+            tight = np.fmax(*np.moveaxis(tight_cols, -1, 0))
+            joint = ll_n[None, :, None] + lpn
+            d = joint.max(axis=1) - joint.min(axis=1)  # (S, 2)
+        e1 = err + _RND * (_absmax_rows(lpn) + _absmax_rows(joint))  # (S,)
+        worst_cols = up(d + (2 * e1[:, None] + _RND * d))
+        worst = np.fmax(*np.moveaxis(worst_cols, -1, 0))
+        # full filter (BayesianPrivacyFilter._fits): sure where the floats are farther than round-off from the limit
+        eta = 2 * e1[:, None] + _RND * (d + lim)
+        with np.errstate(invalid="ignore"):
+            over = np.any((d == np.inf) | (d - eta > lim), axis=1)
+            unsure = np.any(np.isfinite(d) & (d + eta > lim), axis=1) & ~over
+        bayes = ~over & ~unsure
+        fin_tight = np.where(np.isfinite(tight), np.abs(tight), 0.0)
         a_lp = np.abs(lp)
         lp_scale = np.where(np.isfinite(a_lp), a_lp, 0.0).max(axis=(1, 2))
-        bayes = np.isnan(worst) | (worst <= b + tol * np.maximum(ll_scale, lp_scale))
-        fin_tight = np.where(np.isfinite(tight), np.abs(tight), 0.0)
-        below = e < tight - TOLERANCE * np.maximum(np.maximum(1.0, fin_tight), lp_scale)  # Simplified's check
+        below = e < tight - DECLARED_ROUNDOFF * np.maximum(np.maximum(1.0, fin_tight), lp_scale)  # Simplified's check
         if np.any(below):
             bad = float(tight[np.argmax(below)])
             raise ValueError(f"epsilon must be ≥ the query's tight LDP level {bad!r}, got {e!r}")
+        # simplified filter: ℓ(r) + max(ε_q, tight) ≤ limit, sure unless within round-off
         eff = np.where(tight > e, tight, e)
-        fin_eff = np.where(np.isfinite(eff), np.abs(eff), 0.0)
-        simple = loss + eff <= b + tol * np.maximum(np.maximum(ll_scale, lp_scale), fin_eff)
+        vs = loss + eff
+        eta_s = 2 * err + _RND * (loss + eff + vs + lim)
+        simple = vs + eta_s <= lim
+        unsure_s = ~simple & ~(vs - eta_s > lim) & np.isfinite(eff)
+        for i in np.flatnonzero(unsure | unsure_s):  # decide exactly, as the filters do
+            tab = _make_table(lp[i], (0.0, 1.0), "")
+            if unsure[i]:
+                bayes[i] = BayesianPrivacyFilter(b, domain_size=n, tolerance=tol, log_likelihood=ll).would_accept(tab)
+            if unsure_s[i]:
+                simple[i] = SimplifiedBayesianFilter(b, domain_size=n, tolerance=tol,
+                                                     log_likelihood=ll).would_accept(tab, epsilon=e)
         frames.append((np.full(sl.size, e), sl, tight, worst, bayes, simple))
     cols_out = [np.concatenate(c) for c in zip(*frames, strict=True)]
     names = ("epsilon", "slope", "query_loss", "worst_case", "bayesian", "simplified")
     return pd.DataFrame(dict(zip(names, cols_out, strict=True)))
+
+
+def _basic_count(tabs: Sequence[LikelihoodTable], budget: float, cap: int) -> int:
+    """How many queries of the stream (``tabs`` cycled) basic composition accepts: the largest k ≤ cap with
+    Σ_{i<k} ε_i ≤ ε_G, decided on the exact sum of the tables' tight levels (a binary search on exact sums)."""
+    pairs = np.array([t.tight_terms for t in tabs], dtype=float)
+    if not np.all(np.isfinite(pairs[:, 0])):
+        first_inf = int(np.flatnonzero(~np.isfinite(pairs[:, 0]))[0])
+        cap = min(cap, first_inf)  # a query of infinite ε is never accepted, nor anything after it
+        pairs = pairs[: max(first_inf, 1)]
+    terms = (np.resize(pairs, (cap, 2)) * [1.0, -1.0]).ravel() if cap else np.zeros(0)
+
+    def fits(k: int) -> bool:
+        return math.fsum([*terms[: 2 * k], -budget]) <= 0.0
+
+    lo, hi = 0, cap  # fits(lo) holds; find the largest k with fits(k)
+    if fits(hi):
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
 
 
 def simulate_accepted_counts(
@@ -237,9 +310,7 @@ def simulate_accepted_counts(
     n = tabs[0].domain_size
     x = _v.integer("true_value", true_value, low=0, high=n - 1)
     gen = _v.rng(rng)
-    eps = np.array([t.epsilon for t in tabs])
-    cum = np.cumsum(np.resize(eps, cap))
-    basic_count = int(np.searchsorted(cum, b + TOLERANCE * max(1.0, b), side="right"))
+    basic_count = _basic_count(tabs, b, cap)
     probs = [np.exp(t.log_prob[x]) for t in tabs]
     rows = []
     for run in range(runs):
@@ -304,7 +375,7 @@ def filter_timeline(
     gen = _v.rng(rng)
     outs = None if outputs is None else _v.sequence("outputs", outputs)
     filt = BayesianPrivacyFilter(b, domain_size=n)
-    spent = 0.0
+    spent = ExactSum()
     basic_open = True
     rows = []
     k = 0
@@ -321,9 +392,11 @@ def filter_timeline(
                 y = t.sample(x, gen)
             filt.submit(t, y)
             k += 1
-        basic_ok = basic_open and spent + t.epsilon <= b + TOLERANCE * max(1.0, b)
+        hi, lo = t.tight_terms
+        basic_ok = basic_open and math.isfinite(hi) and math.fsum([*spent.partials, hi, -lo, -b]) <= 0
         if basic_ok:
-            spent += t.epsilon
+            spent.add(hi)
+            spent.add(-lo)
         else:
             basic_open = False
         rows.append(
@@ -334,7 +407,7 @@ def filter_timeline(
                 "accepted": acc,
                 "output": y,
                 "loss": filt.loss,
-                "basic_spent": spent,
+                "basic_spent": spent.upper,
                 "basic_accepted": basic_ok,
             }
         )
@@ -342,12 +415,18 @@ def filter_timeline(
 
 
 def _rr_threshold(epsilon: float, budget: float) -> int:
-    """m = ⌊ε_G/ε⌋ (≤ MAX_RR_THRESHOLD, else ValueError naming both: the chain has 2m + 1 states)."""
-    ratio = budget / epsilon + 1e-9  # inf when ε is subnormal: rejected below
-    if not ratio < MAX_RR_THRESHOLD + 1:
+    """m = ⌊ε_G/ε⌋ as the filter counts it: the largest m with m·ℓ ≤ ε_G exactly, ℓ the exact loss of one answer of
+    the RR table for ε (≤ ε; ≤ MAX_RR_THRESHOLD, else ValueError naming both: the chain has 2m + 1 states)."""
+    ratio = budget / epsilon  # inf when ε is subnormal: rejected below
+    if not ratio < MAX_RR_THRESHOLD + 2:
         raise ValueError(f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
                          f"got budget={budget!r}, epsilon={epsilon!r}")
-    return int(math.floor(ratio))
+    hi, lo = randomized_response(epsilon).tight_terms  # the filter's RR table: its exact loss per answer (≤ ε)
+    m = count_within(Fraction(hi) - Fraction(lo), budget)
+    if m > MAX_RR_THRESHOLD:
+        raise ValueError(f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
+                         f"got budget={budget!r}, epsilon={epsilon!r}")
+    return m
 
 
 def rr_expected_accepted(epsilon: float, budget: float) -> float:

@@ -8,6 +8,7 @@ on the log scale (ε units) in Sec. 6 and App. E; here it is always stored and c
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,14 +17,19 @@ from typing import Any
 import numpy as np
 
 from dpcore import _validate as _v
+from dpcore._exact import U
 
-TOLERANCE = 1e-12
-"""Relative tolerance of every budget test (Example 3 lands exactly on its budget, so equality must pass):
-``ℓ ≤ ε_G + TOLERANCE·max(1, |values|)``.
+TOLERANCE = 0.0
+"""Default extra margin of the filters' budget tests, which only ever refuses more: a query is accepted iff its exact
+loss is ≤ ``ε_G − TOLERANCE·max(1, ε_G)``.
 
-``|values|`` are the magnitudes of the finite operands (budget, ln Λ, ln Pr, ε): a difference of
-ln-likelihoods of size M carries round-off of a few ulp(M), so a fixed absolute margin can wrongly
-reject equality when the operands are large (see :func:`_margin`)."""
+The tests are exact without it: a filter decides on the exact value of its sums of log-probabilities (the floats of
+the tables, taken as exact numbers), so a loss that lands exactly on the budget (Example 3) is accepted and one an
+ulp above it is refused."""
+
+#: Round-off allowed when a query's declared ε is checked against its computed tight level (relative to
+#: max(1, |ln Pr|)): a smaller declaration is an error; the decision itself always uses the larger of the two.
+DECLARED_ROUNDOFF = 1e-12
 
 _ROW_SUM_TOL = 1e-9
 #: Size limits (hostile input: a huge count is a ValueError, not a MemoryError or a hang; the app stays far below).
@@ -43,6 +49,42 @@ MAX_EXAMPLE_LENGTH = 10_000
 
 class QueryRejected(ValueError):
     """Raised by ``submit`` when the filter would reject the query (the caller must dry-run first)."""
+
+
+#: Round-off of one operation, relative to its (rounded) result, with room to spare: 2U.
+_RND = 2.0 * U
+
+
+def _absmax(a: np.ndarray) -> float:
+    """Largest |entry| over the finite entries (0 when there are none)."""
+    fin = np.abs(a[np.isfinite(a)])
+    return float(fin.max()) if fin.size else 0.0
+
+
+def _budget_limit(budget: float, tolerance: float) -> float:
+    """The exact bound the filters test against: ε_G, less the optional margin (which only refuses more)."""
+    return budget - tolerance * max(1.0, budget) if tolerance else budget
+
+
+def _cap_columns(lp: np.ndarray, epsilon: float) -> np.ndarray:
+    """``lp`` with each column's entries above min + ε lowered to the largest float ≤ min + ε (max − min ≤ ε exactly).
+
+    A mechanism built for ε then has a table whose exact loss is at most ε (the logarithms are rounded, and their
+    exact difference could otherwise exceed ε by an ulp); the probabilities move by ~1e-16 relative.
+    """
+    out = np.array(lp, dtype=float)
+    for j in range(out.shape[1]):
+        col = out[:, j]
+        if col.size < 2 or not np.all(np.isfinite(col)):
+            continue  # one value, or a zero probability (ℓ = ∞, or an output that never occurs): nothing to cap
+        hi, lo = float(col.max()), float(col.min())
+        if math.fsum([hi, -lo, -epsilon]) <= 0.0:
+            continue
+        top = math.fsum([lo, epsilon])  # lo + ε rounded to nearest, then down: the largest float ≤ lo + ε
+        if math.fsum([top, -lo, -epsilon]) > 0.0:
+            top = math.nextafter(top, -math.inf)
+        col[col > top] = top
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,8 +157,47 @@ class LikelihoodTable:
 
     @property
     def epsilon(self) -> float:
-        """Tight LDP level ``ε(q) = max_y ℓ(y)`` (Def. 2.1, Eq. 4: the paper's worst-case loss)."""
+        """Tight LDP level ``ε(q) = max_y ℓ(y)`` (Def. 2.1, Eq. 4: the paper's worst-case loss), rounded to nearest."""
         return float(np.nanmax(self.output_losses))
+
+    @functools.cached_property
+    def tight_terms(self) -> tuple[float, float]:
+        """``(hi, lo)``: two entries of one column whose exact difference hi − lo is the tight level ε(q) exactly.
+
+        ``(inf, 0)`` when some output is impossible for one value but not for another (ε = ∞).
+        """
+        lp = self.log_prob
+        hi, lo = lp.max(axis=0), lp.min(axis=0)
+        with np.errstate(invalid="ignore"):
+            d = hi - lo
+        if np.any(d == np.inf):
+            return math.inf, 0.0
+        ok = ~np.isnan(d)
+        top = float(np.nanmax(d))
+        cand = np.flatnonzero(ok & (d >= top - 4 * U * top))  # each d_j is within U·d_j of its exact value
+        best = int(cand[0])
+        for j in cand[1:]:  # exact comparison among the columns whose rounded losses tie
+            if math.fsum([hi[j], -lo[j], -hi[best], lo[best]]) > 0:
+                best = int(j)
+        return float(hi[best]), float(lo[best])
+
+    @property
+    def epsilon_upper(self) -> float:
+        """The smallest float ≥ the exact tight level ε(q) (what a basic-composition total must add)."""
+        hi, lo = self.tight_terms
+        d = hi - lo
+        return math.nextafter(d, math.inf) if math.isfinite(d) and math.fsum([hi, -lo, -d]) > 0 else d
+
+    @functools.cached_property
+    def _normalised(self) -> tuple[np.ndarray, float]:
+        """Columns shifted so that their largest entry is 0 (a shift common to every x changes no loss), and a bound
+        on the round-off of every shifted entry: the filters add these small numbers, not ln Pr ≈ −0.7 per answer."""
+        lp = self.log_prob
+        top = lp.max(axis=0)
+        shift = np.where(np.isfinite(top), top, 0.0)
+        out = lp - shift
+        out.setflags(write=False)
+        return out, _RND * _absmax(out)
 
     def output_index(self, output: Any) -> int:
         """Column index of an output label (exact type match first, then equality, e.g. 1 == 1.0)."""
@@ -185,6 +266,28 @@ def _as_table(name: str, table: Any) -> LikelihoodTable:
         return likelihood_table(table)
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None
+
+
+def fully_utilizes(table: Any, *, epsilon: float | None = None) -> bool:
+    """Def. 3.3: an ε-LDP query fully utilizes its budget iff every output it can produce realizes ℓ(y) = ε.
+
+    ``epsilon`` defaults to the query's tight level; the comparison is exact (each output's loss is the exact
+    difference of two entries of its column). Randomized response does (Sec. 3.3); a two-point query whose values
+    do not reach both ends does not.
+    """
+    tab = _as_table("table", table)
+    lp = tab.log_prob
+    hi, lo = lp.max(axis=0), lp.min(axis=0)
+    occurs = np.isfinite(hi)
+    if epsilon is None:
+        t_hi, t_lo = tab.tight_terms
+        target = [t_hi, -t_lo]
+    else:
+        target = [_v.nonnegative("epsilon", epsilon, allow_inf=True)]
+    if not all(math.isfinite(t) for t in target):  # ε = ∞: every output must be impossible for some value x
+        return bool(np.all(lo[occurs] == -np.inf))
+    return all(math.isfinite(lo[j]) and math.fsum([hi[j], -lo[j], *(-t for t in target)]) == 0.0
+               for j in np.flatnonzero(occurs))
 
 
 def realized_loss(log_likelihood: Any) -> float | np.ndarray:

@@ -18,6 +18,7 @@ from dpcore.ldp.likelihood import (
     MAX_RR_DOMAIN,
     MAX_TABLE_CELLS,
     LikelihoodTable,
+    _cap_columns,
     _make_table,
 )
 
@@ -55,7 +56,7 @@ def generalized_randomized_response(
     log_den = np.logaddexp(eps, math.log(kk - 1))
     lp = np.full((cat.size, kk), -log_den)
     lp[np.arange(cat.size), cat] = eps - log_den
-    return _make_table(lp, range(kk), name or f"GRR(ε={eps:g}, K={kk})")
+    return _make_table(_cap_columns(lp, eps), range(kk), name or f"GRR(ε={eps:g}, K={kk})")
 
 
 def _interval(low: Any, high: Any, lo_name: str = "low", hi_name: str = "high") -> tuple[float, float]:
@@ -109,7 +110,7 @@ def two_point(
     t = (v - lo) / (hi - lo)
     u = (hi - v) / (hi - lo)
     lp = np.column_stack([_two_point_log_prob(u, t, eps), _two_point_log_prob(t, u, eps)])
-    return _make_table(lp, (lo, hi), name or f"two-point(ε={eps:g})")
+    return _make_table(_cap_columns(lp, eps), (lo, hi), name or f"two-point(ε={eps:g})")
 
 
 def two_point_sample(

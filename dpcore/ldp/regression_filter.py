@@ -12,8 +12,9 @@ import numpy as np
 from scipy import optimize
 
 from dpcore import _validate as _v
+from dpcore._exact import sum_up, up
 from dpcore.ldp.branch_and_bound import _SUBSOLVER, _box, log_likelihood_bounds
-from dpcore.ldp.likelihood import TOLERANCE, QueryRejected
+from dpcore.ldp.likelihood import TOLERANCE, QueryRejected, _budget_limit
 from dpcore.ldp.regression import RegressionQuery, RegressionTerm, _Stack
 
 
@@ -110,15 +111,15 @@ class RegressionFilter:
 
     @property
     def loss(self) -> float:
-        """Odometer: certified upper bound Σ closed groups + open group (Eq. 17, Eq. 26)."""
-        return self.closed_loss + self.open_loss
+        """Odometer: certified upper bound Σ closed groups + open group (Eq. 17, Eq. 26), rounded up."""
+        return sum_up(self.closed_loss, self.open_loss)
 
     @property
     def remaining(self) -> float:
         return self.budget - self.loss
 
     def _group_loss(self, terms: list[RegressionTerm]) -> float:
-        cap = float(sum(t.epsilon for t in terms))
+        cap = sum_up(*(t.epsilon for t in terms))  # basic composition, rounded up: never below Σ ε
         st = _Stack(terms)
         if self.method == "exact_linear":
             if not (st.lin.all()):
@@ -137,8 +138,8 @@ class RegressionFilter:
             raise ValueError(f"query must be a RegressionQuery of dimension {self.lower.size}")
         if self._cache is not None and self._cache[0] is query:
             return self._cache[1]
-        out = np.array(
-            [self.closed_loss + self._group_loss(self.open_terms + [query.term(j)]) for j in (0, 1)]
+        out = np.array(  # rounded up: a bound that is never below the sum of its parts
+            [sum_up(self.closed_loss, self._group_loss(self.open_terms + [query.term(j)])) for j in (0, 1)]
         )
         self._cache = (query, out)  # holds the query, so identity cannot be reused by a new object
         return out
@@ -147,7 +148,8 @@ class RegressionFilter:
         return float(self.look_ahead(query).max())
 
     def would_accept(self, query: RegressionQuery) -> bool:
-        return bool(self.worst_case(query) <= self.budget + self.tolerance * max(1.0, self.budget))
+        """Both outputs' certified loss bounds ≤ the budget (less ``tolerance``, which only refuses more)."""
+        return bool(self.worst_case(query) <= _budget_limit(self.budget, self.tolerance))
 
     def submit(self, query: RegressionQuery, output: Any) -> float:
         """Commit an accepted query and its output (0/low or 1/high); returns the odometer."""
@@ -158,10 +160,10 @@ class RegressionFilter:
         term = query.term(output)
         la = self.look_ahead(query)
         self.open_terms.append(term)
-        self.open_loss = float(la[term.output]) - self.closed_loss
+        self.open_loss = up(float(la[term.output]) - self.closed_loss)  # closed + open stays ≥ the bound
         self.history.append((query, term.output))
         self._cache = None
         if len(self.open_terms) == self.group_size:
-            self.closed_loss += self.open_loss
+            self.closed_loss = sum_up(self.closed_loss, self.open_loss)
             self.open_terms, self.open_loss = [], 0.0
         return self.loss

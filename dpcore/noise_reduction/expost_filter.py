@@ -35,7 +35,8 @@ class ExPostFilter(_Ledger):
     Σ_{i<n} ℰ_i ≤ ε before round n, which lets round n overshoot ε; Thm 3's text ("do not exceed the
     remaining budget") states the rule used here. For Laplace noise reduction ℰ = ε_T and δ_n = 0 (the
     paper composes Laplace noise reductions only this way, Section 8); for a Brownian one use
-    ``brownian_expost_bound``. Totals are kept exactly; ``tol`` is a relative tolerance (default 1e-15).
+    ``brownian_expost_bound``. Totals are kept exactly and decided exactly; ``tol`` > 0 keeps a reserve of
+    ``tol``·ε unspent (default 0).
     """
 
     kind = "ex_post"
@@ -125,8 +126,10 @@ class ExPostFilter(_Ledger):
             "record": self.record,
             "epsilon_spent": self._eps.hi,
             "epsilon_spent_residual": self._eps.lo,
+            "epsilon_spent_partials": self._eps.partials,
             "delta_spent": self._delta.hi,
             "delta_spent_residual": self._delta.lo,
+            "delta_spent_partials": self._delta.partials,
             "open": None if self._open is None else dict(self._open),
             "steps": self._steps,
             "entries": self.entries,

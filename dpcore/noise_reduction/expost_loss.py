@@ -53,6 +53,31 @@ def brownian_loss(
     return out if out.ndim else float(out)
 
 
+def brownian_loss_vector(
+    release: Any, *, epsilon: Any, value: Any, neighbour: Any, sensitivity: float = 1.0
+) -> np.ndarray | float:
+    """Realised privacy loss of a d-dimensional Brownian noise reduction stopped at ``epsilon`` (Remark 3).
+
+    Each coordinate carries its own independent Brownian motion, and Δ is the ℓ₂-sensitivity:
+    ℒ = (ε²/(2Δ²))·(‖Y − f(x')‖² − ‖Y − f(x)‖²). Projected onto f(x) − f(x') the noise is one standard Brownian
+    motion, so the loss has the law of the scalar case (:func:`brownian_loss` with |f(x) − f(x')| = ‖f(x) − f(x')‖)
+    and a filter charges ε_T²/2 as for a scalar. ``release`` has the coordinates on its last axis.
+    """
+    big = _v.MAX_MAGNITUDE
+    y = _v.real_array("release", release, low=-big, high=big, allow_inf=False)
+    fx = _v.real_array("value", value, low=-big, high=big, allow_inf=False)
+    fxp = _v.real_array("neighbour", neighbour, low=-big, high=big, allow_inf=False)
+    if fx.ndim != 1 or fxp.shape != fx.shape or y.shape[-1:] != fx.shape:
+        raise ValueError(f"value and neighbour must be vectors of the release's last dimension, got {fx.shape}, "
+                         f"{fxp.shape} and {y.shape}")
+    eps = _v.real_array("epsilon", epsilon, low=0.0, high=big, allow_inf=False)
+    sens = _v.scale("sensitivity", sensitivity)
+    r = eps / sens
+    # ‖Y − f'‖² − ‖Y − f‖² = ⟨f − f', 2Y − f − f'⟩, free of the squares' overflow and cancellation
+    out = (r * r / 2) * np.sum((fx - fxp) * (2 * y - fx - fxp), axis=-1)
+    return out if np.ndim(out) else float(out)
+
+
 def laplace_loss(
     release: Any, *, epsilon: Any, value: Any, neighbour: Any, sensitivity: float = 1.0
 ) -> np.ndarray | float:

@@ -5,10 +5,12 @@ Rogers, Samorodnitsky, Wu, Ramdas (NeurIPS 2023), Lemma 2.3 (Bun & Steinke 2016:
 zCDP budget ρ*. This is the conversion the paper states; the tighter one of Canonne, Kamath & Steinke
 (2020) would allow a larger ρ* for the same (ε, δ''), but the paper's filters are defined with this one.
 
-A filter decides with an exact running total: charges are summed in double-double arithmetic and the
-decision "spent + charge ≤ budget" is taken on the correctly rounded excess (``math.fsum``), so a
-filter never accepts a release that overspends its budget by more than ``tol`` × budget (default 1e-15),
-whatever the number and size of the charges.
+A filter decides with an exact running total: charges are kept as an exact sum of floats and the decision
+"spent + charge ≤ budget" is taken on the sign of the exact excess (:mod:`dpcore._exact`), so a filter never
+accepts a release that overspends its budget, not even by an ulp, whatever the number and size of the charges
+(0.1 + 0.2 does not fit a budget of 0.3: as exact numbers the floats 0.1 + 0.2 exceed the float 0.3). A
+``tol`` > 0 only ever refuses more: it is a reserve of ``tol`` × budget. The budget ρ* is rounded down and every
+reported ε up, so neither is on the unsafe side of the exact conversion.
 """
 
 from __future__ import annotations
@@ -20,12 +22,16 @@ import numpy as np
 import pandas as pd
 
 from dpcore import _validate as _v
+from dpcore._exact import ExactSum, down, half_square_up, up
 from dpcore.noise_reduction._checks import _variant
 
 __all__ = ["BudgetExceeded", "rho_budget", "zcdp_epsilon"]
 
-#: Default relative tolerance of every filter decision: accepted totals stay ≤ budget·(1 + _TOL).
-_TOL = 1e-15
+#: Default reserve of every filter decision (a fraction of the budget that is never spent): none, decisions are exact.
+_TOL = 0.0
+#: Relative round-off of the conversions below (a dozen basic operations, a logarithm and two square roots, each
+#: within one unit of round-off U): results are moved outward by this many U (checked against 50-digit mpmath).
+_CONVERSION_ULPS = 16
 _LEDGER_COLUMNS = [
     "step",
     "mechanism",
@@ -67,10 +73,11 @@ class BudgetExceeded(ValueError):
 
 
 def _log_inv_delta(delta: Any) -> np.ndarray:
+    """ln(1/δ) taken a rounding high (ρ* decreases and ε increases in it)."""
     dl = _v.real_array("delta", delta, allow_inf=False)
     if dl.size and (dl.min() <= 0 or dl.max() >= 1):
         raise ValueError("delta must be in (0, 1)")
-    return -np.log(dl)
+    return up(-np.log(dl), 2)
 
 
 def rho_budget(epsilon: Any, delta: Any, *, variant: str = "corrected") -> np.ndarray | float:
@@ -85,8 +92,8 @@ def rho_budget(epsilon: Any, delta: Any, *, variant: str = "corrected") -> np.nd
     eps = _v.real_array("epsilon", epsilon, low=0.0, allow_inf=False)
     lg = _log_inv_delta(delta) * (2.0 if var == "as_printed" else 1.0)
     # (√(L+ε) − √L)² = (ε / (√(L+ε) + √L))², free of cancellation for small ε and of overflow for huge ε
-    out = (eps / (np.sqrt(lg + eps) + np.sqrt(lg))) ** 2
-    return out if out.ndim else float(out)
+    out = down((eps / (np.sqrt(lg + eps) + np.sqrt(lg))) ** 2, _CONVERSION_ULPS)  # never above the exact ρ*
+    return out if np.ndim(out) else float(out)
 
 
 def zcdp_epsilon(rho: Any, delta: Any, *, variant: str = "corrected") -> np.ndarray | float:
@@ -97,38 +104,62 @@ def zcdp_epsilon(rho: Any, delta: Any, *, variant: str = "corrected") -> np.ndar
     var = _variant(variant)
     r = _v.real_array("rho", rho, low=0.0, allow_inf=False)
     lg = _log_inv_delta(delta) * (2.0 if var == "as_printed" else 1.0)
-    out = r + 2.0 * np.sqrt(r * lg)
-    return out if out.ndim else float(out)
+    out = up(r + 2.0 * np.sqrt(r * lg), _CONVERSION_ULPS)  # never below the exact ε
+    return out if np.ndim(out) else float(out)
+
+
+def largest_level(rho: float) -> float:
+    """The largest float ε with ε²/2 ≤ ρ exactly: the top noise level a zCDP budget ρ can admit (condition (4))."""
+    r = _v.nonnegative("rho", rho)
+    e = math.sqrt(2.0) * math.sqrt(r)  # within a few ulps of the answer (no overflow for ρ near the float range)
+    for _ in range(8):
+        if e > 0 and half_square_up(e) > r:
+            e = math.nextafter(e, 0.0)
+        elif half_square_up(math.nextafter(e, math.inf)) <= r:
+            e = math.nextafter(e, math.inf)
+        else:
+            break
+    return e
 
 
 class _RunningTotal:
-    """A sum of non-negative charges kept as an unevaluated pair hi + lo (double-double arithmetic).
+    """A sum of non-negative charges, kept exactly (:class:`dpcore._exact.ExactSum`).
 
-    ``hi`` is the sum rounded to a float; ``hi + lo`` carries the exact sum to ~1e-32 relative, so thousands
-    of small charges do not drift. :meth:`excess` is the correctly rounded value of total + x − budget.
+    ``hi`` is the sum rounded up (what a reader is told was spent: never too low), ``lo`` the exact remainder
+    ``sum − hi`` rounded to a float (≤ 0; kept for older saved filters), ``partials`` the exact sum itself.
     """
 
-    __slots__ = ("hi", "lo")
+    __slots__ = ("_sum",)
 
-    def __init__(self, value: float = 0.0, residual: float = 0.0) -> None:
-        self.hi = float(value)
-        self.lo = float(residual)
+    def __init__(self, value: float = 0.0, residual: float = 0.0, partials: Any = None) -> None:
+        if partials is not None:
+            self._sum = ExactSum(*(float(p) for p in partials))
+        else:
+            self._sum = ExactSum(float(value), float(residual))
 
-    def add(self, x: float) -> None:
-        s = self.hi + x
-        bp = s - self.hi
-        err = (self.hi - (s - bp)) + (x - bp) + self.lo  # exact error of hi + x (Knuth's TwoSum), plus lo
-        hi = s + err
-        self.lo = err - (hi - s)
-        self.hi = hi
+    def add(self, x: float | tuple[float, ...]) -> None:
+        for v in (x if isinstance(x, tuple) else (x,)):
+            self._sum.add(v)
+
+    @property
+    def hi(self) -> float:
+        return self._sum.upper
+
+    @property
+    def lo(self) -> float:
+        return math.fsum([*self._sum.partials, -self._sum.upper])
+
+    @property
+    def partials(self) -> list[float]:
+        return list(self._sum.partials)
 
     def excess(self, x: float, budget: float) -> float:
-        """Correctly rounded total + x − budget."""
-        return math.fsum((self.hi, self.lo, x, -budget))
+        """total + x − budget, correctly rounded (its sign is exact)."""
+        return self._sum.excess(x, budget)
 
     def remaining(self, budget: float) -> float:
-        """budget − total, clamped at 0."""
-        r = math.fsum((budget, -self.hi, -self.lo))
+        """budget − total rounded down, clamped at 0."""
+        r = ExactSum(budget, *(-p for p in self._sum.partials)).lower
         return r if r > 0.0 else 0.0
 
 
@@ -151,15 +182,28 @@ class _SpentTotal:
 
 
 def _restore(data: dict[str, Any], key: str) -> _RunningTotal:
-    """The running total saved by ``to_dict`` as ``key`` and ``key + "_residual"``."""
+    """The running total saved by ``to_dict`` as ``key + "_partials"`` (exact), or ``key`` and ``key + "_residual"``."""
+    parts = data.get(f"{key}_partials")
+    if parts is not None:
+        if not isinstance(parts, list | tuple) or len(parts) > 64:
+            raise ValueError(f"{key}_partials must be a short list of numbers")
+        vals = [_v.real(f"{key}_partials", p) for p in parts]
+        total = _RunningTotal(partials=vals)
+        if total.hi < 0:
+            raise ValueError(f"{key} must be ≥ 0, got {total.hi:g}")
+        if key in data and _v.real(key, data[key]) != total.hi:
+            raise ValueError(f"{key} = {data[key]!r} does not match its exact total {total.hi!r}")
+        return total
     return _RunningTotal(
         _v.nonnegative(key, data.get(key, 0.0)), _v.real(f"{key}_residual", data.get(f"{key}_residual", 0.0))
     )
 
 
-def _fits(total: _RunningTotal, x: float, budget: float, tol: float) -> bool:
-    """Does total + x stay within budget·(1 + tol)? (Exact decision up to one rounding of the excess.)"""
-    return total.excess(x, budget) <= tol * budget
+def _fits(total: _RunningTotal, x: float | tuple[float, ...], budget: float, tol: float) -> bool:
+    """Exactly: total + x ≤ budget, less a reserve of ``tol`` × budget (which only ever refuses more); ``x`` a float
+    or a tuple of floats whose exact sum is the charge (ε²/2 as :func:`dpcore._exact.half_square_terms`)."""
+    terms = x if isinstance(x, tuple) else (x,)
+    return math.fsum([*total._sum.partials, *terms, -budget, tol * budget]) <= 0.0
 
 
 class _Ledger:

@@ -14,6 +14,7 @@ from typing import Any, Self
 import numpy as np
 
 from dpcore import _validate as _v
+from dpcore._exact import half_square_terms, half_square_up
 from dpcore.noise_reduction._checks import _grid, _variant
 from dpcore.noise_reduction.filter_budget import (
     _TOL,
@@ -26,6 +27,7 @@ from dpcore.noise_reduction.filter_budget import (
     _restore,
     _RunningTotal,
     _SpentTotal,
+    largest_level,
     rho_budget,
     zcdp_epsilon,
 )
@@ -45,8 +47,9 @@ class PrivacyFilter(_Ledger):
     Rules (condition (4)): a zCDP mechanism may start iff Σρ + ρ_n ≤ ρ* (and Σδ + δ_n ≤ δ_mech); a Brownian
     noise reduction may start iff Σρ + ε_max²/2 ≤ ρ*, and once stopped it is charged ε_T²/2 (only the last
     level). The paper halts when the sum *equals* the budget; here anything that does not fit is refused with
-    :class:`BudgetExceeded` before any noise is drawn, which is what its proof needs. Totals are kept exactly,
-    so the spend never exceeds ρ*·(1 + ``tol``), ``tol`` a relative tolerance (default 1e-15).
+    :class:`BudgetExceeded` before any noise is drawn, which is what its proof needs. Totals are kept exactly
+    and every charge is rounded up, so the exact spend never exceeds ρ* (rounded down); ``tol`` > 0 keeps a
+    reserve of ``tol``·ρ* unspent (default 0).
     """
 
     kind = "unified"
@@ -93,6 +96,11 @@ class PrivacyFilter(_Ledger):
         return self._rho.remaining(self.rho_budget)
 
     @property
+    def remaining_epsilon_max(self) -> float:
+        """The largest top level ε_max of a noise reduction that may start now (ε_max²/2 fits what is left)."""
+        return largest_level(self.remaining_rho)
+
+    @property
     def remaining_delta(self) -> float:
         """δ budget of approximate-zCDP mechanisms still available."""
         return self._delta.remaining(self.delta_mechanisms)
@@ -120,7 +128,7 @@ class PrivacyFilter(_Ledger):
         m = _v.nonnegative("min_rho", min_rho)
         return self.remaining_rho <= self.tol * self.rho_budget if m == 0 else not self._fits(m, 0.0)
 
-    def _fits(self, rho: float, delta: float) -> bool:
+    def _fits(self, rho: float | tuple[float, ...], delta: float) -> bool:
         return _fits(self._rho, rho, self.rho_budget, self.tol) and (
             delta == 0.0 or _fits(self._delta, delta, self.delta_mechanisms, self.tol)
         )
@@ -138,7 +146,9 @@ class PrivacyFilter(_Ledger):
             return False
         return self._fits(w, d)
 
-    def _worst(self, rho: float | None, epsilon_max: float | None, delta: float) -> tuple[float, float]:
+    def _worst(
+        self, rho: float | None, epsilon_max: float | None, delta: float
+    ) -> tuple[float | tuple[float, ...], float]:
         if (rho is None) == (epsilon_max is None):
             raise ValueError("give exactly one of rho (zCDP mechanism) or epsilon_max (noise reduction)")
         d = _prob("delta", delta)
@@ -149,7 +159,7 @@ class PrivacyFilter(_Ledger):
                 f"epsilon_max: noise-reduction mechanisms are not allowed in a {self.kind} filter"
             )
         e = _pos("epsilon_max", epsilon_max)
-        return e * e / 2.0, d
+        return half_square_terms(e), d  # ε_max²/2 exactly, as floats whose sum it is
 
     def _refuse(self, msg: str, **entry: Any) -> None:
         self._log(status="refused", charge=0.0, spent=self.rho_spent, remaining=self.remaining_rho, **entry)
@@ -187,11 +197,12 @@ class PrivacyFilter(_Ledger):
 
         Raises :class:`BudgetExceeded` if ε_max²/2 does not fit; then no noise may be drawn.
         """
-        w, _ = self._worst(None, epsilon_max, 0.0)
-        e = math.sqrt(2.0 * w)
+        terms, _ = self._worst(None, epsilon_max, 0.0)
+        e = float(epsilon_max)
+        w = half_square_up(e)  # the worst case as a reader is told it (rounded up)
         if self._open is not None:
             raise ValueError("epsilon_max: a noise reduction is already running; charge it first")
-        if not self._fits(w, 0.0):
+        if not self._fits(terms, 0.0):
             self._refuse(
                 f"epsilon_max = {e:g} needs rho = {w:g} > remaining {self.remaining_rho:g}",
                 mechanism="noise_reduction", label=str(label), rho=w, epsilon_max=e,
@@ -223,10 +234,10 @@ class PrivacyFilter(_Ledger):
             raise ValueError(f"epsilon_stop must be <= the admitted epsilon_max = {em:g}, got {es:g}")
         es = min(es, em)
         lab = self._open["label"] if label is None else str(label)
-        # never more than what was admitted (ε_max²/2 as checked at the start, not re-rounded)
-        c = min(es * es / 2.0, float(self._open.get("rho", em * em / 2.0)))
+        # ε_T²/2 exactly (ε_T ≤ ε_max: never more than what was admitted); the ledger shows it rounded up
+        c = half_square_up(es)
         self._open = None
-        self._rho.add(c)
+        self._rho.add(half_square_terms(es))
         self._log(
             mechanism="noise_reduction", label=lab, status="accepted", rho=c, epsilon_max=em,
             epsilon_stop=es, charge=c, spent=self.rho_spent, remaining=self.remaining_rho,
@@ -277,8 +288,10 @@ class PrivacyFilter(_Ledger):
             "rho_budget": self.rho_budget,
             "rho_spent": self._rho.hi,
             "rho_spent_residual": self._rho.lo,
+            "rho_spent_partials": self._rho.partials,
             "delta_spent": self._delta.hi,
             "delta_spent_residual": self._delta.lo,
+            "delta_spent_partials": self._delta.partials,
             "open": None if self._open is None else dict(self._open),
             "steps": self._steps,
             "entries": self.entries,
@@ -301,7 +314,7 @@ class PrivacyFilter(_Ledger):
         if entries:
             acc = [e for e in entries if e.get("status") == "accepted"]
             total = math.fsum(float(e["charge"]) for e in acc)
-            if abs(total - f.rho_spent) > 1e-12 * max(f.rho_budget, f.rho_spent):
+            if abs(total - f._rho._sum.value) > 1e-12 * max(f.rho_budget, f.rho_spent):
                 raise ValueError(f"rho_spent = {f.rho_spent:g} does not match the ledger total {total:g}")
         if not f._fits(0.0, 0.0):
             raise ValueError(f"rho_spent = {f.rho_spent:g} exceeds the budget {f.rho_budget:g}")

@@ -72,8 +72,9 @@ def _zipf_trial(
         scores[j] = -np.inf
         left -= 1
         if method == "noise_reduction":
-            s_max = 2.0 * flt.remaining_rho
-            flt.start_noise_reduction(math.sqrt(s_max))
+            e_max = flt.remaining_epsilon_max  # the grid runs to the remaining budget (ε_max²/2 fits exactly)
+            s_max = e_max * e_max
+            flt.start_noise_reduction(e_max)
             if s_max <= s_min * (1 + 1e-9):
                 s_t, yhat, ok = _bm_run_linear(y, s_max, s_max, 1, alpha, gen)
             else:

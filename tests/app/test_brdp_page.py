@@ -106,9 +106,10 @@ def test_compositions_change_the_privacy_tab():
     assert "ε after T = 100, exact" in _metrics(at)
 
 
-@pytest.mark.parametrize("key,value", [("p", 0.1), ("query", "sum"), ("n", 10_000.0)])
-def test_subsampling_controls_change_the_subsampling_tab(key, value):
-    at = open_page(PAGE, {"part": "Subsampling", "acct": "paper"})
+@pytest.mark.parametrize("key,value,query", [("p", 0.1, "count"), ("query", "sum", "count"),
+                                             ("n", 10_000.0, "count"), ("sigx", 1.0, "sum"), ("pc", 0.5, "count")])
+def test_subsampling_controls_change_the_subsampling_tab(key, value, query):
+    at = open_page(PAGE, {"part": "Subsampling", "acct": "paper", "query": query})
     _ok(at)
     before = shown_numbers(at)
     widget = at.radio(key=key) if key == "query" else at.select_slider(key=key)
@@ -277,3 +278,63 @@ def test_the_experiment_charts_take_the_full_width():
     walk(at.main, False)
     sandbox = {t: c for t, c in inside.items() if "synthetic records" in t or t.startswith("Acceptance against ε")}
     assert len(sandbox) == 2 and not any(sandbox.values()), inside
+
+
+def test_kernel_delta_y_is_a_control_that_recalibrates_the_kernel():
+    """Alg. 1's δ_y, separate from δ: off by default (δ_y = δ), in the address when on, and the plan follows it."""
+    at = open_page(PAGE, {"acct": "paper"})
+    _ok(at)
+    before = shown_numbers(at)
+    at.toggle(key="dyov").set_value(True).run()
+    at.select_slider(key="dy").set_value(1e-8).run()
+    _ok(at)
+    assert shown_numbers(at) != before
+    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper",
+                         delta_y=1e-8)
+    assert f"{plan.acceptance:.4f}" in _metrics(at).values()
+    assert at.query_params["dy"] in ("1e-08", ["1e-08"]) and at.query_params["dyov"] in ("true", ["true"])
+
+
+def test_composition_tab_shows_remarks_3_and_4_beside_the_exact_composition():
+    at = open_page(PAGE, {"part": "Privacy", "T": "100", "delta": "0.001"})
+    _ok(at)
+    table = next(df.value for df in at.dataframe
+                 if "accountant" in df.value.columns and "ε after T" in df.value.columns)
+    rows = table.set_index("accountant")
+    exact = rows.loc["exact (PLD of the whole mechanism)", "ε after T"]
+    basic = rows.loc["Remark 3: basic, T·ε", "ε after T"]
+    adv = rows.loc["Remark 4: advanced", "ε after T"]
+    assert basic == pytest.approx(100 * 1.0)
+    assert exact <= adv and exact <= basic  # neither remark beats the exact composition at the same total δ
+    assert rows.loc["Remark 4: advanced", "total δ"] == pytest.approx(1e-3, rel=1e-9)
+    plan = brdp.optimize(epsilon=1.0, delta=1e-3, sensitivity=1.0, theta=1.0, kernel="gaussian")
+    e_each = brdp.composed_epsilon(1e-3 / 200, compositions=1, plan=plan)
+    assert adv == pytest.approx(brdp.advanced_composition(e_each, 1e-3 / 200, compositions=100,
+                                                          delta_slack=5e-4)[0], rel=1e-12)
+
+
+def test_fig6_panel_says_fig6b_does_not_reproduce():
+    at = open_page(PAGE, {"view": "reproduce", "part": "Figs 5-6"})
+    _ok(at)
+    text = " ".join(w.value for w in at.warning)
+    assert "Fig. 6(b) does not reproduce" in text and "0.4749" in text and "0.0786" in text
+
+
+def test_the_default_plan_meets_its_target_delta_exactly():
+    """The page's plan at ε = 1, δ = 10⁻⁵ (the defaults, which the course also uses): its exact δ, the number the page
+    reports, is at most the target with no tolerance (a relative tolerance of 10⁻⁶ once let 1.0000009949·10⁻⁵
+    through), and the plain kernel it is compared with is within it too."""
+    from app.compute import brdp as compute
+
+    plan = compute.plan(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian"))
+    assert plan.exact_delta <= 1e-5 and plan.sound
+    plain = compute.build_plan(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian", share=1.0, q=0.0))
+    assert plain.exact_delta <= 1e-5 and plain.sound
+    table = compute.audit(compute.PlanKey(1.0, 1e-5, 1.0, 1.0, "gaussian"))
+    assert (table["status"] == "sound").sum() >= 3, table  # the exact optimum, the plain kernel and this plan
+
+
+def test_privacy_profile_panel_names_prop_3_and_says_it_fails():
+    at = open_page(PAGE, {"part": "Privacy"})
+    _ok(at)
+    assert any("Proposition 3" in c.value and "does not hold in general" in c.value for c in at.caption)

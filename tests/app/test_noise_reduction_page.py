@@ -323,3 +323,10 @@ def test_laplace_process_matches_dpcore():
     assert m["Loss ℒ at the stop (path 1)"] == number(loss, 4)
     assert abs(loss) <= grid[k] + 1e-12  # Lemma A.1: within ±ε_T
     assert float(m["Largest |ℒ| / ε over all paths and levels"]) <= 1.0
+
+
+def test_reddit_panel_exposes_the_selection_budget_and_the_smallest_level():
+    at = open_page("noise_reduction.py", {"view": "reproduce", "part": "Reddit", "eem": "0.05", "emin": "0.01"})
+    assert not at.exception and not at.error
+    assert at.select_slider(key="eem").value == 0.05 and at.select_slider(key="emin").value == 0.01
+    assert any(tex("ε_EM") + " = 0.05" in c.value and tex("ε_min") + " = 0.01" in c.value for c in at.caption)

@@ -304,3 +304,24 @@ def test_fig5_and_fig6_tables():
     assert np.all(np.abs(acc["accuracy"] - acc["exact"]) <= 4.5 * se + 1e-12)
     lap = acc[acc["mechanism"] == "laplace"]
     assert lap["exact"].to_numpy() == pytest.approx(1 - np.exp(-lap["epsilon"] * lap["gamma"] / 0.2), rel=1e-12)
+
+
+def test_headline_panel_says_where_the_numbers_come_from_and_shows_the_range():
+    at = open_page("r2dp.py", {"view": "reproduce", "part": "Headlines"})
+    assert not at.exception and not at.error
+    text = " ".join(m.value for m in at.markdown)
+    assert "PINQ" in text and "for some pair" in text and "6.99" in text
+    from app.compute import r2dp as compute
+
+    rng = compute.headline_range()
+    assert rng.low == pytest.approx(1.0, abs=1e-3) and (rng.high_epsilon, rng.high_gamma) == (10.0, 0.01)
+    assert rng.high == pytest.approx(6.994, abs=2e-3)
+
+
+def test_fig4_panel_shows_the_global_optimum_and_the_cap_at_eps_2():
+    at = open_page("r2dp.py", {"view": "reproduce", "part": "Figures"})
+    assert not at.exception and not at.error
+    table = next(df.value for df in at.dataframe if "best of all laws / Laplace" in df.value.columns)
+    assert float(table["best of all laws / Laplace"].max()) == pytest.approx(1.1935, abs=1e-3)
+    cap = next(c for c in table.columns if c.startswith("cap "))  # its e^(ε−1) is typeset on screen
+    assert float(table[cap].iloc[0]) == pytest.approx(1.3728, abs=1e-3)

@@ -264,3 +264,14 @@ def test_the_run_chart_marks_tau_at_tau_and_shows_it(threshold):
     assert tau["y"] == pytest.approx(math.log10(threshold))
     low, high = fig["yaxis"]["range"]
     assert low >= math.log10(0.5) - 1e-12 and high > math.log10(threshold)
+
+
+def test_k_max_control_stops_the_live_run():
+    """Algorithm 2's k_max: a run stops after that many comparisons, whatever it found; the address keeps it."""
+    at = open_page("svt.py", {"part": "Run", "kmax": "20"})
+    assert not at.exception and not at.error
+    assert any("at most kₘₐₓ = 20 comparisons" in c.value for c in at.caption)
+    from app.compute import svt as csvt
+
+    comp, info = csvt.live_run(1.0, 50, 200, 0.0, 200.0, "exponential", False, False, 10, False, "optimal", 0, 20)
+    assert info.n_comparisons == 20 and info.halted == "k_max" and len(comp) == 20

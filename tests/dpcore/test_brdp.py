@@ -494,3 +494,51 @@ def test_large_composition_coarsens_the_grid_and_stays_an_upper_bound():
     assert truth - 1e-6 <= got <= truth + t * h
     curve = brdp.composition_curve([1, t], plan=pl, value_discretization_interval=5e-4)
     assert truth - 1e-6 <= curve.exact.iloc[-1] <= truth + t * max(h, 5e-4)
+
+
+def test_remarks_3_and_4_against_their_formulas():
+    """Remark 3: (Tε, Tδ); Remark 4 (Dwork, Rothblum & Vadhan): (Tε(e^ε − 1) + ε√(2T ln(1/δ′)), Tδ + δ′), checked
+    against the formulas in 50-digit mpmath; the paper's printed total δ (δ′ alone) is available as printed."""
+    import mpmath as mp
+
+    mp.mp.dps = 50
+    for eps, delta, t, slack in [(0.1, 1e-7, 1000, 1e-5), (1.0, 1e-9, 10, 1e-6), (0.01, 0.0, 10_000, 1e-10)]:
+        e_b, d_b = brdp.basic_composition(eps, delta, compositions=t)
+        assert mp.mpf(e_b) >= t * mp.mpf(eps) and mp.mpf(d_b) >= t * mp.mpf(delta)
+        assert e_b == pytest.approx(t * eps, rel=1e-15)
+        e_a, d_a = brdp.advanced_composition(eps, delta, compositions=t, delta_slack=slack)
+        e, s = mp.mpf(eps), mp.mpf(slack)
+        exact = t * e * mp.expm1(e) + e * mp.sqrt(2 * t * mp.log(1 / s))
+        assert mp.mpf(e_a) >= exact and e_a == pytest.approx(float(exact), rel=1e-13)
+        assert mp.mpf(d_a) >= t * mp.mpf(delta) + s and d_a == pytest.approx(t * delta + slack, rel=1e-14)
+        printed = brdp.advanced_composition(eps, delta, compositions=t, delta_slack=slack, variant="as_printed")
+        assert printed == (e_a, slack)  # Remark 4 as printed: the releases' own Tδ is missing from the total δ
+    # advanced composition grows like √T: below basic for many small releases
+    assert brdp.advanced_composition(0.1, 0.0, compositions=1000, delta_slack=1e-5)[0] < 0.5 * 100
+
+
+def test_remark_4_never_below_the_exact_composition():
+    """At the same total δ the exact PLD composition of a sound plan is at most Remark 4's advanced bound."""
+    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian")
+    t = 50
+    d1 = plan.exact_delta
+    target = 1e-3
+    e_adv, d_adv = brdp.advanced_composition(1.0, d1, compositions=t, delta_slack=target - t * d1)
+    assert d_adv == pytest.approx(target, rel=1e-12)
+    assert brdp.composed_epsilon(target, compositions=t, plan=plan) <= e_adv
+
+
+def test_kernel_delta_y_is_alg1s_separate_input():
+    """Alg. 1 takes the kernel's δ_y apart from the target δ: the kernel is calibrated at (ε_y, δ_y)."""
+    kw = dict(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian")
+    same = brdp.make_plan(epsilon_y=0.8, **kw)
+    own = brdp.make_plan(epsilon_y=0.8, delta_y=1e-7, **kw)
+    assert same.kernel_delta == 1e-5 and own.kernel_delta == 1e-7 and own.delta == 1e-5
+    assert own.scale == pytest.approx(accounting.gaussian_sigma(0.8, 1e-7), rel=1e-9)
+    assert same.scale == pytest.approx(accounting.gaussian_sigma(0.8, 1e-5), rel=1e-9)
+    assert own.scale > same.scale  # a smaller δ_y needs more noise
+    assert brdp.paper_q(epsilon_y=0.8, delta_y=1e-7, **kw) == pytest.approx(own.q, abs=1e-9)
+    opt = brdp.optimize(accountant="paper", delta_y=1e-7, **kw)
+    assert opt.kernel_delta == 1e-7 and opt.paper_delta <= 1e-5 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="delta_y"):
+        brdp.make_plan(epsilon_y=0.8, delta_y=0.0, **kw)

@@ -108,7 +108,11 @@ def test_zcdp_delta_budget():
 
 def test_noise_reduction_flow():
     f = fl.PrivacyFilter.from_rho(1.0)
-    assert f.can_start(epsilon_max=math.sqrt(2.0))  # ε_max²/2 = 1 fits exactly
+    # the float sqrt(2) squares to 2.0000000000000004: its exact ε_max²/2 is over 1 and refused; the level below fits
+    assert not f.can_start(epsilon_max=math.sqrt(2.0))
+    top = f.remaining_epsilon_max
+    assert top == math.nextafter(math.sqrt(2.0), 0.0) and Fraction(top) ** 2 / 2 <= 1
+    assert f.can_start(epsilon_max=top)
     assert not f.can_start(epsilon_max=1.5)
     with pytest.raises(fl.BudgetExceeded, match="epsilon_max"):
         f.start_noise_reduction(1.5)

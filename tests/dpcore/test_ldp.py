@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -725,24 +726,27 @@ def test_simplified_accepts_declared_tight_epsilon_for_large_two_point_queries(e
                 assert bpf.would_accept(tab)
 
 
-def test_budget_tolerance_is_relative_but_never_generous():
-    """Tight-ε check and budget tests allow 1e-12·max(1, |values|) of round-off, never more."""
+def test_budget_decisions_are_exact_not_tolerant():
+    """No round-off allowance: a tight ε 1.5e-12 above the budget is refused; one exactly on it is accepted.
+
+    A declared ε within round-off below the computed tight level is still a valid declaration (no error), but it
+    buys nothing: the decision uses the larger, exact level."""
     eps = 50.0
     hi, lo = -1e-20, -1e-20 - eps * (1 + 3e-14)  # tight ε = ε(1+3e-14): 1.5e-12 above ε, a rounding-size gap
     tab = ldp.LikelihoodTable(np.array([[hi, lo], [lo, hi]]), (0, 1))
-    assert tab.epsilon - eps > 1e-12
+    assert Fraction(hi) - Fraction(lo) > Fraction(eps)
     sbf = ldp.SimplifiedBayesianFilter(eps, domain_size=2)
-    assert sbf.would_accept(tab, epsilon=eps)
-    assert ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(tab)
-    # a real excess of 1e-9 relative (5e-8 absolute) is not round-off: refused / rejected
+    assert not sbf.would_accept(tab, epsilon=eps)
+    assert not ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(tab)
+    on = ldp.LikelihoodTable(np.array([[0.0, -eps], [-eps, 0.0]]), (0, 1))  # tight ε = 50 exactly
+    assert sbf.would_accept(on) and sbf.would_accept(on, epsilon=eps)
+    assert ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(on)
+    # a real excess of 1e-9 relative (5e-8 absolute) is not round-off: the declaration is an error
     big = ldp.LikelihoodTable(np.array([[hi, -eps * (1 + 1e-9)], [-eps * (1 + 1e-9), hi]]), (0, 1))
     with pytest.raises(ValueError, match="epsilon"):
         sbf.would_accept(big, epsilon=eps)
     assert not sbf.would_accept(big)
     assert not ldp.BayesianPrivacyFilter(eps, domain_size=2).would_accept(big)
-    small = ldp.SimplifiedBayesianFilter(eps * (1 - 1e-9), domain_size=2)
-    assert not small.would_accept(tab, epsilon=eps)
-    assert not ldp.BayesianPrivacyFilter(eps * (1 - 1e-9), domain_size=2).would_accept(tab)
     # infinite tight level: any finite declaration is refused, the query is rejected
     zero = ldp.likelihood_table([[1.0, 0.0], [0.5, 0.5]])
     with pytest.raises(ValueError, match="epsilon"):
@@ -750,17 +754,26 @@ def test_budget_tolerance_is_relative_but_never_generous():
     assert not sbf.would_accept(zero, epsilon=math.inf)
 
 
-def test_bpf_tolerance_scales_with_log_likelihood_magnitude():
-    """After many queries |ln Λ| is large and ℓ carries round-off of order ulp(|ln Λ|): equality must pass."""
+def test_bpf_decisions_exact_at_large_log_likelihoods():
+    """A state far from 0 (|ln Λ| ~ 1e5): the decision is the exact one, whatever the round-off of ulp(|ln Λ|)."""
     rr = ldp.randomized_response(0.3)
-    for offset in (-1e4, -3e4, -1e5):
-        state = np.array([offset, offset + 0.6])
-        bpf = ldp.BayesianPrivacyFilter(0.9, domain_size=2, log_likelihood=state)
-        sbf = ldp.SimplifiedBayesianFilter(0.9, domain_size=2, log_likelihood=state)
-        # worst case is 0.6 + 0.3 = budget, up to the round-off of storing offset + 0.6 (~ulp(|offset|))
-        assert bpf.would_accept(rr) and sbf.would_accept(rr, epsilon=0.3)
-        tight = ldp.BayesianPrivacyFilter(0.9 - 1e-6, domain_size=2, log_likelihood=state)
-        assert not tight.would_accept(rr)
+    rr_loss = Fraction(float(rr.log_prob[0, 0])) - Fraction(float(rr.log_prob[1, 0]))
+    assert rr_loss <= Fraction(0.3)  # a mechanism built for ε has exact loss ≤ ε
+    for offset in (-1e4, -3e4, -1e5, -1e5 - 1 / 3):
+        state = np.array([offset, offset + 0.6])  # the stored gap is 0.6 up to ulp(1e5) ≈ 1.5e-11
+        gap = Fraction(float(state[1])) - Fraction(float(state[0]))
+        for budget in (0.9, float(gap + rr_loss), math.nextafter(float(gap + rr_loss), 0.0)):
+            exact = gap + rr_loss <= Fraction(budget)
+            bpf = ldp.BayesianPrivacyFilter(budget, domain_size=2, log_likelihood=state)
+            sbf = ldp.SimplifiedBayesianFilter(budget, domain_size=2, log_likelihood=state)
+            assert bpf.would_accept(rr) is exact and sbf.would_accept(rr) is exact, (offset, budget)
+            if not exact:  # a declared ε (0.3 ≥ the exact loss) never buys what the tight level cannot
+                assert not sbf.would_accept(rr, epsilon=0.3)
+    # a gap stored exactly (−9999.5 − (−10000) = 0.5): equality at 0.5 + loss is accepted despite the magnitude
+    state = np.array([-1e4, -1e4 + 0.5])
+    budget = float(Fraction(0.5) + rr_loss)
+    if Fraction(budget) == Fraction(0.5) + rr_loss:
+        assert ldp.BayesianPrivacyFilter(budget, domain_size=2, log_likelihood=state).would_accept(rr)
 
 
 def test_acceptance_regions_full_epsilon_range():
@@ -777,3 +790,22 @@ def test_acceptance_regions_full_epsilon_range():
         loss = ldp.realized_loss(ll)
         fits = df["epsilon"] <= budget - loss
         assert df.loc[fits & (df["slope"] == 1.0), "simplified"].all()
+
+
+def test_fully_utilizes_def_3_3():
+    """Def. 3.3: a query fully utilizes its budget iff every output realizes ℓ(y) = ε. Randomized response does
+    (binary and k-ary, Sec. 3.3); a two-point query whose values stay inside (0, 1) does not; an output that is
+    impossible for some value (ℓ = ∞) fully utilizes only an infinite budget."""
+    assert ldp.fully_utilizes(ldp.randomized_response(1.0))
+    assert ldp.fully_utilizes(ldp.randomized_response(0.7, domain_size=5))
+    assert ldp.fully_utilizes(ldp.randomized_response(0.7), epsilon=0.7)
+    assert not ldp.fully_utilizes(ldp.randomized_response(0.7), epsilon=0.8)
+    inner = ldp.two_point(1.0, [0.2, 0.5, 0.7])
+    assert not ldp.fully_utilizes(inner)
+    assert ldp.fully_utilizes(ldp.two_point(1.0, [0.0, 0.4, 1.0]))  # both ends reached: every output realizes ε
+    half = ldp.likelihood_table([[1.0, 0.0], [0.5, 0.5]])
+    assert not ldp.fully_utilizes(half)  # output 0: ℓ = ln 2; output 1: ℓ = ∞
+    assert ldp.fully_utilizes(ldp.likelihood_table([[1.0, 0.0], [0.0, 1.0]]))  # both outputs: ℓ = ∞ = ε
+    # the definition against the realized losses the tables report
+    for t in (ldp.randomized_response(0.3, domain_size=4), inner):
+        assert ldp.fully_utilizes(t) == bool(np.allclose(t.output_losses, t.epsilon, rtol=0, atol=0))

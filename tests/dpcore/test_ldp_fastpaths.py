@@ -97,7 +97,8 @@ def test_acceptance_regions_equality_and_extreme_epsilon() -> None:
         fast = ldp.acceptance_regions(ll, budget, epsilons=eps, slopes=slopes, tolerance=0.0)
         _compare(fast, _reference(ll, budget, eps, slopes, tolerance=0.0))
     fast = ldp.acceptance_regions(ll, 1.0, epsilons=[1.0], slopes=[1.0])
-    assert fast["worst_case"].iloc[0] == pytest.approx(1.0, abs=1e-15)  # Eq. 5 at the ends: ln e^ε = ε
+    # Eq. 5 at the ends: ln e^ε = ε; the reported worst case is an upper bound of the exact loss (≤ ε), a few ulps wide
+    assert 1.0 - 1e-15 <= fast["worst_case"].iloc[0] <= 1.0 + 4e-15
     assert bool(fast["bayesian"].iloc[0]) and bool(fast["simplified"].iloc[0])
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from scipy import stats
 
 import dpcore
+from dpcore import filters as fl
 from dpcore import ledger as L
 from dpcore.filters import BudgetExceeded
 
@@ -191,9 +193,13 @@ def test_filter_refuses_exactly_at_the_boundary():
     star = _rho_star(eps, delta / 2)
     first = L.pure_release(math.sqrt(star), label="first")  # ρ = ε²/2 = ρ*/2
     led = L.Ledger(eps, delta).try_add(first)
-    exact_rest = math.sqrt(2 * (star - star / 2))
-    led2 = led.try_add(L.pure_release(exact_rest, label="fits"))  # exactly the rest
+    flt, _ = L.filter_replay(led.releases, eps, delta)
+    exact_rest = fl.largest_level(flt.remaining_rho)  # the largest ε whose exact ε²/2 fits what is left
+    assert Fraction(exact_rest) ** 2 / 2 <= Fraction(flt.remaining_rho)
+    led2 = led.try_add(L.pure_release(exact_rest, label="fits"))  # the rest, to the last ulp
     assert len(led2.releases) == 2
+    with pytest.raises(BudgetExceeded):  # one float more does not fit: the filter's decision is exact
+        led.try_add(L.pure_release(math.nextafter(math.nextafter(exact_rest, 9.0), 9.0), label="an ulp more"))
     with pytest.raises(BudgetExceeded, match=r"ρ = .* left; this release needs ρ"):
         led.try_add(L.pure_release(exact_rest * (1 + 1e-6), label="too much"))
     with pytest.raises(BudgetExceeded):

@@ -59,7 +59,7 @@ def test_gaussian_epsilon_finite_and_sound(log10_delta, sigma, t):
 def test_laplace_scale_positive_and_zcdp_round_trip(eps, log10_delta):
     delta = 10.0**log10_delta
     b = dpcore.laplace_scale(eps, delta=delta)
-    assert math.isfinite(b) and 0 < b <= 1 / eps
+    assert math.isfinite(b) and 0 < b <= math.nextafter(1 / eps, math.inf)  # b ≤ Δ/ε exactly, rounded up
     rho = dpcore.dp_to_zcdp(eps, delta)
     assert rho >= 0 and math.isclose(dpcore.zcdp_to_dp(rho, delta), eps, rel_tol=1e-9)
 

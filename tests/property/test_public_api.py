@@ -165,6 +165,8 @@ CASES: list[Case] = [
       objective="corrected", calibration="analytic", **G),
     C("brdp.composed_delta", 1.0, compositions=3, plan=PLAN, accountant="paper", variant="corrected",
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
+    C("brdp.basic_composition", 1.0, 1e-6, compositions=3),
+    C("brdp.advanced_composition", 0.1, 1e-7, compositions=10, delta_slack=1e-6, variant="corrected"),
     C("brdp.composed_epsilon", 1e-5, compositions=3, plan=PLAN, accountant="paper",
       value_discretization_interval=1e-3, kernel_composition="exact", fixed=("plan",)),
     C("brdp.composition_interval", PLAN, 100, 1e-3, fixed=("#0",)),
@@ -234,6 +236,8 @@ CASES: list[Case] = [
     C("noise_reduction.brownian_path", [0.1, 0.5, 1.0], n_paths=2, sensitivity=1.0, rng=0),
     C("noise_reduction.laplace_path", [0.1, 0.5, 1.0], n_paths=2, sensitivity=1.0, method="fixed", rng=0),
     C("noise_reduction.brownian_loss", 0.3, epsilon=1.0, value=0.0, neighbour=1.0, sensitivity=1.0),
+    C("noise_reduction.brownian_loss_vector", [0.3, 0.1], epsilon=1.0, value=[0.0, 0.0], neighbour=[1.0, 0.0],
+      sensitivity=1.0),
     C("noise_reduction.laplace_loss", 0.3, epsilon=1.0, value=0.0, neighbour=1.0, sensitivity=1.0),
     C("noise_reduction.psi", 1.0, gamma=0.5, delta=1e-6),
     C("noise_reduction.brownian_expost_bound", 1.0, gamma=0.5, delta=1e-6, variant="corrected"),
@@ -260,6 +264,7 @@ CASES: list[Case] = [
     # filters
     C("filters.rho_budget", 1.0, 1e-6, variant="corrected"),
     C("filters.zcdp_epsilon", 0.1, 1e-6, variant="corrected"),
+    C("filters.largest_level", 0.5),
     C("filters.PrivacyFilter", 1.0, 1e-6, delta_mechanisms=0.0, variant="corrected", tol=1e-12, record=True),
     C("filters.ZCDPFilter", 1.0, 1e-6, delta_mechanisms=0.0, variant="corrected", tol=1e-12, record=True),
     C("filters.ExPostFilter", 1.0, 1e-6, tol=1e-12, record=True),
@@ -275,6 +280,7 @@ CASES: list[Case] = [
     # ldp
     C("ldp.likelihood_table", [[0.7, 0.3], [0.3, 0.7]], outputs=None, name="t"),
     C("ldp.realized_loss", [0.0, -1.0, -0.5]),
+    C("ldp.fully_utilizes", [[0.75, 0.25], [0.25, 0.75]], epsilon=None),
     C("ldp.transcript_log_likelihood", [RR, RR], [1, 0], fixed=("#0",)),
     C("ldp.randomized_response", 1.0, domain_size=3),
     C("ldp.generalized_randomized_response", 1.0, categories=[0, 1, 1], n_categories=None, name=""),

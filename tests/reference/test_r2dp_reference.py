@@ -10,6 +10,7 @@ and checks the exact one (see docs/errata.md).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -548,3 +549,34 @@ def test_reuse_of_u():
                 for s2 in (-1.0, 1.0):
                     best = max(best, math.log(base / joint_density(round(abs(x1 + s1) + abs(x2 + s2), 12))))
     assert best == pytest.approx(3.465736, abs=1e-6)
+
+
+def test_fig4_no_law_reaches_1_4_at_eps_2_and_what_the_cap_bounds():
+    """Fig. 4's "up to 1.4×" at ε ≤ 2. The cap U ≤ γe^{ε−1}/Δ bounds usefulness against εγ/Δ, not against Laplace's
+    1 − e^{−εγ/Δ}: its ratio to Laplace is e^{ε−1}/ε · εγ/(1 − e^{−εγ}) — 1.373 at ε = 2, γ = 0.01, and ≥ 1.4 from
+    γ = 0.029 — so it rules out 1.4× only for small γ. The global optimum (two atoms; an LP over atoms agrees) does
+    the rest: at ε = 2 its ratio is 1.194 at γ = 0.01 and at most 1.12 for γ ≥ 0.029."""
+    def cap_ratio(eps, g):
+        return float(r2dp.universal_cap(eps, gamma=g) / r2dp.laplace_usefulness(eps, gamma=g))
+
+    assert cap_ratio(2.0, 0.01) == pytest.approx(math.exp(1) / 2 * 0.02 / -math.expm1(-0.02), rel=1e-12)
+    assert cap_ratio(2.0, 0.01) == pytest.approx(1.3728, abs=1e-4)
+    assert cap_ratio(2.0, 0.029) > 1.398 and cap_ratio(2.0, 0.03) > 1.4  # the cap alone no longer excludes 1.4×
+    assert r2dp.optimize(epsilon=2.0, gamma=0.01, family="two_point").ratio == pytest.approx(1.1935, abs=1e-4)
+    lp, _, _ = r2dp.two_point_lp(epsilon=2.0, gamma=0.01)
+    assert lp / float(r2dp.laplace_usefulness(2.0, gamma=0.01)) == pytest.approx(1.1935, abs=5e-3)
+    for g in np.geomspace(0.029, 20.0, 25):
+        assert r2dp.optimize(epsilon=2.0, gamma=float(g), family="two_point").ratio < 1.13
+    for eps in (0.5, 1.0, 1.5):  # weaker gains at smaller ε, whatever γ
+        for g in (1e-3, 0.01, 0.1, 1.0):
+            assert r2dp.optimize(epsilon=eps, gamma=g, family="two_point").ratio < 1.4
+
+
+def test_sec_v_b_two_point_law_tends_to_randomized_response_only_at_infinite_epsilon():
+    """Sec. V-B: with b₀ → 0 and b₁ → ∞ the two-point law releases the true answer w.p. p and pure noise otherwise
+    — randomized response. On a continuous answer that limit is not ε-DP for any finite ε: ε grows without bound
+    (like ln u₀) as u₀ = 1/b₀ grows, and is ∞ at u₀ = ∞, whatever p < 1."""
+    for p in (0.1, 0.5, 0.9):
+        eps = [r2dp.epsilon(r2dp.TwoPoint(u0, 1e-3, p)) for u0 in (1.0, 10.0, 100.0, 1000.0, 1e12)]
+        assert all(b > a for a, b in itertools.pairwise(eps)) and eps[-1] > 25  # grows like ln u₀: without bound
+        assert r2dp.epsilon(r2dp.TwoPoint(math.inf, 1e-3, p)) == math.inf

@@ -909,3 +909,28 @@ def test_fig5_values(key):
 
 def test_fig9_setting():
     assert svt.optimal_correction(0.03, c=1, k=10).r == pytest.approx(334.709, abs=rounded(334.709, 3))
+
+
+# ---------------------------------------------------------------------- Table 5, "Optimal" row
+def test_table5_optimal_row_not_reproduced():
+    """r^op is exactly ∝ 1/ε, the printed Optimal row is not, and its k is not stated: under Alg. 2's split no k in
+    1–200 gives 280.78 at ε = 1 (nearest k = 13: 282.48); under the Mean row's split the nearest k differs column by
+    column (713, 753, 172, 173, 164), so no single k reproduces the row."""
+    printed = {0.01: 35450.45, 0.05: 7147.15, 0.1: 2803.30, 1.0: 280.78, 2.0: 138.89}
+    assert {e: round(r * e, 1) for e, r in printed.items()} == {0.01: 354.5, 0.05: 357.4, 0.1: 280.3, 1.0: 280.8,
+                                                                2.0: 277.8}
+    sp = svt.split_budget(1.0, c=50)
+    rs = np.array([svt.correction_term(sp.threshold_scale, sp.query_scale, k=k).r for k in range(1, 201)])
+    assert np.all(np.abs(rs - 280.78) > 1.0)  # no k within one count of the printed value
+    assert int(np.argmin(np.abs(rs - 280.78))) + 1 == 13 and rs[12] == pytest.approx(282.48, abs=0.01)
+    # r^op scales exactly as 1/ε at a fixed k (the printed row would need it)
+    for k in (13, 173):
+        r1 = svt.correction_term(sp.threshold_scale, sp.query_scale, k=k).r
+        sp2 = svt.split_budget(2.0, c=50)
+        assert svt.correction_term(sp2.threshold_scale, sp2.query_scale, k=k).r == pytest.approx(r1 / 2, rel=1e-9)
+    nearest = []
+    for e, r in printed.items():
+        fit = svt.split_budget(e, c=50, monotonic=True, w=100 ** (2 / 3))
+        ks = np.array([svt.correction_term(fit.threshold_scale, fit.query_scale, k=k).r for k in range(1, 801)])
+        nearest.append(int(np.argmin(np.abs(ks - r))) + 1)
+    assert nearest == [713, 753, 172, 173, 164]

@@ -107,8 +107,9 @@ def test_posterior_calibration_monte_carlo():
 
 @pytest.mark.slow
 def test_logistic_median_21():
-    """Sec. 6.2 logistic setup (9-D, groups of 10, 50 runs): median accepted at ε_G = 10 is 21 ± 2,
-    and every run accepts at least the basic-composition count at every ε_G."""
+    """Sec. 6.2 logistic setup (9-D, groups of 10, 50 runs): median accepted at ε_G = 10 is 21 ± 2 (over seeds 0–29
+    of ldp.logistic_median_reproduction it was 20 to 21, 20.6 on average: the paper's 21 within the seed-to-seed
+    spread), and every run accepts at least the basic-composition count at every ε_G."""
     df = ldp.regression_experiment("logistic", budgets=range(1, 11), n_runs=50, rng=19)
     med = df[df["budget"] == 10]["accepted"].median()
     assert abs(med - 21) <= 2
@@ -117,10 +118,14 @@ def test_logistic_median_21():
 
 @pytest.mark.slow
 def test_linear_median_not_47():
-    """Sec. 6.1 linear setup with groups of 10: median 34.5 ± 3 at ε_G = 10 (the paper reports 47: an erratum);
-    the comparison object returns both numbers; linear > logistic; ≥ basic composition everywhere."""
-    res = ldp.linear_median_mismatch(n_runs=50, rng=20)
-    assert abs(res.reproduced - 34.5) <= 3
+    """Sec. 6.1 linear setup with groups of 10: the median of 50 runs at ε_G = 10 depends on the seed. Over 40 seeds
+    it was 36.6 on average, between 35.0 and 40.0 (sd 1.3); five seeds here stay in that band and far below the
+    paper's 47 (an erratum); the comparison object returns both numbers; linear > logistic; ≥ basic composition."""
+    medians = [ldp.linear_median_mismatch(n_runs=50, rng=seed).reproduced for seed in range(5)]
+    assert all(34.5 <= m <= 40.5 for m in medians), medians
+    assert abs(np.mean(medians) - 36.6) <= 3 * 1.3 / math.sqrt(5), medians  # three standard errors
+    assert max(medians) < 47 - 5
+    res = ldp.linear_median_mismatch(n_runs=50, rng=0)
     assert res.paper == 47.0 and not res.matches and "groups of 20" in res.reason.lower()
     df = ldp.regression_experiment("linear", budgets=range(1, 11), n_runs=20, rng=21)
     assert (df["accepted"] >= df["basic"]).all()

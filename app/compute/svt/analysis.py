@@ -540,9 +540,11 @@ def live_run(
     resample: bool,
     rule: str,
     seed: int,
+    k_max: int = 10_000,
 ) -> tuple[pd.DataFrame, LiveRun]:
     """Panel 8: one seeded run of SVT on a shuffled Zipf queue s_i = T·c/i (exactly c items ≥ T; the paper's
-    Zipf set when c = 50, T = 200), every comparison recorded. Returns (comparisons, summary)."""
+    Zipf set when c = 50, T = 200), every comparison recorded, stopped after at most ``k_max`` comparisons
+    (Algorithm 2's k_max). Returns (comparisons, summary)."""
     n = live_queue_size(c, k)
     rng = np.random.default_rng(seed)
     scores = dpdata.zipf_scores(n, scale=threshold * c)[rng.permutation(n)]
@@ -561,6 +563,7 @@ def live_run(
         k=k,
         alpha=alpha,
         monotonic=monotonic,
+        k_max=k_max,
         delta=_GAUSS_DELTA,
     )
     comp = run.comparisons.drop(columns=["threshold"])

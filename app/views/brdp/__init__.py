@@ -51,7 +51,7 @@ PRESETS: dict[str, dict] = {
     },
     "Back to the sound defaults": {
         "eps": 1.0, "delta": 1e-5, "theta": 1.0, "sens": 1.0, "kernel": "gaussian", "acct": "exact",
-        "split": False, "qov": False, "calib": "analytic",
+        "split": False, "qov": False, "calib": "analytic", "dyov": False,
     },
 }
 
@@ -75,12 +75,15 @@ class Settings:
     query: str
     n_records: int
     seed: int
+    delta_y: float | None = None  # the kernel's own δ_y (None: δ_y = δ, as the paper's figures)
+    sigma_x: float = compute.SIGMA_X
+    p_c: float = compute.P_C
 
     @property
     def key(self) -> compute.PlanKey:
         """The plan the page shows."""
         return compute.PlanKey(self.eps, self.delta, self.sens, self.theta, self.kernel, self.acct, self.calib,
-                               self.share, self.q)
+                               self.share, self.q, self.delta_y)
 
 
 def _apply_preset(values: dict) -> None:
@@ -104,14 +107,17 @@ def sidebar() -> Settings:
             kernel, acct, calib = str(c("kernel")), str(c("acct")), str(c("calib"))
             share = float(c("share")) if c("split") else None
             q = float(c("q")) if c("qov") else None
+            delta_y = float(c("dy")) if c("dyov") else None
             t = int(c("T"))
             st.subheader("Subsampling & experiment")
             rate, query, n_records, seed = float(c("p")), str(c("query")), int(c("n")), int(c("seed"))
+            sigma_x, p_c = float(c("sigx")), float(c("pc"))
             st.subheader("Example settings")
             for i, (label, values) in enumerate(PRESETS.items()):
                 st.button(label, key=f"preset{i}", on_click=_apply_preset, args=(values,), width="stretch")
         ui.share_hint()
-    return Settings(view, eps, delta, theta, sens, kernel, acct, calib, share, q, t, rate, query, n_records, seed)
+    return Settings(view, eps, delta, theta, sens, kernel, acct, calib, share, q, t, rate, query, n_records, seed,
+                    delta_y, sigma_x, p_c)
 
 
 def render(s: Settings) -> None:
@@ -223,7 +229,9 @@ def numbers(s: Settings) -> None:
         c[2].metric("draws per release (mean)", f"{plan.expected_draws:.3f}",
                     help="How many times the noise is drawn on average before an answer is released.")
         c[3].metric("noise's share of ε", number(plan.epsilon_y / s.eps, 3),
-                    help="ε_y / ε: the part of ε spent on the noise itself; the rest pays for the redraws.")
+                    help="ε_y / ε: the part of ε spent on the noise itself; the rest pays for the redraws. The noise "
+                         f"is calibrated at δ_y = {number(plan.kernel_delta)}"
+                         + (" (your choice)." if s.delta_y is not None else " (= δ, as in the paper's figures)."))
         ui.paper_vs_exact(f"δ at ε = {number(s.eps)}", plan.paper_delta, plan.exact_delta, digits=3,
                           help="The probability with which the e^ε promise may fail, by the paper's model of "
                                "recycling (left) and computed exactly from the two output distributions (right).")

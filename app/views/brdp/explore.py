@@ -172,7 +172,9 @@ def privacy_panels(s: Settings) -> None:
                   "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
                   "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
-                  "true δ is far above it.", key="recycling-privacy-profile"):
+                  "true δ is far above it — so the paper's claim that Algorithm 1's q always gives (ε, δ)-DP does "
+                  "not hold in general.", paper="Proposition 2 (Eq. 8) and Proposition 3",
+                  key="recycling-privacy-profile"):
         plan = compute.plan(s.key)
         df = compute.profile(s.key)
         if not plan.sound:
@@ -196,6 +198,13 @@ def privacy_panels(s: Settings) -> None:
             c[2].metric(f"ε after T = {s.T}, plain DP", number(totals['dp'], 4))
             ui.chart(figs.composition(df, delta=s.delta, compositions=s.T), df, name="composition",
                      alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
+            st.dataframe(compute.remarks(s.key, s.T, totals), hide_index=True, width="stretch")
+            st.caption("The paper's Remarks 3–4 compose each release's own (ε, δ) numbers: basic composition adds them "
+                       "up (δ₁ is one release's exact δ); advanced composition (Dwork, Rothblum & Vadhan) grows like "
+                       "√T but spends T·δ₁ + δ′ — the paper's Remark 4 prints the total as δ′ alone — so here each "
+                       "release is taken at the ε′ where its exact δ is δ/(2T), and δ′ = δ/2. "
+                       "Both are sound bounds; at the same total δ neither can go below the exact composition of the "
+                       "mechanism itself.")
 
     with ui.panel("The paper's plan and the exact best plan, each judged both ways",
                   "the paper's plan and the exact optimum side by side, each judged by both accountants.",
@@ -215,7 +224,7 @@ def sampling_panels(s: Settings) -> None:
                   "Bottom (Fig. 6 at your settings): paper mode can pick p* < 1 (often at small |X|) where "
                   "corrected mode keeps p* = 1.", paper="Section 7, Algorithm 4 and Fig. 6"):
         done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
-                                 slot="subsampling",
+                                 s.sigma_x, s.p_c, slot="subsampling",
                                  label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
         if done is not None:
             df, sizes = done
@@ -231,8 +240,10 @@ def sampling_panels(s: Settings) -> None:
                      alt="Sampling error and kernel standard deviations against the sampling rate.")
             ui.chart(figs.subsampling_acceptance(df, rate=s.rate, optima={m: o.rate for m, o in optima.items()}), df,
                      name="subsampling acceptance", alt="Acceptance of subsampled BR-DP against the sampling rate.")
-        st.dataframe(compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate), hide_index=True,
-                     width="stretch")
+        st.dataframe(compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate, s.sigma_x, s.p_c),
+                     hide_index=True, width="stretch")
+        st.caption(f"Records spread σ_x = {number(s.sigma_x)} (sum, average) and counted share "
+                   f"p_C = {number(s.p_c)} (count), both set in the sidebar; the paper's Fig. 6 uses 10 and 0.1.")
         if done is not None:
             left, right = st.columns(2)
             with left:

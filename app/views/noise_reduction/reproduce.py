@@ -102,8 +102,11 @@ def figure3(s: Settings) -> None:
 def reddit(s: Settings) -> None:
     """The paper's Reddit experiment, at its settings, on stand-in Zipf data (labelled as such)."""
     trials = int(params.control("fig3", container=st))
+    c1, c2 = st.columns(2)
+    eem = float(params.control("eem", container=c1))
+    emin = float(params.control("emin", container=c2))
     seconds = trials * compute.REDDIT_SECONDS_PER_TRIAL
-    key = ("reddit", trials, s.seed)
+    key = ("reddit", trials, s.seed, eem, emin)
     with ui.panel(
         "The Reddit experiment, on stand-in data",
         "at 1 % relative error and ε = 1 only large counts can be released, and noise reduction returns about 40 % "
@@ -118,14 +121,15 @@ def reddit(s: Settings) -> None:
             "other, not these numbers with the paper's.",
             icon=":material/science:",
         )
-        st.caption("Settings as in the paper: ε = 1, δ = 10⁻⁶, η = 0.01, ε_EM = 0.01, smallest level 0.0001 (read as "
-                   "ε; the paper's wording also allows ε²), grids of 1000 levels.")
+        st.caption(f"Settings: ε = 1, δ = 10⁻⁶, η = 0.01 and grids of 1000 levels as in the paper; ε_EM = "
+                   f"{number(eem)} and smallest level ε_min = {number(emin)} as set above (the paper: ε_EM = 0.01 and "
+                   "0.0001, which reads as ε_min = 0.0001 or as ε_min² = 0.0001, i.e. ε_min = 0.01).")
         if st.button(f"Run the Reddit setting (about {seconds:.0f} s of computing)", key="reddit_run",
                      icon=":material/play_arrow:", type="primary"):
             _start(key)
         if not _started(key):
             return
-        df = background.result(compute.reddit_standin, trials, s.seed, slot="reddit",
+        df = background.result(compute.reddit_standin, trials, s.seed, eem, emin, slot="reddit",
                                label=f"The Reddit setting with {trials} trials")
         if df is None:
             return

@@ -60,6 +60,7 @@ class Settings:
     n_bins: int
     tail: float
     seed: int
+    kmax: int = 10_000
 
     @property
     def trav_eff(self) -> int:
@@ -84,6 +85,7 @@ def sidebar() -> Settings:
         resample = bool(params.control("resample"))
         append = bool(params.control("append"))
         traverses = int(params.control("trav"))
+        kmax = int(params.control("kmax"))
         st.header("Experiment")
         data = str(params.control("dataset"))
         metric = str(params.control("metric"))
@@ -94,7 +96,7 @@ def sidebar() -> Settings:
             tail = float(params.control("tail", container=st))
         ui.share_hint()
     return Settings(view, eps, c, k, alpha, threshold, noise, rule, monotonic, resample, append, traverses, data,
-                    metric, n_runs, n_bins, tail, seed)
+                    metric, n_runs, n_bins, tail, seed, kmax)
 
 
 def render(s: Settings) -> None:
@@ -124,10 +126,10 @@ def picture(s: Settings) -> None:
         key="svt-idea",
     ):
         comp, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
-                                   s.traverses, s.resample, s.rule, s.seed)
+                                   s.traverses, s.resample, s.rule, s.seed, s.kmax)
         ui.chart(
             ui.memo_figure(_first_look_figure, s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
-                           s.traverses, s.resample, s.rule, s.seed),
+                           s.traverses, s.resample, s.rule, s.seed, s.kmax),
             comp.head(figs.FIRST_LOOK),
             name="svt at work",
             alt="The first comparisons of one SVT run: bars of true counts, dots of noisy counts, and the noisy "
@@ -231,7 +233,9 @@ def _offer_to_ledger(s: Settings) -> None:
 
 
 def _first_look_figure(eps: float, c: int, k: int, alpha: float, threshold: float, noise: str, monotonic: bool,
-                       append: bool, traverses: int, resample: bool, rule: str, seed: int) -> go.Figure:
+                       append: bool, traverses: int, resample: bool, rule: str, seed: int,
+                       kmax: int = 10_000) -> go.Figure:
     """The picture's chart, memoised by the run's settings (ui.memo_figure)."""
-    comp, _ = csvt.live_run(eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed)
+    comp, _ = csvt.live_run(eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed,
+                            kmax)
     return figs.first_look(comp, threshold=threshold)

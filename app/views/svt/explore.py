@@ -250,10 +250,11 @@ def run_tab(s: Settings) -> None:
             s.resample,
             s.rule,
             s.seed,
+            s.kmax,
         )
         st.caption(
             f"Queue: {info.n_items} items with Zipf-like counts τ·c/i (exactly c items reach τ), shuffled with the "
-            f"seed; correction r = {number(info.correction, 4)}."
+            f"seed; correction r = {number(info.correction, 4)}; at most kₘₐₓ = {number(s.kmax)} comparisons."
         )
         _live(s, comp, info)
 

@@ -118,9 +118,13 @@ def accuracy_part(s: Settings) -> None:
     with ui.panel("Table 5 · correction terms (c = 50, α = 0)"):
         st.dataframe(_once(("table5",), lambda: csvt.table5().round(4)), hide_index=True)
         st.caption(
-            "Deviation: the printed Mean row is 1/λ = cΔ/ε₂ with w = (2c)^(2/3) (the last column; 5332.08 is a typo "
-            "for 5232.08), not Algorithm 2's 2cΔ/ε₂; the printed Optimal row is not ∝ 1/ε and its k is not stated. "
-            "Reproduced qualitatively: r^op ≈ 5× the mean, decreasing in ε."
+            "What reproduces: the Mean row, exactly to its two decimals, as 1/λ = cΔ/ε₂ with the split "
+            "w = (2c)^(2/3) of monotonic queries (5332.08 is a typo for 5232.08), not with Algorithm 2's own split "
+            "(2cΔ/ε₂ = 105.85 at ε = 1). What does not: the Optimal row. r^op is exactly ∝ 1/ε but the printed "
+            "row is not (r·ε = 354.5, 357.4, 280.3, 280.8, 277.8), and k is not stated: under Algorithm 2's split "
+            "no k in 1–200 gives 280.78 at ε = 1 (nearest k = 13: 282.48); under the Mean row's split the nearest k "
+            "is 713, 753, 172, 173, 164 column by column, so no one k fits the row. Qualitatively it holds: r^op is "
+            "5–7× the mean and falls as ε grows."
         )
 
 
