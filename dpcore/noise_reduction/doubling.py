@@ -67,15 +67,19 @@ def _doubling_run(
     sens: float,
     gen: np.random.Generator,
     charge: Callable[[float], object] | None = None,
+    left: Callable[[], float] | None = None,
 ) -> tuple[float, bool, list[float], list[float]]:
-    """Doubling loop (Section 7.1): attempt levels until the rule fires, the cap or the budget is hit."""
+    """Doubling loop (Section 7.1): attempt levels until the rule fires, the cap or the budget is hit.
+
+    ``left``: what the charging filter has left (rounded down); the last level is then sized from it, so its charge
+    fits the filter exactly (``rho_avail − spent`` in floats can be an ulp over)."""
     s = s_start
     spent = 0.0
     levels: list[float] = []
     draws: list[float] = []
     ok = False
     while True:
-        cap = min(s_cap, 2.0 * (rho_avail - spent))
+        cap = min(s_cap, 2.0 * (rho_avail - spent if left is None else min(rho_avail - spent, left())))
         if cap <= 1e-15 * max(1.0, s_cap if math.isfinite(s_cap) else 1.0):
             break
         last = s >= cap * (1 - 1e-12)

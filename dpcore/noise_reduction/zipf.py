@@ -82,7 +82,8 @@ def _zipf_trial(
             flt.charge_noise_reduction(math.sqrt(s_t))
         else:
             _, ok, _, draws = _doubling_run(
-                y, alpha, s_min, math.inf, flt.remaining_rho, 1.0, gen, charge=flt.charge_zcdp
+                y, alpha, s_min, math.inf, flt.remaining_rho, 1.0, gen, charge=flt.charge_zcdp,
+                left=lambda: flt.remaining_rho,
             )
             yhat = draws[-1] if draws else math.nan
         if ok:
