@@ -370,7 +370,11 @@ def leave_page(keep: set[str]) -> None:
     leaves also drew, e.g. the first course's ε opening the baselines at that ε)."""
     drawn = set(st.session_state.get(_DRAWN, {})) | set(st.session_state.get(_VALUES, {}))
     ctx = get_script_run_ctx()
-    brought = set(urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "", keep_blank_values=True))
+    link = urllib.parse.parse_qs(getattr(ctx, "query_string", "") or "", keep_blank_values=True)
+    ignored = ("part", "embed", "embed_options")
+    if {k: v for k, v in link.items() if k not in ignored} == st.session_state.get("_address"):
+        link = {}  # the switch carried the previous page's own address (a switch without a link of its own)
+    brought = set(link)
     for key in list(st.query_params.keys()):
         if key in drawn and key not in keep and key not in brought:
             with contextlib.suppress(StreamlitAPIException):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
 
 import numpy as np
@@ -338,3 +339,17 @@ def test_privacy_profile_panel_names_prop_3_and_says_it_fails():
     at = open_page(PAGE, {"part": "Privacy"})
     _ok(at)
     assert any("Proposition 3" in c.value and "does not hold in general" in c.value for c in at.caption)
+
+
+def test_remark_4_has_no_bound_where_one_release_cannot_reach_its_share_of_delta():
+    """The paper's accountant approves a plan whose exact δ per release never comes down to δ/(2T): advanced
+    composition has no finite ε there, and the table says ∞ instead of the panel failing."""
+    query = {"part": "Privacy", "eps": "0.1", "delta": "0.001", "theta": "0.1", "sens": "5", "acct": "paper",
+             "split": "true", "share": "0.6"}
+    at = open_page(PAGE, query)
+    _ok(at)
+    table = next(df.value for df in at.dataframe
+                 if "accountant" in df.value.columns and "ε after T" in df.value.columns)
+    plan = brdp.make_plan(epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, kernel="gaussian", epsilon_y=0.06)
+    assert math.isinf(brdp.composed_epsilon(1e-3 / 20, compositions=1, plan=plan))  # δ/(2T) at T = 10
+    assert math.isinf(table.set_index("accountant").loc["Remark 4: advanced", "ε after T"])

@@ -153,8 +153,10 @@ def _filter_run(gen, rho, mixed):
             yhat = y + gen.standard_normal() / math.sqrt(2 * r)
             total += nr.brownian_loss(yhat, epsilon=math.sqrt(2 * r), value=y, neighbour=y - 1)
             continue
-        s_max = 2 * f.remaining_rho
+        top = f.remaining_epsilon_max  # the largest level whose ε²/2 fits what is left exactly (√(2ρ) can be over)
+        s_max = top * top
         grid = np.sqrt(np.linspace(min(1e-4, s_max / 2), s_max, 200))
+        grid[-1] = top
         f.start_noise_reduction(grid[-1])
         res = nr.release_with_stopping(gen.uniform(20, 200), epsilons=grid, alpha=0.1, rng=gen)
         f.charge_noise_reduction(res.epsilon_stop)
