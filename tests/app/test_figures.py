@@ -49,7 +49,7 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
     real = basedatatypes.BaseFigure.__init__
 
     def recording(self, data=None, layout=None, frames=None, skip_invalid=False, **kwargs):
-        given = copy.deepcopy({"data": data, "layout": layout})
+        given = copy.deepcopy({"data": data, "layout": layout, "frames": frames})
         real(self, data, layout, frames, skip_invalid, **kwargs)
         if kwargs.get("_validate") is False:
             built.append((given, _as_json(self)))  # as built (a page may update it afterwards)
@@ -65,7 +65,7 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
 
 def _same_as_checked(built: list[tuple[dict, dict]]) -> None:
     for given, fast in built:
-        checked = go.Figure(data=given["data"], layout=given["layout"])  # Plotly's checked constructor
+        checked = go.Figure(data=given["data"], layout=given["layout"], frames=given.get("frames"))  # checked
         title = (given["layout"] or {}).get("title")
         assert not _differences(fast, _as_json(checked)), (title, _differences(fast, _as_json(checked)))
 
