@@ -56,12 +56,17 @@ def figure(
     if not slides.on_grid(key, value, stops):
         return ui.memo_figure(build, value, *args)
     job = (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
-    if slides.known(*job) is None:
-        deck = background.result(slides.deck, *job, slot=f"slider-{slot}", label="The slider in this picture", wait=0.2)
-        if deck is None:
+    if slides.known(*job) is slides.UNKNOWN:
+        done = background.result(_deck, *job, slot=f"slider-{slot}", label="The slider in this picture", wait=0.2)
+        if done is None:  # still computing: the plain figure meanwhile
             return ui.memo_figure(build, value, *args)
-        slides.keep(deck, *job)
+        slides.keep(done[0], *job)
     return slides.opened(value, *job)
+
+
+def _deck(*job: Any) -> tuple[Any]:
+    """A worker's job: the deck, wrapped so that a deck that cannot be built (None) is told from a job not done."""
+    return (slides.deck(*job),)
 
 
 def follow() -> None:

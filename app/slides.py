@@ -43,72 +43,74 @@ def deck(
     play: bool = False,
     shown: str | None = None,
     stops: tuple[Any, ...] | None = None,
-) -> frames.Slides:
+) -> frames.Slides | None:
     """Every stop's figure of ``build(stop, *args)`` over the parameter ``key`` (all its stops, or ``stops``), ready
-    to open at any stop (computed, not remembered: :func:`figure` remembers it; a worker process may compute it,
-    :func:`keep` remembers what it returns). ``shown`` replaces the default :func:`prefix`."""
+    to open at any stop (computed, not remembered: :func:`opened` remembers it; a worker process may compute it,
+    :func:`keep` remembers what it returns). ``shown`` replaces the default :func:`prefix`.
+
+    None when the stops' figures cannot be the frames of one figure (other traces, or a layout setting made at some
+    stops only, which a frame could not unset): the page then draws its plain figure (``tests/app/test_frames.py``
+    keeps every page's pictures framable at their settings)."""
     p = catalogue.get(key)
     grid = tuple(stops) if stops is not None else tuple(p.grid)
-    return frames.slides(
-        [build(v, *args) for v in grid],
-        key=key,
-        values=[p.fmt(v) for v in grid],
-        labels=[p.words(v) for v in grid],
-        prefix=shown if shown is not None else prefix(key),
-        play=play,
-        name=p.label,
-    )
+    figures = [build(v, *args) for v in grid]
+    try:
+        return frames.slides(
+            figures,
+            key=key,
+            values=[p.fmt(v) for v in grid],
+            labels=[p.words(v) for v in grid],
+            prefix=shown if shown is not None else prefix(key),
+            play=play,
+            name=p.label,
+        )
+    except ValueError:
+        return None
 
 
-def known(
+#: What :func:`known` answers for a deck not remembered (a deck that cannot be built is remembered as None).
+UNKNOWN: Any = object()
+
+
+def known(*job: Any) -> Any:
+    """The deck remembered for ``job`` (:func:`deck`'s arguments; None: it cannot be built), or :data:`UNKNOWN`."""
+    with _LOCK:
+        return _DECKS.get(_job(*job), UNKNOWN)
+
+
+def keep(d: frames.Slides | None, *job: Any) -> None:
+    """Remember the deck for ``job`` (:func:`deck`'s arguments), computed elsewhere (a worker process)."""
+    with _LOCK:
+        _DECKS[_job(*job)] = d
+
+
+def _job(
     build: Build,
     key: str,
     args: tuple[Hashable, ...],
     play: bool = False,
     shown: str | None = None,
     stops: tuple[Any, ...] | None = None,
-) -> frames.Slides | None:
-    """The deck remembered for these arguments, or None."""
+) -> tuple:
+    return (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
+
+
+def opened(value: Any, *job: Any) -> go.Figure:
+    """The figure of the deck for ``job`` (:func:`deck`'s arguments) opened at ``value``, the deck computed here if
+    not remembered; the plain figure where the deck cannot be built."""
+    full = _job(*job)
+    build, key, args = full[0], full[1], full[2]
     with _LOCK:
-        return _DECKS.get((build, key, args, play, shown, stops))
-
-
-def keep(
-    d: frames.Slides,
-    build: Build,
-    key: str,
-    args: tuple[Hashable, ...],
-    play: bool = False,
-    shown: str | None = None,
-    stops: tuple[Any, ...] | None = None,
-) -> None:
-    """Remember a deck computed elsewhere (a worker process) for these arguments."""
-    with _LOCK:
-        _DECKS[(build, key, args, play, shown, stops)] = d
-
-
-def opened(
-    value: Any,
-    build: Build,
-    key: str,
-    args: tuple[Hashable, ...],
-    play: bool = False,
-    shown: str | None = None,
-    stops: tuple[Any, ...] | None = None,
-) -> go.Figure:
-    """The figure of the deck for these arguments opened at ``value`` (the deck computed here if not remembered)."""
-    job = (build, key, args, play, shown, stops)
-    with _LOCK:
-        fig = _OPENED.get((job, value))
+        fig = _OPENED.get((full, value))
     if fig is not None:
         return fig
-    d = known(*job)
-    if d is None:
-        d = deck(*job)
-        keep(d, *job)
-    fig = d.at(d.index(catalogue.get(key).fmt(value)))
+    d = known(*full)
+    if d is UNKNOWN:
+        d = deck(*full)
+        keep(d, *full)
+    fig = build(value, *args) if d is None else d.at(d.index(catalogue.get(key).fmt(value)))
     with _LOCK:
-        _OPENED[(job, value)] = fig
+        _OPENED[(full, value)] = fig
     return fig
 
 
@@ -132,7 +134,7 @@ def figure(
     caller: nobody may change it (``app.ui.chart`` adapts a copy)."""
     if not on_grid(key, value, stops):
         return build(value, *args)
-    return opened(value, build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
+    return opened(value, build, key, tuple(args), play, shown, stops)
 
 
 def key_of(fig: go.Figure) -> str | None:

@@ -121,6 +121,47 @@ class Slides:
         return go.Figure(data=self.stops[active]["data"], layout=layout, frames=frames, _validate=style.VALIDATE)
 
 
+#: An axis's tick labelling (``style._decades``): a log axis over more decades is labelled another way, with settings
+#: a frame could not unset.
+_TICKS = ("tickmode", "tickvals", "ticktext", "dtick", "minor")
+
+
+def _values(v: Any) -> np.ndarray:
+    """The numbers of a trace's array or a shape's coordinate (typed arrays decoded), as floats."""
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<")).astype(float)
+    try:
+        return np.asarray(v if isinstance(v, list) else [v], dtype=float).ravel()
+    except (TypeError, ValueError):
+        return np.array([])
+
+
+def _one_labelling(stops: list[dict[str, Any]]) -> None:
+    """Give a log axis labelled differently at some stops (its span crosses a number of decades) the labelling of
+    all stops' spans together, at every stop: the labels then stay put while the slider moves, and every frame sets
+    the same tick settings. In place."""
+    for axis in ("xaxis", "yaxis"):
+        ticks = {tuple(sorted(k for k in (s["layout"].get(axis) or {}) if k in _TICKS)) for s in stops}
+        logs = {(s["layout"].get(axis) or {}).get("type") == "log" for s in stops}
+        if len(ticks) < 2 or logs != {True}:
+            continue
+        letter = axis[0]
+        values = [_values(t.get(letter)) for s in stops for t in s["data"] if t.get(f"{letter}axis", letter) == letter]
+        values += [_values(sh.get(f"{letter}{end}")) for s in stops for sh in s["layout"].get("shapes") or ()
+                   if sh.get(f"{letter}ref", letter) == letter for end in ("0", "1")]
+        labelling = style._decades([{letter: np.concatenate(values) if values else np.array([])}], letter)
+        for s in stops:
+            kept = {k: v for k, v in s["layout"][axis].items() if k not in _TICKS}
+            s["layout"][axis] = kept | labelling
+
+
+def _paths(value: Any, at: str = "") -> list[str]:
+    """The settings a layout value makes (dotted paths of its leaves; a list counts as one setting)."""
+    if isinstance(value, dict) and not ("bdata" in value and "dtype" in value):
+        return [p for k, v in value.items() for p in _paths(v, f"{at}.{k}" if at else k)]
+    return [at or "(value)"] if value is not None else []
+
+
 def slides(
     figures: Sequence[go.Figure],
     *,
@@ -145,10 +186,16 @@ def slides(
     kinds = {tuple(t.get("type", "scatter") for t in s["data"]) for s in stops}
     if len(kinds) != 1:
         raise ValueError(f"the figure at every stop of {key!r} must have the same traces in the same order")
+    _one_labelling(stops)
     first = stops[0]
     moving = [_changing([s["data"][i] for s in stops]) for i in range(len(first["data"]))]
     traces = [i for i, keys in enumerate(moving) if keys]
     layout_keys = [k for k in _changing([s["layout"] for s in stops]) if k not in ("sliders", "updatemenus")]
+    for k in layout_keys:  # a frame can set a layout value, never unset one: each setting must be at every stop
+        shapes = {frozenset(_paths(s["layout"].get(k))) for s in stops}
+        if len(shapes) > 1:
+            odd = sorted(set.union(*map(set, shapes)) - set.intersection(*map(set, shapes)))
+            raise ValueError(f"the layout's {k} sets {', '.join(odd[:3])} at some stops of {key!r} only")
     frames = tuple(
         {
             "name": values[n],

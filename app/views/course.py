@@ -48,7 +48,8 @@ def render(s: Settings) -> None:
             try:
                 pic = ui.memo_figure(pictures.picture, ch.slug, value)
                 ui.chart(instant.figure(pictures.figure_at, ch.control, value, ch.slug, slot="course-chapter",
-                                        play=True), pic.data, name=f"chapter {ch.number}", alt=pic.alt)
+                                        play=True, stops=pictures.STOPS.get(ch.slug)),
+                         pic.data, name=f"chapter {ch.number}", alt=pic.alt)
                 st.markdown(pic.reading)
                 ui.notice(ch.notice)
             except Exception as exc:  # noqa: BLE001 — the rest of the chapter still works

@@ -177,9 +177,13 @@ def vs_epsilon(s: Settings, head: compute.Headline | None) -> None:
     with ui.panel("Usefulness against ε", "no family beats Laplace for ε ≤ 1; Gamma and Uniform only above "
                   "ε = 2/(1 − γ/Δ). Gains grow with ε and with small γ/Δ. The two-point law bounds every family and "
                   "the staircase is always on top."):
-        ui.chart(instant.figure(_usefulness_at, "eps", s.eps, s.g, slot="r2dp-usefulness"),
+        ui.chart(instant.figure(_usefulness_at, "eps", s.eps, s.g, slot="r2dp-usefulness", stops=USEFULNESS_STOPS),
                  lambda: compute.usefulness_vs_epsilon(s.g), name="usefulness vs epsilon",
                  alt="Optimised usefulness of each family, Laplace and the staircase against epsilon, with ratios.")
+
+
+#: The stops of the in-figure ε slider: those inside the curves' range (0.1 … 20), so the axis stays put.
+USEFULNESS_STOPS = tuple(e for e in params.EPSILON_OPTIONS if e >= 0.1)
 
 
 def _usefulness_at(eps: float, g: float) -> go.Figure:
