@@ -61,7 +61,7 @@ def figure(
         if done is None:  # still computing: the plain figure meanwhile
             return ui.memo_figure(build, value, *args)
         slides.keep(done[0], *job)
-    return slides.opened(value, *job)
+    return slides.opened(value, *job, bold_titles=True)  # Streamlit draws a chart's title in bold
 
 
 def _deck(*job: Any) -> tuple[Any]:

@@ -95,22 +95,23 @@ def _job(
     return (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
 
 
-def opened(value: Any, *job: Any) -> go.Figure:
+def opened(value: Any, *job: Any, bold_titles: bool = False) -> go.Figure:
     """The figure of the deck for ``job`` (:func:`deck`'s arguments) opened at ``value``, the deck computed here if
-    not remembered; the plain figure where the deck cannot be built."""
+    not remembered; the plain figure where the deck cannot be built. ``bold_titles``: the frames' titles in bold, as
+    Streamlit draws a chart's title."""
     full = _job(*job)
     build, key, args = full[0], full[1], full[2]
     with _LOCK:
-        fig = _OPENED.get((full, value))
+        fig = _OPENED.get((full, value, bold_titles))
     if fig is not None:
         return fig
     d = known(*full)
     if d is UNKNOWN:
         d = deck(*full)
         keep(d, *full)
-    fig = build(value, *args) if d is None else d.at(d.index(catalogue.get(key).fmt(value)))
+    fig = build(value, *args) if d is None else d.at(d.index(catalogue.get(key).fmt(value)), bold_titles=bold_titles)
     with _LOCK:
-        _OPENED[(full, value)] = fig
+        _OPENED[(full, value, bold_titles)] = fig
     return fig
 
 

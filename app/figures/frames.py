@@ -92,8 +92,11 @@ class Slides:
         """The stop whose address form is ``value``."""
         return self.values.index(value)
 
-    def at(self, active: int) -> go.Figure:
-        """The figure opened at stop ``active``, carrying every stop as a frame, with the slider (and play button)."""
+    def at(self, active: int, *, bold_titles: bool = False) -> go.Figure:
+        """The figure opened at stop ``active``, carrying every stop as a frame, with the slider (and play button).
+
+        ``bold_titles``: the frames' titles in bold, as Streamlit's theme draws a chart's title (a frame's title
+        replaces the title the theme made bold)."""
         if not 0 <= active < len(self.stops):
             raise ValueError(f"active must be a stop's index, 0 to {len(self.stops) - 1}")
         layout = dict(self.stops[active]["layout"])
@@ -112,13 +115,19 @@ class Slides:
             layout["updatemenus"] = [play_button(self.values)]
         if self.name:  # what a screen reader calls the slider (the keyboard's proxy for it, app.slider_js)
             layout["meta"] = {"slider": self.name}
-        frames = [
-            f | {"layout": f["layout"] | {"margin": f["layout"]["margin"] | {"b": bottom}}}
-            if isinstance(f["layout"].get("margin"), dict)
-            else f
-            for f in self.frames
-        ]
+        frames = [_adapted(f, bottom, bold_titles) for f in self.frames]
         return go.Figure(data=self.stops[active]["data"], layout=layout, frames=frames, _validate=style.VALIDATE)
+
+
+def _adapted(frame: dict[str, Any], bottom: int, bold: bool) -> dict[str, Any]:
+    """A frame as the opened figure needs it: the slider's room in its margin, its title in bold if asked."""
+    layout = frame["layout"]
+    if isinstance(layout.get("margin"), dict):
+        layout = layout | {"margin": layout["margin"] | {"b": bottom}}
+    title = layout.get("title")
+    if bold and isinstance(title, dict) and isinstance(title.get("text"), str):
+        layout = layout | {"title": title | {"text": f"<b>{title['text']}</b>"}}
+    return frame | {"layout": layout} if layout is not frame["layout"] else frame
 
 
 #: An axis's tick labelling (``style._decades``): a log axis over more decades is labelled another way, with settings
@@ -147,8 +156,13 @@ def _one_labelling(stops: list[dict[str, Any]]) -> None:
             continue
         letter = axis[0]
         values = [_values(t.get(letter)) for s in stops for t in s["data"] if t.get(f"{letter}axis", letter) == letter]
-        values += [_values(sh.get(f"{letter}{end}")) for s in stops for sh in s["layout"].get("shapes") or ()
-                   if sh.get(f"{letter}ref", letter) == letter for end in ("0", "1")]
+        values += [
+            _values(sh.get(f"{letter}{end}"))
+            for s in stops
+            for sh in s["layout"].get("shapes") or ()
+            if sh.get(f"{letter}ref", letter) == letter
+            for end in ("0", "1")
+        ]
         labelling = style._decades([{letter: np.concatenate(values) if values else np.array([])}], letter)
         for s in stops:
             kept = {k: v for k, v in s["layout"][axis].items() if k not in _TICKS}
