@@ -105,7 +105,7 @@ _JS = (
 export default function (component) {
   const { data, setTriggerValue } = component;
   const S = window.dpxSliders;
-  const I = window.dpxInstant || (window.dpxInstant = { pending: {}, timer: null });
+  const I = window.dpxInstant || (window.dpxInstant = { pending: {}, timer: null, writing: null });
   I.send = setTriggerValue;
   I.settle = data.settle || 700;
   I.server = data.keys || {};
@@ -113,18 +113,23 @@ export default function (component) {
   const flush = () => {
     I.timer = null;
     if (S.dragging || S.playing) { I.timer = setTimeout(flush, I.settle); return; }
+    if (I.writing) { clearTimeout(I.writing); address(); }
     const moved = {};
     for (const [k, v] of Object.entries(I.pending)) if (I.server[k] !== v) moved[k] = v;
     I.pending = {};
     if (Object.keys(moved).length && I.send) I.send("moved", moved);
   };
+  const address = () => {  // the address bar: a link to what the figure shows (at most every 150 ms: browsers
+    I.writing = null;      // throttle a page that rewrites its address too often)
+    const u = new URL(window.location.href);
+    for (const [k, v] of Object.entries(I.pending)) u.searchParams.set(k, v);
+    window.history.replaceState(window.history.state, "", u);
+  };
   S.onMove = (key, value, how) => {
     if (key !== null) {
       if (!(key in I.server)) return;  // a slider this page did not offer
-      const u = new URL(window.location.href);  // the address bar: a link to what the figure shows
-      u.searchParams.set(key, value);
-      window.history.replaceState(window.history.state, "", u);
       I.pending[key] = value;
+      if (!I.writing) I.writing = setTimeout(address, 150);
     }
     if (I.timer) clearTimeout(I.timer);
     if (Object.keys(I.pending).length) I.timer = setTimeout(flush, I.settle);

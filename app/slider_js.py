@@ -127,12 +127,19 @@ function wire(gd) {
     const key = String(e.slider.name), value = String(e.step.value);
     const how = e.interaction ? "drag" : (gd.dpxHow || "play");
     gd.dpxHow = null;
-    place(gd);
-    if (how === "follow") return;
-    if (S.shown[key] === value) return;
+    const input = gd.querySelector("input.dpx-slider");  // no layout read here: the chart redraws first
+    if (input) {
+      input.value = String(e.slider.active);
+      input.setAttribute("aria-valuetext", text(e.slider, e.slider.active));
+    }
+    if (how === "follow" || S.shown[key] === value) return;
     S.shown[key] = value;
-    follow(gd, key, value);
-    if (S.onMove) S.onMove(key, value, how);
+    // the rest after this chart's redraw: the other charts over the same parameter, the address, the page
+    requestAnimationFrame(() => setTimeout(() => {
+      if (S.shown[key] !== value) return;  // moved on meanwhile
+      follow(gd, key, value);
+      if (S.onMove) S.onMove(key, value, how);
+    }, 0));
   });
   place(gd);
 }
