@@ -174,6 +174,35 @@ def number(x: float, digits: int = 6) -> str:
     return sign + (power if mantissa == "1" else f"{mantissa}·{power}")
 
 
+def percent(share: float, decimals: int = 1) -> str:
+    """A share as a reader says it: ``39.6 %`` (``decimals`` after the point, the same for every share a sentence
+    compares: ``100.0 %`` beside ``99.9 %``); a share too small for them keeps two significant figures (``0.013 %``)."""
+    share = float(share)
+    if math.isnan(share):
+        return "–"
+    if 0 < abs(share) * 100 < 0.5 * 10.0**-decimals:  # too small for the decimals: two significant figures
+        return f"{number(100 * share, 2)} %"
+    return f"{100 * share:.{decimals}f} %"
+
+
+def times(ratio: float) -> str:
+    """A ratio as a reader says it: 2.5×, 37×, 1,490×, 2.5·10⁷× (never 1.49e+03×)."""
+    if not math.isfinite(ratio):
+        return "infinitely"
+    return f"{ratio:,.0f}×" if 10 <= ratio < 1e7 else f"{number(ratio, 2)}×"
+
+
+def odds_factor(epsilon: float) -> str:
+    """What a budget ε means for a person, as a factor on the odds of any answer: ``×2.72`` for ε = 1 (e^ε, three
+    significant figures; ``×1,490`` and ``×7.2·10¹⁰`` for larger ε)."""
+    factor = math.exp(epsilon) if epsilon < 700 else math.inf
+    if not math.isfinite(factor):
+        return "an unlimited factor"
+    if factor >= 1e7:
+        return f"×{number(factor, 2)}"
+    return f"×{factor:,.0f}" if factor >= 1000 else f"×{number(factor, 3)}"
+
+
 #: A δ below this is written "negligible" (:func:`delta`): a failure probability far below anything that can be
 #: observed (one in a thousand million million), whose digits would only distract.
 NEGLIGIBLE_DELTA = 1e-15

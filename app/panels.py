@@ -15,9 +15,14 @@ import streamlit as st
 _log = logging.getLogger("dp_explorer")
 
 
-def notice(text: str) -> None:
-    """The "what to notice" caption under a panel."""
-    st.caption(f"**What to notice:** {text}")
+def notice(text: str | None, paper: str | None = None) -> None:
+    """The "what to notice" caption under a panel, and where the panel's idea is in the paper (``paper``: "Theorem 1",
+    "Algorithm 2 and Fig. 3"): theorem and algorithm numbers go in this caption, never in a heading."""
+    cite = f"*In the paper: {paper}.*" if paper else ""
+    if text:
+        st.caption(f"**What to notice:** {text}" + (f" {cite}" if cite else ""))
+    elif cite:
+        st.caption(cite)
 
 
 def show_error(exc: BaseException) -> None:
@@ -60,8 +65,12 @@ def step_slot() -> Any:
 
 
 @contextlib.contextmanager
-def panel(title: str, notice_text: str | None = None, *, key: str | None = None) -> Iterator[None]:
+def panel(title: str, notice_text: str | None = None, *, key: str | None = None,
+          paper: str | None = None) -> Iterator[None]:
     """A titled panel; any exception inside it is shown as an error in the panel and the page carries on.
+
+    The title names the panel's idea in plain words; ``paper`` says where the idea is in the paper ("Theorem 1",
+    "Algorithm 2 and Fig. 3") and is drawn in the caption with what to notice.
 
     The title is a level-2 heading: panels sit right under the page's title (h1), so headings never skip a level.
     ``key`` is the panel's stable name (lower-case words joined by hyphens, unique in the app, listed in
@@ -92,9 +101,9 @@ def panel(title: str, notice_text: str | None = None, *, key: str | None = None)
         except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
             show_error(exc)
         else:
-            if notice_text:
+            if notice_text or paper:
                 with said if step else contextlib.nullcontext():
-                    notice(notice_text)
+                    notice(notice_text, paper)
 
 
 def _slug(text: str) -> str:

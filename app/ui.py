@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import functools
 import html
-import math
 import os
 import re
 import threading
@@ -318,6 +317,22 @@ def header(title: str, intro: str, *, lesson: str | None = None) -> None:
         st.caption(link)
 
 
+#: The container of the marked line between a paper page's newcomer layer and the paper in depth (the page element
+#: gets the class ``st-key-dpx-paper-in-depth``; its heading's anchor is ``#the-paper-in-depth``).
+IN_DEPTH_KEY = "dpx-paper-in-depth"
+IN_DEPTH_TITLE = "The paper in depth"
+
+
+def paper_in_depth(what: str) -> None:
+    """The marked line between a paper page's newcomer layer (the idea, its picture and the few numbers that matter,
+    each with what it means) and the paper's own material below it (its algorithms, theorems, accountants and
+    figures at the reader's settings), which a newcomer may skip. ``what`` says in a sentence what follows."""
+    with st.container(key=IN_DEPTH_KEY):
+        st.divider()
+        st.header(f":material/menu_book: {IN_DEPTH_TITLE}", anchor="the-paper-in-depth")
+        st.markdown(f"{what} *Everything above stands on its own: on a first visit you may stop here.*")
+
+
 def show_url_problems() -> None:
     """Show, with ``st.error``, each invalid value the page's link carried (the control fell back to its default)."""
     for message in params.take_url_problems():
@@ -534,11 +549,7 @@ def share_hint() -> None:
     )
 
 
-def _times(ratio: float) -> str:
-    """A ratio as a reader says it: 2.5×, 37×, 1,490×, 2.5·10⁷× (never 1.49e+03×)."""
-    if not math.isfinite(ratio):
-        return "infinitely"
-    return f"{ratio:,.0f}×" if 10 <= ratio < 1e7 else f"{notation.number(ratio, 2)}×"
+_times = notation.times  # a ratio as a reader says it (2.5×, 1,490×)
 
 
 def paper_vs_exact(

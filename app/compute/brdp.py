@@ -324,7 +324,7 @@ def at_rate(epsilon: float, delta: float, sensitivity: float, theta: float, quer
     ei, di = (epsilon, delta) if rate >= 1 else brdp.deamplify(epsilon, delta, rate=rate)
     se = brdp.sampling_error_std(query, rate=rate, n_records=n_records, sigma_x=SIGMA_X, p_c=P_C) if rate < 1 else 0.0
     rows = []
-    for mode, dk in (("paper (Δ_f)", sensitivity), ("corrected (Δ_f / p)", sensitivity / rate)):
+    for mode, dk in (("paper: sensitivity Δ", sensitivity), ("corrected: sensitivity Δ / p", sensitivity / rate)):
         pl = brdp.optimize(epsilon=ei, delta=di, sensitivity=dk, theta=theta, kernel="gaussian", accountant="paper")
         rows.append({"mode": mode, "inner ε": ei, "inner δ": di, "σ_E": se, "σ_y": pl.scale, "q": pl.q,
                      "acceptance, eq. (13) corrected": brdp.subsampled_acceptance(

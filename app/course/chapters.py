@@ -155,8 +155,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         "privacy. Which cost to believe? The exact one, computed from the output distributions themselves. The "
         "paper's own formula errs both ways: here it overcharges, elsewhere it approves plans that give people away.",
         "eps",
-        "green dots are released within ±1; grey ones missed and were redrawn (recycled); orange ones missed but were "
-        "released all the same.",
+        "green dots land within ±1; grey ones missed and were drawn again; orange ones missed but went out anyway.",
         "At ε = 1, in what share of releases does a BR-DP release land within ±1?",
         Check("39.6 %", (
             "Read the sentence under the picture at ε = 1.",

@@ -131,13 +131,13 @@ def _redraw(eps: float) -> Picture:
     plan = cbrdp.plan(key)
     draws, _ = cbrdp.recycler(key, 0)
     return Picture(
-        fbrdp.recycler(draws, theta=THETA, title=f"Noise drawn for {int(draws['release'].max()) + 1} releases, "
-                       "redrawn when it misses", x="noise draw (in order)"), draws,
+        fbrdp.recycler(draws, theta=THETA, title=f"{int(draws['release'].max()) + 1} releases, the misses redrawn",
+                       x="noise draw (in order)"),
+        draws,
         "Successive noise draws of 40 releases, coloured released within the tolerance, released outside it, or "
         "thrown away and redrawn, with the band of accurate answers shaded.",
-        f"At ε = {number(eps)} and δ = 10⁻⁵ (exact cost), a BR-DP release lands within ±1 of the truth in "
-        f"**{_pct(plan.acceptance, 1)}** of releases, against {_pct(plan.dp_acceptance, 1)} for plain Gaussian "
-        "noise with the same guarantee.",
+        f"At ε = {number(eps)} (δ = 10⁻⁵, exact cost), **{_pct(plan.acceptance, 1)}** of BR-DP releases land "
+        f"within ±1 of the truth; plain Gaussian noise, same guarantee: {_pct(plan.dp_acceptance, 1)}.",
     )
 
 

@@ -39,7 +39,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "most answers are nearly as likely under every true value.",
         ("25",),
         check=Check("25", (
-            "Read the metric “LDP bound Σε” under the picture.",
+            "Read the first sentence under the picture: what does adding up the ε's charge?",
             "The bound adds the ε of every answer given, whatever the answers were.")),
     ),
 )

@@ -13,7 +13,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "paper's “roughly 2.705”.",
         ("1.35301",),
         check=Check("1.35301", (
-            "Read the metric “zCDP budget ρ*” in the numbers under the picture.",
+            "Read the metric “zCDP budget ρ*” under The paper in depth.",
             "It is the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε; with ln(1/δ) ≈ 13.8 it lies between one and two.")),
     ),
     Exercise(

@@ -32,7 +32,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "svt-at-threshold",
         "With r = r^op and α = 0, a count exactly at the threshold is reported as above it with what probability "
-        "for k = 200? (The last number under the opening picture, or the Correction part.)",
+        "for k = 200? (The metric “P[yes] for a count at τ” under The paper in depth, or the Correction part.)",
         {"eps": "1", "c": "50", "neg": "200", "alpha": "0", "corr": "optimal", "part": "Correction"},
         "1/(k + 1) = **0.004975**, whatever the noise: r^op solves Pr[v − ρ > r] = 1/(k + 1) (Eq. 9 at "
         "α = 0). SVT with r^op buys a very low false-positive rate at the price of recall.",

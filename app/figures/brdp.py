@@ -65,7 +65,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
         traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"], "name": outcome,
                        "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
                        "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
-                       "noise %{number(y, 3)}<extra></extra>"})
+                       "noise %{y:.3g}<extra></extra>"})
     if step is not None and len(draws):
         last = draws.iloc[-1]
         traces.append({"type": "scatter", "mode": "markers", "x": [last["draw"]], "y": [last["noise"]],
@@ -76,7 +76,7 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
     shown = f": draw {len(draws)} of {len(full)}" if step is not None else ""
     return figure(traces, title=title or f"Kernel draws of {n_rel} release{'' if n_rel == 1 else 's'}{shown}",
                   margin={"l": 60, "r": 20, "t": 60, "b": 50},
-                  x=x, y="noise n = output − true answer", y_range=(-span, span),
+                  x=x, y="noise n = output − truth", y_range=(-span, span),
                   # room for the newest draw's ring at either end
                   xaxis={"title": {"text": x},
                          "range": [-1 - 0.02 * len(full), max(len(full), 1) + 0.02 * len(full)]},
@@ -238,8 +238,8 @@ def subsampling_noise(df: pd.DataFrame, *, rate: float, query: str) -> go.Figure
     paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
     traces = [
         line(paper["rate"], paper["sigma_e"], name=f"sampling error σ_E ({query})", color="#D55E00"),
-        line(paper["rate"], paper["sigma_y"], name="kernel σ_y, paper (Δ_f)", color=COLORS["brdp_paper"]),
-        line(corr["rate"], corr["sigma_y"], name="kernel σ_y, corrected (Δ_f / p)", color=COLORS["brdp"]),
+        line(paper["rate"], paper["sigma_y"], name="kernel σ_y, paper (sensitivity Δ)", color=COLORS["brdp_paper"]),
+        line(corr["rate"], corr["sigma_y"], name="kernel σ_y, corrected (sensitivity Δ / p)", color=COLORS["brdp"]),
         line(paper["rate"], paper["total"], name="total √(σ_E² + σ_y²), paper", color=COLORS["brdp_paper"],
              dash="dot", width=1.8),
         line(corr["rate"], corr["total"], name="total, corrected", color=COLORS["brdp"], dash="dot", width=1.8),
@@ -253,9 +253,9 @@ def subsampling_acceptance(df: pd.DataFrame, *, rate: float, optima: dict[str, f
     """Acceptance against p: as the paper computes it (eq. 13 corrected, Δ_f) and truly (Δ_f / p), p* marked."""
     paper, corr = df[df["mode"] == "paper"], df[df["mode"] == "corrected"]
     traces = [
-        line(paper["rate"], paper["acceptance"], name="paper mode: eq. (13) corrected, sensitivity Δ_f",
+        line(paper["rate"], paper["acceptance"], name="paper mode: eq. (13) corrected, sensitivity Δ",
              color=COLORS["brdp_paper"]),
-        line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ_f / p",
+        line(corr["rate"], corr["acceptance"], name="corrected: true acceptance, sensitivity Δ / p",
              color=COLORS["brdp"]),
     ]
     marks = [vline(rate, f"p = {number(rate)}")]

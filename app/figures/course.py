@@ -75,17 +75,17 @@ def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
     below = part[~part["positive"]]
     dots = {"type": "scatter", "mode": "markers"}
     traces = [
-        dots | {"x": below["step"].to_numpy(), "y": below["noisy_answer"].to_numpy(), "name": "answered “below” (free)",
+        dots | {"x": below["step"].to_numpy(), "y": below["noisy_answer"].to_numpy(), "name": "“below” (free)",
                 "marker": {"color": COLORS["reference"], "size": 7}},
-        dots | {"x": above["step"].to_numpy(), "y": above["noisy_answer"].to_numpy(), "name": "answered “above”",
+        dots | {"x": above["step"].to_numpy(), "y": above["noisy_answer"].to_numpy(), "name": "“above”",
                 "marker": {"color": COLORS["brdp"], "size": 12, "symbol": "diamond"}},
-        line(part["step"].to_numpy(), part["noisy_threshold"].to_numpy(), name="the noisy threshold",
+        line(part["step"].to_numpy(), part["noisy_threshold"].to_numpy(), name="noisy threshold",
              color=COLORS["brdp_paper"]),
     ]
     limit = ({"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": threshold, "y1": threshold,
               "line": {"color": COLORS["reference"], "dash": "dash", "width": 1.5}},
              {"x": 1.0, "xref": "paper", "y": threshold, "text": f"threshold {number(threshold)}", "showarrow": False,
               "xanchor": "right", "yanchor": "bottom", "font": {"color": COLORS["reference"]}})
-    return figure(traces, title=f"The first {len(part)} counts screened, each against one noisy threshold",
+    return figure(traces, title=f"{len(part)} counts against one noisy threshold",
                   x="count number (in the order screened)", y="noisy count (log scale)", marks=[limit], log_y=True,
                   hovermode="closest")

@@ -208,7 +208,7 @@ def slides(
     for k in layout_keys:  # a frame can set a layout value, never unset one: each setting must be at every stop
         shapes = {frozenset(_paths(s["layout"].get(k))) for s in stops}
         if len(shapes) > 1:
-            odd = sorted(set.union(*map(set, shapes)) - set.intersection(*map(set, shapes)))
+            odd = sorted(frozenset.union(*shapes) - frozenset.intersection(*shapes))
             raise ValueError(f"the layout's {k} sets {', '.join(odd[:3])} at some stops of {key!r} only")
     frames = tuple(
         {

@@ -13,9 +13,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+import dpcore
 from app import compute, instant, ledger, params, ui
 from app.figures import baselines as figs
-from app.notation import number
+from app.notation import number, odds_factor, percent
 from dpcore import ledger as dl
 
 TITLE = "Gaussian & Laplace: the two classic mechanisms"
@@ -75,7 +76,7 @@ def render(s: Settings) -> None:
 def noise(s: Settings) -> None:
     """1 · The picture of the idea: the two calibrated noise densities with the accuracy band."""
     with ui.panel(
-        "1 · How much noise?",
+        "How much noise?",
         "Laplace noise is peaked with heavier tails; Gaussian noise is flatter near zero. Lower ε and both widen; "
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
         key="classic-noise",
@@ -94,6 +95,7 @@ def headline(s: Settings) -> None:
         cal = compute.calibration(s.eps, s.delta, s.sens, s.calib)
         _, summary = compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)
         total = compute.composed_epsilons(s.eps, s.delta, s.sens, s.calib, s.T)
+        st.markdown(_buys(s, cal, summary, total))
         for row, mech in enumerate(compute.MECHS):
             name = mech.capitalize()
             symbol = "σ" if mech == "gaussian" else "b"
@@ -122,10 +124,26 @@ def headline(s: Settings) -> None:
         )
 
 
+def _buys(s: Settings, cal: dpcore.Calibration, summary: pd.DataFrame, total: compute.ComposedEpsilons) -> str:
+    """What the settings buy, in sentences: what ε and δ promise, how often each noise is accurate, and what many
+    releases cost (the metrics under them give the exact values)."""
+    within = dict(zip(summary["mechanism"], summary["exact_within_theta"], strict=True))
+    return (
+        f"At ε = {number(s.eps)} and δ = {number(s.delta)}, one person's data can change the odds of any answer by at "
+        f"most {odds_factor(s.eps)} (e^ε), except with a chance δ. Laplace noise, of typical size b = "
+        f"{number(cal.laplace_scale, 3)}, lands within ±θ = {number(s.theta)} of the true answer in "
+        f"**{percent(within['laplace'])}** of releases; Gaussian noise, of typical size σ = {number(cal.sigma, 3)}, "
+        f"in **{percent(within['gaussian'])}**.\n\n"
+        f"After T = {s.T} such releases, counted exactly, Gaussian noise has spent ε = "
+        f"{number(total.of('gaussian'), 3)} and Laplace noise ε = {number(total.of('laplace'), 3)} in total (with "
+        f"δ = {number(s.delta)}), against the simple sum {number(s.T * s.eps)}."
+    )
+
+
 def accuracy(s: Settings) -> None:
     """2 · Accuracy against ε for both mechanisms."""
     with ui.panel(
-        "2 · How accurate, for each ε?",
+        "How accurate, for each ε?",
         "accuracy rises steeply over a narrow range of ε. At small ε Laplace is usually more accurate for the same "
         "(ε, δ); Gaussian catches up only at large ε or large δ.",
         key="classic-accuracy",
@@ -139,7 +157,7 @@ def accuracy(s: Settings) -> None:
 def profiles(s: Settings) -> None:
     """3 · Privacy profiles δ(ε′) with the calibration target."""
     with ui.panel(
-        "3 · Privacy profiles δ(ε′)",
+        "Every guarantee one mechanism gives: its privacy profile",
         "one mechanism satisfies a whole curve of (ε′, δ) guarantees. Both curves pass through (or below) the target "
         "marker — that is what calibration means. Laplace reaches δ = 0 at ε′ = Δ/b (pure DP); the Gaussian never "
         "does.",
@@ -154,7 +172,7 @@ def profiles(s: Settings) -> None:
 def composition(s: Settings) -> None:
     """4 · Total ε after T releases."""
     with ui.panel(
-        "4 · Composition: many releases",
+        "Many releases: composition",
         "the exact total grows roughly like √T, far below the naive T·ε; the Gaussian composes especially well, "
         "which is why large systems favour it.",
         key="classic-composition",
@@ -168,7 +186,7 @@ def composition(s: Settings) -> None:
 def samples(s: Settings) -> None:
     """5 · Seeded samples over the exact densities."""
     with ui.panel(
-        "5 · 100 000 sampled outputs",
+        "100 000 sampled outputs",
         "the histograms of seeded draws sit on the exact densities; the empirical share within ±θ matches the exact "
         "probability within a few standard errors. Change the seed to redraw.",
     ):

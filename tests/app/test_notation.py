@@ -147,3 +147,18 @@ def test_a_tiny_delta_reads_negligible_by_one_rule():
     assert notation.tex("with δ ≤ 10⁻²⁰.") == "with δ ≤ negligible."
     assert notation.tex("δ = 1e-05") == "δ = 10⁻⁵"
     assert notation.tex("p = 1e-20") == "p = 10⁻²⁰"
+
+
+def test_shares_ratios_and_odds_read_as_people_say_them():
+    """A share as a percentage (39.6 %, 100.0 %), a ratio as 2.5× or 1,490×, and a budget ε as the factor on
+    anyone's odds: e¹ = 2.71828… reads ×2.72, e⁵ = 148.41… ×148, e¹⁰ = 22026.5… ×22,026, e²⁵ ≈ 7.2·10¹⁰."""
+    from app import notation
+
+    assert notation.percent(0.39568) == "39.6 %" and notation.percent(0.004975, 2) == "0.50 %"
+    assert notation.percent(1.0) == "100.0 %" and notation.percent(0.1, 0) == "10 %"
+    assert notation.percent(0.00013) == "0.013 %" and notation.percent(0.0) == "0.0 %"
+    assert notation.times(689.3) == "689×" and notation.times(2.54) == "2.5×"
+    assert notation.times(math.inf) == "infinitely"
+    assert notation.odds_factor(1.0) == "×2.72" and notation.odds_factor(5.0) == "×148"
+    assert notation.odds_factor(10.0) == "×22,026" and notation.odds_factor(25.0) == "×7.2·10¹⁰"
+    assert notation.odds_factor(800.0) == "an unlimited factor"

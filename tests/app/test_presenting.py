@@ -154,16 +154,16 @@ def test_my_lesson_opens_each_view_on_the_chosen_panel():
     at = open_boxes(open_page("baselines.py", {"eps": "2"}), classroom.MY_LESSON_KEY)
     box = at.selectbox(key="_dpx_panel")
     assert (
-        box.options[:2] == ["1 · How much noise?", "What these settings buy"] and box.options[-1] == "top of the page"
+        box.options[:2] == ["How much noise?", "What these settings buy"] and box.options[-1] == "top of the page"
     )
-    box.set_value("4 · Composition: many releases").run()
+    box.set_value("Many releases: composition").run()
     at.text_input(key="_dpx_say").input("Point at √T").run()
     at.button(key="_dpx_add").click().run()
     (step,) = at.session_state[classroom.MY_LESSON]
     assert (step.page, step.panel, step.title, step.say) == (
         "baselines",
         "classic-composition",
-        "4 · Composition: many releases",
+        "Many releases: composition",
         "Point at √T",
     )
     lesson = sequences.decode(sequences.encode([step]))
@@ -187,7 +187,7 @@ def test_the_tab_keeps_the_lesson_and_a_new_session_gets_it_back(monkeypatch):
     """The keeper writes the lesson's code to the tab's storage when it changes; a new session of the tab (a pasted
     address) reads it back. The browser side is tested in tests/e2e/test_presenting.py; here the component's answer
     is played by a stand-in."""
-    steps = [Step("baselines", {"eps": "2"}, "first", "classic-noise", "1 · How much noise?"), Step("svt", {"c": "5"})]
+    steps = [Step("baselines", {"eps": "2"}, "first", "classic-noise", "How much noise?"), Step("svt", {"c": "5"})]
     sent: list[dict] = []
 
     def keeper(*, key, data, on_kept_change):
@@ -263,7 +263,7 @@ def test_a_link_from_another_page_keeps_its_part_and_settings():
     at.run()
     assert not at.exception and not at.error
     assert at.session_state["_page"] == "brdp" and at.query_params.get("part") in ("Privacy", ["Privacy"])
-    assert "7 · Privacy profile" in [h.value for h in at.header]
+    assert "Every guarantee the plan gives: its privacy profile" in [h.value for h in at.header]
     assert at.select_slider(key="eps").value == 0.1  # the view's own ε, not the SVT page's, nor the default
     assert _component(at, presenting.AGENT_KEY)["panel"] == "recycling-privacy-profile"
 

@@ -14,15 +14,24 @@ import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import brdp as compute
-from app.notation import number
+from app.notation import number, odds_factor, percent, times
 from app.views.brdp import explore, reproduce
 from dpcore import ledger as dl
+from dpcore.brdp import BRDPPlan
 
 TITLE = "BR-DP: redraw the noisy answers that miss"
 IDEA = (
     "**Budget recycling** (BR-DP) adds noise as usual, but when the noisy answer misses the truth by more than θ it "
-    "throws the answer away with probability q and draws again — so more answers land within ±θ, and every redraw "
-    "costs a little privacy."
+    "throws the answer away with probability q and draws again, so that more answers land within ±θ for the same "
+    "privacy budget."
+)
+#: Below this redraw probability a plan redraws nothing a reader could see (the optimiser's q for a Laplace kernel
+#: at θ = Δ is ~10⁻¹¹): the page says it redraws nothing.
+NO_REDRAW = 1e-6
+#: What "The paper in depth" holds on this page.
+IN_DEPTH = (
+    "Jiang, Du, Sharma & Yan (2024) in detail: the recycler step by step, how the budget is split between the noise "
+    "and the redraws, the paper's privacy accountant beside the exact one, many releases, and sampling."
 )
 
 #: One-click example settings (widget key → value): two settings where the paper's accountant approves a plan that
@@ -106,8 +115,9 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The idea in one sentence and one picture, then the plan's numbers, then the explore tabs (or the paper's
-    figures in the reproduce view, which follows none of the controls)."""
+    """The newcomer layer (the idea in one sentence and one picture, then what the plan buys and costs in sentences),
+    then "The paper in depth": the plan by both accountants and the explore tabs (or the paper's figures in the
+    reproduce view, which follows none of the controls)."""
     ui.header(TITLE, IDEA, lesson="brdp")
     if s.view == "reproduce":
         reproduce.render()
@@ -120,6 +130,8 @@ def render(s: Settings) -> None:
                                        source="brdp"))
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the plan's own panel already shows the error
+    ui.paper_in_depth(IN_DEPTH)
+    numbers(s)
     explore.render(s)
 
 
@@ -136,21 +148,71 @@ def picture(s: Settings) -> None:
 
 
 def headline(s: Settings) -> None:
-    """What this plan buys and what it costs, each number with what it means."""
-    with ui.panel("What this plan buys"):
+    """What this plan buys and what it costs, in sentences, each number with what it means; where the paper's
+    accountant and the exact one disagree, one sentence says which to believe (the exact one) and why."""
+    with ui.panel("What this plan buys, and its price"):
         plan = compute.plan(s.key)
-        held = plan.epsilon_y < s.eps * (1 - 1e-9)
-        if held:
-            st.markdown(f"The noise runs at **ε_y = {number(plan.epsilon_y, 3)}** of your ε = "
-                        f"{number(s.eps)}; the rest pays for redrawing a missed answer with probability "
-                        f"**q = {number(plan.q, 3)}**.")
+        st.markdown(_buys(s, plan))
+        if not plan.sound:
+            st.warning(
+                f"**This plan is not private at ε = {number(s.eps)}, δ = {number(s.delta)}.** Counted exactly, from "
+                "the two output distributions (with and without one person), its δ is "
+                f"{number(plan.exact_delta, 3)}, {times(plan.exact_delta / s.delta)} the δ allowed; the paper's "
+                f"formula for the cost of recycling says δ = {number(plan.paper_delta, 3)} and approves it. Believe "
+                "the exact count: it is computed from what is released, the paper's formula is a model that errs "
+                "both ways.", icon=":material/gpp_bad:")
         else:
-            st.markdown(f"Here the noise runs at the **full ε = {number(s.eps)}** (ε_y = ε) and still "
-                        f"redraws a missed answer with probability **q = {number(plan.q, 3)}**: at one "
-                        "release the exact accountant finds this recycling free, because where a redraw "
-                        "changes the odds the noise alone leaks less than ε." if plan.q > 0 else
-                        f"Here the best plan is plain DP: the noise runs at the full ε = {number(s.eps)} and "
-                        "nothing is redrawn (q = 0).")
+            st.markdown(_price(s, plan))
+
+
+def _buys(s: Settings, plan: BRDPPlan) -> str:
+    """What the plan buys: accurate answers, and how often it redraws to get them."""
+    noise = f"plain {s.kernel.capitalize()} noise"
+    draws = number(plan.expected_draws, 3)
+    if plan.q < NO_REDRAW:
+        zero = "q = 0" if plan.q == 0 else "q ≈ 0"
+        return (f"Here the best plan redraws nothing ({zero}): it is {noise}, whose answers land within ±θ = "
+                f"{number(s.theta)} of the truth in **{percent(plan.acceptance)}** of releases.")
+    return (f"**{percent(plan.acceptance)}** of the released answers land within ±θ = {number(s.theta)} of the "
+            f"truth, against {percent(plan.dp_acceptance)} with {noise} at the same budget and no redraws. To get "
+            f"there, a missed answer is thrown away and drawn again with probability q = {number(plan.q, 3)}: an "
+            f"answer takes {draws} draw{'' if draws == '1' else 's'} on average.")
+
+
+def _price(s: Settings, plan: BRDPPlan) -> str:
+    """The price of a sound plan: what ε and δ promise, where the redraws' cost comes from, and which δ to believe."""
+    text = (f"The price is your budget, ε = {number(s.eps)} and δ = {number(s.delta)}: one person's data can change "
+            f"the odds of any answer by at most {odds_factor(s.eps)} (e^ε), except with a chance of at most δ.")
+    if plan.q >= NO_REDRAW and plan.epsilon_y < s.eps * (1 - 1e-9):
+        text += (f" The noise itself uses ε_y = {number(plan.epsilon_y, 3)} of that ε (a little more noise than "
+                 "plain noise needs); the rest pays for the redraws.")
+    elif plan.q >= NO_REDRAW:
+        text += (" For a single release the redraws cost nothing extra here: where a redraw changes the odds, the "
+                 "noise alone leaks less than ε.")
+    exact, paper = plan.exact_delta, plan.paper_delta
+    why = "computed from the two output distributions (with and without one person) themselves"
+    if paper > exact * 1.01:
+        text += (f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
+                 f"the cost of recycling over-charges here ({number(paper, 3)}, {times(paper / exact)} too much), "
+                 "and at other settings it approves plans that are not private (the example settings in the "
+                 "sidebar).")
+    elif exact > paper * 1.01:
+        text += (f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
+                 f"the cost of recycling under-reports it here ({number(paper, 3)}), although this plan still "
+                 "keeps its promise.")
+    else:
+        text += (f" Counted exactly from the two output distributions (with and without one person), its δ is "
+                 f"{number(exact, 3)}, as the paper's own formula also finds.")
+    return text
+
+
+def numbers(s: Settings) -> None:
+    """The plan in the paper's terms: the noise's share of ε and the δ by both accountants, side by side."""
+    with ui.panel("The plan in numbers, by both accountants", paper="Theorem 1 (the paper's accountant)"):
+        plan = compute.plan(s.key)
+        st.markdown("An **accountant** turns a plan into its privacy cost, the δ with which the e^ε promise may "
+                    "fail. The paper's accountant is a formula for what a redraw adds; the exact one computes δ "
+                    "from the two output distributions, with and without one person.")
         c = st.columns(4)
         c[0].metric("BR-DP: chance within ±θ", f"{plan.acceptance:.4f}", f"{plan.gain:+.4f} vs plain DP",
                     help=f"The share of released answers whose error is at most θ = {number(s.theta)}: how "
@@ -160,20 +222,16 @@ def headline(s: Settings) -> None:
                          "redrawn.")
         c[2].metric("draws per release (mean)", f"{plan.expected_draws:.3f}",
                     help="How many times the noise is drawn on average before an answer is released.")
-        c[3].metric("kernel's share ε_y / ε", number(plan.epsilon_y / s.eps, 3),
-                    help="The part of ε spent on the noise itself; the rest pays for the redraws.")
+        c[3].metric("noise's share of ε", number(plan.epsilon_y / s.eps, 3),
+                    help="ε_y / ε: the part of ε spent on the noise itself; the rest pays for the redraws.")
         ui.paper_vs_exact(f"δ at ε = {number(s.eps)}", plan.paper_delta, plan.exact_delta, digits=3,
                           help="The probability with which the e^ε promise may fail, by the paper's model of "
                                "recycling (left) and computed exactly from the two output distributions (right).")
-        if not plan.sound:
-            st.warning(f"This plan is NOT ({number(s.eps)}, {number(s.delta)})-DP: its exact δ is "
-                       f"{number(plan.exact_delta, 3)}, above the target {number(s.delta)}.",
-                       icon=":material/gpp_bad:")
-        elif plan.paper_delta > s.delta * (1 + 1e-6):
+        if plan.sound and plan.paper_delta > s.delta * (1 + 1e-6):
             st.info(f"The paper's model would reject this plan (its δ = {number(plan.paper_delta, 3)} > "
                     f"{number(s.delta)}), but the exact δ is within the target: for these settings the "
                     "paper's model is over-cautious. The example settings in the sidebar show the opposite, "
                     "dangerous case.", icon=":material/info:")
 
 
-__all__ = ["IDEA", "PRESETS", "Settings", "TITLE", "headline", "picture", "render", "sidebar"]
+__all__ = ["IDEA", "IN_DEPTH", "PRESETS", "Settings", "TITLE", "headline", "numbers", "picture", "render", "sidebar"]

@@ -1,4 +1,5 @@
-"""The explore view of the BR-DP page: four tabs of panels that follow the sidebar (Jiang et al. 2024).
+"""The explore view's paper in depth on the BR-DP page: four tabs of panels that follow the sidebar (Jiang et al.
+2024), under the newcomer layer of :mod:`app.views.brdp`.
 
 Mechanism (the recycler, Fig. 1; the output density, Prop. 1), Budget (Alg. 2, Figs. 3-4), Privacy (Thm. 1, the
 privacy profile, composition as in Fig. 5, the paper-vs-exact audit) and Subsampling (Sec. 7, Figs. 6-8 at your
@@ -96,22 +97,23 @@ def _live_counters(key: compute.PlanKey, seed: int, step: int) -> pd.DataFrame:
 
 def mechanism_panels(s: Settings) -> None:
     """The recycler stream (Fig. 1) and the output density (Prop. 1)."""
-    with ui.panel("1 · The recycler at work, step by step",
+    with ui.panel("The recycler at work, step by step",
                   "draws within ±θ (green) are always released; draws that miss are thrown away (grey) with "
                   "probability q, otherwise released (orange). Press Reset, then Play or Step, and watch the "
-                  "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ."):
+                  "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ.",
+                  paper="Fig. 1"):
         recycler_player(s, compute.recycler(s.key, s.seed)[0])
         st.caption(f"Over {compute.RECYCLER_COUNTED:,} releases of the same seeded recycler:")
         st.dataframe(ui.memo_figure(_counters_table, s.key, s.seed), hide_index=True, width="stretch")
 
     plan = compute.plan(s.key)
     wider = "wider" if plan.scale > plan.dp_scale * (1 + 1e-9) else "no wider"
-    with ui.panel("2 · Where the answers land (Prop. 1)",
+    with ui.panel("Where the answers land",
                   f"inside ±θ the kernel's density is lifted by 1/(1 − p̄q), outside it is scaled down by "
                   f"(1 − q)/(1 − p̄q): a jump at ±θ. Here the kernel is {wider} than plain DP's noise "
                   f"(ε_y = {number(plan.epsilon_y, 3)} of ε = {number(s.eps)}), and BR-DP releases an answer "
                   f"outside ±θ with probability {1 - plan.acceptance:.3f} against "
-                  f"{1 - plan.dp_acceptance:.3f} for plain DP."):
+                  f"{1 - plan.dp_acceptance:.3f} for plain DP.", paper="Proposition 1"):
         ui.chart(instant.figure(_density_at, "theta", s.theta, s.key._replace(theta=None), s.seed,
                                 slot="recycling-density"),
                  lambda: compute.density(s.key, s.seed)[0], name="output density",
@@ -123,11 +125,6 @@ def _counters_table(key: compute.PlanKey, seed: int) -> pd.DataFrame:
     return counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"})
 
 
-def _density_figure(key: compute.PlanKey, seed: int, kernel: str, theta: float) -> go.Figure:
-    curves, hist = compute.density(key, seed)
-    return figs.density(curves, hist, kernel=kernel, theta=theta)
-
-
 def _density_at(theta: float, key: compute.PlanKey, seed: int) -> go.Figure:
     """The output density at one θ (every stop of θ travels with the chart: app.instant)."""
     curves, hist = compute.density(key._replace(theta=theta), seed)
@@ -136,26 +133,28 @@ def _density_at(theta: float, key: compute.PlanKey, seed: int) -> go.Figure:
 
 def budget_panels(s: Settings) -> None:
     """Budget split (Alg. 2), q against ε_y (Fig. 3), acceptance against ε (Fig. 4)."""
-    with ui.panel("3 · Budget split landscape (Alg. 2)",
+    with ui.panel("Splitting ε between the noise and the redraws",
                   "a sharper kernel (larger ε_y) leaves less for recycling (smaller q). Red crosses: ε_y whose "
                   "Alg.-1 q is not (ε, δ)-DP under the exact accountant. Click the dotted legend entry for the "
                   "printed eq. (10), whose algebra error makes Alg. 2 pick ε_y = ε and report a meaningless ~1.",
-                  key="recycling-budget-split"):
+                  key="recycling-budget-split", paper="Algorithm 2, with Algorithm 1 for q"):
         df = compute.landscape(s.eps, s.delta, s.sens, s.theta, s.kernel, s.calib)
         plan = compute.plan(s.key)
         ui.chart(figs.landscape(df, epsilon=s.eps, delta=s.delta, chosen_eps_y=plan.epsilon_y), df,
                  name="budget split", alt="Acceptance, q and p_theta against eps_y with the optimum marked.")
 
-    with ui.panel("4 · q against ε_y (Fig. 3)",
-                  "Alg. 1's q is never below the baseline 1 − e^{−(ε − ε_y)}; a larger δ allows a larger q."):
+    with ui.panel("How often to redraw, for each split",
+                  "Alg. 1's q is never below the baseline 1 − e^{−(ε − ε_y)}; a larger δ allows a larger q.",
+                  paper="Fig. 3 and Algorithm 1"):
         deltas = tuple(sorted({s.delta, *OTHER_DELTAS}, reverse=True))
         df = compute.q_curves(s.eps, deltas, s.sens, s.theta, s.kernel, s.calib)
         ui.chart(figs.q_curves(df, epsilon=s.eps), df, name="q vs eps_y",
                  alt="Recycling probability q against eps_y for the baseline and Alg. 1 at several deltas.")
 
-    with ui.panel("5 · Acceptance against ε (Fig. 4)",
+    with ui.panel("Accurate answers against ε",
                   "BR-DP is never below DP (Prop. 4) and the gain grows with ε. The exact optimum goes further: "
-                  "at small ε it can keep ε_y = ε and still recycle: at one release some recycling is free."):
+                  "at small ε it can keep ε_y = ε and still recycle: at one release some recycling is free.",
+                  paper="Fig. 4 and Proposition 4"):
         df = compute.acceptance(s.delta, s.sens, s.theta, s.kernel, s.calib)
         ui.chart(figs.acceptance(df, kernel=s.kernel, epsilon=s.eps), df, name="acceptance vs eps",
                  alt="Acceptance against total epsilon for DP, BR-DP with the paper's plan and with the exact optimum.")
@@ -163,14 +162,15 @@ def budget_panels(s: Settings) -> None:
 
 def privacy_panels(s: Settings) -> None:
     """Privacy loss (Thm. 1), profile, composition (Fig. 5), paper-vs-exact audit."""
-    with ui.panel("6 · Privacy loss (Thm. 1)",
+    with ui.panel("What one answer can give away, by the paper's model and exactly",
                   "the paper shifts a share W of the kernel's loss by L = −ln(1 − q) everywhere; the exact loss is "
-                  "shifted only on S(y) \\ S(y′) (by +L) and S(y′) \\ S(y) (by −L), so the two pictures differ."):
+                  "shifted only where an output would be redrawn for one data set and not for the other (by +L, or "
+                  "by −L the other way round), so the two pictures differ.", paper="Theorem 1"):
         df, inf_mass = compute.loss(s.key)
         ui.chart(figs.loss(df, epsilon=s.eps, inf_mass=inf_mass), df, name="privacy loss",
                  alt="Densities of the kernel privacy loss, the paper's mixture and the exact BR-DP loss.")
 
-    with ui.panel("7 · Privacy profile",
+    with ui.panel("Every guarantee the plan gives: its privacy profile",
                   "a plan is (ε, δ)-DP exactly when the green curve passes through or below the ×. "
                   "Try the example settings "
                   "\"Paper approves …\" in the sidebar: the paper's pink curve stays under the target while the "
@@ -183,10 +183,10 @@ def privacy_panels(s: Settings) -> None:
         ui.chart(figs.profile(df, epsilon=s.eps, delta=s.delta, kernel=s.kernel), df, name="privacy profile",
                  alt="Privacy profiles delta(eps) of the kernel, plain DP, the paper's BR-DP and the exact BR-DP.")
 
-    with ui.panel("8 · Composition: T releases (Fig. 5)",
+    with ui.panel("Many releases: the total cost",
                   "BR-DP and DP are close and which is lower depends on T and the accountant; a plan that recycles "
                   "\"for free\" at T = 1 (the exact optimum at small ε) composes badly: at the defaults, compare "
-                  "T = 100."):
+                  "T = 100.", paper="Theorem 3 and Fig. 5"):
         done = background.result(compute.composition, s.key, s.T, compute.plan(s.key), slot="composition",
                                  label="Composing privacy-loss distributions")
         if done is not None:
@@ -199,8 +199,9 @@ def privacy_panels(s: Settings) -> None:
             ui.chart(figs.composition(df, delta=s.delta, compositions=s.T), df, name="composition",
                      alt="Total epsilon after T releases: BR-DP under Thm 3, exact BR-DP and plain DP.")
 
-    with ui.panel("11 · Paper vs exact: audit of the plans",
-                  "the paper's plan and the exact optimum side by side, each judged by both accountants."):
+    with ui.panel("The paper's plan and the exact best plan, each judged both ways",
+                  "the paper's plan and the exact optimum side by side, each judged by both accountants.",
+                  paper="Algorithms 1 and 2"):
         table = background.result(compute.audit, s.key, slot="audit", label="Optimising under both accountants")
         if table is not None:
             st.dataframe(table, hide_index=True, width="stretch")
@@ -208,13 +209,13 @@ def privacy_panels(s: Settings) -> None:
 
 def sampling_panels(s: Settings) -> None:
     """Subsampling (Sec. 7, Alg. 4) and the experiment sandbox (Figs. 7/8)."""
-    with ui.panel("9 · Subsampling (Sec. 7, Alg. 4)",
+    with ui.panel("Answering from a random sample of the data",
                   "smaller p amplifies privacy (larger inner ε) but adds sampling error. The paper keeps the "
-                  "sensitivity Δ_f and lets the recycler bound E + N (eq. 13); with the rescaled estimator's "
-                  "sensitivity Δ_f/p and the true acceptance the gain disappears. The curves use Alg. 2's "
+                  "sensitivity Δ and lets the recycler bound E + N (eq. 13); with the rescaled estimator's "
+                  "sensitivity Δ/p and the true acceptance the gain disappears. The curves use Alg. 2's "
                   "kernel at each p; Alg. 4 itself maximises eq. (13), which can pick a degenerate q = 1 corner. "
                   "Bottom (Fig. 6 at your settings): paper mode can pick p* < 1 (often at small |X|) where "
-                  "corrected mode keeps p* = 1."):
+                  "corrected mode keeps p* = 1.", paper="Section 7, Algorithm 4 and Fig. 6"):
         done = background.result(compute.subsampling, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,
                                  slot="subsampling",
                                  label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size")
@@ -226,7 +227,7 @@ def sampling_panels(s: Settings) -> None:
             c[0].metric("Alg. 4 p*, paper mode", number(optima['paper'].rate, 3),
                         help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
                         f"{optima['paper'].true_acceptance:.3f}")
-            c[1].metric("p*, corrected (Δ_f / p, true acceptance)", number(optima['corrected'].rate, 3),
+            c[1].metric("p*, corrected (Δ / p, true acceptance)", number(optima['corrected'].rate, 3),
                         help=f"true acceptance {optima['corrected'].true_acceptance:.3f}")
             ui.chart(figs.subsampling_noise(df, rate=s.rate, query=s.query), df, name="subsampling noise",
                      alt="Sampling error and kernel standard deviations against the sampling rate.")
@@ -246,10 +247,11 @@ def sampling_panels(s: Settings) -> None:
                                    y="acceptance", n_records=s.n_records), sizes, name="acceptance vs size",
                          alt="True acceptance at Alg. 4's sampling rate against the data-set size, both modes.")
 
-    with ui.panel("10 · Experiment sandbox (Figs. 7/8)",
+    with ui.panel("Six mechanisms on synthetic data",
                   "Laplace beats Gaussian at the same budget; BR-DP helps most where θ is small against the noise. "
                   "Subsampling at the rate Alg. 4 picks can collapse the answer (a handful of records). Below: "
-                  "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise)."):
+                  "acceptance of every mechanism against ε (BR-DP on or above its DP line, up to Monte-Carlo noise).",
+                  paper="Figs. 7 and 8"):
         # one chart under the other: side by side, six boxes with their acceptance figures and six named curves
         # were squeezed into half the width
         stats = background.result(compute.experiment, s.eps, s.delta, s.sens, s.theta, s.query, s.n_records,

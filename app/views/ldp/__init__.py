@@ -8,22 +8,29 @@ view (:mod:`.reproduce`) has its own. Numbers come from :mod:`app.compute.ldp`, 
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
-from app.notation import number
+from app.notation import number, odds_factor
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
 from dpcore import ledger as dl
 
 TITLE = "Local DP: what did the answers actually reveal?"
 IDEA = (
-    "An ε-LDP answer *could* move anyone's belief about you by a factor e^ε, but the answers that really came out "
-    "usually move it much less — so a filter that charges only what was actually revealed can answer many more "
-    "questions within the same budget."
+    "In **local** differential privacy each person randomizes their own answer before sending it; an answer at budget "
+    "ε *could* move anyone's belief about the person by a factor e^ε, but the answers that really came out usually "
+    "move it much less, so a filter that charges only what was actually revealed can answer many more questions."
+)
+#: What "The paper in depth" holds on this page.
+IN_DEPTH = (
+    "Mingen Pan (2023) in detail: beliefs before and after the answers, the realized loss of every answer pattern, "
+    "the Bayesian privacy filter step by step, and continuous domains."
 )
 EXPLORE_PARTS = {"Beliefs": beliefs.render, "Filter": privacy_filter.render, "Continuous": continuous.render}
 
@@ -57,15 +64,9 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The page: the idea and its picture first, then the headline numbers and one part at a time."""
-    ui.header(
-        TITLE,
-        f"{IDEA} In **local** differential privacy each person randomizes their own answer before sending it. "
-        "Mingen Pan's paper measures the **realized privacy loss** ℓ of the answers that came out — the most any "
-        "observer can have learned about the person — and its **Bayesian privacy filter** keeps answering while ℓ "
-        "stays within a budget ε_G, checking every possible answer *before* a query runs.",
-        lesson="ldp",
-    )
+    """The newcomer layer (the idea and its picture, then what the answers revealed and how many queries the filter
+    answers, in sentences), then "The paper in depth": the numbers in the paper's terms and one part at a time."""
+    ui.header(TITLE, IDEA, lesson="ldp")
     ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
         dl.pure_release(s.epsg, label=f"Local DP filter session, budget {number(s.epsg)} per person",
                         source="ldp"))
@@ -74,6 +75,8 @@ def render(s: Settings) -> None:
         return
     idea(s)
     headline(s)
+    ui.paper_in_depth(IN_DEPTH)
+    numbers(s)
     tabs = params.parts(EXPLORE_PARTS)
     for tab, draw in zip(tabs, EXPLORE_PARTS.values(), strict=True):
         if tab.open:
@@ -89,7 +92,8 @@ def idea(s: Settings) -> None:
     with ui.panel(
         "The idea in one picture",
         "the blue line (what the answers revealed) stays far below the dotted one (what adding up ε charges). It "
-        "can even go down: an answer that makes the extreme values look alike takes knowledge back.",
+        "can even go down: an answer that makes the extreme values look alike takes knowledge back. The dashed "
+        "line is a budget ε_G per person: a filter that charges what was revealed keeps answering below it.",
     ):
         ui.chart(ui.memo_figure(_idea_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.epsg, s.ratio),
                  lambda: C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed),
@@ -105,22 +109,41 @@ def _idea_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int
 
 
 def headline(s: Settings) -> None:
-    """The numbers behind the picture, each with what it means."""
-    b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
-    t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-    unit = "e^ℓ" if s.ratio else "ℓ"
-    c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
-    c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
-                help="What the k answers, all answered, actually revealed: the largest factor (on the log scale) "
-                     "by which they can have moved any observer's belief about the person.")
-    c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
-                help="Basic composition Σε: the worst case over every answer the queries could have given.")
-    c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",
-                help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
-                     "give keeps the realized loss within ε_G.")
-    c[3].metric("Answered under basic composition", f"{t.basic_accepted} of {s.nq}",
-                help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.")
-    if s.epsg < s.eps:
-        st.info(f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "
-                "nothing, and the Bayesian filter only answers queries whose every possible answer stays "
-                "within ε_G.")
+    """What the answers revealed and what the filter answers, in sentences, each number with what it means."""
+    with ui.panel("What the answers revealed"):
+        b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
+        t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
+        text = (f"After k = {s.nq} answers at ε = {number(s.eps)} each, adding up the ε's charges "
+                f"{number(b.basic, 4)}: the answers could have moved an observer's odds about the person by up to "
+                f"{odds_factor(b.basic)}.")
+        if b.loss is not None and math.isfinite(b.loss):
+            text += (f" What these answers actually revealed, their **realized privacy loss** ℓ, is "
+                     f"**{number(b.loss, 3)}**: they can have moved anyone's odds about the person by at most "
+                     f"{odds_factor(b.loss)}, whatever she believed before.")
+        text += (f"\n\nWith a budget of ε_G = {number(s.epsg)} per person, a **Bayesian privacy filter**, which "
+                 "answers a query only if every answer it could give keeps ℓ within the budget, answers "
+                 f"**{t.accepted}** of the {s.nq} queries; adding up the ε's answers {t.basic_accepted}.")
+        st.markdown(text)
+        if s.epsg < s.eps:
+            st.info(f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "
+                    "nothing, and the Bayesian filter only answers queries whose every possible answer stays "
+                    "within ε_G.")
+
+
+def numbers(s: Settings) -> None:
+    """The same numbers in the paper's terms (on the log scale ℓ or as the factor e^ℓ), each with its help."""
+    with ui.panel("The answers' loss and the filter, in numbers"):
+        b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
+        t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
+        unit = "e^ℓ" if s.ratio else "ℓ"
+        c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
+        c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
+                    help="What the k answers, all answered, actually revealed: the largest factor (on the log "
+                         "scale) by which they can have moved any observer's belief about the person.")
+        c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
+                    help="Basic composition Σε: the worst case over every answer the queries could have given.")
+        c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",
+                    help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
+                         "give keeps the realized loss within ε_G.")
+        c[3].metric("Answered under basic composition", f"{t.basic_accepted} of {s.nq}",
+                    help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.")

@@ -24,7 +24,7 @@ def render(s: Settings) -> None:
 def posterior(s: Settings) -> None:
     """1 · Prior → posterior (Bayes' rule, Eq. 2)."""
     with ui.panel(
-        "1 · From prior to posterior",
+        "From prior to posterior",
         "the posterior moves with the *ratio* of likelihoods, not with the number of answers: flat stretches of Λ "
         "leave the belief where it was. With randomized response on 2 values, answers that balance out (as many 1s "
         "as 0s, Example 1) leave the posterior exactly equal to the prior.",
@@ -47,7 +47,7 @@ def posterior(s: Settings) -> None:
 def statement(s: Settings) -> None:
     """2 · A statement's knowledge gain inside the realized band (Lemma 3.1); the Lemma 3.2 construction."""
     with ui.panel(
-        "2 · A statement's confidence and the band it cannot leave",
+        "A statement's confidence and the band it cannot leave",
         "no statement, under any prior, gains more than the realized loss allows (Lemma 3.1), and that band is "
         "usually far inside the LDP band. The adversarial prior of Lemma 3.2 reaches the band's edge as its weight "
         "w → 0: the realized loss is the *least* upper bound on what anyone learns.",
@@ -74,7 +74,7 @@ def statement(s: Settings) -> None:
 def patterns(s: Settings) -> None:
     """3 · The realized loss of every possible answer pattern against the LDP bound (Eq. 10, Def. 3.3)."""
     with ui.panel(
-        "3 · Realized loss of every possible answer pattern",
+        "Realized loss of every possible answer pattern",
         "most patterns realize far less than the LDP bound; only a few (the most lopsided) touch it. Randomized "
         "response with k = 1 is the exception where every bar touches the line: it *fully utilises* its budget "
         "(Def. 3.3).",
@@ -99,7 +99,7 @@ def patterns(s: Settings) -> None:
 def landscape(s: Settings) -> None:
     """4 · ln Λ over the domain with its extremes: ℓ is the gap."""
     with ui.panel(
-        "4 · The likelihood landscape and its extremes",
+        "The likelihood landscape and its extremes",
         "ℓ is the range (max − min) of ln Λ over the *whole* domain: it depends neither on the prior nor on which "
         "value is true. On a continuous domain the extremes must be searched for (part Continuous).",
     ):
@@ -117,7 +117,7 @@ def landscape(s: Settings) -> None:
 def leakage(s: Settings) -> None:
     """5 · Quantitative information flow: realized g-leakage ≤ ℓ ≤ Σε (Thm 3.3, Cor. 3.1)."""
     with ui.panel(
-        "5 · Whatever the observer wants to guess",
+        "Whatever the observer wants to guess",
         "however the observer profits from the answers — guessing the exact value or a value within ±1 — her gain "
         "in chance of success (the realized g-leakage) is at most the realized loss ℓ, which is at most the LDP "
         "bound (Thm 3.3, Cor. 3.1).",

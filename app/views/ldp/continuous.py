@@ -30,7 +30,7 @@ def render(s: Settings) -> None:
 def landscape(s: Settings, b: C.BranchAndBound) -> None:
     """1 · ln Λ over [−1, 1]² with the certified extremes."""
     with ui.panel(
-        "1 · The likelihood landscape on a continuous domain",
+        "The likelihood landscape on a continuous domain",
         "when the secret is a point of a box, ln Λ is a surface; its extremes sit on the edge or inside, far from "
         "x*. The realized loss is again max − min, and must be found by search. Truncated answers are flat wherever "
         "the line is clipped, so each reaches its full ε only if both clipping levels are reachable.",
@@ -51,7 +51,7 @@ def landscape(s: Settings, b: C.BranchAndBound) -> None:
 def search(s: Settings, b: C.BranchAndBound) -> None:
     """2 · Branch-and-bound: certified bounds from both sides (Algorithm 6, Eq. 17)."""
     with ui.panel(
-        "2 · Branch-and-bound on a continuous domain",
+        "Branch-and-bound on a continuous domain",
         "each piece of the box gets a lower bound by replacing the subtracted convex part V by its secant, so the "
         "bound is certified; the upper bound is a real point. Stopping early leaves a gap on the safe side — the "
         "likely reason the paper's App. E values are 0.10–0.15 too high.",

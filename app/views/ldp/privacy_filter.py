@@ -23,7 +23,7 @@ def render(s: Settings) -> None:
 def timeline(s: Settings) -> None:
     """1 · The filter query by query next to basic composition (Algorithm 2, Eq. 15)."""
     with ui.panel(
-        "1 · Filter timeline: the Bayesian filter against adding up ε",
+        "Filter timeline: the Bayesian filter against adding up ε",
         "the Bayesian filter runs well past the point where adding up ε stops; the odometer can go *down*; and the "
         "look-ahead over every possible answer — not the answer that came out — decides, so the decision itself "
         "reveals nothing.",
@@ -43,7 +43,7 @@ def timeline(s: Settings) -> None:
 def remaining(s: Settings) -> None:
     """2 · Remaining budget: it can grow back."""
     with ui.panel(
-        "2 · Remaining budget",
+        "Remaining budget",
         "the remaining budget is a capacity for *new* queries and it can grow back; adding up ε only ever spends. "
         "The Simplified filter (Algorithm 3) answers a next query exactly when its ε fits in what remains.",
     ):
@@ -61,7 +61,7 @@ def remaining(s: Settings) -> None:
 def counts(s: Settings) -> None:
     """3 · Answered counts of a greedy analyst; the randomized-response closed form."""
     with ui.panel(
-        "3 · How many queries get answered?",
+        "How many queries get answered?",
         "answered counts spread out but sit well above basic composition's fixed count, and grow roughly linearly "
         "in ε_G with a steeper slope. The Simplified filter sits in between.",
     ):
@@ -98,7 +98,7 @@ def counts(s: Settings) -> None:
 def regions(s: Settings) -> None:
     """4 · The full look-ahead accepts a superset of the Simplified rule (Eq. 15 vs Algorithm 3)."""
     with ui.panel(
-        "4 · Simplified rule against the full look-ahead",
+        "Simplified rule against the full look-ahead",
         "from the state the timeline left, the full look-ahead accepts every query the Simplified rule accepts and "
         "more — for example flat queries (slope ≈ 0) that cannot separate any two values, whatever their ε.",
     ):
@@ -118,7 +118,7 @@ def regions(s: Settings) -> None:
 def approximate(s: Settings) -> None:
     """5 · The (ε, δ) variant of Algorithm 4 (experimental: the paper gives no proof)."""
     with ui.panel(
-        "5 · The (ε, δ) variant (experimental)",
+        "The (ε, δ) variant (experimental)",
         "Algorithm 4 first spends by adding up ε (and δ) — as an ordinary privacy filter would — and only when that "
         "would stop does it look at what was actually revealed and continue with the Bayesian look-ahead. On these "
         "pure-ε queries it ends up answering about as many as the Bayesian filter. The paper gives no proof of its "

@@ -16,7 +16,7 @@ import streamlit as st
 from app import instant, ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
-from app.notation import number
+from app.notation import number, odds_factor, percent
 from app.views.noise_reduction import explore, reproduce
 from dpcore import ledger as dl
 
@@ -25,6 +25,12 @@ IDEA = (
     "Instead of fixing the privacy budget and living with the noise it gives, release a very noisy answer, remove "
     "noise step by step, and stop as soon as the answer is accurate enough: you pay only for the noise level where "
     "you stopped."
+)
+#: What "The paper in depth" holds on this page.
+IN_DEPTH = (
+    "Rogers, Samorodnitsky, Wu & Ramdas (NeurIPS 2023) in detail: the budget in zCDP terms, where the noise paths "
+    "stop, why only the last release costs privacy, the privacy filters, the cost against doubling, and the "
+    "martingale behind the proof."
 )
 #: URL word of the filter constant → dpcore's variant
 VARIANTS = {"corrected": "corrected", "printed": "as_printed"}
@@ -85,14 +91,9 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The idea and its picture, the numbers it gives, then one explore part or the paper's results."""
-    ui.header(
-        TITLE,
-        f"{IDEA} A **privacy filter** then lets many such releases, and ordinary ones, share one overall (ε, δ) "
-        "budget: it refuses anything that could overrun it. (Rogers, Samorodnitsky, Wu & Ramdas, NeurIPS 2023; "
-        f"δ = 10⁻⁶ by default as in the paper's experiments.)",
-        lesson="noise_reduction",
-    )
+    """The newcomer layer (the idea and its picture, then what it buys in sentences), then "The paper in depth": the
+    budget in the paper's terms and one explore part, or the paper's results in the reproduce view."""
+    ui.header(TITLE, IDEA, lesson="noise_reduction")
     short = shortfall(s)
     if short is None:
         idea(s)
@@ -100,8 +101,11 @@ def render(s: Settings) -> None:
         offer(s)
     if s.view == "reproduce":
         reproduce.render(s)
-    else:
-        explore.render(s, feasible=short is None)
+        return
+    ui.paper_in_depth(IN_DEPTH)
+    if short is None:
+        numbers(s)
+    explore.render(s, feasible=short is None)
 
 
 def idea(s: Settings) -> None:
@@ -120,8 +124,33 @@ def idea(s: Settings) -> None:
 
 
 def headline(s: Settings) -> None:
-    """The numbers behind the picture, each saying what it means."""
+    """What the budget buys, in sentences, each number with what it means (meaning first: ε, then the cost of one
+    count, then many counts under one filter)."""
     with ui.panel("What this budget buys"):
+        _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
+        got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
+        paper = " (the paper's choice)" if s.delta == PAPER_DELTA else ""
+        how = "Brownian" if s.process == "brownian" else "Laplace"
+        whole = " (the whole budget)" if s.process == "brownian" else ""
+        st.markdown(
+            f"Your budget is ε = {number(s.eps)} with δ = {number(s.delta)}{paper}: whatever is released, one "
+            f"person's data can change its odds by at most {odds_factor(s.eps)} (e^ε), except with a chance δ.\n\n"
+            f"A count of y = {number(s.y)}, released by removing {how} noise step by step, was accurate enough "
+            f"(within η = {percent(s.eta, 0)} of the truth) early: in the median of {compute.N_RUNS} runs it paid "
+            f"**{percent(summ.median_charge / summ.worst_charge)}** of what its least noisy level costs{whole}. It "
+            "pays only for the level where it stopped (the × in the picture). The stopping rule sees only the noisy "
+            f"answer, so a few slip: {percent(summ.precision)} of the accepted answers were truly within "
+            f"{percent(s.eta, 0)}.\n\n"
+            "A **privacy filter** lets many releases share one budget and refuses any release that could overrun "
+            f"it: under it, a queue of m = {s.m} counts gets **{got.noise_reduction}** released this way, against "
+            f"{got.doubling} by doubling (trying again with twice the budget after each failure, and paying for "
+            "every try)."
+        )
+
+
+def numbers(s: Settings) -> None:
+    """The numbers in the paper's terms (zCDP ρ, the stopping level's charge), each with its help."""
+    with ui.panel("The budget and the cost of one count, in the paper's terms", paper="Theorem 6"):
         b = compute.budget(s.eps, s.delta, s.variant)
         _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
         got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))

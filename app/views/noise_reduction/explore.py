@@ -1,4 +1,5 @@
-"""The explore view of the Accuracy-first page: five parts, each a URL-bound tab computed only when open.
+"""The explore view's paper in depth on the Accuracy-first page: five parts, each a URL-bound tab computed only when
+open.
 
 paths (where a noise reduction stops and what it pays), structure (why only the last release costs privacy),
 filter (one budget for many releases: the unified filter of Thm 6, Thm 3's concurrent filter, the loss of whole
@@ -47,7 +48,7 @@ def render(s: Settings, *, feasible: bool) -> None:
 def paths(s: Settings) -> None:
     """Coupled paths and where they stop; the distribution of the stopping charge over many runs."""
     with ui.panel(
-        "1 · The noise path shrinks",
+        "The noise path shrinks",
         "each path starts very noisy (left) and homes in on y as the noise level ε grows; neighbouring levels are "
         "strongly correlated (Brownian: one smooth path; Laplace: flat stretches then jumps). A path stops at the "
         "first point above the black boundary: the stopping rule sees only ŷ and ε, never y.",
@@ -60,7 +61,7 @@ def paths(s: Settings) -> None:
                      hide_index=True, width="stretch")
 
     with ui.panel(
-        f"2 · Where it stops, and what it paid ({compute.N_RUNS} runs)",
+        f"Where it stops, and what it paid ({compute.N_RUNS} runs)",
         "almost every run stops far left of the worst case: you pay for the accuracy you needed, not for the "
         "budget you reserved. A larger y or a looser η stops earlier (cheaper).",
     ):
@@ -89,11 +90,12 @@ def structure(s: Settings) -> None:
     """Time inversion, correlation across levels, the Laplace process."""
     direction = NEIGHBOUR[str(params.control("nb", container=st))]
     with ui.panel(
-        "3 · Time inversion: the privacy loss is a Brownian motion with drift",
+        "Time inversion: the privacy loss is a Brownian motion with drift",
         "on the precision clock s = ε² the rescaled noise W(s) = s·(Y − y) is an ordinary Brownian motion (spread "
         "±√s). The privacy loss ℒ(s) = s/2 + u·W(s) wanders around the drift line s/2 with variance s: exactly the "
         "loss of a Gaussian mechanism with ρ = s/2, however the stop was chosen (Thm 4). Flipping the neighbour "
         "mirrors W, not the drift.",
+        paper="Theorem 4",
     ):
         inv, summ = compute.inversion(*s.grid_args(), s.y, s.eta, direction, s.seed)
         c = st.columns(3)
@@ -111,7 +113,7 @@ def structure(s: Settings) -> None:
             st.caption("This panel always shows Brownian paths: the Laplace process has no such time inversion.")
 
     with ui.panel(
-        "4 · Correlation of the noise across levels",
+        "Correlation of the noise across levels",
         "neighbouring levels are almost perfectly correlated and far-apart levels hardly at all; the empirical "
         "matrix (below the diagonal) matches min ε / max ε (above) for Brownian and Laplace noise alike. A geometric "
         "grid has the same correlation between every pair of neighbours.",
@@ -121,7 +123,7 @@ def structure(s: Settings) -> None:
                 correlation(s, mech)
 
     with ui.panel(
-        "5 · The Laplace process: flat stretches and jumps",
+        "The Laplace process: flat stretches and jumps",
         "Laplace noise reduction (Appendix A) moves in jumps: between two adjacent levels the noise stays exactly "
         "flat with probability (ε_k/ε_(k+1))², otherwise it jumps. Its loss at any level, stopped or not, is "
         "bounded: |ℒ| ≤ ε_T (plain DP, no δ).",
@@ -165,7 +167,7 @@ def correlation(s: Settings, mech: str) -> None:
 def filters(s: Settings) -> None:
     """The live filter, the queue of counts, Thm 3's concurrent filter, the loss of whole runs, the constant."""
     with ui.panel(
-        "6 · A live privacy filter",
+        "A live privacy filter",
         "the filter admits a request only if its worst case fits what is left (a noise reduction reserves the "
         "whole remainder, then is charged only ε_T²/2 once stopped). A one-shot Gaussian release of a small count "
         "needs a large ε and is refused. Nothing ever takes the spend past ρ*.",
@@ -173,7 +175,7 @@ def filters(s: Settings) -> None:
         live_ledger(s)
 
     with ui.panel(
-        f"7 · A queue of {s.m} counts under one budget",
+        f"A queue of {s.m} counts under one budget",
         "noise reduction climbs more slowly per returned count, so more counts fit. When a count is too small for "
         "what is left, its noise reduction fails and uses up the remainder; everything after it is refused.",
     ):
@@ -185,10 +187,11 @@ def filters(s: Settings) -> None:
 
     eps_post = float(params.control("epspost", container=st))
     with ui.panel(
-        "8 · Two filters side by side (Theorem 3)",
+        "Two filters side by side",
         "a Laplace noise reduction's cost is a plain ε, not a zCDP ρ, so it cannot join the unified filter. Theorem 3 "
         "runs a zCDP filter (budget from ε, δ) and an ex-post filter (budget ε′) next to each other, in any order the "
         "analyst likes; together they promise (ε + ε′, δ). Each part refuses what would overrun its own budget.",
+        paper="Theorem 3",
     ):
         df, cs = compute.concurrent(s.eps, s.delta, eps_post, s.y, s.eta, s.m, s.K, s.seed)
         c = st.columns(3)
@@ -208,11 +211,12 @@ def filters(s: Settings) -> None:
     mix = float(params.control("mix", container=st))
     aggr = float(params.control("stop", container=st))
     with ui.panel(
-        f"9 · The privacy loss of whole filter runs ({compute.N_FILTER_RUNS} runs)",
+        f"The privacy loss of whole filter runs ({compute.N_FILTER_RUNS} runs)",
         f"the filter mixes Gaussian releases ({mix:.0%}) with noise reductions of y ({1 - mix:.0%}) that stop "
         "adaptively, until the budget is used up; yet the total loss against a worst-case neighbour is just "
         "N(ρ*, 2ρ*), the loss of one Gaussian mechanism with zCDP ρ* (Thm 6). Runs beyond ε are far rarer than δ "
         "allows: the conversion to (ε, δ) is conservative.",
+        paper="Theorem 6",
     ):
         done = background.result(compute.filter_runs, s.eps, s.delta, s.variant, s.y, s.eta * aggr, s.seed,
                                  mix, slot="filter-runs", wait=compute.FILTER_RUNS_WAIT,
@@ -221,10 +225,11 @@ def filters(s: Settings) -> None:
             _filter_losses(s, aggr, *done)
 
     with ui.panel(
-        "10 · Which constant? Theorem 6 as proved vs as printed",
+        "Which constant turns ε and δ into the budget: as proved or as printed",
         "the proof of Theorem 6 shows ρ-zCDP, i.e. ε = ρ + 2√(ρ ln(1/δ)); the printed 2√(2ρ ln(1/δ)) is also safe "
         "but loose, and budgets about 40 % less ρ for the same ε. The paper's own experiments (Σε² ≈ 2.705) use "
         "the proof's constant.",
+        paper="Theorem 6",
     ):
         err = compute.errata(s.eps, s.delta, s.m, s.K)
         ui.paper_vs_exact("ρ* for this (ε, δ)", err.rho_printed, err.rho_corrected, digits=6,
@@ -295,7 +300,7 @@ def live_ledger(s: Settings) -> None:
 def costs(s: Settings) -> None:
     """Cost per count against doubling; the Zipf data of the experiments."""
     with ui.panel(
-        "11 · Cost per count: noise reduction vs doubling",
+        "Cost per count: noise reduction vs doubling",
         "noise reduction tracks the oracle cost ((2+η)/η/y)² closely; doubling pays every failed attempt and costs "
         "about 2–3× more. The grid here is even in ε² with K levels up to the paper's budget Σε² ≤ 2.706 (so the "
         "sidebar's ε does not enter). Large counts stop at the grid's first step, about 2.7/K: with a coarse grid "
@@ -310,7 +315,7 @@ def costs(s: Settings) -> None:
     users = int(params.control("users", container=c[1]))
     items = int(params.control("items", container=c[2]))
     with ui.panel(
-        f"12 · The Zipf data of the experiments ({users:,} draws, a = {number(zipf_a)}, items 1–{items:,})",
+        f"The Zipf data of the experiments ({users:,} draws, a = {number(zipf_a)}, items 1–{items:,})",
         "a handful of items hold most of the draws and the long tail has counts of a few or none: the relative-error "
         "rule needs ŷ·ε ≥ (2+η)/η, so only the large counts near the head can ever be released, and noise reduction "
         "wins by spending less on each of them. More draws lift the whole curve, which is why Figure 3 returns more "
@@ -335,11 +340,12 @@ def martingale(s: Settings) -> None:
     """Lemma 6.1: the backward martingale keeps mean 1, even at the adaptive stopping time."""
     lam = float(params.control("lam", container=st))
     with ui.panel(
-        "13 · The backward martingale: its mean stays at 1, even when stopped adaptively",
+        "The backward martingale: its mean stays at 1, even when stopped adaptively",
         "each path of M(t) = exp(λB(t)/t − λ²/(2t)) swings up and down, but their average stays at 1 at every "
         "level (the band is ± 2 standard errors), and so does their average at the data-dependent stopping time of "
         "the relative-error rule (×). This is why a noise reduction stopped at ε_T costs no more than a Gaussian "
         "mechanism at ε_T (Lemma 6.1). Large λ makes M heavy-tailed: the band widens, but the average is still 1.",
+        paper="Lemma 6.1",
     ):
         shown, mean, summ = compute.martingale(*s.grid_args(), s.y, s.eta, lam, s.seed)
         c = st.columns(3)

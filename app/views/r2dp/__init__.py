@@ -14,15 +14,21 @@ import streamlit as st
 
 from app import ledger, params, ui
 from app.compute import r2dp as compute
-from app.notation import number
+from app.notation import number, odds_factor, percent
 from app.views.r2dp import explore, reproduce
 from app.views.r2dp._common import FAMILY_WORDS, fmt, show
 from dpcore import ledger as dl
 
 TITLE = "R²DP: draw the noise scale at random"
 IDEA = (
-    "The Laplace mechanism adds noise of one fixed scale b = Δ/ε; **R²DP** first draws the inverse scale u = 1/b at "
-    "random — fresh and secret for every release — and then adds Laplace noise of scale 1/u."
+    "The Laplace mechanism adds noise of one fixed scale b = Δ/ε, where Δ is how far one person can move the true "
+    "answer; **R²DP** first draws the inverse scale u = 1/b at random — fresh and secret for every release — and "
+    "then adds Laplace noise of scale 1/u."
+)
+#: What "The paper in depth" holds on this page.
+IN_DEPTH = (
+    "Mohammady et al. (2020) in detail: your law's noise and where its privacy is spent, the best law of every "
+    "family, and explorers of the Gamma and two-point laws."
 )
 #: This page starts at ε = 5: below ε ≈ 2 no law of the paper's families beats Laplace (a lesson of the page).
 PAGE_EPSILON = 5.0
@@ -101,12 +107,16 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The page: the idea in one sentence and one picture, the headline numbers, then the parts of the view."""
+    """The newcomer layer (the idea in one sentence and one picture, then what this law buys, in sentences), then
+    "The paper in depth": the law's numbers and the parts of the view (or the reproduce view's parts)."""
     ui.header(TITLE, IDEA, lesson="r2dp")
+    picture(s)
     head = headline(s)
     if s.view == "reproduce":
         reproduce.render(s)
     else:
+        ui.paper_in_depth(IN_DEPTH)
+        numbers(s, head)
         explore.render(s, head)
     if head is not None:  # the law of the sidebar: one release at its exact ε
         try:
@@ -115,8 +125,8 @@ def render(s: Settings) -> None:
             pass  # e.g. an infinite ε: nothing sound to add
 
 
-def headline(s: Settings) -> compute.Headline | None:
-    """The picture of the idea (the law of u next to the one value Laplace uses), then the numbers it buys."""
+def picture(s: Settings) -> None:
+    """The picture of the idea: the law of u next to the one value Laplace uses."""
     with ui.panel(
         "The idea in one picture",
         f"Laplace uses the single value u* = ε/Δ = {number(compute.ustar(s.eps, s.sens), 3)} (dotted line). "
@@ -126,13 +136,43 @@ def headline(s: Settings) -> compute.Headline | None:
         show("mixing_law", (s.key, s.eps, s.sens, s.seed, False), epsilon=s.eps, sensitivity=s.sens, as_scale=False,
              name="mixing law", alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value "
              "u* marked.")
+
+
+def headline(s: Settings) -> compute.Headline | None:
+    """What this law buys at your ε, in sentences, each number with what it means; the law's numbers, or None when
+    its parameters are not valid (the error is shown)."""
     head = None
-    with ui.panel("What this law buys at your ε"):
+    with ui.panel("What a random noise scale buys at your ε"):
         best = compute.optimum(s.eps, s.gamma, s.sens, "two_point")
         try:
             head = compute.headline(s.key, s.eps, s.gamma, s.sens)
         except ValueError as exc:
             ui.show_error(exc)
+        text = (f"Your budget ε = {number(s.eps)} means that one person's data can change the odds of any "
+                f"release by at most {odds_factor(s.eps)} (e^ε).\n\nWith it, plain Laplace noise lands within "
+                f"±γ = {number(s.gamma)} of the true answer in **{percent(best.laplace)}** of releases.")
+        if head is not None:
+            spends = (", rescaled so that its exact ε is your budget," if s.lock else
+                      f", which spends ε = {fmt(head.epsilon, 3)} counted exactly,")
+            often = ("as often as Laplace" if abs(head.ratio - 1) < 5e-4 else
+                     f"{number(head.ratio, 3)} times as often as Laplace")
+            text += (f" This {FAMILY_WORDS[s.family]} law (set in the sidebar){spends} lands there in "
+                     f"**{percent(head.usefulness)}**, {often}.")
+        text += (f" The best random scale of all, a law with just two values of u, lands there in "
+                 f"{percent(best.usefulness)}.")
+        st.markdown(text)
+        if head is not None and head.over_budget:
+            st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = "
+                       f"{number(s.eps)}: counted exactly, one person's data can change the odds by up to "
+                       f"{odds_factor(head.epsilon)}. Turn on **lock ε** to rescale it to the budget.",
+                       icon=":material/warning:")
+    return head
+
+
+def numbers(s: Settings, head: compute.Headline | None) -> None:
+    """The law's numbers in the paper's terms, beside the best laws and the best noise of all."""
+    with ui.panel("This law against the best noises, in numbers", paper="Corollary 3.3 (the exact ε)"):
+        best = compute.optimum(s.eps, s.gamma, s.sens, "two_point")
         if head is not None:
             st.markdown(f"**{head.law}**" + (" — rescaled so that its exact ε equals your budget." if s.lock else ""))
             cols = st.columns(3)
@@ -143,10 +183,6 @@ def headline(s: Settings) -> compute.Headline | None:
                            help="The chance that a release is within ±γ of the true answer.")
             cols[2].metric("ratio to Laplace at ε", f"{head.ratio:.3f}×",
                            help="How many times more often this law is within ±γ than Laplace noise at the same ε.")
-            if head.over_budget:
-                st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = "
-                           f"{number(s.eps)}. Turn on **lock ε** to rescale it to the budget.",
-                           icon=":material/warning:")
         cols = st.columns(3)
         cols[0].metric("Laplace U(γ) at ε", fmt(best.laplace),
                        help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.")
@@ -155,4 +191,3 @@ def headline(s: Settings) -> compute.Headline | None:
                             f"here {compute.describe(best.law)}.")
         cols[2].metric("optimal staircase U(γ)", fmt(compute.staircase(s.eps, s.gamma, s.sens)),
                        help="The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).")
-    return head

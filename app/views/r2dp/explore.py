@@ -89,7 +89,8 @@ def loss(s: Settings, head: compute.Headline | None) -> None:
 
 def mgf(s: Settings, head: compute.Headline | None) -> None:
     with ui.panel("Everything from one curve: the moment generating function", "usefulness is read at t = −γ, the "
-                  "exact ε from M′ at 0 and at −Δ, and the paper's necessary condition for beating Laplace at +Δ."):
+                  "exact ε from M′ at 0 and at −Δ, and the paper's necessary condition for beating Laplace at +Δ.",
+                  paper="Theorem 4.2 (the necessary condition)"):
         if _paused(head):
             return
         st.markdown(r"With $M(t) = \mathbb{E}\left[e^{t u}\right]$, the law of $u$ gives the noise density "
@@ -144,10 +145,10 @@ def reuse(s: Settings, head: compute.Headline | None) -> None:
 
 
 def metrics(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel("Other measures of error (Table I, corrected)", "usefulness-optimal laws often have heavy tails: "
+    with ui.panel("Other measures of error", "usefulness-optimal laws often have heavy tails: "
                   "the mean absolute error or the RMS can exceed Laplace's — or be infinite (Gamma ν ≤ 1 or ≤ 2, "
                   "Uniform with uₗ = 0). The paper's RMS formula diverges as printed and its entropy misses "
-                  "ln(2/E[u])."):
+                  "ln(2/E[u]).", paper="Table I, corrected"):
         if _paused(head):
             return
         st.dataframe(compute.metrics_table(s.key, s.eps, s.gamma, s.sens), hide_index=True, width="stretch")
@@ -157,9 +158,10 @@ def metrics(s: Settings, head: compute.Headline | None) -> None:
 
 
 def optima(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel("The best law of every family at your ε, γ, Δ (Algorithm 1)", "the two-point law is the best "
+    with ui.panel("The best law of every family at your settings", "the two-point law is the best "
                   "R²DP law of all and the staircase beats every R²DP law; Gamma + truncated normal is never worse "
-                  "than its two parts. The best laws often pay in mean error or RMS (∞ for Gamma ν ≤ 1)."):
+                  "than its two parts. The best laws often pay in mean error or RMS (∞ for Gamma ν ≤ 1).",
+                  paper="Algorithm 1"):
         df = background.result(compute.family_optima, s.eps, s.gamma, s.sens, slot="family-optima",
                                label="Optimising each family under the exact ε (Algorithm 1)")
         if df is None:
@@ -205,9 +207,9 @@ def vs_gamma(s: Settings, head: compute.Headline | None) -> None:
 
 
 def region(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel("Where R²DP helps (the paper's missing Fig. 10)", "Gamma and Uniform beat Laplace exactly right of "
+    with ui.panel("Where R²DP helps", "Gamma and Uniform beat Laplace exactly right of "
                   "the red threshold ε = 2/(1 − γ/Δ); the truncated normal, Gamma + truncated normal and the two-point "
-                  "optimum (dashed white) start earlier."):
+                  "optimum (dashed white) start earlier.", paper="Fig. 10, which the paper cites but omits"):
         family = str(params.control("mapfam", container=st))
         show("improvement_maps", (family,), figure="improvement_map", family=compute.OPT_FAMILY[family],
              epsilon=s.eps, g=s.g, name="region of improvement", alt="Heat map of the usefulness ratio over Laplace "
@@ -267,9 +269,9 @@ def two_point(s: Settings, u0: float, u1: float, p0: float) -> None:
 
 
 def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:
-    with ui.panel("The paper's two-point formula (Thm 4.4) against the exact ε", "the printed formula "
+    with ui.panel("The paper's two-point formula against the exact ε", "the printed formula "
                   "ε = ln M(+Δ) drops the weights u of the mixture: it is neither an upper nor a lower bound. Try "
-                  "u₀ = 0.2, u₁ = 0.8, p₀ = 0.5, where it under-states ε."):
+                  "u₀ = 0.2, u₁ = 0.8, p₀ = 0.5, where it under-states ε.", paper="Theorem 4.4"):
         bern = compute.bernoulli(u0, u1, p0, s.sens)
         st.markdown(f"Law: u₀ = {number(u0)} with probability p₀ = {number(p0)}, u₁ = {number(u1)} otherwise "
                     f"(p₀ as set, not solved), Δ = {number(s.sens)}.")

@@ -16,7 +16,7 @@ import streamlit as st
 from app import ledger, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
-from app.notation import number
+from app.notation import number, odds_factor, percent
 from dpcore import ledger as dl
 
 TITLE = "Sparse vector technique: exponential noise and the optimal threshold correction"
@@ -30,6 +30,11 @@ MORE = (
     "the variance of a Laplace noise of the same scale), and that raising the noisy threshold by a **correction r** "
     "lets SVT reject the many counts below τ and still catch the ones above it. Counts change by at most 1 when one "
     "person joins or leaves (Δ = 1)."
+)
+#: What "The paper in depth" holds on this page.
+IN_DEPTH = (
+    "Liu, Wang, Liu, Li & Chen (2024) in detail: the noises and why exponential noise is allowed, the comparison and "
+    "the best correction, a run step by step, the top-c experiment, and the numerical method."
 )
 
 
@@ -93,15 +98,21 @@ def sidebar() -> Settings:
 
 
 def render(s: Settings) -> None:
-    """The page: the idea and its picture, the numbers that matter, then the chosen view's parts."""
+    """The newcomer layer (the idea and its picture, then what a run spends and finds, in sentences), then "The paper
+    in depth": the paper's noise and correction, the run's numbers and the chosen view's parts."""
     ui.header(TITLE, IDEA, lesson="svt")
     picture(s)
-    st.markdown(MORE)
     headline(s)
     _offer_to_ledger(s)
     from app.views.svt import explore, reproduce  # noqa: PLC0415 — the parts import Settings from here
 
-    (reproduce.render if s.view == "reproduce" else explore.render)(s)
+    if s.view == "reproduce":
+        reproduce.render(s)
+        return
+    ui.paper_in_depth(IN_DEPTH)
+    st.markdown(MORE)
+    numbers(s)
+    explore.render(s)
 
 
 def picture(s: Settings) -> None:
@@ -125,8 +136,44 @@ def picture(s: Settings) -> None:
 
 
 def headline(s: Settings) -> None:
-    """Four numbers chosen to teach: the two noises, the correction and what it does to a count at the threshold."""
-    with ui.panel("What these settings do"):
+    """What one run spends and what it finds, in sentences, each number with what it means."""
+    with ui.panel("What one run spends, and what it finds"):
+        sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
+        acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
+        _, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
+                                s.traverses, s.resample, s.rule, s.seed)
+        spent = acct.on if s.resample else acct.off
+        chance = "" if acct.pure else f", except with a chance δ = {number(acct.delta, 3)}"
+        text = (f"One run spends **ε = {number(spent, 3)}** in total, however many counts it screens: one person's "
+                f"data can change the odds of what it reports by at most {odds_factor(spent)} (e^ε){chance}. Only "
+                f"the at most c = {s.c} yes-answers (“above the threshold”) are paid for; every no is free.")
+        if s.resample:
+            text += (f" (A new threshold noise after each yes costs ε₁ = {number(acct.epsilon1, 3)} again each "
+                     f"time; the paper's statement as printed says ε = {number(acct.on_as_printed, 3)}, but its own "
+                     f"proof gives the {number(acct.on, 3)} shown, the one to believe.)")
+        run = (f"\n\nIn the run pictured (the picture shows its first comparisons), SVT screened "
+               f"{info.n_comparisons} counts")
+        if info.n_positive == 0:
+            run += f" against the threshold τ = {number(s.threshold)} and answered no to every one"
+        else:
+            right = "none" if info.true_positives_selected == 0 else f"**{info.true_positives_selected}**"
+            run += (f" and answered yes {info.n_positive} time{'' if info.n_positive == 1 else 's'}, {right} of them "
+                    f"for a count truly above the threshold τ = {number(s.threshold)}")
+        text += f"{run}; it stopped {_HALTED[info.halted]}."
+        if sm.r > 0:
+            text += (f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
+                     f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is answered yes in "
+                     f"only {percent(sm.p_at_threshold, 2)} of runs.")
+        else:
+            text += (f"\n\nThe noisy threshold is not raised (no correction): a count exactly at τ is answered "
+                     f"yes in {percent(sm.p_at_threshold, 1)} of runs.")
+        st.markdown(text)
+
+
+def numbers(s: Settings) -> None:
+    """Five numbers in the paper's terms: the two noises, the correction and what it does to a count at the
+    threshold, and what one run spends."""
+    with ui.panel("The run's noises and correction, in numbers"):
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
         m = st.columns(5)
@@ -158,6 +205,13 @@ def headline(s: Settings) -> None:
                  "c·ε₁ + ε₂.",
         )
 
+
+#: How a run ended (LiveRun.halted), in words.
+_HALTED = {
+    "cutoff": "at its c-th yes-answer",
+    "k_max": "at its limit on comparisons",
+    "exhausted": "with the queue used up",
+}
 
 _RULE_WORDS = {
     "optimal": "the optimal correction",

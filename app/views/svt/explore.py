@@ -39,7 +39,7 @@ OLD_PART_NAMES = {"Live run": "Run", "Experiment": "Top-c", "Numerics & accounta
 def noise_tab(s: Settings) -> None:
     """Panels 1–3: the noises, the split, and why exponential query noise is private."""
     with ui.panel(
-        "1 · Noise zoo",
+        "Noise zoo",
         "the exponential is one-sided with the same tail as a Laplace of equal scale but half its variance; "
         "raising c widens every query noise linearly, the monotonic toggle halves it.",
         key="svt-noise-zoo",
@@ -54,10 +54,11 @@ def noise_tab(s: Settings) -> None:
                      width="stretch")
 
     with ui.panel(
-        "2 · Budget split",
+        "Splitting ε between the threshold and the counts",
         "the best split w* grows like c^(2/3): with many yes-answers nearly all the budget goes to the counts; the "
         "exponential reaches the lowest variance (the paper's Tables 4 and 6). The table shows what your own split "
         "costs.",
+        paper="Tables 4 and 6",
     ):
         w = float(params.control("wsplit", container=st))
         left, right = st.columns([2, 1])
@@ -79,11 +80,12 @@ def noise_tab(s: Settings) -> None:
                      width="stretch")
 
     with ui.panel(
-        "3 · Why exponential noise is allowed (privacy-loss profile)",
+        "Why exponential noise is allowed: the privacy-loss profile",
         "the exponential's loss rises to exactly ε₂/c and stays flat (tight); Laplace and Gumbel stay below "
         "it; the Gaussian crosses it and grows without bound (no pure DP). Laplace threshold noise stays "
         "within ±ε₁. The dotted exponential threshold noise is beyond the paper: its one-sided bound holds "
         "(the proof of Theorem 2 needs only that), although the paper's Table 1 marks it as not allowed.",
+        paper="Theorem 2 and Table 1",
     ):
         left, right = st.columns(2)
         with left:
@@ -138,7 +140,7 @@ def _threshold_loss_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
 def correction_tab(s: Settings) -> None:
     """Panels 4–7: the comparison, p(r), r^op and (α, β)-accuracy."""
     with ui.panel(
-        "4 · The comparison and the correction",
+        "The comparison and the correction",
         "exponential noise pushes every noisy count up, by 1/λ on average; r^op sits far in the right tail, at the "
         "k/(k+1) quantile of Z, so a count exactly at τ is accepted with probability only 1/(k+1).",
         key="svt-correction",
@@ -167,9 +169,10 @@ def correction_tab(s: Settings) -> None:
         st.dataframe(acc, hide_index=True, width="stretch")
 
     with ui.panel(
-        "5 · Success probability p(r)",
+        "The chance of success for each correction",
         "larger k moves the peak right and down; ε scales everything by 1/ε with the same peak height at "
         "α = 0 (k^k/(k+1)^(k+1) for every noise); the exact shared-ρ curve lies below Eq. 8.",
+        paper="Eq. 8",
     ):
         log_y = bool(params.control("logp", container=st))
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
@@ -183,7 +186,7 @@ def correction_tab(s: Settings) -> None:
         _eq8_vs_exact(sm)
 
     with ui.panel(
-        "6 · r^op explorer (SVT-Exp)",
+        "The best correction against k, ε and α",
         "r^op grows like ln k, scales exactly as 1/ε at α = 0 (flat line), and is V-shaped in α: the "
         "paper's “larger α ⇒ smaller r^op” holds only for small α.",
     ):
@@ -204,9 +207,10 @@ def correction_tab(s: Settings) -> None:
             ui.chart(figs.rop_vs_alpha(df), df, name="rop vs alpha", alt="Optimal correction against alpha.")
 
     with ui.panel(
-        "7 · (α, β)-accuracy curves",
+        "Accuracy guarantees: the (α, β) curves",
         "all curves start at β = 1 − k^k/(k+1)^(k+1) at α = 0; SVT-Exp with r^op drops first. The exact "
         "curves (one shared ρ, what Algorithm 2 does) sit slightly above Eq. 8 for the corrected methods.",
+        paper="Eq. 8 and Theorem 4",
     ):
         done = background.result(csvt.accuracy_panel, s.eps, s.c, s.k, s.monotonic, slot="alpha-beta",
                                  label="The (α, β) curves and Theorem 4's α")
@@ -236,7 +240,7 @@ def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:
 def run_tab(s: Settings) -> None:
     """Panels 8–9: a live run and the effect of appending."""
     with ui.panel(
-        "8 · A live SVT run",
+        "A live SVT run",
         "SVT halts after c yes-answers; orange bars below the pink line are counts truly above τ it may still miss; "
         "grey bars above it are counts below τ that would waste a slot. With “ask rejected queries again” on, the "
         "queries answered no come back in later passes.",
@@ -263,7 +267,7 @@ def run_tab(s: Settings) -> None:
         _live(s, comp, info)
 
     with ui.panel(
-        "9 · Appending: more passes, more chances",
+        "Appending: more passes, more chances",
         "counts far above τ (large d) pull away from those below it as the number of passes t grows. The paper's "
         "t·p (dashed) is a first-order guess that passes 1; the exact chance is 1 − (1 − p)^t with a fresh ρ per "
         "pass and E_ρ[1 − F(ρ + r − d)^t] with the one shared ρ of Algorithm 2.",
@@ -281,7 +285,7 @@ def run_tab(s: Settings) -> None:
 def experiment_tab(s: Settings) -> None:
     """Panel 10: the top-c experiment."""
     with ui.panel(
-        "10 · Top-c experiment",
+        "Top-c experiment",
         "SVT-Exp with the optimal correction is far above the other private methods on Zipf; with one pass on "
         "Binary its high bar costs recall, and asking rejected queries again (t > 1) wins it back. The upper bound "
         "is not private: it is a ceiling.",
@@ -293,9 +297,10 @@ def experiment_tab(s: Settings) -> None:
 def numerics_tab(s: Settings) -> None:
     """Panels 11–12: the numerical framework and the privacy accountant."""
     with ui.panel(
-        "11 · Numerical framework (Algorithms 3/4)",
+        "Computing the best correction numerically",
         "the framework converges fast: at about 1000 bins per side its correction is within 0.01 % of the closed "
         "form and it still runs in milliseconds (Fig. 17). Bins and tail mass are under “Advanced” in the sidebar.",
+        paper="Algorithms 3 and 4, Fig. 17",
     ):
         pmf, acc, info = csvt.numeric_framework(s.eps, s.c, s.k, s.alpha, s.monotonic, s.n_bins, s.tail)
         row = acc[acc["n_bins"] == s.n_bins].iloc[0]
@@ -322,7 +327,7 @@ def numerics_tab(s: Settings) -> None:
                 alt="Error of the numerical optimum and runtime against the number of bins.",
             )
 
-    with ui.panel("12 · What a run spends"):
+    with ui.panel("What a run spends", paper="Theorem 3"):
         _accountant(s)
 
 
