@@ -127,7 +127,7 @@ code { font-size: 0.92em; }
 """
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\d)")
+_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$(?!\d)")  # may wrap a line
 _ICON = re.compile(r":material/[a-z_]+:\s?")
 _COLOUR = re.compile(r":(?:red|blue|green|orange|violet|gray|grey|rainbow|primary)(?:-background)?\[(.*?)\]")
 

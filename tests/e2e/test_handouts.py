@@ -11,8 +11,11 @@ from playwright.sync_api import Page, expect
 
 from app.handouts import topics
 
-SIGNATURE = """(gd) => [gd._fullLayout.sliders[0].active,
-  gd._fullData.map((t) => [Array.from(t.x || []).join(','), Array.from(t.y || []).join(',')].join(';')).join('|')]"""
+#: Which stop the slider is at, and what the picture shows: its traces' points, and the layout a frame may move (a
+#: marker line, a label, the title).
+SIGNATURE = """(gd) => [gd._fullLayout.sliders[0].active, JSON.stringify([
+  gd._fullData.map((t) => [Array.from(t.x || []), Array.from(t.y || [])]),
+  gd.layout.shapes || [], gd.layout.annotations || [], gd.layout.title || ''])]"""
 
 
 @pytest.fixture(scope="module")
