@@ -22,6 +22,7 @@ Prints a Markdown table and writes it to ``bench/results-instant.md`` (not part 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -163,7 +164,6 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             out["sidebar"].append(t) if t is not None else None
             out["misses"] += t is None
             _settle(page)
-        out["sent_while_keyed"] = None
     finally:
         ctx.close()
     return out
@@ -181,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = [p.strip() for p in a.pages.split(",") if p.strip()] or list(PAGES)
     rows = []
+    load_before = os.getloadavg()
     log = ROOT / "artifacts" / f"bench-instant-{a.port}.log"
     with app_server(a.port, log=log), sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -197,11 +198,14 @@ def main(argv: list[str] | None = None) -> int:
                         f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {res['misses']} |")
             print(rows[-1], flush=True)
         browser.close()
+    load_after = os.getloadavg()
     head = [
         "# In-figure slider against sidebar slider (chromium, input → changed chart)",
         "",
         f"`python bench/instant.py --moves {a.moves}` on {time.strftime('%Y-%m-%d')}, headless Debian chromium, "
-        "2 cores shared with other work. p50 / p95 over the moves; in the figure the budget is "
+        "2 cores shared with other work (load average, 1 / 5 / 15 min: "
+        f"{' / '.join(f'{x:.1f}' for x in load_before)} before, {' / '.join(f'{x:.1f}' for x in load_after)} after). "
+        "p50 / p95 over the moves; in the figure the budget is "
         f"{BUDGET_MS:.0f} ms with nothing sent to the server; the sidebar slider is a server run.",
         "",
         "| page | parameter | in the figure: arrow key, p50 / p95 | in the figure: drag one stop, p50 / p95 | "
