@@ -156,9 +156,16 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             out["drag"].append(t) if t is not None else None
             out["misses"] += t is None
             _settle(page)
-            own.scroll_into_view_if_needed()
-            at_top = own.get_attribute("aria-valuenow") == own.get_attribute("aria-valuemax")
-            own.focus()
+            for attempt in range(3):  # the page may be redrawing the control (its catch-up run)
+                try:
+                    own.scroll_into_view_if_needed(timeout=10_000)
+                    at_top = own.get_attribute("aria-valuenow") == own.get_attribute("aria-valuemax")
+                    own.focus(timeout=10_000)
+                    break
+                except Exception:  # noqa: BLE001 — detached while the page ran: settle and look again
+                    if attempt == 2:
+                        raise
+                    _settle(page)
             t = _timed(page, key, lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k),
                        server=True)
             out["sidebar"].append(t) if t is not None else None
@@ -188,7 +195,12 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{a.port}/"
         for name in wanted:
             path, key = PAGES[name]
-            res = measure(browser, base + path, key, a.moves)
+            try:
+                res = measure(browser, base + path, key, a.moves)
+            except Exception as exc:  # noqa: BLE001 — one page's failure is a row, not the end of the run
+                rows.append(f"| {name} | {key} | failed: {type(exc).__name__} | | | | | |")
+                print(rows[-1], flush=True)
+                continue
             cells = []
             for kind in ("key", "drag", "sidebar"):
                 s = res[kind]
