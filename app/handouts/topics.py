@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import ast
 import json
+import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app import catalogue, course, slides
+from streamlit.testing.v1 import AppTest
+
+from app import catalogue, course, instant, slides
 from app.course import pictures
 from app.handouts.document import Handout
 
@@ -142,8 +145,6 @@ def lesson_words(path: Path) -> Iterator[str]:
 
 
 def _dedent(text: str) -> str:
-    import textwrap
-
     return textwrap.dedent(text).strip()
 
 
@@ -155,10 +156,6 @@ def _page(paper: Paper) -> Iterator[tuple[str, Any]]:
     """The page at its defaults, in reading order: everything down to "The paper in depth", then each panel below it
     that holds an in-figure slider. Its in-figure sliders' stops are all built before the run that is read, so the
     page draws them (not the plain figure it draws while they are built)."""
-    from streamlit.testing.v1 import AppTest
-
-    from app import instant
-
     asked: list[tuple] = []
     real: Callable = instant.figure
 
