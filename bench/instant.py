@@ -26,6 +26,7 @@ import os
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 res = measure(browser, base + path, key, a.moves)
             except Exception as exc:  # noqa: BLE001 — one page's failure is a row, not the end of the run
-                rows.append(f"| {name} | {key} | failed: {type(exc).__name__} | | | | | |")
+                traceback.print_exc()
+                why = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+                rows.append(f"| {name} | {key} | failed: {why} | | | | | |")
                 print(rows[-1], flush=True)
                 continue
             cells = []
