@@ -119,8 +119,7 @@ def test_dragging_an_in_figure_slider_redraws_with_no_message_to_the_server(coun
         " && String(g.layout.sliders[0].steps[g.layout.sliders[0].active].value) === value); }",
         arg=[selector, key, after["value"]], timeout=TIMEOUT)
     wait_for_app(page)
-    assert _value_in_address(page, key) == after["value"]
-    assert _state(_slider_chart(page, selector, key))["value"] == after["value"]
+    assert _value_in_address(page, key) == after["value"]  # (the chart at that value: the wait above)
 
 
 def test_the_page_catches_up_and_a_shared_link_agrees(counted: Page, app_url):
