@@ -137,7 +137,8 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
         chart = next(chart.nth(i) for i in range(chart.count())
                      if chart.nth(i).evaluate("(g) => g.layout.sliders[0].name") == key)
         proxy = chart.locator("input.dpx-slider")
-        own = page.get_by_role("slider", name=catalogue.get(key).label).first
+        # the page's own control (Streamlit's slider thumb), not the in-figure slider's proxy of the same name
+        own = page.get_by_role("slider", name=catalogue.get(key).label).and_(page.locator(":not(input)")).first
         for i in range(moves):
             up = i % 2 == 0
             keyname = "ArrowRight" if up else "ArrowLeft"
@@ -148,7 +149,8 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             out["key"].append(t) if t is not None else None
             out["misses"] += t is None
             _settle(page)
-            box = page.evaluate(GRIP_JS, key)
+            box = page.wait_for_function(  # the chart may be drawn anew by a run meanwhile: wait until it is there
+                f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000).json_value()
             page.mouse.move(box["x"], box["y"])
             page.mouse.down()
             target = box["x"] + box["sign"] * box["step"]

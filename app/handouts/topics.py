@@ -141,7 +141,14 @@ def lesson_words(path: Path) -> Iterator[str]:
                 and isinstance(call.args[0], ast.Constant)
                 and isinstance(call.args[0].value, str)
             ):
-                yield _dedent(call.args[0].value)
+                yield _under_the_lesson(_dedent(call.args[0].value))
+
+
+def _under_the_lesson(md: str) -> str:
+    """A lesson's Markdown one level under the handout's "The lesson": its title (the page's, already on top) goes,
+    its sections become subsections."""
+    lines = [line for line in md.splitlines() if not line.startswith("# ")]
+    return "\n".join("#" + line if line.startswith("##") else line for line in lines).strip()
 
 
 def _dedent(text: str) -> str:
