@@ -138,7 +138,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
                      if chart.nth(i).evaluate("(g) => g.layout.sliders[0].name") == key)
         proxy = chart.locator("input.dpx-slider")
         # the page's own control (Streamlit's slider thumb), not the in-figure slider's proxy of the same name
-        own = page.get_by_role("slider", name=catalogue.get(key).label).and_(page.locator(":not(input)")).first
+        own = page.get_by_role("slider", name=catalogue.get(key).label).and_(page.locator(":not(.dpx-slider)")).first
         for i in range(moves):
             up = i % 2 == 0
             keyname = "ArrowRight" if up else "ArrowLeft"

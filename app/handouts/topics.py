@@ -172,10 +172,10 @@ def _page(paper: Paper) -> Iterator[tuple[str, Any]]:
 
     instant.figure = record  # type: ignore[assignment]
     try:
-        at = _run(AppTest, paper)
+        at = _run(paper)
         for value, *job in asked:
             slides.opened(value, *job, bold_titles=True)
-        at = _run(AppTest, paper)
+        at = _run(paper)
     finally:
         instant.figure = real  # type: ignore[assignment]
     if at.exception:
@@ -191,8 +191,9 @@ def _page(paper: Paper) -> Iterator[tuple[str, Any]]:
         yield from items
 
 
-def _run(app_test: Any, paper: Paper) -> Any:
-    at = app_test.from_file(str(MAIN), default_timeout=300)
+def _run(paper: Paper) -> AppTest:
+    """One run of the paper's page at its defaults (the address values of the part with the in-figure slider)."""
+    at = AppTest.from_file(str(MAIN), default_timeout=300)
     if paper.script != "home.py":
         at.switch_page(f"../pages/{paper.script}")
     for k, v in paper.query:
