@@ -8,6 +8,8 @@
 #                   prints carries the editor's access token)
 #   make lesson NAME=brdp   serve one lesson read-only as an app on http://127.0.0.1:2718
 #   make bench      print the benchmark table (not part of pass/fail)
+#   make handouts   write build/handouts/<topic>.html: the first course and each paper as one file that opens from
+#                   file:// with no server and no network (hand it to a class; it prints cleanly)
 # Both are idempotent: the install step re-runs only when pyproject.toml or the constraints change.
 
 PYTHON ?= python3
@@ -19,7 +21,7 @@ PYTEST_ARGS ?=
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: app test test-fast lint bench chromium clean notebooks lesson bench-lessons
+.PHONY: app test test-fast lint bench chromium clean notebooks lesson bench-lessons handouts bench-instant
 LESSON_PORT ?= 2718
 NAME ?= baselines
 
@@ -33,6 +35,10 @@ $(VENV)/.installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
 	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[test]"
+	touch $@
+
+$(VENV)/.installed-handouts: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e ".[handouts]"
 	touch $@
 
 $(VENV)/.installed-notebooks: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
@@ -108,6 +114,16 @@ bench-lessons: $(VENV)/.installed-test chromium
 .PHONY: bench-present
 bench-present: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/present.py
+
+# Every topic as one self-contained HTML file (plotly.js inlined, maths as MathML, the pictures' in-figure sliders):
+# build/handouts/course.html (the first course) and build/handouts/<paper>.html. TOPICS="brdp svt" for some only.
+TOPICS ?=
+handouts: $(VENV)/.installed-handouts
+	$(BIN)/python -m app.handouts --out build/handouts $(TOPICS)
+
+# In-figure slider against the page's own slider: input → changed chart, headless chromium (bench/results-instant.md).
+bench-instant: $(VENV)/.installed-test chromium
+	$(BIN)/python bench/instant.py
 
 # A lesson as static HTML (outputs at its defaults, controls frozen) and as a Jupyter notebook with stored outputs.
 .PHONY: export

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import background, classroom, compute, ledger, links, params, presenting, registry, ui
+from app import background, classroom, compute, instant, ledger, links, params, presenting, registry, ui
 
 ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) is typeset on screen
 
@@ -63,6 +63,7 @@ if st.session_state.get("_page") != page.url_path or _relinked:  # a new page vi
     st.session_state.pop("_url_checked", None)
 background.new_run()  # heavy panels: this run may wait once for a new job (app.background)
 params.new_run()  # controls drawn in this run write the address once the page has run (params.sync_url)
+instant.new_run()  # in-figure sliders drawn in this run get their browser side after the page (instant.follow)
 ledger.new_run()  # the run's first ledger.sync() asks the store; later ones (the sidebar's offer) reuse it
 ledger.sync()  # the tab's saved ledger (?ledger=<id>) on every page, reloaded if another tab changed it
 url_problems = st.container()  # top of the page, filled after the page's widgets judged their URL values
@@ -79,6 +80,7 @@ with url_problems:
     ui.show_url_problems()
 with nav:
     classroom.navigation(sections, current=page)
+instant.follow()  # the in-figure sliders' browser side: keyboard, the address, the page catching up
 params.sync_url()  # the address bar now names exactly the values the page shows
 st.session_state["_address"] = _address()
 background.warm()  # start the heavy-panel workers once per process, off the script thread

@@ -370,7 +370,8 @@ def _presenting() -> bool:
 def _chart_css(ink: str, label_background: str | None = None) -> str:
     box = '[data-testid="stPlotlyChart"]'
     text = ", ".join(f"{box} {sel}" for sel in (".xtick text", ".ytick text", ".g-xtitle text", ".g-ytitle text",
-                                               ".gtitle", ".legendtext", ".legendtitletext", ".cbaxis text"))
+                                               ".gtitle", ".legendtext", ".legendtitletext", ".cbaxis text",
+                                               ".slider-container text", ".updatemenu-item-text"))
     # a marker line's label sits on the page's background (app.figures.style.LABEL_BACKGROUND), drawn for a white page
     labels = (f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
               if label_background else "")
@@ -469,7 +470,7 @@ _SIDEBAR_JS = """<script>
 _BASE_CSS = """
 [data-testid="stSidebar"][aria-expanded="false"] { visibility: hidden; }
 [class*="st-key-dpx-panel-"] { scroll-margin-top: 4rem; }
-.st-key-dpx-step-agent, .st-key-dpx-lesson-keeper { display: none; }
+.st-key-dpx-step-agent, .st-key-dpx-lesson-keeper, .st-key-dpx-instant { display: none; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 [data-testid="stPageLink"] p { white-space: normal; }
@@ -522,6 +523,10 @@ def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
     return _memo_figure(build, args, tuple(sorted(kwargs.items())))
 
 
+#: session_state: the address keys of the in-figure sliders (``app.figures.frames``) this run's charts carry.
+IN_FIGURE_SLIDERS = "_instant_drawn"
+
+
 def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, name: str, alt: str) -> None:
     """A Plotly chart with alt text and a button to download the data behind it as CSV.
 
@@ -529,9 +534,12 @@ def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, na
     bench/results-where-time-goes.md); ``data`` may be
     a function that returns the frame, so that a chart remembered by :func:`memo_figure` does not fetch its data on
     every rerun either. Presentation mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's
-    colours come from ``app_style``.
+    colours come from ``app_style``. A chart with an in-figure slider is noted for ``app.instant``.
     """
     slug = _slug(name)
+    sliders = fig.layout.sliders
+    if sliders and sliders[0].name:  # an in-figure slider: its browser side is drawn after the page (app.instant)
+        st.session_state.setdefault(IN_FIGURE_SLIDERS, {})[str(sliders[0].name)] = True
     if _presenting():  # on a copy: a memoised figure is shared by every session of the process
         fig = style.for_screen(go.Figure(fig), theme=None, present=True)
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})

@@ -14,12 +14,28 @@ def _():
     import marimo as mo
 
     import dpcore
-    from app import compute, lessons
+    from app import compute, lessons, slides
     from app.figures import baselines as figs
     from app.lessons import md
     from app.notation import number
 
-    return compute, dpcore, figs, lessons, md, mo, number
+    return compute, dpcore, figs, lessons, md, mo, number, slides
+
+
+@app.cell
+def _(compute, figs):
+    # The app's pictures at one value of ε: every stop of ε travels with the chart (app.slides), so the slider under
+    # a picture redraws it in the browser; the controls above set the rest.
+    def belief_at(eps):
+        return figs.belief(compute.belief_curve(eps), epsilon=eps)
+
+    def densities_at(eps, delta, sens, calib, theta):
+        return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
+
+    def accuracy_at(eps, theta, delta, sens, calib):
+        return figs.accuracy(compute.accuracy_curve(theta, delta, sens, calib), epsilon=eps, theta=theta)
+
+    return accuracy_at, belief_at, densities_at
 
 
 @app.cell
@@ -72,11 +88,11 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, md, mo, number, p):
+def _(belief_at, compute, md, mo, number, p, slides):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
     mo.vstack([
-        figs.belief(compute.belief_curve(p.eps), epsilon=p.eps),
+        slides.figure(belief_at, "eps", p.eps, play=True),
         md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
               f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
               "she sees."),
@@ -131,12 +147,12 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, md, mo, number, p):
+def _(compute, densities_at, md, mo, number, p, slides):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
     mo.vstack([
-        figs.densities(compute.densities(p.eps, p.delta, p.sens, p.calib), theta=p.theta),
+        slides.figure(densities_at, "eps", p.eps, p.delta, p.sens, p.calib, p.theta),
         md(f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
               f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
               f"truth with probability **{_within['gaussian']:.4f}** (Gaussian) and "
@@ -146,8 +162,8 @@ def _(compute, figs, md, mo, number, p):
 
 
 @app.cell
-def _(compute, figs, p):
-    figs.accuracy(compute.accuracy_curve(p.theta, p.delta, p.sens, p.calib), epsilon=p.eps, theta=p.theta)
+def _(accuracy_at, p, slides):
+    slides.figure(accuracy_at, "eps", p.eps, p.theta, p.delta, p.sens, p.calib)
     return
 
 

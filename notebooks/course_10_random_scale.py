@@ -46,8 +46,11 @@ def _(controls, lessons):
 
 @app.cell
 def _(ch, md, mo, p, pictures):
-    _pic = pictures.picture(ch.slug, getattr(p, ch.control))
-    mo.vstack([_pic.figure, md(_pic.reading), md(f"<small>**What to notice:** {ch.notice}</small>")])
+    _value = getattr(p, ch.control)
+    _pic = pictures.picture(ch.slug, _value)
+    # the app's picture: every stop of the control travels with it, so its own slider redraws it at once
+    mo.vstack([pictures.slide(ch.slug, _value), md(_pic.reading),
+               md(f"<small>**What to notice:** {ch.notice}</small>")])
     return
 
 

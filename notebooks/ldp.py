@@ -15,14 +15,14 @@ def _():
 
     import marimo as mo
 
-    from app import lessons
+    from app import lessons, slides
     from app.compute import ldp as compute
     from app.figures import ldp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import ldp
 
-    return compute, figs, ldp, lessons, math, md, mo, number
+    return compute, figs, ldp, lessons, math, md, mo, number, slides
 
 
 @app.cell
@@ -166,8 +166,18 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, p, x_true):
-    figs.beliefs(compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior).table)
+def _(compute, figs):
+    # The app's picture after k answers: every stop of k travels with the chart (app.slides), so the slider under it
+    # (and Play) walks through the answers in the browser; the controls above set the rest.
+    def beliefs_at(nq, family, eps, dsize, x, seed, prior):
+        return figs.beliefs(compute.beliefs(family, eps, dsize, nq, x, seed, prior).table)
+
+    return (beliefs_at,)
+
+
+@app.cell
+def _(beliefs_at, p, slides, x_true):
+    slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True)
     return
 
 

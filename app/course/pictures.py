@@ -14,13 +14,14 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from app import catalogue, compute
+from app import catalogue, compute, slides
 from app.compute import brdp as cbrdp
 from app.compute import course as ccourse
 from app.compute import ldp as cldp
 from app.compute import noise_reduction as cnr
 from app.compute import r2dp as cr2dp
 from app.compute import svt as csvt
+from app.course.chapters import chapter as course_chapter
 from app.figures import baselines as fbase
 from app.figures import brdp as fbrdp
 from app.figures import course as fcourse
@@ -92,8 +93,12 @@ def _delta(delta: float) -> Picture:
     )
 
 
+#: The budget chapter's picture spans every T of its control (its axes stay put while T moves).
+BUDGET_SPAN = compute.composition_range(max(catalogue.get("T").grid))
+
+
 def _budget(t: int) -> Picture:
-    df = compute.composition(1.0, DELTA, SENS, "analytic", compute.composition_range(t))
+    df = compute.composition(1.0, DELTA, SENS, "analytic", BUDGET_SPAN)
     total = compute.composed_epsilons(1.0, DELTA, SENS, "analytic", t)
     return Picture(
         fcourse.composition(df, compositions=t), df,
@@ -203,3 +208,19 @@ _PICTURES: dict[str, Callable[[Any], Picture]] = {
 def picture(slug: str, value: Any) -> Picture:
     """The picture of chapter ``slug`` at the value of its one control."""
     return _PICTURES[slug](value)
+
+
+def figure_at(value: Any, slug: str) -> go.Figure:
+    """The figure of chapter ``slug`` at one value of its control (a stop of its in-figure slider)."""
+    return picture(slug, value).figure
+
+
+#: Chapters whose in-figure slider stops at some of its control's stops only: the random scale's curves start at
+#: ε = 0.1 (below, the marker would stretch the axis).
+STOPS: dict[str, tuple[Any, ...]] = {"random_scale": tuple(e for e in catalogue.get("eps").grid if e >= 0.1)}
+
+
+def slide(slug: str, value: Any) -> go.Figure:
+    """The figure of chapter ``slug`` at ``value`` carrying every stop of its control, with an in-figure slider and
+    a play button (``app.slides``; the app builds the same figure through ``app.instant``)."""
+    return slides.figure(figure_at, course_chapter(slug).control, value, slug, play=True, stops=STOPS.get(slug))

@@ -84,15 +84,24 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
 
 
 def density(curves: pd.DataFrame, hist: pd.DataFrame | None, *, kernel: str, theta: float,
-            title: str = "Output density around the true answer (Prop. 1)") -> go.Figure:
-    """f_brdp (Prop. 1) against the kernel at ε_y and DP at the full ε, optionally over a sampled histogram."""
+            title: str = "Output density around the true answer (Prop. 1)", same_traces: bool = False) -> go.Figure:
+    """f_brdp (Prop. 1) against the kernel at ε_y and DP at the full ε, optionally over a sampled histogram.
+
+    ``same_traces``: the kernel's curve is drawn even where it is plain DP's (ε_y = ε), under its name saying so,
+    so the figure has the same traces at every θ (an in-figure slider's frames)."""
     traces = []
     if hist is not None:
         n = int(hist["samples"].iloc[0])
         traces.append({"type": "bar", "x": (hist["bin_left"] + hist["bin_right"]) / 2, "y": hist["empirical_density"],
                        "width": hist["bin_right"] - hist["bin_left"], "name": f"{n:,} sampled BR-DP outputs",
                        "marker": {"color": COLORS["brdp"]}, "opacity": 0.3})
-    if _same(curves["kernel"], curves["dp"]):  # ε_y = ε: one curve, named for both
+    if _same(curves["kernel"], curves["dp"]) and same_traces:  # ε_y = ε: the kernel's curve under plain DP's
+        traces += [
+            line(curves["x"], curves["kernel"], name="kernel alone (here ε_y = ε: plain DP's noise)",
+                 color=COLORS["reference"], dash="dash", width=1.8),
+            line(curves["x"], curves["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
+        ]
+    elif _same(curves["kernel"], curves["dp"]):  # ε_y = ε: one curve, named for both
         traces.append(line(curves["x"], curves["dp"], name=f"{_dp_name(kernel)} (= the kernel here: ε_y = ε)",
                            color=COLORS[kernel]))
     else:

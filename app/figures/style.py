@@ -396,6 +396,44 @@ def _recolour(node: Any, ink: str) -> Any:
     return node
 
 
+#: An in-figure slider (``app.figures.frames``) hangs under the x axis: room (px) for the axis's tick labels and
+#: title above it, at the normal and the presentation size.
+AXIS_ROOM, PRESENT_AXIS_ROOM = 58, 82
+#: Room (px) the slider itself takes: its current value, the rail, its ticks and (not in presentation mode, where
+#: the current value alone is written, large) the stops' labels.
+SLIDER_ROOM, PRESENT_SLIDER_ROOM = 80, 50
+#: Room (px) under the slider for a legend of one or two rows (in presentation mode the legend sits beside the plot).
+LEGEND_ROOM = 64
+
+
+def _present_slider(fig: go.Figure, update: dict[str, Any]) -> None:
+    """Presentation mode for a figure with an in-figure slider: the current value large, the stops' labels left out
+    (the ticks stay), the slider under the larger axis text, and each frame's title wrapped like the figure's."""
+    slider = fig.layout.sliders[0]
+    update["sliders"] = [{"pad": {"t": PRESENT_AXIS_ROOM}, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+                          "currentvalue": {"font": {"size": PRESENT_FONT, "color": INK["light"]}, "offset": 4}}]
+    if fig.layout.updatemenus:
+        update["updatemenus"] = [{"pad": {"t": PRESENT_AXIS_ROOM + 2}, "font": {"size": PRESENT_LEGEND_FONT}}]
+    # the legend beside the plot instead of under it: the slider takes its place, and the plot keeps its height
+    update["legend"] = dict(update.get("legend") or {}) | {
+        "orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02, "xanchor": "left"}
+    bottom = PRESENT_AXIS_ROOM + PRESENT_SLIDER_ROOM
+    update["margin"] = dict(update.get("margin") or {}) | {"b": bottom}
+    top = update.get("margin", {}).get("t")
+    frames = []
+    for frame in fig.frames:
+        layout = frame.layout.to_plotly_json() if frame.layout else {}
+        title = (layout.get("title") or {}).get("text")
+        if isinstance(title, str) and max(map(len, title.split("<br>"))) > PRESENT_TITLE_CHARS:
+            layout["title"] = layout["title"] | {"text": wrap_title(title, PRESENT_TITLE_CHARS)}
+        if "margin" in layout:
+            layout["margin"] = layout["margin"] | {"b": bottom} | ({"t": top} if top else {})
+        frames.append(frame.to_plotly_json() | {"layout": layout})
+    if frames:
+        fig.frames = frames
+    del slider
+
+
 def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> go.Figure:
     """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return
     it.
@@ -430,6 +468,8 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
         if lines > 1:  # the larger title lines need the room above the plot too, and more space above the first
             update["margin"] = {"t": max(int(lay.margin.t or _MARGIN["t"]), 40 + (PRESENT_FONT + 12) * lines)}
             update["title"]["pad"] = {"t": 16 + PRESENT_FONT // 2}
+    if present and lay.sliders:
+        _present_slider(fig, update)
     names = [k for k in lay.to_plotly_json() if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
     for ax in names:
         update[ax] = {"tickfont": text, "title": {"font": text}}

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import dpcore
-from app import compute, ledger, params, ui
+from app import compute, instant, ledger, params, ui
 from app.figures import baselines as figs
 from app.notation import number, odds_factor, percent
 from dpcore import ledger as dl
@@ -81,7 +81,8 @@ def noise(s: Settings) -> None:
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
         key="classic-noise",
     ):
-        ui.chart(ui.memo_figure(_densities_figure, s.eps, s.delta, s.sens, s.calib, s.theta),
+        ui.chart(instant.figure(_densities_figure, "eps", s.eps, s.delta, s.sens, s.calib, s.theta,
+                                slot="classic-noise"),
                  lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
                  name="noise densities",
                  alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
@@ -147,7 +148,8 @@ def accuracy(s: Settings) -> None:
         "(ε, δ); Gaussian catches up only at large ε or large δ.",
         key="classic-accuracy",
     ):
-        ui.chart(ui.memo_figure(_accuracy_figure, s.theta, s.delta, s.sens, s.calib, s.eps),
+        ui.chart(instant.figure(_accuracy_figure, "eps", s.eps, s.theta, s.delta, s.sens, s.calib,
+                                slot="classic-accuracy"),
                  lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib), name="accuracy vs epsilon",
                  alt="Probability that the noise is within plus or minus theta, against epsilon, for both mechanisms.")
 
@@ -203,7 +205,7 @@ def _densities_figure(eps: float, delta: float, sens: float, calib: str, theta: 
     return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
 
 
-def _accuracy_figure(theta: float, delta: float, sens: float, calib: str, eps: float) -> go.Figure:
+def _accuracy_figure(eps: float, theta: float, delta: float, sens: float, calib: str) -> go.Figure:
     return figs.accuracy(compute.accuracy_curve(theta, delta, sens, calib), epsilon=eps, theta=theta)
 
 

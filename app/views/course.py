@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app import catalogue, classroom, course, params, registry, ui
+from app import catalogue, classroom, course, instant, params, registry, ui
 from app.course import pictures
 
 TITLE = "A first course in differential privacy"
@@ -48,7 +48,9 @@ def render(s: Settings) -> None:
         with shown:
             try:
                 pic = ui.memo_figure(pictures.picture, ch.slug, value)
-                ui.chart(pic.figure, pic.data, name=f"chapter {ch.number}", alt=pic.alt)
+                ui.chart(instant.figure(pictures.figure_at, ch.control, value, ch.slug, slot="course-chapter",
+                                        play=True, stops=pictures.STOPS.get(ch.slug)),
+                         pic.data, name=f"chapter {ch.number}", alt=pic.alt)
                 st.markdown(pic.reading)
                 ui.notice(ch.notice)
             except Exception as exc:  # noqa: BLE001 — the rest of the chapter still works

@@ -9,6 +9,7 @@ import copy
 import json
 import warnings
 
+import cachetools
 import hypothesis
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from _plotly_utils.utils import to_typed_array_spec
 from hypothesis import strategies as st
 from plotly import basedatatypes
 
-from app import params, registry, ui
+from app import params, registry, slides, ui
 from app.figures import style
 from tests.app.conftest import open_page
 
@@ -49,7 +50,7 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
     real = basedatatypes.BaseFigure.__init__
 
     def recording(self, data=None, layout=None, frames=None, skip_invalid=False, **kwargs):
-        given = copy.deepcopy({"data": data, "layout": layout})
+        given = copy.deepcopy({"data": data, "layout": layout, "frames": frames})
         real(self, data, layout, frames, skip_invalid, **kwargs)
         if kwargs.get("_validate") is False:
             built.append((given, _as_json(self)))  # as built (a page may update it afterwards)
@@ -57,6 +58,8 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
     monkeypatch.setattr(style, "VALIDATE", False)
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", recording)
     monkeypatch.setattr(ui, "memo_figure", lambda build, *args, **kwargs: build(*args, **kwargs))  # build them all
+    for remembered in ("_DECKS", "_OPENED"):  # ... and every in-figure slider's stops, however many ran before
+        monkeypatch.setattr(slides, remembered, cachetools.LRUCache(maxsize=64))
     at = open_page(script, query)
     assert not at.exception, at.exception
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", real)
@@ -65,7 +68,7 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
 
 def _same_as_checked(built: list[tuple[dict, dict]]) -> None:
     for given, fast in built:
-        checked = go.Figure(data=given["data"], layout=given["layout"])  # Plotly's checked constructor
+        checked = go.Figure(data=given["data"], layout=given["layout"], frames=given.get("frames"))  # checked
         title = (given["layout"] or {}).get("title")
         assert not _differences(fast, _as_json(checked)), (title, _differences(fast, _as_json(checked)))
 

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, params, ui
+from app import background, instant, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
@@ -114,7 +114,8 @@ def mechanism_panels(s: Settings) -> None:
                   f"(ε_y = {number(plan.epsilon_y, 3)} of ε = {number(s.eps)}), and BR-DP releases an answer "
                   f"outside ±θ with probability {1 - plan.acceptance:.3f} against "
                   f"{1 - plan.dp_acceptance:.3f} for plain DP.", paper="Proposition 1"):
-        ui.chart(ui.memo_figure(_density_figure, s.key, s.seed, s.kernel, s.theta),
+        ui.chart(instant.figure(_density_at, "theta", s.theta, s.key._replace(theta=None), s.seed,
+                                slot="recycling-density"),
                  lambda: compute.density(s.key, s.seed)[0], name="output density",
                  alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.")
 
@@ -124,9 +125,10 @@ def _counters_table(key: compute.PlanKey, seed: int) -> pd.DataFrame:
     return counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"})
 
 
-def _density_figure(key: compute.PlanKey, seed: int, kernel: str, theta: float) -> go.Figure:
-    curves, hist = compute.density(key, seed)
-    return figs.density(curves, hist, kernel=kernel, theta=theta)
+def _density_at(theta: float, key: compute.PlanKey, seed: int) -> go.Figure:
+    """The output density at one θ (every stop of θ travels with the chart: app.instant)."""
+    curves, hist = compute.density(key._replace(theta=theta), seed)
+    return figs.density(curves, hist, kernel=key.kernel, theta=theta, same_traces=True)
 
 
 def budget_panels(s: Settings) -> None:

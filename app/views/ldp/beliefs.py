@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import ui
+from app import instant, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
@@ -38,7 +38,8 @@ def posterior(s: Settings) -> None:
                     help="How sure she is after the answers (Bayes' rule).")
         c[2].metric("Most likely value", ", ".join(str(v) for v in b.argmax[:5]),
                     help="The value(s) under which the answers were most likely: the top of Λ.")
-        ui.chart(ui.memo_figure(_beliefs_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), b.table,
+        ui.chart(instant.figure(_beliefs_at, "nq", s.nq, s.family, s.eps, s.dsize, s.x, s.seed, s.prior,
+                                slot="ldp-posterior", play=True), b.table,
                  name="prior and posterior",
                  alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.")
 
@@ -127,7 +128,8 @@ def leakage(s: Settings) -> None:
 # The part's charts, memoised by the settings they depend on (ui.memo_figure).
 
 
-def _beliefs_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str) -> go.Figure:
+def _beliefs_at(nq: int, family: str, eps: float, dsize: int, x: int, seed: int, prior: str) -> go.Figure:
+    """Prior and posterior after ``nq`` answers (every stop of k travels with the chart: app.instant)."""
     return F.beliefs(C.beliefs(family, eps, dsize, nq, x, seed, prior).table)
 
 

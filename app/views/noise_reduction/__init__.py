@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import ledger, params, ui
+from app import instant, ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number, odds_factor, percent
@@ -117,7 +117,8 @@ def idea(s: Settings) -> None:
         "right is never released, so its privacy is never spent.",
     ):
         df, _ = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
-        ui.chart(ui.memo_figure(_idea_figure, s.grid_args(), s.y, s.eta, s.seed), df[df["path"] == 1], name="idea",
+        ui.chart(instant.figure(_idea_at, "eta", s.eta, s.grid_args(), s.y, s.seed, slot="noise-reduction-idea",
+                                play=True), df[df["path"] == 1], name="idea",
                  alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
                      "the true count, with the point where it stopped marked.")
 
@@ -214,7 +215,7 @@ def shortfall(s: Settings) -> compute.Shortfall | None:
     return short
 
 
-def _idea_figure(grid: tuple, y: float, eta: float, seed: int) -> go.Figure:
-    """The idea's chart, memoised by the settings it depends on (ui.memo_figure)."""
+def _idea_at(eta: float, grid: tuple, y: float, seed: int) -> go.Figure:
+    """The idea's chart at one η (every stop of η travels with the chart: app.instant)."""
     df, stops = compute.paths(*grid, y, eta, "brownian", seed)
     return figs.idea(df, stops, compute.bands(*grid, y, eta), value=y)

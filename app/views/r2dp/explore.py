@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, params, ui
+from app import background, instant, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.notation import number
@@ -178,8 +179,18 @@ def vs_epsilon(s: Settings, head: compute.Headline | None) -> None:
     with ui.panel("Usefulness against ε", "no family beats Laplace for ε ≤ 1; Gamma and Uniform only above "
                   "ε = 2/(1 − γ/Δ). Gains grow with ε and with small γ/Δ. The two-point law bounds every family and "
                   "the staircase is always on top."):
-        show("usefulness_vs_epsilon", (s.g,), epsilon=s.eps, name="usefulness vs epsilon",
-             alt="Optimised usefulness of each family, Laplace and the staircase against epsilon, with ratios.")
+        ui.chart(instant.figure(_usefulness_at, "eps", s.eps, s.g, slot="r2dp-usefulness", stops=USEFULNESS_STOPS),
+                 lambda: compute.usefulness_vs_epsilon(s.g), name="usefulness vs epsilon",
+                 alt="Optimised usefulness of each family, Laplace and the staircase against epsilon, with ratios.")
+
+
+#: The stops of the in-figure ε slider: those inside the curves' range (0.1 … 20), so the axis stays put.
+USEFULNESS_STOPS = tuple(e for e in params.EPSILON_OPTIONS if e >= 0.1)
+
+
+def _usefulness_at(eps: float, g: float) -> go.Figure:
+    """Usefulness against ε with one ε marked (every stop of ε travels with the chart: app.instant)."""
+    return figs.usefulness_vs_epsilon(compute.usefulness_vs_epsilon(g), epsilon=eps)
 
 
 def vs_gamma(s: Settings, head: compute.Headline | None) -> None:

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, params, ui
+from app import background, instant, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
@@ -151,7 +151,8 @@ def correction_tab(s: Settings) -> None:
         df, acc = csvt.comparison(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic)
         with picture:
             ui.chart(
-                figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d),
+                instant.figure(_comparison_at, "neg", s.k, s.eps, s.c, s.alpha, s.noise, s.monotonic, s.rule, d,
+                               slot="svt-correction", play=True, shown="k = "),
                 df,
                 name="comparison density",
                 alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
@@ -215,6 +216,14 @@ def correction_tab(s: Settings) -> None:
                                  label="The (α, β) curves and Theorem 4's α")
         if done is not None:
             _accuracy_curves(s, *done)
+
+
+def _comparison_at(k: int, eps: float, c: int, alpha: float, noise: str, monotonic: bool, rule: str,
+                   d: float) -> go.Figure:
+    """The comparison at one k (every stop of k travels with the chart: app.instant)."""
+    sm = csvt.summary(eps, c, k, alpha, noise, monotonic, rule)
+    df, _ = csvt.comparison(eps, c, k, alpha, noise, monotonic)
+    return figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d)
 
 
 def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:

@@ -1,0 +1,282 @@
+"""In-figure sliders: one figure that carries the picture at every stop of one parameter as Plotly frames, with a
+Plotly slider (and a play button) that switches between them in the browser, without asking the server.
+
+The caller builds the figure at every stop with the page's own builder; :func:`slides` keeps the figure at the
+stop the page opens at as the figure's data, and puts in each frame only what changes from stop to stop: the arrays
+of the traces that move (a curve's y; its x only where the x values change too) and the parts of the layout that
+change (a title with the value in it, a marker line). Arrays in frames go as 32-bit floats (Plotly's typed arrays):
+half the bytes, far below what a screen can show.
+
+The slider's ``name`` is the parameter's address key and each step's ``value`` its address form (``1e-05``), so the
+browser side (``app.instant``, the handouts) knows which key of the address a slider sets. Plotly's frames are
+applied by merging (objects key by key, arrays replaced): every key that changes anywhere is therefore in every frame,
+and a frame is the whole figure at its stop once merged onto the figure (``tests/app/test_frames.py`` checks this
+against the page's builder at every stop).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from app.figures import style
+
+#: Switching to a frame: at once, no easing (a slider is read stop by stop), and redrawn (titles and marker lines are
+#: layout, which only a redraw updates).
+_AT_ONCE: dict[str, Any] = {
+    "mode": "immediate",
+    "frame": {"duration": 0, "redraw": True},
+    "transition": {"duration": 0},
+}
+#: Playing: each stop stays long enough to be read aloud in a class.
+PLAY_FRAME_MS = 700
+
+
+def _plain(value: Any) -> Any:
+    """A trace or layout value in the form the figure is sent in (numeric arrays as typed-array specs), comparable
+    with ``==``."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    spec = style.typed_array(value)
+    if spec is not None:
+        return spec
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _narrow(value: Any) -> Any:
+    """A 64-bit float typed array as a 32-bit one (anything else as it is)."""
+    if isinstance(value, dict) and value.get("dtype") == "f8" and "bdata" in value and "shape" not in value:
+        wide = np.frombuffer(base64.b64decode(value["bdata"]), dtype="<f8")
+        return {"dtype": "f4", "bdata": base64.b64encode(wide.astype("<f4").tobytes()).decode("ascii")}
+    return value
+
+
+def _json(fig: go.Figure) -> dict[str, Any]:
+    plain = fig.to_plotly_json()
+    return {"data": [_plain(t) for t in plain.get("data", [])], "layout": _plain(plain.get("layout", {}))}
+
+
+def _changing(items: Sequence[dict[str, Any]]) -> list[str]:
+    """The keys whose values are not the same in every item (a key missing somewhere counts as changing)."""
+    keys = sorted({k for item in items for k in item})
+    return [k for k in keys if any(k not in item or item[k] != items[0].get(k) for item in items)]
+
+
+@dataclass(frozen=True)
+class Slides:
+    """Every stop's figure of one picture, ready to be opened at any stop (:meth:`at`): built once for the other
+    settings, opened at the page's value on every run."""
+
+    stops: tuple[dict[str, Any], ...]  # each stop's figure as sent (data, layout)
+    frames: tuple[dict[str, Any], ...]
+    key: str
+    values: tuple[str, ...]
+    labels: tuple[str, ...]
+    prefix: str
+    play: bool
+    name: str = ""
+
+    def index(self, value: str) -> int:
+        """The stop whose address form is ``value``."""
+        return self.values.index(value)
+
+    def at(self, active: int, *, bold_titles: bool = False) -> go.Figure:
+        """The figure opened at stop ``active``, carrying every stop as a frame, with the slider (and play button).
+
+        ``bold_titles``: the frames' titles in bold, as Streamlit's theme draws a chart's title (a frame's title
+        replaces the title the theme made bold)."""
+        if not 0 <= active < len(self.stops):
+            raise ValueError(f"active must be a stop's index, 0 to {len(self.stops) - 1}")
+        layout = dict(self.stops[active]["layout"])
+        # the slider under the x axis, the legend under the slider; the plot keeps its height
+        bottom = style.AXIS_ROOM + style.SLIDER_ROOM + style.LEGEND_ROOM
+        grow = max(0, bottom - int((layout.get("margin") or {}).get("b", 120)))
+        layout["margin"] = dict(layout.get("margin") or {}) | {"b": bottom}
+        layout["height"] = int(layout.get("height", 430)) + grow
+        legend = layout.get("legend") or {}
+        if legend.get("yref") != "container" and float(legend.get("y", 1.0)) < 0:  # hung below the plot: at the foot
+            layout["legend"] = legend | {"yref": "container", "y": 0.0, "yanchor": "bottom"}
+        layout["sliders"] = [
+            slider(self.key, self.values, self.labels, active=active, prefix=self.prefix, play=self.play)
+        ]
+        if self.play:
+            layout["updatemenus"] = [play_button(self.values)]
+        if self.name:  # what a screen reader calls the slider (the keyboard's proxy for it, app.slider_js)
+            layout["meta"] = {"slider": self.name}
+        frames = [_adapted(f, bottom, bold_titles) for f in self.frames]
+        return go.Figure(data=self.stops[active]["data"], layout=layout, frames=frames, _validate=style.VALIDATE)
+
+
+def _adapted(frame: dict[str, Any], bottom: int, bold: bool) -> dict[str, Any]:
+    """A frame as the opened figure needs it: the slider's room in its margin, its title in bold if asked."""
+    layout = frame["layout"]
+    if isinstance(layout.get("margin"), dict):
+        layout = layout | {"margin": layout["margin"] | {"b": bottom}}
+    title = layout.get("title")
+    if bold and isinstance(title, dict) and isinstance(title.get("text"), str):
+        layout = layout | {"title": title | {"text": f"<b>{title['text']}</b>"}}
+    return frame | {"layout": layout} if layout is not frame["layout"] else frame
+
+
+#: An axis's tick labelling (``style._decades``): a log axis over more decades is labelled another way, with settings
+#: a frame could not unset.
+_TICKS = ("tickmode", "tickvals", "ticktext", "dtick", "minor")
+
+
+def _values(v: Any) -> np.ndarray:
+    """The numbers of a trace's array or a shape's coordinate (typed arrays decoded), as floats."""
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<")).astype(float)
+    try:
+        return np.asarray(v if isinstance(v, list) else [v], dtype=float).ravel()
+    except (TypeError, ValueError):
+        return np.array([])
+
+
+def _one_labelling(stops: list[dict[str, Any]]) -> None:
+    """Give a log axis labelled differently at some stops (its span crosses a number of decades) the labelling of
+    all stops' spans together, at every stop: the labels then stay put while the slider moves, and every frame sets
+    the same tick settings. In place."""
+    for axis in ("xaxis", "yaxis"):
+        ticks = {tuple(sorted(k for k in (s["layout"].get(axis) or {}) if k in _TICKS)) for s in stops}
+        logs = {(s["layout"].get(axis) or {}).get("type") == "log" for s in stops}
+        if len(ticks) < 2 or logs != {True}:
+            continue
+        letter = axis[0]
+        values = [_values(t.get(letter)) for s in stops for t in s["data"] if t.get(f"{letter}axis", letter) == letter]
+        values += [
+            _values(sh.get(f"{letter}{end}"))
+            for s in stops
+            for sh in s["layout"].get("shapes") or ()
+            if sh.get(f"{letter}ref", letter) == letter
+            for end in ("0", "1")
+        ]
+        labelling = style._decades([{letter: np.concatenate(values) if values else np.array([])}], letter)
+        for s in stops:
+            kept = {k: v for k, v in s["layout"][axis].items() if k not in _TICKS}
+            s["layout"][axis] = kept | labelling
+
+
+def _paths(value: Any, at: str = "") -> list[str]:
+    """The settings a layout value makes (dotted paths of its leaves; a list counts as one setting)."""
+    if isinstance(value, dict) and not ("bdata" in value and "dtype" in value):
+        return [p for k, v in value.items() for p in _paths(v, f"{at}.{k}" if at else k)]
+    return [at or "(value)"] if value is not None else []
+
+
+def slides(
+    figures: Sequence[go.Figure],
+    *,
+    key: str,
+    values: Sequence[str],
+    labels: Sequence[str],
+    prefix: str,
+    play: bool = False,
+    name: str = "",
+) -> Slides:
+    """Every stop's figure as frames of one figure with a slider over the stops.
+
+    ``figures`` are the page's figures at each stop (the same traces in the same order at every stop); ``key`` the
+    parameter's address key; ``values`` the stops in their address form (the frames' names); ``labels`` the stops as
+    a reader writes them (10⁻⁵); ``prefix`` what stands before the current value ("ε = "); ``play`` adds a button
+    that plays the stops in order (where a story unfolds as the value grows); ``name`` is the slider's name in words
+    ("ε — privacy-loss budget"), for a screen reader.
+    """
+    if not (len(figures) == len(values) == len(labels)) or len(figures) < 2:
+        raise ValueError("an in-figure slider needs one figure, value and label per stop, and at least two stops")
+    stops = [_json(f) for f in figures]
+    kinds = {tuple(t.get("type", "scatter") for t in s["data"]) for s in stops}
+    if len(kinds) != 1:
+        raise ValueError(f"the figure at every stop of {key!r} must have the same traces in the same order")
+    _one_labelling(stops)
+    first = stops[0]
+    moving = [_changing([s["data"][i] for s in stops]) for i in range(len(first["data"]))]
+    traces = [i for i, keys in enumerate(moving) if keys]
+    layout_keys = [k for k in _changing([s["layout"] for s in stops]) if k not in ("sliders", "updatemenus")]
+    for k in layout_keys:  # a frame can set a layout value, never unset one: each setting must be at every stop
+        shapes = {frozenset(_paths(s["layout"].get(k))) for s in stops}
+        if len(shapes) > 1:
+            odd = sorted(frozenset.union(*shapes) - frozenset.intersection(*shapes))
+            raise ValueError(f"the layout's {k} sets {', '.join(odd[:3])} at some stops of {key!r} only")
+    frames = tuple(
+        {
+            "name": values[n],
+            # each trace names its type: Plotly reads a frame's trace without one as a scatter
+            "data": [
+                {"type": s["data"][i].get("type", "scatter")} | {k: _narrow(s["data"][i].get(k)) for k in moving[i]}
+                for i in traces
+            ],
+            "traces": traces,
+            "layout": {k: s["layout"].get(k) for k in layout_keys},
+        }
+        for n, s in enumerate(stops)
+    )
+    return Slides(tuple(stops), frames, key, tuple(values), tuple(labels), prefix, play, name)
+
+
+def slider(
+    key: str, values: Sequence[str], labels: Sequence[str], *, active: int, prefix: str, play: bool
+) -> dict[str, Any]:
+    """The slider under the plot: one step per stop, each switching to its frame; its current value written with
+    the parameter's symbol above the rail."""
+    return {
+        "name": key,
+        "active": active,
+        "steps": [
+            {"label": label, "value": value, "method": "animate", "args": [[value], _AT_ONCE]}
+            for value, label in zip(values, labels, strict=True)
+        ],
+        "currentvalue": {"prefix": prefix, "visible": True, "xanchor": "left", "offset": 8, "font": {"size": 16}},
+        "x": 0.14 if play else 0.0,
+        "len": 0.86 if play else 1.0,
+        "xanchor": "left",
+        "y": 0.0,
+        "yanchor": "top",
+        "pad": {"t": style.AXIS_ROOM, "b": 0, "l": 0, "r": 0},
+        "ticklen": 4,
+        "minorticklen": 2,
+    }
+
+
+def play_button(values: Sequence[str]) -> dict[str, Any]:
+    """Play: the stops in order from the one shown, each shown for ``PLAY_FRAME_MS``."""
+    playing = {
+        "mode": "immediate",
+        "fromcurrent": True,
+        "frame": {"duration": PLAY_FRAME_MS, "redraw": True},
+        "transition": {"duration": 0},
+    }
+    return {
+        "type": "buttons",
+        "direction": "left",
+        "showactive": False,
+        "x": 0.0,
+        "xanchor": "left",
+        "y": 0.0,
+        "yanchor": "top",
+        "pad": {"t": style.AXIS_ROOM + 30, "r": 8},
+        "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, playing]}],
+    }
+
+
+def size(fig: go.Figure) -> int:
+    """Bytes of the figure as it is sent to the browser (its JSON)."""
+    return len(json.dumps(fig.to_plotly_json(), cls=_Encoder, separators=(",", ":")))
+
+
+class _Encoder(json.JSONEncoder):
+    def default(self, o: Any) -> Any:
+        plain = _plain(o)
+        return plain if plain is not o else super().default(o)

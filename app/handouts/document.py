@@ -1,0 +1,162 @@
+"""A handout as one self-contained HTML file: the words (Markdown, maths as MathML), the figures with their in-figure
+sliders, plotly.js and the sliders' keyboard code inlined once, and a print stylesheet. Nothing is fetched: the file
+opens from ``file://`` with no server and no network.
+
+Maths is written in the lessons as LaTeX between ``$`` signs; it becomes MathML here (``latex2mathml``), which the
+browser typesets itself and prints as it shows, with no script and no font to fetch. Plainly written maths (``e^ε``,
+``ε_y``, as the app's words write it) is typeset by :mod:`app.notation`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import latex2mathml.converter
+import markdown
+import plotly.io as pio
+import plotly.offline
+
+from app import notation
+from app.slider_js import SLIDERS_CSS, SLIDERS_JS
+
+
+@dataclass
+class Handout:
+    """A handout being written: its title, a line under it, and its blocks of HTML in reading order."""
+
+    title: str
+    subtitle: str = ""
+    blocks: list[str] = field(default_factory=list)
+    figures: int = 0
+
+    def heading(self, text: str, level: int = 2, new_page: bool = False) -> None:
+        cls = ' class="new-page"' if new_page else ""
+        self.blocks.append(f"<h{level}{cls}>{inline(text)}</h{level}>")
+
+    def text(self, md: str, cls: str = "") -> None:
+        """A paragraph or more of Markdown with maths (``$…$``, ``$$…$$``) and plainly written scripts."""
+        body = words(md)
+        self.blocks.append(f'<div class="{cls}">{body}</div>' if cls else body)
+
+    def details(self, summary: str, md: str) -> None:
+        """Something to open on screen (a hint, a solution) that is printed open."""
+        self.blocks.append(f"<details><summary>{inline(summary)}</summary>{words(md)}</details>")
+
+    def figure(self, fig: Any, caption: str = "", alt: str = "") -> None:
+        """A Plotly figure (a ``go.Figure`` or its JSON), frames and in-figure slider included."""
+        spec = fig if isinstance(fig, dict) else json.loads(pio.to_json(fig, validate=False))
+        self.figures += 1
+        fid = f"figure-{self.figures}"
+        height = int((spec.get("layout") or {}).get("height") or 450)
+        payload = json.dumps(
+            {"data": spec.get("data", []), "layout": spec.get("layout", {}), "frames": spec.get("frames", [])},
+            separators=(",", ":"),
+        )
+        payload = payload.replace("</", "<\\/")  # a "</script>" inside a label cannot end the script
+        label = f' aria-label="{html.escape(alt)}"' if alt else ""
+        cap = f"<figcaption>{words(caption)}</figcaption>" if caption else ""
+        self.blocks.append(
+            f'<figure class="chart"><div id="{fid}" class="plot" style="height:{height}px"{label}></div>{cap}'
+            f'<script type="application/json" id="{fid}-spec">{payload}</script></figure>'
+        )
+
+    def html(self) -> str:
+        """The whole file."""
+        sub = f'<p class="subtitle">{inline(self.subtitle)}</p>' if self.subtitle else ""
+        return (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(self.title)}</title><style>{CSS}{SLIDERS_CSS}</style></head><body><main>"
+            f"<h1>{inline(self.title)}</h1>{sub}{''.join(self.blocks)}</main>"
+            f"<script>{plotly.offline.get_plotlyjs()}</script><script>{DRAW_JS}</script>"
+            f"<script>{SLIDERS_JS}</script></body></html>\n"
+        )
+
+
+#: Draws every figure from its JSON, frames added so that the slider's steps can animate to them.
+DRAW_JS = r"""
+(() => {
+  const config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ["sendDataToCloud"]};
+  for (const div of document.querySelectorAll("div.plot")) {
+    const spec = JSON.parse(document.getElementById(div.id + "-spec").textContent);
+    Plotly.newPlot(div, spec.data, spec.layout, config).then((gd) => spec.frames.length ?
+      Plotly.addFrames(gd, spec.frames) : gd);
+  }
+  window.addEventListener("beforeprint", () => { for (const d of document.querySelectorAll("div.plot"))
+    Plotly.Plots.resize(d); });
+})();
+"""
+
+CSS = """
+:root { color-scheme: light; }
+body { font: 17px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1b1b; margin: 0;
+  background: #fff; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1.25rem 4rem; }
+h1 { font-size: 2rem; line-height: 1.2; margin: 0.5rem 0; }
+h2 { font-size: 1.45rem; margin: 2.2rem 0 0.6rem; border-top: 1px solid #ccc; padding-top: 1rem; }
+h3 { font-size: 1.15rem; margin: 1.6rem 0 0.4rem; }
+.subtitle { color: #444; margin-top: 0; }
+figure.chart { margin: 1rem 0 1.5rem; }
+figure.chart figcaption { color: #333; font-size: 0.95rem; margin-top: 0.3rem; }
+div.plot { width: 100%; }
+math[display="block"] { margin: 0.8rem 0; font-size: 1.1em; }
+.notice { border-left: 4px solid #0072B2; padding: 0.2rem 0.9rem; background: #f2f7fb; }
+.warning { border-left: 4px solid #D55E00; padding: 0.2rem 0.9rem; background: #fdf3ec; }
+.source { color: #555; font-size: 0.9rem; }
+details { margin: 0.4rem 0; }
+summary { cursor: pointer; font-weight: 600; }
+table { border-collapse: collapse; margin: 0.8rem 0; }
+td, th { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
+code { font-size: 0.92em; }
+@page { size: A4; margin: 14mm; }
+@media print {
+  body { font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  .new-page { break-before: page; page-break-before: always; border-top: 0; }
+  figure.chart { break-inside: avoid; page-break-inside: avoid; }
+  figure.chart div.plot { max-height: 12cm; }
+  details > *:not(summary) { display: block; }
+  details { break-inside: avoid; }
+  .updatemenu-container, input.dpx-slider, button.dpx-play { display: none; }
+}
+"""
+
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$(?!\d)")  # may wrap a line
+_ICON = re.compile(r":material/[a-z_]+:\s?")
+_COLOUR = re.compile(r":(?:red|blue|green|orange|violet|gray|grey|rainbow|primary)(?:-background)?\[(.*?)\]")
+
+
+def mathml(latex: str, display: bool = False) -> str:
+    """LaTeX → MathML (the browser typesets it; no script)."""
+    return latex2mathml.converter.convert(latex.strip(), display="block" if display else "inline")
+
+
+def words(md: str) -> str:
+    """Markdown with maths → HTML: ``$…$`` and ``$$…$$`` become MathML, plainly written scripts are typeset
+    (``e^ε`` → e<sup>ε</sup>), the app's icons and colour marks are dropped (their words stay)."""
+    md = _COLOUR.sub(r"\1", _ICON.sub("", md))
+    found: list[str] = []
+
+    def keep(out: str) -> str:
+        found.append(out)
+        return f"\x00{len(found) - 1}\x00"
+
+    md = _DISPLAY.sub(lambda m: "\n\n" + keep(mathml(m[1], display=True)) + "\n\n", md)
+    md = _INLINE.sub(lambda m: keep(mathml(m[1])), md)
+    md = "\n".join(
+        line.strip() if not line.strip().startswith(("|", "-", "*", "1.")) else line.strip() for line in md.splitlines()
+    )
+    out = markdown.markdown(notation.html(md), extensions=["tables", "sane_lists"])
+    return re.sub("\x00(\\d+)\x00", lambda m: found[int(m[1])], out)
+
+
+def inline(text: str) -> str:
+    """One line of words (a heading, a summary): like :func:`words` without the paragraph around it."""
+    out = words(re.sub(r"^(\d+)\. ", r"\1\\. ", text))  # "1. What ε promises" is a heading, not a list
+    return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out

@@ -1,0 +1,240 @@
+"""In-figure slider against sidebar slider: chromium latency from input to changed chart, side by side.
+
+For each page with an in-figure slider (``app.instant``) it opens the page and moves the same parameter two ways,
+``--moves`` times each, alternating one stop up and one stop down:
+
+* **in the figure** — the arrow keys on the in-figure slider (its keyboard proxy), and a mouse drag of its grip by one
+  stop; the chart changes in the browser (Plotly frames), nothing goes to the server;
+* **in the sidebar** (or beside the picture, where the page draws that control) — the arrow keys on the page's own
+  slider: a server run, then the chart redrawn.
+
+t0 is ``performance.now()`` at the input event (a capturing ``keydown``, or the ``mousemove`` that crosses to the next
+stop), t1 the first animation frame at which the chart's shown data or its slider's stop differs from before (and, for
+the sidebar, Streamlit's status widget is gone). Between two moves the page is left to settle (the in-figure slider's
+catch-up run included), as a reader pauses to look. Also printed: the bytes the page's WebSocket received while it
+opened, and the size of each chart carrying an in-figure slider (its JSON: data, layout and frames).
+
+    python bench/instant.py [--port 8617] [--moves 20] [--pages home,baselines]
+
+Prints a Markdown table and writes it to ``bench/results-instant.md`` (not part of pass/fail).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.browser import ARGS, CHROMIUM, app_server, wait_idle  # noqa: E402
+
+#: page (address), the parameter its in-figure slider moves, and where the page's own slider for it is.
+PAGES = {
+    "home": ("", "eps"),
+    "baselines": ("baselines", "eps"),
+    "brdp": ("brdp", "theta"),
+    "svt": ("svt?part=Correction", "neg"),
+    "noise_reduction": ("noise_reduction", "eta"),
+    "ldp": ("ldp", "nq"),
+    "r2dp": ("r2dp?part=Families", "eps"),
+    "course": ("course?chapter=noise", "eps"),
+}
+BUDGET_MS = 50.0
+
+CHART_JS = """(key) => Array.from(document.querySelectorAll('.js-plotly-plot')).find((g) => g.layout && g.layout.sliders
+  && g.layout.sliders[0] && g.layout.sliders[0].name === key && g.querySelector('input.dpx-slider'))"""
+
+SIG_JS = """(key) => {
+  const gd = (CHART)(key);
+  if (!gd) return '';
+  const parts = [String(gd._fullLayout.sliders[0].active)];
+  for (const t of gd._fullData || []) for (const k of ['x', 'y']) {
+    const v = t[k]; if (!v || !v.length) continue;
+    let s = 0; for (let i = 0; i < v.length; i++) { const f = +v[i]; if (Number.isFinite(f)) s += f; }
+    parts.push(k + v.length + ':' + s.toPrecision(10));
+  }
+  return parts.join('|');
+}""".replace("CHART", CHART_JS)
+
+ARM_JS = """(sig) => {
+  window.__bench = {sig: sig, t0: null};
+  if (!window.__benchListeners) {
+    window.__benchListeners = true;
+    const start = () => { if (window.__bench && window.__bench.t0 === null) window.__bench.t0 = performance.now(); };
+    document.addEventListener('keydown', start, true);
+    document.addEventListener('mousemove', (e) => { if (e.buttons) start(); }, true);
+  }
+}"""
+
+DONE_JS = """([key, sig, server]) => { const b = window.__bench; if (!b || b.t0 === null) return false;
+  if (server && document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  const now = (SIG)(key); if (now === sig || now === '') return false;
+  return performance.now() - b.t0; }""".replace("SIG", SIG_JS)
+
+GRIP_JS = """(key) => {
+  const gd = (CHART)(key);
+  gd.scrollIntoView({block: 'center'});
+  const g = gd.querySelector('.slider-grip-rect').getBoundingClientRect();
+  const r = gd.querySelector('.slider-rail-rect').getBoundingClientRect();
+  const step = r.width / (gd.layout.sliders[0].steps.length - 1);
+  const x = g.left + g.width / 2;
+  return {x: x, y: g.top + g.height / 2, step: step, sign: x + step < r.right ? 1 : -1};
+}""".replace("CHART", CHART_JS)
+
+SETTLED_JS = """() => { const a = document.querySelector('[data-testid="stApp"]');
+  return a && a.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !(window.dpxInstant && window.dpxInstant.timer); }"""
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(200)
+    page.wait_for_function(SETTLED_JS, timeout=60_000)
+    page.wait_for_timeout(300)
+
+
+def _p(samples: list[float], q: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def _timed(page, key: str, act, *, server: bool) -> float | None:
+    sig = page.evaluate(SIG_JS, key)
+    page.evaluate(ARM_JS, sig)
+    act()
+    try:
+        return float(page.wait_for_function(DONE_JS, arg=[key, sig, server], timeout=20_000, polling="raf")
+                     .json_value())
+    except Exception:  # noqa: BLE001 — no change within the timeout
+        return None
+
+
+def measure(browser, url: str, key: str, moves: int) -> dict:
+    from app import catalogue
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    received: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(len(f))))
+    out: dict = {"key": [], "drag": [], "sidebar": [], "misses": 0}
+    try:
+        page.goto(url, timeout=180_000)
+        wait_idle(page, 180_000)
+        page.wait_for_function(f"() => !!({CHART_JS})({key!r})", timeout=180_000)
+        _settle(page)
+        out["opened_bytes"] = sum(received)
+        out["charts"] = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+          .filter((g) => g.layout && g.layout.sliders && g.layout.sliders.length)
+          .map((g) => JSON.stringify({data: g.data, layout: g.layout,
+                                      frames: (g._transitionData || {})._frames || []}).length)""")
+        chart = page.locator(".js-plotly-plot").filter(has=page.locator("input.dpx-slider"))
+        chart = next(chart.nth(i) for i in range(chart.count())
+                     if chart.nth(i).evaluate("(g) => g.layout.sliders[0].name") == key)
+        proxy = chart.locator("input.dpx-slider")
+        # the page's own control (Streamlit's slider thumb), not the in-figure slider's proxy of the same name
+        own = page.get_by_role("slider", name=catalogue.get(key).label).and_(page.locator(":not(.dpx-slider)")).first
+        for i in range(moves):
+            up = i % 2 == 0
+            keyname = "ArrowRight" if up else "ArrowLeft"
+            if proxy.evaluate("(e) => e.value === e.max") and up:
+                keyname = "ArrowLeft"
+            proxy.focus()
+            t = _timed(page, key, lambda k=keyname: page.keyboard.press(k), server=False)
+            out["key"].append(t) if t is not None else None
+            out["misses"] += t is None
+            _settle(page)
+            box = page.wait_for_function(  # the chart may be drawn anew by a run meanwhile: wait until it is there
+                f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000).json_value()
+            page.mouse.move(box["x"], box["y"])
+            page.mouse.down()
+            target = box["x"] + box["sign"] * box["step"]
+            t = _timed(page, key, lambda x=target, y=box["y"]: page.mouse.move(x, y), server=False)
+            page.mouse.up()
+            out["drag"].append(t) if t is not None else None
+            out["misses"] += t is None
+            _settle(page)
+            for attempt in range(3):  # the page may be redrawing the control (its catch-up run)
+                try:
+                    own.scroll_into_view_if_needed(timeout=10_000)
+                    at_top = own.get_attribute("aria-valuenow") == own.get_attribute("aria-valuemax")
+                    own.focus(timeout=10_000)
+                    break
+                except Exception:  # noqa: BLE001 — detached while the page ran: settle and look again
+                    if attempt == 2:
+                        raise
+                    _settle(page)
+            t = _timed(page, key, lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k),
+                       server=True)
+            out["sidebar"].append(t) if t is not None else None
+            out["misses"] += t is None
+            _settle(page)
+    finally:
+        ctx.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=8617)
+    ap.add_argument("--moves", type=int, default=20)
+    ap.add_argument("--pages", default="", help="comma-separated: " + ", ".join(PAGES))
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results-instant.md"))
+    a = ap.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    wanted = [p.strip() for p in a.pages.split(",") if p.strip()] or list(PAGES)
+    rows = []
+    load_before = os.getloadavg()
+    log = ROOT / "artifacts" / f"bench-instant-{a.port}.log"
+    with app_server(a.port, log=log), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        base = f"http://127.0.0.1:{a.port}/"
+        for name in wanted:
+            path, key = PAGES[name]
+            try:
+                res = measure(browser, base + path, key, a.moves)
+            except Exception as exc:  # noqa: BLE001 — one page's failure is a row, not the end of the run
+                traceback.print_exc()
+                why = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+                rows.append(f"| {name} | {key} | failed: {why} | | | | | |")
+                print(rows[-1], flush=True)
+                continue
+            cells = []
+            for kind in ("key", "drag", "sidebar"):
+                s = res[kind]
+                cells.append(f"{statistics.median(s):.0f} / {_p(s, 0.95):.0f} ms" if s else "—")
+            charts = ", ".join(f"{b / 1e3:.0f} kB" for b in res["charts"])
+            rows.append(f"| {name} | {key} | {cells[0]} | {cells[1]} | {cells[2]} | "
+                        f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {res['misses']} |")
+            print(rows[-1], flush=True)
+        browser.close()
+    load_after = os.getloadavg()
+    head = [
+        "# In-figure slider against sidebar slider (chromium, input → changed chart)",
+        "",
+        f"`python bench/instant.py --moves {a.moves}` on {time.strftime('%Y-%m-%d')}, headless Debian chromium, "
+        "2 cores shared with other work (load average, 1 / 5 / 15 min: "
+        f"{' / '.join(f'{x:.1f}' for x in load_before)} before, {' / '.join(f'{x:.1f}' for x in load_after)} after). "
+        "p50 / p95 over the moves; in the figure the budget is "
+        f"{BUDGET_MS:.0f} ms with nothing sent to the server; the sidebar slider is a server run.",
+        "",
+        "| page | parameter | in the figure: arrow key, p50 / p95 | in the figure: drag one stop, p50 / p95 | "
+        "sidebar: arrow key, p50 / p95 | page opened: WebSocket bytes received | charts with a slider (JSON) | "
+        "moves with no change |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    text = "\n".join(head + rows) + "\n"
+    Path(a.out).write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
