@@ -168,12 +168,11 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter(
         "sparse", "",
         "Often you want only the few counts above a threshold, among thousands. The sparse vector technique (SVT) "
-        "compares each noisy count with one noisy threshold and answers only “above” or “below”. Its trick: a “below” "
-        "answer is free, so it can screen as many counts as you like and pays only for the few “above” answers, "
-        "stopping after a fixed number of them. Liu et al. (2024) use one-sided noise and raise the threshold by just "
-        "the right amount.",
+        "compares each noisy count with one noisy threshold and answers “above” or “below”. A “below” answer is "
+        "free, so it can screen as many counts as you like and pays only for the few “above” answers, "
+        "stopping after a fixed number of them (Liu et al. 2024).",
         "eps",
-        "most dots stay under the threshold line and cost nothing; the run stops after its last “above” answer.",
+        "most dots stay under the noisy threshold (raised on purpose: lower counts rarely pass) and cost nothing.",
         "With the same ε, a run screens 100 times more counts. How much more privacy does it spend?",
         Check("nothing more", (
             "Read the sentence under the picture: what does one run spend, and does that depend on how many counts "

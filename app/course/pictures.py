@@ -152,13 +152,16 @@ def _sparse(eps: float) -> Picture:
     args = _svt_settings(eps)
     comp, _ = csvt.live_run(*args)
     acct = csvt.accountant(eps, args[1], args[5], args[6])
+    above, shown = int(comp["positive"].sum()), int(comp.head(fsvt.FIRST_LOOK)["positive"].sum())
     return Picture(
         fcourse.screening(comp, shown=fsvt.FIRST_LOOK, threshold=args[4]), comp.head(fsvt.FIRST_LOOK),
         "The first counts of one run as dots against the noisy threshold as a line: the few dots above it are "
         "answered above, all others below.",
         f"One run at ε = {number(eps)} spends ε = **{number(acct.off, 3)}** in total, however many counts it "
-        f"screens; it stops after {args[1]} “above” answers.",
+        f"screens. It stops at {args[1]} “above” answers; this run gave {above} in {len(comp)} counts "
+        f"({shown} shown).",
     )
+
 
 
 def _stop(eta: float) -> Picture:

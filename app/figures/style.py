@@ -478,6 +478,9 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
             update[ax]["title"] |= fit.pop("title", {})
             update[ax] |= fit
     fig.update_layout(update)
+    if present and lay.sliders:  # the larger current value at the slider's right end, clear of the play button
+        for slider in fig.layout.sliders:
+            slider.currentvalue.xanchor = "right"
     if theme == "dark":
         ink = INK["dark"]
         for trace in fig.data:
