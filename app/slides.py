@@ -62,7 +62,7 @@ def deck(
             labels=[p.words(v) for v in grid],
             prefix=shown if shown is not None else prefix(key),
             play=play,
-            name=p.label,
+            name=f"{p.label} (in the picture)",  # distinct from the page's own control of the same parameter
         )
     except ValueError:
         return None
