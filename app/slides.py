@@ -62,7 +62,7 @@ def deck(
             labels=[p.words(v) for v in grid],
             prefix=shown if shown is not None else prefix(key),
             play=play,
-            name=f"{p.label} (in the picture)",  # distinct from the page's own control of the same parameter
+            name=f"{p.symbol or p.name} in the picture",  # not the name of the page's own control for it
         )
     except ValueError:
         return None

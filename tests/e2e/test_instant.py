@@ -156,7 +156,7 @@ def test_the_in_figure_slider_is_a_keyboard_slider_with_its_value_in_words(count
     _open(page, f"{app_url}/baselines", selector)
     chart = _slider_chart(page, selector, "eps")
     slider = chart.locator("input.dpx-slider")
-    expect(slider).to_have_attribute("aria-label", "ε — privacy-loss budget")
+    expect(slider).to_have_attribute("aria-label", "ε in the picture")
     expect(slider).to_have_attribute("aria-valuetext", "ε = 1")
     slider.focus()
     for key, text in (("ArrowLeft", "ε = 0.8"), ("Home", "ε = 0.01"), ("End", "ε = 20")):

@@ -45,12 +45,13 @@ def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
     wait_for_app(page)
     assert len(page.context.pages) == pages_before
     assert "present=true" in page.url and "eps=0.1" in page.url
-    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuetext", "0.1", timeout=TIMEOUT)
+    eps = page.get_by_role("slider", name="ε — privacy-loss budget")  # the page's control, not the picture's
+    expect(eps).to_have_attribute("aria-valuetext", "0.1", timeout=TIMEOUT)
     expect(page.locator(".st-key-lesson-strip")).to_contain_text("view 2 of 6", timeout=TIMEOUT)
     page.locator(".st-key-lesson-strip").get_by_role("link", name=re.compile("Previous")).click()
     expect(page).to_have_url(re.compile(r".*step=1.*"), timeout=TIMEOUT)
     wait_for_app(page)
-    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuetext", "1", timeout=TIMEOUT)
+    expect(eps).to_have_attribute("aria-valuetext", "1", timeout=TIMEOUT)
 
 
 def test_bad_lesson_link_shows_a_message(page: Page, app_url):

@@ -112,7 +112,7 @@ def test_the_arrow_keys_leave_a_focused_slider_alone(page: Page, app_url):
     page.set_viewport_size(PROJECTOR)
     page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
     _landed(page, lesson, 0)
-    slider = page.locator(".st-key-dpx-panel-epsilon-promise").get_by_role("slider")
+    slider = page.locator(".st-key-dpx-panel-epsilon-promise").get_by_role("slider", name="ε — privacy-loss budget")
     before = slider.get_attribute("aria-valuetext")
     slider.focus()
     page.keyboard.press("ArrowRight")
