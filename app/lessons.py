@@ -419,7 +419,7 @@ def course_links(chapter: Any, p: Values) -> Any:
     setting = chapter.deeper_settings(value)
     page_url = app_url(chapter.deeper.page, setting)
     lines = [
-        "## Go deeper: the paper",
+        f"## {chapter.deeper.heading}",
         f"[Open {chapter.deeper.title} in the app with this setting →]({page_url}) · "
         f"[its lesson →]({lesson_url(chapter.deeper.lesson, setting)})",
     ]

@@ -23,6 +23,15 @@ class Deeper:
     title: str
     fixed: tuple[tuple[str, str], ...] = ()  # address values the page needs besides the chapter's own setting
 
+    @property
+    def heading(self) -> str:
+        """"Go deeper: the paper" where the page is a paper's, else "Go deeper" (the basics' and the tools' pages)."""
+        return "Go deeper: the paper" if self.page in PAPER_PAGES else "Go deeper"
+
+
+#: The app pages of the five papers (the others teach the basics or are tools).
+PAPER_PAGES = frozenset({"brdp", "svt", "noise_reduction", "ldp", "r2dp"})
+
 
 @dataclass(frozen=True)
 class Chapter:

@@ -12,6 +12,9 @@ from app.figures.style import COLORS, LABEL_BACKGROUND, LABELS, figure, line, vl
 from app.notation import number
 
 OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
+#: What a draw's outcome means, as its legend says it (the simulator's outcome names are the paper's terms).
+OUTCOME_WORDS = {"released in-bound": "released, within ±θ", "released out-of-bound": "released, outside ±θ",
+                 "recycled": "thrown away and redrawn"}
 MECH_COLORS = {"Lap-DP": "#D55E00", "Gau-DP": "#0072B2", "Lap-BRDP": "#E69F00", "Gau-BRDP": "#009E73",
                "SMP-Lap-BRDP": "#CC79A7", "SMP-Gau-BRDP": "#56B4E9"}
 QUERY_COLORS = {"sum": "#0072B2", "average": "#D55E00", "count": "#009E73"}
@@ -62,7 +65,8 @@ def recycler(draws: pd.DataFrame, *, theta: float, step: int | None = None, titl
     traces = []
     for outcome, color in OUTCOME_COLORS.items():
         part = draws[draws["outcome"] == outcome]
-        traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"], "name": outcome,
+        traces.append({"type": "scatter", "mode": "markers", "x": part["draw"], "y": part["noise"],
+                       "name": OUTCOME_WORDS[outcome],
                        "marker": {"color": color, "size": 9, "line": {"width": 0.5, "color": "#444"}},
                        "customdata": part["release"], "hovertemplate": "draw %{x}, release %{customdata}<br>"
                        "noise %{y:.3g}<extra></extra>"})

@@ -70,7 +70,7 @@ def check(ch: course.Chapter) -> None:
 
 def deeper(ch: course.Chapter, value: object) -> None:
     """Go deeper: the paper page (with this chapter's setting) and its lesson, and this chapter as a lesson."""
-    st.header("Go deeper: the paper", anchor=False)
+    st.header(ch.deeper.heading, anchor=False)
     setting = ch.deeper_settings(catalogue.get(ch.control).fmt(value))
     st.page_link(_script(ch.deeper.page), label=f"Open {ch.deeper.title} with this setting",
                  icon=":material/arrow_forward:", query_params=setting | (classroom.in_app_query() or {}))

@@ -12,8 +12,8 @@ from urllib.parse import parse_qsl
 import pytest
 from scipy import optimize, stats
 
-from app import catalogue, classroom, course, sequences
-from app.course import pictures
+from app import catalogue, classroom, course, registry, sequences
+from app.course import chapters, pictures
 from app.exercises.check import HINT, SOLVED, STRONGER
 from app.notation import tex
 from app.views import course as course_view
@@ -206,3 +206,12 @@ def test_a_phone_gets_no_pointer_to_settings_the_course_keeps_beside_its_picture
 
     assert pointers(open_page("course.py", {"chapter": "noise"})) == 0
     assert pointers(open_page("baselines.py")) == 1  # a page whose controls are in the sidebar keeps it
+
+
+def test_go_deeper_names_the_paper_only_where_the_page_is_a_papers():
+    assert chapters.PAPER_PAGES == {p.url_path for p in registry.TOPICS}
+    for ch in (CHAPTERS[1], CHAPTERS[5]):
+        at = open_page("course.py", {"chapter": ch.slug})
+        headers = [h.value for h in at.header]
+        expected = "Go deeper: the paper" if ch.deeper.page in chapters.PAPER_PAGES else "Go deeper"
+        assert expected in headers and (expected == "Go deeper: the paper") == (ch.deeper.page == "brdp"), headers

@@ -70,8 +70,8 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
         left, right = st.columns([3, 2])
         with left:
             ui.chart(recycler_figure(s.key, s.seed, s.theta, step), lambda: draws.iloc[:step], name="recycler stream",
-                     alt="Scatter of successive kernel draws coloured released in-bound, released out-of-bound "
-                     "or recycled, with the acceptable band; the player reveals them one by one.")
+                     alt="Scatter of successive kernel draws coloured released within ±θ, released outside it, "
+                     "or thrown away and redrawn, with the acceptable band; the player reveals them one by one.")
         with right:
             st.metric("draws revealed", f"{step} / {n}")
             m = st.columns(2)
