@@ -11,7 +11,8 @@ Three small components (``st.components.v2``, trusted fixed code; everything a t
 is drawn with ``textContent``, as plain text):
 
 * the step agent on the projected page: scrolls the step's panel to the top of the screen, moves on ← / → by
-  clicking the step's own Previous / Next links, and talks to the presenter view;
+  clicking the step's own Previous / Next links, talks to the presenter view, and, while the teacher speaks, opens
+  the next view in a hidden frame so that the server has computed it before → is pressed;
 * the presenter view (``?presenter=true``);
 * the lesson keeper: "My lesson" in the tab's ``sessionStorage``, so a lesson being built survives every navigation
   in that tab, a pasted address included.
@@ -254,12 +255,15 @@ def keep_lesson(mine: list[sequences.Step] | None) -> list[sequences.Step] | Non
 
 _AGENT_JS = r"""
 const S = window.dpxStep || (window.dpxStep = { data: null, queued: null, pending: 0 });
+const AHEAD_MS = 600, AHEAD_TICK_MS = 150;  // the next view is prepared once this step's run has been over so long
 
 function go(dir) {
   const link = document.querySelector(`[class*="st-key-dpx-go-${dir}"] a`);
   if (!link) return false;
   if (S.pending && Date.now() - S.pending < 8000) { S.queued = dir; return true; }  // one move at a time
   S.pending = Date.now();
+  clearTimeout(S.aheadTimer);
+  if (S.frame) { S.frame.remove(); S.frame = null; }  // its work is in the server's caches by now
   link.click();
   land(S.data && S.data[dir + "_panel"]);  // while the next view is drawn, not only once it is complete
   return true;
@@ -323,14 +327,52 @@ function land(key) {
   tick();
 }
 
+// Prepare the next view while the teacher speaks: a hidden frame opens it, so the server computes its numbers and
+// pictures (heavy panels included) before → is pressed. A new frame each time (re-pointing one would add entries to
+// the tab's history, and Back would step through the hidden frame). Only in presentation mode: a student reading a
+// lesson at their own pace does not double the server's work.
+function ahead(data) {
+  clearTimeout(S.aheadTimer);
+  if (!data.present || data.step + 1 >= data.n) {
+    if (S.frame) { S.frame.remove(); S.frame = null; }
+    return;
+  }
+  let quiet = 0;
+  const wait = () => {  // until this step's own page run is over (the agent is drawn early in it), then a moment more
+    if (S.data !== data) return;
+    quiet = document.querySelector('[data-testid="stStatusWidget"]') ? 0 : quiet + 1;
+    if (quiet * AHEAD_TICK_MS < AHEAD_MS) { S.aheadTimer = setTimeout(wait, AHEAD_TICK_MS); return; }
+    const link = document.querySelector('[class*="st-key-dpx-go-next"] a');
+    if (!link) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || (S.frame && S.frame.dataset.href === url.href)) return;
+    if (S.frame) S.frame.remove();
+    const f = document.createElement("iframe");
+    f.dataset.href = url.href;
+    f.className = "dpx-ahead";
+    f.title = "The next view, prepared ahead";
+    f.tabIndex = -1;
+    f.setAttribute("aria-hidden", "true");
+    f.setAttribute("inert", "");
+    f.style.cssText = "position:fixed;left:-20000px;top:0;width:1280px;height:720px;border:0;" +
+      "visibility:hidden;pointer-events:none";
+    f.src = url.href;
+    document.body.appendChild(f);
+    S.frame = f;
+  };
+  S.aheadTimer = setTimeout(wait, AHEAD_TICK_MS);
+}
+
 export default function (component) {
   const { data } = component;
+  if (window.top !== window) return;  // the hidden frame preparing the next view: no keys, no landing, no channel
   S.data = data;
   S.pending = 0;
   listen(data.channel);
   announce();
   land(data.panel);
   if (S.queued) { const dir = S.queued; S.queued = null; setTimeout(() => go(dir), 0); }
+  else ahead(data);
   return () => { if (S.data === data) S.data = null; };
 }
 """
@@ -444,6 +486,7 @@ const KEY = "dpx-my-lesson";
 
 export default function (component) {
   const { data, setTriggerValue } = component;
+  if (window.top !== window) return;  // the hidden frame preparing the next view shares the tab's storage
   let store = null;
   try { store = window.sessionStorage; store.getItem(KEY); } catch (e) { store = null; }
   if (!store) {  // this browser keeps nothing for the tab: ask before the tab drops a lesson being built

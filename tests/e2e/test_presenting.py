@@ -222,3 +222,46 @@ def test_the_arrow_keys_walk_a_whole_lesson_and_back(page: Page, app_url):
         _landed(page, lesson, i)
         shown = dict(parse_qsl(urlsplit(page.url).query))  # the address names what the page shows (params.sync_url)
         assert {k: shown.get(k) for k in lesson.steps[i].query} == dict(lesson.steps[i].query), (i + 1, shown)
+
+
+AHEAD = "() => { const f = document.querySelector('iframe.dpx-ahead'); return f ? f.src : null; }"
+FRAME_DONE = """() => { const f = document.querySelector('iframe.dpx-ahead');
+  const d = f && f.contentDocument;
+  return !!(d && d.querySelector('[data-testid="stMain"]') && !d.querySelector('[data-testid="stStatusWidget"]')
+            && d.querySelector('.st-key-dpx-step-nav')); }"""
+
+
+@pytest.mark.slow
+def test_while_the_teacher_speaks_the_next_view_is_prepared_in_a_hidden_frame(page: Page, app_url):
+    """In presentation mode a landed step opens the next step's address in a hidden, inert frame (the server computes
+    that view before → is pressed); a move replaces the frame without adding to the tab's history; the frame's own
+    step agent stays still (it neither lands nor answers the presenter view); a lesson read at one's own pace (not
+    presenting) prepares nothing."""
+    lesson = sequences.LESSONS["brdp-svt"]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, 1), timeout=TIMEOUT)
+    _landed(page, lesson, 1)
+    page.wait_for_function(f"() => ({AHEAD})() !== null", timeout=TIMEOUT)
+    src = urlsplit(page.evaluate(AHEAD))
+    assert src.path.rstrip("/").endswith("/" + lesson.steps[2].page)
+    assert dict(parse_qsl(src.query))["step"] == "3"
+    frame = page.locator("iframe.dpx-ahead")
+    assert frame.get_attribute("aria-hidden") == "true" and frame.get_attribute("inert") is not None
+    assert not frame.is_visible()
+    page.wait_for_function(FRAME_DONE, timeout=TIMEOUT)  # the server ran the next view for the frame
+    agent = "() => (document.querySelector('iframe.dpx-ahead').contentWindow.dpxStep || {}).data"
+    assert page.evaluate(agent) is None  # the frame's step agent holds no step: it neither lands nor listens
+    history = page.evaluate("() => history.length")
+    page.keyboard.press("ArrowRight")
+    _landed(page, lesson, 2)
+    page.wait_for_function(f"() => {{ const s = ({AHEAD})(); return s !== null && s.includes('step=4'); }}",
+                           timeout=TIMEOUT)
+    assert page.evaluate("() => document.querySelectorAll('iframe.dpx-ahead').length") == 1
+    assert page.evaluate("() => history.length") == history + 1  # the move itself, nothing for the hidden frames
+    page.go_back()
+    _landed(page, lesson, 1)
+
+    page.goto(_url(app_url, lesson, 1, present=False), timeout=TIMEOUT)
+    _landed(page, lesson, 1)
+    page.wait_for_timeout(3000)
+    assert page.evaluate(AHEAD) is None
