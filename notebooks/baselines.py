@@ -93,6 +93,9 @@ def _(belief_at, compute, md, mo, number, p, slides):
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
     mo.vstack([
         slides.figure(belief_at, "eps", p.eps, play=True),
+        md(f"The slider under each picture of this lesson (and Play here) moves ε and redraws that picture at once, "
+           f"with no waiting; your controls above set everything else (δ = {number(p.delta)}, Δ = {number(p.sens)}, "
+           f"θ = {number(p.theta)}), and the numbers stay at the ε set there."),
         md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
               f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
               "she sees."),

@@ -13,14 +13,25 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons
+    from app import lessons, slides
     from app.compute import brdp as compute
     from app.figures import brdp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import brdp
 
-    return brdp, compute, figs, lessons, md, mo, number
+    return brdp, compute, figs, lessons, md, mo, number, slides
+
+
+@app.cell
+def _(compute, figs):
+    # The app's picture at one θ: every stop of θ travels with the chart (app.slides), so the slider under it redraws
+    # it in the browser; the controls above set the rest.
+    def density_at(theta, key, seed):
+        curves, hist = compute.density(key._replace(theta=theta), seed)
+        return figs.density(curves, hist, kernel=key.kernel, theta=theta, same_traces=True)
+
+    return (density_at,)
 
 
 @app.cell
@@ -88,9 +99,13 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, key, p):
-    _curves, _hist = compute.density(key, 0)
-    figs.density(_curves, _hist, kernel=p.kernel, theta=p.theta)
+def _(density_at, key, md, mo, number, p, slides):
+    mo.vstack([
+        slides.figure(density_at, "theta", p.theta, key._replace(theta=None), 0),
+        md(f"The slider under the picture moves θ and redraws it at once, with no waiting; your controls above set "
+           f"everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and "
+           "the accountant), and the rest of the lesson stays at the θ set there."),
+    ])
     return
 
 

@@ -176,8 +176,13 @@ def _(compute, figs):
 
 
 @app.cell
-def _(beliefs_at, p, slides, x_true):
-    slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True)
+def _(beliefs_at, md, mo, number, p, slides, x_true):
+    mo.vstack([
+        slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
+        md(f"The slider under the picture (and Play) moves k and redraws it at once, with no waiting; your controls "
+           f"above set everything else (ε = {number(p.eps)}, {p.dsize} possible values, x* = {x_true}, the prior), "
+           "and the rest of the lesson stays at the k set there."),
+    ])
     return
 
 

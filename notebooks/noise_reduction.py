@@ -15,7 +15,7 @@ def _():
 
     import marimo as mo
 
-    from app import lessons
+    from app import lessons, slides
     from app.compute import noise_reduction as compute
     from app.figures import noise_reduction as figs
     from app.lessons import md
@@ -23,7 +23,18 @@ def _():
     from dpcore import filters as fl
     from dpcore import noise_reduction as nr
 
-    return compute, figs, fl, lessons, math, md, mo, nr, number
+    return compute, figs, fl, lessons, math, md, mo, nr, number, slides
+
+
+@app.cell
+def _(compute, figs):
+    # The app's picture at one η: every stop of η travels with the chart (app.slides), so the slider under it (and
+    # Play) redraws it in the browser; the controls above set the rest.
+    def idea_at(eta, grid, y, seed):
+        df, stops = compute.paths(*grid, y, eta, "brownian", seed)
+        return figs.idea(df, stops, compute.bands(*grid, y, eta), value=y)
+
+    return (idea_at,)
 
 
 @app.cell
@@ -94,9 +105,13 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, grid_args, md, mo, number, p, variant):
-    _df, _stops = compute.paths(*grid_args, p.y, p.eta, "brownian", 0)
-    _chart1 = figs.idea(_df, _stops, compute.bands(*grid_args, p.y, p.eta), value=p.y)
+def _(compute, figs, grid_args, idea_at, md, mo, number, p, slides, variant):
+    _chart1 = slides.figure(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
+    _slider = md(
+        f"The slider under the picture (and Play) moves η and redraws it at once, with no waiting; your controls "
+        f"above set everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of "
+        "noise levels), and the numbers below stay at the η set there."
+    )
     _b = compute.budget(p.eps, p.delta, variant)
     _, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _unit = "ρ_T" if p.process == "brownian" else "ε_T"
@@ -110,7 +125,7 @@ def _(compute, figs, grid_args, md, mo, number, p, variant):
     )
     _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
-    mo.vstack([_chart1, _text, _chart2])
+    mo.vstack([_chart1, _slider, _text, _chart2])
     return
 
 

@@ -15,14 +15,25 @@ def _():
 
     import marimo as mo
 
-    from app import lessons
+    from app import catalogue, lessons, slides
     from app.compute import r2dp as compute
     from app.figures import r2dp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import r2dp
 
-    return compute, figs, lessons, math, md, mo, number, r2dp
+    return catalogue, compute, figs, lessons, math, md, mo, number, r2dp, slides
+
+
+@app.cell
+def _(catalogue, compute, figs):
+    # The app's picture at one ε: every stop of ε inside the curves' range (0.1 … 20, so the axis stays put) travels
+    # with the chart (app.slides), so the slider under it redraws it in the browser; the controls above set the rest.
+    def usefulness_at(eps, g):
+        return figs.usefulness_vs_epsilon(compute.usefulness_vs_epsilon(g), epsilon=eps)
+
+    usefulness_stops = tuple(e for e in catalogue.get("eps").grid if e >= 0.1)
+    return usefulness_at, usefulness_stops
 
 
 @app.cell
@@ -175,6 +186,9 @@ def _(md):
     The map compares the best Gamma law with Laplace over ε and $\gamma/\Delta$ (colour: how many times more
     often it lands within γ). Gamma and Uniform laws win exactly to the right of the red line
     $\varepsilon = 2/(1 - \gamma/\Delta)$: never for ε ≤ 2, never for $\gamma \ge \Delta$. Your setting is the ×.
+
+    The second picture follows the best law of every family against ε at your $\gamma/\Delta$, beside Laplace
+    and the staircase: the gains grow with ε, and the two-point law bounds every family.
     """)
     return
 
@@ -182,6 +196,17 @@ def _(md):
 @app.cell
 def _(compute, figs, p):
     figs.improvement_map(*compute.improvement_maps("gamma"), family="gamma", epsilon=p.eps, g=p.gamma / p.sens)
+    return
+
+
+@app.cell
+def _(compute, md, mo, number, p, slides, usefulness_at, usefulness_stops):
+    mo.vstack([
+        slides.figure(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
+        md(f"The slider under the picture moves ε and redraws it at once, with no waiting; your controls above set "
+           f"everything else (γ = {number(p.gamma)}, Δ = {number(p.sens)}), and the rest of the lesson stays at "
+           "the ε set there."),
+    ])
     return
 
 

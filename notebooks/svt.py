@@ -13,14 +13,26 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons
+    from app import lessons, slides
     from app.compute import svt as csvt
     from app.figures import svt as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import svt
 
-    return csvt, figs, lessons, md, mo, number, svt
+    return csvt, figs, lessons, md, mo, number, slides, svt
+
+
+@app.cell
+def _(csvt, figs):
+    # The app's picture at one k: every stop of k travels with the chart (app.slides), so the slider under it (and
+    # Play) redraws it in the browser; the controls above set the rest.
+    def comparison_at(k, eps, c, alpha, noise, mono, rule, d):
+        sm = csvt.summary(eps, c, k, alpha, noise, mono, rule)
+        df, _ = csvt.comparison(eps, c, k, alpha, noise, mono)
+        return figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d)
+
+    return (comparison_at,)
 
 
 @app.cell
@@ -133,6 +145,19 @@ def _(md):
     and the optimal correction $r^{op}$ maximises it (Eq. 9). At α = 0 it puts the bar where a count exactly at τ
     is accepted with probability $1/(k+1)$, whatever the noise.
     """)
+    return
+
+
+@app.cell
+def _(comparison_at, lessons, md, mo, number, p, slides):
+    _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
+    mo.vstack([
+        slides.figure(comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True,
+                      shown="k = "),
+        md(f"The slider under the picture (and Play) moves k and redraws it at once, with no waiting; your controls "
+           f"above set everything else (ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the "
+           "correction), and the rest of the lesson stays at the k set there."),
+    ])
     return
 
 

@@ -126,8 +126,9 @@ def paper_handout(paper: Paper) -> Handout:
 
 
 def lesson_words(path: Path) -> Iterator[str]:
-    """The Markdown a lesson shows as fixed text (its ``mo.md`` cells with a literal string), in order; the cells
-    that say numbers at the reader's settings, and the exercises, need the lesson itself."""
+    """The Markdown a lesson shows as fixed text (its ``md`` calls with a literal string: the toolkit's
+    ``app.lessons.md`` or marimo's ``mo.md``), in order; the cells that say numbers at the reader's settings, and the
+    exercises, need the lesson itself."""
     tree = ast.parse(path.read_text())
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
@@ -135,13 +136,17 @@ def lesson_words(path: Path) -> Iterator[str]:
         for call in ast.walk(node):
             if (
                 isinstance(call, ast.Call)
-                and isinstance(call.func, ast.Attribute)
-                and call.func.attr == "md"
+                and _named_md(call.func)
                 and call.args
                 and isinstance(call.args[0], ast.Constant)
                 and isinstance(call.args[0].value, str)
             ):
                 yield _under_the_lesson(_dedent(call.args[0].value))
+
+
+def _named_md(func: ast.expr) -> bool:
+    """Whether a call calls ``md(…)`` or ``<module>.md(…)``."""
+    return (isinstance(func, ast.Name) and func.id == "md") or (isinstance(func, ast.Attribute) and func.attr == "md")
 
 
 def _under_the_lesson(md: str) -> str:

@@ -81,3 +81,15 @@ def test_a_handout_holds_its_pictures_with_their_sliders_and_its_words(handout):
         assert "The paper in depth" not in text  # the newcomer layer, then only the panels with a slider
     assert "$" not in re.sub(r"<script.*?</script>", "", text, flags=re.S), f"{topic}: LaTeX left untypeset"
     assert "@media print" in text and "break-inside: avoid" in text
+
+
+@pytest.mark.parametrize("topic", [t for t in topics.TOPICS if t != topics.COURSE])
+def test_a_handout_carries_its_lessons_words(topic):
+    """The handout reads every cell of the paper's lesson that writes fixed text (``md`` of a literal string), its
+    sections one level down; the cells that say numbers at the reader's settings (f-strings) stay in the lesson."""
+    path = topics.ROOT / "notebooks" / f"{topic}.py"
+    words = list(topics.lesson_words(path))
+    literal = len(re.findall(r"\bmd\(r?\"\"\"", path.read_text()))
+    assert literal >= 3 and len(words) == literal, topic
+    assert "The idea in one sentence" in words[0] and not any(w.startswith("# ") for w in words)
+    assert any(w.startswith("### 1 · ") for w in words), topic

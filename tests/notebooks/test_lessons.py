@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import html
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -11,9 +13,12 @@ import sys
 import types
 from pathlib import Path
 
+import marimo as mo
+import plotly.graph_objects as go
 import pytest
 
 from app import catalogue, lessons
+from app.course import chapter
 from tests.notebooks.lesson_params import OTHER_SETS, computed_by
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +60,62 @@ def test_lesson_runs_at_other_parameter_sets(default_run, which):
     p = defs["p"].replace(**changes)
     _, new = app.run(defs={"p": p})
     assert new["p"] == p
+
+
+#: The in-figure sliders of each paper's lesson: the parameter of each slide figure its page draws (app/views/).
+#: Every chapter of the first course has one over its control.
+SLIDERS: dict[str, tuple[str, ...]] = {
+    "baselines": ("eps", "eps", "eps"),  # what ε promises, the noise densities, accuracy against ε
+    "brdp": ("theta",),  # the output density
+    "svt": ("neg",),  # the comparison and its correction
+    "noise_reduction": ("eta",),  # one noise path, stopped when accurate
+    "ldp": ("nq",),  # the posterior after k answers
+    "r2dp": ("eps",),  # usefulness against ε
+    "negotiate": (),
+    "audit": (),
+}
+
+
+def _sliders_expected(name: str) -> tuple[str, ...]:
+    if name.startswith("course_"):
+        return (chapter(name.split("_", 2)[2]).control,)
+    return SLIDERS[name]
+
+
+def _plotly_figures(output: object) -> list[dict]:
+    """The Plotly figures an output shows, each as its layout and frames, read from what marimo renders (a figure
+    in a ``mo.vstack`` is HTML by then: plotly's ``Plotly.newPlot(id, data, layout, …)`` and ``addFrames``)."""
+    if isinstance(output, go.Figure):
+        return [{"layout": output.layout.to_plotly_json(), "frames": list(output.frames)}]
+    text = html.unescape(mo.as_html(output).text)
+    decode = json.JSONDecoder().raw_decode
+    out = []
+    for m in re.finditer(r'Plotly\.newPlot\(\s*"([^"]+)",\s*', text):
+        _, end = decode(text, m.end())
+        layout, _ = decode(text, re.compile(r",\s*").match(text, end).end())
+        frames = re.search(rf"addFrames\('{re.escape(m.group(1))}',\s*", text)
+        out.append({"layout": layout, "frames": decode(text, frames.end())[0] if frames else []})
+    return out
+
+
+@pytest.mark.slow
+def test_lesson_pictures_carry_the_pages_in_figure_slider(default_run):
+    """The pictures a page draws with an in-figure slider are drawn in its lesson the same way: every stop as a
+    frame, a slider over the same parameter, opened at the lesson's control value; the sentence under the picture
+    says that its slider moves it at once and that the lesson's controls set the rest."""
+    path, _, outputs, defs = default_run
+    figures = [f for o in outputs if o is not None for f in _plotly_figures(o)]
+    slid = [f for f in figures if f["layout"].get("sliders")]
+    assert sorted(f["layout"]["sliders"][0]["name"] for f in slid) == sorted(_sliders_expected(path.stem))
+    for f in slid:
+        slider = f["layout"]["sliders"][0]
+        key = slider["name"]
+        steps = [step["value"] for step in slider["steps"]]
+        assert len(f["frames"]) == len(steps) >= 5 and [fr["name"] for fr in f["frames"]] == steps
+        assert steps[slider["active"]] == catalogue.get(key).fmt(getattr(defs["p"], key))
+    if path.stem in SLIDERS and slid:
+        said = " ".join(html.unescape(mo.as_html(o).text) for o in outputs if o is not None)
+        assert "The slider under" in said and "your controls above set everything else" in said
 
 
 @pytest.mark.slow
