@@ -15,6 +15,7 @@ from app.compute.noise_reduction.grid import EPS2_MIN, make_grid
 from app.notation import number
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
+from dpcore.noise_reduction.doubling import _doubling_run
 
 ZIPF_A = 0.75  # Figure 2 / 3 Zipf exponent
 
@@ -53,17 +54,28 @@ def _release_nr(flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, s
 
 def _release_doubling(flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.random.Generator,
                       label: str) -> Outcome:
-    """Doubling baseline (Section 7.1): every attempt is paid, the last one capped at the remaining budget."""
+    """Doubling baseline (Section 7.1): every attempt is paid, the last one capped at the remaining budget.
+
+    Each attempt is charged to ``flt`` before its noise is drawn, and its level is sized from what the filter has
+    left (``left``), so the filter records exactly what the released levels cost: recording the attempts' float sum
+    afterwards, clipped to what is left, could record an ulp less than the levels the release used."""
     if flt.remaining_rho < EPS2_MIN / 2.0:
         try:
             flt.charge_zcdp(EPS2_MIN / 2.0, label=label)
         except fl.BudgetExceeded:
             return REFUSED
-    res = nr.doubling_release(y, alpha=alpha, epsilon_start=math.sqrt(EPS2_MIN),
-                              epsilon_max=math.sqrt(2.0 * flt.remaining_rho), rho_budget=flt.remaining_rho, rng=rng)
-    status = "accepted" if res.accepted else "failed (discarded)"
-    flt.charge_zcdp(min(res.charge, flt.remaining_rho), label=f"{label}: {res.attempts} attempts, {status}")
-    return Outcome(status, res.release, res.charge)
+    attempt = 0
+
+    def charge(rho: float) -> None:
+        nonlocal attempt
+        attempt += 1
+        flt.charge_zcdp(rho, label=f"{label}: attempt {attempt}")
+
+    spent, ok, _, draws = _doubling_run(y, alpha, EPS2_MIN, math.inf, flt.remaining_rho, 1.0, rng, charge=charge,
+                                        left=lambda: flt.remaining_rho)
+    if not draws:  # nothing was left for an attempt: nothing was released
+        return REFUSED
+    return Outcome("accepted" if ok else "failed (discarded)", draws[-1], spent)
 
 
 @cached
