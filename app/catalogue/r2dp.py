@@ -14,26 +14,25 @@ from app.catalogue._core import Param, log_grid, register
 
 
 class Family(NamedTuple):
-    """A mixing-law family of the R²DP page in the words each place shows it in, and dpcore's name for it."""
+    """A mixing-law family of the R²DP page in the words each place shows it in."""
 
     label: str  # a choice of the sidebar and of the maps' selectors
     words: str  # inside a sentence: "this gamma law", "R²DP gamma release", "best gamma U(γ)"
     legend: str  # its best law's curve in a chart's legend, and a map's title ("*": the family's optimum)
     table: str  # its best law's row in a table
-    dpcore: str  # the family name :func:`dpcore.r2dp.optimize` takes
 
 
-#: The mixing-law families of the page, by the id the address bar carries (``fam=truncnorm``), in the sidebar's order:
-#: the one table of their words, which the page, its charts, its tables and the lesson read.
+#: The mixing-law families of the page, by the id the address bar carries (``fam=truncnorm``) and
+#: :func:`dpcore.r2dp.optimize` takes (:data:`dpcore.r2dp.FAMILIES`), in the sidebar's order: the one table of their
+#: words, which the page, its charts, its tables and the lesson read.
 FAMILY = {
-    "laplace": Family("none (plain Laplace)", "Laplace", "Laplace", "Laplace", "laplace"),
-    "two_point": Family("two-point", "two-point", "two-point (global R²DP optimum)", "two-point (global)", "two_point"),
-    "gamma": Family("Gamma", "gamma", "Gamma*", "Gamma", "gamma"),
-    "uniform": Family("Uniform", "uniform", "Uniform*", "Uniform", "uniform"),
-    "truncnorm": Family("truncated normal", "truncated-normal", "truncated normal*", "truncated normal",
-                        "truncated_normal"),
+    "laplace": Family("none (plain Laplace)", "Laplace", "Laplace", "Laplace"),
+    "two_point": Family("two-point", "two-point", "two-point (global R²DP optimum)", "two-point (global)"),
+    "gamma": Family("Gamma", "gamma", "Gamma*", "Gamma"),
+    "uniform": Family("Uniform", "uniform", "Uniform*", "Uniform"),
+    "truncnorm": Family("truncated normal", "truncated-normal", "truncated normal*", "truncated normal"),
     "combo": Family("Gamma + truncated normal", "Gamma + truncated normal", "Gamma + truncated normal* (Algorithm 1)",
-                    "Gamma + truncated normal (Algorithm 1)", "gamma+truncated_normal"),
+                    "Gamma + truncated normal (Algorithm 1)"),
 }
 FAMILIES = tuple(FAMILY)
 

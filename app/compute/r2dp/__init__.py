@@ -3,11 +3,12 @@
 A mixing law is passed between cached functions as a *law key*: a tuple of scalars (family, lock, ε, Δq and the
 family's own parameters) built by :func:`law_key`, so the cache keys on scalars only. Panels whose content depends
 only on (ε, γ/Δq) use Δq = 1 and γ/Δq (scaling u by c and Δq, γ by 1/c changes neither ε nor U), so moving Δq and γ
-together re-uses them. A family is named by its id in :data:`app.catalogue.r2dp.FAMILY` everywhere; only
-:func:`optimum` and the figure grids translate it to dpcore's name. One module per concern: :mod:`.law` (the
-sidebar's law and the best law of a family), :mod:`.noise` (its noise, privacy loss and MGF), :mod:`.optima` (the
-best laws over ε and γ), :mod:`.releases` (simulated releases), :mod:`.tables` (Table I), :mod:`.paper` (the
-paper's numbers and figures), :mod:`.experiments` (Figs. 6–9 on stand-in data), :mod:`.gaussian` (the appendix).
+together re-uses them. A family is named by one id everywhere
+(``truncnorm``, ``combo`` …: the address bar's and :data:`dpcore.r2dp.FAMILIES`), its words are
+:data:`app.catalogue.r2dp.FAMILY`'s. One module per concern: :mod:`.law` (the sidebar's law and the best law of a
+family), :mod:`.noise` (its noise, privacy loss and MGF), :mod:`.optima` (the best laws over ε and γ),
+:mod:`.releases` (simulated releases), :mod:`.tables` (Table I), :mod:`.paper` (the paper's numbers and figures),
+:mod:`.experiments` (Figs. 6–9 on stand-in data), :mod:`.gaussian` (the appendix).
 """
 
 from app.compute.r2dp.experiments import (

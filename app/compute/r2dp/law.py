@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from app.catalogue.r2dp import FAMILY
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import r2dp
@@ -138,7 +137,7 @@ def headline(key: LawKey, epsilon: float, gamma: float, sensitivity: float) -> H
 def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> Optimum:
     """Algorithm 1 for one family (an id of :data:`app.catalogue.r2dp.FAMILY`): the law used, its U, Laplace's U and
     whether Laplace is optimal."""
-    res = r2dp.optimize(epsilon=epsilon, gamma=gamma, sensitivity=sensitivity, family=FAMILY[family].dpcore)
+    res = r2dp.optimize(epsilon=epsilon, gamma=gamma, sensitivity=sensitivity, family=family)
     return Optimum(law=res.law, family_law=res.family_law, usefulness=res.usefulness, laplace=res.laplace_usefulness,
                    laplace_optimal=res.laplace_optimal, ratio=res.ratio, epsilon=res.epsilon)
 

@@ -8,7 +8,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from app.catalogue.r2dp import FAMILY
 from app.compute._cache import cached
 from app.compute.r2dp.law import GammaPoint, Optimum, optimum, staircase
 from dpcore import r2dp
@@ -106,7 +105,7 @@ def improvement(family: str) -> pd.DataFrame:
     :data:`COMBO_MAP_GS` grid.
     """
     eps, gs = (COMBO_MAP_EPSILONS, COMBO_MAP_GS) if family == "combo" else (MAP_EPSILONS, MAP_GS)
-    df = r2dp.improvement_map(np.array(eps), np.array(gs), family=FAMILY[family].dpcore)
+    df = r2dp.improvement_map(np.array(eps), np.array(gs), family=family)
     df["threshold_epsilon"] = r2dp.laplace_threshold(df["g"].to_numpy())
     return df
 

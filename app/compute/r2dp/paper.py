@@ -135,7 +135,7 @@ def fig3(gamma: float, family: str) -> pd.DataFrame:
     """Fig. 3 re-implemented (the paper states neither its axes nor its γ): U_Lap and U*_family over (ε, Δq) at one γ,
     and their ratio."""
     gs = np.array([gamma / s for s in FIG3_SENSITIVITIES])
-    df = r2dp.improvement_map(np.array(FIG3_EPSILONS), gs, family=FAMILY[family].dpcore)
+    df = r2dp.improvement_map(np.array(FIG3_EPSILONS), gs, family=family)
     df["sensitivity"] = gamma / df["g"]
     return df
 
@@ -149,8 +149,8 @@ def fig4() -> pd.DataFrame:
     """Fig. 4 re-implemented: truncated-normal optimum / Laplace for ε < 2 at four γ/Δq; beside it the best of all
     R²DP-Laplace laws (two atoms, the global optimum: ``global_ratio``), the cap γe^{ε−1}/Δ as a ratio to Laplace at
     that γ (``cap_ratio``) and its small-γ limit e^{ε−1}/ε (``cap_ratio_small_g``)."""
-    df = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family=FAMILY["truncnorm"].dpcore)
-    best = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family=FAMILY["two_point"].dpcore)
+    df = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family="truncnorm")
+    best = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family="two_point")
     df["global_ratio"] = best["ratio"].to_numpy()
     eps, g = df["epsilon"].to_numpy(), df["g"].to_numpy()
     df["cap_ratio"] = [float(r2dp.universal_cap(e, gamma=gg) / r2dp.laplace_usefulness(e, gamma=gg))
@@ -175,4 +175,4 @@ def fig5() -> pd.DataFrame:
     """Fig. 5 re-implemented: counting queries (Δq = 1), usefulness of Laplace and of the best Gamma law over (ε, γ).
 
     Columns: epsilon, g (= γ, since Δq = 1), usefulness (Gamma optimum), laplace_usefulness, ratio."""
-    return r2dp.improvement_map(np.array(FIG5_EPSILONS), np.array(FIG5_GAMMAS), family=FAMILY["gamma"].dpcore)
+    return r2dp.improvement_map(np.array(FIG5_EPSILONS), np.array(FIG5_GAMMAS), family="gamma")
