@@ -1,4 +1,4 @@
-"""The noise-reduction page's doubling baseline never records less privacy loss than its releases cost.
+"""The noise-reduction page never records less privacy loss than its releases cost (its filters' ledgers, exactly).
 
 Rogers et al. (2023), Section 7.1: the doubling baseline releases fresh Gaussians at levels ε_i with ε_i² doubling,
 and every attempt costs ρ_i = ε_i²/2 under the zCDP filter of Thm 2. Each level is sized by the doubling loop
@@ -53,3 +53,33 @@ def test_doubling_records_at_least_what_its_released_levels_cost(monkeypatch, se
         assert recorded <= Fraction(budget), "never over the budget"
     assert released >= 1
     assert flt.remaining_rho < 1e-4 / 2.0, "the queue ran until the budget could not pay a first attempt"
+
+
+def test_a_one_shot_gaussian_of_the_live_ledger_records_at_least_its_exact_cost():
+    """The ledger's Gaussian release of y at level ε = (2+α)/(α·y) costs exactly ε²/2 (Thm 2); the float product ε·ε/2
+    rounds to the nearest float, below ε²/2 for about half the levels."""
+    from app.compute.noise_reduction.ledger import ledger_add, ledger_new
+    from app.compute.noise_reduction.releases import queue
+
+    state = ledger_new(10.0, 1e-6, "corrected")
+    count, value, alpha = 30, 500.0, 0.07
+    for _ in range(count):
+        state, _ = ledger_add(state, "zcdp", value=value, count=count, alpha=alpha, levels=20, spacing="linear",
+                              seed=1)
+    flt = fl.PrivacyFilter.from_dict(state.filter)
+    led = flt.ledger[flt.ledger["status"] == "accepted"]
+    assert len(led) >= 10
+    for y, charge in zip(queue(value, count), led["charge"], strict=False):
+        e = (2.0 + alpha) / (alpha * float(y))
+        assert Fraction(float(charge)) >= Fraction(e) ** 2 / 2, f"y = {y}: recorded below ε²/2"
+
+
+def test_the_concurrent_filters_gaussians_record_at_least_their_exact_cost():
+    from app.compute.noise_reduction.releases import concurrent
+
+    df = concurrent.__wrapped__(10.0, 1e-6, 1.0, 500.0, 0.07, 30, 20, 1).table
+    zcdp = df[(df["part"] == "zCDP: Gaussian") & (df["status"] == "accepted")]
+    assert len(zcdp) >= 5
+    for y, charge in zip(zcdp["true_count"], zcdp["charge"], strict=True):
+        e = (2.0 + 0.07) / (0.07 * float(y))
+        assert Fraction(float(charge)) >= Fraction(e) ** 2 / 2, f"y = {y}: recorded below ε²/2"

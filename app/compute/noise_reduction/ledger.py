@@ -14,6 +14,7 @@ from app.compute._cache import cached
 from app.compute.noise_reduction.releases import _release_nr, queue
 from app.notation import number
 from dpcore import filters as fl
+from dpcore._exact import half_square_up
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha
     label = f"count {j + 1} (y = {number(y)})"
     if kind == "zcdp":
         e = (2.0 + alpha) / (alpha * y)
-        rho = e * e / 2.0
+        rho = half_square_up(e)  # ε²/2 rounded up: the Gaussian at level ε costs exactly ε²/2 (Thm 2)
         try:
             flt.charge_zcdp(rho, label=f"Gaussian release of {label} at ε = {number(e, 3)}")
             msg = (f"Accepted: Gaussian release of {label}, ŷ = {y + rng.standard_normal() / e:.1f}, "

@@ -15,6 +15,7 @@ from app.compute.noise_reduction.grid import EPS2_MIN, make_grid
 from app.notation import number
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
+from dpcore._exact import half_square_up
 from dpcore.noise_reduction.doubling import _doubling_run
 
 ZIPF_A = 0.75  # Figure 2 / 3 Zipf exponent
@@ -149,8 +150,9 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
         if j % 2:
             e = (2.0 + alpha) / (alpha * y)  # the level at which the rule would just fire at ŷ = y
             try:
-                c.zcdp.charge_zcdp(e * e / 2.0, label=label)
-                out = Outcome("accepted", y + rng.standard_normal() / e, e * e / 2.0)  # one-shot: always released
+                rho = half_square_up(e)  # ε²/2 rounded up: what the Gaussian at level ε costs (Thm 2)
+                c.zcdp.charge_zcdp(rho, label=label)
+                out = Outcome("accepted", y + rng.standard_normal() / e, rho)  # one-shot: always released
             except fl.BudgetExceeded:
                 out = REFUSED
             part = "zCDP: Gaussian"
