@@ -8,18 +8,40 @@ in the app (θ is the error tolerance, k is SVT's count, σ the Gaussian noise s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from app.catalogue._core import Param, log_grid, register
 
-#: Mixing-law families of the page, in the order of the sidebar.
-FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")
-FAMILY_WORDS = {
-    "laplace": "none (plain Laplace)",
-    "two_point": "two-point",
-    "gamma": "Gamma",
-    "uniform": "Uniform",
-    "truncnorm": "truncated normal",
-    "combo": "Gamma + truncated normal",
+
+class Family(NamedTuple):
+    """A mixing-law family of the R²DP page in the words each place shows it in."""
+
+    label: str  # a choice of the sidebar and of the maps' selectors
+    words: str  # inside a sentence: "this gamma law", "R²DP gamma release", "best gamma U(γ)"
+    legend: str  # its best law's curve in a chart's legend, and a map's title ("*": the family's optimum)
+    table: str  # its best law's row in a table
+
+
+#: The mixing-law families of the page, by the id the address bar carries (``fam=truncnorm``) and
+#: :func:`dpcore.r2dp.optimize` takes (:data:`dpcore.r2dp.FAMILIES`), in the sidebar's order: the one table of their
+#: words, which the page, its charts, its tables and the lesson read.
+FAMILY = {
+    "laplace": Family("none (plain Laplace)", "Laplace", "Laplace", "Laplace"),
+    "two_point": Family("two-point", "two-point", "two-point (global R²DP optimum)", "two-point (global)"),
+    "gamma": Family("Gamma", "gamma", "Gamma*", "Gamma"),
+    "uniform": Family("Uniform", "uniform", "Uniform*", "Uniform"),
+    "truncnorm": Family("truncated normal", "truncated-normal", "truncated normal*", "truncated normal"),
+    "combo": Family("Gamma + truncated normal", "Gamma + truncated normal", "Gamma + truncated normal* (Algorithm 1)",
+                    "Gamma + truncated normal (Algorithm 1)"),
 }
+FAMILIES = tuple(FAMILY)
+
+
+def _labels(ids: tuple[str, ...]) -> dict[str, str]:
+    """The sidebar's words for these families."""
+    return {k: FAMILY[k].label for k in ids}
+
+
 _NONNEG = (0.0, *log_grid(0.01, 100.0))
 
 register(
@@ -35,7 +57,7 @@ register(
         "The law from which the inverse noise scale u = 1/b is drawn, fresh and secret, before each release. "
         "None: u is fixed, plain Laplace noise. Gamma + truncated normal: the sum of the two (the paper's "
         "Algorithm 1).",
-        "gamma", FAMILIES, kind="choice", labels=FAMILY_WORDS, glossary="Laplace mechanism", topic="r2dp",
+        "gamma", FAMILIES, kind="choice", labels=_labels(FAMILIES), glossary="Laplace mechanism", topic="r2dp",
     ),
     Param(
         "lock", "", "lock ε",
@@ -117,7 +139,7 @@ register(
         "mapfam", "", "family of the region map",
         "Which family's best law is compared with Laplace across ε and γ/Δ.",
         "gamma", ("gamma", "uniform", "truncnorm", "combo", "two_point"), kind="choice",
-        labels={k: FAMILY_WORDS[k] for k in ("gamma", "uniform", "truncnorm", "combo", "two_point")}, topic="r2dp",
+        labels=_labels(("gamma", "uniform", "truncnorm", "combo", "two_point")), topic="r2dp",
     ),
     Param(
         "f3g", "", "error tolerance of the Fig. 3 maps",
@@ -128,7 +150,7 @@ register(
         "f3f", "", "family of the Fig. 3 maps",
         "Which family's best law the Fig. 3 maps show.",
         "gamma", ("gamma", "uniform", "truncnorm"), kind="choice",
-        labels={k: FAMILY_WORDS[k] for k in ("gamma", "uniform", "truncnorm")}, topic="r2dp",
+        labels=_labels(("gamma", "uniform", "truncnorm")), topic="r2dp",
     ),
     Param(
         "squery", "", "statistical query",

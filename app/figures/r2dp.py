@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from app.catalogue.r2dp import FAMILY
 from app.figures.style import COLORS, LABELS, figure, line, vband, vline
 from app.notation import number
 
@@ -21,18 +22,15 @@ FAMILY_COLORS = {
     "two_point": "#009E73",
     "gamma": "#CC79A7",
     "uniform": "#0072B2",
-    "truncated_normal": "#882255",
-    "gamma+truncated_normal": "#222222",  # dashed (see _family_traces): it overlaps its two parts
+    "truncnorm": "#882255",
+    "combo": "#222222",  # dashed (see _family_traces): it overlaps its two parts
     "cap": COLORS["reference"],
 }
+#: Legend words of the curves: the baselines here, the R²DP families' from their one table (app.catalogue.r2dp).
 FAMILY_LABELS = {
     "laplace": LABELS["laplace"],
     "staircase": "optimal staircase",
-    "two_point": "two-point (global R²DP optimum)",
-    "gamma": "Gamma*",
-    "uniform": "Uniform*",
-    "truncated_normal": "truncated normal*",
-    "gamma+truncated_normal": "Gamma + truncated normal* (Algorithm 1)",
+    **{fam: FAMILY[fam].legend for fam in ("two_point", "gamma", "uniform", "truncnorm", "combo")},
     "cap": "cap γe^(ε−1)/Δ",
 }
 
@@ -145,15 +143,14 @@ def mgf(df: pd.DataFrame, *, gamma: float, sensitivity: float) -> go.Figure:
 
 def _family_traces(df: pd.DataFrame, x: str, y: str, yaxis: str, show_legend: bool) -> list[dict]:
     traces = []
-    for fam in ("laplace", "staircase", "cap", "two_point", "gamma", "uniform", "truncated_normal",
-                "gamma+truncated_normal"):
+    for fam in ("laplace", "staircase", "cap", "two_point", "gamma", "uniform", "truncnorm", "combo"):
         part = df[df["family"] == fam]
         if part.empty:
             continue
-        dash = {"cap": "dot", "gamma+truncated_normal": "dash"}.get(fam)
+        dash = {"cap": "dot", "combo": "dash"}.get(fam)
         t = _line(part[x], part[y], name=FAMILY_LABELS[fam], color=FAMILY_COLORS[fam], width=2,
                  dash=dash, yaxis=yaxis, legendgroup=fam, showlegend=show_legend)
-        if fam in ("two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal"):
+        if fam in ("two_point", "gamma", "uniform", "truncnorm", "combo"):
             t["mode"] = "lines+markers"
             t["marker"] = {"size": 5}
         traces.append(t)

@@ -32,7 +32,7 @@ from dpcore.mechanisms.requirement import Requirement
 
 _Accountant = Literal["exact", "paper"]  # the BR-DP accountants a plan is optimised under
 
-R2DP_FAMILIES = ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
+R2DP_FAMILIES = ("gamma", "uniform", "truncnorm", "combo")
 RTOL = 1e-5  # relative width of the final ε bracket of every bisection
 TINY_EPSILON = 1e-9  # below this a requirement counts as met "for free" (the search stops)
 

@@ -154,7 +154,9 @@ class OptimizationResult:
         return self.usefulness / self.laplace_usefulness
 
 
-FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncated_normal", "gamma+truncated_normal")
+#: The mixing-law families, by the ids the app's address bar carries too (``fam=truncnorm``): "truncnorm" is the
+#: truncated normal, "combo" Algorithm 1's Gamma + truncated normal.
+FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")
 
 
 def gamma_theta_for_epsilon(k: Any, *, epsilon: float, sensitivity: float = 1.0) -> np.ndarray | float:
@@ -389,10 +391,10 @@ def _family_law(eps: float, dq: float, gam: float, family: str) -> MixingLaw:
         return _opt_gamma(eps, dq, gam)
     if family == "uniform":
         return _opt_uniform(eps, dq, gam)
-    if family == "truncated_normal":
+    if family == "truncnorm":
         return _opt_tn(eps, dq, gam)
     g_law = _family_law(eps, dq, gam, "gamma")
-    t_law = _family_law(eps, dq, gam, "truncated_normal")
+    t_law = _family_law(eps, dq, gam, "truncnorm")
     fam_law = _opt_gamma_tn(eps, dq, gam, [g_law, t_law])
     for cand in (g_law, t_law):
         if float(usefulness(cand, gamma=gam)) > float(usefulness(fam_law, gamma=gam)):
@@ -407,9 +409,9 @@ def optimize(
 
     Families: ``"laplace"``; ``"two_point"`` (the global optimum over *all* mixing laws: a linear
     objective under one linear constraint has an optimal law with at most two atoms);
-    ``"gamma"`` (Thm 4.5), ``"uniform"`` (Thm 4.7), ``"truncated_normal"`` (Thm 4.9, low >= 0, no upper cut),
-    ``"gamma+truncated_normal"`` (Algorithm 1's combination, Thm 4.11; best effort, never worse than
-    the single-family optima). The result always holds the better of the family optimum and
+    ``"gamma"`` (Thm 4.5), ``"uniform"`` (Thm 4.7), ``"truncnorm"`` (the truncated normal, Thm 4.9, low >= 0,
+    no upper cut), ``"combo"`` (Gamma + truncated normal, Algorithm 1's combination, Thm 4.11; best effort, never
+    worse than the single-family optima). The result always holds the better of the family optimum and
     Laplace (``laplace_optimal`` tells which), with ε recomputed by Cor. 3.3.
     """
     eps = _v.positive("epsilon", epsilon)

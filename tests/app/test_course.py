@@ -123,7 +123,7 @@ def test_the_choice_checks_hold_at_their_settings():
     from app.compute import noise_reduction as cnr
     from app.compute import svt as csvt
 
-    stops = [cnr.paths(*pictures.NR_GRID, pictures.NR_COUNT, eta, "brownian", 0)[1].iloc[0]["epsilon_stop"]
+    stops = [cnr.paths(*pictures.NR_GRID, pictures.NR_COUNT, eta, "brownian", 0).stops.iloc[0]["epsilon_stop"]
              for eta in (0.05, 0.1, 0.2, 0.5)]
     assert stops == sorted(stops, reverse=True) and stops[0] > stops[-1]
     for eps in (0.2, 1.0, 5.0):

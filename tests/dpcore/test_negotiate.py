@@ -112,11 +112,11 @@ def test_r2dp_best_family_holds_and_is_minimal():
                                  mechanisms=["r2dp", "r2dp_two_point"]).set_index("mechanism")
     eps = float(df.loc["r2dp", "epsilon"])
     best = max((r2dp.optimize(epsilon=eps, gamma=theta, family=f) for f in
-                ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal")), key=lambda r: r.usefulness)
+                ("gamma", "uniform", "truncnorm", "combo")), key=lambda r: r.usefulness)
     assert r2dp.epsilon(best.law) <= eps * (1 + 1e-7)
     assert _r2dp_within(best.law, theta) >= p - 1e-6
     smaller = max(r2dp.optimize(epsilon=eps * SHRINK, gamma=theta, family=f).usefulness for f in
-                  ("gamma", "uniform", "truncated_normal", "gamma+truncated_normal"))
+                  ("gamma", "uniform", "truncnorm", "combo"))
     assert smaller < p
     assert float(df.loc["r2dp_two_point", "epsilon"]) <= eps * (1 + 1e-4)  # two-point is the global optimum
 

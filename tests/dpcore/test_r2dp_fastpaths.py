@@ -248,7 +248,7 @@ def _optima(families):
     return out
 
 
-FAST_FAMILIES = ("two_point", "uniform", "truncated_normal")
+FAST_FAMILIES = ("two_point", "uniform", "truncnorm")
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +270,7 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
     # ε = 30, 50 (the app stops at 20): the Uniform optimum once missed its exact ε here. (The truncated
     # normal's own search fails its exact ε at ε = 50 with either path — optimize falls back to Laplace.)
     fast = {}
-    for eps, g, fams in ((30.0, 0.4, ("uniform", "two_point", "truncated_normal")),
+    for eps, g, fams in ((30.0, 0.4, ("uniform", "two_point", "truncnorm")),
                          (50.0, 0.02, ("uniform", "two_point"))):
         for fam in fams:
             r2dp.optimal._family_law.cache_clear()
@@ -288,7 +288,7 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
 
 
 def test_optima_fast_equal_slow_gamma_tn(fast_optima, slow_paths):
-    slow = _optima(("gamma+truncated_normal",))
+    slow = _optima(("combo",))
     for key, (fu, u, lap_opt, _eps_law) in slow.items():
         got = fast_optima[key]
         assert got[0] == pytest.approx(fu, abs=1e-8), key

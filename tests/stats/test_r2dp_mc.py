@@ -50,7 +50,7 @@ def test_usefulness_monte_carlo_fast(name):
         assert abs(np.mean(np.abs(w) <= g) - u) < 4 * math.sqrt(u * (1 - u) / n)
 
 
-@pytest.mark.parametrize("family", ["gamma", "uniform", "truncated_normal", "two_point", "gamma+truncated_normal"])
+@pytest.mark.parametrize("family", ["gamma", "uniform", "truncnorm", "two_point", "combo"])
 def test_optimised_law_usefulness_monte_carlo(family):
     # Fig. 6 style: empirical accuracy of optimised R²DP noise = 1 - M(-γ) within MC error
     res = r2dp.optimize(epsilon=5.0, gamma=0.1, family=family)

@@ -54,7 +54,7 @@ def paths(s: Settings) -> None:
         "first point above the black boundary: the stopping rule sees only ŷ and ε, never y.",
     ):
         ui.chart(ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
-                 lambda: compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed)[0], name="noise paths",
+                 lambda: compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed).frame, name="noise paths",
                  alt="Released values of five coupled noise-reduction paths against the noise level, with the "
                      "noise band, the acceptance boundary and each path's stopping point.")
         st.dataframe(ui.memo_figure(_stops_table, s.grid_args(), s.y, s.eta, s.process, s.seed, s.unit),
@@ -374,7 +374,7 @@ def _paths_figure(grid: tuple, y: float, eta: float, process: str, seed: int) ->
 
 def _stops_table(grid: tuple, y: float, eta: float, process: str, seed: int, unit: str) -> pd.DataFrame:
     """Where each drawn path stopped, in the reader's words."""
-    stops = compute.paths(*grid, y, eta, process, seed)[1]
+    stops = compute.paths(*grid, y, eta, process, seed).stops
     return stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
                                  "charge": f"charged {unit.split('_')[0]}", "accepted": "accurate enough?"})
 

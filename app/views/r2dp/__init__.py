@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from app import ledger, params, ui
+from app.catalogue.r2dp import FAMILY
 from app.compute import r2dp as compute
 from app.notation import number, odds_factor, percent
 from app.views.r2dp import explore, reproduce
-from app.views.r2dp._common import FAMILY_WORDS, fmt, show
+from app.views.r2dp._common import fmt, mixing_law_figure
 from dpcore import ledger as dl
 
 TITLE = "R²DP: draw the noise scale at random"
@@ -120,7 +121,7 @@ def render(s: Settings) -> None:
         explore.render(s, head)
     if head is not None:  # the law of the sidebar: one release at its exact ε
         try:
-            ledger.offer(dl.pure_release(head.epsilon, label=f"R²DP {FAMILY_WORDS[s.family]} release", source="r2dp"))
+            ledger.offer(dl.pure_release(head.epsilon, label=f"R²DP {FAMILY[s.family].words} release", source="r2dp"))
         except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
             pass  # e.g. an infinite ε: nothing sound to add
 
@@ -133,9 +134,9 @@ def picture(s: Settings) -> None:
         "R²DP spreads u around it: draws below u* add more noise than Laplace, draws above add less. This "
         "page starts at ε = 5 because below ε ≈ 2 none of the paper's laws beats Laplace — try ε = 1.",
     ):
-        show("mixing_law", (s.key, s.eps, s.sens, s.seed, False), epsilon=s.eps, sensitivity=s.sens, as_scale=False,
-             name="mixing law", alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value "
-             "u* marked.")
+        ui.chart(ui.memo_figure(mixing_law_figure, s.key, s.eps, s.sens, s.seed, False),
+                 lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, False), name="mixing law",
+                 alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value u* marked.")
 
 
 def headline(s: Settings) -> compute.Headline | None:
@@ -156,7 +157,7 @@ def headline(s: Settings) -> compute.Headline | None:
                       f", which spends ε = {fmt(head.epsilon, 3)} counted exactly,")
             often = ("as often as Laplace" if abs(head.ratio - 1) < 5e-4 else
                      f"{number(head.ratio, 3)} times as often as Laplace")
-            text += (f" This {FAMILY_WORDS[s.family]} law (set in the sidebar){spends} lands there in "
+            text += (f" This {FAMILY[s.family].words} law (set in the sidebar){spends} lands there in "
                      f"**{percent(head.usefulness)}**, {often}.")
         text += (f" The best random scale of all, a law with just two values of u, lands there in "
                  f"{percent(best.usefulness)}.")

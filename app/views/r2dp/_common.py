@@ -1,19 +1,13 @@
-"""Helpers shared by the R²DP view's parts: number formatting and memoised charts."""
+"""Helpers shared by the R²DP view's parts: number formatting and the law's picture (drawn in both views)."""
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import plotly.graph_objects as go
 
-from app import ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
-
-#: How the page names a family in its own words (lower-case where existing links and exercises quote them).
-FAMILY_WORDS = {"laplace": "Laplace", "two_point": "two-point", "gamma": "gamma", "uniform": "uniform",
-                "truncnorm": "truncated-normal", "combo": "Gamma + truncated normal"}
 
 
 def fmt(x: float, digits: int = 4) -> str:
@@ -21,16 +15,7 @@ def fmt(x: float, digits: int = 4) -> str:
     return "∞" if math.isinf(x) else f"{x:.{digits}f}"
 
 
-def _built(data_name: str, data_args: tuple, figure: str, fig_kwargs: tuple) -> tuple[go.Figure, Any]:
-    """compute.<data_name>(*data_args) and its figure (remembered by ui.memo_figure, data included: callers only read
-    it)."""
-    data = getattr(compute, data_name)(*data_args)
-    parts = data if isinstance(data, tuple) else (data,)
-    return getattr(figs, figure)(*parts, **dict(fig_kwargs)), data
-
-
-def show(data_name: str, data_args: tuple, *, name: str, alt: str, figure: str | None = None, **fig_kwargs: Any) -> Any:
-    """Chart of compute.<data_name> drawn by figs.<figure> (default: same name) with its CSV; returns the data."""
-    fig, data = ui.memo_figure(_built, data_name, data_args, figure or data_name, tuple(sorted(fig_kwargs.items())))
-    ui.chart(fig, data[0] if isinstance(data, tuple) else data, name=name, alt=alt)
-    return data
+def mixing_law_figure(key: compute.LawKey, eps: float, sens: float, seed: int, as_scale: bool) -> go.Figure:
+    """The law of u (or of the scale b = 1/u), memoised by the settings it depends on (ui.memo_figure)."""
+    return figs.mixing_law(compute.mixing_law(key, eps, sens, seed, as_scale), epsilon=eps, sensitivity=sens,
+                           as_scale=as_scale)

@@ -9,10 +9,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, instant, params, ui
+from app.catalogue.r2dp import FAMILY
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.notation import number
-from app.views.r2dp._common import FAMILY_WORDS, fmt, show
+from app.views.r2dp._common import fmt, mixing_law_figure
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -60,10 +61,12 @@ def noise(s: Settings, head: compute.Headline | None) -> None:
         st.button("back to 2·10⁴ draws" if big else "sample 10⁵", key="r2dp_few" if big else "r2dp_many",
                   on_click=_flip, args=(BIG,), icon=":material/casino:",
                   help="Redraw the histogram from 100 000 noise draws (same seed).")
-        _, _, sampled = show("noise", (s.key, s.eps, s.gamma, s.sens, s.seed, samples), gamma=s.gamma,
-                             mass=head.usefulness, log_y=log_y, draws=samples, name="noise density",
-                             alt="Noise density of the chosen R²DP law with a sampled histogram, Laplace and "
-                             "staircase densities, and the band of noise within plus or minus gamma.")
+        view = compute.noise(s.key, s.eps, s.gamma, s.sens, s.seed, samples)
+        ui.chart(ui.memo_figure(_noise_figure, s.key, s.eps, s.gamma, s.sens, s.seed, samples, head.usefulness, log_y),
+                 view.densities, name="noise density",
+                 alt="Noise density of the chosen R²DP law with a sampled histogram, Laplace and staircase densities, "
+                     "and the band of noise within plus or minus gamma.")
+        sampled = view.sampled
         st.metric(f"sampled share within ±γ ({samples:,} draws)", f"{sampled:.4f}",
                   help=f"The share of simulated releases within ±γ; it estimates U(γ) = {head.usefulness:.4f}.")
 
@@ -73,8 +76,9 @@ def scale_law(s: Settings, head: compute.Headline | None) -> None:
                   "the noise scale b = 1/u it drew. Laplace uses the single scale b* = Δ/ε."):
         if _paused(head):
             return
-        show("mixing_law", (s.key, s.eps, s.sens, s.seed, True), epsilon=s.eps, sensitivity=s.sens, as_scale=True,
-             name="scale law", alt="Density or probabilities of the Laplace noise scale b = 1/u, with b* marked.")
+        ui.chart(ui.memo_figure(mixing_law_figure, s.key, s.eps, s.sens, s.seed, True),
+                 lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, True), name="scale law",
+                 alt="Density or probabilities of the Laplace noise scale b = 1/u, with b* marked.")
 
 
 def loss(s: Settings, head: compute.Headline | None) -> None:
@@ -83,8 +87,9 @@ def loss(s: Settings, head: compute.Headline | None) -> None:
                   "antisymmetric about Δ/2."):
         if _paused(head):
             return
-        show("loss_profile", (s.key, s.eps, s.sens), eps_law=head.epsilon, epsilon=s.eps, sensitivity=s.sens,
-             name="privacy loss", alt="Privacy loss of the law and of Laplace against the output y.")
+        ui.chart(ui.memo_figure(_loss_figure, s.key, s.eps, s.sens, head.epsilon),
+                 lambda: compute.loss_profile(s.key, s.eps, s.sens), name="privacy loss",
+                 alt="Privacy loss of the law and of Laplace against the output y.")
 
 
 def mgf(s: Settings, head: compute.Headline | None) -> None:
@@ -96,8 +101,8 @@ def mgf(s: Settings, head: compute.Headline | None) -> None:
         st.markdown(r"With $M(t) = \mathbb{E}\left[e^{t u}\right]$, the law of $u$ gives the noise density "
                     r"$f(w) = \tfrac12 M'(-|w|)$, the usefulness $U(\gamma) = 1 - M(-\gamma)$ and the exact privacy "
                     r"loss $\varepsilon = \ln\dfrac{\mathbb{E}[u]}{M'(-\Delta)}$.")
-        show("mgf_view", (s.key, s.gamma, s.sens), figure="mgf", gamma=s.gamma, sensitivity=s.sens, name="mgf",
-             alt="The moment generating function of u and its derivative on a log axis.")
+        ui.chart(ui.memo_figure(_mgf_figure, s.key, s.gamma, s.sens), lambda: compute.mgf_view(s.key, s.gamma, s.sens),
+                 name="mgf", alt="The moment generating function of u and its derivative on a log axis.")
         holds = head.necessary > head.epsilon
         st.caption(f"ln M(+Δ) = {fmt(head.necessary)} against the exact ε = {fmt(head.epsilon)}: " +
                    ("the necessary condition holds — this law may beat Laplace." if holds else
@@ -116,10 +121,9 @@ def simulator(s: Settings, head: compute.Headline | None) -> None:
         st.button("release", key="r2dp_release", on_click=_one_more, args=(EXTRA,), icon=":material/send:",
                   help="Release the true answer once more: a fresh secret u, then Laplace(1/u) noise.")
         extra = st.session_state.get(EXTRA, 0)
-        df, exact = show("releases", (s.key, s.gamma, s.sens, n, s.seed, extra), true_answer=compute.TRUE_ANSWER,
-                         gamma=s.gamma, name="releases",
-                         alt="Histogram of released values and the running share within gamma against the exact "
-                         "value.")
+        df, exact = compute.releases(s.key, s.gamma, s.sens, n, s.seed, extra)
+        ui.chart(ui.memo_figure(_releases_figure, s.key, s.gamma, s.sens, n, s.seed, extra), df, name="releases",
+                 alt="Histogram of released values and the running share within gamma against the exact value.")
         total = len(df)
         cols = st.columns(4)
         cols[0].metric("latest release", f"{df['released'].iloc[-1]:.4f}",
@@ -140,8 +144,8 @@ def reuse(s: Settings, head: compute.Headline | None) -> None:
                   "ln(M⁽ⁿ⁾(0)/M⁽ⁿ⁾(−nΔ)) — sometimes less, sometimes more than n·ε, depending on the law."):
         if _paused(head):
             return
-        show("reuse", (s.key, s.sens), name="reuse", alt="Total epsilon of n releases with fresh draws and with one "
-             "reused draw of u.")
+        ui.chart(ui.memo_figure(_reuse_figure, s.key, s.sens), lambda: compute.reuse(s.key, s.sens), name="reuse",
+                 alt="Total epsilon of n releases with fresh draws and with one reused draw of u.")
 
 
 def metrics(s: Settings, head: compute.Headline | None) -> None:
@@ -166,8 +170,8 @@ def optima(s: Settings, head: compute.Headline | None) -> None:
                                label="Optimising each family under the exact ε (Algorithm 1)")
         if df is None:
             return
-        mine = df.set_index("family").loc[compute.OPT_FAMILY[s.family]]
-        st.metric(f"best {FAMILY_WORDS[s.family]} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
+        mine = df.set_index("family").loc[s.family]
+        st.metric(f"best {FAMILY[s.family].words} U(γ) (Alg. 1)", fmt(mine["U(γ)"]),
                   help="No law of this family beats Laplace here." if s.family != "laplace" and
                   not mine["beats Laplace"] else f"The best law of the family: {mine['optimal law']}")
         st.dataframe(df.drop(columns="family"), hide_index=True, width="stretch",
@@ -211,9 +215,9 @@ def region(s: Settings, head: compute.Headline | None) -> None:
                   "the red threshold ε = 2/(1 − γ/Δ); the truncated normal, Gamma + truncated normal and the two-point "
                   "optimum (dashed white) start earlier.", paper="Fig. 10, which the paper cites but omits"):
         family = str(params.control("mapfam", container=st))
-        show("improvement_maps", (family,), figure="improvement_map", family=compute.OPT_FAMILY[family],
-             epsilon=s.eps, g=s.g, name="region of improvement", alt="Heat map of the usefulness ratio over Laplace "
-             "across epsilon and gamma over the sensitivity, with the analytic threshold.")
+        ui.chart(ui.memo_figure(_region_figure, family, s.eps, s.g), lambda: compute.improvement_maps(family).family,
+                 name="region of improvement", alt="Heat map of the usefulness ratio over Laplace across epsilon and "
+                 "gamma over the sensitivity, with the analytic threshold.")
 
 
 # ------------------------------------------------------------------------------------------------------- explorers
@@ -223,9 +227,10 @@ def landscape(s: Settings, head: compute.Headline | None) -> None:
     with ui.panel("Constraint landscape of the Gamma law", "usefulness grows towards large s, but only the black "
                   "curve has the exact ε; the optimum is where that curve reaches the best colour — often ν ≤ 1, "
                   "where the mean error is infinite."):
-        show("landscape", (s.eps, s.gamma, s.sens), current=compute.gamma_point(s.key) if head else None,
-             epsilon=s.eps, name="gamma landscape",
-             alt="Contours of usefulness over the Gamma shape and scale, the exact-epsilon curve and the optimum.")
+        current = compute.gamma_point(s.key) if head else None
+        ui.chart(ui.memo_figure(_landscape_figure, s.eps, s.gamma, s.sens, current),
+                 lambda: compute.landscape(s.eps, s.gamma, s.sens).grid, name="gamma landscape",
+                 alt="Contours of usefulness over the Gamma shape and scale, the exact-epsilon curve and the optimum.")
 
 
 def _two_point_values(s: Settings) -> tuple[float, float, float]:
@@ -249,12 +254,11 @@ def two_point(s: Settings, u0: float, u1: float, p0: float) -> None:
     with ui.panel("Two-point explorer", "mixing a too-private Laplace (u₀ below u* = ε/Δ) with a not-private-enough "
                   "one (u₁ above), p₀ set so that the exact ε is met, beats Laplace inside the orange contour — and "
                   "the best two-point law is the best R²DP law of all."):
-        best = compute.optimum(s.eps, s.gamma, s.sens, "two_point")
         mine = compute.relative(u0, u1, s.eps, s.sens)
-        show("two_point_map", (s.eps, s.gamma, s.sens), current=mine, laplace=best.laplace,
-             best=compute.relative_atoms(best.family_law, s.eps, s.sens), name="two-point explorer",
-             alt="Usefulness of two-point laws with exact epsilon over both values of u.")
-        if not mine[0] < 1 < mine[1]:
+        ui.chart(ui.memo_figure(_two_point_figure, s.eps, s.gamma, s.sens, mine),
+                 lambda: compute.two_point_map(s.eps, s.gamma, s.sens), name="two-point explorer",
+                 alt="Usefulness of two-point laws with exact epsilon over both values of u.")
+        if not mine.u0 < 1 < mine.u1:
             st.info(f"Your values u₀ = {number(u0)}, u₁ = {number(u1)} do not straddle u* = ε/Δ = "
                     f"{number(compute.ustar(s.eps, s.sens))}: no probability p₀ gives the exact ε. Choose u₀ "
                     "below u* and u₁ above it.", icon=":material/info:")
@@ -280,6 +284,48 @@ def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:
         st.metric("brute-force sup of the privacy-loss profile", f"{bern.brute_force:.6f}",
                   help="The largest privacy loss over 1401 outputs and 40 shifts up to Δ; it equals the exact ε, "
                        "attained at the true answer.")
+
+
+# ------------------------------------------------------------------------------------------------------- charts
+# Each chart's figure, memoised by the settings it depends on (ui.memo_figure): the compute layer's seeded data and a
+# figure builder, nothing else.
+
+
+def _noise_figure(key: compute.LawKey, eps: float, gamma: float, sens: float, seed: int, samples: int, mass: float,
+                  log_y: bool) -> go.Figure:
+    return figs.noise(*compute.noise(key, eps, gamma, sens, seed, samples), gamma=gamma, mass=mass, log_y=log_y,
+                      draws=samples)
+
+
+def _loss_figure(key: compute.LawKey, eps: float, sens: float, eps_law: float) -> go.Figure:
+    return figs.loss_profile(compute.loss_profile(key, eps, sens), eps_law=eps_law, epsilon=eps, sensitivity=sens)
+
+
+def _mgf_figure(key: compute.LawKey, gamma: float, sens: float) -> go.Figure:
+    return figs.mgf(compute.mgf_view(key, gamma, sens), gamma=gamma, sensitivity=sens)
+
+
+def _releases_figure(key: compute.LawKey, gamma: float, sens: float, n: int, seed: int, extra: int) -> go.Figure:
+    return figs.releases(*compute.releases(key, gamma, sens, n, seed, extra), true_answer=compute.TRUE_ANSWER,
+                         gamma=gamma)
+
+
+def _reuse_figure(key: compute.LawKey, sens: float) -> go.Figure:
+    return figs.reuse(compute.reuse(key, sens))
+
+
+def _region_figure(family: str, eps: float, g: float) -> go.Figure:
+    return figs.improvement_map(*compute.improvement_maps(family), family=family, epsilon=eps, g=g)
+
+
+def _landscape_figure(eps: float, gamma: float, sens: float, current: compute.GammaPoint | None) -> go.Figure:
+    return figs.landscape(*compute.landscape(eps, gamma, sens), current=current, epsilon=eps)
+
+
+def _two_point_figure(eps: float, gamma: float, sens: float, current: compute.RelativeAtoms) -> go.Figure:
+    best = compute.optimum(eps, gamma, sens, "two_point")
+    return figs.two_point_map(compute.two_point_map(eps, gamma, sens), current=current, laplace=best.laplace,
+                              best=compute.relative_atoms(best.family_law, eps, sens))
 
 
 PARTS = {

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.notation import number
-from app.views.r2dp._common import show
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -65,8 +65,8 @@ def headline_points(s: Settings) -> None:
 def fig5(s: Settings) -> None:
     with ui.panel("Fig. 5 re-implemented: counting queries", "R²DP's gain is in the corner of large ε and small γ; "
                   "for γ ≥ 1 = Δ and for ε ≤ 2 the two maps agree."):
-        show("fig5", (), name="fig5", alt="Two heat maps over epsilon and gamma: the usefulness of Laplace and of "
-             "the best Gamma law for a count.")
+        ui.chart(ui.memo_figure(_fig5_figure), compute.fig5, name="fig5", alt="Two heat maps over epsilon and gamma: "
+                 "the usefulness of Laplace and of the best Gamma law for a count.")
         st.caption("The paper gives no axes ranges; we draw ε from 0.5 to 10 and γ from 0.01 to 1 with Δ = 1, and the "
                    "best Gamma law (the family behind the paper's 125 %).")
 
@@ -113,9 +113,9 @@ def fig3(s: Settings) -> None:
         cols = st.columns(2)
         gamma = float(params.control("f3g", container=cols[0]))
         family = str(params.control("f3f", container=cols[1]))
-        show("fig3", (gamma, compute.OPT_FAMILY[family]), gamma=gamma, name="fig3",
-             alt="Three heat maps over epsilon and sensitivity: Laplace usefulness, optimised R2DP usefulness and "
-             "their ratio.")
+        ui.chart(ui.memo_figure(_fig3_figure, gamma, family), lambda: compute.fig3(gamma, family), name="fig3",
+                 alt="Three heat maps over epsilon and sensitivity: Laplace usefulness, optimised R2DP usefulness and "
+                     "their ratio.")
         st.caption("The paper states neither the axes nor the γ of Fig. 3; we draw ε × Δ at the chosen γ and use "
                    "one family's best law instead of the Gamma + Uniform + truncated-normal combination (too slow "
                    "for an interactive grid; the best single family is within a few % of it).")
@@ -125,8 +125,9 @@ def fig4(s: Settings) -> None:
     with ui.panel("Fig. 4 re-implemented (strong privacy, ε ≤ 2)", "the truncated normal gains at most about 1 % "
                   "for ε ≤ 2, and the best of all R²DP laws (two atoms) at most 1.19× Laplace (ε = 2, γ = 0.01): the "
                   "paper's “up to 1.4×” is out of reach with exact privacy accounting."):
-        df = show("fig4", (), name="fig4", alt="Ratio of the best truncated-normal usefulness to Laplace for epsilon "
-                  "up to 2 at four tolerances, with the universal cap.")
+        df = compute.fig4()
+        ui.chart(ui.memo_figure(_fig4_figure), df, name="fig4", alt="Ratio of the best truncated-normal usefulness to "
+                 "Laplace for epsilon up to 2 at four tolerances, with the universal cap.")
         at2 = df[df["epsilon"] == 2.0][["g", "ratio", "global_ratio", "cap_ratio"]].rename(columns={
             "g": "γ/Δ", "ratio": "best truncated normal / Laplace", "global_ratio": "best of all laws / Laplace",
             "cap_ratio": "cap γe^(ε−1)/Δ / Laplace"})
@@ -214,3 +215,19 @@ PARTS = {
     "Experiments": (fig6, classifier, recommender),
     "Gaussian": (gaussian,),
 }
+
+
+# ------------------------------------------------------------------------------------------------------- charts
+# Each figure, memoised by the settings it depends on (ui.memo_figure).
+
+
+def _fig3_figure(gamma: float, family: str) -> go.Figure:
+    return figs.fig3(compute.fig3(gamma, family), gamma=gamma)
+
+
+def _fig4_figure() -> go.Figure:
+    return figs.fig4(compute.fig4())
+
+
+def _fig5_figure() -> go.Figure:
+    return figs.fig5(compute.fig5())
