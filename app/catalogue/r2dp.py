@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.catalogue._core import Param, log_grid, register
+from dpcore.r2dp import FAMILY_WORDS
 
 
 class Family(NamedTuple):
@@ -26,12 +27,13 @@ class Family(NamedTuple):
 #: :func:`dpcore.r2dp.optimize` takes (:data:`dpcore.r2dp.FAMILIES`), in the sidebar's order: the one table of their
 #: words, which the page, its charts, its tables and the lesson read.
 FAMILY = {
-    "laplace": Family("none (plain Laplace)", "Laplace", "Laplace", "Laplace"),
-    "two_point": Family("two-point", "two-point", "two-point (global R²DP optimum)", "two-point (global)"),
-    "gamma": Family("Gamma", "gamma", "Gamma*", "Gamma"),
-    "uniform": Family("Uniform", "uniform", "Uniform*", "Uniform"),
-    "truncnorm": Family("truncated normal", "truncated-normal", "truncated normal*", "truncated normal"),
-    "combo": Family("Gamma + truncated normal", "Gamma + truncated normal", "Gamma + truncated normal* (Algorithm 1)",
+    "laplace": Family("none (plain Laplace)", FAMILY_WORDS["laplace"], "Laplace", "Laplace"),
+    "two_point": Family("two-point", FAMILY_WORDS["two_point"], "two-point (global R²DP optimum)",
+                        "two-point (global)"),
+    "gamma": Family("Gamma", FAMILY_WORDS["gamma"], "Gamma*", "Gamma"),
+    "uniform": Family("Uniform", FAMILY_WORDS["uniform"], "Uniform*", "Uniform"),
+    "truncnorm": Family("truncated normal", FAMILY_WORDS["truncnorm"], "truncated normal*", "truncated normal"),
+    "combo": Family("Gamma + truncated normal", FAMILY_WORDS["combo"], "Gamma + truncated normal* (Algorithm 1)",
                     "Gamma + truncated normal (Algorithm 1)"),
 }
 FAMILIES = tuple(FAMILY)

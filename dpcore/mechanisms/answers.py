@@ -329,7 +329,7 @@ def brdp_details(accountant: _Accountant) -> Callable[[float, Requirement, bool]
 
 
 def r2dp_details(eps: float, req: Requirement, forward: bool) -> dict:
-    return {"note": f"Best law here: {r2dp_best(eps, req, R2DP_FAMILIES)[1]}."} if forward else {}
+    return {"note": f"Best law here: {_r2dp.FAMILY_WORDS[r2dp_best(eps, req, R2DP_FAMILIES)[1]]}."} if forward else {}
 
 
 def svt_details(noise: str) -> Callable[[float, Requirement, bool], dict]:

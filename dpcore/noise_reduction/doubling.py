@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -17,8 +18,6 @@ from dpcore import _validate as _v
 from dpcore.noise_reduction.stopping_rule import _stop_scalar
 
 __all__ = ["DoublingRelease", "doubling_levels", "doubling_release"]
-
-
 
 
 @dataclass(frozen=True)
@@ -58,6 +57,15 @@ def doubling_levels(epsilon_start: float, epsilon_max: float) -> np.ndarray:
     return np.sqrt(np.asarray(levels))
 
 
+def _level_within(use: float) -> float:
+    """The largest float ε with ε² ≤ ``use`` exactly: the attempt is charged ``use``/2, and a correctly rounded
+    √use can be an ulp above the real root, so its cost ε²/2 would exceed the charge."""
+    e = math.sqrt(use)
+    while Fraction(e) * Fraction(e) > Fraction(use):
+        e = math.nextafter(e, 0.0)
+    return e
+
+
 def _doubling_run(
     y: float,
     alpha: float,
@@ -87,7 +95,7 @@ def _doubling_run(
         if charge is not None:
             charge(use / 2.0)
         spent += use / 2.0
-        e = math.sqrt(use)
+        e = _level_within(use)
         yhat = y + sens * float(gen.standard_normal()) / e
         levels.append(e)
         draws.append(yhat)

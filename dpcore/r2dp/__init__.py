@@ -49,6 +49,7 @@ from dpcore.r2dp.mechanism import (
 )
 from dpcore.r2dp.optimal import (  # noqa: F401 — _two_point_grid: app.compute.r2dp's two-point reproduction
     FAMILIES,
+    FAMILY_WORDS,
     MAX_LP_ATOMS,
     OptimizationResult,
     _two_point_grid,
@@ -106,6 +107,7 @@ __all__ = [
     "scale_for_epsilon",
     "OptimizationResult",
     "FAMILIES",
+    "FAMILY_WORDS",
     "optimize",
     "two_point_lp",
     "gamma_theta_for_epsilon",

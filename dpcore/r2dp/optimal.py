@@ -157,6 +157,15 @@ class OptimizationResult:
 #: The mixing-law families, by the ids the app's address bar carries too (``fam=truncnorm``): "truncnorm" is the
 #: truncated normal, "combo" Algorithm 1's Gamma + truncated normal.
 FAMILIES = ("laplace", "two_point", "gamma", "uniform", "truncnorm", "combo")
+#: Each family in words, inside a sentence ("best law here: Gamma + truncated normal"); the app's catalogue reads them.
+FAMILY_WORDS = {
+    "laplace": "Laplace",
+    "two_point": "two-point",
+    "gamma": "gamma",
+    "uniform": "uniform",
+    "truncnorm": "truncated-normal",
+    "combo": "Gamma + truncated normal",
+}
 
 
 def gamma_theta_for_epsilon(k: Any, *, epsilon: float, sensitivity: float = 1.0) -> np.ndarray | float:

@@ -1,17 +1,15 @@
 """The noise-reduction page never records less privacy loss than its releases cost (its filters' ledgers, exactly).
 
 Rogers et al. (2023), Section 7.1: the doubling baseline releases fresh Gaussians at levels ε_i with ε_i² doubling,
-and every attempt costs ρ_i = ε_i²/2 under the zCDP filter of Thm 2. Each level is sized by the doubling loop
-(``dpcore.noise_reduction.doubling``) as ε_i = √s_i; the test records every s_i the loop takes a square root of, adds
-the costs s_i/2 exactly (fractions, no rounding) and compares them with the exact sum of what the filter's ledger
-charged. Recording the attempts' float sum afterwards, clipped to what the filter had left, recorded less than this
-in most runs (by an ulp: a privacy number on the unsafe side).
+and every attempt costs ρ_i = ε_i²/2 under the zCDP filter of Thm 2. The test records every level ε_i the doubling
+loop (``dpcore.noise_reduction.doubling``) releases at, adds their costs ε_i²/2 exactly (fractions, no rounding) and
+compares them with the exact sum of what the filter's ledger charged. Two roundings once put the record on the unsafe
+side by an ulp: the attempts' float sum recorded afterwards, clipped to what the filter had left (in most runs), and a
+level taken as the correctly rounded √s_i, whose square can be an ulp above the s_i charged.
 """
 
 from __future__ import annotations
 
-import math
-import types
 from fractions import Fraction
 
 import numpy as np
@@ -30,13 +28,14 @@ def _recorded(flt: fl.PrivacyFilter) -> Fraction:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_doubling_records_at_least_what_its_released_levels_cost(monkeypatch, seed):
-    squares: list[float] = []
+    levels: list[float] = []
+    level_within = doubling._level_within
 
-    def sqrt(x: float) -> float:  # the doubling loop's level ε_i = √s_i, once per attempt
-        squares.append(x)
-        return math.sqrt(x)
+    def level(use: float) -> float:  # the doubling loop's level ε_i, once per released attempt
+        levels.append(level_within(use))
+        return levels[-1]
 
-    monkeypatch.setattr(doubling, "math", types.SimpleNamespace(sqrt=sqrt, isfinite=math.isfinite, inf=math.inf))
+    monkeypatch.setattr(doubling, "_level_within", level)
     gen = np.random.default_rng([seed, 99])
     budget = float(gen.uniform(0.05, 3.0))
     flt = fl.ZCDPFilter.from_rho(budget, delta=1e-6)
@@ -47,7 +46,7 @@ def test_doubling_records_at_least_what_its_released_levels_cost(monkeypatch, se
         if out.status == "refused":
             break
         released += 1
-        cost = sum((Fraction(s) / 2 for s in squares), Fraction(0))
+        cost = sum((Fraction(e) ** 2 / 2 for e in levels), Fraction(0))
         recorded = _recorded(flt)
         assert recorded >= cost, f"count {j}: the filter recorded {float(cost - recorded):.3g} less than was released"
         assert recorded <= Fraction(budget), "never over the budget"

@@ -119,6 +119,8 @@ def test_r2dp_best_family_holds_and_is_minimal():
                   ("gamma", "uniform", "truncnorm", "combo"))
     assert smaller < p
     assert float(df.loc["r2dp_two_point", "epsilon"]) <= eps * (1 + 1e-4)  # two-point is the global optimum
+    # the family in words, never its id ("combo", "truncnorm")
+    assert str(df.loc["r2dp", "note"]) == f"Best law here: {r2dp.FAMILY_WORDS[best.family]}."
 
 
 def _brdp_within(plan, theta: float) -> float:

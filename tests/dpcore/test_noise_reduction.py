@@ -457,3 +457,23 @@ def test_filter_losses_never_overspend_and_loss_is_gaussian():
         nr.filter_losses(1.0, n_runs=10, zcdp_share=1.5)
     with pytest.raises(ValueError, match="rho_round"):
         nr.filter_losses(1.0, n_runs=10, rho_round=(0.2, 0.1))
+
+
+def test_a_doubling_level_never_costs_more_than_its_charge():
+    """Each doubling attempt is charged s/2 and released at level ε with ε²/2 its real cost (Rogers et al. 2023,
+    Thm 2): ε must satisfy ε² ≤ s exactly, and be the largest float that does. The correctly rounded √2 does not
+    (its square is 2 + 4.4e-16), so the level is stepped down."""
+    from fractions import Fraction
+
+    from dpcore.noise_reduction.doubling import _level_within
+
+    assert Fraction(math.sqrt(2.0)) ** 2 > 2  # why the loop cannot use the rounded root as it is
+    gen = np.random.default_rng(7)
+    uses = [2.0, 1e-4, 0.5, 3.0, *(float(x) for x in gen.uniform(1e-8, 50.0, 2000))]
+    above = 0
+    for s in uses:
+        e = _level_within(s)
+        assert Fraction(e) ** 2 <= Fraction(s), s
+        assert Fraction(math.nextafter(e, math.inf)) ** 2 > Fraction(s), s  # no smaller than it needs to be
+        above += Fraction(math.sqrt(s)) ** 2 > Fraction(s)
+    assert above > 100  # the rounded root is over for a good share of levels: the step-down is not idle
