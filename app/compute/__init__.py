@@ -12,7 +12,7 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -206,12 +206,19 @@ def sampled_outputs(
     return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
 
 
+class BeliefTable(NamedTuple):
+    """How far one ε-DP answer can move a belief: the largest posterior for a few priors, and the odds factor."""
+
+    table: pd.DataFrame  # prior, largest_posterior
+    odds_factor: float  # e^ε
+
+
 @cached
-def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
+def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> BeliefTable:
     """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
     post = np.atleast_1d(dpcore.posterior_bound(np.array(priors), epsilon))
     table = pd.DataFrame({"prior": priors, "largest_posterior": post})
-    return table, float(np.exp(epsilon))
+    return BeliefTable(table, float(np.exp(epsilon)))
 
 
 @cached

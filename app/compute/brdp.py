@@ -1,10 +1,11 @@
 """Cached tables of the BR-DP page and lesson (Jiang et al. 2024): scalar arguments in, dpcore results / frames out.
 
-Every function evaluates :mod:`dpcore.brdp` on the grid a chart needs; ``@cached`` keys on the scalars (Streamlit's
-cache in the app, a bounded ``lru_cache`` in a lesson or a worker). The heavy panels' functions (:func:`composition`,
-:func:`subsampling`, :func:`experiment`, :func:`experiment_acceptance`, seconds on a new setting) are plain functions
-that the page runs as background jobs through :mod:`app.background` (which caches and bounds them itself). A
-*plan key* is the tuple of scalars that fixes the BR-DP configuration shown on the page (see :func:`plan`).
+Every function evaluates :mod:`dpcore.brdp` on the grid a chart needs; ``@cached`` keys on the scalars (one bounded
+process-wide cache, :mod:`app.compute._cache`, in the app, a lesson or a worker alike). The heavy panels' functions
+(:func:`composition`, :func:`subsampling`, :func:`experiment`, :func:`experiment_acceptance`, seconds on a new
+setting) are plain functions that the page runs as background jobs through :mod:`app.background` (which caches and
+bounds them itself). A *plan key* is the tuple of scalars that fixes the BR-DP configuration shown on the page (see
+:func:`plan`).
 """
 
 from __future__ import annotations
@@ -124,8 +125,15 @@ def audit(key: PlanKey) -> pd.DataFrame:
 # ------------------------------------------------------------------------------------------------ mechanism
 
 
+class Recycler(NamedTuple):
+    """The recycler stream: the draws shown, and the live counters against the formulas."""
+
+    draws: pd.DataFrame  # every draw of the first RECYCLER_SHOWN releases
+    counters: pd.DataFrame  # quantity, simulated, formula
+
+
 @cached
-def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def recycler(key: PlanKey, seed: int) -> Recycler:
     """Recycler stream (Fig. 1): every draw of the first releases, and live counters over
     :data:`RECYCLER_COUNTED` releases against the formulas (acceptance eq. 9, E[K] = 1/(1 − p̄q), p̄q)."""
     p = plan(key)
@@ -144,7 +152,7 @@ def recycler(key: PlanKey, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         ends = shown.groupby("release").size().cumsum()
         last = int(ends.index[ends <= RECYCLER_MAX_DRAWS].max()) if (ends <= RECYCLER_MAX_DRAWS).any() else 0
         shown = shown[shown["release"] <= last].iloc[:RECYCLER_MAX_DRAWS].reset_index(drop=True)
-    return shown, counters
+    return Recycler(shown, counters)
 
 
 def live_counters(draws: pd.DataFrame, step: int, key: PlanKey) -> pd.DataFrame:
@@ -164,8 +172,15 @@ def live_counters(draws: pd.DataFrame, step: int, key: PlanKey) -> pd.DataFrame:
     })
 
 
+class OutputDensity(NamedTuple):
+    """The output densities, and a histogram of seeded releases."""
+
+    curves: pd.DataFrame  # x, kernel, brdp, dp
+    histogram: pd.DataFrame  # bin_left, bin_right, samples, count, empirical_density
+
+
 @cached
-def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> tuple[pd.DataFrame, pd.DataFrame]:
+def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> OutputDensity:
     """Output densities (Prop. 1, Fig. 2): kernel at ε_y, BR-DP, DP at the full ε; and a
     seeded Monte-Carlo histogram of n BR-DP releases (direct sampler)."""
     p = plan(key)
@@ -184,7 +199,7 @@ def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> tuple[pd.DataF
     counts, _ = np.histogram(draws, bins=edges)
     hist = pd.DataFrame({"bin_left": edges[:-1], "bin_right": edges[1:], "samples": n, "count": counts,
                          "empirical_density": counts / (n * np.diff(edges))})
-    return curves, hist
+    return OutputDensity(curves, hist)
 
 
 # ------------------------------------------------------------------------------------------------ budget split
@@ -247,8 +262,15 @@ def profile(key: PlanKey) -> pd.DataFrame:
     return brdp.privacy_profile(profile_grid(key[0]), plan=plan(key))
 
 
+class LossPicture(NamedTuple):
+    """The privacy loss's density per unit loss for each model, and the exact loss's mass at +∞."""
+
+    bins: pd.DataFrame  # loss_left, loss_right, kernel, paper, exact
+    mass_at_infinity: float
+
+
 @cached
-def loss(key: PlanKey) -> tuple[pd.DataFrame, float]:
+def loss(key: PlanKey) -> LossPicture:
     """Privacy-loss picture (Thm. 1): probability of each loss bin for the kernel Z, the
     paper's mixture (1 − W) Z + W (Z + L) and the exact BR-DP loss Γ (density per unit loss, from the CDFs by
     differencing); and the
@@ -258,7 +280,7 @@ def loss(key: PlanKey) -> tuple[pd.DataFrame, float]:
     out = pd.DataFrame({"loss_left": g[:-1], "loss_right": g[1:]})
     for col in ("kernel", "paper", "exact"):
         out[col] = np.maximum(np.diff(cdf[f"{col}_cdf"].to_numpy()), 0.0) / np.diff(g)
-    return out, float(cdf["exact_inf"].iloc[0])
+    return LossPicture(out, float(cdf["exact_inf"].iloc[0]))
 
 
 def composition_range(compositions: int) -> int:
@@ -266,8 +288,14 @@ def composition_range(compositions: int) -> int:
     return int(min(1000, max(100, 10 * compositions)))
 
 
-def composition(key: PlanKey, compositions: int,
-                plan: brdp.BRDPPlan | None = None) -> tuple[dict[str, float], pd.DataFrame]:
+class Composition(NamedTuple):
+    """ε after T releases under each accountant, and ε_T against T."""
+
+    totals: dict[str, float]  # accountant ("paper", "exact", "dp") → ε
+    curve: pd.DataFrame
+
+
+def composition(key: PlanKey, compositions: int, plan: brdp.BRDPPlan | None = None) -> Composition:
     """Panel 8 (Fig. 5 at your settings), a background job (:mod:`app.background`): ε after exactly T releases at the
     plan's δ under each accountant (exact PLD on the default grid), and ε_T against T = 1 … composition_range(T)
     on :data:`COMPOSITION_INTERVAL` (Thm. 3 (paper), exact BR-DP PLD, plain DP). ``plan``: the plan of ``key``
@@ -277,7 +305,7 @@ def composition(key: PlanKey, compositions: int,
               for acct in ("paper", "exact", "dp")}
     ts = np.unique(np.round(np.geomspace(1, composition_range(compositions), 12)).astype(int))
     curve = brdp.composition_curve(ts, plan=p, value_discretization_interval=COMPOSITION_INTERVAL)
-    return totals, curve
+    return Composition(totals, curve)
 
 
 def remarks(key: PlanKey, compositions: int, totals: dict[str, float]) -> pd.DataFrame:
@@ -373,13 +401,20 @@ def rate_vs_size(epsilon: float, delta: float, sensitivity: float, theta: float,
     return pd.DataFrame(rows)
 
 
+class Subsampling(NamedTuple):
+    """Panel 9: the sampling rate's effect at the sidebar's |X|, and the best rate against |X|."""
+
+    by_rate: pd.DataFrame  # :func:`subsampling_curve`
+    by_size: pd.DataFrame  # :func:`rate_vs_size`
+
+
 def subsampling(epsilon: float, delta: float, sensitivity: float, theta: float, query: Query,
-                n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> tuple[pd.DataFrame, pd.DataFrame]:
+                n_records: int, sigma_x: float = SIGMA_X, p_c: float = P_C) -> Subsampling:
     """Panel 9 as one background job (:mod:`app.background`): :func:`subsampling_curve` and :func:`rate_vs_size`
     (whose rows at the sidebar's |X| are Alg. 4's optima in both modes), for records of spread σ_x (sum, average)
     or a counted share p_c (count)."""
-    return (subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c),
-            rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c))
+    return Subsampling(subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c),
+                       rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c))
 
 
 # ------------------------------------------------------------------------------------------------ experiments
@@ -508,15 +543,22 @@ def fig7_acceptance(query: Query) -> pd.DataFrame:
 TABLE1_LAPLACE_EPS_Y = 0.088
 
 
+class KernelAlone(NamedTuple):
+    """ε after 1000 releases of the Laplace kernel alone, at two δ."""
+
+    epsilon_at_delta_1e5: float  # δ = 10⁻⁵
+    epsilon_at_delta_1e10: float  # δ = 10⁻¹⁰
+
+
 @cached
-def table1_laplace_kernel_alone(epsilon_y: float = TABLE1_LAPLACE_EPS_Y) -> tuple[float, float]:
+def table1_laplace_kernel_alone(epsilon_y: float = TABLE1_LAPLACE_EPS_Y) -> KernelAlone:
     """ε after 1000 releases of the Laplace kernel alone at ``epsilon_y`` (q = 0: no recycling loss), composed by
     RDP (Mironov) as the paper does, at δ = 10⁻⁵ and 10⁻¹⁰: what the printed Lap-BRDP row (16.8, 22.23) matches."""
     p = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace", epsilon_y=epsilon_y,
                        q=0.0)
     e5, e10 = (brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant="paper", kernel_composition="rdp")
                for dl in (1e-5, 1e-10))
-    return float(e5), float(e10)
+    return KernelAlone(float(e5), float(e10))
 
 
 @cached(show_spinner="Composing 1 000 releases …")
