@@ -3,7 +3,7 @@
 Every loss is stored on the log scale (ε units); each frame also carries a ``*_ratio`` column (``e^ℓ``) so the page
 can switch the *display* scale without recomputing. No figures here, and no formulas beyond evaluating
 :mod:`dpcore.ldp` on the grids the charts need. One module per concern: the queries and priors
-(:mod:`~app.compute.ldp.queries`), beliefs (:mod:`~app.compute.ldp.beliefs`), the filter
+(:mod:`~app.compute.ldp.queries`), beliefs (:mod:`~app.compute.ldp.posterior`), the filter
 (:mod:`~app.compute.ldp.privacy_filter`), how many queries it answers (:mod:`~app.compute.ldp.answered`), the
 continuous part (:mod:`~app.compute.ldp.continuous`) and the paper's own results (:mod:`~app.compute.ldp.reproduce`);
 every public name is re-exported here (``from app.compute import ldp as C; C.beliefs(...)``).
@@ -22,7 +22,16 @@ from app.compute.ldp.answered import (
     rr_curve,
     rr_expected,
 )
-from app.compute.ldp.beliefs import (
+from app.compute.ldp.continuous import (
+    BNB_MAX_QUERIES,
+    BNB_TOL,
+    BNB_WAIT,
+    LOOSE_GAP,
+    REGRESSIONS,
+    BranchAndBound,
+    bnb,
+)
+from app.compute.ldp.posterior import (
     MAX_PATTERNS,
     Beliefs,
     OutputLosses,
@@ -32,15 +41,6 @@ from app.compute.ldp.beliefs import (
     qif,
     realized_path,
     statement,
-)
-from app.compute.ldp.continuous import (
-    BNB_MAX_QUERIES,
-    BNB_TOL,
-    BNB_WAIT,
-    LOOSE_GAP,
-    REGRESSIONS,
-    BranchAndBound,
-    bnb,
 )
 from app.compute.ldp.privacy_filter import (
     APPROX_DELTA,
