@@ -167,11 +167,18 @@ def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: 
     )
 
 
+class SampledOutputs(NamedTuple):
+    """Seeded noise draws of each mechanism: their histogram, and their accuracy against the exact one."""
+
+    histogram: pd.DataFrame  # mechanism, bin_left, bin_right, count, empirical_density, density
+    summary: pd.DataFrame  # mechanism, samples, empirical_within_theta, standard_error, exact_within_theta
+
+
 @cached
 def sampled_outputs(
     epsilon: float, delta: float, sensitivity: float, method: str, theta: float, seed: int, n: int = 100_000
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """n seeded noise draws per mechanism, binned: (histogram frame, summary frame with empirical vs exact accuracy)."""
+) -> SampledOutputs:
+    """n seeded noise draws per mechanism, binned, with the empirical accuracy beside the exact one."""
     cal = calibration(epsilon, delta, sensitivity, method)
     half = max(4.0 * cal.sigma, 7.0 * cal.laplace_scale)
     edges = np.linspace(-half, half, 81)
@@ -203,7 +210,7 @@ def sampled_outputs(
                 "exact_within_theta": baseline.within_probability(theta, mechanism=m, scale=cal.scale(m)),
             }
         )
-    return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
+    return SampledOutputs(pd.concat(hist, ignore_index=True), pd.DataFrame(summary))
 
 
 class BeliefTable(NamedTuple):
