@@ -100,8 +100,6 @@ def comparison(
     return Comparison(df, pd.DataFrame(acc))
 
 
-
-
 @dataclass(frozen=True)
 class Acceptance:
     """P[⊤] for queries at τ − d, τ and τ + d with the correction r in use."""
