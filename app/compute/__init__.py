@@ -12,7 +12,7 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -167,11 +167,18 @@ def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: 
     )
 
 
+class SampledOutputs(NamedTuple):
+    """Seeded noise draws of each mechanism: their histogram, and their accuracy against the exact one."""
+
+    histogram: pd.DataFrame  # mechanism, bin_left, bin_right, count, empirical_density, density
+    summary: pd.DataFrame  # mechanism, samples, empirical_within_theta, standard_error, exact_within_theta
+
+
 @cached
 def sampled_outputs(
     epsilon: float, delta: float, sensitivity: float, method: str, theta: float, seed: int, n: int = 100_000
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """n seeded noise draws per mechanism, binned: (histogram frame, summary frame with empirical vs exact accuracy)."""
+) -> SampledOutputs:
+    """n seeded noise draws per mechanism, binned, with the empirical accuracy beside the exact one."""
     cal = calibration(epsilon, delta, sensitivity, method)
     half = max(4.0 * cal.sigma, 7.0 * cal.laplace_scale)
     edges = np.linspace(-half, half, 81)
@@ -203,15 +210,22 @@ def sampled_outputs(
                 "exact_within_theta": baseline.within_probability(theta, mechanism=m, scale=cal.scale(m)),
             }
         )
-    return pd.concat(hist, ignore_index=True), pd.DataFrame(summary)
+    return SampledOutputs(pd.concat(hist, ignore_index=True), pd.DataFrame(summary))
+
+
+class BeliefTable(NamedTuple):
+    """How far one ε-DP answer can move a belief: the largest posterior for a few priors, and the odds factor."""
+
+    table: pd.DataFrame  # prior, largest_posterior
+    odds_factor: float  # e^ε
 
 
 @cached
-def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> tuple[pd.DataFrame, float]:
+def belief_table(epsilon: float, priors: tuple[float, ...] = (0.01, 0.1, 0.5, 0.9)) -> BeliefTable:
     """Largest posterior after one ε-DP answer for a few priors, and the odds factor e^ε (home page)."""
     post = np.atleast_1d(dpcore.posterior_bound(np.array(priors), epsilon))
     table = pd.DataFrame({"prior": priors, "largest_posterior": post})
-    return table, float(np.exp(epsilon))
+    return BeliefTable(table, float(np.exp(epsilon)))
 
 
 @cached

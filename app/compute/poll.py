@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -44,14 +45,21 @@ def estimate(yes: int, answers: int, epsilon: float) -> rr.ShareEstimate:
     return rr.estimate(yes, answers, epsilon)
 
 
-def _replay(true_yes: int, answers: int, epsilon: float, seed: int) -> tuple[np.ndarray, Replay]:
+class _Replayed(NamedTuple):
+    """``RUNS`` replays of one class at one ε: every replay's estimate, and their summary."""
+
+    estimates: np.ndarray
+    summary: Replay
+
+
+def _replay(true_yes: int, answers: int, epsilon: float, seed: int) -> _Replayed:
     reports = rr.simulate_reports(true_yes, answers, epsilon, RUNS, np.random.default_rng(seed))
     estimates = np.asarray(rr.unbiased_share(reports / answers, epsilon))
     first = rr.estimate(int(reports[0]), answers, epsilon)
     low, high = rr.share_interval(reports, answers, epsilon)
     widths = high - low
     spread = float(np.sqrt(rr.coin_variance(answers, epsilon)))  # this class, coins drawn afresh
-    return estimates, Replay(epsilon, spread, float(np.median(widths)), first)
+    return _Replayed(estimates, Replay(epsilon, spread, float(np.median(widths)), first))
 
 
 @cached

@@ -191,7 +191,7 @@ def samples(s: Settings) -> None:
         "probability within a few standard errors. Change the seed to redraw.",
     ):
         ui.chart(ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
-                 lambda: compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed)[0],
+                 lambda: compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed).histogram,
                  name="sampled outputs",
                  alt="Histogram of 100000 sampled noise values per mechanism over their densities.")
         st.dataframe(ui.memo_figure(_samples_table, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),

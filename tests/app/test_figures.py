@@ -425,7 +425,8 @@ def test_the_csv_of_a_chart_holds_the_data_of_the_settings_it_was_drawn_at(monke
         "privacy-profiles.csv": compute.profiles(s["eps"], s["delta"], s["sens"], s["calib"]),
         "composition.csv": compute.composition(s["eps"], s["delta"], s["sens"], s["calib"],
                                                compute.composition_range(T)),
-        "sampled-outputs.csv": compute.sampled_outputs(s["eps"], s["delta"], s["sens"], s["calib"], theta, seed)[0],
+        "sampled-outputs.csv": compute.sampled_outputs(s["eps"], s["delta"], s["sens"], s["calib"], theta,
+                                                       seed).histogram,
     }
     assert set(expected) <= set(drawn), sorted(drawn)
     for name, frame in expected.items():

@@ -7,16 +7,19 @@ before it starts and :func:`capped_runs` keeps any request under :data:`MAX_EXPE
 
 from __future__ import annotations
 
-import functools
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from app.compute.svt.analysis import DATASETS, EXPERIMENT_EPSILONS
+from app.compute._cache import cached_resource
 from dpcore import data as dpdata
 from dpcore import svt
 
 __all__ = [
+    "DATASETS",
+    "EXPERIMENT_EPSILONS",
+    "ExperimentTables",
     "MAX_EXPERIMENT_SECONDS",
     "TRAVERSE_GRID",
     "capped_runs",
@@ -27,8 +30,26 @@ __all__ = [
     "explore_plan",
 ]
 
+#: Data sets of Table 2 by their short URL value.
+DATASETS = {
+    "zipf": "Zipf",
+    "binary": "Binary",
+    "t40": "T40I10D100K",
+    "bmspos": "BMS-POS",
+    "kosarak": "Kosarak",
+    "adult": "Adult",
+}
+EXPERIMENT_EPSILONS = (0.05, 0.1, 0.5, 1.0, 2.0)  # Fig. 7: the paper does not state its ε grid
 
-@functools.lru_cache(maxsize=8)
+
+class ExperimentTables(NamedTuple):
+    """Every method's NCR against ε and against the number of passes (means and 95 % CIs over runs)."""
+
+    by_epsilon: pd.DataFrame
+    by_traverses: pd.DataFrame
+
+
+@cached_resource(max_entries=8)
 def dataset(name: str, seed: int = 2024) -> dpdata.Dataset:
     """A Table-2 data set (Zipf and Binary exact; the other four generated stand-ins, seeded)."""
     return dpdata.svt_dataset(DATASETS[name], rng=seed)
@@ -96,13 +117,13 @@ def experiment(
 def explore_experiment(
     data: str, threshold: float, c: int, epsilon: float, traverses: int, append: bool, resample: bool,
     monotonic: bool, n_runs: int, seed: int,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+) -> ExperimentTables:
     """Panel 10: (a) every method against ε at the chosen traverses, (b) against traverses 1, 2, 5, 10 at ε."""
     by_eps = experiment(data, threshold, c, EXPERIMENT_EPSILONS, (traverses,), append, resample, monotonic,
                         0.0, n_runs, seed)
     by_trav = experiment(data, threshold, c, (epsilon,), TRAVERSE_GRID, True, resample, monotonic, 0.0, n_runs,
                          seed)
-    return by_eps, by_trav
+    return ExperimentTables(by_eps, by_trav)
 
 
 #: Traverse counts of the experiment's second chart (Fig. 8 style).

@@ -7,13 +7,23 @@ what is assumed), and the top-c experiments of Figs. 7/8/10/11 as plain function
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from app.compute._cache import cached
-from app.compute.svt.analysis import _GAUSS_DELTA, DATASETS, EXPERIMENT_EPSILONS, NOISES, _alpha_beta
-from app.compute.svt.experiments import MAX_EXPERIMENT_SECONDS, _experiment_method, dataset, experiment
+from app.compute.svt.accuracy import _alpha_beta
+from app.compute.svt.experiments import (
+    DATASETS,
+    EXPERIMENT_EPSILONS,
+    MAX_EXPERIMENT_SECONDS,
+    ExperimentTables,
+    _experiment_method,
+    dataset,
+    experiment,
+)
+from app.compute.svt.method import _GAUSS_DELTA, NOISES
 from dpcore import svt
 
 __all__ = [
@@ -25,7 +35,10 @@ __all__ = [
     "REFERENCE_NCR",
     "REPRODUCE_TRAVERSES",
     "Fig5",
+    "Fig6",
     "Fig9",
+    "Fig9Curves",
+    "NearestK",
     "fig3",
     "fig4",
     "fig5",
@@ -37,6 +50,7 @@ __all__ = [
     "reproduce_experiment",
     "reproduce_plan",
     "table5",
+    "table5_nearest_k",
 ]
 
 
@@ -152,8 +166,15 @@ class Fig9:
     r_op_numeric: float
 
 
+class Fig9Curves(NamedTuple):
+    """Fig. 9: p̄(r) against the closed form, and the setting."""
+
+    curves: pd.DataFrame  # r, analytic, numeric
+    setting: Fig9
+
+
 @cached(max_entries=8)
-def fig9() -> tuple[pd.DataFrame, Fig9]:
+def fig9() -> Fig9Curves:
     """Fig. 9: p̄(r) of the FFT framework (m = 20 001) against the closed form; ε = 0.03, k = 10, α = 0, c = 1,
     Table-4 split (b = 75.331, θ = 119.580, r^op = 334.709)."""
     sp = svt.split_budget(0.03, c=1)
@@ -164,7 +185,8 @@ def fig9() -> tuple[pd.DataFrame, Fig9]:
     exact = svt.success_probability(r, k=10, threshold_scale=b, query_scale=th)
     ana = svt.correction_term(b, th, k=10).r
     numr = svt.correction_term(b, th, k=10, method="numeric").r
-    return pd.DataFrame({"r": r, "analytic": exact, "numeric": num}), Fig9(b=b, scale=th, r_op=ana, r_op_numeric=numr)
+    return Fig9Curves(pd.DataFrame({"r": r, "analytic": exact, "numeric": num}),
+                      Fig9(b=b, scale=th, r_op=ana, r_op_numeric=numr))
 
 
 @cached(max_entries=8)
@@ -199,15 +221,29 @@ def table5() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table5_nearest_k(threshold_scale: float, query_scale: float, target: float, k_max: int = 1000) -> tuple[int, float]:
+class NearestK(NamedTuple):
+    """The k whose r^op is nearest a target, and that r^op."""
+
+    k: int
+    r_op: float
+
+
+def table5_nearest_k(threshold_scale: float, query_scale: float, target: float, k_max: int = 1000) -> NearestK:
     """The k in 1 … k_max whose r^op is nearest ``target`` (Table 5's k is not stated), and that r^op."""
     rs = np.array([svt.correction_term(threshold_scale, query_scale, k=k).r for k in range(1, k_max + 1)])
     i = int(np.argmin(np.abs(rs - target)))
-    return i + 1, float(rs[i])
+    return NearestK(i + 1, float(rs[i]))
+
+
+class Fig6(NamedTuple):
+    """Fig. 6: the six data sets' sorted scores, and each set's size, threshold and c."""
+
+    curves: pd.DataFrame  # data, rank, score
+    datasets: pd.DataFrame  # one row per data set
 
 
 @cached(max_entries=8)
-def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
+def fig6() -> Fig6:
     """Fig. 6: sorted item scores of the six data sets (thinned to ≤ 400 points each) and their thresholds."""
     curves, info = [], []
     for key, name in DATASETS.items():
@@ -226,7 +262,7 @@ def fig6() -> tuple[pd.DataFrame, pd.DataFrame]:
                 "source": "generated stand-in" if ds.synthetic_stand_in else "exact (synthetic)",
             }
         )
-    return pd.concat(curves, ignore_index=True), pd.DataFrame(info)
+    return Fig6(pd.concat(curves, ignore_index=True), pd.DataFrame(info))
 
 
 FIG16_ALPHAS = (0.0, 100.0, 250.0, 500.0, 1000.0)  # "several α" (not listed); 500 = Binary's score gap to T
@@ -262,12 +298,12 @@ def fig16_runs(n_runs: int) -> int:
     return int(max(2, min(n_runs, MAX_EXPERIMENT_SECONDS // FIG16_SECONDS_PER_RUN)))
 
 
-def reproduce_experiment(data: str, n_runs: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def reproduce_experiment(data: str, n_runs: int, seed: int) -> ExperimentTables:
     """Figs. 7/10 (against ε, t = 1 and 10) and 8/11 (against traverses 1, 2, 3, 5, 10 at ε = 1) on one data set."""
     ds = dataset(data)
     by_eps = experiment(data, ds.threshold, ds.c, EXPERIMENT_EPSILONS, (1, 10), True, False, False, 0.0, n_runs, seed)
     by_trav = experiment(data, ds.threshold, ds.c, (1.0,), REPRODUCE_TRAVERSES, True, False, False, 0.0, n_runs, seed)
-    return by_eps, by_trav
+    return ExperimentTables(by_eps, by_trav)
 
 
 REPRODUCE_TRAVERSES = (1, 2, 3, 5, 10)

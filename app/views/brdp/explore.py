@@ -92,7 +92,7 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
 
 def _live_counters(key: compute.PlanKey, seed: int, step: int) -> pd.DataFrame:
     """The player's counters after ``step`` draws of the seeded run (shared: the styled table is made per run)."""
-    return compute.live_counters(compute.recycler(key, seed)[0], step, key)
+    return compute.live_counters(compute.recycler(key, seed).draws, step, key)
 
 
 def mechanism_panels(s: Settings) -> None:
@@ -102,7 +102,7 @@ def mechanism_panels(s: Settings) -> None:
                   "probability q, otherwise released (orange). Press Reset, then Play or Step, and watch the "
                   "counters approach the formulas. Raise q and orange turns grey: acceptance → 1, mean draws → 1/p_θ.",
                   paper="Fig. 1"):
-        recycler_player(s, compute.recycler(s.key, s.seed)[0])
+        recycler_player(s, compute.recycler(s.key, s.seed).draws)
         st.caption(f"Over {compute.RECYCLER_COUNTED:,} releases of the same seeded recycler:")
         st.dataframe(ui.memo_figure(_counters_table, s.key, s.seed), hide_index=True, width="stretch")
 
@@ -116,12 +116,12 @@ def mechanism_panels(s: Settings) -> None:
                   f"{1 - plan.dp_acceptance:.3f} for plain DP.", paper="Proposition 1"):
         ui.chart(instant.figure(_density_at, "theta", s.theta, s.key._replace(theta=None), s.seed,
                                 slot="recycling-density"),
-                 lambda: compute.density(s.key, s.seed)[0], name="output density",
+                 lambda: compute.density(s.key, s.seed).curves, name="output density",
                  alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.")
 
 
 def _counters_table(key: compute.PlanKey, seed: int) -> pd.DataFrame:
-    counters = compute.recycler(key, seed)[1]
+    counters = compute.recycler(key, seed).counters
     return counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"})
 
 

@@ -46,7 +46,7 @@ def noise_tab(s: Settings) -> None:
     ):
         ui.chart(
             ui.memo_figure(_noise_zoo_figure, s.eps, s.c, s.noise, s.monotonic),
-            lambda: csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic)[0],
+            lambda: csvt.noise_zoo(s.eps, s.c, s.noise, s.monotonic).densities,
             name="noise zoo",
             alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
         )
@@ -65,14 +65,14 @@ def noise_tab(s: Settings) -> None:
         with left:
             ui.chart(
                 ui.memo_figure(_budget_split_figure, s.eps, s.c, s.monotonic, w),
-                lambda: csvt.budget_split(s.eps, s.c, s.monotonic)[0],
+                lambda: csvt.budget_split(s.eps, s.c, s.monotonic).curves,
                 name="budget split",
                 alt="Comparison variance against the split ratio w for four query-noise families.",
             )
         with right:
             ui.chart(
                 ui.memo_figure(_split_bars_figure, s.eps, s.c, s.monotonic),
-                lambda: csvt.budget_split(s.eps, s.c, s.monotonic)[1],
+                lambda: csvt.budget_split(s.eps, s.c, s.monotonic).optima,
                 name="split at optimum",
                 alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
             )
@@ -91,14 +91,14 @@ def noise_tab(s: Settings) -> None:
         with left:
             ui.chart(
                 ui.memo_figure(_query_loss_figure, s.eps, s.c, s.monotonic),
-                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic)[0],
+                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic).query,
                 name="query loss profile",
                 alt="Per-positive privacy loss of each query noise against x with the allowance line.",
             )
         with right:
             ui.chart(
                 ui.memo_figure(_threshold_loss_figure, s.eps, s.c, s.monotonic),
-                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic)[1],
+                lambda: csvt.loss_profiles(s.eps, s.c, s.monotonic).threshold,
                 name="threshold loss profile",
                 alt="Privacy loss of threshold noises against u with lines at plus and minus epsilon1.",
             )
@@ -108,7 +108,7 @@ def noise_tab(s: Settings) -> None:
 
 
 def _noise_zoo_table(eps: float, c: int, noise: str, monotonic: bool) -> pd.DataFrame:
-    return _named(csvt.noise_zoo(eps, c, noise, monotonic)[1])
+    return _named(csvt.noise_zoo(eps, c, noise, monotonic).table)
 
 
 def _manual_split_table(eps: float, c: int, monotonic: bool, w: float) -> pd.DataFrame:
@@ -116,7 +116,7 @@ def _manual_split_table(eps: float, c: int, monotonic: bool, w: float) -> pd.Dat
 
 
 def _noise_zoo_figure(eps: float, c: int, noise: str, monotonic: bool) -> go.Figure:
-    return figs.noise_zoo(csvt.noise_zoo(eps, c, noise, monotonic)[0], selected=noise)
+    return figs.noise_zoo(csvt.noise_zoo(eps, c, noise, monotonic).densities, selected=noise)
 
 
 def _budget_split_figure(eps: float, c: int, monotonic: bool, w: float) -> go.Figure:
@@ -124,7 +124,7 @@ def _budget_split_figure(eps: float, c: int, monotonic: bool, w: float) -> go.Fi
 
 
 def _split_bars_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
-    return figs.split_bars(csvt.budget_split(eps, c, monotonic)[1], epsilon=eps)
+    return figs.split_bars(csvt.budget_split(eps, c, monotonic).optima, epsilon=eps)
 
 
 def _query_loss_figure(eps: float, c: int, monotonic: bool) -> go.Figure:
