@@ -38,7 +38,7 @@ from app.panels import (  # noqa: F401 — the panel helpers, used by every page
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
-@functools.cache
+@cached_resource
 def favicon() -> str:
     """The app's icon as a data address, read once per process: given a file, Streamlit would open and store the
     image again on every run of every session."""
@@ -78,6 +78,9 @@ _TEXT_CALLS = ("markdown", "caption", "title", "header", "subheader", "info", "w
                "radio", "toggle", "number_input", "selectbox", "checkbox", "text_input", "multiselect",
                "form_submit_button")
 _TYPESET = "_dpx_typeset"
+#: ``notation.tex`` remembered for the process: a page run typesets a hundred texts or more, mostly the same as in the
+#: run before.
+_tex = cached_resource(max_entries=4096)(notation.tex)
 
 
 def _typeset_call(name: str, fn):
@@ -85,7 +88,7 @@ def _typeset_call(name: str, fn):
     def call(self, *args, **kw):
         if name == "tabs":
             labels = kw.pop("tabs", args[0] if args else [])
-            return fn(self, [notation.tex(str(t)) for t in labels], *args[1:], **kw)
+            return fn(self, [_tex(str(t)) for t in labels], *args[1:], **kw)
         if name in ("dataframe", "table"):
             data = kw.pop("data", args[0] if args else None)
             worded = data if isinstance(data, Worded) else None
@@ -104,12 +107,12 @@ def _typeset_call(name: str, fn):
                 data = data.style.format(words)
             return fn(self, data, *args[1:], **kw)
         if args and isinstance(args[0], str):
-            args = (notation.tex(args[0]), *args[1:])
+            args = (_tex(args[0]), *args[1:])
         for key in ("body", "label"):
             if isinstance(kw.get(key), str):
-                kw[key] = notation.tex(kw[key])
+                kw[key] = _tex(kw[key])
         if isinstance(kw.get("help"), str):
-            kw["help"] = notation.tex(kw["help"])
+            kw["help"] = _tex(kw["help"])
         return fn(self, *args, **kw)
 
     setattr(call, _TYPESET, True)
@@ -269,7 +272,7 @@ def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
+@cached_resource(max_entries=4096)
 def _text_in_words(text: str) -> str:
     return notation.plain(notation.numbers_in(text))
 
@@ -380,7 +383,7 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
             f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels)
 
 
-@functools.cache
+@cached_resource
 def _stylesheet(theme: str | None) -> str:
     """The ``<style>`` element of :func:`app_style` for a theme (None: not known yet), written once per process."""
     light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(

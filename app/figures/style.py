@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import math
 import os
 import textwrap
@@ -135,7 +134,6 @@ def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def _named_scale(name: str) -> tuple[tuple[float, str], ...]:
     """A named colour scale ("Blues") as the stops Plotly's checked constructor puts in the figure.
 
