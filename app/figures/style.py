@@ -26,6 +26,7 @@ import plotly.graph_objects as go
 from _plotly_utils.basevalidators import ColorscaleValidator
 
 from app import notation
+from dpcore.mechanisms.names import short_names
 
 #: Validate figures as they are built (tests only: see the module docstring).
 VALIDATE: bool = os.environ.get("DPX_VALIDATE_FIGURES", "") == "1"
@@ -42,15 +43,8 @@ COLORS: dict[str, str] = {
     "reference": "#7F7F7F",
 }
 
-LABELS: dict[str, str] = {
-    "gaussian": "Gaussian",
-    "laplace": "Laplace",
-    "brdp": "BR-DP (exact)",
-    "brdp_paper": "BR-DP (paper's accountant)",
-    "r2dp": "R²DP",
-    "staircase": "Staircase",
-    "reference": "reference",
-}
+#: A mechanism's name in a chart's legend, from the mechanism registry's table of names (one name everywhere).
+LABELS: dict[str, str] = short_names()
 
 
 #: Behind a marker line's label: the page's background, slightly see-through, so a curve passing under the label
