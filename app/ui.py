@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app import notation, params
+from app import notation, params, registry
 from app.compute._cache import cached_resource
 from app.figures import style
 from app.panels import (  # noqa: F401 — the panel helpers, used by every page as ui.*
@@ -78,9 +78,7 @@ _TEXT_CALLS = ("markdown", "caption", "title", "header", "subheader", "info", "w
                "radio", "toggle", "number_input", "selectbox", "checkbox", "text_input", "multiselect",
                "form_submit_button")
 _TYPESET = "_dpx_typeset"
-#: ``notation.tex`` remembered for the process: a page run typesets a hundred texts or more, mostly the same as in the
-#: run before.
-_tex = cached_resource(max_entries=4096)(notation.tex)
+_tex = cached_resource(max_entries=4096)(notation.tex)  # a page run typesets the same hundred texts as the last one
 
 
 def _typeset_call(name: str, fn):
@@ -308,10 +306,13 @@ def typeset_streamlit() -> None:
 
 
 def header(title: str, intro: str, *, lesson: str | None = None) -> None:
-    """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson.
+    """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson (its record's,
+    ``app.registry.PageInfo.lesson``, unless ``lesson`` names another).
 
     URL problems are shown above it by app/main.py.
     """
+    info = registry.page(str(st.session_state.get("_page", ""))) if lesson is None else None
+    lesson = info.lesson if info is not None else lesson
     st.title(title)
     st.markdown(intro)
     # the projector follows the teacher; the link carries the controls the page drew (its sidebar runs first)
@@ -519,7 +520,7 @@ def _memo_figure(build: Any, args: tuple, kwargs: tuple) -> Any:
 
 def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
     """``build(*args, **kwargs)``, remembered by its arguments for every session of the process: a chart at settings
-    seen before is not built again (building the figures was a fifth of a page run's CPU). The arguments must be
+    seen before is not built again (building the figures was a large part of a page run's CPU). The arguments must be
     hashable scalars, and ``build`` must depend on nothing else (the compute layer's seeded data and a figure builder).
     What it returns (a figure, a figure and the data it shows, or a table shown as it is) is shared: nobody may change
     it (:func:`chart` adapts a copy for presentation mode)."""
@@ -564,9 +565,6 @@ def share_hint() -> None:
     )
 
 
-_times = notation.times  # a ratio as a reader says it (2.5×, 1,490×)
-
-
 def paper_vs_exact(
     label: str,
     paper: float,
@@ -594,6 +592,6 @@ def paper_vs_exact(
         ratio = exact / paper if paper > 0 else float("inf")
         st.warning(
             f"The paper under-reports the privacy loss here: the exact {label} is {show(exact)}, the paper "
-            f"prints {show(paper)} ({_times(ratio)} too small). The app's defaults use the exact value.",
+            f"prints {show(paper)} ({notation.times(ratio)} too small). The app's defaults use the exact value.",
             icon=":material/warning:",
         )
