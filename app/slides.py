@@ -132,9 +132,3 @@ def figure(
     if not on_grid(key, value, stops):
         return build(value, *args)
     return opened(value, build, key, tuple(args), play, shown, stops)
-
-
-def key_of(fig: go.Figure) -> str | None:
-    """The address key an in-figure slider of ``fig`` sets, or None for a figure without one."""
-    sliders = fig.layout.sliders
-    return str(sliders[0].name) if sliders and sliders[0].name else None
