@@ -1,9 +1,10 @@
 """Classroom features drawn around every page by app/main.py: a "share this view" link, glossary popovers, a
 presentation mode (larger type, sidebar collapsed, wider charts) and a few "Try this" exercises per page.
 
-Everything here is data (``GLOSSARY``, ``PAGE_TERMS``, ``EXERCISES`` keyed by the page's ``url_path``) plus two small
-renderers; a page without content shows nothing. Numeric answers are written out as text and listed in
-``Exercise.numbers`` so tests/app/test_classroom.py can recompute each one independently from ``dpcore``.
+A page's glossary terms and exercises are in its record, ``app.registry.PageInfo`` (the words of each term in
+``app.catalogue.GLOSSARY``); this module holds the renderers, and a page without content shows nothing. Numeric
+answers are written out as text and listed in ``Exercise.numbers`` so tests/app/test_classroom.py can recompute each
+one independently from ``dpcore``.
 """
 
 from __future__ import annotations
@@ -15,34 +16,14 @@ from typing import Any
 
 import streamlit as st
 
-from app import notation, params, presenting, sequences, ui
+from app import notation, params, presenting, registry, sequences, ui
 from app.catalogue import GLOSSARY
-from app.exercises import EXERCISES
 from app.exercises import query_string as _query
 from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
 from app.links import PRESENT_KEY, in_app_query
 
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
 MY_LESSON = "_dpx_my_lesson"  # session state: the views a teacher added to their own lesson (survives page changes)
-
-#: Glossary terms shown on each page (url_path → terms, in the order shown).
-PAGE_TERMS: dict[str, tuple[str, ...]] = {
-    "": ("ε (epsilon)", "δ (delta)", "sensitivity Δ", "Laplace mechanism", "Gaussian mechanism"),
-    "baselines": ("ε (epsilon)", "δ (delta)", "sensitivity Δ", "Laplace mechanism", "Gaussian mechanism",
-                  "privacy profile", "composition", "PLD"),
-    "brdp": ("ε (epsilon)", "δ (delta)", "privacy loss", "privacy profile", "hockey-stick divergence", "PLD",
-             "composition"),
-    "noise_reduction": ("ex-post privacy", "privacy filter", "zCDP", "privacy loss", "Laplace mechanism",
-                        "Gaussian mechanism"),
-    "svt": ("sparse vector technique", "ε (epsilon)", "sensitivity Δ", "Laplace mechanism", "composition"),
-    "ldp": ("local DP", "randomized response", "realized privacy loss", "privacy filter", "composition"),
-    "r2dp": ("Laplace mechanism", "usefulness", "ε (epsilon)", "sensitivity Δ", "privacy loss"),
-    "negotiate": ("ε (epsilon)", "δ (delta)", "usefulness", "Laplace mechanism", "Gaussian mechanism"),
-    "ledger": ("composition", "zCDP", "PLD", "privacy filter", "ex-post privacy"),
-    "audit": ("privacy loss", "hockey-stick divergence", "ε (epsilon)", "δ (delta)"),
-    "poll": ("randomized response", "local DP", "realized privacy loss", "unbiased estimate", "confidence interval"),
-}
-
 
 #: Environment variable naming the public address of the app (``https://dp.example.edu``): share links use it
 #: instead of the address the server sees (``http://127.0.0.1:8501`` behind a proxy).
@@ -266,14 +247,10 @@ def _step_line(step: sequences.Step) -> str:
 
 
 def _titles() -> dict[str, str]:
-    from app import registry  # noqa: PLC0415 — the registry is only needed to name pages
-
     return {info.url_path: info.title for info in registry.available_pages()}
 
 
 def _title(url_path: str) -> str:
-    from app import registry  # noqa: PLC0415 — the registry is only needed to name pages in the builder
-
     for info in registry.available_pages():
         if info.url_path == url_path:
             return info.title
@@ -311,10 +288,11 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None, side: Any = Non
     if mine.open:
         _my_lesson(mine, url_path, bool(present))
     with row:
-        if EXERCISES.get(url_path) and not present:
+        info = registry.page(url_path)
+        if info is not None and info.exercises and not present:
             st.markdown("[:material/school: Try this ↓](#try-this)")
         if not present:
-            for term in PAGE_TERMS.get(url_path, ()):
+            for term in info.terms if info is not None else ():
                 term_box = st.popover(term, type="tertiary", key=term_key(term), on_change="rerun")
                 if term_box.open:
                     term_box.markdown(f"**{term}** — {GLOSSARY[term]}")
@@ -337,7 +315,8 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
     """The page's "Try this" exercises: task, a same-tab link opening the page with its settings (presentation mode
     kept), and an answer box judged at the precision the page shows (hints first, the worked solution on request or
     after the third wrong answer)."""
-    items = EXERCISES.get(url_path, ())
+    info = registry.page(url_path)
+    items = info.exercises if info is not None else ()
     if not items or _answering_a_poll(url_path):
         return
     st.divider()

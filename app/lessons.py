@@ -30,7 +30,6 @@ import copy
 import math
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -39,6 +38,7 @@ from typing import Any
 import marimo as mo
 
 from app import catalogue, notation
+from app.compute._cache import Memory
 from app.exercises import query_string
 from app.exercises.check import EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
 
@@ -51,7 +51,7 @@ DEFAULT_APP_URL = "http://127.0.0.1:8501"
 REMEMBERED = 64
 #: ``off`` stops :func:`ahead` (no worker process is started)
 AHEAD_ENV = "DPX_LESSON_AHEAD"
-_memory: OrderedDict[tuple, Any] = OrderedDict()
+_memory: Memory[tuple, Any] = Memory(REMEMBERED)  # under _lock
 _ahead: dict[tuple, cf.Future] = {}
 _pool: dict[str, Any] = {}  # "pool": the worker pool, "submitted": jobs it has taken
 _lock = threading.RLock()
@@ -68,18 +68,13 @@ def remember(fn: Any, *args: Any) -> Any:
     key = (fn, args)
     with _lock:
         _harvest()
-        hit = key in _memory
-        if hit:
-            _memory.move_to_end(key)
-            value = _memory[key]
-    if not hit:
+        value = _memory.get(key, _MISSING)
+    if value is _MISSING:
         value = _take_ahead(key)
         if value is _MISSING:
             value = fn(*args)
         with _lock:
             _memory[key] = value
-            while len(_memory) > REMEMBERED:
-                _memory.popitem(last=False)
     return copy.deepcopy(value)
 
 

@@ -17,7 +17,6 @@ tags and icon codes are left alone, and so are identifiers whose two sides are b
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable
@@ -105,11 +104,10 @@ def _readable(text: str) -> str:
     return _each_plain_part(text, numbers_in) if _E_NUMBER.search(text) else text
 
 
-@functools.lru_cache(maxsize=4096)
 def tex(text: str) -> str:
     """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo); a number written
-    ``1e-05`` reads 10⁻⁵. Remembered for the texts last seen: a page run typesets a hundred or more, mostly the
-    same as in the run before."""
+    ``1e-05`` reads 10⁻⁵. (A Streamlit page run typesets a hundred texts or more, mostly the same as in the run
+    before: ``app.ui`` remembers them.)"""
     def render(m: re.Match[str]) -> str:
         if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
             return ")$" + _finish(_script_latex(m, "{}")) + "$"
@@ -118,10 +116,9 @@ def tex(text: str) -> str:
     return _scripts(_readable(text), render)
 
 
-@functools.lru_cache(maxsize=4096)
 def html(text: str) -> str:
     """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations); a number
-    written ``1e-05`` reads 10⁻⁵. Remembered like :func:`tex`."""
+    written ``1e-05`` reads 10⁻⁵. (Only a figure being built asks, and built figures are remembered.)"""
     def render(m: re.Match[str]) -> str:
         tag = "sup" if m["op"][-1] == "^" else "sub"
         out = f"{m['base']}<{tag}>{html(_inner(m['arg']))}</{tag}>"

@@ -21,7 +21,6 @@ value first.
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import unicodedata
 import urllib.parse
@@ -35,6 +34,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import catalogue
 from app.catalogue import SEED_MAX, Param, fmt_number, log_grid
+from app.compute._cache import cached_resource
 
 _PROBLEMS = "_url_problems"
 _NOTES = "_url_notes"
@@ -185,7 +185,7 @@ def _moved() -> None:
     st.session_state[MOVED] = True
 
 
-@functools.lru_cache(maxsize=256)
+@cached_resource
 def _words_at_stops(kind: str, grid: tuple[Any, ...], labels: tuple[tuple[Any, str], ...]) -> dict:
     shown = Param("", "", "", "", grid[0] if grid else None, grid=grid, kind=kind, labels=dict(labels))
     return {(type(v), v): shown.words(v) for v in grid}

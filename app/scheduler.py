@@ -3,7 +3,8 @@
 :class:`Scheduler` decides; ``app.jobs`` acts. The rules (docs/architecture.md, "One slider move"):
 
 * Shared: a job is keyed by its function and arguments and shared by every session that asks for it; at most
-  ``max_jobs`` finished jobs are kept (least recently asked first out).
+  ``max_jobs`` finished jobs are kept (least recently asked first out, in the app's one store,
+  ``app.compute._cache.Memory``).
 * Fair: each session has a queue; a free worker takes the job of the session that has used the workers least lately
   (worker-seconds, halved every ``usage_half_life`` seconds), ties going to the session served longest ago
   (round-robin), so neighbours computing back to back cannot starve a newcomer.
@@ -28,6 +29,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from app.compute._cache import Memory
 
 #: Why :meth:`Scheduler.overdue` ends a running job.
 Reason = Literal["time limit", "abandoned"]
@@ -85,7 +88,8 @@ class Scheduler:
             False: [Slot(False) for _ in range(limits.workers)],
             True: [Slot(True) for _ in range(limits.express_workers)],
         }
-        self._jobs: OrderedDict[Hashable, cf.Future] = OrderedDict()  # key → shared job (finished, running, queued)
+        # key → shared job (finished, running, queued); unfinished jobs are never dropped
+        self._jobs: Memory[Hashable, cf.Future] = Memory(limits.max_jobs, kept=lambda job: not job.done())
         self._queues: OrderedDict[str, deque[Job]] = OrderedDict()  # session → its queued jobs
         self._queued: dict[Hashable, Job] = {}  # key → queued job (to add an interested session)
         self._running: set[Job] = set()
@@ -97,10 +101,9 @@ class Scheduler:
     def find(self, key: Hashable, session: str) -> cf.Future | None:
         """The shared job under ``key`` (finished, running or queued), now also waited for by ``session``; None if
         there is none (or it was cancelled)."""
-        job = self._jobs.get(key)
+        job = self._jobs.get(key)  # asked for: the most recently used
         if job is None or job.cancelled():
             return None
-        self._jobs.move_to_end(key)
         queued = self._queued.get(key)
         if queued is not None:
             queued.sessions.add(session)
@@ -124,9 +127,6 @@ class Scheduler:
         """Hold ``job`` under ``key``, dropping the oldest finished jobs beyond ``max_jobs`` (a job computed by the
         caller itself, or one just queued)."""
         self._jobs[key] = job
-        finished = [k for k, j in self._jobs.items() if j.done()]
-        for k in finished[: max(0, len(self._jobs) - self.limits.max_jobs)]:  # unfinished jobs are never dropped
-            del self._jobs[k]
         return job
 
     def release(self, job: cf.Future, session: str) -> None:

@@ -15,10 +15,10 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Any
 
-import cachetools
 import plotly.graph_objects as go
 
 from app import catalogue
+from app.compute._cache import Memory, cached_resource
 from app.figures import frames
 
 Build = Callable[..., go.Figure]
@@ -30,9 +30,8 @@ def prefix(key: str) -> str:
     return f"{p.symbol} = " if p.symbol else f"{p.name}: "
 
 
-#: Every stop's figures of the pictures asked for lately, and the figures opened at a stop, for the whole process.
-_DECKS: cachetools.LRUCache = cachetools.LRUCache(maxsize=64)
-_OPENED: cachetools.LRUCache = cachetools.LRUCache(maxsize=64)
+#: Every stop's figures of the pictures asked for lately, for the whole process (built here, or by a worker: keep).
+_DECKS: Memory[tuple, frames.Slides | None] = Memory(64)
 _LOCK = threading.Lock()
 
 
@@ -98,21 +97,18 @@ def _job(
 def opened(value: Any, *job: Any, bold_titles: bool = False) -> go.Figure:
     """The figure of the deck for ``job`` (:func:`deck`'s arguments) opened at ``value``, the deck computed here if
     not remembered; the plain figure where the deck cannot be built. ``bold_titles``: the frames' titles in bold, as
-    Streamlit draws a chart's title."""
-    full = _job(*job)
-    build, key, args = full[0], full[1], full[2]
-    with _LOCK:
-        fig = _OPENED.get((full, value, bold_titles))
-    if fig is not None:
-        return fig
-    d = known(*full)
+    Streamlit draws a chart's title. Shared by every caller (remembered for the whole process)."""
+    return _opened(_job(*job), value, bold_titles)
+
+
+@cached_resource(max_entries=64)
+def _opened(job: tuple, value: Any, bold_titles: bool) -> go.Figure:
+    build, key, args = job[0], job[1], job[2]
+    d = known(*job)
     if d is UNKNOWN:
-        d = deck(*full)
-        keep(d, *full)
-    fig = build(value, *args) if d is None else d.at(d.index(catalogue.get(key).fmt(value)), bold_titles=bold_titles)
-    with _LOCK:
-        _OPENED[(full, value, bold_titles)] = fig
-    return fig
+        d = deck(*job)
+        keep(d, *job)
+    return build(value, *args) if d is None else d.at(d.index(catalogue.get(key).fmt(value)), bold_titles=bold_titles)
 
 
 def on_grid(key: str, value: Any, stops: tuple[Any, ...] | None = None) -> bool:
@@ -136,9 +132,3 @@ def figure(
     if not on_grid(key, value, stops):
         return build(value, *args)
     return opened(value, build, key, tuple(args), play, shown, stops)
-
-
-def key_of(fig: go.Figure) -> str | None:
-    """The address key an in-figure slider of ``fig`` sets, or None for a figure without one."""
-    sliders = fig.layout.sliders
-    return str(sliders[0].name) if sliders and sliders[0].name else None

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app import notation, params
+from app import notation, params, registry
 from app.compute._cache import cached_resource
 from app.figures import style
 from app.panels import (  # noqa: F401 — the panel helpers, used by every page as ui.*
@@ -38,7 +38,7 @@ from app.panels import (  # noqa: F401 — the panel helpers, used by every page
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
-@functools.cache
+@cached_resource
 def favicon() -> str:
     """The app's icon as a data address, read once per process: given a file, Streamlit would open and store the
     image again on every run of every session."""
@@ -78,6 +78,7 @@ _TEXT_CALLS = ("markdown", "caption", "title", "header", "subheader", "info", "w
                "radio", "toggle", "number_input", "selectbox", "checkbox", "text_input", "multiselect",
                "form_submit_button")
 _TYPESET = "_dpx_typeset"
+_tex = cached_resource(max_entries=4096)(notation.tex)  # a page run typesets the same hundred texts as the last one
 
 
 def _typeset_call(name: str, fn):
@@ -85,7 +86,7 @@ def _typeset_call(name: str, fn):
     def call(self, *args, **kw):
         if name == "tabs":
             labels = kw.pop("tabs", args[0] if args else [])
-            return fn(self, [notation.tex(str(t)) for t in labels], *args[1:], **kw)
+            return fn(self, [_tex(str(t)) for t in labels], *args[1:], **kw)
         if name in ("dataframe", "table"):
             data = kw.pop("data", args[0] if args else None)
             worded = data if isinstance(data, Worded) else None
@@ -104,12 +105,12 @@ def _typeset_call(name: str, fn):
                 data = data.style.format(words)
             return fn(self, data, *args[1:], **kw)
         if args and isinstance(args[0], str):
-            args = (notation.tex(args[0]), *args[1:])
+            args = (_tex(args[0]), *args[1:])
         for key in ("body", "label"):
             if isinstance(kw.get(key), str):
-                kw[key] = notation.tex(kw[key])
+                kw[key] = _tex(kw[key])
         if isinstance(kw.get("help"), str):
-            kw["help"] = notation.tex(kw["help"])
+            kw["help"] = _tex(kw["help"])
         return fn(self, *args, **kw)
 
     setattr(call, _TYPESET, True)
@@ -269,7 +270,7 @@ def _cells_in_words(data: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
+@cached_resource(max_entries=4096)
 def _text_in_words(text: str) -> str:
     return notation.plain(notation.numbers_in(text))
 
@@ -305,10 +306,13 @@ def typeset_streamlit() -> None:
 
 
 def header(title: str, intro: str, *, lesson: str | None = None) -> None:
-    """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson.
+    """Page title, one plain-language paragraph that states the idea, and a link to the page's lesson (its record's,
+    ``app.registry.PageInfo.lesson``, unless ``lesson`` names another).
 
     URL problems are shown above it by app/main.py.
     """
+    info = registry.page(str(st.session_state.get("_page", ""))) if lesson is None else None
+    lesson = info.lesson if info is not None else lesson
     st.title(title)
     st.markdown(intro)
     # the projector follows the teacher; the link carries the controls the page drew (its sidebar runs first)
@@ -380,7 +384,7 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
             f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels)
 
 
-@functools.cache
+@cached_resource
 def _stylesheet(theme: str | None) -> str:
     """The ``<style>`` element of :func:`app_style` for a theme (None: not known yet), written once per process."""
     light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(
@@ -516,7 +520,7 @@ def _memo_figure(build: Any, args: tuple, kwargs: tuple) -> Any:
 
 def memo_figure(build: Any, *args: Any, **kwargs: Any) -> Any:
     """``build(*args, **kwargs)``, remembered by its arguments for every session of the process: a chart at settings
-    seen before is not built again (building the figures was a fifth of a page run's CPU). The arguments must be
+    seen before is not built again (building the figures was a large part of a page run's CPU). The arguments must be
     hashable scalars, and ``build`` must depend on nothing else (the compute layer's seeded data and a figure builder).
     What it returns (a figure, a figure and the data it shows, or a table shown as it is) is shared: nobody may change
     it (:func:`chart` adapts a copy for presentation mode)."""
@@ -561,9 +565,6 @@ def share_hint() -> None:
     )
 
 
-_times = notation.times  # a ratio as a reader says it (2.5×, 1,490×)
-
-
 def paper_vs_exact(
     label: str,
     paper: float,
@@ -591,6 +592,6 @@ def paper_vs_exact(
         ratio = exact / paper if paper > 0 else float("inf")
         st.warning(
             f"The paper under-reports the privacy loss here: the exact {label} is {show(exact)}, the paper "
-            f"prints {show(paper)} ({_times(ratio)} too small). The app's defaults use the exact value.",
+            f"prints {show(paper)} ({notation.times(ratio)} too small). The app's defaults use the exact value.",
             icon=":material/warning:",
         )

@@ -55,9 +55,10 @@ def gaussian_reference_epsilon(sigma: float, sensitivity: float, compositions: i
     """ε after ``compositions`` Gaussian releases by dp_accounting's own privacy-loss distribution: an independent
     cross-check of :func:`composed_epsilons` (the baselines lesson shows both).
 
-    Grid 1e-3 (connect-the-dots): within 2e-4 of the exact total wherever that total is below 709, 5-12 times faster
-    than a 1e-4 grid. Past :data:`EXP_OVERFLOW`, e^ε overflows double precision inside dp_accounting and its answer
-    drifts (by 0.94 at ε = 779, where the exact value is confirmed at 80 digits): ``None`` there, without running it.
+    Grid 1e-3 (connect-the-dots): within 2e-4 of the exact total wherever that total is below 709, and several times
+    faster than a 1e-4 grid (bench/results-where-time-goes.md). Past :data:`EXP_OVERFLOW`, e^ε overflows double
+    precision inside dp_accounting and its answer drifts (by 0.94 at ε = 779, where the exact value is confirmed at
+    80 digits): ``None`` there, without running it.
     """
     exact = dpcore.gaussian_epsilon(delta, sigma=sigma, sensitivity=sensitivity, compositions=compositions)
     if float(exact) >= EXP_OVERFLOW:

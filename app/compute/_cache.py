@@ -1,15 +1,20 @@
-"""One cache decorator for every compute function, the same inside and outside a Streamlit server.
+"""The app's one cache: two decorators over one bounded least-recently-used store, :class:`Memory`.
 
-A decorated function keeps up to ``max_entries`` results in a process-wide least-recently-used cache
-(``cachetools.LRUCache``), keyed by its arguments and their types. It is shared by every session of the app's
-process, and also works in a marimo lesson, a worker process, a script or a test.
+- :func:`cached`: each caller gets its own copy of the value (compute results: frames, dataclasses). Values are kept
+  pickled, so a caller can never change what the next caller sees; pickled bytes also keep the cache out of the
+  garbage collector's sight (the app collects after every rerun, see ``app.compute.settle_heap``).
+- :func:`cached_resource`: one object shared by every caller, read-only (a built figure, a table shown as it is, a
+  typeset text); nobody may change it.
 
-- When several sessions ask for the same new value at once (a class moving one slider together), the value is computed
-  once. The others wait for it; other values proceed (the cache's ``condition``).
-- :func:`cached` stores each value pickled and returns a fresh copy, so a caller can never change what the next caller
-  sees. Pickled bytes also keep the cache out of the garbage collector's sight: the app collects after every rerun
-  (see ``app.compute.settle_heap``).
-- :func:`cached_resource` shares one object between callers: read-only values such as a built figure.
+A decorated function keeps up to ``max_entries`` results in a process-wide :class:`Memory`, keyed by its arguments
+and their types. It is shared by every session of the app's process, and also works in a marimo lesson, a worker
+process, a script or a test. When several sessions ask for the same new value at once (a class moving one slider
+together), the value is computed once; the others wait for it while other values proceed (``cachetools.cached`` with
+a ``condition``).
+
+Stores that are not a function's memo keep their values in a :class:`Memory` too, under their own lock: a lesson's
+values computed ahead (``app.lessons.remember``), the background jobs (``app.scheduler``, whose unfinished jobs are
+never dropped) and the in-figure sliders' decks (``app.slides``).
 
 Why not ``st.cache_data``: it hashes every argument through its own type-dispatching hasher and reads the function's
 signature on every call. A page calls a few dozen cached functions per rerun, so that was a visible part of every
@@ -26,8 +31,9 @@ import contextlib
 import functools
 import pickle
 import threading
-from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, MutableMapping, ValuesView
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import cachetools
 import cachetools.keys
@@ -36,8 +42,63 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 P = ParamSpec("P")
 R = TypeVar("R")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 MAX_ENTRIES = 256  # every cache is bounded, so many classroom sessions cannot grow memory without limit
+
+
+class Memory(MutableMapping[K, V], Generic[K, V]):
+    """A bounded store that drops the least recently used entry first: reading or writing an entry uses it.
+
+    ``kept(value)``, when given, names values that are never dropped to make room (the background jobs still
+    running): the store then holds ``max_entries`` entries besides those. Not thread-safe: its owner holds a lock.
+    ``in``, ``keys()``, ``values()`` and ``items()`` look without using (oldest first).
+    """
+
+    def __init__(self, max_entries: int = MAX_ENTRIES, *, kept: Callable[[V], bool] | None = None):
+        self.max_entries = max_entries
+        self._kept = kept
+        self._data: OrderedDict[K, V] = OrderedDict()
+
+    def __getitem__(self, key: K) -> V:
+        value = self._data[key]
+        self._data.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._data[key] = value
+        self._data.move_to_end(key)
+        excess = len(self._data) - self.max_entries
+        if excess > 0:
+            kept = self._kept
+            old = [k for k, v in self._data.items() if kept is None or not kept(v)][:excess]
+            for k in old:
+                del self._data[k]
+
+    def __delitem__(self, key: K) -> None:
+        del self._data[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._data.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._data.items()
+
+    def clear(self) -> None:
+        self._data.clear()
 
 
 def _spinner(text: str | None) -> contextlib.AbstractContextManager[Any]:
@@ -54,7 +115,7 @@ def _memo(func: Callable[..., Any], max_entries: int, spinner: str | None) -> An
         with _spinner(spinner):
             return func(*args, **kwargs)
 
-    return cachetools.cached(cachetools.LRUCache(maxsize=max_entries), key=cachetools.keys.typedkey,
+    return cachetools.cached(Memory(max_entries), key=cachetools.keys.typedkey,
                              condition=threading.Condition())(compute)
 
 
@@ -84,7 +145,7 @@ def cached(
 
 def cached_resource(fn: Callable[P, R] | None = None, *, max_entries: int = MAX_ENTRIES) -> Any:
     """Like :func:`cached` for values that are shared, not copied: read-only objects such as a built figure or table
-    that would be costly to copy. Callers must not change them."""
+    that would be costly to copy, or a typeset text. Callers must not change them."""
 
     def decorate(func: Callable[P, R]) -> Callable[P, R]:
         memo = _memo(func, max_entries, None)

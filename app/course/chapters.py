@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app import registry
 from app.catalogue.course import CHAPTER_TITLES
 from app.exercises.check import Check
 
 
 @dataclass(frozen=True)
 class Deeper:
-    """Where a chapter's idea is taken further: the app page (``url_path``) and its lesson (``notebooks/<lesson>``)."""
+    """Where a chapter's idea is taken further: the app page (``url_path``) and its lesson (the page's record's,
+    ``app.registry``)."""
 
     page: str
-    lesson: str
     title: str
     fixed: tuple[tuple[str, str], ...] = ()  # address values the page needs besides the chapter's own setting
+
+    @property
+    def lesson(self) -> str:
+        """The page's lesson notebook (``notebooks/<lesson>.py``)."""
+        info = registry.page(self.page)
+        assert info is not None and info.lesson, self.page  # every chapter goes deeper on a page with a lesson
+        return info.lesson
 
     @property
     def heading(self) -> str:
@@ -30,7 +38,7 @@ class Deeper:
 
 
 #: The app pages of the five papers (the others teach the basics or are tools).
-PAPER_PAGES = frozenset({"brdp", "svt", "noise_reduction", "ldp", "r2dp"})
+PAPER_PAGES = frozenset(p.url_path for p in registry.TOPICS)
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,7 @@ class Chapter:
         return f"course_{self.number:02d}_{self.slug}"
 
 
-_BASICS = Deeper("baselines", "baselines", "the Gaussian & Laplace page")
+_BASICS = Deeper("baselines", "the Gaussian & Laplace page")
 
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter(
@@ -155,7 +163,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         ), why="A looser accuracy target needs a proportionally smaller budget."),
         "Laplace noise of scale b lands within ±θ with probability 1 − e^(−θ/b); 95 % needs b = θ/ln 20, so "
         "ε = 1/b = ln(20)/2 = **1.5**.",
-        Deeper("negotiate", "negotiate", "the Negotiate a budget page", (("conf", "0.95"),)),
+        Deeper("negotiate", "the Negotiate a budget page", (("conf", "0.95"),)),
     ),
     Chapter(
         "redraw", "",
@@ -172,7 +180,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         ), why="Redrawing the misses nearly doubles the accurate answers at the same exact guarantee."),
         "With the exact cost, the best plan at ε = 1 (δ = 10⁻⁵, θ = 1) redraws a miss with probability 0.59; a "
         "release then lands within ±1 in **39.6 %** of cases, against 21.1 % for plain Gaussian noise.",
-        Deeper("brdp", "brdp", "the BR-DP page"),
+        Deeper("brdp", "the BR-DP page"),
     ),
     Chapter(
         "sparse", "",
@@ -192,7 +200,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         "The budget is split between the threshold's noise and the noise of the few “above” answers, and the two "
         "parts add up to ε. A “below” answer costs nothing, so screening a hundred or a million counts spends the "
         "same ε: **nothing more**. (Composition, chapter 4, charges every answer; SVT does not.)",
-        Deeper("svt", "svt", "the sparse vector technique page"),
+        Deeper("svt", "the sparse vector technique page"),
     ),
     Chapter(
         "stop", "η",
@@ -210,7 +218,7 @@ CHAPTERS: tuple[Chapter, ...] = (
                     "at the same level"), why="Asking for less accuracy stops sooner and costs less."),
         "The stopping rule fires once the noisy answer is within η of itself with high confidence. A larger η is met "
         "while the noise is still large, so the release stops **earlier**, at a noisier level, and pays less.",
-        Deeper("noise_reduction", "noise_reduction", "the Accuracy first page"),
+        Deeper("noise_reduction", "the Accuracy first page"),
     ),
     Chapter(
         "revealed", "ℓ",
@@ -228,7 +236,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             why="What was actually revealed never exceeds the worst case the sum charges."),
         "The sum assumes every answer was the most revealing one it could have been. The realized loss ℓ measures "
         "the answers that came out, so it is never larger than **the sum of the ε's**, and usually far smaller.",
-        Deeper("ldp", "ldp", "the Local DP page"),
+        Deeper("ldp", "the Local DP page"),
     ),
     Chapter(
         "random_scale", "",
@@ -244,7 +252,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "Laplace noise of scale 1/ε lands within ±0.1 with probability 1 − e^(−0.1 ε).",
         ), why="At ε = 5 the best random scale does markedly better than that."),
         "1 − e^(−0.1 × 5) = 1 − e^(−0.5) = **39.3 %**; the best random scale reaches 66.0 % at the same exact ε.",
-        Deeper("r2dp", "r2dp", "the R²DP page"),
+        Deeper("r2dp", "the R²DP page"),
     ),
 )
 

@@ -1,12 +1,12 @@
 """One look for every chart: a colour per mechanism used across the whole app, and a shared layout.
 
-Figures are built in one ``go.Figure(data=…, layout=…)`` call from plain dicts: Plotly validates once, which keeps a
-chart at about 1 ms instead of 10–30 ms with ``add_vline``/``update_*`` chains (page reruns must stay under 100 ms).
-The layout says ``template="none"``: without it Plotly deep-copies its default template into every figure (ms per
-chart) and Streamlit replaces it with its own theme anyway.
+Figures are built in one ``go.Figure(data=…, layout=…)`` call from plain dicts: Plotly validates once, many times
+faster than ``add_vline``/``update_*`` chains (page reruns must stay under 100 ms). The layout says
+``template="none"``: without it Plotly deep-copies its default template into every figure and Streamlit replaces it
+with its own theme anyway.
 
-Plotly checks every property of a figure as it builds it (~5–15 ms for a chart of a few hundred points, a third of a
-page rerun). The app skips that check (``VALIDATE`` is off); the test suite switches it on with
+Plotly checks every property of a figure as it builds it, a large part of a page rerun (the costs are in
+bench/results-where-time-goes.md). The app skips that check (``VALIDATE`` is off); the test suite switches it on with
 ``DPX_VALIDATE_FIGURES=1``, so a misspelt property still fails there, and ``tests/app/test_figures.py`` checks that a
 figure built either way is the same JSON.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import math
 import os
 import textwrap
@@ -27,6 +26,7 @@ import plotly.graph_objects as go
 from _plotly_utils.basevalidators import ColorscaleValidator
 
 from app import notation
+from dpcore.mechanisms.names import short_names
 
 #: Validate figures as they are built (tests only: see the module docstring).
 VALIDATE: bool = os.environ.get("DPX_VALIDATE_FIGURES", "") == "1"
@@ -43,15 +43,8 @@ COLORS: dict[str, str] = {
     "reference": "#7F7F7F",
 }
 
-LABELS: dict[str, str] = {
-    "gaussian": "Gaussian",
-    "laplace": "Laplace",
-    "brdp": "BR-DP (exact)",
-    "brdp_paper": "BR-DP (paper's accountant)",
-    "r2dp": "R²DP",
-    "staircase": "Staircase",
-    "reference": "reference",
-}
+#: A mechanism's name in a chart's legend, from the mechanism registry's table of names (one name everywhere).
+LABELS: dict[str, str] = short_names()
 
 
 #: Behind a marker line's label: the page's background, slightly see-through, so a curve passing under the label
@@ -135,7 +128,6 @@ def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def _named_scale(name: str) -> tuple[tuple[float, str], ...]:
     """A named colour scale ("Blues") as the stops Plotly's checked constructor puts in the figure.
 
@@ -188,7 +180,8 @@ def typed_array(v: Any) -> dict[str, str] | None:
     """A numeric array (numpy, or a pandas Series of a numpy type) as the typed-array spec Plotly's ``to_dict`` would
     make of it (``{"dtype": "f8", "bdata": <base64>}``, with ``"shape"`` for a table); None for anything else, which
     Plotly then converts itself. The same result as ``_plotly_utils.utils.to_typed_array_spec`` without its checks of
-    what kind of object it was given (about 0.1 ms an array; tests/app/test_figures.py compares the two)."""
+    what kind of object it was given, which cost more than the conversion itself (tests/app/test_figures.py compares
+    the two)."""
     if hasattr(v, "to_numpy") and isinstance(getattr(v, "dtype", None), np.dtype) and getattr(v, "ndim", 0) == 1:
         v = v.to_numpy()  # a pandas Series of a numpy type (not a nullable or Arrow-backed one)
     if not isinstance(v, np.ndarray) or v.dtype.kind not in "uif" or v.size == 0:

@@ -83,7 +83,6 @@ def render(s: Settings) -> None:
         f"{IDEA} An **audit** tests the claim from the outside, with exact (Clopper–Pearson) confidence bounds, so a "
         "reported violation is real with the confidence you choose. An audit can only prove that a mechanism is "
         "**not** private enough; passing is evidence, not proof: the leak may hide in outcomes too rare to sample.",
-        lesson="audit",
     )
     view = None
     with ui.panel("1 · The two output laws", "where the two histograms differ most, one person's data shows. The "

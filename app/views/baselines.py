@@ -63,7 +63,6 @@ def render(s: Settings) -> None:
         f"{IDEA} Every paper in this app is measured against two ways of doing it: add **Gaussian** noise N(0, σ²) or "
         "**Laplace** noise Lap(b). Both are *calibrated*: the noise scale is the smallest that keeps the release "
         "(ε, δ)-differentially private for a query whose answer one person can change by at most Δ.",
-        lesson="baselines",
     )
     noise(s)
     headline(s)

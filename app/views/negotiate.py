@@ -97,7 +97,7 @@ def render(s: Settings) -> None:
     accountants, accuracy at the answer's ε, and what ε means."""
     req = s.requirement
     with ui.lead():
-        ui.header(TITLE, IDEA, lesson="negotiate")
+        ui.header(TITLE, IDEA)
         st.html(WRAP_CSS)
         # a new requirement costs ~20 BR-DP plan optimisations: a background job, so the sliders stay live meanwhile
         neg = background.result(compute.negotiation, req, s.seed, slot="answer",

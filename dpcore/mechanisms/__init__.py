@@ -3,7 +3,8 @@
 
 Adding a mechanism is one :class:`Mechanism` entry in :data:`REGISTRY`; :mod:`dpcore.negotiate`,
 :mod:`dpcore.audit` and :mod:`dpcore.ledger` read every per-mechanism fact from here. Users only ever see
-:attr:`Mechanism.name` (:func:`display_name`); the ids are for code and links.
+:attr:`Mechanism.name` (:func:`display_name`), or :attr:`Mechanism.short` in a chart's legend, both from the table
+of names :mod:`dpcore.mechanisms.names`; the ids are for code and links.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dpcore import accounting as _acct
 from dpcore.ledger_releases import Release, approx_release, gaussian_release, laplace_release, pure_release
 from dpcore.mechanisms import answers as _a
 from dpcore.mechanisms import sampling as _s
+from dpcore.mechanisms.names import NAMES
 from dpcore.mechanisms.requirement import REQUIREMENTS, Requirement, make_requirement
 
 __all__ = [
@@ -44,8 +46,7 @@ Solver = Callable[[Requirement, Callable[[float], float]], float]
 class Mechanism:
     """Everything the app knows about one mechanism (see the module docstring)."""
 
-    id: str
-    name: str  # what users see
+    id: str  # its names are in dpcore.mechanisms.names
     summary: str  # one plain sentence: how it adds noise
     answers: tuple[str, ...] = ()  # requirement kinds it can meet ("error", "relative", "topc")
     elsewhere: str = ""  # why it cannot meet the other kinds (shown as the reason of an "n/a" row)
@@ -58,6 +59,16 @@ class Mechanism:
     details: Callable[[float, Requirement, bool], dict] | None = None  # extra row fields at ε (forward: bool)
     sample: Callable[[_s.AuditSettings, np.random.Generator], _s.Sample] | None = None  # audit draws
     ledger: Callable[[float, float, Requirement], tuple[str, float, float]] | None = None  # (kind, ε, δ) per run
+
+    @property
+    def name(self) -> str:
+        """What users see."""
+        return NAMES[self.id].full
+
+    @property
+    def short(self) -> str:
+        """A chart legend's name (the full one unless it would crowd the legend)."""
+        return NAMES[self.id].short
 
     @property
     def negotiable(self) -> bool:
@@ -83,33 +94,33 @@ def _approx(eps: float, delta: float, req: Requirement) -> tuple[str, float, flo
 
 REGISTRY: tuple[Mechanism, ...] = (
     Mechanism(
-        "laplace", "Laplace", "adds Laplace noise of scale Δ/ε", answers=_NUMBERS, elsewhere=_NOT_SELECTION,
+        "laplace", "adds Laplace noise of scale Δ/ε", answers=_NUMBERS, elsewhere=_NOT_SELECTION,
         accuracy=_a.laplace_accuracy, solve=_a.solve_laplace, closed_form=True,
         reason=_noise_reason("Laplace noise lands within {bound} with probability 1 − e^(−εθ/Δ); solved exactly."),
         sample=_s.sample_laplace, ledger=lambda eps, delta, req: ("laplace", eps, 0.0)),
     Mechanism(
-        "gaussian", "Gaussian", "adds Gaussian noise calibrated exactly to (ε, δ)", answers=_NUMBERS,
+        "gaussian", "adds Gaussian noise calibrated exactly to (ε, δ)", answers=_NUMBERS,
         elsewhere=_NOT_SELECTION, uses_delta=True, accuracy=_a.gaussian_accuracy, solve=_a.solve_gaussian,
         closed_form=True,
         reason=lambda req: (f"Needs σ = θ/z (z the {(1 + req.confidence) / 2:.4g}-quantile of the standard normal); "
                             f"the smallest ε with δ(ε) ≤ {req.delta:g} for that σ (analytic Gaussian)."),
         sample=_s.sample_gaussian, ledger=lambda eps, delta, req: ("gaussian", eps, delta)),
     Mechanism(
-        "brdp", "BR-DP (exact accountant)", "redraws answers that land too far from the truth (budget recycling)",
+        "brdp", "redraws answers that land too far from the truth (budget recycling)",
         answers=_NUMBERS, elsewhere=_NOT_SELECTION, uses_delta=True, accuracy=_a.brdp_accuracy("exact"),
         solve=_a.solve_brdp_exact, details=_a.brdp_details("exact"),
         reason=_noise_reason("Redraws answers outside {bound} (budget recycling); the smallest ε whose best plan "
                              "reaches the confidence with δ checked by the exact accountant."),
         sample=_s.sample_brdp_exact, ledger=_approx),
     Mechanism(
-        "brdp_paper", "BR-DP (paper's accountant)", "budget recycling calibrated with the paper's own accountant",
+        "brdp_paper", "budget recycling calibrated with the paper's own accountant",
         answers=_NUMBERS, elsewhere=_NOT_SELECTION, accountant="paper", uses_delta=True,
         accuracy=_a.brdp_accuracy("paper"), solve=_a.solve_brdp_paper, details=_a.brdp_details("paper"),
         reason=_noise_reason("The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2), "
                              "which can under-report δ."),
         sample=_s.sample_brdp_paper, ledger=_approx),
     Mechanism(
-        "r2dp", "R²DP (best paper family)", "Laplace noise whose scale is itself drawn at random",
+        "r2dp", "Laplace noise whose scale is itself drawn at random",
         answers=_NUMBERS, elsewhere=_NOT_SELECTION, accuracy=_a.r2dp_accuracy(_a.R2DP_FAMILIES),
         details=_a.r2dp_details,
         solve=_a.solve_dominating_laplace(staircase_floor=True),
@@ -117,23 +128,23 @@ REGISTRY: tuple[Mechanism, ...] = (
                              "truncated-normal laws and their combination (Laplace when none beats it)."),
         sample=_s.sample_r2dp, ledger=_pure),
     Mechanism(
-        "r2dp_two_point", "R²DP (two-point optimum)", "Laplace noise with one of two scales, chosen at random",
+        "r2dp_two_point", "Laplace noise with one of two scales, chosen at random",
         answers=_NUMBERS, elsewhere=_NOT_SELECTION, accuracy=_a.r2dp_accuracy(("two_point",)),
         solve=_a.solve_dominating_laplace(staircase_floor=True),
         reason=_noise_reason("The best random Laplace scale of all: a law on two points."),
         ledger=_pure),
     Mechanism(
-        "staircase", "Staircase", "the optimal ε-DP additive noise (Geng & Viswanath)", answers=_NUMBERS,
+        "staircase", "the optimal ε-DP additive noise (Geng & Viswanath)", answers=_NUMBERS,
         elsewhere=_NOT_SELECTION, accuracy=_a.staircase_accuracy, solve=_a.solve_dominating_laplace(False),
         reason=_noise_reason("The optimal ε-DP additive noise for this target (Geng–Viswanath staircase)."),
         ledger=_pure),
     Mechanism(
-        "noise_reduction", "Laplace noise reduction (expected ex-post ε)",
+        "noise_reduction",
         "starts very noisy and removes noise until the answer is accurate enough", answers=("relative",),
         elsewhere="Noise reduction stops by a relative-error rule; choose the relative-error requirement.",
         ledger=lambda eps, delta, req: ("pure", req.cap, 0.0)),
     Mechanism(
-        "svt_exp", "SVT, exponential noise + optimal correction",
+        "svt_exp",
         "sparse vector technique: exponential noise on the queries, threshold raised by the optimal correction",
         answers=("topc",), elsewhere="SVT only says which queries are above a threshold; choose the top-c "
         "requirement.", accuracy=_a.svt_accuracy("exponential"), solve=_a.solve_svt,
@@ -142,14 +153,14 @@ REGISTRY: tuple[Mechanism, ...] = (
                              "{theta} below are all rejected and the next one {theta} above is accepted."),
         sample=_s.sample_svt_exp, ledger=_pure),
     Mechanism(
-        "svt_laplace", "SVT, Laplace noise (no correction)", "sparse vector technique with Laplace noise",
+        "svt_laplace", "sparse vector technique with Laplace noise",
         answers=("topc",), elsewhere="SVT only says which queries are above a threshold; choose the top-c "
         "requirement.", accuracy=_a.svt_accuracy("laplace"), solve=_a.solve_svt,
         details=_a.svt_details("laplace"),
         reason=_noise_reason("Laplace query noise and no correction (Lyu et al. 2017), same success event."),
         ledger=_pure),
     Mechanism(
-        "rr", "Randomized response", "each person reports the truth or a coin flip (local model)",
+        "rr", "each person reports the truth or a coin flip (local model)",
         sample=_s.sample_rr, ledger=_pure),
 )
 

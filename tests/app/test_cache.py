@@ -10,7 +10,7 @@ import warnings
 import pandas as pd
 import pytest
 
-from app.compute._cache import cached, cached_resource
+from app.compute._cache import Memory, cached, cached_resource
 
 
 def _counting(fn):
@@ -116,3 +116,33 @@ def test_works_outside_streamlit_without_warnings(caplog):
         with caplog.at_level(logging.DEBUG, logger="streamlit"):
             assert g(2) == 4 and g(2) == 4
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_the_store_drops_the_least_recently_used_entry_first():
+    m = Memory(2)
+    m["a"], m["b"] = 1, 2
+    assert m["a"] == 1  # reading uses "a": "b" is now the oldest
+    m["c"] = 3
+    assert list(m) == ["a", "c"]
+    assert m.get("b") is None and len(m) == 2
+
+
+def test_looking_at_the_store_uses_nothing():
+    m = Memory(2)
+    m["a"], m["b"] = 1, 2
+    assert "a" in m and list(m.values()) == [1, 2] and list(m.items())[0] == ("a", 1)
+    m["c"] = 3  # "a" was only looked at, so it is still the oldest
+    assert list(m) == ["b", "c"]
+
+
+def test_kept_values_are_never_dropped_to_make_room():
+    """The background jobs' store: unfinished jobs stay whatever their age; the oldest finished ones make room."""
+    m = Memory(2, kept=lambda v: v == "running")
+    m["a"], m["b"], m["c"] = "running", "done", "running"
+    assert list(m) == ["a", "c"]  # over the bound by one: the finished "b" went, though "a" is older
+    m["d"] = "running"
+    assert list(m) == ["a", "c", "d"]  # nothing finished left to drop: the store holds more than its bound
+    m["e"] = "done"  # the newest, but the only one that may go
+    assert list(m) == ["a", "c", "d"]
+    m["a"] = "done"
+    assert list(m) == ["c", "d"]

@@ -236,7 +236,7 @@ SHOWN = {
 #: Answered in words; their claims are checked on the page by the tests at the end of this file.
 QUALITATIVE = {"nr-expost", "ledger-accountants", "ledger-filter", "audit-laplace", "audit-brdp"}
 
-ALL = [(path, ex) for path, items in classroom.EXERCISES.items() for ex in items]
+ALL = [(page.url_path, ex) for page in registry.PAGES for ex in page.exercises]
 ALL_LIVE = [(path, ex) for path, ex in ALL if path in SCRIPT]  # exercises of pages whose script exists
 
 
@@ -267,8 +267,9 @@ def test_glossary_has_the_recurring_terms_in_plain_sentences():
         sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
         assert 1 <= len(sentences) <= 3, (term, sentences)
         assert len(text) < 400, term
-    for path, terms in classroom.PAGE_TERMS.items():
-        assert terms and set(terms) <= set(classroom.GLOSSARY), path
+    for page in registry.PAGES:
+        assert set(page.terms) <= set(classroom.GLOSSARY), page.url_path
+        assert page.terms or page is registry.COURSE, page.url_path  # the course's chapters define their words
 
 
 def test_glossary_formulas_are_right():
@@ -359,7 +360,7 @@ def test_every_page_has_the_strip(page):
     assert [t for t in labels if t not in ("Share this view", "My lesson")] == []
     at = open_page(page.script, {k: v for k, v in query.items() if k != "present"})
     labels = [p.proto.popover.label for p in at.get("popover")]
-    terms = classroom.PAGE_TERMS.get(page.url_path, ())
+    terms = page.terms
     assert [t for t in labels if t not in ("Share this view", "My lesson")] == list(terms)
     for term in terms:
         assert tex(classroom.GLOSSARY[term]) not in " ".join(m.value for m in at.markdown)  # until opened
@@ -480,11 +481,10 @@ def test_presentation_draws_short_tables_as_plain_tables_with_the_same_numbers()
 
 
 def test_every_page_with_content_has_2_to_4_exercises():
-    for page in ("", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp"):
-        assert 2 <= len(classroom.EXERCISES[page]) <= 4, page
-    for path, items in classroom.EXERCISES.items():
-        assert path in SCRIPT or path in {p.url_path for p in registry.TOOLS}, path
-        assert len({ex.id for ex in items}) == len(items)
+    for page in (registry.HOME, registry.BASELINES, *registry.TOPICS):
+        assert 2 <= len(page.exercises) <= 4, page.url_path
+    for page in registry.PAGES:
+        assert len({ex.id for ex in page.exercises}) == len(page.exercises)
     ids = [ex.id for _, ex in ALL]
     assert len(ids) == len(set(ids))
 
@@ -494,7 +494,7 @@ def test_exercises_render_with_link_answer_box_and_hidden_solution(page):
     """Each exercise: its question, a link with its settings, an answer box, and the worked solution only on
     request (or after the third wrong answer, tests/app/test_exercises.py)."""
     at = open_page(page.script)
-    items = classroom.EXERCISES.get(page.url_path, ())
+    items = page.exercises
     text = " ".join(m.value for m in at.markdown)
     assert "Worked solution" not in text
     for i, ex in enumerate(items, 1):
@@ -582,7 +582,7 @@ def test_noise_reduction_expost_is_below_the_worst_case():
 @pytest.mark.slow
 def test_audit_exercises_get_the_verdicts_they_state():
     verdicts = {}
-    for ex in classroom.EXERCISES["audit"]:
+    for ex in registry.page("audit").exercises:
         at = open_page("audit.py", dict(ex.settings))
         verdicts[ex.id] = _first_metric(at, "verdict")
         if ex.id == "audit-laplace":

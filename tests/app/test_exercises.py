@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app import classroom, course
+from app import course, registry
 from app.exercises.check import EMPTY, HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Tries, read_number
 
 HINTS = ("Look at the picture.", "Read the number under it.")
@@ -87,7 +87,7 @@ def test_a_check_needs_two_hints_and_a_readable_answer():
 
 # --------------------------------------------------------------------------- every exercise of app and course
 
-PAGE_CHECKS = [(ex.id, ex.check, ex.answer) for items in classroom.EXERCISES.values() for ex in items]
+PAGE_CHECKS = [(ex.id, ex.check, ex.answer) for page in registry.PAGES for ex in page.exercises]
 COURSE_CHECKS = [(f"course-{ch.slug}", ch.check, ch.solution) for ch in course.CHAPTERS]
 ALL = PAGE_CHECKS + COURSE_CHECKS
 

@@ -9,7 +9,6 @@ import copy
 import json
 import warnings
 
-import cachetools
 import hypothesis
 import numpy as np
 import pandas as pd
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from plotly import basedatatypes
 
 from app import params, registry, slides, ui
+from app.compute._cache import Memory, cached_resource
 from app.figures import style
 from tests.app.conftest import open_page
 
@@ -58,8 +58,9 @@ def _figures_of(script: str, query: dict[str, str], monkeypatch) -> list[tuple[d
     monkeypatch.setattr(style, "VALIDATE", False)
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", recording)
     monkeypatch.setattr(ui, "memo_figure", lambda build, *args, **kwargs: build(*args, **kwargs))  # build them all
-    for remembered in ("_DECKS", "_OPENED"):  # ... and every in-figure slider's stops, however many ran before
-        monkeypatch.setattr(slides, remembered, cachetools.LRUCache(maxsize=64))
+    # ... and every in-figure slider's stops, however many ran before
+    monkeypatch.setattr(slides, "_DECKS", Memory(64))
+    monkeypatch.setattr(slides, "_opened", cached_resource(max_entries=64)(slides._opened.__wrapped__))
     at = open_page(script, query)
     assert not at.exception, at.exception
     monkeypatch.setattr(basedatatypes.BaseFigure, "__init__", real)

@@ -79,14 +79,14 @@ def test_the_file_is_not_stored_on_the_server():
     import gc
     import os
 
-    import cachetools
+    from app.compute._cache import Memory
 
     before = set(os.listdir(os.environ["DPX_DATA_DIR"]))
     at, _ = _upload("mine.csv", GOOD + b"Zebrafield,12345\n")
     assert not at.error and any("true value" in t.value.columns for t in at.dataframe)
     assert set(os.listdir(os.environ["DPX_DATA_DIR"])) == before
     gc.unfreeze()  # the app freezes its start-up objects (gc.freeze), which hides them from gc.get_objects
-    caches = [o for o in gc.get_objects() if isinstance(o, cachetools.Cache)]
+    caches = [o for o in gc.get_objects() if isinstance(o, Memory)]
     assert caches
     for c in caches:
         assert "Zebrafield" not in repr(list(c.keys())) and "Zebrafield" not in repr(list(c.values()))

@@ -80,10 +80,9 @@ def test_every_part_reads_as_words_and_typeset_maths(script, query, monkeypatch)
 
 def test_ratios_and_table_one_read_as_numbers_people_write():
     """A warning's ratio is written 1,490×, never 1.49e+03×; Table I shows two decimals as the paper prints them."""
-    from app import ui
     from tests.app.conftest import open_page
 
-    assert ui._times(1490.4) == "1,490×" and ui._times(2.54) == "2.5×" and ui._times(37.2) == "37×"
+    assert notation.times(1490.4) == "1,490×" and notation.times(2.54) == "2.5×" and notation.times(37.2) == "37×"
     at = open_page("brdp.py", {"view": "reproduce", "part": "Table I"})
     table = next(df.value for df in at.dataframe if "mechanism" in df.value.columns)
     cells = [str(v) for c in table.columns if c != "mechanism" for v in table[c]]

@@ -440,3 +440,17 @@ def test_smallest_epsilon_unreachable_and_free():
 
     assert answers.smallest_epsilon(lambda e: 0.5, 0.95, 50.0, 0.1, 1.0) == math.inf
     assert answers.smallest_epsilon(lambda e: 1.0, 0.95, 50.0, 0.1, 1.0) <= answers.TINY_EPSILON
+
+
+def test_every_mechanism_has_one_name_from_the_table_of_names():
+    """The registry and the charts read one table of names: every id has one, no name is left over, a legend's
+    short name is the full one or shorter, and no two mechanisms share a name."""
+    from dpcore import mechanisms
+    from dpcore.mechanisms.names import NAMES, short_names
+
+    assert tuple(NAMES) == mechanisms.IDS
+    for m in mechanisms.REGISTRY:
+        assert (m.name, m.short) == NAMES[m.id]
+        assert len(m.short) <= len(m.name)
+    assert len({m.name for m in mechanisms.REGISTRY}) == len(mechanisms.REGISTRY)
+    assert short_names()["brdp"] == "BR-DP (exact)" and mechanisms.display_name("brdp") == "BR-DP (exact accountant)"

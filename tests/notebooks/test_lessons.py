@@ -279,3 +279,14 @@ def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
     nb = nbformat.read(out, as_version=4)
     with_output = [c for c in nb.cells if c.get("outputs")]
     assert len(with_output) >= 5 and any("Laplace" in str(c["outputs"]) for c in with_output)
+
+
+def test_every_lesson_is_a_page_s_or_a_chapter_s_and_every_page_s_lesson_exists():
+    """The page records (app.registry) name the pages' lessons; the course's chapters name theirs."""
+    from app import registry
+    from app.course.chapters import CHAPTERS
+
+    pages = {p.lesson for p in registry.PAGES if p.lesson}
+    chapters = {ch.lesson for ch in CHAPTERS}
+    assert pages | chapters == set(NAMES)
+    assert {ch.deeper.lesson for ch in CHAPTERS} <= pages

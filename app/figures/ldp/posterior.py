@@ -124,8 +124,8 @@ def lemma_curve(df: pd.DataFrame, *, ratio: bool, weight: float) -> go.Figure:
 def _blues(values: np.ndarray) -> tuple[list[str], float, float]:
     """Colours of ``values`` on the sequential Blues scale between their min and max, as ``#rrggbb`` strings.
 
-    What Plotly draws for ``marker.color=values, colorscale="Blues"``, computed here: per-point colour mapping in the
-    browser costs Plotly ≈ 30 ms a redraw for 256 bars; fixed colours are drawn in a third of the time."""
+    What Plotly draws for ``marker.color=values, colorscale="Blues"``, computed here: fixed colours redraw much
+    faster in the browser than a per-point colour mapping (bench/results-where-time-goes.md)."""
     lo, hi = float(np.min(values)), float(np.max(values))
     t = (values - lo) / (hi - lo) if hi > lo else np.zeros(len(values))
     stops = np.linspace(0.0, 1.0, len(_BLUES))

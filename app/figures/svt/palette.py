@@ -39,8 +39,8 @@ _GREY = COLORS["reference"]
 
 
 def _numpy(trace: dict) -> dict:
-    """The trace with every pandas Series as a numpy array: Plotly validates a Series through narwhals, about
-    ten times slower, which would cost ~2 ms a trace on every rerun."""
+    """The trace with every pandas Series as a numpy array: Plotly validates a Series through narwhals, far slower,
+    on every rerun (bench/results-where-time-goes.md)."""
     return {
         k: v.to_numpy() if isinstance(v, pd.Series | pd.Index) else _numpy(v) if isinstance(v, dict) else v
         for k, v in trace.items()

@@ -124,7 +124,7 @@ def render(s: Settings) -> None:
     """The newcomer layer (the idea in one sentence and one picture, then what the plan buys and costs in sentences),
     then "The paper in depth": the plan by both accountants and the explore tabs (or the paper's figures in the
     reproduce view, which follows none of the controls)."""
-    ui.header(TITLE, IDEA, lesson="brdp")
+    ui.header(TITLE, IDEA)
     if s.view == "reproduce":
         reproduce.render()
         return

@@ -66,7 +66,7 @@ def sidebar() -> Settings:
 def render(s: Settings) -> None:
     """The newcomer layer (the idea and its picture, then what the answers revealed and how many queries the filter
     answers, in sentences), then "The paper in depth": the numbers in the paper's terms and one part at a time."""
-    ui.header(TITLE, IDEA, lesson="ldp")
+    ui.header(TITLE, IDEA)
     ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
         dl.pure_release(s.epsg, label=f"Local DP filter session, budget {number(s.epsg)} per person",
                         source="ldp"))

@@ -93,7 +93,7 @@ def sidebar() -> Settings:
 def render(s: Settings) -> None:
     """The newcomer layer (the idea and its picture, then what it buys in sentences), then "The paper in depth": the
     budget in the paper's terms and one explore part, or the paper's results in the reproduce view."""
-    ui.header(TITLE, IDEA, lesson="noise_reduction")
+    ui.header(TITLE, IDEA)
     short = shortfall(s)
     if short is None:
         idea(s)

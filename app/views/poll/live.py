@@ -9,7 +9,6 @@ time limit) the fragment stops and the replays at another ε appear.
 from __future__ import annotations
 
 import base64
-import functools
 import html
 import io
 import math
@@ -23,6 +22,7 @@ from app import classroom, params, ui
 from app import ledger_store as ls
 from app import poll_store as ps
 from app.compute import poll as C
+from app.compute._cache import cached_resource
 from app.figures import poll as F
 from app.notation import number
 from app.views.poll._common import (
@@ -49,7 +49,7 @@ STYLE = """
 """
 
 
-@functools.lru_cache(maxsize=64)
+@cached_resource(max_entries=64)
 def qr_png(url: str) -> bytes:
     """The QR code of ``url`` as a PNG (segno; error correction M, a quiet zone of two modules, black on white)."""
     out = io.BytesIO()

@@ -110,7 +110,7 @@ def sidebar() -> Settings:
 def render(s: Settings) -> None:
     """The newcomer layer (the idea in one sentence and one picture, then what this law buys, in sentences), then
     "The paper in depth": the law's numbers and the parts of the view (or the reproduce view's parts)."""
-    ui.header(TITLE, IDEA, lesson="r2dp")
+    ui.header(TITLE, IDEA)
     picture(s)
     head = headline(s)
     if s.view == "reproduce":

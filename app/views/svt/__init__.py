@@ -102,7 +102,7 @@ def sidebar() -> Settings:
 def render(s: Settings) -> None:
     """The newcomer layer (the idea and its picture, then what a run spends and finds, in sentences), then "The paper
     in depth": the paper's noise and correction, the run's numbers and the chosen view's parts."""
-    ui.header(TITLE, IDEA, lesson="svt")
+    ui.header(TITLE, IDEA)
     picture(s)
     headline(s)
     _offer_to_ledger(s)
