@@ -212,7 +212,7 @@ def noise(p: Plan, n: int, rng: np.random.Generator) -> np.ndarray:
     if p.mechanism in ("r2dp", "r2dp_two_point"):
         families = _a.R2DP_FAMILIES if p.mechanism == "r2dp" else ("two_point",)
         best = _a.r2dp_best(eps, _requirement(p), families)[1]
-        if best == "Laplace":
+        if best == "laplace":
             return g.laplace(0.0, d / eps, k)
         return _r2dp_sampler("r2dp", epsilon=eps, gamma=p.bound, sensitivity=d, family=best)(k, g)
     plan_ = _a.brdp_plan(eps, _requirement(p), "exact")  # brdp: the exact accountant's plan, never the paper's

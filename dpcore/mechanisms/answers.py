@@ -74,24 +74,24 @@ def brdp_accuracy(accountant: _Accountant) -> Callable[[float, Requirement], flo
 
 @functools.lru_cache(maxsize=1024)
 def _r2dp_best_cached(eps: float, bound: float, sensitivity: float, families: tuple[str, ...]) -> tuple[float, str]:
-    """Best U(θ) over the R²DP families and its name ("Laplace" when no family beats it).
+    """Best U(θ) over the R²DP families and the best law's family id ("laplace" when no family beats it).
 
     Shortcut: when the optimal staircase is no better than Laplace (θ a whole multiple of Δ), no ε-DP additive
     noise, so no R²DP law, beats Laplace: return Laplace's U without running the optimiser.
     """
     lap = float(_r2dp.usefulness(_r2dp.Dirac(eps / sensitivity), gamma=bound))
     if float(_r2dp.staircase_usefulness(eps, gamma=bound, sensitivity=sensitivity)) <= lap:
-        return lap, "Laplace"
+        return lap, "laplace"
     best, name = -1.0, ""
     for fam in families:
         res = _r2dp.optimize(epsilon=eps, gamma=bound, sensitivity=sensitivity, family=fam)
         if res.usefulness > best:
-            best, name = res.usefulness, ("Laplace" if res.laplace_optimal else fam)
+            best, name = res.usefulness, ("laplace" if res.laplace_optimal else fam)
     return best, name
 
 
 def r2dp_best(eps: float, req: Requirement, families: Sequence[str]) -> tuple[float, str]:
-    """(best usefulness, name of the law) over ``families`` at ε."""
+    """(best usefulness, family id of the best law: one of :data:`dpcore.r2dp.FAMILIES`) over ``families`` at ε."""
     return _r2dp_best_cached(float(eps), float(req.bound), float(req.sensitivity), tuple(families))
 
 
