@@ -70,10 +70,11 @@ chromium:
 test: $(VENV)/.installed-test lint chromium postgres podman nginx-if-possible
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
-# The gate: ruff's rule set and mypy (dpcore, app/compute, app/figures), both configured in pyproject.toml. `ruff
-# format --check` joins them once the modules have been formatted.
+# The gate: ruff's rule set, ruff's formatter (the code is as `ruff format` writes it) and mypy (dpcore, app/compute,
+# app/figures), all configured in pyproject.toml.
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The fast layers: everything but the slow tests (Monte Carlo, long compositions, the lessons) and the browser tests.

@@ -136,8 +136,10 @@ def _share(popover: Any, url_path: str) -> None:
     query = shareable_query(url_path)
     url = share_url(st.context.url, url_path, query)
     with popover:
-        st.markdown("This link restores every control on this page. Select it and copy it (Ctrl+C / ⌘C), or use "
-                    "the **copy** button at the right of the box:")
+        st.markdown(
+            "This link restores every control on this page. Select it and copy it (Ctrl+C / ⌘C), or use "
+            "the **copy** button at the right of the box:"
+        )
         st.code(url, language=None, wrap_lines=True)
 
 
@@ -151,8 +153,14 @@ _SHARE_CSS = """
 """
 
 
-def _page_link(pages: Mapping[str, Any] | None, url_path: str, label: str, query: Mapping[str, str],
-               icon: str | None = None, disabled: bool = False) -> None:
+def _page_link(
+    pages: Mapping[str, Any] | None,
+    url_path: str,
+    label: str,
+    query: Mapping[str, str],
+    icon: str | None = None,
+    disabled: bool = False,
+) -> None:
     """A same-tab link to another app page with ``query`` (an ordinary link when the page objects are unknown)."""
     if pages and url_path in pages:
         st.page_link(pages[url_path], label=label, icon=icon, query_params=dict(query), disabled=disabled)
@@ -164,8 +172,10 @@ def _reload_link(url_path: str, label: str, query: Mapping[str, str], arrow: str
     """A same-tab link that loads ``url_path`` with ``query`` afresh (the next view of a lesson: a new page load, so
     the address, the controls and the lesson step always agree). Only fixed text and escaped query values."""
     href = html.escape(f"./{url_path}?{_query(query)}", quote=True)
-    st.markdown(f'<a href="{href}" target="_self" class="dpx-lesson-link">{arrow} {html.escape(label)}</a>',
-                unsafe_allow_html=True)
+    st.markdown(
+        f'<a href="{href}" target="_self" class="dpx-lesson-link">{arrow} {html.escape(label)}</a>',
+        unsafe_allow_html=True,
+    )
 
 
 def lesson_strip(url_path: str, pages: Mapping[str, Any] | None, present: bool) -> None:
@@ -184,14 +194,21 @@ def _add_view(mine: list[sequences.Step], url_path: str, panels: Mapping[str, st
     chosen = st.session_state.get(_PANEL)
     key = next((k for k, title in panels.items() if title == chosen), "")
     title = panels.get(key) or _title(url_path)
-    mine.append(sequences.Step(url_path, sequences.strip_classroom_keys(current_query()),
-                               str(st.session_state.get(_SAY, "")).strip(), key, title))
+    mine.append(
+        sequences.Step(
+            url_path,
+            sequences.strip_classroom_keys(current_query()),
+            str(st.session_state.get(_SAY, "")).strip(),
+            key,
+            title,
+        )
+    )
     st.session_state[_SAY] = ""
     st.session_state.pop(_CLEAR, None)
 
 
 def _start_again(mine: list[sequences.Step]) -> None:
-    """"Start again" asks first; the second button drops the views."""
+    """ "Start again" asks first; the second button drops the views."""
     if st.session_state.pop(_CLEAR, False):
         mine.clear()
     else:
@@ -199,31 +216,47 @@ def _start_again(mine: list[sequences.Step]) -> None:
 
 
 def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
-    """"Add this view to my lesson": collect views across pages (kept by this tab, see app.presenting.keep_lesson),
+    """ "Add this view to my lesson": collect views across pages (kept by this tab, see app.presenting.keep_lesson),
     then one link that plays them in order."""
     mine: list[sequences.Step] = st.session_state.setdefault(MY_LESSON, [])
     with popover:
-        st.markdown("**Ready-made lessons** (each opens its first view; **Next** and **Previous**, or the ← and → "
-                    "keys, step through; **Presenter view** shows your notes in a second tab):")
+        st.markdown(
+            "**Ready-made lessons** (each opens its first view; **Next** and **Previous**, or the ← and → "
+            "keys, step through; **Presenter view** shows your notes in a second tab):"
+        )
         for ready in sequences.LESSONS.values():
             _reload_link(ready.steps[0].page, ready.title, sequences.view_query(ready, 0, present=present), "▶")
-        st.markdown("**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
-                    "one. The link below plays them in order; each view opens on the panel you pick.")
+        st.markdown(
+            "**Your own lesson.** Collect views for a class: set up a page, add it, move on to the next "
+            "one. The link below plays them in order; each view opens on the panel you pick."
+        )
         panels = ui.drawn_panels()
         st.selectbox("Open this view on", [*panels.values(), _TOP], key=_PANEL)
-        st.text_input("What to say at this view (optional; shown only in the presenter view)", key=_SAY,
-                      max_chars=200)
+        st.text_input("What to say at this view (optional; shown only in the presenter view)", key=_SAY, max_chars=200)
         cols = st.container(horizontal=True, gap="small")
-        cols.button("Add this view to my lesson", icon=":material/add:", key="_dpx_add", on_click=_add_view,
-                    args=(mine, url_path, panels), disabled=len(mine) >= sequences.MAX_STEPS)
+        cols.button(
+            "Add this view to my lesson",
+            icon=":material/add:",
+            key="_dpx_add",
+            on_click=_add_view,
+            args=(mine, url_path, panels),
+            disabled=len(mine) >= sequences.MAX_STEPS,
+        )
         if mine:
             asked = st.session_state.get(_CLEAR, False)
-            cols.button(f"Yes, drop all {len(mine)} views" if asked else "Start again", icon=":material/delete:",
-                        key="_dpx_clear", type="primary" if asked else "tertiary", on_click=_start_again,
-                        args=(mine,))
+            cols.button(
+                f"Yes, drop all {len(mine)} views" if asked else "Start again",
+                icon=":material/delete:",
+                key="_dpx_clear",
+                type="primary" if asked else "tertiary",
+                on_click=_start_again,
+                args=(mine,),
+            )
             if asked:
-                st.warning("Starting again drops the views collected so far. Copy the link below first to keep "
-                           "them.", icon=":material/warning:")
+                st.warning(
+                    "Starting again drops the views collected so far. Copy the link below first to keep them.",
+                    icon=":material/warning:",
+                )
         if not mine:
             st.caption("No views yet.")
             return
@@ -235,8 +268,11 @@ def _my_lesson(popover: Any, url_path: str, present: bool = False) -> None:
             st.error(str(exc))
             return
         st.markdown("Link to your lesson (select and copy, or use the copy button):")
-        st.code(lesson_url(app_root(st.context.url, url_path), sequences.Lesson(code, "Your lesson", tuple(mine))),
-                language=None, wrap_lines=True)
+        st.code(
+            lesson_url(app_root(st.context.url, url_path), sequences.Lesson(code, "Your lesson", tuple(mine))),
+            language=None,
+            wrap_lines=True,
+        )
 
 
 def _step_line(step: sequences.Step) -> str:
@@ -274,8 +310,11 @@ def strip(url_path: str, pages: Mapping[str, Any] | None = None, side: Any = Non
     row = host.container(horizontal=host is st, vertical_alignment="center", gap="small")
     share = row.popover("Share this view", icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     present = params.toggle(
-        PRESENT_KEY, "Presentation mode", help="Larger type and charts for a projector; the sidebar collapses "
-        "(open it with the » arrow at the top left; this switch is then at its top).", container=row,
+        PRESENT_KEY,
+        "Presentation mode",
+        help="Larger type and charts for a projector; the sidebar collapses "
+        "(open it with the » arrow at the top left; this switch is then at its top).",
+        container=row,
     )
     mine = row.popover("My lesson", icon=":material/playlist_add:", key=MY_LESSON_KEY, on_change="rerun")
     kept = presenting.keep_lesson(st.session_state.get(MY_LESSON))  # the tab's lesson outlives this session
@@ -326,8 +365,13 @@ def exercises(url_path: str, pages: Mapping[str, Any] | None = None) -> None:
         with st.container(border=True):
             st.markdown(f"**{i}.** {ex.question}")
             if ex.settings:
-                _page_link(pages, url_path, "Open this page with these settings", dict(ex.settings) | keep,
-                           icon=":material/tune:")
+                _page_link(
+                    pages,
+                    url_path,
+                    "Open this page with these settings",
+                    dict(ex.settings) | keep,
+                    icon=":material/tune:",
+                )
             if ex.check is not None:
                 answer_box(ex.check, ex.answer, answer_key(i))
             else:
@@ -351,8 +395,12 @@ def answer_box(check: Check, solution: str, key: str) -> Reply:
     if check.options:
         raw = st.radio("Your answer", list(check.options), index=None, key=key)
     else:
-        raw = st.text_input("Your answer", key=key, placeholder="type it, then press Enter",
-                            help="Write it as the page shows it: 0.9, 90 %, 90% and 7.5·10⁻⁶ (or 7.5e-6) are read.")
+        raw = st.text_input(
+            "Your answer",
+            key=key,
+            placeholder="type it, then press Enter",
+            help="Write it as the page shows it: 0.9, 90 %, 90% and 7.5·10⁻⁶ (or 7.5e-6) are read.",
+        )
     reply = _tries(key).answer(check, raw)
     if reply.state in (RIGHT,):
         st.success(reply.text, icon=":material/check_circle:")
@@ -365,8 +413,14 @@ def answer_box(check: Check, solution: str, key: str) -> Reply:
         with st.container(border=True):
             st.markdown(f"**Worked solution.** {solution}")
     else:
-        st.button("Show the worked solution", key=f"{key}_ask", on_click=_show_solution, args=(key,),
-                  type="tertiary", icon=":material/visibility:")
+        st.button(
+            "Show the worked solution",
+            key=f"{key}_ask",
+            on_click=_show_solution,
+            args=(key,),
+            type="tertiary",
+            icon=":material/visibility:",
+        )
     return reply
 
 

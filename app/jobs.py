@@ -144,9 +144,12 @@ def start_pool(workers: int, niceness: int | None = None) -> cf.ProcessPoolExecu
     ctx.set_forkserver_preload(PRELOAD)
     from app import _worker  # noqa: PLC0415 — the initializer must be importable by module name in the worker
 
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker.limit_memory,
-                                  initargs=(MEMORY_LIMIT, os.getpid(),
-                                            _worker.NICENESS if niceness is None else niceness))
+    return cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=ctx,
+        initializer=_worker.limit_memory,
+        initargs=(MEMORY_LIMIT, os.getpid(), _worker.NICENESS if niceness is None else niceness),
+    )
 
 
 def warm() -> None:
@@ -308,8 +311,9 @@ def watch() -> None:
         for item, reason in SCHEDULER.overdue(limit):
             error: BaseException
             if reason == "time limit":
-                error = JobTimeLimit(f"it needed more than the {duration(limit)} a panel may compute for, so it was "
-                                     "stopped")
+                error = JobTimeLimit(
+                    f"it needed more than the {duration(limit)} a panel may compute for, so it was stopped"
+                )
             else:
                 error = JobEnded("no open page waits for this job any more")
             slot = item.slot

@@ -106,8 +106,10 @@ def sync() -> None:
                 return
         if snap is None:
             if store is not None:
-                s["notice"] = ("The link named a privacy ledger that does not exist here (the link may be mistyped, or "
-                               "from another server). This tab starts a new ledger.")
+                s["notice"] = (
+                    "The link named a privacy ledger that does not exist here (the link may be mistyped, or "
+                    "from another server). This tab starts a new ledger."
+                )
             del st.query_params[URL_KEY]
         else:
             _adopt(snap)
@@ -160,8 +162,9 @@ def log() -> list[dict[str, Any]]:
 
 
 def _log_refusal(s: dict[str, Any], release: dl.Release, reason: str) -> None:
-    s["log"] = [*s["log"], {"label": release.label, "source": release.source, "kind": release.kind,
-                            "reason": reason}][-MAX_LOG:]
+    s["log"] = [*s["log"], {"label": release.label, "source": release.source, "kind": release.kind, "reason": reason}][
+        -MAX_LOG:
+    ]
 
 
 def add(release: dl.Release) -> tuple[bool, str]:
@@ -243,11 +246,15 @@ def banner(*, sidebar: bool = False) -> None:
     s = _state()
     where = st.sidebar if sidebar else st
     if s["problem"]:
-        text = ("Your privacy ledger is **not being saved**: " + escape(s["problem"]) + ". The app keeps working and "
-                "keeps the ledger in this browser tab only, so a refresh or a server restart loses it: export it as "
-                "JSON to keep it.")
-        where.warning(text if not sidebar else "The privacy ledger is not being saved (see the ledger page).",
-                      icon=":material/cloud_off:")
+        text = (
+            "Your privacy ledger is **not being saved**: " + escape(s["problem"]) + ". The app keeps working and "
+            "keeps the ledger in this browser tab only, so a refresh or a server restart loses it: export it as "
+            "JSON to keep it."
+        )
+        where.warning(
+            text if not sidebar else "The privacy ledger is not being saved (see the ledger page).",
+            icon=":material/cloud_off:",
+        )
     if s["notice"] and not sidebar:
         st.info(s.pop("notice") or "", icon=":material/link_off:")
         s["notice"] = None
@@ -274,11 +281,15 @@ def describe(r: dl.Release) -> str:
 def status_text(ledger: dl.Ledger) -> str:
     """One line: how many releases and the spend of the enforcing accountant against the budget."""
     n = len(ledger.releases)
-    head = (f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {number(ledger.spent(), 3)} of "
-            f"{number(ledger.epsilon)} (δ = {number(ledger.delta)})")
+    head = (
+        f"{n} release{'s' if n != 1 else ''} in the ledger · ε spent {number(ledger.spent(), 3)} of "
+        f"{number(ledger.epsilon)} (δ = {number(ledger.delta)})"
+    )
     if ledger.enforce == "filter":
-        return (f"{head}, as the privacy filter counts it: it adds releases one at a time (in zCDP, at part of δ), "
-                "so it says a little more than the exact total that the ledger page and the negotiate page quote.")
+        return (
+            f"{head}, as the privacy filter counts it: it adds releases one at a time (in zCDP, at part of δ), "
+            "so it says a little more than the exact total that the ledger page and the negotiate page quote."
+        )
     return f"{head}, adding up the ε's (basic composition)."
 
 
@@ -294,14 +305,21 @@ def offer(*releases: dl.Release) -> None:
         key = f"ledger_add_{r.source or 'page'}_{i}"
         if side.button(f"Add {r.label}: {describe(r)}", key=key, icon=":material/add_circle:", width="stretch"):
             accepted, reason = add(r)
-            message = ("ok", f"Added **{escape(r.label)}** to the ledger.") if accepted else \
-                ("refused", f"Refused **{escape(r.label)}**: {escape(reason)}")
+            message = (
+                ("ok", f"Added **{escape(r.label)}** to the ledger.")
+                if accepted
+                else ("refused", f"Refused **{escape(r.label)}**: {escape(reason)}")
+            )
     banner(sidebar=True)
     if message is not None:
         (side.success if message[0] == "ok" else side.error)(message[1])
     side.caption(escape(status_text(get())))
-    side.page_link(str(LEDGER_PAGE.path), label="Open the privacy ledger", icon=":material/receipt_long:",
-                   query_params=links.in_app_query())
+    side.page_link(
+        str(LEDGER_PAGE.path),
+        label="Open the privacy ledger",
+        icon=":material/receipt_long:",
+        query_params=links.in_app_query(),
+    )
 
 
 def accounts(ledger_json: str) -> tuple[pd.DataFrame, pd.DataFrame]:

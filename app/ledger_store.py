@@ -74,7 +74,8 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
 
 metadata = sa.MetaData()
 ledgers = sa.Table(
-    "dpx_ledgers", metadata,
+    "dpx_ledgers",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
@@ -83,7 +84,8 @@ ledgers = sa.Table(
     sa.Column("refusals", sa.Text, nullable=False),  # JSON list of the last MAX_LOG refusals
 )
 entries = sa.Table(
-    "dpx_ledger_entries", metadata,
+    "dpx_ledger_entries",
+    metadata,
     sa.Column("ledger_id", sa.String(32), sa.ForeignKey("dpx_ledgers.id"), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
@@ -204,7 +206,7 @@ def database_url(env: Mapping[str, str] | None = None) -> str:
     if url:
         for prefix in ("postgres://", "postgresql://"):
             if url.startswith(prefix):
-                return "postgresql+psycopg://" + url[len(prefix):]
+                return "postgresql+psycopg://" + url[len(prefix) :]
         return url
     return f"sqlite:///{data_dir(env) / SQLITE_FILE}"
 
@@ -300,8 +302,11 @@ class LedgerStore:
 
         else:
             self.path = None
-            args = {"connect_timeout": max(1, round(connect_timeout))} if self.url.get_backend_name() == "postgresql" \
+            args = (
+                {"connect_timeout": max(1, round(connect_timeout))}
+                if self.url.get_backend_name() == "postgresql"
                 else {}
+            )
             engine = sa.create_engine(self.url, connect_args=args, pool_pre_ping=True, pool_size=5, max_overflow=10)
         self.engine = engine
         # Reads are one statement each (consistent on its own), so on a server database they run outside a
@@ -322,8 +327,8 @@ class LedgerStore:
 
     # ---- plumbing ---------------------------------------------------------------------------------------------
     def _prepare(self, *, create: bool) -> bool:
-        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create`` is off.
-        """
+        """Make the directory and tables on first use; False when an SQLite file does not exist and ``create``
+        is off."""
         if self._ready:
             return True
         with self._lock:
@@ -335,8 +340,9 @@ class LedgerStore:
                 try:
                     private_sqlite_file(self.path)  # this user's alone: the ids in it are keys
                 except OSError as exc:
-                    raise StoreUnavailable(f"the data directory {self.path.parent} cannot be created "
-                                           f"({exc.strerror or exc})") from exc
+                    raise StoreUnavailable(
+                        f"the data directory {self.path.parent} cannot be created ({exc.strerror or exc})"
+                    ) from exc
             try:
                 metadata.create_all(self.engine)
             except sa.exc.IntegrityError:  # another replica created the tables at the same moment
@@ -370,15 +376,20 @@ class LedgerStore:
             raise
         except (sa.exc.SQLAlchemyError, OSError) as exc:
             raise StoreUnavailable(
-                f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}") from exc
+                f"the ledger database ({self.describe()}) cannot be used: {plain_error(exc)}"
+            ) from exc
 
     @staticmethod
     def _snapshot(row: Any) -> Snapshot:
-        return Snapshot(row.id, ledger_from_json(row.state), tuple(json.loads(row.refusals)), int(row.seq),
-                        _utc(row.updated_at))
+        return Snapshot(
+            row.id, ledger_from_json(row.state), tuple(json.loads(row.refusals)), int(row.seq), _utc(row.updated_at)
+        )
 
-    def _change(self, ledger_id: str, fn: Callable[[Snapshot], tuple[dl.Ledger, list[dict[str, str]],
-                                                                      list[tuple[str, dict[str, Any]]], Any]]) -> Any:
+    def _change(
+        self,
+        ledger_id: str,
+        fn: Callable[[Snapshot], tuple[dl.Ledger, list[dict[str, str]], list[tuple[str, dict[str, Any]]], Any]],
+    ) -> Any:
         """Read the ledger under a row lock, let ``fn`` decide, append its entries and the new snapshot; commit."""
         if not is_ledger_id(ledger_id):
             raise LedgerNotFound(ledger_id)
@@ -393,12 +404,25 @@ class LedgerStore:
                 if not ops:
                     return snap, result
                 now = _now()
-                conn.execute(entries.insert(), [
-                    {"ledger_id": ledger_id, "seq": snap.seq + 1 + i, "at": now, "op": op,
-                     "data": json.dumps(data, allow_nan=False)} for i, (op, data) in enumerate(ops)])
+                conn.execute(
+                    entries.insert(),
+                    [
+                        {
+                            "ledger_id": ledger_id,
+                            "seq": snap.seq + 1 + i,
+                            "at": now,
+                            "op": op,
+                            "data": json.dumps(data, allow_nan=False),
+                        }
+                        for i, (op, data) in enumerate(ops)
+                    ],
+                )
                 log = log[-MAX_LOG:]
-                conn.execute(ledgers.update().where(ledgers.c.id == ledger_id).values(
-                    seq=snap.seq + len(ops), updated_at=now, state=new.to_json(), refusals=json.dumps(log)))
+                conn.execute(
+                    ledgers.update()
+                    .where(ledgers.c.id == ledger_id)
+                    .values(seq=snap.seq + len(ops), updated_at=now, state=new.to_json(), refusals=json.dumps(log))
+                )
                 return Snapshot(ledger_id, new, tuple(log), snap.seq + len(ops), now), result
 
         return self._guard(run, create=True)
@@ -434,8 +458,9 @@ class LedgerStore:
 
         def run() -> list[Entry]:
             with self._reader.connect() as conn:
-                rows = conn.execute(sa.select(entries).where(entries.c.ledger_id == ledger_id)
-                                    .order_by(entries.c.seq)).all()
+                rows = conn.execute(
+                    sa.select(entries).where(entries.c.ledger_id == ledger_id).order_by(entries.c.seq)
+                ).all()
             return [Entry(int(r.seq), _utc(r.at), r.op, json.loads(r.data)) for r in rows]
 
         return self._guard(run, create=False) or []
@@ -451,11 +476,25 @@ class LedgerStore:
 
         def run() -> Snapshot:
             with self.engine.begin() as conn:
-                conn.execute(ledgers.insert().values(id=ledger_id, created_at=now, updated_at=now, seq=1,
-                                                     state=led.to_json(), refusals=json.dumps(log)))
-                conn.execute(entries.insert().values(
-                    ledger_id=ledger_id, seq=1, at=now, op="create",
-                    data=json.dumps({"ledger": json.loads(led.to_json()), "refusals": log})))
+                conn.execute(
+                    ledgers.insert().values(
+                        id=ledger_id,
+                        created_at=now,
+                        updated_at=now,
+                        seq=1,
+                        state=led.to_json(),
+                        refusals=json.dumps(log),
+                    )
+                )
+                conn.execute(
+                    entries.insert().values(
+                        ledger_id=ledger_id,
+                        seq=1,
+                        at=now,
+                        op="create",
+                        data=json.dumps({"ledger": json.loads(led.to_json()), "refusals": log}),
+                    )
+                )
             return Snapshot(ledger_id, led, tuple(log), 1, now)
 
         return self._guard(run, create=True)
@@ -470,8 +509,12 @@ class LedgerStore:
                 new = s.ledger.try_add(release)
             except dl.BudgetExceeded as exc:
                 reason = str(exc)
-                return s.ledger, [*s.refusals, _refusal(release, reason)], \
-                    [("refuse", {"release": release.to_dict(), "reason": reason})], (False, reason)
+                return (
+                    s.ledger,
+                    [*s.refusals, _refusal(release, reason)],
+                    [("refuse", {"release": release.to_dict(), "reason": reason})],
+                    (False, reason),
+                )
             return new, list(s.refusals), [("add", {"release": release.to_dict()})], (True, "")
 
         snap, (ok, reason) = self._change(ledger_id, decide)
@@ -484,20 +527,33 @@ class LedgerStore:
             new = s.ledger.with_budget(epsilon, delta, enforce)
             if new == s.ledger:
                 return s.ledger, list(s.refusals), [], None
-            return new, list(s.refusals), [("budget", {"epsilon": new.epsilon, "delta": new.delta,
-                                                       "enforce": new.enforce})], None
+            return (
+                new,
+                list(s.refusals),
+                [("budget", {"epsilon": new.epsilon, "delta": new.delta, "enforce": new.enforce})],
+                None,
+            )
 
         return self._change(ledger_id, decide)[0]
 
     def remove_last(self, ledger_id: str) -> Snapshot:
         """Drop the last release (an entry records it; nothing is erased from the history)."""
-        return self._change(ledger_id, lambda s: (s.ledger.remove_last(), list(s.refusals),
-                                                  [("remove_last", {})] if s.ledger.releases else [], None))[0]
+        return self._change(
+            ledger_id,
+            lambda s: (
+                s.ledger.remove_last(),
+                list(s.refusals),
+                [("remove_last", {})] if s.ledger.releases else [],
+                None,
+            ),
+        )[0]
 
     def clear(self, ledger_id: str) -> Snapshot:
         """Drop every release (same budget)."""
-        return self._change(ledger_id, lambda s: (s.ledger.clear(), list(s.refusals),
-                                                  [("clear", {})] if s.ledger.releases else [], None))[0]
+        return self._change(
+            ledger_id,
+            lambda s: (s.ledger.clear(), list(s.refusals), [("clear", {})] if s.ledger.releases else [], None),
+        )[0]
 
     def clear_log(self, ledger_id: str) -> Snapshot:
         """Empty the refusal log."""
@@ -509,8 +565,12 @@ class LedgerStore:
 
         def decide(s: Snapshot):
             log = [*s.refusals, *(_refusal(r, why) for r, why in imported.refused)]
-            return imported.ledger, log, [("import", {"ledger": json.loads(imported.ledger.to_json()),
-                                                      "refused": refused})], None
+            return (
+                imported.ledger,
+                log,
+                [("import", {"ledger": json.loads(imported.ledger.to_json()), "refused": refused})],
+                None,
+            )
 
         return self._change(ledger_id, decide)[0]
 

@@ -346,8 +346,9 @@ class Exercise:
         if self.options:
             element = mo.ui.radio(options=list(self.options), label="Your answer")
         else:
-            element = mo.ui.text(placeholder="your answer" + (f" ({self.unit})" if self.unit else ""),
-                                 label="Your answer")
+            element = mo.ui.text(
+                placeholder="your answer" + (f" ({self.unit})" if self.unit else ""), label="Your answer"
+            )
         element._dpx_tries = Tries()  # one reader's tries at this box (a box is made for each reader's session)
         return element
 
@@ -360,11 +361,14 @@ class Exercise:
         kind = {RIGHT: "success", EMPTY: "neutral", UNREADABLE: "info"}.get(reply.state, "warn")
         solution = md(self.solution)
         shown = reply.solution or reply.state == RIGHT
-        return mo.vstack([
-            mo.callout(md(reply.text), kind=kind),
-            mo.callout(mo.vstack([md("**Worked solution**"), solution]), kind="neutral") if shown else
-            mo.accordion({"Show the worked solution": solution}),
-        ])
+        return mo.vstack(
+            [
+                mo.callout(md(reply.text), kind=kind),
+                mo.callout(mo.vstack([md("**Worked solution**"), solution]), kind="neutral")
+                if shown
+                else mo.accordion({"Show the worked solution": solution}),
+            ]
+        )
 
     def show(self, element: Any) -> Any:
         """The question with its input."""

@@ -11,8 +11,11 @@ ui.typeset_streamlit()  # maths written plainly in the pages (e^ε, ε_y, r^op) 
 
 st.set_page_config(page_title="DP Explorer", page_icon=ui.favicon(), layout="wide")  # served by the app itself
 
-_SECTIONS = {"Start": (registry.HOME, registry.COURSE, registry.BASELINES), "Papers": registry.TOPICS,
-             "Tools": registry.TOOLS}
+_SECTIONS = {
+    "Start": (registry.HOME, registry.COURSE, registry.BASELINES),
+    "Papers": registry.TOPICS,
+    "Tools": registry.TOOLS,
+}
 _available = set(registry.available_pages())
 # The page objects are made once per session (resolving their paths on every run costs time;
 # bench/results-where-time-goes.md). Not once per process: a
@@ -51,8 +54,11 @@ def _address() -> dict[str, list[str]]:
 # last one (its new address was on the way when the reader moved again), and the control's new value must stand.
 params.keep_linked_part()  # a link's ?part= for another page's tab bar (read before the address changes)
 _moved = st.session_state.pop(params.MOVED, False)
-_relinked = not _moved and st.session_state.get("_page") == page.url_path and st.session_state.get(
-    "_address") not in (None, _address())
+_relinked = (
+    not _moved
+    and st.session_state.get("_page") == page.url_path
+    and st.session_state.get("_address") not in (None, _address())
+)
 if st.session_state.get("_page") != page.url_path or _relinked:  # a new page visit: URL values are judged afresh
     # switched from another page: drop that page's controls (not from a lesson's link, which names the view's own)
     if "_page" in st.session_state and not _relinked and presenting.open_step() is None:

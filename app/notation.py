@@ -32,8 +32,13 @@ _SCRIPT = re.compile(
     rf"(?P<arg>[−-]?(?:{_GROUP})|[−-]?[{_LETTER}0-9]+(?:\.[0-9]+)?)"
     rf"(?P<sq>[⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
 )
-_SUP = dict(zip("0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχε",
-                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵋ", strict=True))
+_SUP = dict(
+    zip(
+        "0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχε",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵋ",
+        strict=True,
+    )
+)
 _SUB = dict(zip("0123456789+−-=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ", strict=True))
 _SQ = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True))
 
@@ -68,6 +73,7 @@ def _script_latex(m: re.Match[str], base: str | None = None) -> str:
 
 def _latex(text: str) -> str:
     """Maths text (already inside $…$) in KaTeX's words: words upright, nested scripts, minus and dot."""
+
     def word(m: re.Match[str]) -> str:
         return rf"\mathrm{{{m[0]}}}"
 
@@ -82,7 +88,7 @@ def _finish(latex: str) -> str:
 def _each_plain_part(text: str, convert: Callable[[str], str]) -> str:
     out, last = [], 0
     for m in _SKIP.finditer(text):
-        out.append(convert(text[last:m.start()]))
+        out.append(convert(text[last : m.start()]))
         out.append(m[0])
         last = m.end()
     out.append(convert(text[last:]))
@@ -108,6 +114,7 @@ def tex(text: str) -> str:
     """``e^ε`` → ``$e^{ε}$``: every script in Markdown text typeset by KaTeX (Streamlit, marimo); a number written
     ``1e-05`` reads 10⁻⁵. (A Streamlit page run typesets a hundred texts or more, mostly the same as in the run
     before: ``app.ui`` remembers them.)"""
+
     def render(m: re.Match[str]) -> str:
         if m["base"] == ")":  # (1 − p)^t: the bracket stays text, its exponent is typeset alone
             return ")$" + _finish(_script_latex(m, "{}")) + "$"
@@ -119,6 +126,7 @@ def tex(text: str) -> str:
 def html(text: str) -> str:
     """``r^op`` → ``r<sup>op</sup>``: scripts for Plotly's text (titles, axes, legends, annotations); a number
     written ``1e-05`` reads 10⁻⁵. (Only a figure being built asks, and built figures are remembered.)"""
+
     def render(m: re.Match[str]) -> str:
         tag = "sup" if m["op"][-1] == "^" else "sub"
         out = f"{m['base']}<{tag}>{html(_inner(m['arg']))}</{tag}>"
@@ -129,6 +137,7 @@ def html(text: str) -> str:
 
 def plain(text: str) -> str:
     """``r^op`` → ``rᵒᵖ``, ``ε_i`` → ``εᵢ``: Unicode scripts where every character has one, else left as written."""
+
     def render(m: re.Match[str]) -> str:
         table = _SUP if m["op"][-1] == "^" else _SUB
         inner = _inner(m["arg"]).replace(" ", "")
@@ -207,7 +216,8 @@ NEGLIGIBLE = "negligible"
 #: "δ = 3.42e-56", "exact δ of this plan = 3.42·10⁻⁵⁶", "at δ ≤ 10⁻²⁰": a δ, a few words, a relation and a number
 _DELTA_IN_TEXT = re.compile(
     r"(?P<head>δ(?:[ \t][a-z]+){0,4}[ \t]?(?:=|≈|≤)[ \t]?)"
-    r"(?P<num>\d+(?:\.\d+)?e[+-]?\d+|(?:\d+(?:\.\d+)?·)?10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w·⁰¹²³⁴⁵⁶⁷⁸⁹]|\.\d)")
+    r"(?P<num>\d+(?:\.\d+)?e[+-]?\d+|(?:\d+(?:\.\d+)?·)?10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w·⁰¹²³⁴⁵⁶⁷⁸⁹]|\.\d)"
+)
 
 
 def delta(x: float, digits: int = 3) -> str:
@@ -227,6 +237,7 @@ def _value(num: str) -> float:
 def deltas_in(text: str) -> str:
     """Every "δ … = <number>" in ``text`` whose number is below 10⁻¹⁵ written "δ … = negligible": the one rule of
     :func:`delta` for sentences built elsewhere (dpcore's notes) or with :func:`number`."""
+
     def word(m: re.Match[str]) -> str:
         return m["head"] + NEGLIGIBLE if 0 < _value(m["num"]) < NEGLIGIBLE_DELTA else m[0]
 
@@ -236,6 +247,7 @@ def deltas_in(text: str) -> str:
 def numbers_in(text: str) -> str:
     """Every number in ``text`` written the programmer's way (``1e-05``, ``7.53e-06``) rewritten by
     :func:`number`, keeping its significant figures: for sentences built outside the app (the ledger's reasons)."""
+
     def readable(m: re.Match[str]) -> str:
         figures = len(m["m"].replace(".", "").lstrip("0")) or 1
         return number(float(m[0]), figures)

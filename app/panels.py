@@ -65,8 +65,9 @@ def step_slot() -> Any:
 
 
 @contextlib.contextmanager
-def panel(title: str, notice_text: str | None = None, *, key: str | None = None,
-          paper: str | None = None) -> Iterator[None]:
+def panel(
+    title: str, notice_text: str | None = None, *, key: str | None = None, paper: str | None = None
+) -> Iterator[None]:
     """A titled panel; any exception inside it is shown as an error in the panel and the page carries on.
 
     The title names the panel's idea in plain words; ``paper`` says where the idea is in the paper ("Theorem 1",

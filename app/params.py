@@ -56,9 +56,19 @@ SENSITIVITY_OPTIONS = catalogue.get("sens").grid
 COMPOSITION_OPTIONS = catalogue.get("T").grid
 
 __all__ = [
-    "COMPOSITION_OPTIONS", "DELTA_OPTIONS", "EPSILON_OPTIONS", "SENSITIVITY_OPTIONS", "SEED_MAX", "control",
+    "COMPOSITION_OPTIONS",
+    "DELTA_OPTIONS",
+    "EPSILON_OPTIONS",
+    "SENSITIVITY_OPTIONS",
+    "SEED_MAX",
+    "control",
     "fmt_number",
-    "log_grid", "parts", "sync_url", "take_url_notes", "take_url_problems", "view",
+    "log_grid",
+    "parts",
+    "sync_url",
+    "take_url_notes",
+    "take_url_problems",
+    "view",
 ]
 
 
@@ -125,30 +135,46 @@ def judge(p: Param, raw: str, default: Any) -> tuple[Any, str | None, str | None
         word = raw.strip().lower()
         if word in ("true", "false"):
             return word == "true", None, None
-        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be true or false. Showing " \
-                     f"{p.fmt(default)}.", None
+        return (
+            None,
+            f"The link set `{p.key}={_shown(raw)}`, but {name} must be true or false. Showing {p.fmt(default)}.",
+            None,
+        )
     if p.kind == "seed":
         x = parse_number(raw)
         if x is None or not x.is_integer() or not 0 <= x <= SEED_MAX:
-            return None, f"The link set `{p.key}={_shown(raw)}`, but the seed must be a whole number from 0 to " \
-                         f"{SEED_MAX}. Showing seed {default}.", None
+            return (
+                None,
+                f"The link set `{p.key}={_shown(raw)}`, but the seed must be a whole number from 0 to "
+                f"{SEED_MAX}. Showing seed {default}.",
+                None,
+            )
         return int(x), None, None
     if not p.numeric:
         if raw in p.grid:
             return raw, None, None
         allowed = ", ".join(p.words(o) + (f" (`{o}`)" if p.words(o) != o else "") for o in p.grid)
-        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be one of {allowed}. Showing " \
-                     f"{p.words(default)}.", None
+        return (
+            None,
+            f"The link set `{p.key}={_shown(raw)}`, but {name} must be one of {allowed}. Showing {p.words(default)}.",
+            None,
+        )
     x = parse_number(raw)
     lo, hi = min(p.grid), max(p.grid)
     if x is None or not lo * (1 - 1e-12) <= x <= hi * (1 + 1e-12):
-        return None, f"The link set `{p.key}={_shown(raw)}`, but {name} must be a number from " \
-                     f"{p.words(lo)} to {p.words(hi)}. Showing the default {p.words(default)} instead.", None
+        return (
+            None,
+            f"The link set `{p.key}={_shown(raw)}`, but {name} must be a number from "
+            f"{p.words(lo)} to {p.words(hi)}. Showing the default {p.words(default)} instead.",
+            None,
+        )
     nearest = _nearest(p.grid, x)
     note = None
     if abs(nearest - x) > 1e-9 * max(abs(x), 1e-300):
-        note = f"The link set {name} to {_shown(raw)}; the slider moves in steps, so the page shows the nearest " \
-               f"step, {p.words(nearest)}."
+        note = (
+            f"The link set {name} to {_shown(raw)}; the slider moves in steps, so the page shows the nearest "
+            f"step, {p.words(nearest)}."
+        )
     return nearest, None, note
 
 
@@ -208,8 +234,15 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
     # without one that fallback is the first option, which would silently reset every control to its minimum.
     current = st.session_state[p.key]
     if p.kind == "slider":
-        value = c.select_slider(p.label, options=list(p.grid), value=current, format_func=_stop_words(p),
-                                key=p.key, help=text, on_change=_moved)
+        value = c.select_slider(
+            p.label,
+            options=list(p.grid),
+            value=current,
+            format_func=_stop_words(p),
+            key=p.key,
+            help=text,
+            on_change=_moved,
+        )
         if p.ends:
             c.markdown(
                 "<div style='display:flex;justify-content:space-between;font-size:0.8em;margin-top:-0.8em'>"
@@ -218,12 +251,23 @@ def _draw(p: Param, container: Any, default: Any, help: str | None) -> Any:
             )
         return value
     if p.kind == "choice":
-        return c.radio(p.label, list(p.grid), index=list(p.grid).index(current), format_func=_stop_words(p),
-                       key=p.key, help=text, horizontal=True, on_change=_moved)
+        return c.radio(
+            p.label,
+            list(p.grid),
+            index=list(p.grid).index(current),
+            format_func=_stop_words(p),
+            key=p.key,
+            help=text,
+            horizontal=True,
+            on_change=_moved,
+        )
     if p.kind == "toggle":
         return bool(c.toggle(p.label, value=bool(current), key=p.key, help=text, on_change=_moved))
-    return int(c.number_input(p.label, min_value=0, max_value=SEED_MAX, value=int(current), step=1, key=p.key,
-                              help=text, on_change=_moved))
+    return int(
+        c.number_input(
+            p.label, min_value=0, max_value=SEED_MAX, value=int(current), step=1, key=p.key, help=text, on_change=_moved
+        )
+    )
 
 
 def control(key: str, *, container: Any = None, default: Any = None, help: str | None = None) -> Any:
@@ -245,8 +289,14 @@ def view(*, container: Any = None) -> str:
     return str(control("view", container=container))
 
 
-def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
-          aliases: Mapping[str, str] | None = None, name: str = "the part") -> Any:
+def parts(
+    labels: Sequence[str],
+    *,
+    key: str = "part",
+    container: Any = None,
+    aliases: Mapping[str, str] | None = None,
+    name: str = "the part",
+) -> Any:
     """The page's sections as URL-bound tabs (``?part=<label>``; lazy: render only ``tab.open`` ones).
 
     A value that names no tab is reported (Streamlit would drop it silently); ``aliases`` maps the names a part had
@@ -263,8 +313,10 @@ def parts(labels: Sequence[str], *, key: str = "part", container: Any = None,
         elif raw.casefold() in same and key == "part":
             _seed_part(same[raw.casefold()])
         else:
-            _record(f"The link set `{key}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
-                    f"Showing {labels[0]}.")
+            _record(
+                f"The link set `{key}={_shown(raw)}`, but {name} must be one of {', '.join(labels)}. "
+                f"Showing {labels[0]}."
+            )
     st.session_state.setdefault(_BOUND, {})[key] = tuple(labels)  # in drawing order; a link carries only a label
     return c.tabs(labels, key=key, on_change="ignore", bind="query-params")
 

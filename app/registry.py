@@ -81,8 +81,16 @@ BASELINES = PageInfo(
     "The two classic noise mechanisms every paper compares against: calibration, accuracy, privacy "
     "profiles and composition.",
     lesson="baselines",
-    terms=("ε (epsilon)", "δ (delta)", "sensitivity Δ", "Laplace mechanism", "Gaussian mechanism", "privacy profile",
-           "composition", "PLD"),
+    terms=(
+        "ε (epsilon)",
+        "δ (delta)",
+        "sensitivity Δ",
+        "Laplace mechanism",
+        "Gaussian mechanism",
+        "privacy profile",
+        "composition",
+        "PLD",
+    ),
     exercises=baselines.EXERCISES,
 )
 
@@ -97,8 +105,15 @@ TOPICS: tuple[PageInfo, ...] = (
         "paper's own accountant under-reports δ.",
         "Budget recycling differential privacy (BR-DP)",
         lesson="brdp",
-        terms=("ε (epsilon)", "δ (delta)", "privacy loss", "privacy profile", "hockey-stick divergence", "PLD",
-               "composition"),
+        terms=(
+            "ε (epsilon)",
+            "δ (delta)",
+            "privacy loss",
+            "privacy profile",
+            "hockey-stick divergence",
+            "PLD",
+            "composition",
+        ),
         exercises=brdp.EXERCISES,
     ),
     PageInfo(
@@ -129,8 +144,7 @@ TOPICS: tuple[PageInfo, ...] = (
         "Local DP: Bayesian privacy filter",
         "ldp",
         ":material/person_search:",
-        "Measure the privacy each answer really costs and keep answering while the realized loss stays in "
-        "budget.",
+        "Measure the privacy each answer really costs and keep answering while the realized loss stays in budget.",
         "Realized privacy loss and a Bayesian privacy filter for local DP",
         lesson="ldp",
         terms=("local DP", "randomized response", "realized privacy loss", "privacy filter", "composition"),

@@ -80,8 +80,12 @@ class Slot:
 class Scheduler:
     """The queues, the places and the sessions' use of the workers (see the module's docstring for the rules)."""
 
-    def __init__(self, clock: Callable[[], float], alive: Callable[[str], bool] = lambda session: True,
-                 limits: Limits | None = None):
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        alive: Callable[[str], bool] = lambda session: True,
+        limits: Limits | None = None,
+    ):
         limits = Limits() if limits is None else limits
         self.clock, self.alive, self.limits = clock, alive, limits
         self.slots: dict[bool, list[Slot]] = {

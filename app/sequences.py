@@ -22,8 +22,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 #: Pages a step may open (``url_path`` of app/registry.py; "" is the home page).
-PAGES: tuple[str, ...] = ("", "course", "baselines", "brdp", "noise_reduction", "svt", "ldp", "r2dp", "negotiate",
-                          "ledger", "audit")
+PAGES: tuple[str, ...] = (
+    "",
+    "course",
+    "baselines",
+    "brdp",
+    "noise_reduction",
+    "svt",
+    "ldp",
+    "r2dp",
+    "negotiate",
+    "ledger",
+    "audit",
+)
 CUSTOM_PREFIX = "~"
 MAX_STEPS = 30  # a lesson longer than this is not a lesson
 MAX_CODE = 4000  # characters of an encoded sequence (a link stays well under browsers' limits)
@@ -66,116 +77,355 @@ def _s(page: str, panel: str, title: str, say: str, **query: str) -> Step:
 LESSONS: dict[str, Lesson] = {
     lesson.id: lesson
     for lesson in (
-        Lesson("start", "A first course: differential privacy in ten short chapters", tuple(
-            _s("course", "course-chapter", title, say, chapter=slug) for slug, title, say in (
-                ("promise", "What ε promises",
-                 "ε bounds how far one answer can move anyone's belief: move ε and watch the band."),
-                ("noise", "Noise and accuracy: the Laplace mechanism",
-                 "Privacy costs accuracy: Laplace noise of scale 1/ε, and how often a count lands within ±1."),
-                ("delta", "δ and the Gaussian mechanism",
-                 "δ, the small chance the promise fails, buys the bell-shaped Gaussian noise."),
-                ("budget", "Spending a budget: composition",
-                 "Every release spends budget; counted exactly, many releases cost far less than the sum."),
-                ("choose", "Choosing ε from the accuracy you need",
-                 "Start from the accuracy you need and read off the smallest ε that delivers it."),
-                ("redraw", "Redraw the misses (BR-DP)",
-                 "BR-DP redraws answers that miss; believe the exact cost, not the paper's formula."),
-                ("sparse", "Find the few big ones (SVT)",
-                 "SVT screens many counts and pays only for the few above the threshold."),
-                ("stop", "Stop when accurate enough",
-                 "Noise reduction stops once the answer is accurate enough and pays only for that level."),
-                ("revealed", "What did they actually learn?",
-                 "Local DP: what the answers actually revealed, far below the sum of the ε's."),
-                ("random_scale", "A random noise scale (R²DP)",
-                 "R²DP draws the noise scale at random and wins at larger ε."),
-            )
-        )),
-        Lesson("eps", "What ε means — 20 min", (
-            _s("", "epsilon-promise", "What ε promises",
-               "ε bounds how much one person's data can change any answer's odds: at ε = 1 by a factor e ≈ 2.7.",
-               eps="1"),
-            _s("", "epsilon-promise", "Small ε: the odds barely move",
-               "Small ε (0.1): the odds barely move, so an observer learns almost nothing about one person.",
-               eps="0.1"),
-            _s("", "epsilon-promise", "Large ε: almost certain",
-               "Large ε (5): a factor e⁵ ≈ 148 on the odds — a sceptic can end up almost certain.", eps="5"),
-            _s("baselines", "classic-noise", "The noise that buys ε = 1",
-               "Privacy costs accuracy: the Laplace noise needed for ε = 1 and a count (Δ = 1).", eps="1", sens="1"),
-            _s("baselines", "classic-noise", "Ten times more private",
-               "Ten times more private means ten times wider noise.", eps="0.1", sens="1"),
-            _s("baselines", "classic-composition", "Every release spends budget",
-               "Every release spends budget: 100 releases at ε = 1 add up.", eps="1", T="100"),
-        )),
-        Lesson("brdp", "BR-DP in 50 min", (
-            _s("baselines", "classic-noise", "One noisy answer",
-               "Start from the Gaussian mechanism: one noisy answer, one (ε, δ) guarantee.",
-               eps="1", delta="1e-05", sens="1"),
-            _s("brdp", "recycling-idea", "Budget recycling",
-               "Budget recycling: redraw an answer that misses ±θ and pay for the redraws.",
-               eps="1", delta="1e-05", theta="1", sens="1", kernel="gaussian", acct="exact"),
-            _s("brdp", "recycling-budget-split", "Where the budget goes",
-               "Where the budget goes: the split between the noise and the stopping test.",
-               part="Budget", eps="1", delta="1e-05", theta="1", sens="1"),
-            _s("brdp", "recycling-privacy-profile", "The paper approves, but it is wrong",
-               "The paper's accountant at these settings under-reports δ: compare its curve with the exact one at "
-               "the target ×.",
-               part="Privacy", eps="0.1", delta="0.001", theta="0.1", sens="5", kernel="gaussian", acct="paper",
-               split="true", share="0.6", qov="false"),
-            _s("brdp", "recycling-fig2", "The paper's Figure 2, recomputed",
-               "The paper's Figures 2–4, recomputed: the output density of BR-DP against plain DP.",
-               view="reproduce", part="Figs 2-4"),
-            _s("brdp", "recycling-table1", "The paper's Table I, corrected",
-               "The paper's Table I, next to the exact values.", view="reproduce", part="Table I"),
-        )),
-        Lesson("svt", "SVT in 50 min", (
-            _s("svt", "svt-noise-zoo", "Noisy yes or no",
-               "The sparse vector technique answers only 'above or below the threshold?', with noise.",
-               part="Noise", eps="1"),
-            _s("svt", "svt-correction", "One-sided noise needs a correction",
-               "Exponential noise is one-sided: the threshold must be corrected by r.",
-               part="Correction", eps="1", c="1", neg="200", alpha="0", corr="optimal"),
-            _s("svt", "svt-correction", "Less budget, larger correction",
-               "Less privacy budget (ε = 0.1) needs a larger correction.",
-               part="Correction", eps="0.1", c="50", neg="200", alpha="0", corr="optimal"),
-            _s("svt", "svt-idea", "One run on a stream of queries",
-               "One run of the algorithm on a stream of queries: most counts are answered no, for free; below the "
-               "picture, the Run part plays a whole run step by step.", part="Run", eps="1"),
-            _s("svt", "svt-top-c", "Finding the top c queries",
-               "Finding the top c queries: how often SVT gets them right.", part="Top-c", eps="1"),
-            _s("svt", "svt-fig3-accuracy", "The paper's accuracy figures",
-               "The paper's accuracy figures, recomputed.", view="reproduce", part="Figs. 3–5"),
-            _s("svt", "svt-fig16-alpha", "How the correction depends on α",
-               "How the correction depends on α (the paper's Figure 16).", view="reproduce", part="Fig. 16"),
-        )),
-        Lesson("brdp-svt", "BR-DP + SVT in 50 min", (
-            _s("baselines", "classic-noise", "One noisy answer",
-               "Start from the two classic mechanisms: one noisy answer, one (ε, δ) guarantee. Ask: how often does "
-               "the answer land within ±θ?", eps="1", delta="1e-05", sens="1"),
-            _s("brdp", "recycling-idea", "Budget recycling: redraw the misses",
-               "BR-DP throws away an answer that misses ±θ with probability q and draws again; every redraw costs "
-               "a little privacy.", eps="1", delta="1e-05", theta="1", sens="1", kernel="gaussian", acct="exact"),
-            _s("brdp", "recycling-budget-split", "Where the budget goes",
-               "The budget is split between the noise and the redraws (q): a sharper noise leaves less for "
-               "recycling.", part="Budget", eps="1", delta="1e-05", theta="1", sens="1"),
-            _s("brdp", "recycling-privacy-profile", "The paper approves, but it is wrong",
-               "At these settings the paper's accountant says the plan is (0.1, 10⁻³)-DP; the exact curve passes "
-               "far above the target ×. Privacy claims need checking.",
-               part="Privacy", eps="0.1", delta="0.001", theta="0.1", sens="5", kernel="gaussian", acct="paper",
-               split="true", share="0.6", qov="false"),
-            _s("svt", "svt-idea", "SVT: only above or below?",
-               "The sparse vector technique answers many queries but pays only for the few answered yes.",
-               eps="1"),
-            _s("svt", "svt-correction", "One-sided noise needs a correction",
-               "Exponential noise pushes every count up: the threshold is corrected by r, and a count exactly at "
-               "the threshold is accepted with probability only 1/(k+1).",
-               part="Correction", eps="1", c="1", neg="200", alpha="0", corr="optimal"),
-            _s("svt", "svt-top-c", "Finding the top c queries",
-               "With the optimal correction SVT-Exp finds far more of the top c queries than the other private "
-               "methods.", part="Top-c", eps="1"),
-            _s("svt", "svt-fig16-alpha", "How the correction depends on α",
-               "Wrap-up: both papers trade a little privacy for accuracy, and both print a number worth checking "
-               "(the paper's Figure 16).", view="reproduce", part="Fig. 16"),
-        )),
+        Lesson(
+            "start",
+            "A first course: differential privacy in ten short chapters",
+            tuple(
+                _s("course", "course-chapter", title, say, chapter=slug)
+                for slug, title, say in (
+                    (
+                        "promise",
+                        "What ε promises",
+                        "ε bounds how far one answer can move anyone's belief: move ε and watch the band.",
+                    ),
+                    (
+                        "noise",
+                        "Noise and accuracy: the Laplace mechanism",
+                        "Privacy costs accuracy: Laplace noise of scale 1/ε, and how often a count lands within ±1.",
+                    ),
+                    (
+                        "delta",
+                        "δ and the Gaussian mechanism",
+                        "δ, the small chance the promise fails, buys the bell-shaped Gaussian noise.",
+                    ),
+                    (
+                        "budget",
+                        "Spending a budget: composition",
+                        "Every release spends budget; counted exactly, many releases cost far less than the sum.",
+                    ),
+                    (
+                        "choose",
+                        "Choosing ε from the accuracy you need",
+                        "Start from the accuracy you need and read off the smallest ε that delivers it.",
+                    ),
+                    (
+                        "redraw",
+                        "Redraw the misses (BR-DP)",
+                        "BR-DP redraws answers that miss; believe the exact cost, not the paper's formula.",
+                    ),
+                    (
+                        "sparse",
+                        "Find the few big ones (SVT)",
+                        "SVT screens many counts and pays only for the few above the threshold.",
+                    ),
+                    (
+                        "stop",
+                        "Stop when accurate enough",
+                        "Noise reduction stops once the answer is accurate enough and pays only for that level.",
+                    ),
+                    (
+                        "revealed",
+                        "What did they actually learn?",
+                        "Local DP: what the answers actually revealed, far below the sum of the ε's.",
+                    ),
+                    (
+                        "random_scale",
+                        "A random noise scale (R²DP)",
+                        "R²DP draws the noise scale at random and wins at larger ε.",
+                    ),
+                )
+            ),
+        ),
+        Lesson(
+            "eps",
+            "What ε means — 20 min",
+            (
+                _s(
+                    "",
+                    "epsilon-promise",
+                    "What ε promises",
+                    "ε bounds how much one person's data can change any answer's odds: at ε = 1 by a factor e ≈ 2.7.",
+                    eps="1",
+                ),
+                _s(
+                    "",
+                    "epsilon-promise",
+                    "Small ε: the odds barely move",
+                    "Small ε (0.1): the odds barely move, so an observer learns almost nothing about one person.",
+                    eps="0.1",
+                ),
+                _s(
+                    "",
+                    "epsilon-promise",
+                    "Large ε: almost certain",
+                    "Large ε (5): a factor e⁵ ≈ 148 on the odds — a sceptic can end up almost certain.",
+                    eps="5",
+                ),
+                _s(
+                    "baselines",
+                    "classic-noise",
+                    "The noise that buys ε = 1",
+                    "Privacy costs accuracy: the Laplace noise needed for ε = 1 and a count (Δ = 1).",
+                    eps="1",
+                    sens="1",
+                ),
+                _s(
+                    "baselines",
+                    "classic-noise",
+                    "Ten times more private",
+                    "Ten times more private means ten times wider noise.",
+                    eps="0.1",
+                    sens="1",
+                ),
+                _s(
+                    "baselines",
+                    "classic-composition",
+                    "Every release spends budget",
+                    "Every release spends budget: 100 releases at ε = 1 add up.",
+                    eps="1",
+                    T="100",
+                ),
+            ),
+        ),
+        Lesson(
+            "brdp",
+            "BR-DP in 50 min",
+            (
+                _s(
+                    "baselines",
+                    "classic-noise",
+                    "One noisy answer",
+                    "Start from the Gaussian mechanism: one noisy answer, one (ε, δ) guarantee.",
+                    eps="1",
+                    delta="1e-05",
+                    sens="1",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-idea",
+                    "Budget recycling",
+                    "Budget recycling: redraw an answer that misses ±θ and pay for the redraws.",
+                    eps="1",
+                    delta="1e-05",
+                    theta="1",
+                    sens="1",
+                    kernel="gaussian",
+                    acct="exact",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-budget-split",
+                    "Where the budget goes",
+                    "Where the budget goes: the split between the noise and the stopping test.",
+                    part="Budget",
+                    eps="1",
+                    delta="1e-05",
+                    theta="1",
+                    sens="1",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-privacy-profile",
+                    "The paper approves, but it is wrong",
+                    "The paper's accountant at these settings under-reports δ: compare its curve with the exact one at "
+                    "the target ×.",
+                    part="Privacy",
+                    eps="0.1",
+                    delta="0.001",
+                    theta="0.1",
+                    sens="5",
+                    kernel="gaussian",
+                    acct="paper",
+                    split="true",
+                    share="0.6",
+                    qov="false",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-fig2",
+                    "The paper's Figure 2, recomputed",
+                    "The paper's Figures 2–4, recomputed: the output density of BR-DP against plain DP.",
+                    view="reproduce",
+                    part="Figs 2-4",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-table1",
+                    "The paper's Table I, corrected",
+                    "The paper's Table I, next to the exact values.",
+                    view="reproduce",
+                    part="Table I",
+                ),
+            ),
+        ),
+        Lesson(
+            "svt",
+            "SVT in 50 min",
+            (
+                _s(
+                    "svt",
+                    "svt-noise-zoo",
+                    "Noisy yes or no",
+                    "The sparse vector technique answers only 'above or below the threshold?', with noise.",
+                    part="Noise",
+                    eps="1",
+                ),
+                _s(
+                    "svt",
+                    "svt-correction",
+                    "One-sided noise needs a correction",
+                    "Exponential noise is one-sided: the threshold must be corrected by r.",
+                    part="Correction",
+                    eps="1",
+                    c="1",
+                    neg="200",
+                    alpha="0",
+                    corr="optimal",
+                ),
+                _s(
+                    "svt",
+                    "svt-correction",
+                    "Less budget, larger correction",
+                    "Less privacy budget (ε = 0.1) needs a larger correction.",
+                    part="Correction",
+                    eps="0.1",
+                    c="50",
+                    neg="200",
+                    alpha="0",
+                    corr="optimal",
+                ),
+                _s(
+                    "svt",
+                    "svt-idea",
+                    "One run on a stream of queries",
+                    "One run of the algorithm on a stream of queries: most counts are answered no, for free; below the "
+                    "picture, the Run part plays a whole run step by step.",
+                    part="Run",
+                    eps="1",
+                ),
+                _s(
+                    "svt",
+                    "svt-top-c",
+                    "Finding the top c queries",
+                    "Finding the top c queries: how often SVT gets them right.",
+                    part="Top-c",
+                    eps="1",
+                ),
+                _s(
+                    "svt",
+                    "svt-fig3-accuracy",
+                    "The paper's accuracy figures",
+                    "The paper's accuracy figures, recomputed.",
+                    view="reproduce",
+                    part="Figs. 3–5",
+                ),
+                _s(
+                    "svt",
+                    "svt-fig16-alpha",
+                    "How the correction depends on α",
+                    "How the correction depends on α (the paper's Figure 16).",
+                    view="reproduce",
+                    part="Fig. 16",
+                ),
+            ),
+        ),
+        Lesson(
+            "brdp-svt",
+            "BR-DP + SVT in 50 min",
+            (
+                _s(
+                    "baselines",
+                    "classic-noise",
+                    "One noisy answer",
+                    "Start from the two classic mechanisms: one noisy answer, one (ε, δ) guarantee. "
+                    "Ask: how often does "
+                    "the answer land within ±θ?",
+                    eps="1",
+                    delta="1e-05",
+                    sens="1",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-idea",
+                    "Budget recycling: redraw the misses",
+                    "BR-DP throws away an answer that misses ±θ with probability q and draws again; every redraw costs "
+                    "a little privacy.",
+                    eps="1",
+                    delta="1e-05",
+                    theta="1",
+                    sens="1",
+                    kernel="gaussian",
+                    acct="exact",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-budget-split",
+                    "Where the budget goes",
+                    "The budget is split between the noise and the redraws (q): a sharper noise leaves less for "
+                    "recycling.",
+                    part="Budget",
+                    eps="1",
+                    delta="1e-05",
+                    theta="1",
+                    sens="1",
+                ),
+                _s(
+                    "brdp",
+                    "recycling-privacy-profile",
+                    "The paper approves, but it is wrong",
+                    "At these settings the paper's accountant says the plan is (0.1, 10⁻³)-DP; the exact curve passes "
+                    "far above the target ×. Privacy claims need checking.",
+                    part="Privacy",
+                    eps="0.1",
+                    delta="0.001",
+                    theta="0.1",
+                    sens="5",
+                    kernel="gaussian",
+                    acct="paper",
+                    split="true",
+                    share="0.6",
+                    qov="false",
+                ),
+                _s(
+                    "svt",
+                    "svt-idea",
+                    "SVT: only above or below?",
+                    "The sparse vector technique answers many queries but pays only for the few answered yes.",
+                    eps="1",
+                ),
+                _s(
+                    "svt",
+                    "svt-correction",
+                    "One-sided noise needs a correction",
+                    "Exponential noise pushes every count up: the threshold is corrected by r, and a count exactly at "
+                    "the threshold is accepted with probability only 1/(k+1).",
+                    part="Correction",
+                    eps="1",
+                    c="1",
+                    neg="200",
+                    alpha="0",
+                    corr="optimal",
+                ),
+                _s(
+                    "svt",
+                    "svt-top-c",
+                    "Finding the top c queries",
+                    "With the optimal correction SVT-Exp finds far more of the top c queries than the other private "
+                    "methods.",
+                    part="Top-c",
+                    eps="1",
+                ),
+                _s(
+                    "svt",
+                    "svt-fig16-alpha",
+                    "How the correction depends on α",
+                    "Wrap-up: both papers trade a little privacy for accuracy, and both print a number worth checking "
+                    "(the paper's Figure 16).",
+                    view="reproduce",
+                    part="Fig. 16",
+                ),
+            ),
+        ),
     )
 }
 
@@ -225,8 +475,13 @@ def _decode_custom(code: str) -> tuple[Step, ...]:
         raise bad
     steps = []
     for row in rows:
-        if (not isinstance(row, list) or not 2 <= len(row) <= 5 or not isinstance(row[0], str)
-                or not isinstance(row[1], dict) or not all(isinstance(x, str) for x in row[2:])):
+        if (
+            not isinstance(row, list)
+            or not 2 <= len(row) <= 5
+            or not isinstance(row[0], str)
+            or not isinstance(row[1], dict)
+            or not all(isinstance(x, str) for x in row[2:])
+        ):
             raise bad
         # a ledger's id is a write capability, never part of a view: links built before it was left out drop it
         query = {k: v for k, v in row[1].items() if k != "ledger"}
@@ -239,12 +494,14 @@ def decode(seq: str) -> Lesson:
     """The lesson a ``?seq=`` value names: a ready-made id or a teacher's own ``~…`` code."""
     seq = seq.strip()
     if seq.startswith(CUSTOM_PREFIX):
-        return Lesson(seq, "Your lesson", _decode_custom(seq[len(CUSTOM_PREFIX):]))
+        return Lesson(seq, "Your lesson", _decode_custom(seq[len(CUSTOM_PREFIX) :]))
     if seq in LESSONS:
         return LESSONS[seq]
     shown = seq if len(seq) <= 30 else seq[:30] + "…"
-    raise ValueError(f"seq: the link names the lesson {shown!r}, but the ready-made lessons are "
-                     f"{', '.join(LESSONS)} (or a lesson built with 'Add this view to my lesson')")
+    raise ValueError(
+        f"seq: the link names the lesson {shown!r}, but the ready-made lessons are "
+        f"{', '.join(LESSONS)} (or a lesson built with 'Add this view to my lesson')"
+    )
 
 
 def parse(seq: str, step: str | None) -> tuple[Lesson, int]:
@@ -257,8 +514,9 @@ def parse(seq: str, step: str | None) -> tuple[Lesson, int]:
     except ValueError:
         n = 0
     if not 1 <= n <= len(lesson.steps):
-        raise ValueError(f"step: must be a whole number from 1 to {len(lesson.steps)} for this lesson, "
-                         f"got {step.strip()[:20]!r}")
+        raise ValueError(
+            f"step: must be a whole number from 1 to {len(lesson.steps)} for this lesson, got {step.strip()[:20]!r}"
+        )
     return lesson, n - 1
 
 

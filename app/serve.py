@@ -37,9 +37,10 @@ def settings_script(base_path: str) -> bytes:
     ``base_path`` (Streamlit's ``server.baseUrlPath``, "" for the root)."""
     base = "/" + base_path.strip("/") if base_path.strip("/") else ""
     path = json.dumps(base + "/")
-    return (f"<script>window.__streamlit=Object.assign({{}},window.__streamlit,"
-            f"{{BACKEND_BASE_URL:location.origin+{path},MAIN_PAGE_BASE_URL:location.origin+{path}}})</script>"
-            ).encode()
+    return (
+        f"<script>window.__streamlit=Object.assign({{}},window.__streamlit,"
+        f"{{BACKEND_BASE_URL:location.origin+{path},MAIN_PAGE_BASE_URL:location.origin+{path}}})</script>"
+    ).encode()
 
 
 #: Headers on every response of the app (the nginx in front of the cluster sends the same ones: deploy/).
@@ -80,8 +81,12 @@ class MainPageAddress:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
-        if scope["type"] != "http" or scope.get("method") != "GET" or any(
-                p in path + "/" for p in _NOT_PAGES) or "." in path.rsplit("/", 1)[-1]:
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "GET"
+            or any(p in path + "/" for p in _NOT_PAGES)
+            or "." in path.rsplit("/", 1)[-1]
+        ):
             await self.app(scope, receive, send)
             return
         # ask for the page uncompressed (it is ~6 kB), so the script can be written into it
@@ -109,8 +114,7 @@ class MainPageAddress:
             if body:
                 from streamlit import config  # noqa: PLC0415 — read per page: tests change it
 
-                body = body.replace(b"<head>", b"<head>" + settings_script(config.get_option("server.baseUrlPath")),
-                                    1)
+                body = body.replace(b"<head>", b"<head>" + settings_script(config.get_option("server.baseUrlPath")), 1)
             headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
             await send(dict(start, headers=headers))

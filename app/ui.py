@@ -51,8 +51,9 @@ LESSONS_URL_ENV = "DPX_LESSONS_URL"
 
 
 #: Address keys that belong to the app, not to a lesson's settings.
-_NOT_LESSON_KEYS = frozenset({"seq", "step", "present", "embed", "embed_options", "ledger", "part", "tab", "figs",
-                              "view"})
+_NOT_LESSON_KEYS = frozenset(
+    {"seq", "step", "present", "embed", "embed_options", "ledger", "part", "tab", "figs", "view"}
+)
 
 
 def lesson_url(lesson: str, settings: Mapping[str, str] | None = None) -> str | None:
@@ -73,10 +74,33 @@ def lesson_link(lesson: str, settings: Mapping[str, str] | None = None) -> str |
 
 #: Streamlit calls whose text (first argument, ``body``/``label``, and ``help``) is typeset by ``app.notation.tex``.
 #: Tab labels too; tables get Unicode scripts in their column names (``app.notation.plain``).
-_TEXT_CALLS = ("markdown", "caption", "title", "header", "subheader", "info", "warning", "error", "success", "metric",
-               "button", "download_button", "link_button", "page_link", "popover", "expander", "select_slider",
-               "radio", "toggle", "number_input", "selectbox", "checkbox", "text_input", "multiselect",
-               "form_submit_button")
+_TEXT_CALLS = (
+    "markdown",
+    "caption",
+    "title",
+    "header",
+    "subheader",
+    "info",
+    "warning",
+    "error",
+    "success",
+    "metric",
+    "button",
+    "download_button",
+    "link_button",
+    "page_link",
+    "popover",
+    "expander",
+    "select_slider",
+    "radio",
+    "toggle",
+    "number_input",
+    "selectbox",
+    "checkbox",
+    "text_input",
+    "multiselect",
+    "form_submit_button",
+)
 _TYPESET = "_dpx_typeset"
 _tex = cached_resource(max_entries=4096)(notation.tex)  # a page run typesets the same hundred texts as the last one
 
@@ -196,14 +220,18 @@ def _number_or_dash(value: object, digits: int) -> str:
     return "—" if pd.isna(value) else notation.number(float(value), digits)
 
 
-def static_table(data: object, kw: Mapping[str, Any],
-                 words: Mapping[str, Callable[[object], str]] | None = None) -> Any:
+def static_table(
+    data: object, kw: Mapping[str, Any], words: Mapping[str, Callable[[object], str]] | None = None
+) -> Any:
     """What ``st.table`` should draw for ``st.dataframe(data, **kw)`` (a pandas Styler with the columns' number
     formats, labels and hidden columns applied), or None when the table needs the grid (too long, or selectable).
     A link column shows the site each link points to (a projected table is read, not clicked); ``words`` are the
     texts of a :class:`Worded` table's columns."""
-    if (not isinstance(data, pd.DataFrame) or len(data) > PRESENT_TABLE_ROWS
-            or kw.get("on_select", "ignore") != "ignore"):
+    if (
+        not isinstance(data, pd.DataFrame)
+        or len(data) > PRESENT_TABLE_ROWS
+        or kw.get("on_select", "ignore") != "ignore"
+    ):
         return None
     config = kw.get("column_config") or {}
     columns = list(kw.get("column_order") or data.columns)
@@ -364,8 +392,8 @@ def presenting() -> bool:
 
 
 def _presenting() -> bool:
-    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the link's.
-    """
+    """Presentation mode: the toggle's value, or on a page's first run (the toggle is drawn after the page) the
+    link's."""
     if "present" in st.session_state:
         return bool(st.session_state["present"])
     return str(st.query_params.get("present", "")).strip().lower() == "true"
@@ -373,22 +401,42 @@ def _presenting() -> bool:
 
 def _chart_css(ink: str, label_background: str | None = None) -> str:
     box = '[data-testid="stPlotlyChart"]'
-    text = ", ".join(f"{box} {sel}" for sel in (".xtick text", ".ytick text", ".g-xtitle text", ".g-ytitle text",
-                                               ".gtitle", ".legendtext", ".legendtitletext", ".cbaxis text",
-                                               ".slider-container text", ".updatemenu-item-text"))
+    text = ", ".join(
+        f"{box} {sel}"
+        for sel in (
+            ".xtick text",
+            ".ytick text",
+            ".g-xtitle text",
+            ".g-ytitle text",
+            ".gtitle",
+            ".legendtext",
+            ".legendtitletext",
+            ".cbaxis text",
+            ".slider-container text",
+            ".updatemenu-item-text",
+        )
+    )
     # a marker line's label sits on the page's background (app.figures.style.LABEL_BACKGROUND), drawn for a white page
-    labels = (f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
-              if label_background else "")
-    return (f"{text} {{ fill: {ink} !important; }}\n"
-            f'{box} [style*="fill: rgb(0, 0, 0)"] {{ fill: {ink} !important; }}\n'
-            f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels)
+    labels = (
+        f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
+        if label_background
+        else ""
+    )
+    return (
+        f"{text} {{ fill: {ink} !important; }}\n"
+        f'{box} [style*="fill: rgb(0, 0, 0)"] {{ fill: {ink} !important; }}\n'
+        f'{box} [style*="stroke: rgb(0, 0, 0)"] {{ stroke: {ink} !important; }}\n' + labels
+    )
 
 
 @cached_resource
 def _stylesheet(theme: str | None) -> str:
     """The ``<style>`` element of :func:`app_style` for a theme (None: not known yet), written once per process."""
-    light = _chart_css(style.INK["light"]).replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]").replace(
-        '[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
+    light = (
+        _chart_css(style.INK["light"])
+        .replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]")
+        .replace('[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
+    )
     dark = _chart_css(style.INK["dark"], label_background="rgb(14, 17, 23)")  # Streamlit's dark page
     if theme == "dark":
         charts = dark
@@ -409,8 +457,10 @@ def app_style(page: str = "") -> None:
     st.html(_SIDEBAR_JS.replace("<script>", f"<script>/* {html.escape(page)} */", 1), unsafe_allow_javascript=True)
     if page in _OWN_CONTROLS:  # the controls are beside the picture; the sidebar holds only a table of contents
         return
-    st.html('<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
-            "The controls open over the page; close them with <b>«</b> to see the result.</p>")
+    st.html(
+        '<p class="dpx-phone-only"><button type="button" class="dpx-open-settings">⚙️ Open the settings</button> '
+        "The controls open over the page; close them with <b>«</b> to see the result.</p>"
+    )
 
 
 #: Pages whose controls are drawn in the page itself (no phone pointer to the sidebar's settings).
@@ -581,6 +631,7 @@ def paper_vs_exact(
     fixed format ``fmt`` ("{:.4f}"). ``paper_underreports`` defaults to ``exact > paper`` (for δ or ε, larger
     means more privacy loss).
     """
+
     def show(x: float) -> str:
         return fmt.format(x) if fmt is not None else notation.number(x, digits)
 

@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+
 @contextlib.contextmanager
 def app_server(port: int, *, log: Path | None = None, extra: tuple[str, ...] = ()) -> Iterator[subprocess.Popen]:
     """``streamlit run app/serve.py`` headless on 127.0.0.1:port (XSRF protection left on); stopped on exit."""
@@ -40,10 +41,28 @@ def app_server(port: int, *, log: Path | None = None, extra: tuple[str, ...] = (
         log.parent.mkdir(parents=True, exist_ok=True)
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none", *extra],
-        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app" / "serve.py"),
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env=env,
     )
     try:
         deadline = time.monotonic() + 90
@@ -149,10 +168,12 @@ ARM_JS = """(sig) => {
   }
 }"""
 
-DONE_JS = "(sig) => { const b = window.__bench; if (!b || b.t0 === null) return false;" \
-          " if (document.querySelector('[data-testid=\"stStatusWidget\"]')) return false;" \
-          " const now = (" + SIGNATURE_JS + ")(); if (now === b.sig) return false;" \
-          " return performance.now() - b.t0; }"
+DONE_JS = (
+    "(sig) => { const b = window.__bench; if (!b || b.t0 === null) return false;"
+    " if (document.querySelector('[data-testid=\"stStatusWidget\"]')) return false;"
+    " const now = (" + SIGNATURE_JS + ")(); if (now === b.sig) return false;"
+    " return performance.now() - b.t0; }"
+)
 
 
 def wait_idle(page, timeout: float = 60_000) -> None:
@@ -266,13 +287,23 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((p.title, *cells, "p95 ≤ 300 ms", ok, note))
             print(f"  browser bench: {p.title}: {cells} {note}", file=sys.stderr, flush=True)
         browser.close()
-    mode = ("new value on every move (cold caches)" if a.cold else
-            "ε moved back and forth; p50/p95 over moves 3…n (warm caches), the first two moves listed in the notes")
-    lines = [f"Slider release → chart updated in headless Debian chromium, {mode}; {a.moves} moves per page.", "",
-             "| page | p50 | p95 | budget | ok? | notes |", "|---|---|---|---|---|---|"]
+    mode = (
+        "new value on every move (cold caches)"
+        if a.cold
+        else "ε moved back and forth; p50/p95 over moves 3…n (warm caches), the first two moves listed in the notes"
+    )
+    lines = [
+        f"Slider release → chart updated in headless Debian chromium, {mode}; {a.moves} moves per page.",
+        "",
+        "| page | p50 | p95 | budget | ok? | notes |",
+        "|---|---|---|---|---|---|",
+    ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    lines += ["", f"Machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
-                  f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."]
+    lines += [
+        "",
+        f"Machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).",
+    ]
     text = "\n".join(lines)
     print(text)
     if a.out:

@@ -143,8 +143,9 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         t = time.perf_counter()
-        res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
-                             widgets=[WidgetState(id=btn, trigger_value=True)])
+        res = await sess.run(
+            page_name=page, page_hash=sess.pages.get(page, ""), widgets=[WidgetState(id=btn, trigger_value=True)]
+        )
         stats.latencies.append(time.perf_counter() - t)
         stats.ended.append(time.monotonic())
         me.accepted += sess.ws.added
@@ -193,11 +194,12 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
                 current = [slider.options[int(j)] for j in (slider.value if slider.set_value else slider.default)]
                 mid = int(slider.default[0]) if slider.default else len(slider.options) // 2
                 lo = max(0, min(mid - a.spread // 2, len(slider.options) - a.spread))
-                pool = list(slider.options)[lo:lo + a.spread]
+                pool = list(slider.options)[lo : lo + a.spread]
                 option = rnd.choice([o for o in pool if o not in current] or pool)
                 t = time.perf_counter()
-                res = await sess.run(page_name=page, page_hash=sess.pages.get(page, ""),
-                                     widgets=[slider_state(slider, option)])
+                res = await sess.run(
+                    page_name=page, page_hash=sess.pages.get(page, ""), widgets=[slider_state(slider, option)]
+                )
                 stats.latencies.append(time.perf_counter() - t)
                 stats.ended.append(time.monotonic())
                 check(res, f"{page} ({slider.label}={option})")
@@ -206,8 +208,9 @@ async def student(i: int, a, stats: Stats, stop_at: float) -> None:
         except Exception as exc:  # noqa: BLE001
             import websockets
 
-            if isinstance(exc, websockets.ConnectionClosed | ConnectionError | OSError) and \
-                    not isinstance(exc, TimeoutError):
+            if isinstance(exc, websockets.ConnectionClosed | ConnectionError | OSError) and not isinstance(
+                exc, TimeoutError
+            ):
                 dropped_at = dropped_at or time.monotonic()  # a replica went away: reconnect, as the browser does
             else:
                 stats.errors.append(f"{page}: {type(exc).__name__}: {str(exc)[:100]}")
@@ -268,8 +271,9 @@ def verify(url: str, stats: Stats) -> list[str]:
             added = sum(e.op == "add" for e in history)
             refused = sum(e.op == "refuse" for e in history)
             if snap is None or len(snap.ledger.releases) != s.accepted or added != s.accepted or refused != s.refused:
-                problems.append(f"session {k}: stored {added} added / {refused} refused, saw {s.accepted} / "
-                                f"{s.refused}")
+                problems.append(
+                    f"session {k}: stored {added} added / {refused} refused, saw {s.accepted} / {s.refused}"
+                )
     finally:
         store.dispose()
     return problems
@@ -294,8 +298,10 @@ def split_at_kill(stats: Stats) -> list[str]:
     if stats.killed_at is None:
         return []
     rows = []
-    for name, keep in (("before the kill", lambda t: t < stats.killed_at),
-                       ("after the kill", lambda t: t >= stats.killed_at)):
+    for name, keep in (
+        ("before the kill", lambda t: t < stats.killed_at),
+        ("after the kill", lambda t: t >= stats.killed_at),
+    ):
         lat = [x for x, t in zip(stats.latencies, stats.ended, strict=True) if keep(t)]
         busy = [(t, b) for t, b in stats.busy if keep(t)]
         cores = ""
@@ -303,8 +309,10 @@ def split_at_kill(stats: Stats) -> list[str]:
             share = (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]) / (os.cpu_count() or 1)
             cores = f"; the machine's cores {share:.0%} busy"
         if lat:
-            rows.append(f"| … {name}: n, p50 / p95{cores} | {len(lat)}, {statistics.median(lat) * 1e3:.0f} / "
-                        f"{pct(lat, .95) * 1e3:.0f} ms | — |")
+            rows.append(
+                f"| … {name}: n, p50 / p95{cores} | {len(lat)}, {statistics.median(lat) * 1e3:.0f} / "
+                f"{pct(lat, 0.95) * 1e3:.0f} ms | — |"
+            )
     return rows
 
 
@@ -329,16 +337,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ramp", type=float, default=20.0)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-cluster.md"))
-    ap.add_argument("--series", help="also write every slider move (seconds from the start, latency) and the "
-                                     "machine's busy CPU over time to this JSON file, to see when the slow moves were")
+    ap.add_argument(
+        "--series",
+        help="also write every slider move (seconds from the start, latency) and the "
+        "machine's busy CPU over time to this JSON file, to see when the slow moves were",
+    )
     a = ap.parse_args(argv)
 
     stats = Stats()
     load0 = os.getloadavg()[0]
     with Cluster(a.replicas, a.port, run_dir=ROOT / ".dpx-data" / "bench-cluster") as cluster:
         pids = cluster.pids()
-        cpu0, t0, busy0, own0 = ({p: cpu_seconds(p) for p in pids}, time.monotonic(), machine_busy(),
-                                 time.process_time())
+        cpu0, t0, busy0, own0 = (
+            {p: cpu_seconds(p) for p in pids},
+            time.monotonic(),
+            machine_busy(),
+            time.process_time(),
+        )
         rss0 = sum(rss_mb(p) for p in pids)
         asyncio.run(drive(a, cluster, stats))
         wall = time.monotonic() - t0
@@ -347,11 +362,18 @@ def main(argv: list[str] | None = None) -> int:
         lost = verify(cluster.database_url, stats)
     stats.errors += lost
     if a.series:
-        Path(a.series).write_text(json.dumps({
-            "killed_at": None if stats.killed_at is None else round(stats.killed_at - t0, 3),
-            "moves": [[round(t - t0, 3), round(x, 4)] for x, t in zip(stats.latencies, stats.ended, strict=True)],
-            "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy],
-            "lag": [[round(t - t0, 2), round(x, 4)] for t, x in stats.lags]}))
+        Path(a.series).write_text(
+            json.dumps(
+                {
+                    "killed_at": None if stats.killed_at is None else round(stats.killed_at - t0, 3),
+                    "moves": [
+                        [round(t - t0, 3), round(x, 4)] for x, t in zip(stats.latencies, stats.ended, strict=True)
+                    ],
+                    "busy": [[round(t - t0, 2), round(b, 2)] for t, b in stats.busy],
+                    "lag": [[round(t - t0, 2), round(x, 4)] for t, x in stats.lags],
+                }
+            )
+        )
     lat, loads = stats.latencies, stats.page_loads
     n_ledgers = sum(s.ledger_id is not None for s in stats.students)
     ok = lambda cond: "ok" if cond else "**MISSED**"  # noqa: E731
@@ -361,21 +383,24 @@ def main(argv: list[str] | None = None) -> int:
         f"reading pace ({a.think[0]:g}–{a.think[1]:g} s between moves, {a.moves} moves per page, the {a.spread} "
         f"values around each slider's default); one replica killed (SIGKILL) at {a.kill_at * a.duration:.0f} s.",
         "",
-        "| measure | value | target |", "|---|---|---|",
+        "| measure | value | target |",
+        "|---|---|---|",
         f"| slider moves and ledger additions completed | {len(lat)} | — |",
-        f"| slider rerun p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} / {pct(lat, .95) * 1e3:.0f} / "
-        f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, .95) <= 0.3)}) |"
-        if lat else "| slider reruns | none | |",
+        f"| slider rerun p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} / {pct(lat, 0.95) * 1e3:.0f} / "
+        f"{max(lat) * 1e3:.0f} ms | p95 ≤ 300 ms ({ok(pct(lat, 0.95) <= 0.3)}) |"
+        if lat
+        else "| slider reruns | none | |",
         *split_at_kill(stats),
         f"| page opens, p50 / p95 / max | {len(loads)}, {statistics.median(loads) * 1e3:.0f} / "
-        f"{pct(loads, .95) * 1e3:.0f} / {max(loads) * 1e3:.0f} ms | p95 ≤ 2 s ({ok(pct(loads, .95) <= 2)}) |"
-        if loads else "| page opens | none | |",
+        f"{pct(loads, 0.95) * 1e3:.0f} / {max(loads) * 1e3:.0f} ms | p95 ≤ 2 s ({ok(pct(loads, 0.95) <= 2)}) |"
+        if loads
+        else "| page opens | none | |",
         f"| errors (exceptions, st.error, timeouts, wrong ledger shown, lost entries) | {len(stats.errors)} | 0 "
         f"({ok(not stats.errors)}) |",
         f"| sessions moved by the kill: reconnected / view restored / ledger restored | {len(stats.reconnects)} / "
         f"{stats.restored_views} / {stats.restored_ledgers} | all |",
-        "| drop → view and ledger back, p50 / max | " + (
-            f"{statistics.median(stats.reconnects):.1f} / {max(stats.reconnects):.1f} s" if stats.reconnects else "—")
+        "| drop → view and ledger back, p50 / max | "
+        + (f"{statistics.median(stats.reconnects):.1f} / {max(stats.reconnects):.1f} s" if stats.reconnects else "—")
         + " | — |",
         f"| ledgers / releases accepted / refused (all read back from PostgreSQL) | {n_ledgers} / {stats.adds} / "
         f"{stats.refusals} | no entry lost ({ok(not lost)}) |",
@@ -384,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
         f"| the machine's CPU: busy / available, of which the load generator | {busy:.0f} / "
         f"{(os.cpu_count() or 1) * wall:.0f} s, {own:.0f} s | — |",
         "| the load generator's own lateness (its event loop), p95 / max | "
-        f"{pct([x for _, x in stats.lags], .95) * 1e3:.0f}"
+        f"{pct([x for _, x in stats.lags], 0.95) * 1e3:.0f}"
         f" / {max((x for _, x in stats.lags), default=0) * 1e3:.0f} ms | — |",
     ]
     if stats.errors:
@@ -392,9 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         for e in stats.errors:
             kinds.setdefault(re.sub(r"\d+(\.\d+)?", "N", e.split(": ", 1)[-1])[:90], []).append(e)
         lines += ["", "Errors by kind (one example each):", ""] + [
-            f"* {len(v)} × {k} — e.g. {v[0][:160]}" for k, v in sorted(kinds.items(), key=lambda x: -len(x[1]))]
-    text = "\n".join(lines) + (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the "
-                               f"end ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+            f"* {len(v)} × {k} — e.g. {v[0][:160]}" for k, v in sorted(kinds.items(), key=lambda x: -len(x[1]))
+        ]
+    text = "\n".join(lines) + (
+        f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the "
+        f"end ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."
+    )
     print(text)
     invalid = not_a_real_run(a.sessions, moves=len(lat), ledgers=n_ledgers, cpu=cpu)
     if invalid:  # e.g. replicas that could not bind their ports, left over from an earlier run, served nothing

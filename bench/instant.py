@@ -109,8 +109,9 @@ def _timed(page, key: str, act, *, server: bool) -> float | None:
     page.evaluate(ARM_JS, sig)
     act()
     try:
-        return float(page.wait_for_function(DONE_JS, arg=[key, sig, server], timeout=20_000, polling="raf")
-                     .json_value())
+        return float(
+            page.wait_for_function(DONE_JS, arg=[key, sig, server], timeout=20_000, polling="raf").json_value()
+        )
     except Exception:  # noqa: BLE001 — no change within the timeout
         return None
 
@@ -134,8 +135,11 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
           .map((g) => JSON.stringify({data: g.data, layout: g.layout,
                                       frames: (g._transitionData || {})._frames || []}).length)""")
         chart = page.locator(".js-plotly-plot").filter(has=page.locator("input.dpx-slider"))
-        chart = next(chart.nth(i) for i in range(chart.count())
-                     if chart.nth(i).evaluate("(g) => g.layout.sliders[0].name") == key)
+        chart = next(
+            chart.nth(i)
+            for i in range(chart.count())
+            if chart.nth(i).evaluate("(g) => g.layout.sliders[0].name") == key
+        )
         proxy = chart.locator("input.dpx-slider")
         # the page's own control (Streamlit's slider thumb), not the in-figure slider's proxy of the same name
         own = page.get_by_role("slider", name=catalogue.get(key).label).and_(page.locator(":not(.dpx-slider)")).first
@@ -150,7 +154,8 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             out["misses"] += t is None
             _settle(page)
             box = page.wait_for_function(  # the chart may be drawn anew by a run meanwhile: wait until it is there
-                f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000).json_value()
+                f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000
+            ).json_value()
             page.mouse.move(box["x"], box["y"])
             page.mouse.down()
             target = box["x"] + box["sign"] * box["step"]
@@ -169,8 +174,9 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
                     if attempt == 2:
                         raise
                     _settle(page)
-            t = _timed(page, key, lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k),
-                       server=True)
+            t = _timed(
+                page, key, lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k), server=True
+            )
             out["sidebar"].append(t) if t is not None else None
             out["misses"] += t is None
             _settle(page)
@@ -211,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
                 s = res[kind]
                 cells.append(f"{statistics.median(s):.0f} / {_p(s, 0.95):.0f} ms" if s else "—")
             charts = ", ".join(f"{b / 1e3:.0f} kB" for b in res["charts"])
-            rows.append(f"| {name} | {key} | {cells[0]} | {cells[1]} | {cells[2]} | "
-                        f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {res['misses']} |")
+            rows.append(
+                f"| {name} | {key} | {cells[0]} | {cells[1]} | {cells[2]} | "
+                f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {res['misses']} |"
+            )
             print(rows[-1], flush=True)
         browser.close()
     load_after = os.getloadavg()

@@ -40,8 +40,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_MS = 300.0
-FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 #: installed before the page loads: follows marimo's run messages on its WebSocket, so the bench knows when the
 #: kernel has finished every cell of a run ("completed-run") and when it is busy
 SOCKET = """(() => {
@@ -90,9 +99,23 @@ def lesson_server(name: str) -> Iterator[str]:
     port = _free_port()
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "marimo", "run", str(ROOT / "notebooks" / f"{name}.py"), "--headless", "--host",
-         "127.0.0.1", "--port", str(port), "--no-token"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "marimo",
+            "run",
+            str(ROOT / "notebooks" / f"{name}.py"),
+            "--headless",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-token",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        env=env,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -130,8 +153,9 @@ def measure(page, moves: int, cold: bool, pause: float = 0.3) -> tuple[list[floa
         time.sleep(pause)
         slider.focus()
         if cold:  # walk on to new values, turning round at either end of the slider
-            now, low, high = (float(slider.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemin",
-                                                                          "aria-valuemax"))
+            now, low, high = (
+                float(slider.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax")
+            )
             if now >= high:
                 direction = "ArrowLeft"
             elif now <= low:
@@ -158,7 +182,8 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between the end of a run and the next move")
     args = parser.parse_args()
     names = [n for n in args.lessons.split(",") if n] or sorted(
-        p.stem for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_"))
+        p.stem for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_")
+    )
 
     from playwright.sync_api import sync_playwright
 
@@ -177,8 +202,16 @@ def main() -> None:
                 cold, cold_done = measure(page, args.walk, cold=True, pause=args.pause)
                 page.close()
             rows.append((name, *_quantiles(warm), *_quantiles(cold), _quantiles(cold_done)[1]))
-            print(name, "back and forth", [round(t) for t in warm], "walking on", [round(t) for t in cold],
-                  "walking on, whole run", [round(t) for t in cold_done], flush=True)
+            print(
+                name,
+                "back and forth",
+                [round(t) for t in warm],
+                "walking on",
+                [round(t) for t in cold],
+                "walking on, whole run",
+                [round(t) for t in cold_done],
+                flush=True,
+            )
         browser.close()
 
     def ok(p95: float) -> str:
@@ -196,8 +229,10 @@ def main() -> None:
         "| lesson | back and forth p50 (ms) | p95 (ms) | ok? | walking on p50 (ms) | p95 (ms) | ok? "
         "| walking on, whole lesson p95 (ms) |",
         "|---|---:|---:|---|---:|---:|---|---:|",
-        *[f"| {n} | {a:.0f} | {b:.0f} | {ok(b)} | {c:.0f} | {d:.0f} | {ok(d)} | {e:.0f} |"
-          for n, a, b, c, d, e in rows],
+        *[
+            f"| {n} | {a:.0f} | {b:.0f} | {ok(b)} | {c:.0f} | {d:.0f} | {ok(d)} | {e:.0f} |"
+            for n, a, b, c, d, e in rows
+        ],
     ]
     text = "\n".join(lines) + "\n"
     print(text)

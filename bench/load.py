@@ -94,8 +94,12 @@ class Session:
         import websockets
 
         self.ws = await websockets.connect(
-            f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
-            origin=f"http://127.0.0.1:{self.port}", max_size=None, open_timeout=60, ping_interval=None,
+            f"ws://127.0.0.1:{self.port}/_stcore/stream",
+            subprotocols=["streamlit"],
+            origin=f"http://127.0.0.1:{self.port}",
+            max_size=None,
+            open_timeout=60,
+            ping_interval=None,
             compression=None,
         )
 
@@ -103,8 +107,9 @@ class Session:
         if self.ws is not None:
             await self.ws.close()
 
-    async def rerun(self, *, page_name: str, page_hash: str, widgets: list | None = None,
-                    fragment_id: str = "") -> RunResult:
+    async def rerun(
+        self, *, page_name: str, page_hash: str, widgets: list | None = None, fragment_id: str = ""
+    ) -> RunResult:
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
         from streamlit.proto.WidgetStates_pb2 import WidgetStates
@@ -194,8 +199,9 @@ PLACEHOLDER = "computing in the background"
 POLL = 0.25  # app.jobs.POLL_SECONDS
 
 
-async def await_panels(sess: Session, res: RunResult, *, page_name: str, page_hash: str, stats: Stats, t0: float,
-                       timeout: float) -> RunResult:
+async def await_panels(
+    sess: Session, res: RunResult, *, page_name: str, page_hash: str, stats: Stats, t0: float, timeout: float
+) -> RunResult:
     """Do what the browser does while background panels compute: poll their fragment every 0.25 s until one poll
     turns into the full rerun that draws them; record the time from ``t0`` (the move) to that rerun's end."""
     while res.placeholders and res.auto_reruns and time.perf_counter() - t0 < timeout:
@@ -242,8 +248,9 @@ async def student(i: int, a, pages: list[tuple[str, str]], stats: Stats, stop_at
             t = time.perf_counter()
             res = await sess.rerun(page_name=page, page_hash=sess.pages.get(page, ""))
             stats.page_loads.append(time.perf_counter() - t)
-            res = await await_panels(sess, res, page_name=page, page_hash=res.page_hash, stats=stats, t0=t,
-                                     timeout=a.timeout)
+            res = await await_panels(
+                sess, res, page_name=page, page_hash=res.page_hash, stats=stats, t0=t, timeout=a.timeout
+            )
             if res.pages and res.page_hash != res.pages.get(page, res.page_hash):
                 stats.errors.append(f"asked for page {page or 'home'!r}, the server ran another one")
             stats.errors += [f"{page or 'home'}: {e}" for e in res.errors]
@@ -259,15 +266,16 @@ async def student(i: int, a, pages: list[tuple[str, str]], stats: Stats, stop_at
                 if a.spread:  # the class follows the teacher: only the few values around the default
                     mid = int(slider.default[0]) if slider.default else len(pool) // 2
                     lo = max(0, min(mid - a.spread // 2, len(pool) - a.spread))
-                    pool = pool[lo:lo + a.spread]
+                    pool = pool[lo : lo + a.spread]
                 option = rnd.choice([o for o in pool if o not in current] or pool)
                 t = time.perf_counter()
                 res = await sess.rerun(page_name=page, page_hash=page_hash, widgets=[slider_state(slider, option)])
                 stats.latencies.append(time.perf_counter() - t)
                 stats.errors += [f"{page or 'home'} ({slider.label}={option}): {e}" for e in res.errors]
                 stats.warnings += res.warnings
-                res = await await_panels(sess, res, page_name=page, page_hash=page_hash, stats=stats, t0=t,
-                                         timeout=a.timeout)
+                res = await await_panels(
+                    sess, res, page_name=page, page_hash=page_hash, stats=stats, t0=t, timeout=a.timeout
+                )
                 slider = pick_slider(res.sliders) or slider
             await asyncio.sleep(rnd.uniform(*a.think))
         except Exception as exc:  # noqa: BLE001 — count, reconnect, carry on
@@ -301,8 +309,9 @@ def pct(s: list[float], q: float) -> float:
 async def drive(a, pids: list[int], pages: list[tuple[str, str]]) -> Stats:
     stats = Stats()
     stop_at = time.monotonic() + a.duration
-    await asyncio.gather(sample_rss(pids, stats, stop_at),
-                         *(student(i, a, pages, stats, stop_at) for i in range(a.sessions)))
+    await asyncio.gather(
+        sample_rss(pids, stats, stop_at), *(student(i, a, pages, stats, stop_at) for i in range(a.sessions))
+    )
     return stats
 
 
@@ -368,8 +377,11 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
     for _ in range(a.trials):
         await asyncio.sleep(3.0)  # the neighbours' jobs fill the queue first
         crowded.append(await heavy_once(a.port, next(mine_crowd), a.timeout, stats))
-        print(f"  noisy: with neighbours {crowded[-1]:.1f} s ({len(served)} neighbour panels drawn so far)",
-              file=sys.stderr, flush=True)
+        print(
+            f"  noisy: with neighbours {crowded[-1]:.1f} s ({len(served)} neighbour panels drawn so far)",
+            file=sys.stderr,
+            flush=True,
+        )
     stats.polls = len(served)
     stop.set()
     for task in crowd:
@@ -377,7 +389,7 @@ async def noisy(a, pids: list[int]) -> tuple[Stats, list[float], list[float]]:
     sampler.cancel()
     worker_peak.cancel()
     await asyncio.gather(*crowd, sampler, worker_peak, return_exceptions=True)
-    stats.page_loads = [*alone_pages, *stats.page_loads[len(alone_pages):]]
+    stats.page_loads = [*alone_pages, *stats.page_loads[len(alone_pages) :]]
     stats.warnings = len(alone_pages)  # (reused: where the crowded trials' page times start)
     return stats, alone, crowded
 
@@ -425,12 +437,13 @@ def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_
         "|",
         "",
         f"Of which the page itself (server-side rerun before the panels): alone "
-        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[:stats.warnings])} s; in the crowd "
-        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[stats.warnings:])} s.",
+        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[: stats.warnings])} s; in the crowd "
+        f"{', '.join(f'{x:.1f}' for x in stats.page_loads[stats.warnings :])} s.",
         "",
         f"Ratio (median over trials of crowd / alone at the same ε) {ratio:.2f}× (target ≤ 3×: "
         f"{'ok' if ratio <= 3 else '**OVER**'}). Errors: {len(stats.errors)}"
-        + (f" (first: {stats.errors[0]})" if stats.errors else "") + ".",
+        + (f" (first: {stats.errors[0]})" if stats.errors else "")
+        + ".",
         f"Memory: server and workers together (sum of PSS) {rss_idle:.0f} MiB idle, peak {peak:.0f} MiB during the "
         f"crowd; largest single worker (RSS) {stats.worker_rss_peak:.0f} MiB (cap: data memory "
         f"{_memory_limit_mib():.0f} MiB a worker).",
@@ -438,8 +451,16 @@ def noisy_report(a, stats: Stats, alone: list[float], crowded: list[float], rss_
     return "\n".join(lines)
 
 
-def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after: float, client_cpu: float = 0.0,
-           load0: float = float("nan")) -> str:
+def report(
+    a,
+    stats: Stats,
+    cpu: float,
+    wall: float,
+    rss_idle: float,
+    rss_after: float,
+    client_cpu: float = 0.0,
+    load0: float = float("nan"),
+) -> str:
     lat, loads = stats.latencies, stats.page_loads
     # docs/architecture.md budgets 40 sessions at reading pace (4–12 s think); a faster pace is a stress test whose
     # only target is that the slider still answers within a second
@@ -449,7 +470,7 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
     def judged(values: list[float], budget: float | None) -> str:
         if budget is None:
             return "—"
-        return f"p95 ≤ {budget * 1e3:.0f} ms ({'ok' if pct(values, .95) <= budget else '**OVER**'})"
+        return f"p95 ≤ {budget * 1e3:.0f} ms ({'ok' if pct(values, 0.95) <= budget else '**OVER**'})"
 
     rss = [r for _, r in stats.rss]
     servers = "one server" if a.replicas == 1 else f"{a.replicas} server processes (sessions pinned round-robin)"
@@ -459,28 +480,40 @@ def report(a, stats: Stats, cpu: float, wall: float, rss_idle: float, rss_after:
         f"(2 cores shared; load average {load0:.2f} at the start), each opening "
         f"random page views ({'default views' if a.no_parts else 'every part and view of every page'}) and moving a "
         f"slider {a.moves}× per page, {a.think[0]:g}–{a.think[1]:g} s think time between "
-        "moves, " + (f"among the {a.spread} values around each slider's default (the class follows the teacher)."
-                     if a.spread else "to any value of the slider (mostly values no cache has seen: a worst case)."),
+        "moves, "
+        + (
+            f"among the {a.spread} values around each slider's default (the class follows the teacher)."
+            if a.spread
+            else "to any value of the slider (mostly values no cache has seen: a worst case)."
+        ),
         "",
-        "| measure | value | target |", "|---|---|---|",
+        "| measure | value | target |",
+        "|---|---|---|",
         f"| slider-move reruns completed | {len(lat)} | — |",
         f"| slider-move rerun latency p50 / p95 / max | {statistics.median(lat) * 1e3:.0f} ms / "
-        f"{pct(lat, .95) * 1e3:.0f} ms"
-        f" / {max(lat) * 1e3:.0f} ms | {judged(lat, slider_budget)} |" if lat else
-        "| slider-move rerun latency | no reruns completed | **FAIL** |",
+        f"{pct(lat, 0.95) * 1e3:.0f} ms"
+        f" / {max(lat) * 1e3:.0f} ms | {judged(lat, slider_budget)} |"
+        if lat
+        else "| slider-move rerun latency | no reruns completed | **FAIL** |",
         f"| page-open reruns completed, p50 / p95 | {len(loads)}, {statistics.median(loads) * 1e3:.0f} ms / "
-        f"{pct(loads, .95) * 1e3:.0f} ms | {judged(loads, open_budget)} |" if loads else "| page-open reruns | 0 | — |",
+        f"{pct(loads, 0.95) * 1e3:.0f} ms | {judged(loads, open_budget)} |"
+        if loads
+        else "| page-open reruns | 0 | — |",
         f"| heavy panels (background jobs): move or page open → panels drawn, n / p50 / p95 | {len(stats.heavy)} / "
-        f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, .95) * 1e3:.0f} ms ({stats.polls} polls) | "
-        "— (the rest of the page is live meanwhile) |" if stats.heavy else
-        f"| heavy panels (background jobs) | none drawn ({stats.polls} polls) | — |",
+        f"{statistics.median(stats.heavy) * 1e3:.0f} ms / {pct(stats.heavy, 0.95) * 1e3:.0f} ms "
+        f"({stats.polls} polls) | "
+        "— (the rest of the page is live meanwhile) |"
+        if stats.heavy
+        else f"| heavy panels (background jobs) | none drawn ({stats.polls} polls) | — |",
         f"| errors (exceptions, st.error, compile errors, timeouts, drops) | {len(stats.errors)} | 0 "
         f"({'ok' if not stats.errors else '**FAIL**'}) |",
         f"| dropped connections | {stats.disconnects} | 0 ({'ok' if not stats.disconnects else '**FAIL**'}) |",
         f"| st.warning alerts (explanations, not errors) | {stats.warnings} | — |",
         f"| server memory (PSS incl. workers) idle (before the load) / start / peak / end / after | {rss_idle:.0f} / "
         f"{rss[0]:.0f} / {max(rss):.0f}"
-        f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |" if rss else "| server RSS | n/a | bounded |",
+        f" / {rss[-1]:.0f} / {rss_after:.0f} MiB | bounded |"
+        if rss
+        else "| server RSS | n/a | bounded |",
         f"| server CPU | {cpu:.0f} s over {wall:.0f} s = {100 * cpu / wall:.0f} % of one core"
         f"{' (summed)' if a.replicas > 1 else ''}; {1e3 * cpu / max(1, len(lat) + len(loads)):.0f} ms per rerun | — |",
         f"| load generator's own CPU (same 2 cores) | {client_cpu:.0f} s | — |",
@@ -496,25 +529,59 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--duration", type=float, default=120.0, help="seconds of load")
     ap.add_argument("--moves", type=int, default=4, help="slider moves per page visit")
-    ap.add_argument("--think", type=float, nargs=2, default=(4.0, 12.0), metavar=("MIN", "MAX"),
-                    help="seconds between moves (uniform); default: a student reading the chart; 1 3 is the stress "
-                    "pace at which one server process runs at capacity")
+    ap.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(4.0, 12.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between moves (uniform); default: a student reading the chart; 1 3 is the stress "
+        "pace at which one server process runs at capacity",
+    )
     ap.add_argument("--ramp", type=float, default=10.0, help="sessions start spread over this many seconds")
-    ap.add_argument("--spread", type=int, default=0, help="move only among this many slider values around the "
-                    "default (a class following the teacher; caches shared by all sessions); 0 = any value")
+    ap.add_argument(
+        "--spread",
+        type=int,
+        default=0,
+        help="move only among this many slider values around the "
+        "default (a class following the teacher; caches shared by all sessions); 0 = any value",
+    )
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a rerun counts as an error")
     ap.add_argument("--pages", default="", help="comma-separated url paths (home = 'home'); default: all pages")
-    ap.add_argument("--no-parts", action="store_true", help="default views only (otherwise every URL-bound tab "
-                    "part of a page is a view of its own, e.g. BR-DP part=Privacy)")
-    ap.add_argument("--replicas", type=int, default=1, help="server processes on PORT, PORT+1, …; session i uses "
-                    "server i mod N (sticky sessions, as a load balancer must do for Streamlit)")
-    ap.add_argument("--server-opt", action="append", default=[], metavar="KEY=VALUE",
-                    help="extra streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable)")
-    ap.add_argument("--noisy", type=int, default=0, metavar="N", help="instead: the noisy-neighbour scenario with N "
-                    "heavy neighbours (see above)")
+    ap.add_argument(
+        "--no-parts",
+        action="store_true",
+        help="default views only (otherwise every URL-bound tab "
+        "part of a page is a view of its own, e.g. BR-DP part=Privacy)",
+    )
+    ap.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="server processes on PORT, PORT+1, …; session i uses "
+        "server i mod N (sticky sessions, as a load balancer must do for Streamlit)",
+    )
+    ap.add_argument(
+        "--server-opt",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="extra streamlit option for the servers, e.g. runner.postScriptGC=false (repeatable)",
+    )
+    ap.add_argument(
+        "--noisy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: the noisy-neighbour scenario with N heavy neighbours (see above)",
+    )
     ap.add_argument("--trials", type=int, default=3, help="victim trials per phase of --noisy (default 3)")
-    ap.add_argument("--head-start", type=float, default=20.0, help="seconds the --noisy neighbours compute before the "
-                    "victim's first crowded trial (default 20)")
+    ap.add_argument(
+        "--head-start",
+        type=float,
+        default=20.0,
+        help="seconds the --noisy neighbours compute before the victim's first crowded trial (default 20)",
+    )
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-load.md"))
     a = ap.parse_args(argv)
 
@@ -523,17 +590,28 @@ def main(argv: list[str] | None = None) -> int:
     from app import registry
 
     wanted = {p.strip() for p in a.pages.split(",") if p.strip()}
-    pages = [(p.url_path, query) for p in registry.available_pages() if not wanted or (p.url_path or "home") in wanted
-             for query in ("", *(() if a.no_parts else other_views(p.script)))]
-    print(f"  load: {len(pages)} views: " + ", ".join(f"{p or 'home'}{'?' + q if q else ''}" for p, q in pages),
-          file=sys.stderr, flush=True)
+    pages = [
+        (p.url_path, query)
+        for p in registry.available_pages()
+        if not wanted or (p.url_path or "home") in wanted
+        for query in ("", *(() if a.no_parts else other_views(p.script)))
+    ]
+    print(
+        f"  load: {len(pages)} views: " + ", ".join(f"{p or 'home'}{'?' + q if q else ''}" for p, q in pages),
+        file=sys.stderr,
+        flush=True,
+    )
     extra = tuple(x for kv in a.server_opt for x in (f"--{kv.split('=', 1)[0]}", kv.split("=", 1)[1]))
     import contextlib
     import os
 
     with contextlib.ExitStack() as stack:
-        procs = [stack.enter_context(app_server(a.port + k, log=ROOT / "artifacts" / f"bench-server-{a.port + k}.log",
-                                                extra=extra)) for k in range(a.replicas)]
+        procs = [
+            stack.enter_context(
+                app_server(a.port + k, log=ROOT / "artifacts" / f"bench-server-{a.port + k}.log", extra=extra)
+            )
+            for k in range(a.replicas)
+        ]
         pids = [p.pid for p in procs]
         rss_idle = sum(rss_mb(p) for p in pids)
         load0 = os.getloadavg()[0]
@@ -545,8 +623,10 @@ def main(argv: list[str] | None = None) -> int:
         rss_after = sum(rss_mb(p) for p in pids)
 
     text = report(a, stats, cpu, wall, rss_idle, rss_after, client_cpu, load0)
-    text += (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
-             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    text += (
+        f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."
+    )
     print(text)
     if a.out:
         prefix, title = section_title(a)
@@ -584,8 +664,10 @@ def main_noisy(a) -> int:
         rss_idle = rss_mb(proc.pid)
         stats, alone, crowded = asyncio.run(noisy(a, [proc.pid]))
     text = noisy_report(a, stats, alone, crowded, rss_idle)
-    text += (f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
-             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    text += (
+        f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."
+    )
     print(text)
     if a.out:
         replace_section(Path(a.out), "## Noisy neighbours", text)

@@ -109,8 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for one move")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results-present.md"))
     ap.add_argument("--verbose", action="store_true", help="print every move's times")
-    ap.add_argument("--dwell", type=float, default=3.0,
-                    help="seconds on each view before the next key press (a teacher speaks for minutes)")
+    ap.add_argument(
+        "--dwell",
+        type=float,
+        default=3.0,
+        help="seconds on each view before the next key press (a teacher speaks for minutes)",
+    )
     a = ap.parse_args(argv)
     global VERBOSE, DWELL_MS
     VERBOSE = a.verbose

@@ -97,8 +97,11 @@ def bench_accounting() -> None:
     row("gaussian_sigma (analytic, 1 call)", lambda: dpcore.gaussian_sigma(1.0, 1e-5), "—", number=20)
     row("gaussian_delta (400 ε)", lambda: dpcore.gaussian_delta(eps_grid, sigma=3.0), "—", number=20)
     row("laplace_delta (400 ε, T = 1)", lambda: dpcore.laplace_delta(eps_grid, scale=1.0), "—", number=20)
-    row("laplace_delta (400 ε, T = 100, PLD, cached PLD)",
-        lambda: dpcore.laplace_delta(eps_grid, scale=1.0, compositions=100), "—")
+    row(
+        "laplace_delta (400 ε, T = 100, PLD, cached PLD)",
+        lambda: dpcore.laplace_delta(eps_grid, scale=1.0, compositions=100),
+        "—",
+    )
 
     def uncached_laplace_epsilon() -> float:
         dpcore.accounting.laplace._laplace_pld.cache_clear()
@@ -106,10 +109,18 @@ def bench_accounting() -> None:
         return dpcore.laplace_epsilon(1e-5, scale=10.0, compositions=1000)
 
     row("laplace_epsilon (T = 1000, PLD, uncached)", uncached_laplace_epsilon, "—", repeat=5)
-    row("10⁶ Gaussian samples", lambda: baseline.sample_noise(10**6, mechanism="gaussian", scale=1.0, rng=0),
-        "≤ 100 ms", 0.1)
-    row("10⁶ Laplace samples", lambda: baseline.sample_noise(10**6, mechanism="laplace", scale=1.0, rng=0),
-        "≤ 100 ms", 0.1)
+    row(
+        "10⁶ Gaussian samples",
+        lambda: baseline.sample_noise(10**6, mechanism="gaussian", scale=1.0, rng=0),
+        "≤ 100 ms",
+        0.1,
+    )
+    row(
+        "10⁶ Laplace samples",
+        lambda: baseline.sample_noise(10**6, mechanism="laplace", scale=1.0, rng=0),
+        "≤ 100 ms",
+        0.1,
+    )
 
     # composition curve T = 1..1000 (Gaussian): closed form vs dp_accounting PLD
     from dp_accounting.pld import privacy_loss_distribution as pld
@@ -125,13 +136,16 @@ def bench_accounting() -> None:
     ours = dpcore.gaussian_epsilon(1e-5, sigma=sigma, compositions=np.array(sample_t))
     err = max(abs(ref[t] - e) for t, e in zip(sample_t, ours, strict=True))
     speedup = per_t * 1000 / ours_p50
-    ROWS.append((
-        "composition curve T = 1..1000, Gaussian: closed form",
-        fmt(ours_p50), "—",
-        f"≥ 100× faster than dp_accounting: dp_accounting ≈ {fmt(per_t * 1000)} for the curve "
-        f"(≈ {speedup:,.0f}×); max |Δε| = {err:.1e} at T ∈ {sample_t}",
-        "ok" if speedup >= 100 and err < 1e-2 else "**OVER**",
-    ))
+    ROWS.append(
+        (
+            "composition curve T = 1..1000, Gaussian: closed form",
+            fmt(ours_p50),
+            "—",
+            f"≥ 100× faster than dp_accounting: dp_accounting ≈ {fmt(per_t * 1000)} for the curve "
+            f"(≈ {speedup:,.0f}×); max |Δε| = {err:.1e} at T ∈ {sample_t}",
+            "ok" if speedup >= 100 and err < 1e-2 else "**OVER**",
+        )
+    )
     bench_laplace_curve_accuracy()
 
 
@@ -149,13 +163,18 @@ def bench_laplace_curve_accuracy() -> None:
     for eps, t_max in ((0.1, 100), (1.0, 1000), (5.0, 100), (12.0, 1000), (20.0, 100)):
         cal = dpcore.calibrate(eps, 1e-5)
         t0 = time.perf_counter()
-        df = compute.composition.__wrapped__(eps, 1e-5, 1.0, "analytic", t_max) if hasattr(
-            compute.composition, "__wrapped__") else compute.composition(eps, 1e-5, 1.0, "analytic", t_max)
+        df = (
+            compute.composition.__wrapped__(eps, 1e-5, 1.0, "analytic", t_max)
+            if hasattr(compute.composition, "__wrapped__")
+            else compute.composition(eps, 1e-5, 1.0, "analytic", t_max)
+        )
         t_ours.append(time.perf_counter() - t0)
         lap = df[df["mechanism"] == "laplace"]
         t0 = time.perf_counter()
-        base = pld.from_laplace_mechanism(cal.laplace_scale, value_discretization_interval=(
-            dpcore.accounting.laplace_discretization(1.0 / cal.laplace_scale)))
+        base = pld.from_laplace_mechanism(
+            cal.laplace_scale,
+            value_discretization_interval=(dpcore.accounting.laplace_discretization(1.0 / cal.laplace_scale)),
+        )
         for t, e in zip(lap["T"], lap["epsilon"], strict=True):
             if t == 1:
                 continue
@@ -163,19 +182,23 @@ def bench_laplace_curve_accuracy() -> None:
             ref = composed.get_epsilon_for_delta(1e-5)  # a grid point: at most one grid step above the exact inverse
             worst = max(worst, composed.get_delta_for_epsilon(float(e)) / 1e-5 - 1.0)  # ≤ 0: sound on its own PLD
             worst_gap = max(worst_gap, float(e) - ref)  # ≤ 0: never more pessimistic than dp_accounting
-            fine = dpcore.laplace_epsilon(1e-5, scale=cal.laplace_scale, compositions=int(t),
-                                          discretization=1e-4)  # a much finer grid
+            fine = dpcore.laplace_epsilon(
+                1e-5, scale=cal.laplace_scale, compositions=int(t), discretization=1e-4
+            )  # a much finer grid
             fine_worst = max(fine_worst, abs(fine - e) / max(1.0, abs(fine)))
             cases += 1
         t_ref.append(time.perf_counter() - t0)
-    ROWS.append((
-        f"baselines page Laplace composition curve vs dp_accounting ({cases} points, ε ∈ 0.1…20)",
-        fmt(statistics.median(t_ours)), fmt(max(t_ours)),
-        f"same accuracy: dp_accounting's δ(our ε) / δ − 1 ≤ {worst:.1e} on the same PLD, our ε − its ε ≤ "
-        f"{worst_gap:.1e} (its ε is a grid point), {fine_worst:.1e} relative to a 1e-4 grid; "
-        f"dp_accounting ≈ {fmt(statistics.median(t_ref))} per curve",
-        "ok" if worst <= 1e-6 and worst_gap <= 1e-6 and fine_worst <= 1e-3 else "**OVER**",
-    ))
+    ROWS.append(
+        (
+            f"baselines page Laplace composition curve vs dp_accounting ({cases} points, ε ∈ 0.1…20)",
+            fmt(statistics.median(t_ours)),
+            fmt(max(t_ours)),
+            f"same accuracy: dp_accounting's δ(our ε) / δ − 1 ≤ {worst:.1e} on the same PLD, our ε − its ε ≤ "
+            f"{worst_gap:.1e} (its ε is a grid point), {fine_worst:.1e} relative to a 1e-4 grid; "
+            f"dp_accounting ≈ {fmt(statistics.median(t_ref))} per curve",
+            "ok" if worst <= 1e-6 and worst_gap <= 1e-6 and fine_worst <= 1e-3 else "**OVER**",
+        )
+    )
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -274,8 +297,9 @@ def bench_pages(n: int = 21, only: str | None = None) -> None:
             values = [_option_value(slider, o) for o in options]
             key = slider.key
             if at.exception:
-                ROWS.append((f"page {page.title} [{tag}]: exception {at.exception[0].message[:60]}", "", "", "",
-                             "**ERROR**"))
+                ROWS.append(
+                    (f"page {page.title} [{tag}]: exception {at.exception[0].message[:60]}", "", "", "", "**ERROR**")
+                )
                 continue
             cold, warm = [], []
             # cold: every run moves the slider to a value not seen before (cache miss): walk down from the top;
@@ -304,14 +328,28 @@ def bench_pages(n: int = 21, only: str | None = None) -> None:
             label = f"page {page.title} [{tag}] ({key}"
             for name, s in (("new value, cold cache", cold[1:]), ("revisited value, warm cache", warm)):
                 p50, p95 = summarize(s)
-                ROWS.append((f"{label}: {name}, n = {len(s)})" + (f" — {errors} error element(s)" if errors else ""),
-                             fmt(p50), fmt(p95), "p95 ≤ 100 ms", verdict(p95, PAGE_BUDGET)))
-            heavy = _heavy_ready(at, key, values[len(order):][:5] or values[:5][::-1])
+                ROWS.append(
+                    (
+                        f"{label}: {name}, n = {len(s)})" + (f" — {errors} error element(s)" if errors else ""),
+                        fmt(p50),
+                        fmt(p95),
+                        "p95 ≤ 100 ms",
+                        verdict(p95, PAGE_BUDGET),
+                    )
+                )
+            heavy = _heavy_ready(at, key, values[len(order) :][:5] or values[:5][::-1])
             if heavy:
                 p50, p95 = summarize(heavy)
-                ROWS.append((f"{label}: heavy panels drawn after a move to a new value (background jobs, polled every "
-                             f"0.25 s as the browser does), n = {len(heavy)})", fmt(p50), fmt(p95),
-                             "— (the rest of the page is live meanwhile)", "—"))
+                ROWS.append(
+                    (
+                        f"{label}: heavy panels drawn after a move to a new value (background jobs, polled every "
+                        f"0.25 s as the browser does), n = {len(heavy)})",
+                        fmt(p50),
+                        fmt(p95),
+                        "— (the rest of the page is live meanwhile)",
+                        "—",
+                    )
+                )
             print(f"  bench: {label}) done", file=sys.stderr, flush=True)
 
 
@@ -352,8 +390,20 @@ def _heavy_ready(at, key: str, values: list) -> list[float]:
 # every public dpcore function
 # ------------------------------------------------------------------------------------------------------------------
 
-MODULES = ("accounting", "baseline", "brdp", "noise_reduction", "filters", "svt", "ldp", "r2dp", "data", "audit",
-           "ledger", "negotiate")
+MODULES = (
+    "accounting",
+    "baseline",
+    "brdp",
+    "noise_reduction",
+    "filters",
+    "svt",
+    "ldp",
+    "r2dp",
+    "data",
+    "audit",
+    "ledger",
+    "negotiate",
+)
 
 
 def _fixtures() -> dict[str, Any]:
@@ -369,8 +419,10 @@ def _fixtures() -> dict[str, Any]:
     rng = np.random.default_rng(0)
     fx["scores"] = np.sort(rng.zipf(1.5, 2000).astype(float))[::-1]
     fx["answers"] = fx["scores"]
-    fx["releases"] = [ledger.gaussian_release(3.73, delta=1e-5, compositions=10, label="g"),
-                      ledger.laplace_release(1.0, compositions=10, label="l")]
+    fx["releases"] = [
+        ledger.gaussian_release(3.73, delta=1e-5, compositions=10, label="g"),
+        ledger.laplace_release(1.0, compositions=10, label="l"),
+    ]
     fx["split"] = svt.split_budget(1.0, c=50)
     pair = None
     try:
@@ -397,110 +449,152 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
     terms = [ldp.logistic_regression_query(np.array([0.5, -0.3, 0.2]), epsilon=1.0).term(1)]
     o: dict[str, Callable[[], object]] = {
         "accounting.epsilon_for_delta": lambda: dpcore.epsilon_for_delta(
-            lambda e: float(dpcore.gaussian_delta(e, sigma=3.0)), 1e-5),
-        "accounting.pld_delta": lambda: dpcore.pld_delta(grid, losses=np.array([-1.0, 0.0, 1.0]),
-                                                         probabilities=np.array([0.2, 0.3, 0.5]), compositions=10),
+            lambda e: float(dpcore.gaussian_delta(e, sigma=3.0)), 1e-5
+        ),
+        "accounting.pld_delta": lambda: dpcore.pld_delta(
+            grid, losses=np.array([-1.0, 0.0, 1.0]), probabilities=np.array([0.2, 0.3, 0.5]), compositions=10
+        ),
         "accounting.pld_profile": lambda: dpcore.pld_profile(lap)(grid),
         "accounting.laplace_delta": lambda: dpcore.laplace_delta(grid, scale=1.0, compositions=10),
         "accounting.laplace_epsilon": lambda: dpcore.laplace_epsilon(1e-5, scale=1.0, compositions=10),
-        "accounting.gaussian_epsilon": lambda: dpcore.gaussian_epsilon(1e-5, sigma=3.73,
-                                                                       compositions=np.arange(1, 1001)),
+        "accounting.gaussian_epsilon": lambda: dpcore.gaussian_epsilon(
+            1e-5, sigma=3.73, compositions=np.arange(1, 1001)
+        ),
         "brdp.optimize (exact accountant, the app's default)": lambda: brdp.optimize(
-            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian"),
+            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian"
+        ),
         "brdp.optimize (paper accountant: Alg. 2 with nested Alg. 1)": lambda: brdp.optimize(
-            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper"),
+            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper"
+        ),
         "brdp.composed_delta": lambda: brdp.composed_delta(grid, compositions=10, plan=plan),
         "brdp.composed_epsilon": lambda: brdp.composed_epsilon(1e-5, compositions=10, plan=plan),
         "brdp.privacy_profile": lambda: brdp.privacy_profile(grid, plan=plan),
-        "brdp.composition_curve": lambda: brdp.composition_curve(np.unique(np.geomspace(1, 100, 12).astype(int)),
-                                                                 plan=plan, delta=1e-5),
+        "brdp.composition_curve": lambda: brdp.composition_curve(
+            np.unique(np.geomspace(1, 100, 12).astype(int)), plan=plan, delta=1e-5
+        ),
         "brdp.loss_distribution": lambda: brdp.loss_distribution(plan),
-        "brdp.acceptance_curve": lambda: brdp.acceptance_curve(np.geomspace(0.1, 10, 40), delta=1e-5, sensitivity=1.0,
-                                                               theta=1.0, kernel="gaussian"),
+        "brdp.acceptance_curve": lambda: brdp.acceptance_curve(
+            np.geomspace(0.1, 10, 40), delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian"
+        ),
         "brdp.experiment_releases": lambda: brdp.experiment_releases(
-            np.random.default_rng(0).normal(50, 10, 1000), query="count", epsilon=1.0, delta=1e-5, sensitivity=1.0,
-            theta=1.0, n_releases=200, rng=0),
+            np.random.default_rng(0).normal(50, 10, 1000),
+            query="count",
+            epsilon=1.0,
+            delta=1e-5,
+            sensitivity=1.0,
+            theta=1.0,
+            n_releases=200,
+            rng=0,
+        ),
         "brdp.sampling_error_std": lambda: brdp.sampling_error_std("count", rate=0.5, n_records=1000),
         "brdp.optimal_sampling_rate": lambda: brdp.optimal_sampling_rate(
-            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, n_records=1000, query="count"),
-        "brdp.simulate_recycler": lambda: brdp.simulate_recycler(100, kernel="gaussian", scale=plan.scale, theta=1.0,
-                                                                 q=plan.q, rng=0),
-        "brdp.subsampled_acceptance": lambda: brdp.subsampled_acceptance(scale=plan.scale, theta=1.0, q=plan.q,
-                                                                         sigma_e=1.0),
+            epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, n_records=1000, query="count"
+        ),
+        "brdp.simulate_recycler": lambda: brdp.simulate_recycler(
+            100, kernel="gaussian", scale=plan.scale, theta=1.0, q=plan.q, rng=0
+        ),
+        "brdp.subsampled_acceptance": lambda: brdp.subsampled_acceptance(
+            scale=plan.scale, theta=1.0, q=plan.q, sigma_e=1.0
+        ),
         "noise_reduction.brownian_path": lambda: nr.brownian_path(eps_levels, n_paths=100, rng=0),
         "noise_reduction.laplace_path": lambda: nr.laplace_path(eps_levels, n_paths=100, rng=0),
         "noise_reduction.backward_martingale": lambda: nr.backward_martingale(
-            nr.brownian_path(eps_levels, n_paths=10, rng=0), eps_levels, lam=1.0),
-        "noise_reduction.release_with_stopping": lambda: nr.release_with_stopping(100.0, epsilons=eps_levels,
-                                                                                 alpha=0.1, rng=0),
-        "noise_reduction.release_many": lambda: nr.release_many(100.0, epsilons=eps_levels, alpha=0.1, n_runs=1000,
-                                                                rng=0),
-        "noise_reduction.relative_error_stop": lambda: nr.relative_error_stop(np.full(50, 100.0), eps_levels,
-                                                                              alpha=0.1),
-        "noise_reduction.cost_comparison": lambda: nr.cost_comparison(np.array([10.0, 100.0, 1000.0]), draws=500,
-                                                                      rng=0),
+            nr.brownian_path(eps_levels, n_paths=10, rng=0), eps_levels, lam=1.0
+        ),
+        "noise_reduction.release_with_stopping": lambda: nr.release_with_stopping(
+            100.0, epsilons=eps_levels, alpha=0.1, rng=0
+        ),
+        "noise_reduction.release_many": lambda: nr.release_many(
+            100.0, epsilons=eps_levels, alpha=0.1, n_runs=1000, rng=0
+        ),
+        "noise_reduction.relative_error_stop": lambda: nr.relative_error_stop(
+            np.full(50, 100.0), eps_levels, alpha=0.1
+        ),
+        "noise_reduction.cost_comparison": lambda: nr.cost_comparison(
+            np.array([10.0, 100.0, 1000.0]), draws=500, rng=0
+        ),
         "noise_reduction.filter_losses": lambda: nr.filter_losses(0.5, n_runs=200, rng=0),
         "noise_reduction.zipf_trials": lambda: nr.zipf_trials(sample_sizes=(8000,), trials=20, rng=0),
         "noise_reduction.zipf_experiment": lambda: nr.zipf_experiment(sample_sizes=(8000,), trials=20, rng=0),
         "noise_reduction.exponential_mechanism": lambda: nr.exponential_mechanism(np.arange(300.0), epsilon=1.0, rng=0),
-        "noise_reduction.brownian_loss": lambda: nr.brownian_loss(np.full(50, 100.3), epsilon=eps_levels, value=100.0,
-                                                                  neighbour=101.0),
-        "noise_reduction.laplace_loss": lambda: nr.laplace_loss(np.full(50, 100.3), epsilon=eps_levels, value=100.0,
-                                                                neighbour=101.0),
-        "svt.run_svt": lambda: svt.run_svt(fx["answers"], threshold=float(np.quantile(fx["answers"], 0.97)),
-                                           epsilon=1.0, c=50, rng=0),
-        "svt.run_method": lambda: svt.run_method("svt-exp-opt" if "svt-exp-opt" in svt.METHODS
-                                                 else next(iter(svt.METHODS)),
-                                                 fx["answers"], threshold=float(np.quantile(fx["answers"], 0.97)),
-                                                 epsilon=1.0, c=50, rng=0),
-        "svt.run_experiment": lambda: svt.run_experiment(fx["scores"], threshold=float(np.quantile(fx["scores"], 0.97)),
-                                                         epsilons=[0.5, 1.0], c=50, n_runs=10, rng=0),
+        "noise_reduction.brownian_loss": lambda: nr.brownian_loss(
+            np.full(50, 100.3), epsilon=eps_levels, value=100.0, neighbour=101.0
+        ),
+        "noise_reduction.laplace_loss": lambda: nr.laplace_loss(
+            np.full(50, 100.3), epsilon=eps_levels, value=100.0, neighbour=101.0
+        ),
+        "svt.run_svt": lambda: svt.run_svt(
+            fx["answers"], threshold=float(np.quantile(fx["answers"], 0.97)), epsilon=1.0, c=50, rng=0
+        ),
+        "svt.run_method": lambda: svt.run_method(
+            "svt-exp-opt" if "svt-exp-opt" in svt.METHODS else next(iter(svt.METHODS)),
+            fx["answers"],
+            threshold=float(np.quantile(fx["answers"], 0.97)),
+            epsilon=1.0,
+            c=50,
+            rng=0,
+        ),
+        "svt.run_experiment": lambda: svt.run_experiment(
+            fx["scores"], threshold=float(np.quantile(fx["scores"], 0.97)), epsilons=[0.5, 1.0], c=50, n_runs=10, rng=0
+        ),
         "svt.upper_bound_topc": lambda: svt.upper_bound_topc(fx["answers"], epsilon=1.0, c=50, rng=0),
-        "svt.selection_metrics": lambda: svt.selection_metrics(np.arange(50), fx["scores"],
-                                                               threshold=float(np.quantile(fx["scores"], 0.97)), c=50),
+        "svt.selection_metrics": lambda: svt.selection_metrics(
+            np.arange(50), fx["scores"], threshold=float(np.quantile(fx["scores"], 0.97)), c=50
+        ),
         "svt.pattern_probability": lambda: svt.pattern_probability(
-            np.array([0.0, 5.0, -3.0]), [False, True, False], threshold=0.0,
-            threshold_scale=split.threshold_scale, query_scale=split.query_scale),
+            np.array([0.0, 5.0, -3.0]),
+            [False, True, False],
+            threshold=0.0,
+            threshold_scale=split.threshold_scale,
+            query_scale=split.query_scale,
+        ),
         "svt.optimal_correction (analytic)": lambda: svt.optimal_correction(1.0, c=50, k=50),
         "svt.optimal_correction (numeric, FFT)": lambda: svt.optimal_correction(1.0, c=50, k=50, method="numeric"),
         "svt.correction_term": lambda: svt.correction_term(split.threshold_scale, split.query_scale, k=50),
         "svt.discretise_comparison": lambda: svt.discretise_comparison(split.threshold_scale, split.query_scale),
         "svt.sample_noise (10⁶ samples)": lambda: svt.sample_noise("exponential", 1.0, 10**6, rng=0),
         "svt.accuracy_bound": lambda: svt.accuracy_bound(50, 0.05, 1.0),
-        "ldp.transcript_log_likelihood": lambda: ldp.transcript_log_likelihood(fx["tables"],
-                                                                               [fx["table"].outputs[0]] * 3),
+        "ldp.transcript_log_likelihood": lambda: ldp.transcript_log_likelihood(
+            fx["tables"], [fx["table"].outputs[0]] * 3
+        ),
         "ldp.generalized_randomized_response": lambda: ldp.generalized_randomized_response(1.0, categories=range(5)),
         "ldp.two_point": lambda: ldp.two_point(1.0, np.linspace(0, 1, 11)),
         "ldp.two_point_sample": lambda: ldp.two_point_sample(np.linspace(0, 1, 10_000), epsilon=1.0, rng=0),
         "ldp.mean_estimate": lambda: ldp.mean_estimate(
-            ldp.two_point_sample(np.linspace(0, 1, 1000), epsilon=1.0, rng=0), epsilon=1.0),
+            ldp.two_point_sample(np.linspace(0, 1, 1000), epsilon=1.0, rng=0), epsilon=1.0
+        ),
         "ldp.running_example_query": lambda: ldp.running_example_query(2),
         "ldp.posterior": lambda: ldp.posterior(np.full(11, 1 / 11), ldp.running_example_query(2).log_prob[:, 0]),
-        "ldp.knowledge_gain": lambda: ldp.knowledge_gain(np.arange(11) < 5, np.full(11, 1 / 11),
-                                                         ldp.running_example_query(2).log_prob[:, 0]),
+        "ldp.knowledge_gain": lambda: ldp.knowledge_gain(
+            np.arange(11) < 5, np.full(11, 1 / 11), ldp.running_example_query(2).log_prob[:, 0]
+        ),
         "ldp.lemma32_construction": lambda: ldp.lemma32_construction(ldp.running_example_query(2).log_prob[:, 0]),
-        "ldp.g_leakage": lambda: ldp.g_leakage(np.eye(11), np.full(11, 1 / 11),
-                                               ldp.running_example_query(2).log_prob[:, 0]),
+        "ldp.g_leakage": lambda: ldp.g_leakage(
+            np.eye(11), np.full(11, 1 / 11), ldp.running_example_query(2).log_prob[:, 0]
+        ),
         "ldp.enumerate_interaction": lambda: ldp.example3_transcripts(),
         "ldp.composition_output_losses": lambda: ldp.composition_output_losses(fx["tables"]),
-        "ldp.acceptance_regions": lambda: ldp.acceptance_regions(np.log(np.full(11, 1 / 11)), 2.0,
-                                                                 epsilons=np.linspace(0.1, 2, 20),
-                                                                 slopes=np.linspace(-2, 2, 20)),
-        "ldp.simulate_accepted_counts": lambda: ldp.simulate_accepted_counts([fx["table"]], 5.0, true_value=0,
-                                                                             n_runs=200, rng=0),
+        "ldp.acceptance_regions": lambda: ldp.acceptance_regions(
+            np.log(np.full(11, 1 / 11)), 2.0, epsilons=np.linspace(0.1, 2, 20), slopes=np.linspace(-2, 2, 20)
+        ),
+        "ldp.simulate_accepted_counts": lambda: ldp.simulate_accepted_counts(
+            [fx["table"]], 5.0, true_value=0, n_runs=200, rng=0
+        ),
         "ldp.filter_timeline": lambda: ldp.filter_timeline(fx["tables"] * 5, 5.0, true_value=0, rng=0),
         "ldp.rr_expected_accepted": lambda: ldp.rr_expected_accepted(1.0, 5.0),
         "ldp.rr_accepted_pmf": lambda: ldp.rr_accepted_pmf(1.0, 5.0),
         "ldp.linear_regression_query": lambda: ldp.linear_regression_query(np.ones(3), epsilon=1.0),
-        "ldp.truncated_regression_query": lambda: ldp.truncated_regression_query(np.ones(3), epsilon=1.0, low=-1,
-                                                                                 high=1),
+        "ldp.truncated_regression_query": lambda: ldp.truncated_regression_query(
+            np.ones(3), epsilon=1.0, low=-1, high=1
+        ),
         "ldp.logistic_regression_query": lambda: ldp.logistic_regression_query(np.ones(3), epsilon=1.0),
         "ldp.regression_experiment": lambda: ldp.regression_experiment("logistic", budgets=(5,), n_runs=5, rng=0),
         "ldp.logistic_median_reproduction": lambda: ldp.logistic_median_reproduction(n_runs=5),
         "ldp.linear_median_mismatch": lambda: ldp.linear_median_mismatch(n_runs=5),
         "ldp.healthcare_losses": lambda: ldp.healthcare_losses(tol=1e-3),
-        "ldp.grouped_realized_loss": lambda: ldp.grouped_realized_loss(np.log(np.random.default_rng(0).uniform(
-            0.1, 1, (20, 11))), group_size=10),
+        "ldp.grouped_realized_loss": lambda: ldp.grouped_realized_loss(
+            np.log(np.random.default_rng(0).uniform(0.1, 1, (20, 11))), group_size=10
+        ),
         "r2dp.two_point_for_epsilon": lambda: r2dp.two_point_for_epsilon(0.2, 2.0, epsilon=1.0),
         "r2dp.scale_for_epsilon": lambda: r2dp.scale_for_epsilon(law, 1.0),
         "r2dp.noise_density": lambda: r2dp.noise_density(grid, law),
@@ -511,8 +605,9 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
         "r2dp.scale_pdf": lambda: r2dp.scale_pdf(law, np.linspace(0.1, 5, 200)),
         "r2dp.usefulness_curves": lambda: r2dp.usefulness_curves(np.geomspace(0.1, 10, 40), gamma=1.0),
         "r2dp.improvement_map": lambda: r2dp.improvement_map(np.geomspace(0.1, 10, 20), np.geomspace(0.1, 10, 20)),
-        "r2dp.gamma_landscape": lambda: r2dp.gamma_landscape(np.linspace(0.5, 5, 30), np.linspace(0.1, 2, 30),
-                                                             gamma=1.0),
+        "r2dp.gamma_landscape": lambda: r2dp.gamma_landscape(
+            np.linspace(0.5, 5, 30), np.linspace(0.1, 2, 30), gamma=1.0
+        ),
         "r2dp.gamma_theta_for_epsilon": lambda: r2dp.gamma_theta_for_epsilon(np.linspace(0.5, 5, 50), epsilon=1.0),
         "r2dp.gaussian_usefulness": lambda: r2dp.gaussian_usefulness(np.array([1.0, 2.0]), gamma=1.0),
         "r2dp.gaussian_mixture_delta": lambda: r2dp.gaussian_mixture_delta(1.0, sigmas=np.array([3.0, 5.0])),
@@ -521,15 +616,19 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
         "r2dp.optimize (two_point)": lambda: r2dp.optimize(epsilon=1.0, gamma=1.0),
         "r2dp.staircase_optimal_r": lambda: r2dp.staircase_optimal_r(1.0, gamma=1.0),
         "r2dp.two_point_lp": lambda: r2dp.two_point_lp(epsilon=1.0, gamma=1.0, atoms=2000),
-        "filters.filter_from_dict": lambda: filters.filter_from_dict(filters.PrivacyFilter(1.0, 1e-6).to_dict())
-        if hasattr(filters.PrivacyFilter(1.0, 1e-6), "to_dict") else None,
+        "filters.filter_from_dict": lambda: (
+            filters.filter_from_dict(filters.PrivacyFilter(1.0, 1e-6).to_dict())
+            if hasattr(filters.PrivacyFilter(1.0, 1e-6), "to_dict")
+            else None
+        ),
         "data.svt_dataset": lambda: data.svt_dataset(data.SVT_DATASETS[0], rng=0),
         "data.item_supports": lambda: data.item_supports(**_table2_kwargs(data)),
         "data.transaction_scores": lambda: data.transaction_scores(**_table2_kwargs(data), rng=0),
         "ledger.zcdp_cost": lambda: ledger.zcdp_cost(fx["releases"][0]),
         "ledger.from_json": lambda: ledger.from_json(ledger.Ledger(releases=tuple(fx["releases"])).to_json()),
-        "ledger.from_csv": lambda: ledger.from_csv(ledger.Ledger(releases=tuple(fx["releases"])).to_csv(),
-                                                   base=ledger.Ledger()),
+        "ledger.from_csv": lambda: ledger.from_csv(
+            ledger.Ledger(releases=tuple(fx["releases"])).to_csv(), base=ledger.Ledger()
+        ),
         "negotiate.accuracy": lambda: negotiate.accuracy("laplace", 1.0),
         "negotiate.epsilon_for_accuracy": lambda: negotiate.epsilon_for_accuracy(),
         "negotiate.accuracy_for_epsilon": lambda: negotiate.accuracy_for_epsilon(1.0),
@@ -540,26 +639,30 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
         from dpcore import audit
 
         p = fx["pair"]
-        o.update({
-            "audit.epsilon_lower_bound": lambda: audit.epsilon_lower_bound(p.out_d, p.out_dprime, delta=1e-5),
-            "audit.delta_lower_bound": lambda: audit.delta_lower_bound(p.out_d, p.out_dprime, epsilon=1.0),
-            "audit.likelihood_ratios": lambda: audit.likelihood_ratios(p.out_d, p.out_dprime),
-            "audit.bound_vs_n": lambda: audit.bound_vs_n(p.out_d, p.out_dprime, sizes=[1000, 5000, 20_000]),
-            "audit.clopper_pearson": lambda: audit.clopper_pearson(np.arange(100), 1000),
-            "audit.audit": lambda: audit.audit("laplace", epsilon=1.0, delta=1e-5, n=20_000, rng=0),
-            "audit.audit_table": lambda: audit.audit_table(epsilon=1.0, delta=1e-5, n=20_000, rng=0),
-            "audit.histogram": lambda: audit.histogram(p.out_d, p.out_dprime),
-            "audit.sample_pair": lambda: audit.sample_pair("laplace", epsilon=1.0, delta=1e-5, n=20_000, rng=0),
-        })
+        o.update(
+            {
+                "audit.epsilon_lower_bound": lambda: audit.epsilon_lower_bound(p.out_d, p.out_dprime, delta=1e-5),
+                "audit.delta_lower_bound": lambda: audit.delta_lower_bound(p.out_d, p.out_dprime, epsilon=1.0),
+                "audit.likelihood_ratios": lambda: audit.likelihood_ratios(p.out_d, p.out_dprime),
+                "audit.bound_vs_n": lambda: audit.bound_vs_n(p.out_d, p.out_dprime, sizes=[1000, 5000, 20_000]),
+                "audit.clopper_pearson": lambda: audit.clopper_pearson(np.arange(100), 1000),
+                "audit.audit": lambda: audit.audit("laplace", epsilon=1.0, delta=1e-5, n=20_000, rng=0),
+                "audit.audit_table": lambda: audit.audit_table(epsilon=1.0, delta=1e-5, n=20_000, rng=0),
+                "audit.histogram": lambda: audit.histogram(p.out_d, p.out_dprime),
+                "audit.sample_pair": lambda: audit.sample_pair("laplace", epsilon=1.0, delta=1e-5, n=20_000, rng=0),
+            }
+        )
     if terms:
         lo, hi = -np.ones(terms[0].a.size), np.ones(terms[0].a.size)
-        o.update({
-            "ldp.minimize_dc": lambda: ldp.minimize_dc(terms, lo, hi),
-            "ldp.log_likelihood_bounds": lambda: ldp.log_likelihood_bounds(terms, lo, hi),
-            "ldp.single_term_loss": lambda: ldp.single_term_loss(terms[0], lo, hi),
-            "ldp.secant_relaxation": lambda: ldp.secant_relaxation(terms[0], -1.0, 1.0),
-            "ldp.grouped_loss_bound": lambda: ldp.grouped_loss_bound(terms * 3, lo, hi, group_size=3),
-        })
+        o.update(
+            {
+                "ldp.minimize_dc": lambda: ldp.minimize_dc(terms, lo, hi),
+                "ldp.log_likelihood_bounds": lambda: ldp.log_likelihood_bounds(terms, lo, hi),
+                "ldp.single_term_loss": lambda: ldp.single_term_loss(terms[0], lo, hi),
+                "ldp.secant_relaxation": lambda: ldp.secant_relaxation(terms[0], -1.0, 1.0),
+                "ldp.grouped_loss_bound": lambda: ldp.grouped_loss_bound(terms * 3, lo, hi, group_size=3),
+            }
+        )
     return o
 
 
@@ -570,17 +673,60 @@ def _table2_kwargs(data) -> dict[str, Any]:
 
 #: Generic representative values by parameter name (app defaults).
 BY_NAME: dict[str, Any] = {
-    "epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0, "sigma": 3.73, "scale": 1.0, "theta": 1.0, "q": 0.5,
-    "kernel": "gaussian", "mechanism": "laplace", "compositions": 10, "rho": 0.1, "prior": 0.1, "confidence": 0.95,
-    "x": np.linspace(-5, 5, 400), "z": np.linspace(-5, 5, 400), "d": np.linspace(-5, 5, 400),
+    "epsilon": 1.0,
+    "delta": 1e-5,
+    "sensitivity": 1.0,
+    "sigma": 3.73,
+    "scale": 1.0,
+    "theta": 1.0,
+    "q": 0.5,
+    "kernel": "gaussian",
+    "mechanism": "laplace",
+    "compositions": 10,
+    "rho": 0.1,
+    "prior": 0.1,
+    "confidence": 0.95,
+    "x": np.linspace(-5, 5, 400),
+    "z": np.linspace(-5, 5, 400),
+    "d": np.linspace(-5, 5, 400),
     "w": np.linspace(-5, 5, 400),
-    "r": 1.0, "u": np.linspace(-5, 5, 400), "v": np.linspace(0, 10, 400), "k": 50, "c": 50, "beta": 0.05, "alpha": 0.1,
-    "gamma": 1.0, "g": np.linspace(0.1, 5, 100), "n": 10**5, "rng": 0, "epsilon_y": 0.6, "p_theta": 0.7, "rate": 0.5,
-    "threshold_scale": 2.0, "query_scale": 1.0, "noise": "exponential", "epsilons": np.geomspace(1e-3, 1.0, 50),
-    "log_likelihood": np.log([0.7, 0.3]), "probabilities": [[0.7, 0.3], [0.3, 0.7]], "power": 2,
-    "epsilon_start": 0.01, "epsilon_max": 1.0, "value": 100.0, "epsilon_stop": 0.5, "traverses": 2, "a": 0.75,
-    "budget_epsilon": 10.0, "budget_delta": 1e-5, "label": "bench", "statement": np.arange(2) < 1, "n_items": 10_000,
-    "law": None, "plan": None, "release": 0.3, "neighbour": 1.0, "lam": 1.0,
+    "r": 1.0,
+    "u": np.linspace(-5, 5, 400),
+    "v": np.linspace(0, 10, 400),
+    "k": 50,
+    "c": 50,
+    "beta": 0.05,
+    "alpha": 0.1,
+    "gamma": 1.0,
+    "g": np.linspace(0.1, 5, 100),
+    "n": 10**5,
+    "rng": 0,
+    "epsilon_y": 0.6,
+    "p_theta": 0.7,
+    "rate": 0.5,
+    "threshold_scale": 2.0,
+    "query_scale": 1.0,
+    "noise": "exponential",
+    "epsilons": np.geomspace(1e-3, 1.0, 50),
+    "log_likelihood": np.log([0.7, 0.3]),
+    "probabilities": [[0.7, 0.3], [0.3, 0.7]],
+    "power": 2,
+    "epsilon_start": 0.01,
+    "epsilon_max": 1.0,
+    "value": 100.0,
+    "epsilon_stop": 0.5,
+    "traverses": 2,
+    "a": 0.75,
+    "budget_epsilon": 10.0,
+    "budget_delta": 1e-5,
+    "label": "bench",
+    "statement": np.arange(2) < 1,
+    "n_items": 10_000,
+    "law": None,
+    "plan": None,
+    "release": 0.3,
+    "neighbour": 1.0,
+    "lam": 1.0,
 }
 
 
@@ -599,8 +745,11 @@ def _auto_call(fn: Callable, fx: dict[str, Any]) -> Callable[[], object]:
             val = BY_NAME[p.name]
         else:
             raise KeyError(f"no representative value for parameter {p.name!r}")
-        (args.append(val) if p.kind == p.POSITIONAL_ONLY or (p.kind == p.POSITIONAL_OR_KEYWORD and not kwargs)
-         else kwargs.__setitem__(p.name, val))
+        (
+            args.append(val)
+            if p.kind == p.POSITIONAL_ONLY or (p.kind == p.POSITIONAL_OR_KEYWORD and not kwargs)
+            else kwargs.__setitem__(p.name, val)
+        )
     return lambda: fn(*args, **kwargs)
 
 
@@ -622,8 +771,13 @@ def bench_functions(only: str | None = None) -> None:
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     fx = _fixtures()
     overrides = _overrides(fx)
-    sampled = {"baseline.sample_noise", "brdp.sample_outputs", "r2dp.sample_noise", "r2dp.sample_staircase",
-               "svt.sample_noise"}
+    sampled = {
+        "baseline.sample_noise",
+        "brdp.sample_outputs",
+        "r2dp.sample_noise",
+        "r2dp.sample_staircase",
+        "svt.sample_noise",
+    }
     for modname in MODULES:
         if only and only != modname:
             continue
@@ -735,9 +889,11 @@ def profile_page(script: str, *, epsilon: float, query: dict[str, str], top: int
         state["on"] = False
     finally:
         lsr.LocalScriptRunner._run_script_thread = real
-    print(f"pages/{script} {query or ''}: {slider.key} → {value} (never seen): {cpu * 1e3:.0f} ms CPU, "
-          f"{wall * 1e3:.0f} ms "
-          f"wall under cProfile; exceptions: {len(at.exception)}, st.error: {len(at.error)}")
+    print(
+        f"pages/{script} {query or ''}: {slider.key} → {value} (never seen): {cpu * 1e3:.0f} ms CPU, "
+        f"{wall * 1e3:.0f} ms "
+        f"wall under cProfile; exceptions: {len(at.exception)}, st.error: {len(at.error)}"
+    )
     stats = pstats.Stats(prof)
     stats.sort_stats("cumulative").print_stats(r"(dpcore|app|pages)/", top)
     if os.environ.get("DPX_PROFILE_DUMP"):
@@ -790,8 +946,11 @@ def bench_laplace_accounting(delta: float = 1e-6, out: Path | None = ROOT / "ben
             return dpcore.laplace_epsilon(delta, scale=1 / eps0, compositions=t, discretization=discretization)
 
         def lib(eps0: float = eps0, h: float = h, t: int = t) -> float:
-            return pld.from_laplace_mechanism(1 / eps0, value_discretization_interval=h).self_compose(t) \
+            return (
+                pld.from_laplace_mechanism(1 / eps0, value_discretization_interval=h)
+                .self_compose(t)
                 .get_epsilon_for_delta(delta)
+            )
 
         t_ours, e = _best_of(ours, 3)
         t_lib, _ = _best_of(lib, 1 if t > 1000 else 3)
@@ -812,11 +971,16 @@ def bench_laplace_accounting(delta: float = 1e-6, out: Path | None = ROOT / "ben
             fixed = f"{_best_of(functools.partial(ours, discretization=1e-3), 1)[0] * 1e3:.0f} ms"
         else:
             fixed = "—"
-        lines.append(f"| {eps0:g} | {t} | {h:.3g} | {e:.8g} | {gap:+.1e} | {t_ours * 1e3:.0f} ms | "
-                     f"{t_lib * 1e3:.0f} ms | {t_lib / t_ours:.1f}× | {fixed} |")
+        lines.append(
+            f"| {eps0:g} | {t} | {h:.3g} | {e:.8g} | {gap:+.1e} | {t_ours * 1e3:.0f} ms | "
+            f"{t_lib * 1e3:.0f} ms | {t_lib / t_ours:.1f}× | {fixed} |"
+        )
         print(lines[-1], flush=True)
-    lines += ["", f"Largest |gap|: {worst:.1e}. Machine: {os.cpu_count()} cores, load average "
-              f"{os.getloadavg()[0]:.2f} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."]
+    lines += [
+        "",
+        f"Largest |gap|: {worst:.1e}. Machine: {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).",
+    ]
     text = "\n".join(lines) + "\n"
     if out is not None:
         Path(out).write_text(text)
@@ -834,14 +998,21 @@ def table() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("accounting", "pages", "functions", "laplace"),
-                    help="run one group of rows; 'laplace' writes bench/results-accounting.md only")
+    ap.add_argument(
+        "--only",
+        choices=("accounting", "pages", "functions", "laplace"),
+        help="run one group of rows; 'laplace' writes bench/results-accounting.md only",
+    )
     ap.add_argument("--page", help="only pages whose script name contains this")
     ap.add_argument("--module", help="only this dpcore module (functions group)")
     ap.add_argument("--runs", type=int, default=21, help="reruns per page measurement (default 21)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results.md"), help="Markdown file to write ('' = none)")
-    ap.add_argument("--profile", metavar="SCRIPT", help="instead: cProfile one cold rerun of pages/SCRIPT (e.g. "
-                    "baselines.py) and print the top calls; with --eps and --query part=filter,view=reproduce")
+    ap.add_argument(
+        "--profile",
+        metavar="SCRIPT",
+        help="instead: cProfile one cold rerun of pages/SCRIPT (e.g. "
+        "baselines.py) and print the top calls; with --eps and --query part=filter,view=reproduce",
+    )
     ap.add_argument("--eps", type=float, default=20.0, help="ε for --profile (default 20, the costliest for PLDs)")
     ap.add_argument("--query", default="", help="URL-bound choices for --profile, e.g. part=filter")
     a = ap.parse_args(argv)
@@ -867,9 +1038,11 @@ def main(argv: list[str] | None = None) -> None:
     out = table()
     print(out)
     over = sum(r[4] == "**OVER**" for r in ROWS)
-    footer = (f"\n\n{over} row(s) over budget. Machine: {os.cpu_count()} cores, load average "
-              f"{os.getloadavg()[0]:.2f}; run took {time.perf_counter() - start:.0f} s "
-              f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}).")
+    footer = (
+        f"\n\n{over} row(s) over budget. Machine: {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f}; run took {time.perf_counter() - start:.0f} s "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})."
+    )
     print(footer)
     if a.out:
         Path(a.out).write_text("# DP Explorer benchmark (bench/run.py)\n\n" + out + footer + "\n")

@@ -31,8 +31,9 @@ def main(url: str) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     wide = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                    args=["--headless=new", "--no-sandbox"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=["--headless=new", "--no-sandbox"]
+        )
         for kind, (w, h) in SIZES.items():
             page = browser.new_page(viewport={"width": w, "height": h})
             for info in registry.available_pages():

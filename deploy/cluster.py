@@ -61,8 +61,14 @@ def nginx_conf(run: Path, listen: int, ports: list[int], limits: dict[str, str] 
 class Cluster:
     """Start and stop PostgreSQL (optional), the replicas and nginx; :meth:`stop_replica` kills one replica."""
 
-    def __init__(self, replicas: int = 3, port: int = 8600, database_url: str | None = None,
-                 run_dir: Path | None = None, server_opts: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        replicas: int = 3,
+        port: int = 8600,
+        database_url: str | None = None,
+        run_dir: Path | None = None,
+        server_opts: tuple[str, ...] = (),
+    ):
         self.n, self.port = replicas, port
         self.ports = [port + 1 + i for i in range(replicas)]
         self.run = Path(run_dir or ROOT / ".dpx-data" / "cluster")
@@ -84,11 +90,32 @@ class Cluster:
         self.stop()
 
     def _replica(self, port: int) -> subprocess.Popen:
-        env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT),
-               "STREAMLIT_SERVER_COOKIE_SECRET": self.secret, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.port", str(port),
-               "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-               "--browser.gatherUsageStats", "false", *(f"--{o}" for o in self.server_opts)]
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "PYTHONPATH": str(ROOT),
+            "STREAMLIT_SERVER_COOKIE_SECRET": self.secret,
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app" / "serve.py"),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--server.fileWatcherType",
+            "none",
+            "--browser.gatherUsageStats",
+            "false",
+            *(f"--{o}" for o in self.server_opts),
+        ]
         log = open(self.run / f"replica-{port}.log", "ab")  # noqa: SIM115 — lives as long as the process
         return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -107,8 +134,11 @@ class Cluster:
         self.procs = [self._replica(p) for p in self.ports]
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         (self.run / "nginx.conf").write_text(nginx_conf(self.run, self.port, self.ports))
-        self.nginx = subprocess.Popen([nginx, "-p", str(self.run), "-c", str(self.run / "nginx.conf"),
-                                       "-g", "daemon off;"], cwd=self.run, start_new_session=True)
+        self.nginx = subprocess.Popen(
+            [nginx, "-p", str(self.run), "-c", str(self.run / "nginx.conf"), "-g", "daemon off;"],
+            cwd=self.run,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 180
         while not all(healthy(p) for p in self.ports) or not healthy(self.port):
             if time.monotonic() > deadline:
@@ -148,9 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     cluster = Cluster(a.replicas, a.port, a.database_url)
     cluster.start()
-    print(f"DP Explorer on http://127.0.0.1:{a.port}/ ({a.replicas} replicas on ports {cluster.ports[0]}–"
-          f"{cluster.ports[-1]}, ledgers in {'PostgreSQL' if cluster.pg else a.database_url}). Ctrl-C stops it.",
-          flush=True)
+    print(
+        f"DP Explorer on http://127.0.0.1:{a.port}/ ({a.replicas} replicas on ports {cluster.ports[0]}–"
+        f"{cluster.ports[-1]}, ledgers in {'PostgreSQL' if cluster.pg else a.database_url}). Ctrl-C stops it.",
+        flush=True,
+    )
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     try:

@@ -91,8 +91,17 @@ def stand_in_base(tag: str = BASE, rebuild: bool = False) -> str:
 def _make_base(tag: str) -> None:
     with tempfile.TemporaryDirectory(prefix="dpx-base-") as work:
         root = Path(work) / "rootfs"
-        _run(["debootstrap", "--variant=minbase", "--include=python3,python3-pip,ca-certificates", "bookworm",
-              str(root), MIRROR], timeout=1200)
+        _run(
+            [
+                "debootstrap",
+                "--variant=minbase",
+                "--include=python3,python3-pip,ca-certificates",
+                "bookworm",
+                str(root),
+                MIRROR,
+            ],
+            timeout=1200,
+        )
         for name, target in (("python", "/usr/bin/python3"), ("pip", "/usr/bin/pip3")):
             (root / "usr/local/bin" / name).symlink_to(target)
         (root / "usr/lib/python3.11/EXTERNALLY-MANAGED").unlink(missing_ok=True)
@@ -108,8 +117,19 @@ def _make_base(tag: str) -> None:
 def build(tag: str = IMAGE, context: Path = ROOT) -> str:
     """``podman build`` of the Dockerfile on the stand-in base, in Docker's format (which keeps the HEALTHCHECK)."""
     base = stand_in_base()
-    args = ["build", "--format", "docker", "--network", "host", *limits(), "--build-arg", f"PYTHON_IMAGE={base}",
-            "-t", tag, str(context)]
+    args = [
+        "build",
+        "--format",
+        "docker",
+        "--network",
+        "host",
+        *limits(),
+        "--build-arg",
+        f"PYTHON_IMAGE={base}",
+        "-t",
+        tag,
+        str(context),
+    ]
     with _only_one_at_a_time("dpx-image-build"):  # a second build at once waits, then takes the first one's layers
         try:
             podman(*args, timeout=1800)

@@ -87,27 +87,64 @@ class PostgresServer:
                 os.setgid(user.pw_gid)
                 os.setuid(user.pw_uid)
 
-        env = {"PATH": f"{self.bindir}:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(self.root),
-               "PGPASSWORD": self.password}
-        return subprocess.run([str(self.bindir / args[0]), *args[1:]], preexec_fn=demote, env=env, cwd=self.root,
-                              capture_output=True, text=True, timeout=120, check=check)
+        env = {
+            "PATH": f"{self.bindir}:/usr/bin:/bin",
+            "LC_ALL": "C.UTF-8",
+            "HOME": str(self.root),
+            "PGPASSWORD": self.password,
+        }
+        return subprocess.run(
+            [str(self.bindir / args[0]), *args[1:]],
+            preexec_fn=demote,
+            env=env,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=check,
+        )
 
     def _pg_ctl_start(self) -> None:
-        opts = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200 "
-                "-c shared_buffers=32MB")
+        opts = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB"
+        )
         self.run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
 
     def start(self, database: str = "dpx") -> None:
         """initdb with a generated password (first time only), start, and create ``database``."""
         if not (self.data / "PG_VERSION").exists():
             self._new_password()
-            self.run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=scram-sha-256",
-                     f"--pwfile={self.password_file}", "-E", "UTF8", "--no-sync")
+            self.run(
+                "initdb",
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=scram-sha-256",
+                f"--pwfile={self.password_file}",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            )
         elif not self.password:  # made by an older version with trust authentication: give it a password now
             self._pg_ctl_start()
             self._new_password()
-            self.run("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-q",
-                     "-v", "ON_ERROR_STOP=1", "-c", f"ALTER ROLE postgres PASSWORD '{self.password}'")
+            self.run(
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                f"ALTER ROLE postgres PASSWORD '{self.password}'",
+            )
             self.stop()
             (self.data / "pg_hba.conf").write_text(HBA)
         self._pg_ctl_start()

@@ -206,6 +206,7 @@ def bounded(
     if math.isfinite(x) and abs(x) > cap:
         lo, hi = max(low, -cap), min(high, cap)
         extra = " (or inf)" if allow_inf else ""
-        raise ValueError(f"{name} must be in {_range_text(lo, hi, low_open and lo == low, False)}{extra}, "
-                         f"got {value!r}")
+        raise ValueError(
+            f"{name} must be in {_range_text(lo, hi, low_open and lo == low, False)}{extra}, got {value!r}"
+        )
     return x

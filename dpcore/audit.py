@@ -273,7 +273,13 @@ def _alpha(alpha: float) -> float:
 
 
 def epsilon_lower_bound(
-    out_d, out_dprime, *, delta: float = 0.0, alpha: float = 0.05, bins: int = 100, discrete: bool = False,
+    out_d,
+    out_dprime,
+    *,
+    delta: float = 0.0,
+    alpha: float = 0.05,
+    bins: int = 100,
+    discrete: bool = False,
     labels=None,
 ) -> EventBound:
     """Lower bound on ε valid with probability ≥ 1 − α: ln((P_lo(S) − δ)/P′_hi(S)) for the best held-out event S.
@@ -284,8 +290,14 @@ def epsilon_lower_bound(
     """
     dl = _v.probability("delta", delta, high_open=True)
     a = _alpha(alpha)
-    return _bound(_prepare(out_d, out_dprime, bins=bins, discrete=discrete), target="epsilon", epsilon=math.nan,
-                  delta=dl, alpha=a, labels=labels)
+    return _bound(
+        _prepare(out_d, out_dprime, bins=bins, discrete=discrete),
+        target="epsilon",
+        epsilon=math.nan,
+        delta=dl,
+        alpha=a,
+        labels=labels,
+    )
 
 
 def delta_lower_bound(
@@ -297,8 +309,14 @@ def delta_lower_bound(
     """
     e = _v.nonnegative("epsilon", epsilon)
     a = _alpha(alpha)
-    return _bound(_prepare(out_d, out_dprime, bins=bins, discrete=discrete), target="delta", epsilon=e, delta=0.0,
-                  alpha=a, labels=labels)
+    return _bound(
+        _prepare(out_d, out_dprime, bins=bins, discrete=discrete),
+        target="delta",
+        epsilon=e,
+        delta=0.0,
+        alpha=a,
+        labels=labels,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -353,9 +371,18 @@ def sample_pair(
     )
     assert m.sample is not None  # the audit's mechanisms are those with a sampler
     out = m.sample(settings, _v.rng(rng))
-    return MechanismPair(m.id, np.asarray(out.out_d, float), np.asarray(out.out_dprime, float),
-                         float(out.claimed_epsilon), float(out.claimed_delta), out.discrete, out.labels, out.setting,
-                         float(out.exact_delta), float(out.paper_delta))
+    return MechanismPair(
+        m.id,
+        np.asarray(out.out_d, float),
+        np.asarray(out.out_dprime, float),
+        float(out.claimed_epsilon),
+        float(out.claimed_delta),
+        out.discrete,
+        out.labels,
+        out.setting,
+        float(out.exact_delta),
+        float(out.paper_delta),
+    )
 
 
 @dataclass(frozen=True)
@@ -384,8 +411,10 @@ class AuditResult:
     @property
     def caught(self) -> bool:
         """True when either bound beats the claim (relative tolerance 1e-9)."""
-        return (self.epsilon_lb > self.claimed_epsilon * (1 + 1e-9)
-                or self.delta_lb > self.claimed_delta * (1 + 1e-9) + 1e-15)
+        return (
+            self.epsilon_lb > self.claimed_epsilon * (1 + 1e-9)
+            or self.delta_lb > self.claimed_delta * (1 + 1e-9) + 1e-15
+        )
 
     @property
     def verdict(self) -> str:
@@ -398,8 +427,18 @@ def audit_pair(pair: MechanismPair, *, alpha: float = 0.05, bins: int = 100) -> 
     prep = _prepare(pair.out_d, pair.out_dprime, bins=bins, discrete=pair.discrete)
     eb = _bound(prep, target="epsilon", epsilon=math.nan, delta=pair.claimed_delta, alpha=a / 2, labels=pair.labels)
     db = _bound(prep, target="delta", epsilon=pair.claimed_epsilon, delta=0.0, alpha=a / 2, labels=pair.labels)
-    return AuditResult(pair.mechanism, pair.claimed_epsilon, pair.claimed_delta, eb, db, a, int(pair.out_d.size),
-                       pair.setting, pair.exact_delta, pair.paper_delta)
+    return AuditResult(
+        pair.mechanism,
+        pair.claimed_epsilon,
+        pair.claimed_delta,
+        eb,
+        db,
+        a,
+        int(pair.out_d.size),
+        pair.setting,
+        pair.exact_delta,
+        pair.paper_delta,
+    )
 
 
 def audit(
@@ -420,8 +459,16 @@ def audit(
     The verdict is "VIOLATION" only if ε_lb > claimed ε or δ_lb > claimed δ; for a mechanism that keeps its
     claim this happens with probability ≤ α (each bound at α/2).
     """
-    pair = sample_pair(mechanism, epsilon=epsilon, delta=delta, sensitivity=sensitivity, n=n, rng=rng, theta=theta,
-                       epsilon_y_ratio=epsilon_y_ratio)
+    pair = sample_pair(
+        mechanism,
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        n=n,
+        rng=rng,
+        theta=theta,
+        epsilon_y_ratio=epsilon_y_ratio,
+    )
     return audit_pair(pair, alpha=alpha, bins=bins)
 
 
@@ -441,32 +488,50 @@ def audit_table(
     """Every mechanism audited at the given settings (+ BR-DP calibrated by the paper's accountant at
     :data:`COUNTEREXAMPLE`, where its δ is wrong). Columns include ``mechanism`` (id) and ``name`` (display)."""
     g = _v.rng(rng)
-    runs = [(m, dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta,
-                     epsilon_y_ratio=epsilon_y_ratio), "these settings") for m in MECHANISMS]
+    runs = [
+        (
+            m,
+            dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, epsilon_y_ratio=epsilon_y_ratio),
+            "these settings",
+        )
+        for m in MECHANISMS
+    ]
     if counterexample:
         ce = COUNTEREXAMPLE
-        runs.append(("brdp_paper", dict(epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],
-                                        theta=ce["theta"], epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"]),
-                     COUNTEREXAMPLE_SETTINGS))
+        runs.append(
+            (
+                "brdp_paper",
+                dict(
+                    epsilon=ce["epsilon"],
+                    delta=ce["delta"],
+                    sensitivity=ce["sensitivity"],
+                    theta=ce["theta"],
+                    epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"],
+                ),
+                COUNTEREXAMPLE_SETTINGS,
+            )
+        )
     rows = []
     for mech, kw, where in runs:
         res = audit(mech, n=n, rng=g, alpha=alpha, bins=bins, **kw)
-        rows.append({
-            "mechanism": res.mechanism,
-            "name": _reg.display_name(res.mechanism),
-            "settings": where,
-            "claimed_epsilon": res.claimed_epsilon,
-            "claimed_delta": res.claimed_delta,
-            "epsilon_lb": res.epsilon_lb,
-            "delta_lb": res.delta_lb,
-            "exact_delta": res.exact_delta,
-            "paper_delta": res.paper_delta,
-            "epsilon_event": res.epsilon_bound.event,
-            "verdict": res.verdict,
-            "caught": res.caught,
-            "n": res.n,
-            "confidence": 1 - res.alpha,
-        })
+        rows.append(
+            {
+                "mechanism": res.mechanism,
+                "name": _reg.display_name(res.mechanism),
+                "settings": where,
+                "claimed_epsilon": res.claimed_epsilon,
+                "claimed_delta": res.claimed_delta,
+                "epsilon_lb": res.epsilon_lb,
+                "delta_lb": res.delta_lb,
+                "exact_delta": res.exact_delta,
+                "paper_delta": res.paper_delta,
+                "epsilon_event": res.epsilon_bound.event,
+                "verdict": res.verdict,
+                "caught": res.caught,
+                "n": res.n,
+                "confidence": 1 - res.alpha,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -498,8 +563,7 @@ def likelihood_ratios(
             "llr_hi": np.log(hi_x) - np.log(lo_y),
         }
     if edges is None:
-        frame = {"outcome": cats.astype(int), "label": [labels[int(c)] if labels else f"{c:g}" for c in cats],
-                 **frame}
+        frame = {"outcome": cats.astype(int), "label": [labels[int(c)] if labels else f"{c:g}" for c in cats], **frame}
     else:
         finite = np.concatenate([x[np.isfinite(x)], y[np.isfinite(y)]])
         left, right = edges[:-1].copy(), edges[1:].copy()
@@ -524,13 +588,29 @@ def histogram(out_d, out_dprime, *, bins: int = 40, coverage: float = 0.998) -> 
     kx, _ = np.histogram(x, bins=edges)
     ky, _ = np.histogram(y, bins=edges)
     w = np.diff(edges)
-    return pd.DataFrame({"bin_left": edges[:-1], "bin_right": edges[1:], "p_d": kx / x.size, "p_dprime": ky / y.size,
-                         "density_d": kx / (x.size * w), "density_dprime": ky / (y.size * w)})
+    return pd.DataFrame(
+        {
+            "bin_left": edges[:-1],
+            "bin_right": edges[1:],
+            "p_d": kx / x.size,
+            "p_dprime": ky / y.size,
+            "density_d": kx / (x.size * w),
+            "density_dprime": ky / (y.size * w),
+        }
+    )
 
 
 def bound_vs_n(
-    out_d, out_dprime, *, sizes, target: Literal["epsilon", "delta"] = "epsilon", epsilon: float = 0.0,
-    delta: float = 0.0, alpha: float = 0.05, bins: int = 100, discrete: bool = False,
+    out_d,
+    out_dprime,
+    *,
+    sizes,
+    target: Literal["epsilon", "delta"] = "epsilon",
+    epsilon: float = 0.0,
+    delta: float = 0.0,
+    alpha: float = 0.05,
+    bins: int = 100,
+    discrete: bool = False,
 ) -> pd.DataFrame:
     """The bound from the first m samples per side, for each m in ``sizes`` (how the audit tightens with n)."""
     x = _v.real_array("out_d", out_d).ravel()

@@ -21,18 +21,29 @@ __all__ = ["COMPARISON_DELTA", "Deployment", "DEPLOYMENTS", "deployments_table"]
 #: δ at which a published ρ is converted to ε for the comparison column (the Census Bureau's own choice).
 COMPARISON_DELTA = 1e-10
 
-_APPLE_OVERVIEW = ("Apple, “Differential Privacy Overview”",
-                   "https://www.apple.com/privacy/docs/Differential_Privacy_Overview.pdf")
-_APPLE_SCALE = ("Apple Differential Privacy Team (2017), “Learning with Privacy at Scale”, Apple Machine Learning "
-                "Research", "https://machinelearning.apple.com/research/learning-with-privacy-at-scale")
-_CENSUS_PL = ("U.S. Census Bureau (2021), “Census Bureau Sets Key Parameters to Protect Privacy in 2020 Census "
-              "Results” (redistricting data production settings)",
-              "https://www.census.gov/newsroom/press-releases/2021/2020-census-key-parameters.html")
-_CENSUS_DHC = ("Cumings-Menon et al. (2023), “Disclosure Avoidance for the 2020 Census Demographic and Housing "
-               "Characteristics File”, arXiv:2312.10863", "https://arxiv.org/abs/2312.10863")
+_APPLE_OVERVIEW = (
+    "Apple, “Differential Privacy Overview”",
+    "https://www.apple.com/privacy/docs/Differential_Privacy_Overview.pdf",
+)
+_APPLE_SCALE = (
+    "Apple Differential Privacy Team (2017), “Learning with Privacy at Scale”, Apple Machine Learning Research",
+    "https://machinelearning.apple.com/research/learning-with-privacy-at-scale",
+)
+_CENSUS_PL = (
+    "U.S. Census Bureau (2021), “Census Bureau Sets Key Parameters to Protect Privacy in 2020 Census "
+    "Results” (redistricting data production settings)",
+    "https://www.census.gov/newsroom/press-releases/2021/2020-census-key-parameters.html",
+)
+_CENSUS_DHC = (
+    "Cumings-Menon et al. (2023), “Disclosure Avoidance for the 2020 Census Demographic and Housing "
+    "Characteristics File”, arXiv:2312.10863",
+    "https://arxiv.org/abs/2312.10863",
+)
 _APPLE_UNIT = "per device per day"
-_APPLE_NOTE = ("Local model. A daily budget with no lifetime cap: a device that reports every day spends it again "
-               "each day (Tang et al. 2017, arXiv:1709.02753, measured the budgets on macOS).")
+_APPLE_NOTE = (
+    "Local model. A daily budget with no lifetime cap: a device that reports every day spends it again "
+    "each day (Tang et al. 2017, arXiv:1709.02753, measured the budgets on macOS)."
+)
 
 
 @dataclass(frozen=True)
@@ -65,50 +76,107 @@ class Deployment:
 
 
 def _apple(name: str, eps: float, unit: str = _APPLE_UNIT, note: str = "") -> Deployment:
-    return Deployment("Apple", name, unit, "local", *_APPLE_OVERVIEW, epsilon=eps,
-                      note=(note + " " + _APPLE_NOTE).strip())
+    return Deployment(
+        "Apple", name, unit, "local", *_APPLE_OVERVIEW, epsilon=eps, note=(note + " " + _APPLE_NOTE).strip()
+    )
 
 
 DEPLOYMENTS: tuple[Deployment, ...] = (
-    Deployment("U.S. Census Bureau", "2020 Census redistricting data (P.L. 94-171), persons",
-               "per person, whole release", "central", *_CENSUS_PL, epsilon=17.14, delta=1e-10, rho=2.56,
-               note="ρ is rounded in the announcement: ε = 17.14 corresponds to ρ ≈ 2.555 under the tight "
-                    "conversion of Canonne, Kamath & Steinke 2020. Counts declared invariant (state "
-                    "populations, housing units per block) are outside the budget."),
-    Deployment("U.S. Census Bureau", "2020 Census redistricting data (P.L. 94-171), housing units",
-               "per housing unit, whole release", "central", *_CENSUS_PL, epsilon=2.47, delta=1e-10, rho=0.07,
-               note="ρ is rounded in the announcement: ε = 2.47 corresponds to ρ ≈ 0.075 under the tight conversion "
-                    "(ρ = 0.07 exactly would give ε ≈ 2.39)."),
-    Deployment("U.S. Census Bureau", "2020 Census Demographic and Housing Characteristics File, persons",
-               "per person, whole release", "central", *_CENSUS_DHC, rho=4.96,
-               note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison."),
-    Deployment("U.S. Census Bureau", "2020 Census Demographic and Housing Characteristics File, housing units",
-               "per housing unit, whole release", "central", *_CENSUS_DHC, rho=7.70,
-               note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison."),
-    _apple("QuickType keyboard suggestions", 16.0,
-           note="Apple's overview gives ε = 16; some secondary sources quote 8."),
+    Deployment(
+        "U.S. Census Bureau",
+        "2020 Census redistricting data (P.L. 94-171), persons",
+        "per person, whole release",
+        "central",
+        *_CENSUS_PL,
+        epsilon=17.14,
+        delta=1e-10,
+        rho=2.56,
+        note="ρ is rounded in the announcement: ε = 17.14 corresponds to ρ ≈ 2.555 under the tight "
+        "conversion of Canonne, Kamath & Steinke 2020. Counts declared invariant (state "
+        "populations, housing units per block) are outside the budget.",
+    ),
+    Deployment(
+        "U.S. Census Bureau",
+        "2020 Census redistricting data (P.L. 94-171), housing units",
+        "per housing unit, whole release",
+        "central",
+        *_CENSUS_PL,
+        epsilon=2.47,
+        delta=1e-10,
+        rho=0.07,
+        note="ρ is rounded in the announcement: ε = 2.47 corresponds to ρ ≈ 0.075 under the tight conversion "
+        "(ρ = 0.07 exactly would give ε ≈ 2.39).",
+    ),
+    Deployment(
+        "U.S. Census Bureau",
+        "2020 Census Demographic and Housing Characteristics File, persons",
+        "per person, whole release",
+        "central",
+        *_CENSUS_DHC,
+        rho=4.96,
+        note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison.",
+    ),
+    Deployment(
+        "U.S. Census Bureau",
+        "2020 Census Demographic and Housing Characteristics File, housing units",
+        "per housing unit, whole release",
+        "central",
+        *_CENSUS_DHC,
+        rho=7.70,
+        note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison.",
+    ),
+    _apple(
+        "QuickType keyboard suggestions", 16.0, note="Apple's overview gives ε = 16; some secondary sources quote 8."
+    ),
     _apple("Emoji suggestions", 4.0),
     _apple("Lookup Hints", 4.0, unit="per donation (one report from a device)"),
     _apple("Health type usage", 2.0),
     _apple("Safari", 8.0),
-    Deployment("Google", "COVID-19 Community Mobility Reports", "per user per day", "central",
-               "Aktay et al. (2020), “Google COVID-19 Community Mobility Reports: Anonymization Process "
-               "Description”, arXiv:2004.04145", "https://arxiv.org/abs/2004.04145", epsilon=2.64,
-               note="ε = 0.44 for each of six place categories per day; reports over many days add up."),
-    Deployment("Microsoft", "Windows telemetry (app usage)", "per device per 6 hours", "local",
-               "Ding, Kulkarni & Yekhanin (2017), “Collecting Telemetry Data Privately”, NeurIPS, arXiv:1712.01524",
-               "https://arxiv.org/abs/1712.01524", epsilon=1.672,
-               note="Collected every 6 hours; memoisation stops repeated reports of an unchanged value from "
-                    "adding up, but changing values do."),
-    Deployment("LinkedIn", "Audience Engagements API", "per member per month", "central",
-               "Rogers et al. (2020), “LinkedIn's Audience Engagements API: A Privacy Preserving Data Analytics "
-               "System at Scale”, arXiv:2002.05839", "https://arxiv.org/abs/2002.05839", epsilon=34.9,
-               delta=7e-9, note="A monthly budget per member for an analyst's queries."),
-    Deployment("Wikimedia Foundation", "Pageviews by country and project", "per device per day", "central",
-               "Wikimedia Foundation, “Differential privacy” (documentation of the published datasets)",
-               "https://meta.wikimedia.org/wiki/Differential_privacy", rho=0.015,
-               note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison. The parameters have "
-                    "changed between versions of the dataset."),
+    Deployment(
+        "Google",
+        "COVID-19 Community Mobility Reports",
+        "per user per day",
+        "central",
+        "Aktay et al. (2020), “Google COVID-19 Community Mobility Reports: Anonymization Process "
+        "Description”, arXiv:2004.04145",
+        "https://arxiv.org/abs/2004.04145",
+        epsilon=2.64,
+        note="ε = 0.44 for each of six place categories per day; reports over many days add up.",
+    ),
+    Deployment(
+        "Microsoft",
+        "Windows telemetry (app usage)",
+        "per device per 6 hours",
+        "local",
+        "Ding, Kulkarni & Yekhanin (2017), “Collecting Telemetry Data Privately”, NeurIPS, arXiv:1712.01524",
+        "https://arxiv.org/abs/1712.01524",
+        epsilon=1.672,
+        note="Collected every 6 hours; memoisation stops repeated reports of an unchanged value from "
+        "adding up, but changing values do.",
+    ),
+    Deployment(
+        "LinkedIn",
+        "Audience Engagements API",
+        "per member per month",
+        "central",
+        "Rogers et al. (2020), “LinkedIn's Audience Engagements API: A Privacy Preserving Data Analytics "
+        "System at Scale”, arXiv:2002.05839",
+        "https://arxiv.org/abs/2002.05839",
+        epsilon=34.9,
+        delta=7e-9,
+        note="A monthly budget per member for an analyst's queries.",
+    ),
+    Deployment(
+        "Wikimedia Foundation",
+        "Pageviews by country and project",
+        "per device per day",
+        "central",
+        "Wikimedia Foundation, “Differential privacy” (documentation of the published datasets)",
+        "https://meta.wikimedia.org/wiki/Differential_privacy",
+        rho=0.015,
+        note="Published as zCDP ρ; ε here is converted at δ = 1e-10 for comparison. The parameters have "
+        "changed between versions of the dataset.",
+    ),
 )
 
 
@@ -120,10 +188,19 @@ def deployments_table(prior: float | None = None) -> pd.DataFrame:
     rows = []
     for d in DEPLOYMENTS:
         eps = d.comparable_epsilon
-        row = {"organisation": d.organisation, "deployment": d.name, "epsilon": eps,
-               "delta": d.delta if not d.converted else COMPARISON_DELTA,
-               "rho": math.nan if d.rho is None else d.rho, "converted": d.converted, "unit": d.unit,
-               "model": d.model, "source": d.source, "url": d.url, "note": d.note}
+        row = {
+            "organisation": d.organisation,
+            "deployment": d.name,
+            "epsilon": eps,
+            "delta": d.delta if not d.converted else COMPARISON_DELTA,
+            "rho": math.nan if d.rho is None else d.rho,
+            "converted": d.converted,
+            "unit": d.unit,
+            "model": d.model,
+            "source": d.source,
+            "url": d.url,
+            "note": d.note,
+        }
         if prior is not None:
             row["posterior"] = float(_acc.posterior_bound(prior, eps))
         rows.append(row)
@@ -132,12 +209,16 @@ def deployments_table(prior: float | None = None) -> pd.DataFrame:
 
 def markdown() -> str:
     """The table as Markdown (what docs/deployments.md shows; a test keeps the two identical)."""
-    lines = ["| Organisation | Deployment | ε | δ | ρ (zCDP) | Unit of privacy | Model | Source | Note |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| Organisation | Deployment | ε | δ | ρ (zCDP) | Unit of privacy | Model | Source | Note |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for d in DEPLOYMENTS:
         eps = f"{d.comparable_epsilon:.3g} (converted)" if d.converted else f"{d.epsilon:g}"
         delta = f"{COMPARISON_DELTA:g}" if d.converted else (f"{d.delta:g}" if d.delta else "0")
         rho = "" if d.rho is None else f"{d.rho:g}"
-        lines.append(f"| {d.organisation} | {d.name} | {eps} | {delta} | {rho} | {d.unit} | {d.model} | "
-                     f"[{d.source}]({d.url}) | {d.note} |")
+        lines.append(
+            f"| {d.organisation} | {d.name} | {eps} | {delta} | {rho} | {d.unit} | {d.model} | "
+            f"[{d.source}]({d.url}) | {d.note} |"
+        )
     return "\n".join(lines) + "\n"

@@ -134,14 +134,16 @@ class Ledger:
     def __post_init__(self) -> None:
         if isinstance(self.epsilon, int) and not isinstance(self.epsilon, bool) and abs(self.epsilon) >= 10**18:
             raise ValueError(f"epsilon must be in (0, {MAX_BUDGET_EPSILON:g}], got {short(self.epsilon)}")
-        object.__setattr__(self, "epsilon", _v.real("epsilon", self.epsilon, low=0.0, high=MAX_BUDGET_EPSILON,
-                                                    low_open=True))
+        object.__setattr__(
+            self, "epsilon", _v.real("epsilon", self.epsilon, low=0.0, high=MAX_BUDGET_EPSILON, low_open=True)
+        )
         object.__setattr__(self, "delta", delta_value("delta", self.delta, allow_zero=False))
         _v.choice("enforce", self.enforce, ENFORCERS)
         share = _v.real("delta_share", self.delta_share, low=0.0, high=1.0, high_open=True)
         if 0 < self.delta * (1.0 - share) < MIN_DELTA or 0 < self.delta * share < MIN_DELTA:
-            raise ValueError(f"delta_share must leave both parts of δ = {self.delta:g} at least {MIN_DELTA:g}, "
-                             f"got {share!r}")
+            raise ValueError(
+                f"delta_share must leave both parts of δ = {self.delta:g} at least {MIN_DELTA:g}, got {share!r}"
+            )
         object.__setattr__(self, "delta_share", share)
         rel = tuple(self.releases)
         if len(rel) > MAX_RELEASES:
@@ -168,11 +170,15 @@ class Ledger:
     def _basic_reason(self, e_sum: Fraction, d_sum: Fraction, e: Fraction, d: Fraction) -> str:
         """Why basic composition refuses a release (exact sums: no tolerance, 0.1 + 0.2 does not fit 0.3)."""
         if e_sum + e > Fraction(self.epsilon):
-            return (f"basic composition has ε = {max(frac_down(Fraction(self.epsilon) - e_sum), 0.0):.4g} left; "
-                    f"this release needs ε = {frac_up(e):.4g}")
+            return (
+                f"basic composition has ε = {max(frac_down(Fraction(self.epsilon) - e_sum), 0.0):.4g} left; "
+                f"this release needs ε = {frac_up(e):.4g}"
+            )
         if d_sum + d > Fraction(self.delta):
-            return (f"basic composition has δ = {max(frac_down(Fraction(self.delta) - d_sum), 0.0):.3g} left; "
-                    f"this release needs δ = {frac_up(d):.3g}")
+            return (
+                f"basic composition has δ = {max(frac_down(Fraction(self.delta) - d_sum), 0.0):.3g} left; "
+                f"this release needs δ = {frac_up(d):.3g}"
+            )
         return ""
 
     @property
@@ -188,8 +194,10 @@ class Ledger:
             raise BudgetExceeded(f"the ledger holds at most {MAX_RELEASES} releases")
         before = self.refusals()
         if before:
-            raise BudgetExceeded(f"the ledger is already over this budget (release {before[0][0] + 1}: "
-                                 f"{before[0][1]}); raise the budget or remove releases first")
+            raise BudgetExceeded(
+                f"the ledger is already over this budget (release {before[0][0] + 1}: "
+                f"{before[0][1]}); raise the budget or remove releases first"
+            )
         new = dataclasses.replace(self, releases=(*self.releases, release))
         after = new.refusals()
         if after:
@@ -198,8 +206,9 @@ class Ledger:
 
     def with_budget(self, epsilon: float, delta: float, enforce: str | None = None) -> Ledger:
         """Same releases under another budget/enforcer (check :attr:`over_budget` afterwards)."""
-        return dataclasses.replace(self, epsilon=epsilon, delta=delta,
-                                   enforce=self.enforce if enforce is None else enforce)
+        return dataclasses.replace(
+            self, epsilon=epsilon, delta=delta, enforce=self.enforce if enforce is None else enforce
+        )
 
     def remove_last(self) -> Ledger:
         """The ledger without its last release."""
@@ -221,8 +230,9 @@ class Ledger:
     def accountants(self) -> pd.DataFrame:
         """One row per accountant: ε at the δ used, that δ, whether within the budget, a note."""
         res = accountants(self.releases, self.epsilon, self.delta, delta_share=self.delta_share)
-        return pd.DataFrame([dataclasses.asdict(r) for r in res],
-                            columns=["name", "epsilon", "delta", "within", "note"])
+        return pd.DataFrame(
+            [dataclasses.asdict(r) for r in res], columns=["name", "epsilon", "delta", "within", "note"]
+        )
 
     def spent(self) -> float:
         """ε spent by the enforcing accountant (filter: ρ_spent as ε at δ''; basic: Σ T·ε); cheap (no PLD)."""
@@ -234,12 +244,22 @@ class Ledger:
     # ---- export / import -----------------------------------------------------------------------------------
     def to_json(self) -> str:
         """The ledger (budget + releases) as JSON."""
-        return json.dumps({
-            "format": _FORMAT, "version": 1,
-            "budget": {"epsilon": self.epsilon, "delta": self.delta, "enforce": self.enforce,
-                       "delta_share": self.delta_share},
-            "releases": [r.to_dict() for r in self.releases],
-        }, indent=1, allow_nan=False, ensure_ascii=False)
+        return json.dumps(
+            {
+                "format": _FORMAT,
+                "version": 1,
+                "budget": {
+                    "epsilon": self.epsilon,
+                    "delta": self.delta,
+                    "enforce": self.enforce,
+                    "delta_share": self.delta_share,
+                },
+                "releases": [r.to_dict() for r in self.releases],
+            },
+            indent=1,
+            allow_nan=False,
+            ensure_ascii=False,
+        )
 
     def to_csv(self) -> str:
         """The releases as CSV (one row each, the fields of :class:`Release`); the budget is not part of it."""
@@ -247,8 +267,9 @@ class Ledger:
         w = csv.DictWriter(buf, fieldnames=list(_FIELDS), lineterminator="\n")
         w.writeheader()
         for r in self.releases:
-            w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v)
-                        for k, v in r.to_dict().items()})
+            w.writerow(
+                {k: ("" if v is None else repr(v) if isinstance(v, float) else v) for k, v in r.to_dict().items()}
+            )
         return buf.getvalue()
 
 
@@ -321,7 +342,7 @@ def from_json(text: str | bytes) -> Imported:
     except json.JSONDecodeError as exc:
         raise ValueError(f"file: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
-        raise ValueError(f"file: not a DP Explorer ledger (expected an object with \"format\": \"{_FORMAT}\")")
+        raise ValueError(f'file: not a DP Explorer ledger (expected an object with "format": "{_FORMAT}")')
     version = data.get("version")
     if type(version) is not int or version != 1:  # true and 1.0 equal 1 in Python, but are not a version number
         raise ValueError(f"version: unsupported ledger version {json.dumps(version)[:20]} (this app reads version 1)")
@@ -329,8 +350,11 @@ def from_json(text: str | bytes) -> Imported:
     if extra:
         raise ValueError(f"file: unknown field(s) {', '.join(sorted(map(str, extra)))[:200]}")
     budget = data.get("budget")
-    if not isinstance(budget, dict) or not {"epsilon", "delta", "enforce"} <= set(budget) or \
-            set(budget) - {"epsilon", "delta", "enforce", "delta_share"}:
+    if (
+        not isinstance(budget, dict)
+        or not {"epsilon", "delta", "enforce"} <= set(budget)
+        or set(budget) - {"epsilon", "delta", "enforce", "delta_share"}
+    ):
         raise ValueError("budget: must be an object with epsilon, delta, enforce (and optionally delta_share)")
     for k in ("epsilon", "delta", "delta_share"):
         if k in budget and (isinstance(budget[k], bool) or not isinstance(budget[k], int | float)):

@@ -135,12 +135,18 @@ def advanced(releases: Sequence[Release], budget_epsilon: float, budget_delta: f
     slack = down(-math.expm1(math.log1p(-dl_s) - log_keep), _ulps(releases))  # never more slack than there is
     if slack <= 0:
         b = basic(releases, budget_epsilon, budget_delta)
-        return AccountantResult("advanced", b.epsilon, -math.expm1(log_keep), False,
-                                "no δ slack left after the releases' own δ: basic composition only")
+        return AccountantResult(
+            "advanced",
+            b.epsilon,
+            -math.expm1(log_keep),
+            False,
+            "no δ slack left after the releases' own δ: basic composition only",
+        )
     total = basic(releases, budget_epsilon, budget_delta).epsilon  # Σ T·ε, exact and rounded up
     e = min(total, up(_kov(eps, t, slack), _ulps(releases)))  # KOV's own bounds rounded up; never above basic
-    return AccountantResult("advanced", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
-                            f"KOV 2015 Thm 3.5, slack δ̃ = {slack:.3g}")
+    return AccountantResult(
+        "advanced", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta), f"KOV 2015 Thm 3.5, slack δ̃ = {slack:.3g}"
+    )
 
 
 def zcdp(releases: Sequence[Release], budget_epsilon: float, budget_delta: float) -> AccountantResult:
@@ -152,11 +158,17 @@ def zcdp(releases: Sequence[Release], budget_epsilon: float, budget_delta: float
     d_own = sum_up(*(c[1] for c in costs))
     slack = ExactSum(dl_s, -d_own).lower
     if slack <= 0:
-        return AccountantResult("zcdp", math.inf, d_own, False,
-                                f"ρ = {rho:.4g}, but the releases' own δ {d_own:.3g} uses the whole session δ")
+        return AccountantResult(
+            "zcdp",
+            math.inf,
+            d_own,
+            False,
+            f"ρ = {rho:.4g}, but the releases' own δ {d_own:.3g} uses the whole session δ",
+        )
     e = float(_acc.zcdp_to_dp(rho, slack)) if rho > 0 else 0.0
-    return AccountantResult("zcdp", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
-                            f"ρ = {rho:.4g} → ε at δ' = {slack:.3g}")
+    return AccountantResult(
+        "zcdp", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta), f"ρ = {rho:.4g} → ε at δ' = {slack:.3g}"
+    )
 
 
 PLD_MAX_LOSS = 100.0  # PLDs whose privacy loss may exceed this are not built (grid ≥ 1e5 points): fall back
@@ -166,9 +178,11 @@ PLD_MAX_LOSS = 100.0  # PLDs whose privacy loss may exceed this are not built (g
 def _pld_single(kind: str, a: float, b: float, t: int) -> Any:
     """PLD of one (T-fold) release from scalars: gaussian (σ/Δ), laplace (b/Δ), dp (ε, δ)."""
     h = _acc.PLD_DISCRETIZATION
-    build = {"gaussian": lambda: _acc.pld_gaussian(a, discretization=h),
-             "laplace": lambda: _acc.pld_laplace(a, discretization=h),
-             "dp": lambda: _acc.pld_from_epsilon_delta(a, b, discretization=h)}[kind]
+    build = {
+        "gaussian": lambda: _acc.pld_gaussian(a, discretization=h),
+        "laplace": lambda: _acc.pld_laplace(a, discretization=h),
+        "dp": lambda: _acc.pld_from_epsilon_delta(a, b, discretization=h),
+    }[kind]
     one = build()
     return _acc.self_compose(one, t) if t > 1 else one
 
@@ -217,8 +231,10 @@ def _pld_prefixes(releases: tuple[Release, ...]) -> tuple[Any, ...]:
 
 def _pld_prefix_epsilons(releases: Sequence[Release], delta: float) -> list[float]:
     """PLD ε at δ after each prefix of the releases (NaN where the PLD is not built)."""
-    return [math.nan if p is None else max(float(p.get_epsilon_for_delta(delta)), 0.0)
-            for p in _pld_prefixes(tuple(releases))]
+    return [
+        math.nan if p is None else max(float(p.get_epsilon_for_delta(delta)), 0.0)
+        for p in _pld_prefixes(tuple(releases))
+    ]
 
 
 def pld(releases: Sequence[Release], budget_epsilon: float, budget_delta: float) -> AccountantResult:
@@ -233,13 +249,22 @@ def pld(releases: Sequence[Release], budget_epsilon: float, budget_delta: float)
         return AccountantResult("pld", 0.0, dl_s, True, "no releases")
     e = _pld_prefix_epsilons(releases, dl_s)[-1]
     if math.isnan(e):
-        fb = [x for x in (basic(releases, budget_epsilon, budget_delta), zcdp(releases, budget_epsilon, budget_delta))
-              if x.delta <= dl_s]
+        fb = [
+            x
+            for x in (basic(releases, budget_epsilon, budget_delta), zcdp(releases, budget_epsilon, budget_delta))
+            if x.delta <= dl_s
+        ]
         e = min((x.epsilon for x in fb), default=math.inf)
-        return AccountantResult("pld", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
-                                f"loss range beyond {PLD_MAX_LOSS:g}: PLD not built, min of basic and zCDP")
-    return AccountantResult("pld", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta),
-                            f"PLD, grid {_acc.PLD_DISCRETIZATION:g}")
+        return AccountantResult(
+            "pld",
+            e,
+            dl_s,
+            _within(e, dl_s, budget_epsilon, budget_delta),
+            f"loss range beyond {PLD_MAX_LOSS:g}: PLD not built, min of basic and zCDP",
+        )
+    return AccountantResult(
+        "pld", e, dl_s, _within(e, dl_s, budget_epsilon, budget_delta), f"PLD, grid {_acc.PLD_DISCRETIZATION:g}"
+    )
 
 
 def _split(budget_delta: float, delta_share: float) -> tuple[float, float]:
@@ -265,17 +290,21 @@ def _charge(flt: PrivacyFilter, r: Release) -> None:
             raise BudgetExceeded(
                 f"the filter has ρ = {left:.4g} left; this noise reduction may only start if its worst case "
                 f"ρ = {need:.4g} (ε_max = {r.epsilon_max:.4g} as ε_max²/2) fits — it would be charged only "
-                f"ε_T²/2 = {r.epsilon**2 / 2:.4g} once stopped")
+                f"ε_T²/2 = {r.epsilon**2 / 2:.4g} once stopped"
+            )
         flt.start_noise_reduction(r.epsilon_max, label=r.label)
         flt.charge_noise_reduction(r.epsilon)
         return
     rho, d, how = r.rules.zcdp(r)
     if not flt.can_start(rho=rho, delta=d):
         if not flt.can_start(rho=rho):
-            raise BudgetExceeded(f"the filter has ρ = {left:.4g} left; this release needs ρ = {rho:.4g} "
-                                 f"({r.rules.charge_text(r, how)})")
-        raise BudgetExceeded(f"the filter has δ = {flt.remaining_delta:.3g} left for the releases' own δ; this "
-                             f"release needs δ = {d:.3g} (T·δ)")
+            raise BudgetExceeded(
+                f"the filter has ρ = {left:.4g} left; this release needs ρ = {rho:.4g} ({r.rules.charge_text(r, how)})"
+            )
+        raise BudgetExceeded(
+            f"the filter has δ = {flt.remaining_delta:.3g} left for the releases' own δ; this "
+            f"release needs δ = {d:.3g} (T·δ)"
+        )
     flt.charge_zcdp(rho, delta=d, label=r.label)
 
 
@@ -295,14 +324,17 @@ def filter_replay(
     return flt, refused
 
 
-def _filter_result(releases: Sequence[Release], budget_epsilon: float, budget_delta: float,
-                   delta_share: float) -> AccountantResult:
+def _filter_result(
+    releases: Sequence[Release], budget_epsilon: float, budget_delta: float, delta_share: float
+) -> AccountantResult:
     flt, refused = filter_replay(releases, budget_epsilon, budget_delta, delta_share=delta_share)
     slack, _ = _split(budget_delta, delta_share)
     e = float(_acc.zcdp_to_dp(flt.rho_spent, slack))
     d = sum_up(slack, flt.delta_spent)
-    note = (f"ρ spent {flt.rho_spent:.4g} of {flt.rho_budget:.4g}; noise reduction charged ex-post (ε²/2 at the level "
-            "where it stopped)")
+    note = (
+        f"ρ spent {flt.rho_spent:.4g} of {flt.rho_budget:.4g}; noise reduction charged ex-post (ε²/2 at the level "
+        "where it stopped)"
+    )
     if refused:
         note = f"would refuse release {refused[0][0] + 1}: {refused[0][1]}"
     return AccountantResult("filter", e, d, not refused and _within(e, d, budget_epsilon, budget_delta), note)
@@ -331,9 +363,12 @@ def cumulative(
     plds = _pld_prefix_epsilons(releases, budget_delta)
     for n in range(1, len(releases) + 1):
         pre = releases[:n]
-        for res in (basic(pre, budget_epsilon, budget_delta), advanced(pre, budget_epsilon, budget_delta),
-                    zcdp(pre, budget_epsilon, budget_delta),
-                    _filter_result(pre, budget_epsilon, budget_delta, delta_share)):
+        for res in (
+            basic(pre, budget_epsilon, budget_delta),
+            advanced(pre, budget_epsilon, budget_delta),
+            zcdp(pre, budget_epsilon, budget_delta),
+            _filter_result(pre, budget_epsilon, budget_delta, delta_share),
+        ):
             rows.append({"releases": n, "accountant": res.name, "epsilon": res.epsilon})
         rows.append({"releases": n, "accountant": "pld", "epsilon": plds[n - 1]})
     df = pd.DataFrame(rows)

@@ -121,39 +121,64 @@ def _times(r: Release) -> str:
 
 RELEASE_KINDS: dict[str, ReleaseKind] = {
     "gaussian": ReleaseKind(
-        "gaussian", scale=True, epsilon_max=False, delta="positive",
+        "gaussian",
+        scale=True,
+        epsilon_max=False,
+        delta="positive",
         dp_epsilon=lambda r: _gauss_eps(r.delta, r.scale, r.sensitivity),
         zcdp=lambda r: (_up(r.compositions, r.sensitivity, r.scale, 2), 0.0, "TΔ²/(2σ²)"),
         gaussian_mu2=lambda r: _up(r.compositions, r.sensitivity, r.scale, 1),
-        charge_text=lambda r, how: f"{how} with σ = {r.scale:.4g}, Δ = {r.sensitivity:.4g}"
-        + (f", T = {r.compositions}" if r.compositions > 1 else ""),
-        derived=(lambda r: _gauss_eps(r.delta, r.scale, r.sensitivity), 1e-6, "σ, Δ and δ of the gaussian release")),
+        charge_text=lambda r, how: (
+            f"{how} with σ = {r.scale:.4g}, Δ = {r.sensitivity:.4g}"
+            + (f", T = {r.compositions}" if r.compositions > 1 else "")
+        ),
+        derived=(lambda r: _gauss_eps(r.delta, r.scale, r.sensitivity), 1e-6, "σ, Δ and δ of the gaussian release"),
+    ),
     "laplace": ReleaseKind(
-        "laplace", scale=True, epsilon_max=False, delta="zero",
+        "laplace",
+        scale=True,
+        epsilon_max=False,
+        delta="zero",
         dp_epsilon=lambda r: r.epsilon,
         zcdp=lambda r: (_up(r.compositions, r.sensitivity, r.scale, 2), 0.0, "T(Δ/b)²/2"),
         gaussian_mu2=lambda r: 0.0,
         charge_text=lambda r, how: f"{_times(r)}ε = {r.sensitivity / r.scale:.4g} as ε²/2",
-        derived=(lambda r: r.sensitivity / r.scale, 1e-9, "Δ/b")),
+        derived=(lambda r: r.sensitivity / r.scale, 1e-9, "Δ/b"),
+    ),
     "pure": ReleaseKind(
-        "pure", scale=False, epsilon_max=False, delta="zero",
+        "pure",
+        scale=False,
+        epsilon_max=False,
+        delta="zero",
         dp_epsilon=lambda r: r.epsilon,
         zcdp=lambda r: (_up(r.compositions, r.epsilon, 1.0, 2), 0.0, "Tε²/2"),
         gaussian_mu2=lambda r: 0.0,
-        charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2"),
+        charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2",
+    ),
     "approx": ReleaseKind(
-        "approx", scale=False, epsilon_max=False, delta="any",
+        "approx",
+        scale=False,
+        epsilon_max=False,
+        delta="any",
         dp_epsilon=lambda r: r.epsilon,
-        zcdp=lambda r: (_up(r.compositions, r.epsilon, 1.0, 2), frac_up(r.compositions * Fraction(r.delta)),
-                        "Tε²/2, δ-approximate"),
+        zcdp=lambda r: (
+            _up(r.compositions, r.epsilon, 1.0, 2),
+            frac_up(r.compositions * Fraction(r.delta)),
+            "Tε²/2, δ-approximate",
+        ),
         gaussian_mu2=lambda r: 0.0,
-        charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2"),
+        charge_text=lambda r, how: f"{_times(r)}ε = {r.epsilon:.4g} as ε²/2",
+    ),
     "noise_reduction": ReleaseKind(
-        "noise_reduction", scale=False, epsilon_max=True, delta="positive",
+        "noise_reduction",
+        scale=False,
+        epsilon_max=True,
+        delta="positive",
         dp_epsilon=lambda r: _gauss_eps(r.delta, 1.0 / r.epsilon_max, 1.0),
         zcdp=lambda r: (_up(1, r.epsilon_max, 1.0, 2), 0.0, "ε_max²/2"),
         gaussian_mu2=lambda r: _up(1, r.epsilon_max, 1.0, 1),
-        charge_text=lambda r, how: f"ε_max = {r.epsilon_max:.4g} as ε_max²/2"),
+        charge_text=lambda r, how: f"ε_max = {r.epsilon_max:.4g} as ε_max²/2",
+    ),
 }
 KINDS = tuple(RELEASE_KINDS)
 
@@ -186,18 +211,24 @@ class Release:
         set_("epsilon", _v.real("epsilon", self.epsilon, low=0.0, high=MAX_EPSILON))
         set_("delta", delta_value("delta", self.delta, allow_zero=True))
         set_("sensitivity", _v.scale("sensitivity", self.sensitivity, low=1e-100, high=1e100))
-        if isinstance(self.compositions, int) and not isinstance(self.compositions, bool) \
-                and abs(self.compositions) >= 10**18:
+        if (
+            isinstance(self.compositions, int)
+            and not isinstance(self.compositions, bool)
+            and abs(self.compositions) >= 10**18
+        ):
             raise ValueError(
-                f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}")
+                f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {short(self.compositions)}"
+            )
         set_("compositions", _v.integer("compositions", self.compositions, low=1, high=MAX_COMPOSITIONS))
         if rules.scale:
             if self.scale is None:
                 raise ValueError(f"scale must be given for a {kind} release")
             set_("scale", _v.scale("scale", self.scale, low=1e-100, high=1e100))
             if self.sensitivity / self.scale > MAX_EPSILON:
-                raise ValueError(f"scale must be at least sensitivity/{MAX_EPSILON:g} (Δ/scale ≤ {MAX_EPSILON:g}), "
-                                 f"got {self.scale!r}")
+                raise ValueError(
+                    f"scale must be at least sensitivity/{MAX_EPSILON:g} (Δ/scale ≤ {MAX_EPSILON:g}), "
+                    f"got {self.scale!r}"
+                )
         elif self.scale is not None:
             raise ValueError(f"scale must be empty for a {kind} release, got {short(self.scale)}")
         if rules.epsilon_max:
@@ -206,8 +237,9 @@ class Release:
             em = _v.real("epsilon_max", self.epsilon_max, low=0.0, high=MAX_EPSILON, low_open=True)
             set_("epsilon_max", em)
             if self.epsilon <= 0 or self.epsilon > em * (1 + 1e-12):
-                raise ValueError(f"epsilon (the stopping level) must be in (0, epsilon_max = {em:g}], "
-                                 f"got {self.epsilon:g}")
+                raise ValueError(
+                    f"epsilon (the stopping level) must be in (0, epsilon_max = {em:g}], got {self.epsilon:g}"
+                )
             if self.compositions != 1:
                 raise ValueError(f"compositions must be 1 for a {kind} release")
         elif self.epsilon_max is not None:
@@ -310,9 +342,17 @@ def noise_reduction_release(
 
     ``delta`` is only the δ at which its ex-ante ε (Gaussian, μ = ε_max) is quoted for basic/advanced composition.
     """
-    return Release(label, source, "noise_reduction", _v.positive("epsilon_stop", epsilon_stop),
-                   delta_value("delta", delta, allow_zero=False), 1.0, None, 1,
-                   _v.positive("epsilon_max", epsilon_max))
+    return Release(
+        label,
+        source,
+        "noise_reduction",
+        _v.positive("epsilon_stop", epsilon_stop),
+        delta_value("delta", delta, allow_zero=False),
+        1.0,
+        None,
+        1,
+        _v.positive("epsilon_max", epsilon_max),
+    )
 
 
 def zcdp_cost(release: Release) -> tuple[float, float, str]:

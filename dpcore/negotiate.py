@@ -50,9 +50,21 @@ _FAILURES = (ValueError, ArithmeticError)
 
 
 def _row(m: _reg.Mechanism, **kw) -> dict:
-    base = {"mechanism": m.id, "label": m.name, "variant": "—", "applicable": True, "epsilon": math.nan,
-            "delta": 0.0, "accuracy": math.nan, "target": math.nan, "meets": False, "sound": True,
-            "exact_delta": math.nan, "reason": "", "note": ""}
+    base = {
+        "mechanism": m.id,
+        "label": m.name,
+        "variant": "—",
+        "applicable": True,
+        "epsilon": math.nan,
+        "delta": 0.0,
+        "accuracy": math.nan,
+        "target": math.nan,
+        "meets": False,
+        "sound": True,
+        "exact_delta": math.nan,
+        "reason": "",
+        "note": "",
+    }
     base.update(kw)
     return base
 
@@ -84,24 +96,40 @@ def _guarded(build, m: _reg.Mechanism, req: Requirement) -> dict:
     try:
         return build()
     except _FAILURES as exc:
-        return _row(m, variant=m.accountant, epsilon=math.nan, target=req.confidence,
-                    reason=f"No answer could be computed at these settings ({type(exc).__name__}: {exc}).")
+        return _row(
+            m,
+            variant=m.accountant,
+            epsilon=math.nan,
+            target=req.confidence,
+            reason=f"No answer could be computed at these settings ({type(exc).__name__}: {exc}).",
+        )
 
 
 def _nr_forward(m: _reg.Mechanism, req: Requirement, n_runs: int, seed: int) -> dict:
     p = req.confidence
-    cost = noise_reduction_cost(alpha=req.alpha, value=req.value, sensitivity=req.sensitivity, cap=req.cap,
-                                n_runs=n_runs, rng=seed)
+    cost = noise_reduction_cost(
+        alpha=req.alpha, value=req.value, sensitivity=req.sensitivity, cap=req.cap, n_runs=n_runs, rng=seed
+    )
     meets = cost.success >= p
     return _row(
-        m, variant="exact", epsilon=cost.expected_epsilon, delta=0.0, accuracy=cost.success, target=p,
-        meets=meets, sound=True,
-        reason=(f"Starts very private and removes noise until the answer looks within {req.alpha:g} relative "
-                f"error; you pay the ex-post ε where it stops, on average {cost.expected_epsilon:.4g} "
-                f"± {cost.standard_error:.2g} (s.e., {cost.runs} seeded runs)."),
-        note=(f"The stopping rule is a heuristic: right {100 * cost.success:.1f} % ± {100 * cost.success_se:.1f} "
-              f"% of the time here{'' if meets else ', below the requested confidence'}; worst case "
-              f"(ex-ante) ε = {cost.cap:g}."),
+        m,
+        variant="exact",
+        epsilon=cost.expected_epsilon,
+        delta=0.0,
+        accuracy=cost.success,
+        target=p,
+        meets=meets,
+        sound=True,
+        reason=(
+            f"Starts very private and removes noise until the answer looks within {req.alpha:g} relative "
+            f"error; you pay the ex-post ε where it stops, on average {cost.expected_epsilon:.4g} "
+            f"± {cost.standard_error:.2g} (s.e., {cost.runs} seeded runs)."
+        ),
+        note=(
+            f"The stopping rule is a heuristic: right {100 * cost.success:.1f} % ± {100 * cost.success_se:.1f} "
+            f"% of the time here{'' if meets else ', below the requested confidence'}; worst case "
+            f"(ex-ante) ε = {cost.cap:g}."
+        ),
     )
 
 
@@ -123,17 +151,34 @@ def _forward_row(m: _reg.Mechanism, req: Requirement, n_runs: int, seed: int) ->
     assert accuracy is not None and reason is not None  # every mechanism that solves for ε has both (the registry)
     eps = m.solve(req, lambda e: accuracy(e, req))
     if not math.isfinite(eps) or eps > req.cap:
-        return _row(m, variant=m.accountant, epsilon=math.inf, delta=delta, target=p, meets=False,
-                    accuracy=_safe_acc(m, req.cap, req),
-                    reason=f"Cannot reach {p:g} at any ε ≤ {req.cap:g}: {_why_never(m)}")
+        return _row(
+            m,
+            variant=m.accountant,
+            epsilon=math.inf,
+            delta=delta,
+            target=p,
+            meets=False,
+            accuracy=_safe_acc(m, req.cap, req),
+            reason=f"Cannot reach {p:g} at any ε ≤ {req.cap:g}: {_why_never(m)}",
+        )
     acc = p if m.closed_form else _safe_acc(m, eps, req)
-    row = _row(m, variant=m.accountant, epsilon=eps, delta=delta, target=p, reason=reason(req), accuracy=acc,
-               meets=bool(acc >= p * (1 - 1e-9)))
+    row = _row(
+        m,
+        variant=m.accountant,
+        epsilon=eps,
+        delta=delta,
+        target=p,
+        reason=reason(req),
+        accuracy=acc,
+        meets=bool(acc >= p * (1 - 1e-9)),
+    )
     row.update(_details(m, eps, req, True))
     if m.uses_delta and eps <= TINY_EPSILON:  # δ alone pays for the accuracy: say so instead of printing 1e-10
         row["epsilon"] = 0.0
-        row["note"] = (f"δ = {req.delta:g} is so generous that ε → 0 suffices (the δ allows any answer to be "
-                       "revealed with that probability); choose a smaller δ. " + row["note"]).strip()
+        row["note"] = (
+            f"δ = {req.delta:g} is so generous that ε → 0 suffices (the δ allows any answer to be "
+            "revealed with that probability); choose a smaller δ. " + row["note"]
+        ).strip()
     return row
 
 
@@ -162,8 +207,18 @@ def epsilon_for_accuracy(
     ex-post ε (Monte Carlo, ``n_runs`` runs seeded by ``seed``).
     """
     req = make_requirement(
-        requirement=requirement, theta=theta, confidence=confidence, sensitivity=sensitivity, delta=delta,
-        alpha=alpha, value=value, c=c, k=k, kernel=kernel, cap=cap)
+        requirement=requirement,
+        theta=theta,
+        confidence=confidence,
+        sensitivity=sensitivity,
+        delta=delta,
+        alpha=alpha,
+        value=value,
+        c=c,
+        k=k,
+        kernel=kernel,
+        cap=cap,
+    )
     mechs = _mechs(mechanisms)
     n = _v.integer("n_runs", n_runs, low=2, high=10_000_000)
     s = _v.integer("seed", seed, low=0)
@@ -205,17 +260,33 @@ def _reverse_row(m: _reg.Mechanism, eps: float, req: Requirement, n_runs: int, s
         return na
     p = req.confidence
     if m.accuracy is None:  # noise reduction: ε is its ex-ante cap
-        cost = noise_reduction_cost(alpha=req.alpha, value=req.value, sensitivity=req.sensitivity, cap=eps,
-                                    n_runs=n_runs, rng=seed)
-        return _row(m, variant="exact", epsilon=cost.expected_epsilon, delta=0.0, accuracy=cost.success,
-                    target=p, meets=cost.success >= p,
-                    reason=f"With ε = {eps:g} as the worst case it spends {cost.expected_epsilon:.4g} on average "
-                           f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of "
-                           "runs.",
-                    note=f"Monte Carlo, {cost.runs} seeded runs; accuracy ± {cost.success_se:.2g} (s.e.).")
+        cost = noise_reduction_cost(
+            alpha=req.alpha, value=req.value, sensitivity=req.sensitivity, cap=eps, n_runs=n_runs, rng=seed
+        )
+        return _row(
+            m,
+            variant="exact",
+            epsilon=cost.expected_epsilon,
+            delta=0.0,
+            accuracy=cost.success,
+            target=p,
+            meets=cost.success >= p,
+            reason=f"With ε = {eps:g} as the worst case it spends {cost.expected_epsilon:.4g} on average "
+            f"(ex-post, ± {cost.standard_error:.2g}); the rule fired in {100 * cost.fired:.1f} % of "
+            "runs.",
+            note=f"Monte Carlo, {cost.runs} seeded runs; accuracy ± {cost.success_se:.2g} (s.e.).",
+        )
     acc = _safe_acc(m, eps, req)
-    row = _row(m, variant=m.accountant, epsilon=eps, delta=req.delta if m.uses_delta else 0.0, accuracy=acc,
-               target=p, meets=bool(acc >= p), reason=_reverse_reason(m, req))
+    row = _row(
+        m,
+        variant=m.accountant,
+        epsilon=eps,
+        delta=req.delta if m.uses_delta else 0.0,
+        accuracy=acc,
+        target=p,
+        meets=bool(acc >= p),
+        reason=_reverse_reason(m, req),
+    )
     if math.isnan(acc):
         row["reason"] = f"Its accuracy cannot be computed at ε = {eps:g} (no valid calibration there)."
         return row
@@ -254,8 +325,18 @@ def accuracy_for_epsilon(
     """
     eps = _v.real("epsilon", epsilon, low=0.0, high=1000.0, low_open=True)
     req = make_requirement(
-        requirement=requirement, theta=theta, confidence=confidence, sensitivity=sensitivity, delta=delta,
-        alpha=alpha, value=value, c=c, k=k, kernel=kernel, cap=min(max(eps, 1e-3), 1000.0))
+        requirement=requirement,
+        theta=theta,
+        confidence=confidence,
+        sensitivity=sensitivity,
+        delta=delta,
+        alpha=alpha,
+        value=value,
+        c=c,
+        k=k,
+        kernel=kernel,
+        cap=min(max(eps, 1e-3), 1000.0),
+    )
     n = _v.integer("n_runs", n_runs, low=2, high=10_000_000)
     s = _v.integer("seed", seed, low=0)
     rows = []

@@ -73,8 +73,11 @@ def _(compute, figs, md, mechanisms, mo, number, p):
     """)
     _chart = figs.outputs(view.histogram, view.event, mechanism=p.mech, discrete=view.discrete)
     _r = view.result
-    _verdict = ("**a violation**: the claim is false" if _r.caught else
-                "**consistent**: no outcome beats the claim at this number of outputs (evidence, not proof)")
+    _verdict = (
+        "**a violation**: the claim is false"
+        if _r.caught
+        else "**consistent**: no outcome beats the claim at this number of outputs (evidence, not proof)"
+    )
     _text2 = md(f"""
     The mechanism claims ε = {number(_r.claimed_epsilon, 4)} (δ = {number(_r.claimed_delta, 3)}). From
     {p.draws:,} outputs per data set the audit proves, with {p.level:.1%} confidence, that the true ε is at least
@@ -108,8 +111,10 @@ def _(lessons):
         question="Randomized response at ε = 1 reports the truth with probability e^ε/(1 + e^ε). What is that "
         "probability (in %)?",
         answer="73 %",
-        hints=("The truth is reported with probability e^ε/(1 + e^ε); put ε = 1 into it.",
-               "e is about 2.72, so the probability is 2.72 divided by 3.72."),
+        hints=(
+            "The truth is reported with probability e^ε/(1 + e^ε); put ε = 1 into it.",
+            "e is about 2.72, so the probability is 2.72 divided by 3.72.",
+        ),
         why="e/(1 + e) ≈ 0.731: the report is the truth 73 % of the time, and the ratio of the two reports' "
         "likelihoods is exactly e^1, so the audit's bound can approach 1 but never pass it.",
         solution=r"$\frac{e^{1}}{1 + e^{1}} = \frac{2.71828}{3.71828} = 0.73106$, i.e. **73.1 %**.",
@@ -137,8 +142,10 @@ def _(lessons):
         "what does the audit say?",
         answer="a violation",
         options=("a violation", "consistent"),
-        hints=("Where can an output land when every answer outside the acceptance region is redrawn?",
-               "The two data sets' true answers are 5 apart, and every output lies within 0.1 of its true answer."),
+        hints=(
+            "Where can an output land when every answer outside the acceptance region is redrawn?",
+            "The two data sets' true answers are 5 apart, and every output lies within 0.1 of its true answer.",
+        ),
         why="With q = 1 the outputs on the two data sets never overlap: one output reveals the person, so the audit "
         "proves δ close to 1 against the 0.00067 the paper's accountant certifies.",
         solution="The acceptance region ±0.1 around 0 and around 5 do not meet, and every answer outside is redrawn "
@@ -182,20 +189,40 @@ def _(audit, compute, lessons, math, mo, number):
     _table = audit.audit_table(epsilon=1.0, delta=1e-5, n=_n, rng=_seed, alpha=0.05)
     _honest = _table.iloc[:-1]
     _ce = audit.COUNTEREXAMPLE
-    _v = compute.run("brdp_paper", _ce["epsilon"], _ce["delta"], _ce["sensitivity"], _n, _seed, 0.95, _ce["theta"],
-                     _ce["epsilon_y"] / _ce["epsilon"], False)
+    _v = compute.run(
+        "brdp_paper",
+        _ce["epsilon"],
+        _ce["delta"],
+        _ce["sensitivity"],
+        _n,
+        _seed,
+        0.95,
+        _ce["theta"],
+        _ce["epsilon_y"] / _ce["epsilon"],
+        False,
+    )
     _lap = compute.run("laplace", 1.0, 1e-5, 1.0, _n, _seed, 0.95, 1.0, 0.6, True)
-    mo.vstack([
-        lessons.check(bool((_honest["epsilon_lb"] <= _honest["claimed_epsilon"] * (1 + 1e-9)).all()),
-                      f"all {len(_honest)} honest mechanisms keep their ε lower bound at or below the claim"),
-        lessons.check(_table["caught"].tolist() == [False] * len(_honest) + [True],
-                      "only BR-DP with the paper's accountant, at its counterexample, is caught"),
-        lessons.check(_v.result.caught and _v.result.delta_lb > 0.99,
-                      f"the audit proves δ ≥ {_v.result.delta_lb:.3f} where the paper's accountant prints "
-                      f"{number(_v.result.paper_delta, 2)} (exact δ = {number(_v.result.exact_delta, 3)})"),
-        lessons.check(float(_lap.curve["epsilon_lb"].max()) <= 1.0 and math.isfinite(_lap.result.epsilon_lb),
-                      "Laplace at ε = 1: the bound climbs with more outputs but never passes the claim"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                bool((_honest["epsilon_lb"] <= _honest["claimed_epsilon"] * (1 + 1e-9)).all()),
+                f"all {len(_honest)} honest mechanisms keep their ε lower bound at or below the claim",
+            ),
+            lessons.check(
+                _table["caught"].tolist() == [False] * len(_honest) + [True],
+                "only BR-DP with the paper's accountant, at its counterexample, is caught",
+            ),
+            lessons.check(
+                _v.result.caught and _v.result.delta_lb > 0.99,
+                f"the audit proves δ ≥ {_v.result.delta_lb:.3f} where the paper's accountant prints "
+                f"{number(_v.result.paper_delta, 2)} (exact δ = {number(_v.result.exact_delta, 3)})",
+            ),
+            lessons.check(
+                float(_lap.curve["epsilon_lb"].max()) <= 1.0 and math.isfinite(_lap.result.epsilon_lb),
+                "Laplace at ε = 1: the bound climbs with more outputs but never passes the claim",
+            ),
+        ]
+    )
     return
 
 

@@ -91,15 +91,23 @@ def _(md):
 def _(belief_at, compute, md, mo, number, p, slides):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
-    mo.vstack([
-        slides.figure(belief_at, "eps", p.eps, play=True),
-        md(f"The slider under each picture of this lesson (and Play here) moves ε and redraws that picture at once, "
-           f"with no waiting; your controls above set everything else (δ = {number(p.delta)}, Δ = {number(p.sens)}, "
-           f"θ = {number(p.theta)}), and the numbers stay at the ε set there."),
-        md(f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
-              f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
-              "she sees."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(belief_at, "eps", p.eps, play=True),
+            md(
+                "The slider under each picture of this lesson (and Play here) moves ε and redraws "
+                "that picture at once, "
+                f"with no waiting; your controls above set everything else (δ = {number(p.delta)}, Δ "
+                f"= {number(p.sens)}, "
+                f"θ = {number(p.theta)}), and the numbers stay at the ε set there."
+            ),
+            md(
+                f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
+                f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
+                "she sees."
+            ),
+        ]
+    )
     return
 
 
@@ -108,9 +116,10 @@ def _(lessons):
     ex_odds = lessons.Exercise(
         question="At ε = 0.1, how far (in %) can one answer push the belief of an observer who starts at 50 %?",
         answer="52 %",
-        hints=("Move ε to 0.1 and read the highest belief after the answer above 50 % in the picture.",
-               "The odds 1 : 1 grow by at most e^0.1, a factor just above 1.1; turn the new odds back into a "
-               "percentage."),
+        hints=(
+            "Move ε to 0.1 and read the highest belief after the answer above 50 % in the picture.",
+            "The odds 1 : 1 grow by at most e^0.1, a factor just above 1.1; turn the new odds back into a percentage.",
+        ),
         why="The odds 1 : 1 grow by at most e^0.1 ≈ 1.105, and 1.105 / 2.105 ≈ 52.5 %: a small ε barely moves "
         "anyone's belief.",
         solution=r"Posterior odds $\le e^{0.1}\cdot\frac{0.5}{0.5} = 1.10517$, so "
@@ -154,13 +163,17 @@ def _(compute, densities_at, md, mo, number, p, slides):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
-    mo.vstack([
-        slides.figure(densities_at, "eps", p.eps, p.delta, p.sens, p.calib, p.theta),
-        md(f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
-              f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
-              f"truth with probability **{_within['gaussian']:.4f}** (Gaussian) and "
-              f"**{_within['laplace']:.4f}** (Laplace)."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(densities_at, "eps", p.eps, p.delta, p.sens, p.calib, p.theta),
+            md(
+                f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
+                f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
+                f"truth with probability **{_within['gaussian']:.4f}** (Gaussian) and "
+                f"**{_within['laplace']:.4f}** (Laplace)."
+            ),
+        ]
+    )
     return
 
 
@@ -176,8 +189,10 @@ def _(lessons):
         question="With ε = 0.5, δ = 10⁻⁵ and Δ = 2 (analytic calibration), how large is σ? Set the sliders and "
         "read it off.",
         answer="14.06",
-        hints=("Set ε = 0.5, Δ = 2 and δ = 10⁻⁵ in the sidebar and read σ under the noise picture.",
-               "At ε = 1 and Δ = 1 the Gaussian needs σ of about 3.7; halving ε and doubling Δ each double σ."),
+        hints=(
+            "Set ε = 0.5, Δ = 2 and δ = 10⁻⁵ in the sidebar and read σ under the noise picture.",
+            "At ε = 1 and Δ = 1 the Gaussian needs σ of about 3.7; halving ε and doubling Δ each double σ.",
+        ),
         why="Noise is proportional to Δ/ε: halving ε or doubling Δ doubles σ (7.03 at Δ = 1 becomes 14.06).",
         solution="σ(ε = 0.5, δ = 10⁻⁵, Δ = 2) = 2 · σ(0.5, 10⁻⁵, 1) = 2 · 7.032 = **14.06**; the Laplace scale is "
         "b = Δ/ε = **4**.",
@@ -232,13 +247,20 @@ def _(md):
 @app.cell
 def _(compute, figs, md, mo, number, p):
     _total = compute.composed_epsilons(p.eps, p.delta, p.sens, p.calib, p.T)
-    mo.vstack([
-        figs.composition(compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
-                         compositions=p.T, delta=p.delta),
-        md(f"After T = {p.T} releases at δ = {number(p.delta)}: Gaussian "
-              f"**{number(_total.gaussian, 4)}**, Laplace **{number(_total.laplace, 4)}**, against the naive "
-              f"{p.T} × {number(p.eps)} = {number(p.T * p.eps)}."),
-    ])
+    mo.vstack(
+        [
+            figs.composition(
+                compute.composition(p.eps, p.delta, p.sens, p.calib, compute.composition_range(p.T)),
+                compositions=p.T,
+                delta=p.delta,
+            ),
+            md(
+                f"After T = {p.T} releases at δ = {number(p.delta)}: Gaussian "
+                f"**{number(_total.gaussian, 4)}**, Laplace **{number(_total.laplace, 4)}**, against the naive "
+                f"{p.T} × {number(p.eps)} = {number(p.T * p.eps)}."
+            ),
+        ]
+    )
     return
 
 
@@ -248,9 +270,11 @@ def _(lessons):
         question="Which mechanism spends the smaller total ε over T = 100 releases at ε = 1, δ = 10⁻⁵ each?",
         answer="Gaussian",
         options=("Gaussian", "Laplace", "the same"),
-        hints=("Set T = 100 and compare the two totals under the composition chart.",
-               "Exact accounting of one of them grows like √T, the other's faster at this δ: which bell-shaped noise "
-               "adds up most gently?"),
+        hints=(
+            "Set T = 100 and compare the two totals under the composition chart.",
+            "Exact accounting of one of them grows like √T, the other's faster at this δ: which bell-shaped noise "
+            "adds up most gently?",
+        ),
         why="Gaussian noise composes best: 100 releases cost about ε = 14.4 at δ = 10⁻⁵, Laplace about 68.3, the "
         "naive sum 100.",
         solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
@@ -300,30 +324,46 @@ def _(compute, dpcore, lessons, md, mo, number, p):
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _gap = (_summary["empirical_within_theta"] - _summary["exact_within_theta"]).abs().max()
     _se = _summary["standard_error"].max()
-    mo.vstack([
-        lessons.check(lessons.close(_cal1.sigma, 3.73063, rel=1e-5),
-                      f"analytic σ(ε = 1, δ = 10⁻⁵) = {_cal1.sigma:.5f}, as in Balle & Wang (2018)"),
-        lessons.check(lessons.close(_classic, 4.84481, rel=1e-5),
-                      f"classic σ(1, 10⁻⁵) = Δ√(2 ln(1.25/δ))/ε = {_classic:.5f}"),
-        lessons.check(lessons.close(_cal1.laplace_scale, 0.999980, rel=1e-5),
-                      f"Laplace b(1, 10⁻⁵) = {_cal1.laplace_scale:.6f} (ε′ = ε − 2 ln(1 − δ))"),
-        lessons.check(abs(_exact_delta - p.delta) <= 1e-9 * p.delta,
-                      f"the analytic σ meets the target exactly: δ({number(p.eps)}) = "
-                      f"{number(_exact_delta, 4)}")
-        if p.calib == "analytic" else
-        md(f"ℹ The classic σ is proven only for ε < 1: at ε = {number(p.eps)} its exact δ is "
-              f"{number(_exact_delta, 3)} against the target {number(p.delta)}"
-              + (" — it does **not** keep the promise here." if _exact_delta > p.delta * (1 + 1e-9) else ".")),
-        lessons.check(abs(_total.gaussian - _ref) < 1e-2,
-                      f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
-                      f"({_total.gaussian:.4f} vs {_ref:.4f})")
-        if _ref is not None else
-        md(f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
-              "ordinary floating point: dp_accounting cannot follow it there, so this lesson does not "
-              "compare (its own totals are computed in log space)."),
-        lessons.check(_gap < 4 * _se + 1e-12,
-                      f"sampled share within ±θ matches the exact one (largest gap {_gap:.4f} < 4 standard errors)"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(_cal1.sigma, 3.73063, rel=1e-5),
+                f"analytic σ(ε = 1, δ = 10⁻⁵) = {_cal1.sigma:.5f}, as in Balle & Wang (2018)",
+            ),
+            lessons.check(
+                lessons.close(_classic, 4.84481, rel=1e-5), f"classic σ(1, 10⁻⁵) = Δ√(2 ln(1.25/δ))/ε = {_classic:.5f}"
+            ),
+            lessons.check(
+                lessons.close(_cal1.laplace_scale, 0.999980, rel=1e-5),
+                f"Laplace b(1, 10⁻⁵) = {_cal1.laplace_scale:.6f} (ε′ = ε − 2 ln(1 − δ))",
+            ),
+            lessons.check(
+                abs(_exact_delta - p.delta) <= 1e-9 * p.delta,
+                f"the analytic σ meets the target exactly: δ({number(p.eps)}) = {number(_exact_delta, 4)}",
+            )
+            if p.calib == "analytic"
+            else md(
+                f"ℹ The classic σ is proven only for ε < 1: at ε = {number(p.eps)} its exact δ is "
+                f"{number(_exact_delta, 3)} against the target {number(p.delta)}"
+                + (" — it does **not** keep the promise here." if _exact_delta > p.delta * (1 + 1e-9) else ".")
+            ),
+            lessons.check(
+                abs(_total.gaussian - _ref) < 1e-2,
+                f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
+                f"({_total.gaussian:.4f} vs {_ref:.4f})",
+            )
+            if _ref is not None
+            else md(
+                f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
+                "ordinary floating point: dp_accounting cannot follow it there, so this lesson does not "
+                "compare (its own totals are computed in log space)."
+            ),
+            lessons.check(
+                _gap < 4 * _se + 1e-12,
+                f"sampled share within ±θ matches the exact one (largest gap {_gap:.4f} < 4 standard errors)",
+            ),
+        ]
+    )
     return
 
 

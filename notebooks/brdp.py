@@ -100,12 +100,17 @@ def _(md):
 
 @app.cell
 def _(density_at, key, md, mo, number, p, slides):
-    mo.vstack([
-        slides.figure(density_at, "theta", p.theta, key._replace(theta=None), 0),
-        md(f"The slider under the picture moves θ and redraws it at once, with no waiting; your controls above set "
-           f"everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and "
-           "the accountant), and the rest of the lesson stays at the θ set there."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(density_at, "theta", p.theta, key._replace(theta=None), 0),
+            md(
+                "The slider under the picture moves θ and redraws it at once, with no waiting; your "
+                "controls above set "
+                f"everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and "
+                "the accountant), and the rest of the lesson stays at the θ set there."
+            ),
+        ]
+    )
     return
 
 
@@ -142,8 +147,10 @@ def _(lessons):
         "the budget does the paper's Alg. 2 give the noise?",
         answer="0.9",
         share=True,
-        hints=("Choose the paper's accountant and look for the star (the optimum) in the budget-split chart.",
-               "The chart's legend names the optimum ε_y; with ε = 1 the share ε_y / ε is that same number."),
+        hints=(
+            "Choose the paper's accountant and look for the star (the optimum) in the budget-split chart.",
+            "The chart's legend names the optimum ε_y; with ε = 1 the share ε_y / ε is that same number.",
+        ),
         why="The optimum keeps about 90 % for the noise (ε_y ≈ 0.905) and spends the rest on redrawing with "
         "q ≈ 0.209: the acceptance rises from 0.2113 (plain DP) to 0.2324.",
         solution="Set the accountant to *the paper's model* and read the star of the budget-split chart: "
@@ -192,11 +199,16 @@ def _(md):
 @app.cell
 def _(compute, key, md, number):
     _plan = compute.plan(key)
-    _verdict = ("**This plan is not private at your target**: the exact δ is above it." if not _plan.sound else
-                "The plan meets the target under the exact accountant.")
-    _warn = ("\n\n⚠ Here the paper **under-reports** δ by a factor "
-             f"{number(_plan.exact_delta / _plan.paper_delta, 3)}."
-             if _plan.exact_delta > _plan.paper_delta else "")
+    _verdict = (
+        "**This plan is not private at your target**: the exact δ is above it."
+        if not _plan.sound
+        else "The plan meets the target under the exact accountant."
+    )
+    _warn = (
+        f"\n\n⚠ Here the paper **under-reports** δ by a factor {number(_plan.exact_delta / _plan.paper_delta, 3)}."
+        if _plan.exact_delta > _plan.paper_delta
+        else ""
+    )
     md(
         f"| accountant | δ at ε = {number(_plan.epsilon)} |\n|---|---|\n"
         f"| paper's model (Prop. 2) | {number(_plan.paper_delta, 3)} |\n"
@@ -229,8 +241,10 @@ def _(lessons):
         question="For that plan (ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, ε_y = 1.5, q from Alg. 1), how many times the "
         "target δ is the exact δ?",
         answer="753",
-        hints=("Load the example “Paper approves, truly 750× the target δ” and read the exact δ.",
-               "Divide the exact δ (a few times 10⁻⁶) by the target 10⁻⁸."),
+        hints=(
+            "Load the example “Paper approves, truly 750× the target δ” and read the exact δ.",
+            "Divide the exact δ (a few times 10⁻⁶) by the target 10⁻⁸.",
+        ),
         why="The exact δ is about 7.53 × 10⁻⁶, some 750 times the 10⁻⁸ the paper's accountant promises: the plan "
         "is not (5, 10⁻⁸)-DP.",
         solution="Alg. 1 gives q = 0.9855 (L = 4.23). The exact hockey-stick divergence at ε = 5 is "
@@ -292,8 +306,10 @@ def _(lessons):
         "which spends the smaller total ε?",
         answer="plain DP",
         options=("BR-DP", "plain DP", "the same"),
-        hints=("Set T = 100 and compare the totals under the composition chart.",
-               "Recycling is free at one release, but every redraw's extra loss adds up over many releases."),
+        hints=(
+            "Set T = 100 and compare the totals under the composition chart.",
+            "Recycling is free at one release, but every redraw's extra loss adds up over many releases.",
+        ),
         why="The exact optimum keeps ε_y = ε and redraws with q ≈ 0.59: free at one release, but the redraws add "
         "up — about 36.6 after 100 releases against 14.4 for plain DP.",
         solution="Set T = 100 and read the totals under the composition chart: exact BR-DP **≈ 36.6**, plain DP "
@@ -374,11 +390,17 @@ def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo, number):
     # the paper's plan, accepted by eq. (9) recomputed from scipy's normal CDF
     _p = math.erf(1.0 / (_paper.scale * math.sqrt(2)))
     _acc = _p / (1 - (1 - _p) * _paper.q)
+
     # exact δ of the paper's plan by quadrature of the two output densities (shift d = Δ = 1)
-    _f = lambda x, c: brdp.output_density(x, kernel="gaussian", scale=_paper.scale, theta=1.0, q=_paper.q,  # noqa: E731
-                                          center=c)
-    _quad = sum(integrate.quad(lambda x: max(0.0, float(_f(x, 0.0)) - math.e * float(_f(x, 1.0))), a, b,
-                               limit=200, epsabs=1e-14)[0] for a, b in ((-60, -1), (-1, 0), (0, 1), (1, 2), (2, 60)))
+    def _f(x, c):
+        return brdp.output_density(x, kernel="gaussian", scale=_paper.scale, theta=1.0, q=_paper.q, center=c)
+
+    _quad = sum(
+        integrate.quad(
+            lambda x: max(0.0, float(_f(x, 0.0)) - math.e * float(_f(x, 1.0))), a, b, limit=200, epsabs=1e-14
+        )[0]
+        for a, b in ((-60, -1), (-1, 0), (0, 1), (1, 2), (2, 60))
+    )
     # Fig. 2(b) plan sampled: the share of 100 000 releases within ±θ
     _fig2 = compute.plan(compute.PlanKey(2.0, 1e-5, 1.0, 1.0, "gaussian", "paper"))
     _draws = brdp.sample_outputs(100_000, kernel="gaussian", scale=_fig2.scale, theta=1.0, q=_fig2.q, rng=0)
@@ -387,31 +409,47 @@ def _(brdp, compute, fig3, fig4a, fig5a, lessons, mo, number):
     _q1 = float(np.interp(1.0, _row.index, _row.values))
     _t100 = fig5a.set_index("compositions")
     _gauss100 = float(brdp.composed_epsilon(1e-5, compositions=100, plan=_paper, accountant="dp"))
-    mo.vstack([
-        lessons.check(lessons.close(_paper.acceptance, _acc, rel=1e-9) and lessons.close(_acc, 0.23243, abs_=1e-4),
-                      f"the paper's example (ε = 1, θ = Δ = 1): ε_y = {_paper.epsilon_y:.4f}, q = {_paper.q:.4f}, "
-                      f"acceptance {_acc:.5f} (Eq. 9 from the normal CDF)"),
-        lessons.check(lessons.close(_paper.exact_delta, _quad, rel=1e-4),
-                      f"its exact δ(1) = {number(_paper.exact_delta, 4)} equals quadrature of the two output "
-                      f"densities ({number(_quad, 4)}); the paper's model says "
-                      f"{number(_paper.paper_delta, 3)}, over-cautious here"),
-        lessons.check(_exact.sound and _exact.acceptance > _paper.acceptance,
-                      f"the exact optimum is sound and lands within ±θ more often: {_exact.acceptance:.4f} against "
-                      f"{_paper.acceptance:.4f} (ε_y = {number(_exact.epsilon_y, 3)}, q = "
-                      f"{number(_exact.q, 3)})"),
-        lessons.check(abs(_share - _fig2.acceptance) < 4 * math.sqrt(_fig2.acceptance * (1 - _fig2.acceptance) / 1e5),
-                      f"Fig. 2(b): {_share:.4f} of 100 000 sampled releases fall within ±θ, as Eq. 9 says "
-                      f"({_fig2.acceptance:.4f}) — less than half, not \"most\" as the paper's text puts it"),
-        lessons.check(abs(_q1 - 0.8846) < 2e-3 and _q1 >= 1 - math.exp(-2.0),
-                      f"Fig. 3: Alg. 1's q at ε_y = 1, δ = 10⁻⁵ is {_q1:.4f}, above the baseline "
-                      f"1 − e^−2 = {1 - math.exp(-2):.4f}"),
-        lessons.check(bool((fig4a["brdp_paper"] >= fig4a["dp"] - 1e-9).all()),
-                      "Fig. 4(a): BR-DP's acceptance is never below plain DP's (the paper's Prop. 4)"),
-        lessons.check(lessons.close(float(_t100.loc[100, "dp"]), _gauss100, rel=1e-6)
-                      and float(_t100.loc[100, "paper"]) > float(_t100.loc[100, "dp"]),
-                      f"Fig. 5(a) at T = 100: the paper's Thm. 3 gives {_t100.loc[100, 'paper']:.3f}, *more* than "
-                      f"plain DP's {_t100.loc[100, 'dp']:.3f} — the paper draws BR-DP below DP"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(_paper.acceptance, _acc, rel=1e-9) and lessons.close(_acc, 0.23243, abs_=1e-4),
+                f"the paper's example (ε = 1, θ = Δ = 1): ε_y = {_paper.epsilon_y:.4f}, q = {_paper.q:.4f}, "
+                f"acceptance {_acc:.5f} (Eq. 9 from the normal CDF)",
+            ),
+            lessons.check(
+                lessons.close(_paper.exact_delta, _quad, rel=1e-4),
+                f"its exact δ(1) = {number(_paper.exact_delta, 4)} equals quadrature of the two output "
+                f"densities ({number(_quad, 4)}); the paper's model says "
+                f"{number(_paper.paper_delta, 3)}, over-cautious here",
+            ),
+            lessons.check(
+                _exact.sound and _exact.acceptance > _paper.acceptance,
+                f"the exact optimum is sound and lands within ±θ more often: {_exact.acceptance:.4f} against "
+                f"{_paper.acceptance:.4f} (ε_y = {number(_exact.epsilon_y, 3)}, q = "
+                f"{number(_exact.q, 3)})",
+            ),
+            lessons.check(
+                abs(_share - _fig2.acceptance) < 4 * math.sqrt(_fig2.acceptance * (1 - _fig2.acceptance) / 1e5),
+                f"Fig. 2(b): {_share:.4f} of 100 000 sampled releases fall within ±θ, as Eq. 9 says "
+                f'({_fig2.acceptance:.4f}) — less than half, not "most" as the paper\'s text puts it',
+            ),
+            lessons.check(
+                abs(_q1 - 0.8846) < 2e-3 and _q1 >= 1 - math.exp(-2.0),
+                f"Fig. 3: Alg. 1's q at ε_y = 1, δ = 10⁻⁵ is {_q1:.4f}, above the baseline "
+                f"1 − e^−2 = {1 - math.exp(-2):.4f}",
+            ),
+            lessons.check(
+                bool((fig4a["brdp_paper"] >= fig4a["dp"] - 1e-9).all()),
+                "Fig. 4(a): BR-DP's acceptance is never below plain DP's (the paper's Prop. 4)",
+            ),
+            lessons.check(
+                lessons.close(float(_t100.loc[100, "dp"]), _gauss100, rel=1e-6)
+                and float(_t100.loc[100, "paper"]) > float(_t100.loc[100, "dp"]),
+                f"Fig. 5(a) at T = 100: the paper's Thm. 3 gives {_t100.loc[100, 'paper']:.3f}, *more* than "
+                f"plain DP's {_t100.loc[100, 'dp']:.3f} — the paper draws BR-DP below DP",
+            ),
+        ]
+    )
     return
 
 

@@ -49,8 +49,9 @@ def _(ch, md, mo, p, pictures):
     _value = getattr(p, ch.control)
     _pic = pictures.picture(ch.slug, _value)
     # the app's picture: every stop of the control travels with it, so its own slider redraws it at once
-    mo.vstack([pictures.slide(ch.slug, _value), md(_pic.reading),
-               md(f"<small>**What to notice:** {ch.notice}</small>")])
+    mo.vstack(
+        [pictures.slide(ch.slug, _value), md(_pic.reading), md(f"<small>**What to notice:** {ch.notice}</small>")]
+    )
     return
 
 

@@ -67,7 +67,8 @@ def _(md, p):
     x_true = min(p.xtrue, p.dsize - 1)
     md(
         f"The true value x* = {p.xtrue} is outside {{0, …, {p.dsize - 1}}}: the lesson uses x* = {x_true}."
-        if x_true != p.xtrue else ""
+        if x_true != p.xtrue
+        else ""
     )
     return (x_true,)
 
@@ -96,8 +97,10 @@ def _(lessons):
     ex_rr = lessons.Exercise(
         question="Binary randomized response at ε = ln 3: with what probability (in %) does it report the true value?",
         answer="75 %",
-        hints=("The true value is kept with probability e^ε/(e^ε + 1).",
-               "e^(ln 3) is 3: the probability is 3 out of 3 + 1."),
+        hints=(
+            "The true value is kept with probability e^ε/(e^ε + 1).",
+            "e^(ln 3) is 3: the probability is 3 out of 3 + 1.",
+        ),
         why="With K = 2 the true value is kept with probability e^ε/(e^ε + 1) = 3/4: the answer 1 is 3 times as "
         "likely when the secret is 1 as when it is 0, exactly e^ε.",
         solution=r"$\frac{e^{\ln 3}}{e^{\ln 3} + 1} = \frac{3}{4}$ = **75 %**; the other value is reported with "
@@ -139,8 +142,9 @@ def _(md):
 
 @app.cell
 def _(compute, figs, md, mo, number, p, x_true):
-    _chart = figs.idea(compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg,
-                       ratio=False)
+    _chart = figs.idea(
+        compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False
+    )
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
     _text = md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
@@ -177,12 +181,18 @@ def _(compute, figs):
 
 @app.cell
 def _(beliefs_at, md, mo, number, p, slides, x_true):
-    mo.vstack([
-        slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
-        md(f"The slider under the picture (and Play) moves k and redraws it at once, with no waiting; your controls "
-           f"above set everything else (ε = {number(p.eps)}, {p.dsize} possible values, x* = {x_true}, the prior), "
-           "and the rest of the lesson stays at the k set there."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
+            md(
+                "The slider under the picture (and Play) moves k and redraws it at once, with no "
+                "waiting; your controls "
+                f"above set everything else (ε = {number(p.eps)}, {p.dsize} possible values, x* = "
+                f"{x_true}, the prior), "
+                "and the rest of the lesson stays at the k set there."
+            ),
+        ]
+    )
     return
 
 
@@ -192,8 +202,10 @@ def _(lessons):
         question="Six binary randomized-response answers at ε = 1 came out 1, 1, 1, 1, 0, 0. What is their realized "
         "loss ℓ? (Basic composition charges 6.)",
         answer="2",
-        hints=("Each 1 and each 0 move the odds between the two secrets by e^ε in opposite directions.",
-               "Count how many 1's are left over once each 0 has cancelled a 1, and multiply by ε."),
+        hints=(
+            "Each 1 and each 0 move the odds between the two secrets by e^ε in opposite directions.",
+            "Count how many 1's are left over once each 0 has cancelled a 1, and multiply by ε.",
+        ),
         why="Each 1 multiplies Λ(1)/Λ(0) by e^ε and each 0 divides it by e^ε, so ℓ = ε·|n₁ − n₀| = 1·|4 − 2| = 2. "
         "Three 1's and three 0's would reveal nothing (Example 1).",
         solution=r"$\Lambda(1) = p^4 (1-p)^2$ and $\Lambda(0) = (1-p)^4 p^2$ with $p = e/(e+1)$, so "
@@ -257,8 +269,10 @@ def _(lessons):
         "e^ℓ = 1.1458 if it answers 0 and e^ℓ = 2.25 if it answers 1. Does the filter answer q₂?",
         answer="yes",
         options=("yes", "no"),
-        hints=("Compare the worse of the two look-ahead values with e^(ε_G).",
-               "e^(ln 2.25) is 2.25; the filter's test allows equality."),
+        hints=(
+            "Compare the worse of the two look-ahead values with e^(ε_G).",
+            "e^(ln 2.25) is 2.25; the filter's test allows equality.",
+        ),
         why="The test is ℓ ≤ ε_G with equality allowed: the worse answer lands exactly on the budget 2.25 = 1.5², so "
         "q₂ is answered (and the answer 0 even lowers the odometer to 1.1458).",
         solution="Both branches satisfy e^ℓ ≤ e^(ε_G) = 2.25 (one with equality), so q₂ passes the look-ahead. "
@@ -300,8 +314,9 @@ def _(compute, figs, md, mo, number, p):
     _e = compute.rr_expected(p.eps, p.epsg)
     _text = md(
         f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the filter answers on average **{_e:.3f}** "
-        f"randomized-response queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**." if _e is not None else
-        f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the walk is too long to solve here (⌊ε_G/ε⌋ > "
+        f"randomized-response queries, basic composition **{int(p.epsg / p.eps + 1e-9)}**."
+        if _e is not None
+        else f"At ε = {number(p.eps)} and ε_G = {number(p.epsg)} the walk is too long to solve here (⌊ε_G/ε⌋ > "
         f"{compute.RR_CLOSED_FORM_MAX_M})."
     )
     mo.vstack([_chart, _text])
@@ -314,9 +329,11 @@ def _(lessons):
         question="Binary randomized response at ε = 1 with budget ε_G = 4: basic composition answers 4 queries. How "
         "many does the Bayesian filter answer on average? Set ε and ε_G and read it off.",
         answer="8.344",
-        hints=("Set ε = 1 and ε_G = 4 and read the average number answered under the filter's chart.",
-               "The filter stops when the 1's and 0's differ by four; that takes about twice as many answers as "
-               "basic composition allows."),
+        hints=(
+            "Set ε = 1 and ε_G = 4 and read the average number answered under the filter's chart.",
+            "The filter stops when the 1's and 0's differ by four; that takes about twice as many answers as "
+            "basic composition allows.",
+        ),
         why="The filter stops when |n₁ − n₀| reaches 4; a walk drifting towards the true value (up with probability "
         "e/(1 + e) ≈ 0.73) takes 8.344 steps on average — about twice as many answers for the same guarantee.",
         solution="E[# answered](ε = 1, ε_G = 4) = **8.344** (closed form); basic composition ⌊4/1⌋ = 4.",
@@ -368,25 +385,39 @@ def _(compute, lessons, math, mo):
     _e1, _e2, _e3 = _ex.ex1, _ex.ex2, _ex.ex3
     _closed = math.exp(3 * 0.7) / (1 + math.exp(0.7)) ** 6
     _after = _e3["ratio_after"].tolist()[:4]
-    mo.vstack([
-        lessons.check(lessons.close(_e1.likelihood_0, _closed, rel=1e-12) and lessons.close(_e1.likelihood_1, _closed,
-                                                                                          rel=1e-12),
-                      f"Example 1: Λ(0) = Λ(1) = {_e1.likelihood_0:.7f} = e^(3ε)/(1 + e^ε)^6"),
-        lessons.check(abs(_e1.loss_balanced) < 1e-12 and lessons.close(_e1.loss_all_ones, 4.2, rel=1e-12),
-                      f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} "
-                      "for six 1's (= basic composition 2nε)"),
-        lessons.check(lessons.close(_e2.ratio, 1.5, rel=1e-12),
-                      f"Example 2: max Λ / min Λ = {_e2.ratio:.6f}, the paper's 1.5"),
-        lessons.check(abs(_e2.table.loc[2, "likelihood"] - 0.1046) < 5e-5 and abs(_e2.table.loc[3, "likelihood"] -
-                                                                                 0.109) < 5e-4,
-                      f"Example 2: Λ(2) = {_e2.table.loc[2, 'likelihood']:.4f}, not the printed 0.109 (that is Λ(3) = "
-                      f"{_e2.table.loc[3, 'likelihood']:.4f}): a misprint"),
-        lessons.check(all(abs(a - b) < 1e-12 for a, b in zip(_after, [1.5, 0.275 / 0.24, 1.5, 2.25], strict=True)),
-                      "Example 3: e^ℓ after q₁…q₄ = " + ", ".join(f"{v:.6f}" for v in _after)
-                      + " (printed 1.50, 1.15, 1.50, 2.25)"),
-        lessons.check(_e3["accepted"].tolist() == [True, True, True, True, False, False],
-                      "Example 3: q₁–q₄ answered, q₅ and q₆ refused"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(_e1.likelihood_0, _closed, rel=1e-12)
+                and lessons.close(_e1.likelihood_1, _closed, rel=1e-12),
+                f"Example 1: Λ(0) = Λ(1) = {_e1.likelihood_0:.7f} = e^(3ε)/(1 + e^ε)^6",
+            ),
+            lessons.check(
+                abs(_e1.loss_balanced) < 1e-12 and lessons.close(_e1.loss_all_ones, 4.2, rel=1e-12),
+                f"Example 1: ℓ = {abs(_e1.loss_balanced):.1f} for the balanced answers, {_e1.loss_all_ones:.1f} "
+                "for six 1's (= basic composition 2nε)",
+            ),
+            lessons.check(
+                lessons.close(_e2.ratio, 1.5, rel=1e-12), f"Example 2: max Λ / min Λ = {_e2.ratio:.6f}, the paper's 1.5"
+            ),
+            lessons.check(
+                abs(_e2.table.loc[2, "likelihood"] - 0.1046) < 5e-5
+                and abs(_e2.table.loc[3, "likelihood"] - 0.109) < 5e-4,
+                f"Example 2: Λ(2) = {_e2.table.loc[2, 'likelihood']:.4f}, not the printed 0.109 (that is Λ(3) = "
+                f"{_e2.table.loc[3, 'likelihood']:.4f}): a misprint",
+            ),
+            lessons.check(
+                all(abs(a - b) < 1e-12 for a, b in zip(_after, [1.5, 0.275 / 0.24, 1.5, 2.25], strict=True)),
+                "Example 3: e^ℓ after q₁…q₄ = "
+                + ", ".join(f"{v:.6f}" for v in _after)
+                + " (printed 1.50, 1.15, 1.50, 2.25)",
+            ),
+            lessons.check(
+                _e3["accepted"].tolist() == [True, True, True, True, False, False],
+                "Example 3: q₁–q₄ answered, q₅ and q₆ refused",
+            ),
+        ]
+    )
     return
 
 
@@ -416,19 +447,29 @@ def _(md):
 def _(compute, lessons, math, mo):
     _ex = compute.examples()
     _c = _ex.counter
-    mo.vstack([
-        lessons.check(_ex.transcripts == 39 and lessons.close(math.exp(_ex.max_loss), 2.25, rel=1e-10)
-                      and bool((abs(_ex.total_probability - 1) < 1e-12).all()),
-                      f"Example 3's interaction: {_ex.transcripts} transcripts (lengths {_ex.min_length}–"
-                      f"{_ex.max_length}), probabilities sum to 1, largest ratio {math.exp(_ex.max_loss):.6f} = 2.25"),
-        lessons.check(_c.full_budget_bayesian and _c.full_budget_query_epsilon > 0.2
-                      and bool((abs(_c.full_budget_look_ahead - math.log(2)) < 1e-12).all()),
-                      f"at full budget a query with ε = {_c.full_budget_query_epsilon:.4f} is accepted (every answer "
-                      "leaves ℓ = ln 2)"),
-        lessons.check(_c.p_at_max < _c.p_at_min and lessons.close(_c.decrease_after, math.log(19), rel=1e-12),
-                      f"the 'decrease' condition holds ({_c.p_at_max:.4f} < {_c.p_at_min:.4f}) yet ℓ rises from "
-                      f"{_c.decrease_before:.4f} to {_c.decrease_after:.4f} = ln 19"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                _ex.transcripts == 39
+                and lessons.close(math.exp(_ex.max_loss), 2.25, rel=1e-10)
+                and bool((abs(_ex.total_probability - 1) < 1e-12).all()),
+                f"Example 3's interaction: {_ex.transcripts} transcripts (lengths {_ex.min_length}–"
+                f"{_ex.max_length}), probabilities sum to 1, largest ratio {math.exp(_ex.max_loss):.6f} = 2.25",
+            ),
+            lessons.check(
+                _c.full_budget_bayesian
+                and _c.full_budget_query_epsilon > 0.2
+                and bool((abs(_c.full_budget_look_ahead - math.log(2)) < 1e-12).all()),
+                f"at full budget a query with ε = {_c.full_budget_query_epsilon:.4f} is accepted (every answer "
+                "leaves ℓ = ln 2)",
+            ),
+            lessons.check(
+                _c.p_at_max < _c.p_at_min and lessons.close(_c.decrease_after, math.log(19), rel=1e-12),
+                f"the 'decrease' condition holds ({_c.p_at_max:.4f} < {_c.p_at_min:.4f}) yet ℓ rises from "
+                f"{_c.decrease_before:.4f} to {_c.decrease_after:.4f} = ln 19",
+            ),
+        ]
+    )
     return
 
 
@@ -446,13 +487,19 @@ def _(md):
 @app.cell
 def _(compute, lessons, mo):
     _ref = compute.rr_reference()
-    mo.vstack([
-        mo.ui.table(_ref, selection=None),
-        lessons.check(bool(((_ref["closed_form"] - _ref["reference"]).abs() < 1e-3).all()),
-                      "closed form = the reference values 8.344, 21.638, 31.489, 92.500 (to 10⁻³)"),
-        lessons.check(bool((_ref["closed_form"] > 2 * _ref["basic"]).all()),
-                      "the filter answers more than twice as many queries as adding up ε in every setting"),
-    ])
+    mo.vstack(
+        [
+            mo.ui.table(_ref, selection=None),
+            lessons.check(
+                bool(((_ref["closed_form"] - _ref["reference"]).abs() < 1e-3).all()),
+                "closed form = the reference values 8.344, 21.638, 31.489, 92.500 (to 10⁻³)",
+            ),
+            lessons.check(
+                bool((_ref["closed_form"] > 2 * _ref["basic"]).all()),
+                "the filter answers more than twice as many queries as adding up ε in every setting",
+            ),
+        ]
+    )
     return
 
 

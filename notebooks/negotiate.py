@@ -97,9 +97,12 @@ def _(md):
 
 @app.cell
 def _(answer, compute, figs, lessons, md, mo, p, req):
-    _chart = figs.accuracy_curves(lessons.remember(compute.curves, req),
-                                  epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
-                                  confidence=p.conf, y_title="P(answer within ±θ)")
+    _chart = figs.accuracy_curves(
+        lessons.remember(compute.curves, req),
+        epsilon=answer.epsilon if answer.epsilon > 0 else 1.0,
+        confidence=p.conf,
+        y_title="P(answer within ±θ)",
+    )
     _text = md("\n".join(f"- **{_n}**: ε = {_e}. {_w}" for _n, _e, _w in answer.reasons))
     mo.vstack([_chart, _text])
     return
@@ -110,8 +113,10 @@ def _(lessons):
     ex_laplace = lessons.Exercise(
         question="Requirement: within ±2 in 90 % of releases, Δ = 1. Which ε does Laplace noise need?",
         answer="1.151",
-        hints=("Laplace noise of scale b stays within ±θ with probability 1 − e^(−θ/b); solve for the scale.",
-               "You need e^(−θ/b) = 0.1, so θ/b = ln 10 and ε = Δ/b = ln(10)/θ."),
+        hints=(
+            "Laplace noise of scale b stays within ±θ with probability 1 − e^(−θ/b); solve for the scale.",
+            "You need e^(−θ/b) = 0.1, so θ/b = ln 10 and ε = Δ/b = ln(10)/θ.",
+        ),
         why="ε = Δ·ln(1/(1 − p))/θ = ln(10)/2 ≈ 1.151: half the budget of ±1, since the error bound doubled.",
         solution=r"$\varepsilon = \frac{1}{2}\ln\frac{1}{1 - 0.9} = \frac{\ln 10}{2} = 1.1513.$",
     )
@@ -149,8 +154,10 @@ def _(md):
 def _(answer, compute, md, p, words):
     if answer.mechanism and answer.epsilon > 0:
         _c = compute.composition(answer.mechanism, answer.epsilon, answer.delta, p.sens, p.T, p.delta)
-        _text = (f"**{p.T} releases** of the answer spend **{words.total_words(_c)}**: the exact total is "
-                 "quoted with its δ, the small chance that it fails, beside the plain sum and its own δ.")
+        _text = (
+            f"**{p.T} releases** of the answer spend **{words.total_words(_c)}**: the exact total is "
+            "quoted with its δ, the small chance that it fails, beside the plain sum and its own δ."
+        )
     else:
         _text = "This requirement has no ε > 0 answer to compose (see the sentence above)."
     md(_text)
@@ -163,8 +170,10 @@ def _(lessons):
         question="Each release spends ε = 0.06. How many releases fit a total budget of ε = 1 if you simply add "
         "them up?",
         answer="16",
-        hints=("Adding up means the total is the number of releases times 0.06; it must stay at most 1.",
-               "Divide 1 by 0.06 and keep only the whole part."),
+        hints=(
+            "Adding up means the total is the number of releases times 0.06; it must stay at most 1.",
+            "Divide 1 by 0.06 and keep only the whole part.",
+        ),
         why="16 × 0.06 = 0.96 ≤ 1 and 17 × 0.06 = 1.02 > 1. The exact accountant may admit a few more.",
         solution=r"$\lfloor 1/0.06 \rfloor = \lfloor 16.67 \rfloor = 16.$",
     )
@@ -186,13 +195,20 @@ def _(count_answer, ex_count):
 
 @app.cell
 def _(md, negotiate_split, number):
-    _split = negotiate_split.split([negotiate_split.statistic("counts per county", 50, 0.95, 1.0),
-                                    negotiate_split.statistic("mean income", 500, 0.90, 20.0)], delta=1e-5)
-    md("## 4 · Several statistics at once\n\nCounts per county within ±50 in 95 % of releases, and a mean "
-          "income within ±500 in 90 % (values clipped to [0, 200000] over 10 000 rows, so Δ = 20). Each statistic "
-          "gets the most noise its own accuracy allows; then the kinds of noise are compared:\n\n"
-          + "\n".join(f"- {_line}" for _line in _split.reasoning)
-          + f"\n\nThe total: ε = **{number(_split.best.epsilon, 4)}** with δ = {number(_split.best.delta)}.")
+    _split = negotiate_split.split(
+        [
+            negotiate_split.statistic("counts per county", 50, 0.95, 1.0),
+            negotiate_split.statistic("mean income", 500, 0.90, 20.0),
+        ],
+        delta=1e-5,
+    )
+    md(
+        "## 4 · Several statistics at once\n\nCounts per county within ±50 in 95 % of releases, and a mean "
+        "income within ±500 in 90 % (values clipped to [0, 200000] over 10 000 rows, so Δ = 20). Each statistic "
+        "gets the most noise its own accuracy allows; then the kinds of noise are compared:\n\n"
+        + "\n".join(f"- {_line}" for _line in _split.reasoning)
+        + f"\n\nThe total: ε = **{number(_split.best.epsilon, 4)}** with δ = {number(_split.best.delta)}."
+    )
     return
 
 
@@ -216,24 +232,36 @@ def _(md):
 def _(dpcore, lessons, math, mo, negotiate):
     from scipy import stats
 
-    _df = negotiate.epsilon_for_accuracy(theta=1.0, confidence=0.95, delta=1e-5,
-                                         mechanisms=["laplace", "gaussian", "staircase", "brdp"]).set_index("mechanism")
+    _df = negotiate.epsilon_for_accuracy(
+        theta=1.0, confidence=0.95, delta=1e-5, mechanisms=["laplace", "gaussian", "staircase", "brdp"]
+    ).set_index("mechanism")
     _lap = float(_df.loc["laplace", "epsilon"])
     _b = 1.0 / _lap
     _sigma = 1.0 / stats.norm.ppf(0.975)
-    mo.vstack([
-        lessons.check(lessons.close(stats.laplace.cdf(1, scale=_b) - stats.laplace.cdf(-1, scale=_b), 0.95, rel=1e-9),
-                      f"Laplace at ε = {_lap:.4f} = ln 20 lands within ±1 in exactly 95 % of releases (scipy)"),
-        lessons.check(lessons.close(float(dpcore.gaussian_delta(float(_df.loc["gaussian", "epsilon"]), sigma=_sigma)),
-                                    1e-5, rel=1e-4),
-                      "the Gaussian row's σ gives 95 % within ±1 and meets δ = 1e-5 exactly at its ε"),
-        lessons.check(float(_df.loc["staircase", "epsilon"]) <= _lap * (1 + 1e-4),
-                      "the optimal (staircase) noise never needs more ε than Laplace"),
-        lessons.check(float(_df.loc["brdp", "epsilon"]) <= float(_df.loc["gaussian", "epsilon"]) * (1 + 1e-4)
-                      and math.isfinite(float(_df.loc["brdp", "epsilon"])),
-                      "BR-DP with the exact accountant never needs more than its Gaussian kernel (Jiang et al. 2024, "
-                      "Prop. 4)"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(stats.laplace.cdf(1, scale=_b) - stats.laplace.cdf(-1, scale=_b), 0.95, rel=1e-9),
+                f"Laplace at ε = {_lap:.4f} = ln 20 lands within ±1 in exactly 95 % of releases (scipy)",
+            ),
+            lessons.check(
+                lessons.close(
+                    float(dpcore.gaussian_delta(float(_df.loc["gaussian", "epsilon"]), sigma=_sigma)), 1e-5, rel=1e-4
+                ),
+                "the Gaussian row's σ gives 95 % within ±1 and meets δ = 1e-5 exactly at its ε",
+            ),
+            lessons.check(
+                float(_df.loc["staircase", "epsilon"]) <= _lap * (1 + 1e-4),
+                "the optimal (staircase) noise never needs more ε than Laplace",
+            ),
+            lessons.check(
+                float(_df.loc["brdp", "epsilon"]) <= float(_df.loc["gaussian", "epsilon"]) * (1 + 1e-4)
+                and math.isfinite(float(_df.loc["brdp", "epsilon"])),
+                "BR-DP with the exact accountant never needs more than its Gaussian kernel (Jiang et al. 2024, "
+                "Prop. 4)",
+            ),
+        ]
+    )
     return
 
 

@@ -135,8 +135,10 @@ def _(lessons):
         question="With η = 0.1, at which noise level ε does the rule accept a release of a count y = 1000 that happens "
         "to land exactly on ŷ = 1000? (Give ε.)",
         answer="0.021",
-        hints=("The rule accepts once ŷ·ε reaches (2 + η)/η.",
-               "With η = 0.1 the right-hand side is 21; divide it by the count."),
+        hints=(
+            "The rule accepts once ŷ·ε reaches (2 + η)/η.",
+            "With η = 0.1 the right-hand side is 21; divide it by the count.",
+        ),
         why="ŷ·ε must reach (2 + η)/η = 21, so ε = 21/1000 = 0.021; the release then costs only ε²/2 ≈ 0.00022 of "
         "zCDP budget.",
         solution=r"$\hat y\,\varepsilon \ge (2+\eta)/\eta = 2.1/0.1 = 21$, so "
@@ -225,8 +227,10 @@ def _(lessons):
     ex_rho = lessons.Exercise(
         question="The paper's experiments use ε = 10 and δ = 10⁻⁶. What zCDP budget ρ* does the filter get?",
         answer="1.35301",
-        hints=("Set ε = 10 and δ = 10⁻⁶ and read ρ* above the filter's picture.",
-               "ρ* = (√(ln(1/δ) + ε) − √ln(1/δ))², and ln(10⁶) is about 13.8."),
+        hints=(
+            "Set ε = 10 and δ = 10⁻⁶ and read ρ* above the filter's picture.",
+            "ρ* = (√(ln(1/δ) + ε) − √ln(1/δ))², and ln(10⁶) is about 13.8.",
+        ),
         why="ρ* = (√(ln 10⁶ + 10) − √ln 10⁶)² = (4.88012 − 3.71692)² = 1.35301, so the squared levels of all "
         "releases may add up to 2ρ* ≈ 2.706: the paper's “roughly 2.705”.",
         solution=r"$L = \ln 10^6 = 13.8155$, $\rho^* = (\sqrt{23.8155} - \sqrt{13.8155})^2 = (4.88012 - 3.71692)^2 "
@@ -311,8 +315,10 @@ def _(lessons):
         "ε = 10, δ = 10⁻⁶, what does the printed constant do to the budget ρ*?",
         answer="it shrinks by about 43 %",
         options=("it grows by about 43 %", "it shrinks by about 43 %", "nothing: the two are equal"),
-        hints=("A larger constant charges more privacy for the same ρ: does more or less ρ then fit under ε?",
-               "Set the constant to “as printed” and watch ρ* in the numbers above."),
+        hints=(
+            "A larger constant charges more privacy for the same ρ: does more or less ρ then fit under ε?",
+            "Set the constant to “as printed” and watch ρ* in the numbers above.",
+        ),
         why="With the printed constant ρ* = (√(2L + ε) − √(2L))² = 0.770693 instead of 1.35301: still safe (it "
         "overstates the cost), but 43 % of the budget is wasted. Set the constant to *as printed* and watch fewer "
         "counts fit.",
@@ -361,31 +367,54 @@ def _(compute, fl, lessons, math, mo, nr):
     _thm6 = 0.5 + 2 * math.sqrt(0.5 * _L)  # 100 stops at ε² = 0.01: ρ = 0.5
     _curves = compute.composition_curves(1e-6).set_index("m").loc[100.0]
     _costs = compute.paper_costs(0).set_index("value")
-    _ref_costs = {30: (0.4911, 1.6078), 50: (0.1780, 0.4309), 100: (0.04565, 0.1077), 200: (0.01240, 0.02685),
-                  500: (0.00281, 0.00579)}
-    mo.vstack([
-        lessons.check(lessons.close(2 * float(fl.rho_budget(10.0, 1e-6)), 2.706029, rel=1e-6)
-                      and lessons.close(float(fl.rho_budget(10.0, 1e-6)), _rho, rel=1e-12),
-                      "the experiments' budget Σε² = 2ρ*(10, 10⁻⁶) = 2.706029, the paper's “roughly 2.705”"),
-        lessons.check(lessons.close(float(fl.rho_budget(10.0, 1e-6, variant="as_printed")), _printed, rel=1e-12),
-                      f"with Theorem 6's printed constant the budget would be 2ρ* = {2 * _printed:.6f} (1.541386)"),
-        lessons.check(lessons.close(float(nr.em_rho(0.1)), 0.1**2 / 8, rel=1e-12),
-                      "the exponential mechanism with ε_EM = 0.1 costs ε_EM²/8 = 0.00125 in zCDP (Section 7.2)"),
-        lessons.check(bool(nr.relative_error_stop(21.0, 1.0, alpha=0.1)) and not nr.relative_error_stop(20.9, 1.0,
-                                                                                                       alpha=0.1),
-                      "the stopping rule fires exactly when ŷ·ε ≥ (2 + η)/η = 21 at η = 0.1"),
-        lessons.check(lessons.close(1.0 / float(nr.zipf_probabilities(0.75, 300)[0]), 13.212814, rel=1e-7),
-                      "Figure 2's Zipf law: p_k = k^(−0.75)/13.212814 on items 1–300"),
-        lessons.check(lessons.close(float(_curves["thm6"]), _thm6, rel=1e-9) and _curves["thm5"] > _curves["thm6"]
-                      and _curves["basic"] > 10 * _curves["thm5"],
-                      f"100 noise reductions stopped at ε² = 0.01: Theorem 6 gives ε = {_thm6:.4f}, Theorem 5 with its "
-                      f"drift {_curves['thm5']:.4f}, adding single bounds {_curves['basic']:.1f}"),
-        lessons.check(all(abs(_costs.loc[y, "bm_cost"] / c[0] - 1) < 0.1 and abs(_costs.loc[y, "doubling_cost"] / c[1]
-                                                                                  - 1) < 0.1
-                          for y, c in _ref_costs.items()),
-                      "the cost of one count at the paper's settings matches an independent simulation within 10 % "
-                      "(2000 draws here)"),
-    ])
+    _ref_costs = {
+        30: (0.4911, 1.6078),
+        50: (0.1780, 0.4309),
+        100: (0.04565, 0.1077),
+        200: (0.01240, 0.02685),
+        500: (0.00281, 0.00579),
+    }
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(2 * float(fl.rho_budget(10.0, 1e-6)), 2.706029, rel=1e-6)
+                and lessons.close(float(fl.rho_budget(10.0, 1e-6)), _rho, rel=1e-12),
+                "the experiments' budget Σε² = 2ρ*(10, 10⁻⁶) = 2.706029, the paper's “roughly 2.705”",
+            ),
+            lessons.check(
+                lessons.close(float(fl.rho_budget(10.0, 1e-6, variant="as_printed")), _printed, rel=1e-12),
+                f"with Theorem 6's printed constant the budget would be 2ρ* = {2 * _printed:.6f} (1.541386)",
+            ),
+            lessons.check(
+                lessons.close(float(nr.em_rho(0.1)), 0.1**2 / 8, rel=1e-12),
+                "the exponential mechanism with ε_EM = 0.1 costs ε_EM²/8 = 0.00125 in zCDP (Section 7.2)",
+            ),
+            lessons.check(
+                bool(nr.relative_error_stop(21.0, 1.0, alpha=0.1)) and not nr.relative_error_stop(20.9, 1.0, alpha=0.1),
+                "the stopping rule fires exactly when ŷ·ε ≥ (2 + η)/η = 21 at η = 0.1",
+            ),
+            lessons.check(
+                lessons.close(1.0 / float(nr.zipf_probabilities(0.75, 300)[0]), 13.212814, rel=1e-7),
+                "Figure 2's Zipf law: p_k = k^(−0.75)/13.212814 on items 1–300",
+            ),
+            lessons.check(
+                lessons.close(float(_curves["thm6"]), _thm6, rel=1e-9)
+                and _curves["thm5"] > _curves["thm6"]
+                and _curves["basic"] > 10 * _curves["thm5"],
+                f"100 noise reductions stopped at ε² = 0.01: Theorem 6 gives ε = {_thm6:.4f}, Theorem 5 with its "
+                f"drift {_curves['thm5']:.4f}, adding single bounds {_curves['basic']:.1f}",
+            ),
+            lessons.check(
+                all(
+                    abs(_costs.loc[y, "bm_cost"] / c[0] - 1) < 0.1
+                    and abs(_costs.loc[y, "doubling_cost"] / c[1] - 1) < 0.1
+                    for y, c in _ref_costs.items()
+                ),
+                "the cost of one count at the paper's settings matches an independent simulation within 10 % "
+                "(2000 draws here)",
+            ),
+        ]
+    )
     return
 
 
@@ -395,14 +424,23 @@ def _(compute, figs, lessons, mo):
     _res = _fig3.pivot(index="n", columns="method", values="results_mean")
     _ref = compute.figure3_reference().pivot(index="n", columns="method", values="results_mean")
     _gap = float(((_res - _ref).abs() / _ref).max().max())
-    mo.vstack([
-        figs.figure3(_fig3, column="results", title="Figure 3: number of results (50 trials per n)",
-                     y="results returned (mean ± sd)"),
-        lessons.check(bool((_res["noise_reduction"] > _res["doubling"]).all()),
-                      "Figure 3: noise reduction returns more counts than doubling at every sample size"),
-        lessons.check(_gap < 0.15, f"the means agree with an independent re-implementation (1000 trials) within "
-                      f"{_gap:.0%}"),
-    ])
+    mo.vstack(
+        [
+            figs.figure3(
+                _fig3,
+                column="results",
+                title="Figure 3: number of results (50 trials per n)",
+                y="results returned (mean ± sd)",
+            ),
+            lessons.check(
+                bool((_res["noise_reduction"] > _res["doubling"]).all()),
+                "Figure 3: noise reduction returns more counts than doubling at every sample size",
+            ),
+            lessons.check(
+                _gap < 0.15, f"the means agree with an independent re-implementation (1000 trials) within {_gap:.0%}"
+            ),
+        ]
+    )
     return
 
 

@@ -76,8 +76,22 @@ def _(controls, lessons):
 @app.cell
 def _(compute, p):
     # the chosen law, rescaled so that its exact ε equals the budget (the other parameters at the app's defaults)
-    key = compute.law_key(p.fam, lock=True, epsilon=p.eps, sensitivity=p.sens, k=p.shape, theta=1.0, a=0.5,
-                          b=10.0, mu=2.0, sigma=2.0, low=0.5, u0=0.5, u1=50.0, p=0.3)
+    key = compute.law_key(
+        p.fam,
+        lock=True,
+        epsilon=p.eps,
+        sensitivity=p.sens,
+        k=p.shape,
+        theta=1.0,
+        a=0.5,
+        b=10.0,
+        mu=2.0,
+        sigma=2.0,
+        low=0.5,
+        u0=0.5,
+        u1=50.0,
+        p=0.3,
+    )
     return (key,)
 
 
@@ -113,8 +127,9 @@ def _(md):
 def _(compute, figs, key, md, mo, number, p):
     _dens, _hist, _sampled = compute.noise(key, p.eps, p.gamma, p.sens, 0)
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    _chart = figs.noise(_dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False,
-                        draws=compute.MC_SAMPLES)
+    _chart = figs.noise(
+        _dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES
+    )
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
@@ -142,8 +157,9 @@ def _(md):
 @app.cell
 def _(compute, figs, key, mo, p):
     _head = compute.headline(key, p.eps, p.gamma, p.sens)
-    _chart1 = figs.loss_profile(compute.loss_profile(key, p.eps, p.sens), eps_law=_head.epsilon, epsilon=p.eps,
-                      sensitivity=p.sens)
+    _chart1 = figs.loss_profile(
+        compute.loss_profile(key, p.eps, p.sens), eps_law=_head.epsilon, epsilon=p.eps, sensitivity=p.sens
+    )
     _chart2 = figs.mgf(compute.mgf_view(key, p.gamma, p.sens), gamma=p.gamma, sensitivity=p.sens)
     mo.vstack([_chart1, _chart2])
     return
@@ -155,8 +171,10 @@ def _(lessons):
         question="Set ε = 1, γ = 0.1, Δ = 1. What is the best usefulness any R²DP law reaches (the two-point law)?",
         answer="0.0952",
         share=True,
-        hints=("Set ε = 1 and compare the two-point law's usefulness with Laplace's.",
-               "At ε ≤ 1 the best law collapses onto Laplace: compute 1 − e^(−εγ/Δ)."),
+        hints=(
+            "Set ε = 1 and compare the two-point law's usefulness with Laplace's.",
+            "At ε ≤ 1 the best law collapses onto Laplace: compute 1 − e^(−εγ/Δ).",
+        ),
         why="At ε ≤ 1 plain Laplace is already the best R²DP law: the best value is Laplace's own "
         "1 − e^(−0.1) ≈ 0.0952.",
         solution=r"For $\varepsilon \le 1$ the two-point optimum collapses onto $u^* = \varepsilon/\Delta$, so "
@@ -201,12 +219,17 @@ def _(compute, figs, p):
 
 @app.cell
 def _(compute, md, mo, number, p, slides, usefulness_at, usefulness_stops):
-    mo.vstack([
-        slides.figure(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
-        md(f"The slider under the picture moves ε and redraws it at once, with no waiting; your controls above set "
-           f"everything else (γ = {number(p.gamma)}, Δ = {number(p.sens)}), and the rest of the lesson stays at "
-           "the ε set there."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
+            md(
+                "The slider under the picture moves ε and redraws it at once, with no waiting; your "
+                "controls above set "
+                f"everything else (γ = {number(p.gamma)}, Δ = {number(p.sens)}), and the rest of the lesson stays at "
+                "the ε set there."
+            ),
+        ]
+    )
     return
 
 
@@ -217,8 +240,10 @@ def _(lessons):
         "Laplace?",
         answer="no",
         options=("yes", "no"),
-        hints=("What does the ε-DP promise say about the chance of missing by more than one whole Δ?",
-               "Chaining the promise gives P(|noise| > mΔ) ≥ e^(−mε), and Laplace meets it with equality."),
+        hints=(
+            "What does the ε-DP promise say about the chance of missing by more than one whole Δ?",
+            "Chaining the promise gives P(|noise| > mΔ) ≥ e^(−mε), and Laplace meets it with equality.",
+        ),
         why="When γ is a whole multiple of Δ, Laplace is the best of all ε-DP additive noises: the ε-DP promise "
         "itself forces P(|noise| > mΔ) ≥ e^(−mε), which Laplace meets with equality.",
         solution=r"Chaining the ε-DP inequality between $q(d)$ and $q(d) + \Delta$ gives "
@@ -258,8 +283,12 @@ def _(md):
 @app.cell
 def _(compute, figs, p):
     _best = compute.optimum(p.eps, p.gamma, p.sens, "two_point")
-    figs.two_point_map(compute.two_point_map(p.eps, p.gamma, p.sens), current=None,
-                       best=compute.relative_atoms(_best.family_law, p.eps, p.sens), laplace=_best.laplace)
+    figs.two_point_map(
+        compute.two_point_map(p.eps, p.gamma, p.sens),
+        current=None,
+        best=compute.relative_atoms(_best.family_law, p.eps, p.sens),
+        laplace=_best.laplace,
+    )
     return
 
 
@@ -269,8 +298,10 @@ def _(lessons):
         question="What is the exact ε of the two-point law u₀ = 0.2 with probability ½, u₁ = 0.8 otherwise, at Δ = 1? "
         "(The paper's Theorem 4.4 says 0.5443.)",
         answer="0.6478",
-        hints=("The exact ε of a law is ln(E[u] / M′(−Δ)).",
-               "E[u] is 0.5 here; M′(−1) averages u·e^(−u) over the two values of u."),
+        hints=(
+            "The exact ε of a law is ln(E[u] / M′(−Δ)).",
+            "E[u] is 0.5 here; M′(−1) averages u·e^(−u) over the two values of u.",
+        ),
         why="ε = ln(E[u]/M′(−Δ)) = ln(0.5 / (0.1·e^(−0.2) + 0.4·e^(−0.8))) ≈ 0.6478: the printed formula "
         "under-states the privacy loss.",
         solution=r"$\mathbb{E}[u] = 0.5$, $M'(-1) = 0.5\cdot0.2\,e^{-0.2} + 0.5\cdot0.8\,e^{-0.8} = 0.26160$, so "
@@ -318,33 +349,53 @@ def _(compute, lessons, math, mo, r2dp):
     _fig4 = compute.fig4()
     _lo, _hi = compute.optimum(2.0, 0.05, 1.0, "gamma"), compute.optimum(10.0, 0.01, 1.0, "gamma")
     _gam = r2dp.Gamma(3.0, 0.5)
-    mo.vstack([
-        lessons.check(lessons.close(_pct.uniform_of_laplace, 230.0, rel=2e-3),
-                      f"the abstract's “230 %” (the paper measures it on real data in PINQ): at one point, ε = 10, "
-                      f"γ = 0.05, Δ = 1, the best Uniform law reaches {_pct.uniform_of_laplace:.1f} % of Laplace"),
-        lessons.check(120.0 < _pct.gamma_improvement <= 125.0,
-                      f"Fig. 5's “up to 125 % improvement” (at a pair (ε, γ) the paper does not name): the best "
-                      f"Gamma law gains {_pct.gamma_improvement:.1f} % at the same point"),
-        lessons.check(_lo.ratio < 1.0001 and _hi.ratio > 6.5,
-                      f"a headline needs its (ε, γ): the best Gamma law is {_lo.ratio:.2f}× Laplace at ε = 2, "
-                      f"γ = 0.05 and {_hi.ratio:.2f}× at ε = 10, γ = 0.01"),
-        lessons.check(lessons.close(r2dp.epsilon(_gam), 4 * math.log(1.5), rel=1e-12),
-                      "Thm 4.5: the Gamma law's exact ε is (ν + 1) ln(1 + Δs) — 4 ln 1.5 for ν = 3, s = 0.5"),
-        lessons.check(lessons.close(_lem.lnM_exact, 1.2417, abs_=5e-5),
-                      f"Lemma 4.10: ln M(Δ) = {_lem.lnM_exact:.6f}, as printed (1.2417)"),
-        lessons.check(lessons.close(_lem.eps_exact, 1.180112, abs_=1e-6) and _lem.eps_printed == 1.1703,
-                      f"Lemma 4.10's ε is misprinted: exact {_lem.eps_exact:.6f}, printed {_lem.eps_printed}"),
-        lessons.check(lessons.close(_bern.exact, _bern.brute_force, abs_=1e-6) and _bern.as_printed < _bern.exact,
-                      f"Thm 4.4 under-states ε for u₀ = 0.2, u₁ = 0.8, p₀ = ½: printed {_bern.as_printed:.6f}, "
-                      f"exact {_bern.exact:.6f} = brute force {_bern.brute_force:.6f}"),
-        lessons.check(lessons.close(_gauss.kappa, 2.65, abs_=5e-3) and round(_gauss.delta_exact, 4) == 0.0069,
-                      f"Thm A.2: κ(ln 2, 0.05) = {_gauss.kappa:.6f} (paper: about 2.65); that Gaussian's exact δ is "
-                      f"{_gauss.delta_exact:.4f}, not the 0.05 the calibration claims"),
-        lessons.check(float(_fig4["ratio"].max()) < 1.02 and float(_fig4["global_ratio"].max()) < 1.4,
-                      f"Fig. 4's “up to 1.4×” at ε ≤ 2 is out of reach: the best truncated normal gains "
-                      f"{100 * (float(_fig4['ratio'].max()) - 1):.1f} % and the best of all R²DP laws (two atoms) "
-                      f"{100 * (float(_fig4['global_ratio'].max()) - 1):.1f} %"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                lessons.close(_pct.uniform_of_laplace, 230.0, rel=2e-3),
+                f"the abstract's “230 %” (the paper measures it on real data in PINQ): at one point, ε = 10, "
+                f"γ = 0.05, Δ = 1, the best Uniform law reaches {_pct.uniform_of_laplace:.1f} % of Laplace",
+            ),
+            lessons.check(
+                120.0 < _pct.gamma_improvement <= 125.0,
+                f"Fig. 5's “up to 125 % improvement” (at a pair (ε, γ) the paper does not name): the best "
+                f"Gamma law gains {_pct.gamma_improvement:.1f} % at the same point",
+            ),
+            lessons.check(
+                _lo.ratio < 1.0001 and _hi.ratio > 6.5,
+                f"a headline needs its (ε, γ): the best Gamma law is {_lo.ratio:.2f}× Laplace at ε = 2, "
+                f"γ = 0.05 and {_hi.ratio:.2f}× at ε = 10, γ = 0.01",
+            ),
+            lessons.check(
+                lessons.close(r2dp.epsilon(_gam), 4 * math.log(1.5), rel=1e-12),
+                "Thm 4.5: the Gamma law's exact ε is (ν + 1) ln(1 + Δs) — 4 ln 1.5 for ν = 3, s = 0.5",
+            ),
+            lessons.check(
+                lessons.close(_lem.lnM_exact, 1.2417, abs_=5e-5),
+                f"Lemma 4.10: ln M(Δ) = {_lem.lnM_exact:.6f}, as printed (1.2417)",
+            ),
+            lessons.check(
+                lessons.close(_lem.eps_exact, 1.180112, abs_=1e-6) and _lem.eps_printed == 1.1703,
+                f"Lemma 4.10's ε is misprinted: exact {_lem.eps_exact:.6f}, printed {_lem.eps_printed}",
+            ),
+            lessons.check(
+                lessons.close(_bern.exact, _bern.brute_force, abs_=1e-6) and _bern.as_printed < _bern.exact,
+                f"Thm 4.4 under-states ε for u₀ = 0.2, u₁ = 0.8, p₀ = ½: printed {_bern.as_printed:.6f}, "
+                f"exact {_bern.exact:.6f} = brute force {_bern.brute_force:.6f}",
+            ),
+            lessons.check(
+                lessons.close(_gauss.kappa, 2.65, abs_=5e-3) and round(_gauss.delta_exact, 4) == 0.0069,
+                f"Thm A.2: κ(ln 2, 0.05) = {_gauss.kappa:.6f} (paper: about 2.65); that Gaussian's exact δ is "
+                f"{_gauss.delta_exact:.4f}, not the 0.05 the calibration claims",
+            ),
+            lessons.check(
+                float(_fig4["ratio"].max()) < 1.02 and float(_fig4["global_ratio"].max()) < 1.4,
+                f"Fig. 4's “up to 1.4×” at ε ≤ 2 is out of reach: the best truncated normal gains "
+                f"{100 * (float(_fig4['ratio'].max()) - 1):.1f} % and the best of all R²DP laws (two atoms) "
+                f"{100 * (float(_fig4['global_ratio'].max()) - 1):.1f} %",
+            ),
+        ]
+    )
     return
 
 
@@ -374,8 +425,12 @@ def _(md):
 
 @app.cell
 def _(compute, figs):
-    figs.experiment(compute.fig6("count", 0), measures=("accuracy",), title="Fig. 6 re-implemented: a count query",
-                    y_title="share within ±γ")
+    figs.experiment(
+        compute.fig6("count", 0),
+        measures=("accuracy",),
+        title="Fig. 6 re-implemented: a count query",
+        y_title="share within ±γ",
+    )
     return
 
 

@@ -151,13 +151,19 @@ def _(md):
 @app.cell
 def _(comparison_at, lessons, md, mo, number, p, slides):
     _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
-    mo.vstack([
-        slides.figure(comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True,
-                      shown="k = "),
-        md(f"The slider under the picture (and Play) moves k and redraws it at once, with no waiting; your controls "
-           f"above set everything else (ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the "
-           "correction), and the rest of the lesson stays at the k set there."),
-    ])
+    mo.vstack(
+        [
+            slides.figure(
+                comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
+            ),
+            md(
+                "The slider under the picture (and Play) moves k and redraws it at once, with no "
+                "waiting; your controls "
+                f"above set everything else (ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the "
+                "correction), and the rest of the lesson stays at the k set there."
+            ),
+        ]
+    )
     return
 
 
@@ -182,9 +188,11 @@ def _(lessons):
     ex_rop = lessons.Exercise(
         question="At ε = 1, c = 50, k = 200 and α = 0 (exponential noise), how large is the optimal correction r^op?",
         answer="564.5",
-        hints=("Set ε = 1, c = 50, k = 200, α = 0 and read the optimal correction under the correction chart.",
-               "It is the point where a single count below the threshold passes with chance 1/(k + 1); it is "
-               "several times the query noise scale."),
+        hints=(
+            "Set ε = 1, c = 50, k = 200, α = 0 and read the optimal correction under the correction chart.",
+            "It is the point where a single count below the threshold passes with chance 1/(k + 1); it is "
+            "several times the query noise scale.",
+        ),
         why="r^op solves Pr[v − ρ > r] = 1/(k + 1) = 1/201: with 1/λ = 105.8 and b = 18.1 that is r ≈ 564.5, more "
         "than five times the mean noise.",
         solution=r"With $\varepsilon_1 = 0.05525$, $\varepsilon_2 = 0.94475$: $b = 1/\varepsilon_1 = 18.100$, "
@@ -212,8 +220,7 @@ def _(lessons):
     ex_scale = lessons.Exercise(
         question="Keep c = 50, k = 200, α = 0 and lower ε from 1 to 0.1. By what factor does r^op grow?",
         answer="10",
-        hints=("Read r^op at ε = 1, then at ε = 0.1, and divide.",
-               "Every noise scale is proportional to 1/ε."),
+        hints=("Read r^op at ε = 1, then at ε = 0.1, and divide.", "Every noise scale is proportional to 1/ε."),
         why="Every noise scale is proportional to Δ/ε, and r^op is a quantile of their difference: it scales exactly "
         "as 1/ε (564.5 becomes 5645).",
         solution="r^op(ε = 0.1) = 5644.86 and r^op(ε = 1) = 564.486: the ratio is **10**.",
@@ -241,8 +248,10 @@ def _(lessons):
         "the chance of rejecting 10 negatives and then accepting a positive?",
         answer="over-states",
         options=("over-states", "under-states", "exact"),
-        hints=("Set c = 1, k = 10 and compare the two numbers under the success curve.",
-               "One shared threshold noise that helps reject the negatives also blocks the positive."),
+        hints=(
+            "Set c = 1, k = 10 and compare the two numbers under the success curve.",
+            "One shared threshold noise that helps reject the negatives also blocks the positive.",
+        ),
         why="Eq. 8 gives 0.03505, but the algorithm shares one threshold noise, and the exact chance is 0.02669: "
         "a high ρ that helps reject the negatives also blocks the positive.",
         solution="Set c = 1, k = 10 and compare the two numbers under the success curve: Eq. 8 **0.03505**, exact "
@@ -311,7 +320,8 @@ def _(csvt, lessons, mo, svt):
     _f3 = csvt.fig3()
     _f3_ok = all(
         abs(float(_f3[(_f3["method"] == _m) & (_f3["alpha"] == _a)]["beta_eq8"].iloc[0]) - _v) < 6e-5
-        for _m, _vals in csvt.FIG3_REFERENCE.items() for _a, _v in zip((0, 10, 20, 30), _vals, strict=True)
+        for _m, _vals in csvt.FIG3_REFERENCE.items()
+        for _a, _v in zip((0, 10, 20, 30), _vals, strict=True)
     )
     _f4 = csvt.fig4()
     _v1 = _f4.assign(k=_f4["V"] * _f4["epsilon"] ** 2).groupby("noise")["k"].first()
@@ -322,26 +332,44 @@ def _(csvt, lessons, mo, svt):
     _, _f9 = csvt.fig9()
     _, _acc, _ = csvt.numeric_framework(0.03, 1, 10, 0.0, False, 101)
     _rbar = dict(zip(_acc["n_bins"], _acc["r_op_numeric"], strict=True))
-    mo.vstack([
-        lessons.check(abs(_sp.threshold_scale - 18.100) < 1e-3 and abs(_sp.query_scale - 105.848) < 1e-3,
-                      f"Table 4 split at ε = 1, c = 50: b = {_sp.threshold_scale:.3f}, 1/λ = {_sp.query_scale:.3f}"),
-        lessons.check(abs(_corr.r - 564.4856) < 1e-3 and abs(_shared.r - 563.9728) < 1e-2
-                      and abs(_numeric.r - 564.4845) < 1e-2,
-                      f"r^op = {_corr.r:.4f} (Eq. 8), {_shared.r:.4f} (one shared ρ), {_numeric.r:.4f} (Alg. 3/4)"),
-        lessons.check(_f3_ok, "Fig. 3: β at α = 0, 10, 20, 30 for all six curves, within 6e-5"),
-        lessons.check(all(abs(_v1[_n] - _w) < 1e-5 * _w for _n, _w in
-                          (("exponential", 11859.01), ("gumbel", 19017.18), ("laplace", 22916.22))),
-                      "Fig. 4: V*·ε² = 11859.0 (exponential), 19017.2 (Gumbel), 22916.2 (Laplace)"),
-        lessons.check(abs(_b10["r_op"].iloc[0] - 67.719) < 1e-3 and abs(_b10["p_max"].iloc[0] - 0.03505) < 1e-5,
-                      "Fig. 5(b): k = 10 gives r^op = 67.719 and p = 0.03505 = 10¹⁰/11¹¹"),
-        lessons.check(abs(_mean_fit).max() < 0.01,
-                      "Table 5: the printed Mean row is 1/λ = cΔ/ε₂ with w = (2c)^(2/3) (its 5332.08 should read "
-                      "5232.08)"),
-        lessons.check(abs(_f9.r_op - 334.709) < 1e-3 and abs(_f9.r_op_numeric - 334.709) < 1e-2,
-                      f"Fig. 9: r^op = {_f9.r_op:.3f} in closed form and {_f9.r_op_numeric:.3f} numerically"),
-        lessons.check(all(abs(_rbar[_m] - _r) < 0.01 for _m, _r in ((51, 338.870), (101, 335.676), (1001, 334.707))),
-                      "Fig. 17: the numerical r̄^op converges (338.870, 335.676, 334.707 at 51, 101, 1001 bins)"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                abs(_sp.threshold_scale - 18.100) < 1e-3 and abs(_sp.query_scale - 105.848) < 1e-3,
+                f"Table 4 split at ε = 1, c = 50: b = {_sp.threshold_scale:.3f}, 1/λ = {_sp.query_scale:.3f}",
+            ),
+            lessons.check(
+                abs(_corr.r - 564.4856) < 1e-3
+                and abs(_shared.r - 563.9728) < 1e-2
+                and abs(_numeric.r - 564.4845) < 1e-2,
+                f"r^op = {_corr.r:.4f} (Eq. 8), {_shared.r:.4f} (one shared ρ), {_numeric.r:.4f} (Alg. 3/4)",
+            ),
+            lessons.check(_f3_ok, "Fig. 3: β at α = 0, 10, 20, 30 for all six curves, within 6e-5"),
+            lessons.check(
+                all(
+                    abs(_v1[_n] - _w) < 1e-5 * _w
+                    for _n, _w in (("exponential", 11859.01), ("gumbel", 19017.18), ("laplace", 22916.22))
+                ),
+                "Fig. 4: V*·ε² = 11859.0 (exponential), 19017.2 (Gumbel), 22916.2 (Laplace)",
+            ),
+            lessons.check(
+                abs(_b10["r_op"].iloc[0] - 67.719) < 1e-3 and abs(_b10["p_max"].iloc[0] - 0.03505) < 1e-5,
+                "Fig. 5(b): k = 10 gives r^op = 67.719 and p = 0.03505 = 10¹⁰/11¹¹",
+            ),
+            lessons.check(
+                abs(_mean_fit).max() < 0.01,
+                "Table 5: the printed Mean row is 1/λ = cΔ/ε₂ with w = (2c)^(2/3) (its 5332.08 should read 5232.08)",
+            ),
+            lessons.check(
+                abs(_f9.r_op - 334.709) < 1e-3 and abs(_f9.r_op_numeric - 334.709) < 1e-2,
+                f"Fig. 9: r^op = {_f9.r_op:.3f} in closed form and {_f9.r_op_numeric:.3f} numerically",
+            ),
+            lessons.check(
+                all(abs(_rbar[_m] - _r) < 0.01 for _m, _r in ((51, 338.870), (101, 335.676), (1001, 334.707))),
+                "Fig. 17: the numerical r̄^op converges (338.870, 335.676, 334.707 at 51, 101, 1001 bins)",
+            ),
+        ]
+    )
     return
 
 
@@ -350,24 +378,35 @@ def _(lessons, mo, svt):
     _sp = svt.split_budget(1.0, c=50)
     _sp1 = svt.split_budget(1.0, c=1)
     _c1 = svt.optimal_correction(1.0, c=1, k=10)
-    _p_sh = svt.shared_success_probability(_c1.r, k=10, threshold_scale=_sp1.threshold_scale,
-                                           query_scale=_sp1.query_scale)
+    _p_sh = svt.shared_success_probability(
+        _c1.r, k=10, threshold_scale=_sp1.threshold_scale, query_scale=_sp1.query_scale
+    )
     _kw = dict(r=564.4856, traverses=10, threshold_scale=_sp.threshold_scale, query_scale=_sp.query_scale)
     _printed = svt.appending_probability(300.0, variant="as_printed", **_kw)
     _exact = svt.appending_probability(300.0, variant="shared", **_kw)
-    mo.vstack([
-        lessons.check(abs(_sp.total_epsilon(True) - 3.7072) < 1e-4,
-                      f"Theorem 3 with a new threshold noise after each yes: its proof gives c·ε₁ + ε₂ = "
-                      f"{_sp.total_epsilon(True):.4f}, not the printed “(cε₁, ε₂)” (c·ε₁ = {50 * _sp.epsilon1:.4f})"),
-        lessons.check(abs(_c1.success_probability - 0.03505) < 1e-5 and abs(_p_sh - 0.026685) < 1e-5,
-                      f"Eq. 8 at c = 1, k = 10: {_c1.success_probability:.5f}; the exact value with one shared ρ "
-                      f"is {_p_sh:.6f}"),
-        lessons.check(abs(_printed - 0.847) < 1e-3 and abs(_exact - 0.5776) < 1e-3,
-                      f"appending, d = 300, t = 10: the paper's t·p = {_printed:.3f}, exact {_exact:.4f}"),
-        lessons.check(abs(svt.accuracy_bound(50, 0.1, 1.0, variant="as_printed") - 27.63) < 0.005
-                      and abs(svt.accuracy_bound(50, 0.1, 1.0) - 55.26) < 0.005,
-                      "Theorem 4 (k = 50, β = 0.1, ε = 1): printed α = 27.63; its union bound gives 55.26"),
-    ])
+    mo.vstack(
+        [
+            lessons.check(
+                abs(_sp.total_epsilon(True) - 3.7072) < 1e-4,
+                f"Theorem 3 with a new threshold noise after each yes: its proof gives c·ε₁ + ε₂ = "
+                f"{_sp.total_epsilon(True):.4f}, not the printed “(cε₁, ε₂)” (c·ε₁ = {50 * _sp.epsilon1:.4f})",
+            ),
+            lessons.check(
+                abs(_c1.success_probability - 0.03505) < 1e-5 and abs(_p_sh - 0.026685) < 1e-5,
+                f"Eq. 8 at c = 1, k = 10: {_c1.success_probability:.5f}; the exact value with one shared ρ "
+                f"is {_p_sh:.6f}",
+            ),
+            lessons.check(
+                abs(_printed - 0.847) < 1e-3 and abs(_exact - 0.5776) < 1e-3,
+                f"appending, d = 300, t = 10: the paper's t·p = {_printed:.3f}, exact {_exact:.4f}",
+            ),
+            lessons.check(
+                abs(svt.accuracy_bound(50, 0.1, 1.0, variant="as_printed") - 27.63) < 0.005
+                and abs(svt.accuracy_bound(50, 0.1, 1.0) - 55.26) < 0.005,
+                "Theorem 4 (k = 50, β = 0.1, ε = 1): printed α = 27.63; its union bound gives 55.26",
+            ),
+        ]
+    )
     return
 
 

@@ -1,6 +1,5 @@
-"""The catalogue's core: the ``Param`` record, the registry and the shared entries (see ``app/catalogue/__init__.py``).
-"""
-
+"""The catalogue's core: the ``Param`` record, the registry and the shared entries (see
+``app/catalogue/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -119,51 +118,84 @@ DEFAULT_EPSILON = 1.0
 
 register(
     Param(
-        "eps", "ε", "privacy-loss budget",
+        "eps",
+        "ε",
+        "privacy-loss budget",
         "How much one person's data may change what the output reveals: every output is at most e^ε times as likely "
         "with that person as without. Smaller ε: more private, more noise. The slider is logarithmic.",
-        DEFAULT_EPSILON, log_grid(0.01, 20.0), glossary="ε (epsilon)", ends=("← more private", "more accurate →"),
+        DEFAULT_EPSILON,
+        log_grid(0.01, 20.0),
+        glossary="ε (epsilon)",
+        ends=("← more private", "more accurate →"),
     ),
     Param(
-        "delta", "δ", "failure probability",
+        "delta",
+        "δ",
+        "failure probability",
         "The small probability with which the e^ε promise may fail. Keep it far below 1 / (number of people).",
-        1e-5, log_grid(1e-12, 0.1, (1.0, 2.0, 5.0)), glossary="δ (delta)",
+        1e-5,
+        log_grid(1e-12, 0.1, (1.0, 2.0, 5.0)),
+        glossary="δ (delta)",
     ),
     Param(
-        "sens", "Δ", "sensitivity",
+        "sens",
+        "Δ",
+        "sensitivity",
         "The most one person can change the true answer (1 for a count). The noise needed grows in proportion.",
-        1.0, log_grid(0.1, 10.0), glossary="sensitivity Δ",
+        1.0,
+        log_grid(0.1, 10.0),
+        glossary="sensitivity Δ",
     ),
     Param(
-        "theta", "θ", "error tolerance",
+        "theta",
+        "θ",
+        "error tolerance",
         "How far from the truth an answer may be and still count as accurate: a release is accurate when its noise "
         "is at most θ in size.",
-        1.0, log_grid(0.1, 100.0), glossary="error tolerance", same_idea_as=("gamma", "alpha", "eta"),
+        1.0,
+        log_grid(0.1, 100.0),
+        glossary="error tolerance",
+        same_idea_as=("gamma", "alpha", "eta"),
     ),
     Param(
-        "T", "T", "number of releases",
+        "T",
+        "T",
+        "number of releases",
         "How many times a mechanism is run on the same data. Privacy losses add up over the releases.",
-        10, int_log_grid(1, 1000), glossary="composition",
+        10,
+        int_log_grid(1, 1000),
+        glossary="composition",
     ),
     Param(
-        "calib", "", "Gaussian calibration",
+        "calib",
+        "",
+        "Gaussian calibration",
         "How σ is chosen for a given (ε, δ). Analytic: the smallest σ that is (ε, δ)-DP (Balle & Wang 2018). "
         "Classic: the textbook σ = Δ√(2 ln(1.25/δ))/ε, proven only for ε < 1 and always noisier.",
-        "analytic", ("analytic", "classic"), kind="choice",
-        labels={"analytic": "analytic (tight)", "classic": "classic (textbook)"}, glossary="Gaussian mechanism",
+        "analytic",
+        ("analytic", "classic"),
+        kind="choice",
+        labels={"analytic": "analytic (tight)", "classic": "classic (textbook)"},
+        glossary="Gaussian mechanism",
     ),
     Param(
-        "seed", "", "random seed",
+        "seed",
+        "",
+        "random seed",
         "Same seed, same random draws: share the link and others see exactly your samples.",
-        0, kind="seed",
+        0,
+        kind="seed",
     ),
     Param(
-        "view", "", "view",
+        "view",
+        "",
+        "view",
         "Explore the ideas with your own settings, or reproduce the paper's figures at the paper's settings.",
-        "explore", ("explore", "reproduce"), kind="choice",
+        "explore",
+        ("explore", "reproduce"),
+        kind="choice",
         labels={"explore": "Explore", "reproduce": "Reproduce the paper"},
     ),
 )
 
 SEED_MAX = 2**31 - 1
-

@@ -22,9 +22,14 @@ CHAPTER_TITLES: dict[str, str] = {
 
 register(
     Param(
-        "chapter", "", "chapter",
+        "chapter",
+        "",
+        "chapter",
         "Which chapter of the first course is on screen: each one is a single idea with one picture and a check.",
-        "promise", tuple(CHAPTER_TITLES), kind="choice",
-        labels={slug: f"{i}. {title}" for i, (slug, title) in enumerate(CHAPTER_TITLES.items(), 1)}, topic="course",
+        "promise",
+        tuple(CHAPTER_TITLES),
+        kind="choice",
+        labels={slug: f"{i}. {title}" for i, (slug, title) in enumerate(CHAPTER_TITLES.items(), 1)},
+        topic="course",
     ),
 )

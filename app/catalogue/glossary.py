@@ -54,4 +54,3 @@ GLOSSARY: dict[str, str] = {
     "confidence interval": "A range computed from the answers that holds the true value in 95 % of the polls it is "
     "computed for. The more private each answer, the wider it gets for the same number of answers.",
 }
-

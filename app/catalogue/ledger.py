@@ -6,23 +6,39 @@ from app.catalogue._core import Param, log_grid, register
 
 register(
     Param(
-        "beps", "ε_B", "session privacy budget",
+        "beps",
+        "ε_B",
+        "session privacy budget",
         "The total privacy loss that every release in the ledger may spend together. The enforcing accountant "
         "refuses a release that would push the total past it.",
-        10.0, log_grid(0.01, 20.0), glossary="composition", topic="ledger",
+        10.0,
+        log_grid(0.01, 20.0),
+        glossary="composition",
+        topic="ledger",
     ),
     Param(
-        "bdelta", "δ_B", "session failure probability",
+        "bdelta",
+        "δ_B",
+        "session failure probability",
         "The total failure probability the releases in the ledger may use together (their own δ's plus the slack of "
         "converting a zCDP total into an (ε, δ) guarantee).",
-        1e-4, log_grid(1e-12, 0.1, (1.0, 2.0, 5.0)), glossary="δ (delta)", topic="ledger",
+        1e-4,
+        log_grid(1e-12, 0.1, (1.0, 2.0, 5.0)),
+        glossary="δ (delta)",
+        topic="ledger",
     ),
     Param(
-        "enforce", "", "enforcing accountant",
+        "enforce",
+        "",
+        "enforcing accountant",
         "Which accountant says yes or no to a new release. The privacy filter adds up zCDP costs and charges a noise "
         "reduction only for the level where it stopped; basic composition adds up the ε's and δ's. Both stay valid "
         "when each release is chosen after seeing the earlier results.",
-        "filter", ("filter", "basic"), kind="choice",
-        labels={"filter": "privacy filter", "basic": "basic composition"}, glossary="privacy filter", topic="ledger",
+        "filter",
+        ("filter", "basic"),
+        kind="choice",
+        labels={"filter": "privacy filter", "basic": "basic composition"},
+        glossary="privacy filter",
+        topic="ledger",
     ),
 )

@@ -11,45 +11,76 @@ from app.catalogue._core import CATALOGUE, Param, log_grid, register
 
 register(
     Param(
-        "req", "", "kind of requirement",
+        "req",
+        "",
+        "kind of requirement",
         "What 'accurate enough' means: an error bound ±θ, an error relative to the true value, or picking the queries "
         "above a threshold (top-c selection).",
-        "error", ("error", "relative", "topc"), kind="choice",
-        labels={"error": "error at most ±θ", "relative": "relative error at most η",
-                "topc": "top-c selection (sparse vector)"},
-        glossary="error tolerance", topic="negotiate",
+        "error",
+        ("error", "relative", "topc"),
+        kind="choice",
+        labels={
+            "error": "error at most ±θ",
+            "relative": "relative error at most η",
+            "topc": "top-c selection (sparse vector)",
+        },
+        glossary="error tolerance",
+        topic="negotiate",
     ),
     Param(
-        "conf", "", "confidence",
+        "conf",
+        "",
+        "confidence",
         "How often the requirement must hold: 0.95 means in 95 of 100 releases the answer is accurate enough.",
-        0.95, (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999), topic="negotiate",
+        0.95,
+        (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999),
+        topic="negotiate",
         ends=("← more often wrong", "more often right →"),
     ),
     Param(
-        "size", "|x|", "size of the true value",
+        "size",
+        "|x|",
+        "size of the true value",
         "The true value a relative error refers to: the same η is a looser bound ±η·|x| on a big count, so big "
         "counts need less budget.",
-        100.0, log_grid(1.0, 1e5, (1.0, 2.0, 5.0)), topic="negotiate",
+        100.0,
+        log_grid(1.0, 1e5, (1.0, 2.0, 5.0)),
+        topic="negotiate",
     ),
     Param(
-        "cut", "", "queries to select (cutoff)",
+        "cut",
+        "",
+        "queries to select (cutoff)",
         "The sparse vector technique stops after this many queries above the threshold; its noise grows with it.",
-        1, (1, 2, 5, 10, 20, 50, 100), glossary="sparse vector technique", topic="negotiate",
+        1,
+        (1, 2, 5, 10, 20, 50, 100),
+        glossary="sparse vector technique",
+        topic="negotiate",
     ),
     Param(
-        "below", "", "queries below the threshold before each one above",
+        "below",
+        "",
+        "queries below the threshold before each one above",
         "How many queries below the threshold must all be rejected before the next one above it is accepted: more "
         "rejections to get right makes success harder.",
-        50, (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000), glossary="sparse vector technique", topic="negotiate",
+        50,
+        (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000),
+        glossary="sparse vector technique",
+        topic="negotiate",
     ),
 )
 
 if "kernel" not in CATALOGUE:  # the BR-DP page may define it first: the same choice, one key
     register(
         Param(
-            "kernel", "", "BR-DP kernel",
+            "kernel",
+            "",
+            "BR-DP kernel",
             "The noise that budget recycling draws (and redraws when an answer lands too far from the truth).",
-            "gaussian", ("gaussian", "laplace"), kind="choice",
-            labels={"gaussian": "Gaussian", "laplace": "Laplace"}, topic="negotiate",
+            "gaussian",
+            ("gaussian", "laplace"),
+            kind="choice",
+            labels={"gaussian": "Gaussian", "laplace": "Laplace"},
+            topic="negotiate",
         ),
     )

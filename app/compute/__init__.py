@@ -155,16 +155,19 @@ class ComposedEpsilons:
 
 
 @cached(show_spinner="Composing privacy-loss distributions …")
-def composed_epsilons(epsilon: float, delta: float, sensitivity: float, method: str, compositions: int
-                      ) -> ComposedEpsilons:
+def composed_epsilons(
+    epsilon: float, delta: float, sensitivity: float, method: str, compositions: int
+) -> ComposedEpsilons:
     """Total ε at δ after exactly T releases: Gaussian closed form, Laplace privacy-loss distribution on
     ``dpcore.laplace_epsilon``'s grid (pessimistic: an upper bound within 1e-4 relative of a much finer grid)."""
     cal = calibration(epsilon, delta, sensitivity, method)
     return ComposedEpsilons(
-        gaussian=float(dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity,
-                                               compositions=compositions)),
-        laplace=float(dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity,
-                                             compositions=compositions)),
+        gaussian=float(
+            dpcore.gaussian_epsilon(delta, sigma=cal.sigma, sensitivity=sensitivity, compositions=compositions)
+        ),
+        laplace=float(
+            dpcore.laplace_epsilon(delta, scale=cal.laplace_scale, sensitivity=sensitivity, compositions=compositions)
+        ),
     )
 
 

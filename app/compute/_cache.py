@@ -115,8 +115,9 @@ def _memo(func: Callable[..., Any], max_entries: int, spinner: str | None) -> An
         with _spinner(spinner):
             return func(*args, **kwargs)
 
-    return cachetools.cached(Memory(max_entries), key=cachetools.keys.typedkey,
-                             condition=threading.Condition())(compute)
+    return cachetools.cached(Memory(max_entries), key=cachetools.keys.typedkey, condition=threading.Condition())(
+        compute
+    )
 
 
 def cached(

@@ -58,9 +58,7 @@ def _event_frame(bound: A.EventBound, lo: float, hi: float) -> pd.DataFrame:
             start = prev = b
     if start is not None:
         rows.append((start, prev))
-    frame = pd.DataFrame(
-        {"lo": [max(edges[a], lo) for a, _ in rows], "hi": [min(edges[b + 1], hi) for _, b in rows]}
-    )
+    frame = pd.DataFrame({"lo": [max(edges[a], lo) for a, _ in rows], "hi": [min(edges[b + 1], hi) for _, b in rows]})
     return frame[frame["lo"] < frame["hi"]].reset_index(drop=True)  # parts outside the drawn range are dropped
 
 
@@ -70,16 +68,35 @@ def curve_sizes(n: int) -> list[int]:
 
 
 @cached(show_spinner="Sampling the mechanism on both neighbouring inputs …")
-def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float,
-        theta: float, ratio: float, with_curve: bool = True) -> AuditView:
+def run(
+    mechanism: str,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    n: int,
+    seed: int,
+    confidence: float,
+    theta: float,
+    ratio: float,
+    with_curve: bool = True,
+) -> AuditView:
     """Sample n outputs per input, audit them (ε_lb, δ_lb at level 1 − confidence overall) and bin them; with
     ``with_curve`` also re-audit growing prefixes of the samples (ε_lb and δ_lb against n)."""
     alpha = 1.0 - confidence
-    pair = A.sample_pair(mechanism, epsilon=epsilon, delta=delta, sensitivity=sensitivity, n=n, rng=seed,
-                         theta=theta, epsilon_y_ratio=ratio)
+    pair = A.sample_pair(
+        mechanism,
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        n=n,
+        rng=seed,
+        theta=theta,
+        epsilon_y_ratio=ratio,
+    )
     res = A.audit_pair(pair, alpha=alpha, bins=AUDIT_BINS)
-    ratios = A.likelihood_ratios(pair.out_d, pair.out_dprime, alpha=alpha, bins=SHOW_BINS, discrete=pair.discrete,
-                                 labels=pair.labels)
+    ratios = A.likelihood_ratios(
+        pair.out_d, pair.out_dprime, alpha=alpha, bins=SHOW_BINS, discrete=pair.discrete, labels=pair.labels
+    )
     if not pair.discrete:
         hist = A.histogram(pair.out_d, pair.out_dprime, bins=2 * SHOW_BINS)
         lo, hi = float(hist["bin_left"].iloc[0]), float(hist["bin_right"].iloc[-1])
@@ -91,17 +108,29 @@ def run(mechanism: str, epsilon: float, delta: float, sensitivity: float, n: int
         common: dict[str, Any] = dict(alpha=alpha / 2, bins=AUDIT_BINS, discrete=pair.discrete)
         sizes = curve_sizes(n)
         eps_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, delta=pair.claimed_delta, **common)
-        dl_curve = A.bound_vs_n(pair.out_d, pair.out_dprime, sizes=sizes, target="delta",
-                                epsilon=pair.claimed_epsilon, **common)
-        curve = pd.DataFrame({"n": eps_curve["n"], "epsilon_lb": eps_curve["epsilon_lb"],
-                              "delta_lb": dl_curve["delta_lb"]})
+        dl_curve = A.bound_vs_n(
+            pair.out_d, pair.out_dprime, sizes=sizes, target="delta", epsilon=pair.claimed_epsilon, **common
+        )
+        curve = pd.DataFrame(
+            {"n": eps_curve["n"], "epsilon_lb": eps_curve["epsilon_lb"], "delta_lb": dl_curve["delta_lb"]}
+        )
     return AuditView(res, hist, ratios, _event_frame(res.epsilon_bound, lo, hi), curve, pair.discrete, pair.labels)
 
 
 @cached(show_spinner="Auditing every mechanism …")
-def table(epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float, theta: float,
-          ratio: float) -> pd.DataFrame:
+def table(
+    epsilon: float, delta: float, sensitivity: float, n: int, seed: int, confidence: float, theta: float, ratio: float
+) -> pd.DataFrame:
     """dpcore.audit.audit_table at the page's settings (+ BR-DP calibrated by the paper's accountant where it fails)."""
-    df = A.audit_table(epsilon=epsilon, delta=delta, sensitivity=sensitivity, n=n, rng=seed, alpha=1 - confidence,
-                       bins=AUDIT_BINS, theta=theta, epsilon_y_ratio=ratio)
+    df = A.audit_table(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        n=n,
+        rng=seed,
+        alpha=1 - confidence,
+        bins=AUDIT_BINS,
+        theta=theta,
+        epsilon_y_ratio=ratio,
+    )
     return df

@@ -48,7 +48,8 @@ class Needed:
 @cached
 def epsilon_needed(theta: float, confidence: float = CONFIDENCE, delta: float = DELTA) -> Needed:
     """Smallest ε of Laplace and Gaussian noise for a count to land within ±θ with probability ``confidence``."""
-    df = negotiate.epsilon_for_accuracy(theta=theta, confidence=confidence, sensitivity=SENSITIVITY, delta=delta,
-                                        mechanisms=("laplace", "gaussian"))
+    df = negotiate.epsilon_for_accuracy(
+        theta=theta, confidence=confidence, sensitivity=SENSITIVITY, delta=delta, mechanisms=("laplace", "gaussian")
+    )
     eps = dict(zip(df["mechanism"], df["epsilon"], strict=True))
     return Needed(laplace=float(eps["laplace"]), gaussian=float(eps["gaussian"]))

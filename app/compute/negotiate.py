@@ -33,12 +33,16 @@ CAP = 50.0
 PREFERENCE = ("laplace", "gaussian", "staircase", "r2dp", "r2dp_two_point", "brdp", "svt_exp", "svt_laplace")
 TIE = 0.01  # answers within 1 % of the smallest ε count as equally cheap
 #: How the recommendation names a mechanism in a sentence.
-PHRASE = {"laplace": "Laplace noise", "gaussian": "Gaussian noise", "staircase": "staircase noise",
-          "r2dp": "R²DP noise (a Laplace noise with a random scale)",
-          "r2dp_two_point": "R²DP noise with a two-point random scale",
-          "brdp": "budget recycling (BR-DP, exact accountant)",
-          "svt_exp": "the sparse vector technique with exponential noise",
-          "svt_laplace": "the sparse vector technique with Laplace noise"}
+PHRASE = {
+    "laplace": "Laplace noise",
+    "gaussian": "Gaussian noise",
+    "staircase": "staircase noise",
+    "r2dp": "R²DP noise (a Laplace noise with a random scale)",
+    "r2dp_two_point": "R²DP noise with a two-point random scale",
+    "brdp": "budget recycling (BR-DP, exact accountant)",
+    "svt_exp": "the sparse vector technique with exponential noise",
+    "svt_laplace": "the sparse vector technique with Laplace noise",
+}
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,16 @@ class Requirement:
             return f"|answer − truth| ≤ {number(self.theta)}"
         if self.kind == "relative":
             return f"|answer − x| ≤ {number(self.eta)}·{number(self.size)} = {number(self.bound)}"
-        return (f"{self.below} queries {number(self.theta)} below the threshold rejected and the next one "
-                f"{number(self.theta)} above accepted")
+        return (
+            f"{self.below} queries {number(self.theta)} below the threshold rejected and the next one "
+            f"{number(self.theta)} above accepted"
+        )
 
 
 #: Requirement arguments a mechanism does not use: dropped from its cache key, so e.g. moving δ does not redo R²DP.
 _UNUSED: dict[str, tuple[str, ...]] = {
-    m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY}
+    m.id: (() if m.uses_delta else ("delta", "kernel")) for m in _mechanisms.REGISTRY
+}
 _UNUSED["gaussian"] = ("kernel",)
 
 
@@ -98,8 +105,9 @@ def _forward_row(mech: str, key: tuple, seed: int) -> pd.DataFrame:
 def epsilons(req: Requirement, seed: int = 0) -> pd.DataFrame:
     """One row per mechanism: the smallest ε (and δ) meeting the requirement (see dpcore.negotiate)."""
     args = req.args()
-    return pd.concat([_forward_row(m, _key(m, args), seed if m == "noise_reduction" else 0) for m in MECHS],
-                     ignore_index=True)
+    return pd.concat(
+        [_forward_row(m, _key(m, args), seed if m == "noise_reduction" else 0) for m in MECHS], ignore_index=True
+    )
 
 
 @cached(show_spinner="Evaluating every mechanism at this ε …")
@@ -110,8 +118,10 @@ def _reverse_row(epsilon: float, mech: str, key: tuple, seed: int) -> pd.DataFra
 def accuracies(epsilon: float, req: Requirement, seed: int = 0) -> pd.DataFrame:
     """One row per mechanism: the accuracy it delivers at ε."""
     args = req.args()
-    return pd.concat([_reverse_row(epsilon, m, _key(m, args), seed if m == "noise_reduction" else 0)
-                      for m in MECHS], ignore_index=True)
+    return pd.concat(
+        [_reverse_row(epsilon, m, _key(m, args), seed if m == "noise_reduction" else 0) for m in MECHS],
+        ignore_index=True,
+    )
 
 
 @cached(show_spinner="Drawing accuracy against ε …")
@@ -171,14 +181,17 @@ def _percent(p: float) -> str:
 def _sentence(mech: str, eps: float, delta: float, req: Requirement) -> str:
     head = f"Use {PHRASE[mech]} with ε = {fmt_epsilon(eps)}, δ = {delta_text(delta)}"
     if req.kind == "error":
-        what = (f"each count is within ±{number(req.theta)} of the truth in {_percent(req.confidence)} of "
-                "releases")
+        what = f"each count is within ±{number(req.theta)} of the truth in {_percent(req.confidence)} of releases"
     elif req.kind == "relative":
-        what = (f"each answer is within {_percent(req.eta)} of a true value of {number(req.size)} "
-                f"(±{number(req.bound)}) in {_percent(req.confidence)} of releases")
+        what = (
+            f"each answer is within {_percent(req.eta)} of a true value of {number(req.size)} "
+            f"(±{number(req.bound)}) in {_percent(req.confidence)} of releases"
+        )
     else:
-        what = (f"{req.below} queries {number(req.theta)} below the threshold are all rejected and the next "
-                f"one {number(req.theta)} above it is accepted in {_percent(req.confidence)} of runs")
+        what = (
+            f"{req.below} queries {number(req.theta)} below the threshold are all rejected and the next "
+            f"one {number(req.theta)} above it is accepted in {_percent(req.confidence)} of runs"
+        )
     return f"{head}: {what}."
 
 
@@ -198,9 +211,15 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
     1 %) broken by :data:`PREFERENCE`; then every other row with its reason in full."""
     df = epsilons(req, seed)
     rows = df.set_index("mechanism")
-    ok = [m for m in PREFERENCE if m in rows.index and bool(rows.loc[m, "applicable"])
-          and bool(rows.loc[m, "meets"]) and bool(rows.loc[m, "sound"])
-          and math.isfinite(float(rows.loc[m, "epsilon"]))]
+    ok = [
+        m
+        for m in PREFERENCE
+        if m in rows.index
+        and bool(rows.loc[m, "applicable"])
+        and bool(rows.loc[m, "meets"])
+        and bool(rows.loc[m, "sound"])
+        and math.isfinite(float(rows.loc[m, "epsilon"]))
+    ]
     reasons = []
     if ok:
         best = min(float(rows.loc[m, "epsilon"]) for m in ok)
@@ -210,8 +229,10 @@ def answer(req: Requirement, seed: int = 0) -> Answer:
         sentence = _sentence(pick, eps, delta, req)
     else:
         pick, eps, delta, stated = "", math.inf, 0.0, math.inf
-        sentence = (f"No mechanism meets this requirement at any ε ≤ {number(CAP)}: loosen the error bound "
-                    "or lower the confidence.")
+        sentence = (
+            f"No mechanism meets this requirement at any ε ≤ {number(CAP)}: loosen the error bound "
+            "or lower the confidence."
+        )
     for m in MECHS:
         if m == pick:
             continue
@@ -255,16 +276,31 @@ class Composition:
 
 
 @cached
-def composition(mechanism: str, epsilon: float, delta: float, sensitivity: float, releases: int,
-                page_delta: float) -> Composition:
+def composition(
+    mechanism: str, epsilon: float, delta: float, sensitivity: float, releases: int, page_delta: float
+) -> Composition:
     """Total (ε, δ) of ``releases`` runs: the ledger's PLD accountant at δ_total = T·δ + the page's δ."""
-    rel = _mechanisms.release(mechanism, max(epsilon, 1e-12), delta=delta, sensitivity=sensitivity,
-                              compositions=releases, cap=CAP, label="answer")
+    rel = _mechanisms.release(
+        mechanism,
+        max(epsilon, 1e-12),
+        delta=delta,
+        sensitivity=sensitivity,
+        compositions=releases,
+        cap=CAP,
+        label="answer",
+    )
     total_delta = min(releases * delta + page_delta, 0.5)
     res = _ledger.pld([rel], 1e6, total_delta)
     basic = releases * rel.dp_epsilon
-    return Composition(releases, epsilon, delta, float(res.epsilon), total_delta, float(basic),
-                       "the tight accountant: privacy-loss distributions composed" if "PLD" in res.note else res.note)
+    return Composition(
+        releases,
+        epsilon,
+        delta,
+        float(res.epsilon),
+        total_delta,
+        float(basic),
+        "the tight accountant: privacy-loss distributions composed" if "PLD" in res.note else res.note,
+    )
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -275,25 +311,27 @@ def composition(mechanism: str, epsilon: float, delta: float, sensitivity: float
 @cached
 def meaning(epsilon: float, prior: float = 0.01) -> dict[str, float]:
     """e^ε (largest factor on an observer's odds) and the largest posterior from a prior (dpcore.posterior_bound)."""
-    return {"odds": float(np.exp(epsilon)), "prior": prior,
-            "posterior": float(dpcore.posterior_bound(prior, epsilon))}
+    return {"odds": float(np.exp(epsilon)), "prior": prior, "posterior": float(dpcore.posterior_bound(prior, epsilon))}
 
 
 @cached
 def deployments_meaning(prior: float = 0.01) -> pd.DataFrame:
     """The sourced deployments table as shown: number, unit, what it allows, and the source with its link."""
     df = _deployments.deployments_table(prior)
-    return pd.DataFrame({
-        "who": df["organisation"],
-        "deployment": df["deployment"],
-        "ε": [number(e, 3) + (" (from ρ)" if c else "")
-              for e, c in zip(df["epsilon"], df["converted"], strict=True)],
-        "δ": [number(d) for d in df["delta"]],
-        "unit of privacy": df["unit"],
-        f"largest posterior from {number(100 * prior)} %": [f"{number(100 * q, 3)} %" for q in df["posterior"]],
-        "source": df["url"],
-        "note": df["note"],
-    })
+    return pd.DataFrame(
+        {
+            "who": df["organisation"],
+            "deployment": df["deployment"],
+            "ε": [
+                number(e, 3) + (" (from ρ)" if c else "") for e, c in zip(df["epsilon"], df["converted"], strict=True)
+            ],
+            "δ": [number(d) for d in df["delta"]],
+            "unit of privacy": df["unit"],
+            f"largest posterior from {number(100 * prior)} %": [f"{number(100 * q, 3)} %" for q in df["posterior"]],
+            "source": df["url"],
+            "note": df["note"],
+        }
+    )
 
 
 def _fmt_eps(eps: float, applicable: bool, cap: float = CAP) -> str:
@@ -310,16 +348,21 @@ def table_view(df: pd.DataFrame, *, direction: str) -> pd.DataFrame:
     """The table as shown: applicable rows first, ε formatted (n/a, not reachable), accuracy in %, display names;
     a dash where a column does not apply to the row (the reason says why)."""
     df = df.sort_values("applicable", ascending=False, kind="stable")
-    return pd.DataFrame({
-        "mechanism": df["label"],
-        "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": "—"}).fillna("—"),
-        ("smallest ε" if direction == "forward" else "ε spent"): [
-            _fmt_eps(float(e), bool(a)) for e, a in zip(df["epsilon"], df["applicable"], strict=True)],
-        "δ": [delta_text(d) if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
-        "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "—" for x in df["accuracy"].astype(float)],
-        "meets": [("yes" if m else "no") if a else "—" for m, a in zip(df["meets"], df["applicable"], strict=True)],
-        "privacy sound": [("yes" if s else "NO: exact δ too large") if a else "—"
-                          for s, a in zip(df["sound"], df["applicable"], strict=True)],
-        "why": [deltas_in(numbers_in(str(t))) for t in df["reason"]],
-        "note": [deltas_in(numbers_in(str(t))) for t in df["note"]],
-    })
+    return pd.DataFrame(
+        {
+            "mechanism": df["label"],
+            "accountant": df["variant"].map({"exact": "exact", "paper": "paper (as printed)", "—": "—"}).fillna("—"),
+            ("smallest ε" if direction == "forward" else "ε spent"): [
+                _fmt_eps(float(e), bool(a)) for e, a in zip(df["epsilon"], df["applicable"], strict=True)
+            ],
+            "δ": [delta_text(d) if a else "—" for d, a in zip(df["delta"], df["applicable"], strict=True)],
+            "accuracy": [f"{100 * x:.2f} %" if np.isfinite(x) else "—" for x in df["accuracy"].astype(float)],
+            "meets": [("yes" if m else "no") if a else "—" for m, a in zip(df["meets"], df["applicable"], strict=True)],
+            "privacy sound": [
+                ("yes" if s else "NO: exact δ too large") if a else "—"
+                for s, a in zip(df["sound"], df["applicable"], strict=True)
+            ],
+            "why": [deltas_in(numbers_in(str(t))) for t in df["reason"]],
+            "note": [deltas_in(numbers_in(str(t))) for t in df["note"]],
+        }
+    )

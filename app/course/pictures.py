@@ -61,7 +61,8 @@ def _promise(eps: float) -> Picture:
     half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
     df = compute.belief_curve(eps)
     return Picture(
-        fbase.belief(df, epsilon=eps), df,
+        fbase.belief(df, epsilon=eps),
+        df,
         "For every belief an observer holds before an answer, the lowest and highest belief she can hold after one "
         "answer at this epsilon: a band around the diagonal that widens as epsilon grows.",
         f"At ε = {number(eps)}, a sceptic who gave 50 % to “Alice is in the data” can end at most at "
@@ -72,7 +73,8 @@ def _promise(eps: float) -> Picture:
 def _noise(eps: float) -> Picture:
     lap = ccourse.laplace_noise(eps, THETA)
     return Picture(
-        fcourse.laplace_noise(lap.frame, epsilon=eps, theta=THETA), lap.frame,
+        fcourse.laplace_noise(lap.frame, epsilon=eps, theta=THETA),
+        lap.frame,
         "The density of the Laplace noise added to a count at this epsilon, sharply peaked at zero, with the band "
         "of answers within one of the truth shaded.",
         f"At ε = {number(eps)} the noise scale is b = {number(lap.scale, 3)}: a released count is within ±1 of the "
@@ -85,7 +87,8 @@ def _delta(delta: float) -> Picture:
     _, summary = compute.sampled_outputs(1.0, delta, SENS, "analytic", THETA, 0)
     within = dict(zip(summary["mechanism"], summary["exact_within_theta"], strict=True))
     return Picture(
-        fcourse.two_noises(df, epsilon=1.0, theta=THETA), df,
+        fcourse.two_noises(df, epsilon=1.0, theta=THETA),
+        df,
         "The bell-shaped Gaussian noise and the sharp-peaked Laplace noise that keep the promise at epsilon 1, "
         "with the band of answers within one of the truth shaded.",
         f"At ε = 1 and δ = {number(delta)}, the Gaussian lands within ±1 of the truth in "
@@ -101,7 +104,8 @@ def _budget(t: int) -> Picture:
     df = compute.composition(1.0, DELTA, SENS, "analytic", BUDGET_SPAN)
     total = compute.composed_epsilons(1.0, DELTA, SENS, "analytic", t)
     return Picture(
-        fcourse.composition(df, compositions=t), df,
+        fcourse.composition(df, compositions=t),
+        df,
         "Total epsilon after T releases on log scales: the simple sum T times epsilon as a dotted line, the exact "
         "totals of Gaussian and Laplace noise below it.",
         f"After T = {t} releases at ε = 1 each, the simple sum is {t}; counted exactly, Gaussian noise spends "
@@ -114,7 +118,8 @@ def _choose(theta: float) -> Picture:
     df = compute.accuracy_curve(theta, DELTA, SENS, "analytic")
     need = ccourse.epsilon_needed(theta)
     return Picture(
-        fcourse.accuracy_needed(df, theta=theta, confidence=ccourse.CONFIDENCE, epsilon=need.laplace), df,
+        fcourse.accuracy_needed(df, theta=theta, confidence=ccourse.CONFIDENCE, epsilon=need.laplace),
+        df,
         "How often Gaussian and Laplace noise land within the tolerance, against epsilon on a log scale, with the "
         "95 percent target and the epsilon Laplace needs marked.",
         f"Within ±{number(theta)} in 95 % of releases: Laplace noise needs ε = **{number(need.laplace, 3)}**, "
@@ -131,8 +136,12 @@ def _redraw(eps: float) -> Picture:
     plan = cbrdp.plan(key)
     draws, _ = cbrdp.recycler(key, 0)
     return Picture(
-        fbrdp.recycler(draws, theta=THETA, title=f"{int(draws['release'].max()) + 1} releases, the misses redrawn",
-                       x="noise draw (in order)"),
+        fbrdp.recycler(
+            draws,
+            theta=THETA,
+            title=f"{int(draws['release'].max()) + 1} releases, the misses redrawn",
+            x="noise draw (in order)",
+        ),
         draws,
         "Successive noise draws of 40 releases, coloured released within the tolerance, released outside it, or "
         "thrown away and redrawn, with the band of accurate answers shaded.",
@@ -142,10 +151,24 @@ def _redraw(eps: float) -> Picture:
 
 
 def _svt_settings(eps: float) -> tuple:
-    d = {k: catalogue.get(k).default for k in ("c", "neg", "alpha", "thr", "noise", "mono", "append", "trav",
-                                                "resample", "corr", "seed")}
-    return (eps, d["c"], d["neg"], d["alpha"], d["thr"], d["noise"], d["mono"], d["append"], d["trav"],
-            d["resample"], d["corr"], d["seed"])
+    d = {
+        k: catalogue.get(k).default
+        for k in ("c", "neg", "alpha", "thr", "noise", "mono", "append", "trav", "resample", "corr", "seed")
+    }
+    return (
+        eps,
+        d["c"],
+        d["neg"],
+        d["alpha"],
+        d["thr"],
+        d["noise"],
+        d["mono"],
+        d["append"],
+        d["trav"],
+        d["resample"],
+        d["corr"],
+        d["seed"],
+    )
 
 
 def _sparse(eps: float) -> Picture:
@@ -154,7 +177,8 @@ def _sparse(eps: float) -> Picture:
     acct = csvt.accountant(eps, args[1], args[5], args[6])
     above, shown = int(comp["positive"].sum()), int(comp.head(fsvt.FIRST_LOOK)["positive"].sum())
     return Picture(
-        fcourse.screening(comp, shown=fsvt.FIRST_LOOK, threshold=args[4]), comp.head(fsvt.FIRST_LOOK),
+        fcourse.screening(comp, shown=fsvt.FIRST_LOOK, threshold=args[4]),
+        comp.head(fsvt.FIRST_LOOK),
         "The first counts of one run as dots against the noisy threshold as a line: the few dots above it are "
         "answered above, all others below.",
         f"One run at ε = {number(eps)} spends ε = **{number(acct.off, 3)}** in total, however many counts it "
@@ -163,13 +187,13 @@ def _sparse(eps: float) -> Picture:
     )
 
 
-
 def _stop(eta: float) -> Picture:
     df, stops = cnr.paths(*NR_GRID, NR_COUNT, eta, "brownian", 0)
     top = cnr.budget(*NR_GRID[:3]).epsilon_max
     first = stops.iloc[0]
     return Picture(
-        fnr.idea(df, stops, cnr.bands(*NR_GRID, NR_COUNT, eta), value=NR_COUNT, plain=True), df[df["path"] == 1],
+        fnr.idea(df, stops, cnr.bands(*NR_GRID, NR_COUNT, eta), value=NR_COUNT, plain=True),
+        df[df["path"] == 1],
         "One noise-reduction path: the released value against the noise level, converging on the true count, with "
         "the point where it stopped marked.",
         f"With η = {number(eta)}, this count of {number(NR_COUNT)} stopped at the noise level "
@@ -183,7 +207,8 @@ def _revealed(eps: float) -> Picture:
     df = cldp.realized_path(family, eps, dsize, nq, x, seed)
     b = cldp.beliefs(family, eps, dsize, nq, x, seed, "uniform")
     return Picture(
-        fldp.idea(df, budget=None, ratio=False), df,
+        fldp.idea(df, budget=None, ratio=False),
+        df,
         "Step lines of the realized privacy loss after each answer and of the sum of epsilons.",
         f"After {nq} answers at ε = {number(eps)} each, the simple sum charges {number(nq * eps)}; what these "
         f"answers actually revealed is ℓ = **{number(b.loss, 3)}**.",
@@ -194,7 +219,8 @@ def _random_scale(eps: float) -> Picture:
     df = cr2dp.usefulness_vs_epsilon(R2DP_TOLERANCE)
     best = cr2dp.optimum(eps, R2DP_TOLERANCE, SENS, "two_point")
     return Picture(
-        fcourse.random_scale_gain(df, epsilon=eps, theta=R2DP_TOLERANCE), df,
+        fcourse.random_scale_gain(df, epsilon=eps, theta=R2DP_TOLERANCE),
+        df,
         "How often a release lands within 0.1 of the truth against epsilon: Laplace noise and the best random noise "
         "scale, which pulls ahead only at larger epsilon.",
         f"At ε = {number(eps)}, a release is within ±0.1 of the truth in **{_pct(best.laplace, 1)}** of releases with "
@@ -203,8 +229,16 @@ def _random_scale(eps: float) -> Picture:
 
 
 _PICTURES: dict[str, Callable[[Any], Picture]] = {
-    "promise": _promise, "noise": _noise, "delta": _delta, "budget": _budget, "choose": _choose,
-    "redraw": _redraw, "sparse": _sparse, "stop": _stop, "revealed": _revealed, "random_scale": _random_scale,
+    "promise": _promise,
+    "noise": _noise,
+    "delta": _delta,
+    "budget": _budget,
+    "choose": _choose,
+    "redraw": _redraw,
+    "sparse": _sparse,
+    "stop": _stop,
+    "revealed": _revealed,
+    "random_scale": _random_scale,
 }
 
 

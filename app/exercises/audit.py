@@ -6,15 +6,18 @@ from app.exercises.check import Check
 EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         "audit-laplace",
-        "Audit the Laplace mechanism at ε = 1. Does the audit find a violation? What does the ε lower bound "
-        "tell you?",
+        "Audit the Laplace mechanism at ε = 1. Does the audit find a violation? What does the ε lower bound tell you?",
         {"mech": "laplace", "eps": "1"},
         "No: the verdict is *consistent* and the ε lower bound stays below the claimed 1. An audit can only "
         "prove a mechanism is *not* private enough; passing is evidence, not proof.",
-        check=Check("no", (
-            "Read the verdict metric at the top of the audit.",
-            "An honest mechanism's lower bound stays below the ε it claims.",
-        ), options=("yes", "no")),
+        check=Check(
+            "no",
+            (
+                "Read the verdict metric at the top of the audit.",
+                "An honest mechanism's lower bound stays below the ε it claims.",
+            ),
+            options=("yes", "no"),
+        ),
     ),
     Exercise(
         "audit-brdp",
@@ -24,9 +27,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "A VIOLATION: every answer outside the acceptance region is redrawn, so the outputs for the two "
         "neighbouring data sets never overlap; the audit proves a δ far above the claimed 0.001: the paper's "
         "accountant certified a mechanism that gives the secret away.",
-        check=Check("a violation", (
-            "Read the verdict metric at the top of the audit.",
-            "Every answer outside the acceptance region is redrawn: can the outputs for the two data sets overlap?",
-        ), options=("consistent", "a violation")),
+        check=Check(
+            "a violation",
+            (
+                "Read the verdict metric at the top of the audit.",
+                "Every answer outside the acceptance region is redrawn: can the outputs for the two data sets overlap?",
+            ),
+            options=("consistent", "a violation"),
+        ),
     ),
 )

@@ -150,7 +150,7 @@ class Check:
         return any(abs(x - target) <= half * (1 + 1e-9) + 1e-15 for x in found)
 
     def direction(self, raw: str) -> str:
-        """"too high" / "too low" for a wrong number (compared in the shown unit), "" otherwise."""
+        """ "too high" / "too low" for a wrong number (compared in the shown unit), "" otherwise."""
         found = [x for x in self.candidates(raw) if not math.isnan(x)]
         if self.options or not found:
             return ""
@@ -164,8 +164,11 @@ class Check:
             return Reply(EMPTY, "Type your answer, then press Enter." if not self.options else "Pick an answer.")
         ok = self.is_right(raw)
         if ok is None:
-            return Reply(UNREADABLE, f"“{str(raw).strip()[:40]}” is not a number I can read. Answer with a number, "
-                                     "for example 0.25" + (" or 25 %." if self.percent or self.share else "."))
+            return Reply(
+                UNREADABLE,
+                f"“{str(raw).strip()[:40]}” is not a number I can read. Answer with a number, "
+                "for example 0.25" + (" or 25 %." if self.percent or self.share else "."),
+            )
         if ok:
             return Reply(RIGHT, "Right. " + self.why if self.why else "Right.")
         tries = wrong_before + 1

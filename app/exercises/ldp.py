@@ -13,9 +13,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "actually revealed (checking every answer the next query could give first) and answers many more — how "
         "many depends on the random answers: change the seed.",
         ("4",),
-        check=Check("4", (
-            "Read the metric “Answered under basic composition”.",
-            "Basic composition adds ε = 1 per query until the budget ε_G is used up.")),
+        check=Check(
+            "4",
+            (
+                "Read the metric “Answered under basic composition”.",
+                "Basic composition adds ε = 1 per query until the budget ε_G is used up.",
+            ),
+        ),
     ),
     Exercise(
         "ldp-example1",
@@ -26,9 +30,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "times), so the realized loss is **0**, while basic composition charges 2nε = **4.2**. Six 1's would "
         "really cost 4.2.",
         ("0", "4.2"),
-        check=Check("0", (
-            "Are three ones and three zeros more likely under one secret than under the other?",
-            "Each one favours one secret exactly as much as each zero favours the other: the effects cancel.")),
+        check=Check(
+            "0",
+            (
+                "Are three ones and three zeros more likely under one secret than under the other?",
+                "Each one favours one secret exactly as much as each zero favours the other: the effects cancel.",
+            ),
+        ),
     ),
     Exercise(
         "ldp-bound",
@@ -38,8 +46,12 @@ EXERCISES: tuple[Exercise, ...] = (
         "The LDP bound is Σε = **25**; the realized loss of the answers actually given is much smaller, because "
         "most answers are nearly as likely under every true value.",
         ("25",),
-        check=Check("25", (
-            "Read the first sentence under the picture: what does adding up the ε's charge?",
-            "The bound adds the ε of every answer given, whatever the answers were.")),
+        check=Check(
+            "25",
+            (
+                "Read the first sentence under the picture: what does adding up the ε's charge?",
+                "The bound adds the ε of every answer given, whatever the answers were.",
+            ),
+        ),
     ),
 )

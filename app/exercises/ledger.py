@@ -13,10 +13,14 @@ EXERCISES: tuple[Exercise, ...] = (
         "PLD is the tightest (it composes the exact privacy-loss distributions), basic composition the loosest "
         "(it adds the ε's). Advanced composition beats basic only with many small releases; zCDP lies in "
         "between.",
-        check=Check("PLD", (
-            "Compare the totals of the accountants in the ledger's table after a few releases.",
-            "The tightest accountant composes the exact distributions of the privacy loss, not just their ε's.",
-        ), options=("basic composition", "advanced composition", "zCDP", "PLD")),
+        check=Check(
+            "PLD",
+            (
+                "Compare the totals of the accountants in the ledger's table after a few releases.",
+                "The tightest accountant composes the exact distributions of the privacy loss, not just their ε's.",
+            ),
+            options=("basic composition", "advanced composition", "zCDP", "PLD"),
+        ),
     ),
     Exercise(
         "ledger-filter",
@@ -26,11 +30,18 @@ EXERCISES: tuple[Exercise, ...] = (
         "The filter charges a noise reduction only for the level where it stopped (ε_T²/2 in zCDP, ex-post), "
         "while basic composition must charge the declared maximum ε_max. Both stay valid when releases are "
         "chosen adaptively.",
-        check=Check("it charges the level where the release stopped", (
-            "Look at what each accountant charges for the noise-reduction release.",
-            "A noise reduction may stop early; one accountant knows where it stopped, the other must assume the "
-            "worst.",
-        ), options=("it ignores releases from other pages", "it charges the level where the release stopped",
-                    "it uses a larger δ")),
+        check=Check(
+            "it charges the level where the release stopped",
+            (
+                "Look at what each accountant charges for the noise-reduction release.",
+                "A noise reduction may stop early; one accountant knows where it stopped, the other must assume the "
+                "worst.",
+            ),
+            options=(
+                "it ignores releases from other pages",
+                "it charges the level where the release stopped",
+                "it uses a larger δ",
+            ),
+        ),
     ),
 )

@@ -13,9 +13,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "ε = 2.5 it beats Laplace's **0.2212**. Below that threshold only a law with two far-apart values of u "
         "(the two-point law) can help.",
         ("2.222", "0.1813", "0.2212"),
-        check=Check("2.222", (
-            "Look for the ε at which the best Gamma law's curve leaves the Laplace curve in the families part.",
-            "The threshold is 2/(1 − γ/Δ): with γ/Δ = 0.1 it is a little above 2.")),
+        check=Check(
+            "2.222",
+            (
+                "Look for the ε at which the best Gamma law's curve leaves the Laplace curve in the families part.",
+                "The threshold is 2/(1 − γ/Δ): with γ/Δ = 0.1 it is a little above 2.",
+            ),
+        ),
     ),
     Exercise(
         "r2dp-laplace",
@@ -24,8 +28,13 @@ EXERCISES: tuple[Exercise, ...] = (
         "1 − e^(−γε/Δ) = **0.3935**. Drawing the noise scale at random does markedly better at the same exact ε: "
         "compare the best R²DP law (two-point) in the headline numbers.",
         ("0.3935",),
-        check=Check("0.3935", (
-            "Read the metric “Laplace U(γ) at ε”.",
-            "For Laplace noise of scale Δ/ε the chance to land within ±γ is 1 − e^(−γε/Δ)."), share=True),
+        check=Check(
+            "0.3935",
+            (
+                "Read the metric “Laplace U(γ) at ε”.",
+                "For Laplace noise of scale Δ/ε the chance to land within ±γ is 1 − e^(−γε/Δ).",
+            ),
+            share=True,
+        ),
     ),
 )

@@ -16,27 +16,52 @@ MECHS = ("gaussian", "laplace")
 def densities(df: pd.DataFrame, *, theta: float) -> go.Figure:
     """Noise densities with the accuracy band |noise| ≤ θ shaded."""
     traces = [line(df["x"], df[m], name=LABELS[m], color=COLORS[m]) for m in MECHS]
-    return figure(traces, title="Noise density at the calibrated scale", x="noise added to the true answer",
-                  y="probability density", marks=[vband(-theta, theta, f"|noise| ≤ θ = {number(theta)}")])
+    return figure(
+        traces,
+        title="Noise density at the calibrated scale",
+        x="noise added to the true answer",
+        y="probability density",
+        marks=[vband(-theta, theta, f"|noise| ≤ θ = {number(theta)}")],
+    )
 
 
 def accuracy(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """P(|noise| ≤ θ) against ε (log axis) with the slider's ε marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in MECHS]
-    return figure(traces, title=f"Chance the noise stays within ±{number(theta)}",
-                  x="ε (log scale; right = less private)", y="P(|noise| ≤ θ)", log_x=True, y_range=(0, 1.02),
-                  marks=[vline(epsilon, f"ε = {number(epsilon)}")])
+    return figure(
+        traces,
+        title=f"Chance the noise stays within ±{number(theta)}",
+        x="ε (log scale; right = less private)",
+        y="P(|noise| ≤ θ)",
+        log_x=True,
+        y_range=(0, 1.02),
+        marks=[vline(epsilon, f"ε = {number(epsilon)}")],
+    )
 
 
 def profiles(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
     """Privacy profiles δ(ε′) on a log axis, with the calibration target (ε, δ) marked."""
     # δ = 0 cannot be drawn on a log axis; the line simply stops there
     traces = [line(df["epsilon"], df[m].where(df[m] > 0), name=LABELS[m], color=COLORS[m]) for m in MECHS]
-    traces.append({"type": "scatter", "mode": "markers", "x": [epsilon], "y": [delta], "name": "target (ε, δ)",
-                   "marker": {"color": "black", "size": 11, "symbol": "x"}})
+    traces.append(
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": [epsilon],
+            "y": [delta],
+            "name": "target (ε, δ)",
+            "marker": {"color": "black", "size": 11, "symbol": "x"},
+        }
+    )
     low = math.log10(delta) - 4  # log axis, in log10 units: four decades below the target δ up to δ = 1
-    return figure(traces, title="Privacy profile δ(ε′): every (ε′, δ) guarantee the mechanism gives at once",
-                  x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.05))
+    return figure(
+        traces,
+        title="Privacy profile δ(ε′): every (ε′, δ) guarantee the mechanism gives at once",
+        x="ε′",
+        y="δ(ε′) (log scale)",
+        log_y=True,
+        y_range=(low, 0.05),
+    )
 
 
 def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figure:
@@ -45,11 +70,18 @@ def composition(df: pd.DataFrame, *, compositions: int, delta: float) -> go.Figu
     traces = []
     for m in ("gaussian", "laplace", "reference"):
         part = df[df["mechanism"] == m]
-        traces.append(line(part["T"], part["epsilon"], name=names[m], color=COLORS[m],
-                           dash="dot" if m == "reference" else None))
-    return figure(traces, title=f"Total ε after T releases (reported at δ = {number(delta)})", x="T (log scale)",
-                  y="total ε", log_x=True, log_y=True,
-                  marks=[vline(compositions, f"T = {compositions}", position="top")])
+        traces.append(
+            line(part["T"], part["epsilon"], name=names[m], color=COLORS[m], dash="dot" if m == "reference" else None)
+        )
+    return figure(
+        traces,
+        title=f"Total ε after T releases (reported at δ = {number(delta)})",
+        x="T (log scale)",
+        y="total ε",
+        log_x=True,
+        log_y=True,
+        marks=[vline(compositions, f"T = {compositions}", position="top")],
+    )
 
 
 def histogram(df: pd.DataFrame, *, total: int | None = None) -> go.Figure:
@@ -59,9 +91,17 @@ def histogram(df: pd.DataFrame, *, total: int | None = None) -> go.Figure:
     for m in MECHS:
         part = df[df["mechanism"] == m]
         centers = (part["bin_left"] + part["bin_right"]) / 2
-        traces.append({"type": "bar", "x": centers, "y": part["empirical_density"],
-                       "width": part["bin_right"] - part["bin_left"], "name": f"{LABELS[m]} samples",
-                       "marker": {"color": COLORS[m]}, "opacity": 0.35})
+        traces.append(
+            {
+                "type": "bar",
+                "x": centers,
+                "y": part["empirical_density"],
+                "width": part["bin_right"] - part["bin_left"],
+                "name": f"{LABELS[m]} samples",
+                "marker": {"color": COLORS[m]},
+                "opacity": 0.35,
+            }
+        )
         traces.append(line(centers, part["density"], name=f"{LABELS[m]} density", color=COLORS[m], width=2))
     drawn = {m: int(df.loc[df["mechanism"] == m, "count"].sum()) for m in MECHS}
     n = total if total is not None else drawn[MECHS[0]]
@@ -81,13 +121,26 @@ def belief(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     """What ε promises: the band within which one answer can move an observer's belief, for every prior belief."""
     traces = [
         line(df["prior"], df["lowest"], name="lowest after", color=COLORS["gaussian"]),
-        line(df["prior"], df["highest"], name="highest after", color=COLORS["laplace"],
-             fill="tonexty", fillcolor="rgba(213, 94, 0, 0.15)"),
+        line(
+            df["prior"],
+            df["highest"],
+            name="highest after",
+            color=COLORS["laplace"],
+            fill="tonexty",
+            fillcolor="rgba(213, 94, 0, 0.15)",
+        ),
         line(df["prior"], df["prior"], name="no change (ε = 0)", color=COLORS["reference"], dash="dot", width=1.5),
     ]
-    return figure(traces,
-                  title=f"One answer at ε = {number(epsilon)} moves a belief only inside the band",
-                  x="belief before the answer (that Alice is in the data)", y="belief after the answer",
-                  y_range=(0, 1.0), xaxis={"title": {"text": "belief before the answer (that Alice is in the data)"},
-                                           "range": [0, 1], "tickformat": ".0%"},
-                  yaxis={"title": {"text": "after the answer"}, "range": [0, 1.0], "tickformat": ".0%"})
+    return figure(
+        traces,
+        title=f"One answer at ε = {number(epsilon)} moves a belief only inside the band",
+        x="belief before the answer (that Alice is in the data)",
+        y="belief after the answer",
+        y_range=(0, 1.0),
+        xaxis={
+            "title": {"text": "belief before the answer (that Alice is in the data)"},
+            "range": [0, 1],
+            "tickformat": ".0%",
+        },
+        yaxis={"title": {"text": "after the answer"}, "range": [0, 1.0], "tickformat": ".0%"},
+    )

@@ -11,11 +11,22 @@ from app.notation import number
 
 def laplace_noise(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """The Laplace noise added to a count at ε, with the answers within ±θ of the truth shaded."""
-    return figure([line(df["x"], df["density"], name=f"Laplace noise at ε = {number(epsilon)}",
-                        color=COLORS["laplace"], fill="tozeroy", fillcolor="rgba(213, 94, 0, 0.12)")],
-                  title=f"The noise added to a count at ε = {number(epsilon)}",
-                  x="noise added to the true count", y="how likely (density)",
-                  marks=[vband(-theta, theta, f"within ±{number(theta)}")])
+    return figure(
+        [
+            line(
+                df["x"],
+                df["density"],
+                name=f"Laplace noise at ε = {number(epsilon)}",
+                color=COLORS["laplace"],
+                fill="tozeroy",
+                fillcolor="rgba(213, 94, 0, 0.12)",
+            )
+        ],
+        title=f"The noise added to a count at ε = {number(epsilon)}",
+        x="noise added to the true count",
+        y="how likely (density)",
+        marks=[vband(-theta, theta, f"within ±{number(theta)}")],
+    )
 
 
 def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
@@ -24,47 +35,96 @@ def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.F
     traces = []
     for family, name in names.items():
         part = df[df["family"] == family].sort_values("epsilon")
-        traces.append(line(part["epsilon"], part["usefulness"], name=name,
-                           color=COLORS["laplace" if family == "laplace" else "r2dp"],
-                           dash=None if family == "laplace" else "dash"))
-    return figure(traces, title=f"How often a release lands within ±{number(theta)}", x="ε (log scale)",
-                  y="chance within ±" + number(theta), log_x=True, y_range=(0, 1.02),
-                  marks=[vline(epsilon, f"ε = {number(epsilon)}")])
+        traces.append(
+            line(
+                part["epsilon"],
+                part["usefulness"],
+                name=name,
+                color=COLORS["laplace" if family == "laplace" else "r2dp"],
+                dash=None if family == "laplace" else "dash",
+            )
+        )
+    return figure(
+        traces,
+        title=f"How often a release lands within ±{number(theta)}",
+        x="ε (log scale)",
+        y="chance within ±" + number(theta),
+        log_x=True,
+        y_range=(0, 1.02),
+        marks=[vline(epsilon, f"ε = {number(epsilon)}")],
+    )
 
 
 def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilon: float) -> go.Figure:
     """How often each noise lands within ±θ against ε (log axis), the confidence asked for as a dotted line and the ε
     Laplace noise needs marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in ("gaussian", "laplace")]
-    target = ({"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": confidence, "y1": confidence,
-               "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}},
-              {"x": 0.0, "xref": "paper", "y": confidence, "text": f"{confidence:.0%} of releases", "showarrow": False,
-               "xanchor": "left", "yanchor": "bottom", "font": {"color": COLORS["reference"]}})
-    return figure(traces, title=f"How often the noise stays within ±{number(theta)}",
-                  x="ε (log scale; right = less private)", y="share within ±θ", log_x=True, y_range=(0, 1.02),
-                  marks=[target, vline(epsilon, f"Laplace needs ε = {number(epsilon, 3)}")])
+    target = (
+        {
+            "type": "line",
+            "x0": 0,
+            "x1": 1,
+            "xref": "paper",
+            "y0": confidence,
+            "y1": confidence,
+            "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5},
+        },
+        {
+            "x": 0.0,
+            "xref": "paper",
+            "y": confidence,
+            "text": f"{confidence:.0%} of releases",
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "bottom",
+            "font": {"color": COLORS["reference"]},
+        },
+    )
+    return figure(
+        traces,
+        title=f"How often the noise stays within ±{number(theta)}",
+        x="ε (log scale; right = less private)",
+        y="share within ±θ",
+        log_x=True,
+        y_range=(0, 1.02),
+        marks=[target, vline(epsilon, f"Laplace needs ε = {number(epsilon, 3)}")],
+    )
 
 
 def two_noises(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """The Gaussian and the Laplace noise that keep the promise at ε (δ for the Gaussian), answers within ±θ shaded."""
     traces = [line(df["x"], df[m], name=f"{LABELS[m]} noise", color=COLORS[m]) for m in ("gaussian", "laplace")]
-    return figure(traces, title=f"The noise each mechanism adds at ε = {number(epsilon)}",
-                  x="noise added to the true count", y="how likely (density)",
-                  marks=[vband(-theta, theta, f"within ±{number(theta)}")])
+    return figure(
+        traces,
+        title=f"The noise each mechanism adds at ε = {number(epsilon)}",
+        x="noise added to the true count",
+        y="how likely (density)",
+        marks=[vband(-theta, theta, f"within ±{number(theta)}")],
+    )
 
 
 def composition(df: pd.DataFrame, *, compositions: int) -> go.Figure:
     """Total ε after T releases: the simple sum T·ε and the exact totals of Gaussian and Laplace noise."""
-    names = {"reference": "simple sum, T × ε", "laplace": "Laplace noise, counted exactly",
-             "gaussian": "Gaussian noise, counted exactly"}
+    names = {
+        "reference": "simple sum, T × ε",
+        "laplace": "Laplace noise, counted exactly",
+        "gaussian": "Gaussian noise, counted exactly",
+    }
     traces = []
     for m, name in names.items():
         part = df[df["mechanism"] == m]
-        traces.append(line(part["T"], part["epsilon"], name=name, color=COLORS[m],
-                           dash="dot" if m == "reference" else None))
-    return figure(traces, title="Total ε spent by T releases at ε = 1 each", x="T, the number of releases (log scale)",
-                  y="total ε (log scale)", log_x=True, log_y=True,
-                  marks=[vline(compositions, f"T = {compositions}", position="top")])
+        traces.append(
+            line(part["T"], part["epsilon"], name=name, color=COLORS[m], dash="dot" if m == "reference" else None)
+        )
+    return figure(
+        traces,
+        title="Total ε spent by T releases at ε = 1 each",
+        x="T, the number of releases (log scale)",
+        y="total ε (log scale)",
+        log_x=True,
+        log_y=True,
+        marks=[vline(compositions, f"T = {compositions}", position="top")],
+    )
 
 
 def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
@@ -75,17 +135,54 @@ def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
     below = part[~part["positive"]]
     dots = {"type": "scatter", "mode": "markers"}
     traces = [
-        dots | {"x": below["step"].to_numpy(), "y": below["noisy_answer"].to_numpy(), "name": "“below” (free)",
-                "marker": {"color": COLORS["reference"], "size": 7}},
-        dots | {"x": above["step"].to_numpy(), "y": above["noisy_answer"].to_numpy(), "name": "“above”",
-                "marker": {"color": COLORS["brdp"], "size": 12, "symbol": "diamond"}},
-        line(part["step"].to_numpy(), part["noisy_threshold"].to_numpy(), name="noisy threshold",
-             color=COLORS["brdp_paper"]),
+        dots
+        | {
+            "x": below["step"].to_numpy(),
+            "y": below["noisy_answer"].to_numpy(),
+            "name": "“below” (free)",
+            "marker": {"color": COLORS["reference"], "size": 7},
+        },
+        dots
+        | {
+            "x": above["step"].to_numpy(),
+            "y": above["noisy_answer"].to_numpy(),
+            "name": "“above”",
+            "marker": {"color": COLORS["brdp"], "size": 12, "symbol": "diamond"},
+        },
+        line(
+            part["step"].to_numpy(),
+            part["noisy_threshold"].to_numpy(),
+            name="noisy threshold",
+            color=COLORS["brdp_paper"],
+        ),
     ]
-    limit = ({"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": threshold, "y1": threshold,
-              "line": {"color": COLORS["reference"], "dash": "dash", "width": 1.5}},
-             {"x": 1.0, "xref": "paper", "y": threshold, "text": f"threshold {number(threshold)}", "showarrow": False,
-              "xanchor": "right", "yanchor": "bottom", "font": {"color": COLORS["reference"]}})
-    return figure(traces, title=f"{len(part)} counts against one noisy threshold",
-                  x="count number (in the order screened)", y="noisy count (log scale)", marks=[limit], log_y=True,
-                  hovermode="closest")
+    limit = (
+        {
+            "type": "line",
+            "x0": 0,
+            "x1": 1,
+            "xref": "paper",
+            "y0": threshold,
+            "y1": threshold,
+            "line": {"color": COLORS["reference"], "dash": "dash", "width": 1.5},
+        },
+        {
+            "x": 1.0,
+            "xref": "paper",
+            "y": threshold,
+            "text": f"threshold {number(threshold)}",
+            "showarrow": False,
+            "xanchor": "right",
+            "yanchor": "bottom",
+            "font": {"color": COLORS["reference"]},
+        },
+    )
+    return figure(
+        traces,
+        title=f"{len(part)} counts against one noisy threshold",
+        x="count number (in the order screened)",
+        y="noisy count (log scale)",
+        marks=[limit],
+        log_y=True,
+        hovermode="closest",
+    )

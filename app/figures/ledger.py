@@ -23,12 +23,23 @@ def cumulative(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
     traces = []
     for name, (label, color, dash) in ACCOUNTANTS.items():
         part = df[df["accountant"] == name]
-        traces.append({"type": "scatter", "mode": "lines+markers", "x": part["releases"].tolist(),
-                       "y": part["epsilon"].tolist(),
-                       "name": label, "line": {"color": color, "width": 2.5, "dash": dash},
-                       "marker": {"size": 7}})
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "x": part["releases"].tolist(),
+                "y": part["epsilon"].tolist(),
+                "name": label,
+                "line": {"color": color, "width": 2.5, "dash": dash},
+                "marker": {"size": 7},
+            }
+        )
     n = int(df["releases"].max()) if len(df) else 0
-    return figure(traces, title=f"Total ε at δ = {number(delta)} after each release", x="releases in the ledger",
-                  y="total ε",
-                  marks=[hline(epsilon, f"budget ε = {number(epsilon)}", color="#D55E00", dash="solid")],
-                  xaxis={"title": {"text": "releases in the ledger"}, "dtick": 1, "range": [-0.2, max(n, 1) + 0.2]})
+    return figure(
+        traces,
+        title=f"Total ε at δ = {number(delta)} after each release",
+        x="releases in the ledger",
+        y="total ε",
+        marks=[hline(epsilon, f"budget ε = {number(epsilon)}", color="#D55E00", dash="solid")],
+        xaxis={"title": {"text": "releases in the ledger"}, "dtick": 1, "range": [-0.2, max(n, 1) + 0.2]},
+    )

@@ -38,8 +38,12 @@ def _ticks(lo: float, hi: float) -> dict:
     """Round tick values (0.06 0.08 0.1 0.12, or 3 4 5 6 8 10) on a log axis from 10^lo to 10^hi; none (the shared
     style's powers of ten) over more decades than :data:`_MOST_TICKS`."""
     for steps in _TICK_SETS:
-        ticks = [m * 10.0 ** k for k in range(math.floor(lo), math.ceil(hi) + 1) for m in steps
-                 if lo <= math.log10(m * 10.0 ** k) <= hi]
+        ticks = [
+            m * 10.0**k
+            for k in range(math.floor(lo), math.ceil(hi) + 1)
+            for m in steps
+            if lo <= math.log10(m * 10.0**k) <= hi
+        ]
         if 0 < len(ticks) <= _MOST_TICKS:
             return {"tickmode": "array", "tickvals": ticks, "ticktext": [number(t, 3) for t in ticks]}
     return {}
@@ -68,28 +72,65 @@ def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str]
             text += " ⚠ unsound"
         elif reach and not r["meets"]:
             text += f" (right {100 * float(r['accuracy']):.0f} % of the time)"
-        traces.append({
-            "type": "scatter", "mode": "markers+text", "x": [x], "y": [r["label"]], "name": r["label"],
-            "text": [text], "showlegend": False, "cliponaxis": False,
-            "textposition": "middle left" if x > middle else "middle right",  # the label stays inside the chart
-            "marker": {"color": ROW_COLORS[r["mechanism"]], "size": 14,
-                       "symbol": ("circle" if r["meets"] else "circle-open") if reach else "x-open",
-                       "line": {"width": 2, "color": "#C00000" if not r["sound"] else "white"}},
-            "hovertemplate": f"{r['label']}<br>ε = {text}{exact}<extra></extra>",
-        })
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers+text",
+                "x": [x],
+                "y": [r["label"]],
+                "name": r["label"],
+                "text": [text],
+                "showlegend": False,
+                "cliponaxis": False,
+                "textposition": "middle left" if x > middle else "middle right",  # the label stays inside the chart
+                "marker": {
+                    "color": ROW_COLORS[r["mechanism"]],
+                    "size": 14,
+                    "symbol": ("circle" if r["meets"] else "circle-open") if reach else "x-open",
+                    "line": {"width": 2, "color": "#C00000" if not r["sound"] else "white"},
+                },
+                "hovertemplate": f"{r['label']}<br>ε = {text}{exact}<extra></extra>",
+            }
+        )
     # black: a dark page draws it in its light text colour (app.ui's chart stylesheet), as the tick labels
-    names = [{"x": 0, "xref": "paper", "y": label, "yshift": 9, "xanchor": "left", "yanchor": "bottom",
-              "text": label, "showarrow": False, "font": {"color": "black"}} for label in rows["label"]]
+    names = [
+        {
+            "x": 0,
+            "xref": "paper",
+            "y": label,
+            "yshift": 9,
+            "xanchor": "left",
+            "yanchor": "bottom",
+            "text": label,
+            "showarrow": False,
+            "font": {"color": "black"},
+        }
+        for label in rows["label"]
+    ]
     n = max(len(rows), 1)
     lo, hi = math.log10(low), math.log10(right if len(finite) < len(rows) else top)
     pad = max(0.06 * (hi - lo), 0.05)
-    xaxis = {"type": "log", "range": [lo - pad, hi + pad], "automargin": True,  # the range the ticks are chosen for
-             "title": {"text": "smallest ε (log scale; left = more private)"}, **_ticks(lo - pad, hi + pad)}
-    return figure(traces, title=title, x=xaxis["title"]["text"], y="", log_x=True, xaxis=xaxis,
-                  height=100 + 52 * n, hovermode="closest", annotations=names,
-                  # first row on top, with room above it for its name
-                  yaxis={"range": [n - 0.6, -0.9], "showticklabels": False, "title": {"text": ""}},
-                  margin={"l": 20, "r": 20, "t": 50, "b": 50})
+    xaxis = {
+        "type": "log",
+        "range": [lo - pad, hi + pad],
+        "automargin": True,  # the range the ticks are chosen for
+        "title": {"text": "smallest ε (log scale; left = more private)"},
+        **_ticks(lo - pad, hi + pad),
+    }
+    return figure(
+        traces,
+        title=title,
+        x=xaxis["title"]["text"],
+        y="",
+        log_x=True,
+        xaxis=xaxis,
+        height=100 + 52 * n,
+        hovermode="closest",
+        annotations=names,
+        # first row on top, with room above it for its name
+        yaxis={"range": [n - 0.6, -0.9], "showticklabels": False, "title": {"text": ""}},
+        margin={"l": 20, "r": 20, "t": 50, "b": 50},
+    )
 
 
 def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_title: str) -> go.Figure:
@@ -97,13 +138,31 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
     traces = []
     for mech, part in df.groupby("mechanism", sort=False):
         dash = "dash" if mech == "brdp_paper" else None
-        traces.append(line(part["epsilon"], part["accuracy"], name=part["label"].iloc[0], color=ROW_COLORS[mech],
-                           dash=dash, width=2.5 if mech != "r2dp_two_point" else 2.0))
-    marks = [vline(epsilon, f"ε = {number(epsilon)}", position="top"),
-             hline(confidence, f"required {number(confidence)}", side="right")]  # the ε label sits top left
-    return figure(traces, title="What each mechanism delivers at each ε", x="ε (log scale; right = less private)",
-                  y=y_title, log_x=True, y_range=(0, 1.02), marks=marks, height=460,
-                  margin={"l": 60, "r": 20, "t": 60, "b": 50})
+        traces.append(
+            line(
+                part["epsilon"],
+                part["accuracy"],
+                name=part["label"].iloc[0],
+                color=ROW_COLORS[mech],
+                dash=dash,
+                width=2.5 if mech != "r2dp_two_point" else 2.0,
+            )
+        )
+    marks = [
+        vline(epsilon, f"ε = {number(epsilon)}", position="top"),
+        hline(confidence, f"required {number(confidence)}", side="right"),
+    ]  # the ε label sits top left
+    return figure(
+        traces,
+        title="What each mechanism delivers at each ε",
+        x="ε (log scale; right = less private)",
+        y=y_title,
+        log_x=True,
+        y_range=(0, 1.02),
+        marks=marks,
+        height=460,
+        margin={"l": 60, "r": 20, "t": 60, "b": 50},
+    )
 
 
 def released_table(df: pd.DataFrame, *, labels: dict[str, str], title: str) -> go.Figure:
@@ -112,21 +171,41 @@ def released_table(df: pd.DataFrame, *, labels: dict[str, str], title: str) -> g
     names = list(dict.fromkeys(df["name"]))
     mechs = list(dict.fromkeys(df["mechanism"]))
     first = df[df["mechanism"] == mechs[0]]
-    traces = [{"type": "scatter", "mode": "markers", "x": names, "y": list(first["true"]), "name": "true value",
-               "marker": {"symbol": "diamond", "size": 12, "color": "black"},
-               "hovertemplate": "%{x}<br>true value %{y:,.6g}<extra></extra>"}]
+    traces = [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": names,
+            "y": list(first["true"]),
+            "name": "true value",
+            "marker": {"symbol": "diamond", "size": 12, "color": "black"},
+            "hovertemplate": "%{x}<br>true value %{y:,.6g}<extra></extra>",
+        }
+    ]
     for m in mechs:
         part = df[df["mechanism"] == m]
         p = float(part["probability"].iloc[0])
-        traces.append({
-            "type": "scatter", "mode": "markers", "x": names, "y": list(part["noisy"]),
-            "name": f"{labels.get(m, m)}: within ±{number(float(part['within'].iloc[0]), 4)} in {100 * p:.3g} %",
-            "marker": {"size": 10, "color": ROW_COLORS.get(m, "#555555")},
-            "error_y": {"type": "data", "array": list(part["within"]), "visible": True, "thickness": 1.5},
-            "hovertemplate": f"{labels.get(m, m)}<br>%{{x}}: %{{y:,.6g}}<extra></extra>",
-        })
-    fig = figure(traces, title=title, x="", y="value", height=440, hovermode="closest",
-                 margin={"l": 60, "r": 20, "t": 60, "b": 60})
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "x": names,
+                "y": list(part["noisy"]),
+                "name": f"{labels.get(m, m)}: within ±{number(float(part['within'].iloc[0]), 4)} in {100 * p:.3g} %",
+                "marker": {"size": 10, "color": ROW_COLORS.get(m, "#555555")},
+                "error_y": {"type": "data", "array": list(part["within"]), "visible": True, "thickness": 1.5},
+                "hovertemplate": f"{labels.get(m, m)}<br>%{{x}}: %{{y:,.6g}}<extra></extra>",
+            }
+        )
+    fig = figure(
+        traces,
+        title=title,
+        x="",
+        y="value",
+        height=440,
+        hovermode="closest",
+        margin={"l": 60, "r": 20, "t": 60, "b": 60},
+    )
     fig.update_layout(scattermode="group", scattergap=0.4)
     return fig
 

@@ -54,16 +54,38 @@ LABEL_BACKGROUND: dict[str, str] = {"light": "rgba(255,255,255,0.85)", "dark": "
 
 def line(x: Any, y: Any, *, name: str, color: str, width: float = 2.5, dash: str | None = None, **kw: Any) -> dict:
     """A line trace as a dict."""
-    return {"type": "scatter", "mode": "lines", "x": x, "y": y, "name": name,
-            "line": {"color": color, "width": width, "dash": dash}, **kw}
+    return {
+        "type": "scatter",
+        "mode": "lines",
+        "x": x,
+        "y": y,
+        "name": name,
+        "line": {"color": color, "width": width, "dash": dash},
+        **kw,
+    }
 
 
 def vline(x: float, text: str, *, position: str = "bottom") -> tuple[dict, dict]:
     """A dotted vertical marker line across the plot and its label (shape, annotation)."""
-    shape = {"type": "line", "x0": x, "x1": x, "y0": 0, "y1": 1, "yref": "paper",
-             "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5}}
-    note = {"x": x, "y": 0.02 if position == "bottom" else 0.98, "yref": "paper", "text": text, "showarrow": False,
-            "xanchor": "left", "font": {"color": COLORS["reference"]}, "bgcolor": LABEL_BACKGROUND["light"]}
+    shape = {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "yref": "paper",
+        "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5},
+    }
+    note = {
+        "x": x,
+        "y": 0.02 if position == "bottom" else 0.98,
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "xanchor": "left",
+        "font": {"color": COLORS["reference"]},
+        "bgcolor": LABEL_BACKGROUND["light"],
+    }
     return shape, note
 
 
@@ -71,19 +93,52 @@ def hline(
     y: float, text: str, *, color: str = COLORS["reference"], dash: str = "dot", side: str = "left"
 ) -> tuple[dict, dict]:
     """A horizontal marker line across the plot and its label at the left or right end (shape, annotation)."""
-    shape = {"type": "line", "x0": 0, "x1": 1, "xref": "paper", "y0": y, "y1": y,
-             "line": {"color": color, "dash": dash, "width": 1.5}}
-    note = {"x": 0.0 if side == "left" else 1.0, "xref": "paper", "y": y, "text": text, "showarrow": False,
-            "xanchor": side, "yanchor": "bottom", "font": {"color": color}, "bgcolor": LABEL_BACKGROUND["light"]}
+    shape = {
+        "type": "line",
+        "x0": 0,
+        "x1": 1,
+        "xref": "paper",
+        "y0": y,
+        "y1": y,
+        "line": {"color": color, "dash": dash, "width": 1.5},
+    }
+    note = {
+        "x": 0.0 if side == "left" else 1.0,
+        "xref": "paper",
+        "y": y,
+        "text": text,
+        "showarrow": False,
+        "xanchor": side,
+        "yanchor": "bottom",
+        "font": {"color": color},
+        "bgcolor": LABEL_BACKGROUND["light"],
+    }
     return shape, note
 
 
 def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     """A shaded vertical band and its label (shape, annotation)."""
-    shape = {"type": "rect", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "yref": "paper", "fillcolor": COLORS["reference"],
-             "opacity": 0.12, "line": {"width": 0}, "layer": "below"}
-    note = {"x": x0, "y": 0.98, "yref": "paper", "text": text, "showarrow": False, "xanchor": "left",
-            "bgcolor": LABEL_BACKGROUND["light"]}
+    shape = {
+        "type": "rect",
+        "x0": x0,
+        "x1": x1,
+        "y0": 0,
+        "y1": 1,
+        "yref": "paper",
+        "fillcolor": COLORS["reference"],
+        "opacity": 0.12,
+        "line": {"width": 0},
+        "layer": "below",
+    }
+    note = {
+        "x": x0,
+        "y": 0.98,
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "xanchor": "left",
+        "bgcolor": LABEL_BACKGROUND["light"],
+    }
     return shape, note
 
 
@@ -105,8 +160,12 @@ def _decades(traces: list[dict], key: str) -> dict[str, Any]:
     lo, hi = float(v.min()), float(v.max())
     decades = math.log10(hi / lo)
     if decades <= _FEW_DECADES:
-        ticks = [m * 10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
-                 for m in (1, 2, 5) if lo / 1.5 <= m * 10.0 ** k <= hi * 1.5]
+        ticks = [
+            m * 10.0**k
+            for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+            for m in (1, 2, 5)
+            if lo / 1.5 <= m * 10.0**k <= hi * 1.5
+        ]
         return {"tickmode": "array", "tickvals": ticks, "ticktext": [notation.number(t) for t in ticks]}
     minor = {"minor": {"dtick": "D1", "ticks": "outside", "ticklen": 4, "showgrid": False}}
     return {"dtick": 1, **(minor if key == "x" and decades <= _MINOR_DECADES else {})}  # beside y labels, a comb
@@ -144,10 +203,17 @@ def _as_checked(node: Any, typed: bool = True) -> Any:
     Unchecked, numeric arrays are stored already in the typed-array form Plotly sends them in (:func:`typed_array`):
     Plotly would convert every array of the figure again on every page run, when Streamlit asks for its JSON."""
     if isinstance(node, dict):
-        return {k: ([list(s) for s in _named_scale(v)] if k == "colorscale" and isinstance(v, str)
-                    else notation.html(v) if k in _SHOWN and isinstance(v, str)
-                    else _as_checked(v, typed and k not in _NOT_TYPED))
-                for k, v in node.items() if v is not None}
+        return {
+            k: (
+                [list(s) for s in _named_scale(v)]
+                if k == "colorscale" and isinstance(v, str)
+                else notation.html(v)
+                if k in _SHOWN and isinstance(v, str)
+                else _as_checked(v, typed and k not in _NOT_TYPED)
+            )
+            for k, v in node.items()
+            if v is not None
+        }
     if isinstance(node, list):
         return [_as_checked(v, typed) for v in node]
     if typed and not VALIDATE:
@@ -158,8 +224,16 @@ def _as_checked(node: Any, typed: bool = True) -> Any:
 
 
 #: Plotly's short names of the array types it sends as base64 (``_plotly_utils.utils.plotlyjsShortTypes``).
-_SHORT_TYPES = {"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4", "uint32": "u4",
-                "float32": "f4", "float64": "f8"}
+_SHORT_TYPES = {
+    "int8": "i1",
+    "uint8": "u1",
+    "int16": "i2",
+    "uint16": "u2",
+    "int32": "i4",
+    "uint32": "u4",
+    "float32": "f4",
+    "float64": "f8",
+}
 #: Keys under which Plotly leaves arrays as they are, however deep (``_plotly_utils.utils.is_skipped_key``).
 _NOT_TYPED = frozenset({"geojson", "layer", "layers", "range"})
 
@@ -215,8 +289,11 @@ _LABEL_ROW = 30
 def _above_plot(note: dict) -> bool:
     """An annotation drawn above the plot area (paper coordinates at or beyond its top edge)."""
     y = note.get("y")
-    return (note.get("yref") == "paper" and isinstance(y, int | float)
-            and (y > 1 or (y >= 1 and note.get("yanchor") == "bottom")))
+    return (
+        note.get("yref") == "paper"
+        and isinstance(y, int | float)
+        and (y > 1 or (y >= 1 and note.get("yanchor") == "bottom"))
+    )
 
 
 def _top_margin(asked: int, lines: int, notes: list[dict]) -> int:
@@ -250,9 +327,13 @@ def figure(
 ) -> go.Figure:
     """Build a figure with the shared layout: title, axis titles (with units), legend at the foot, compact margins."""
     # the axis spans the marker lines too (a vline at the ex-ante worst case can widen it by decades)
-    spans = traces + [{"x": [m[0][k] for k in ("x0", "x1") if m[0].get("xref", "x") != "paper" and k in m[0]],
-                       "y": [m[0][k] for k in ("y0", "y1") if m[0].get("yref", "y") != "paper" and k in m[0]]}
-                      for m in marks]
+    spans = traces + [
+        {
+            "x": [m[0][k] for k in ("x0", "x1") if m[0].get("xref", "x") != "paper" and k in m[0]],
+            "y": [m[0][k] for k in ("y0", "y1") if m[0].get("yref", "y") != "paper" and k in m[0]],
+        }
+        for m in marks
+    ]
     for axis, key in (("xaxis", "x"), ("yaxis", "y")):  # a log axis the caller spelled out gets full labels too
         if isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log":
             layout[axis] = _decades(spans, key) | layout[axis]
@@ -271,23 +352,32 @@ def figure(
         yaxis["range"] = list(y_range)
     return go.Figure(
         data=_as_checked(traces),
-        layout=_as_checked({
-            "title": {"text": title, "x": 0.0, "xanchor": "left", "automargin": True,
-                      # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
-                      **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {})},
-            "xaxis": {"title": {"text": x}, **_ROOMY,
-                      **({"type": "log", **_decades(spans, "x")} if log_x else {})},
-            "yaxis": {**_ROOMY, **yaxis},
-            # at the chart's foot, below the axis title however short the plot (a phone) or long the legend
-            "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
-            "margin": _MARGIN,
-            "hovermode": "x unified",
-            "height": 430,
-            "template": _NO_TEMPLATE,
-            **({"shapes": [m[0] for m in marks],
-                "annotations": [_on_axis(m[1], log_x, log_y) for m in marks]} if marks else {}),
-            **layout,
-        }),
+        layout=_as_checked(
+            {
+                "title": {
+                    "text": title,
+                    "x": 0.0,
+                    "xanchor": "left",
+                    "automargin": True,
+                    # a wrapped title hangs from the chart's top edge (Plotly would centre it on the edge)
+                    **({"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 16}} if lines > 1 else {}),
+                },
+                "xaxis": {"title": {"text": x}, **_ROOMY, **({"type": "log", **_decades(spans, "x")} if log_x else {})},
+                "yaxis": {**_ROOMY, **yaxis},
+                # at the chart's foot, below the axis title however short the plot (a phone) or long the legend
+                "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
+                "margin": _MARGIN,
+                "hovermode": "x unified",
+                "height": 430,
+                "template": _NO_TEMPLATE,
+                **(
+                    {"shapes": [m[0] for m in marks], "annotations": [_on_axis(m[1], log_x, log_y) for m in marks]}
+                    if marks
+                    else {}
+                ),
+                **layout,
+            }
+        ),
         _validate=VALIDATE,
     )
 
@@ -382,8 +472,14 @@ def _log_span(fig: go.Figure, ax: str) -> tuple[float, float]:
 def _recolour(node: Any, ink: str) -> Any:
     """Copy of a figure dict with every black colour (marker, line, outline, contour) replaced by ``ink``."""
     if isinstance(node, dict):
-        return {k: (ink if k == "color" and isinstance(v, str) and v.replace(" ", "").lower() in _BLACK
-                    else _recolour(v, ink)) for k, v in node.items()}
+        return {
+            k: (
+                ink
+                if k == "color" and isinstance(v, str) and v.replace(" ", "").lower() in _BLACK
+                else _recolour(v, ink)
+            )
+            for k, v in node.items()
+        }
     if isinstance(node, list):
         return [_recolour(v, ink) for v in node]
     return node
@@ -403,13 +499,24 @@ def _present_slider(fig: go.Figure, update: dict[str, Any]) -> None:
     """Presentation mode for a figure with an in-figure slider: the current value large, the stops' labels left out
     (the ticks stay), the slider under the larger axis text, and each frame's title wrapped like the figure's."""
     slider = fig.layout.sliders[0]
-    update["sliders"] = [{"pad": {"t": PRESENT_AXIS_ROOM}, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-                          "currentvalue": {"font": {"size": PRESENT_FONT, "color": INK["light"]}, "offset": 4}}]
+    update["sliders"] = [
+        {
+            "pad": {"t": PRESENT_AXIS_ROOM},
+            "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+            "currentvalue": {"font": {"size": PRESENT_FONT, "color": INK["light"]}, "offset": 4},
+        }
+    ]
     if fig.layout.updatemenus:
         update["updatemenus"] = [{"pad": {"t": PRESENT_AXIS_ROOM + 2}, "font": {"size": PRESENT_LEGEND_FONT}}]
     # the legend beside the plot instead of under it: the slider takes its place, and the plot keeps its height
     update["legend"] = dict(update.get("legend") or {}) | {
-        "orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02, "xanchor": "left"}
+        "orientation": "v",
+        "yref": "paper",
+        "y": 1.0,
+        "yanchor": "top",
+        "x": 1.02,
+        "xanchor": "left",
+    }
     bottom = PRESENT_AXIS_ROOM + PRESENT_SLIDER_ROOM
     update["margin"] = dict(update.get("margin") or {}) | {"b": bottom}
     top = update.get("margin", {}).get("t")
@@ -485,8 +592,10 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
             items = lay[group]
             if items:
                 plain = [x.to_plotly_json() for x in items]
-                fixed = [x | {"bgcolor": LABEL_BACKGROUND["dark"]} if x.get("bgcolor") == LABEL_BACKGROUND["light"]
-                         else x for x in _recolour(plain, ink)]
+                fixed = [
+                    x | {"bgcolor": LABEL_BACKGROUND["dark"]} if x.get("bgcolor") == LABEL_BACKGROUND["light"] else x
+                    for x in _recolour(plain, ink)
+                ]
                 if fixed != plain:
                     fig.update_layout({group: fixed})
     return fig

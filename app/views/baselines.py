@@ -80,12 +80,13 @@ def noise(s: Settings) -> None:
         "raise δ and only the Gaussian narrows (Laplace barely uses δ).",
         key="classic-noise",
     ):
-        ui.chart(instant.figure(_densities_figure, "eps", s.eps, s.delta, s.sens, s.calib, s.theta,
-                                slot="classic-noise"),
-                 lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
-                 name="noise densities",
-                 alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
-                     "of answers within the error tolerance shaded.")
+        ui.chart(
+            instant.figure(_densities_figure, "eps", s.eps, s.delta, s.sens, s.calib, s.theta, slot="classic-noise"),
+            lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
+            name="noise densities",
+            alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
+            "of answers within the error tolerance shaded.",
+        )
 
 
 def headline(s: Settings) -> None:
@@ -100,26 +101,40 @@ def headline(s: Settings) -> None:
             symbol = "σ" if mech == "gaussian" else "b"
             c = st.columns(3)
             c[0].metric(
-                f"{name} noise scale {symbol}", number(cal.scale(mech), 4),
+                f"{name} noise scale {symbol}",
+                number(cal.scale(mech), 4),
                 help=f"The typical size of the {name} noise added to the true answer: the smallest scale that keeps "
-                     f"one release ({number(s.eps)}, {number(s.delta)})-DP when one person moves the answer "
-                     f"by up to {number(s.sens)}.",
+                f"one release ({number(s.eps)}, {number(s.delta)})-DP when one person moves the answer "
+                f"by up to {number(s.sens)}.",
             )
             c[1].metric(
-                f"{name}: chance of landing within ±θ", f"{summary.loc[row, 'exact_within_theta']:.4f}",
+                f"{name}: chance of landing within ±θ",
+                f"{summary.loc[row, 'exact_within_theta']:.4f}",
                 help=f"The share of releases whose noise is at most θ = {number(s.theta)} in size: how often "
-                     "the answer counts as accurate.",
+                "the answer counts as accurate.",
             )
             c[2].metric(
-                f"{name}: total ε after T = {s.T} releases", number(total.of(mech), 4),
+                f"{name}: total ε after T = {s.T} releases",
+                number(total.of(mech), 4),
                 help=f"The privacy budget actually spent by {s.T} releases at δ = {number(s.delta)}, counted "
-                     f"exactly; far below the naive {s.T} × {number(s.eps)}.",
+                f"exactly; far below the naive {s.T} × {number(s.eps)}.",
             )
         ledger.offer(  # the two calibrated mechanisms at the page's settings, T-fold
-            dl.gaussian_release(cal.sigma, sensitivity=s.sens, delta=s.delta, compositions=s.T,
-                                label=f"Gaussian σ={number(cal.sigma, 3)}", source="baselines"),
-            dl.laplace_release(cal.laplace_scale, sensitivity=s.sens, compositions=s.T,
-                               label=f"Laplace b={number(cal.laplace_scale, 3)}", source="baselines"),
+            dl.gaussian_release(
+                cal.sigma,
+                sensitivity=s.sens,
+                delta=s.delta,
+                compositions=s.T,
+                label=f"Gaussian σ={number(cal.sigma, 3)}",
+                source="baselines",
+            ),
+            dl.laplace_release(
+                cal.laplace_scale,
+                sensitivity=s.sens,
+                compositions=s.T,
+                label=f"Laplace b={number(cal.laplace_scale, 3)}",
+                source="baselines",
+            ),
         )
 
 
@@ -147,10 +162,12 @@ def accuracy(s: Settings) -> None:
         "(ε, δ); Gaussian catches up only at large ε or large δ.",
         key="classic-accuracy",
     ):
-        ui.chart(instant.figure(_accuracy_figure, "eps", s.eps, s.theta, s.delta, s.sens, s.calib,
-                                slot="classic-accuracy"),
-                 lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib), name="accuracy vs epsilon",
-                 alt="Probability that the noise is within plus or minus theta, against epsilon, for both mechanisms.")
+        ui.chart(
+            instant.figure(_accuracy_figure, "eps", s.eps, s.theta, s.delta, s.sens, s.calib, slot="classic-accuracy"),
+            lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib),
+            name="accuracy vs epsilon",
+            alt="Probability that the noise is within plus or minus theta, against epsilon, for both mechanisms.",
+        )
 
 
 def profiles(s: Settings) -> None:
@@ -162,10 +179,13 @@ def profiles(s: Settings) -> None:
         "does.",
         key="classic-profiles",
     ):
-        ui.chart(ui.memo_figure(_profiles_figure, s.eps, s.delta, s.sens, s.calib),
-                 lambda: compute.profiles(s.eps, s.delta, s.sens, s.calib), name="privacy profiles",
-                 alt="Privacy profile delta as a function of epsilon on a log axis for both mechanisms, with the "
-                     "calibration target marked.")
+        ui.chart(
+            ui.memo_figure(_profiles_figure, s.eps, s.delta, s.sens, s.calib),
+            lambda: compute.profiles(s.eps, s.delta, s.sens, s.calib),
+            name="privacy profiles",
+            alt="Privacy profile delta as a function of epsilon on a log axis for both mechanisms, with the "
+            "calibration target marked.",
+        )
 
 
 def composition(s: Settings) -> None:
@@ -176,10 +196,12 @@ def composition(s: Settings) -> None:
         "which is why large systems favour it.",
         key="classic-composition",
     ):
-        ui.chart(ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T),
-                 lambda: compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T)),
-                 name="composition",
-                 alt="Total epsilon after T releases for Gaussian, Laplace and basic composition.")
+        ui.chart(
+            ui.memo_figure(_composition_figure, s.eps, s.delta, s.sens, s.calib, s.T),
+            lambda: compute.composition(s.eps, s.delta, s.sens, s.calib, compute.composition_range(s.T)),
+            name="composition",
+            alt="Total epsilon after T releases for Gaussian, Laplace and basic composition.",
+        )
 
 
 def samples(s: Settings) -> None:
@@ -189,12 +211,17 @@ def samples(s: Settings) -> None:
         "the histograms of seeded draws sit on the exact densities; the empirical share within ±θ matches the exact "
         "probability within a few standard errors. Change the seed to redraw.",
     ):
-        ui.chart(ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
-                 lambda: compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed).histogram,
-                 name="sampled outputs",
-                 alt="Histogram of 100000 sampled noise values per mechanism over their densities.")
-        st.dataframe(ui.memo_figure(_samples_table, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
-                     hide_index=True, width="stretch")
+        ui.chart(
+            ui.memo_figure(_histogram_figure, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
+            lambda: compute.sampled_outputs(s.eps, s.delta, s.sens, s.calib, s.theta, s.seed).histogram,
+            name="sampled outputs",
+            alt="Histogram of 100000 sampled noise values per mechanism over their densities.",
+        )
+        st.dataframe(
+            ui.memo_figure(_samples_table, s.eps, s.delta, s.sens, s.calib, s.theta, s.seed),
+            hide_index=True,
+            width="stretch",
+        )
 
 
 # The charts, memoised by the settings they depend on (ui.memo_figure).
@@ -225,6 +252,12 @@ def _histogram_figure(eps: float, delta: float, sens: float, calib: str, theta: 
 def _samples_table(eps: float, delta: float, sens: float, calib: str, theta: float, seed: int) -> pd.DataFrame:
     """The sampled-versus-exact table under the histogram, in the reader's words."""
     _, summary = compute.sampled_outputs(eps, delta, sens, calib, theta, seed)
-    return summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(columns={
-        "mechanism": "mechanism", "samples": "samples", "empirical_within_theta": "share within ±θ (sampled)",
-        "standard_error": "standard error", "exact_within_theta": "share within ±θ (exact)"})
+    return summary.assign(mechanism=summary["mechanism"].str.capitalize()).rename(
+        columns={
+            "mechanism": "mechanism",
+            "samples": "samples",
+            "empirical_within_theta": "share within ±θ (sampled)",
+            "standard_error": "standard error",
+            "exact_within_theta": "share within ±θ (exact)",
+        }
+    )

@@ -48,9 +48,20 @@ def render(s: Settings) -> None:
         with shown:
             try:
                 pic = ui.memo_figure(pictures.picture, ch.slug, value)
-                ui.chart(instant.figure(pictures.figure_at, ch.control, value, ch.slug, slot="course-chapter",
-                                        play=True, stops=pictures.STOPS.get(ch.slug)),
-                         pic.data, name=f"chapter {ch.number}", alt=pic.alt)
+                ui.chart(
+                    instant.figure(
+                        pictures.figure_at,
+                        ch.control,
+                        value,
+                        ch.slug,
+                        slot="course-chapter",
+                        play=True,
+                        stops=pictures.STOPS.get(ch.slug),
+                    ),
+                    pic.data,
+                    name=f"chapter {ch.number}",
+                    alt=pic.alt,
+                )
                 st.markdown(pic.reading)
                 ui.notice(ch.notice)
             except Exception as exc:  # noqa: BLE001 — the rest of the chapter still works
@@ -72,8 +83,12 @@ def deeper(ch: course.Chapter, value: object) -> None:
     """Go deeper: the paper page (with this chapter's setting) and its lesson, and this chapter as a lesson."""
     st.header(ch.deeper.heading, anchor=False)
     setting = ch.deeper_settings(catalogue.get(ch.control).fmt(value))
-    st.page_link(_script(ch.deeper.page), label=f"Open {ch.deeper.title} with this setting",
-                 icon=":material/arrow_forward:", query_params=setting | (classroom.in_app_query() or {}))
+    st.page_link(
+        _script(ch.deeper.page),
+        label=f"Open {ch.deeper.title} with this setting",
+        icon=":material/arrow_forward:",
+        query_params=setting | (classroom.in_app_query() or {}),
+    )
     paper_lesson = ui.lesson_url(ch.deeper.lesson, setting)
     own = ui.lesson_url(ch.lesson, {ch.control: setting[ch.control]})
     if paper_lesson and own:
@@ -95,11 +110,19 @@ def way_on(ch: course.Chapter) -> None:
     with row:
         if i > 0:
             prev = course.CHAPTERS[i - 1]
-            st.page_link(str(registry.COURSE.path), label=f"Previous: {prev.number}. {prev.title}",
-                         icon=":material/arrow_back:", query_params={"chapter": prev.slug} | keep)
+            st.page_link(
+                str(registry.COURSE.path),
+                label=f"Previous: {prev.number}. {prev.title}",
+                icon=":material/arrow_back:",
+                query_params={"chapter": prev.slug} | keep,
+            )
         if i + 1 < len(course.CHAPTERS):
             nxt = course.CHAPTERS[i + 1]
-            st.page_link(str(registry.COURSE.path), label=f"Next: {nxt.number}. {nxt.title}",
-                         icon=":material/arrow_forward:", query_params={"chapter": nxt.slug} | keep)
+            st.page_link(
+                str(registry.COURSE.path),
+                label=f"Next: {nxt.number}. {nxt.title}",
+                icon=":material/arrow_forward:",
+                query_params={"chapter": nxt.slug} | keep,
+            )
         else:
             st.markdown(":material/flag: The end of the first course. The paper pages take each idea further.")

@@ -17,6 +17,7 @@ IDEA = (
     "in the data, every possible answer is almost equally likely — and the budget **ε** says how close “almost” is."
 )
 
+
 @dataclass(frozen=True)
 class Settings:
     eps: float
@@ -51,12 +52,16 @@ def _promise() -> None:
         eps = float(params.control("eps", container=st.container()))
         try:
             table, factor = compute.belief_table(eps)
-            st.metric("largest factor on anyone's odds, e^ε", f"{number(factor, 3)}×",
-                      help="Whatever the observer believed before, one answer can multiply her odds by at most this.")
+            st.metric(
+                "largest factor on anyone's odds, e^ε",
+                f"{number(factor, 3)}×",
+                help="Whatever the observer believed before, one answer can multiply her odds by at most this.",
+            )
             shown = pd.DataFrame(
-                {"belief before": [f"{p:.0%}" for p in table["prior"]],
-                 f"at most, after one answer at ε = {number(eps)}":
-                     [f"{q:.1%}" for q in table["largest_posterior"]]}
+                {
+                    "belief before": [f"{p:.0%}" for p in table["prior"]],
+                    f"at most, after one answer at ε = {number(eps)}": [f"{q:.1%}" for q in table["largest_posterior"]],
+                }
             )
             st.dataframe(shown, hide_index=True, width="stretch")
         except ValueError as exc:
@@ -64,11 +69,14 @@ def _promise() -> None:
             return
     with left:
         df = compute.belief_curve(eps)
-        ui.chart(instant.figure(_belief_figure, "eps", eps, slot="epsilon-promise", play=True), df,
-                 name="what epsilon promises",
-                 alt="For every belief an observer holds before seeing an answer, the lowest and highest belief she "
-                     "can hold after one answer at this epsilon: a band around the diagonal that widens as epsilon "
-                     "grows.")
+        ui.chart(
+            instant.figure(_belief_figure, "eps", eps, slot="epsilon-promise", play=True),
+            df,
+            name="what epsilon promises",
+            alt="For every belief an observer holds before seeing an answer, the lowest and highest belief she "
+            "can hold after one answer at this epsilon: a band around the diagonal that widens as epsilon "
+            "grows.",
+        )
         half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
         ui.notice(
             f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {half:.1%} by any single "
@@ -92,8 +100,10 @@ def start_here() -> None:
     """The newcomer's path: the first course, chapter by chapter (the ready-made lesson "start" plays the same
     chapters for a class)."""
     st.header("Start here: a first course")
-    st.markdown("Never heard of differential privacy? Ten short chapters, each one idea with one picture and a check, "
-                "lead from what ε promises to the idea of each paper.")
+    st.markdown(
+        "Never heard of differential privacy? Ten short chapters, each one idea with one picture and a check, "
+        "lead from what ε promises to the idea of each paper."
+    )
     if not registry.COURSE.exists:
         return
     keep = links.in_app_query() or {}
@@ -101,8 +111,12 @@ def start_here() -> None:
     half = (len(course.CHAPTERS) + 1) // 2
     for i, ch in enumerate(course.CHAPTERS):
         with cols[i // half]:
-            st.page_link(str(registry.COURSE.path), label=f"{ch.number}. {ch.title}", icon=":material/school:",
-                         query_params={"chapter": ch.slug} | keep)
+            st.page_link(
+                str(registry.COURSE.path),
+                label=f"{ch.number}. {ch.title}",
+                icon=":material/school:",
+                query_params={"chapter": ch.slug} | keep,
+            )
 
 
 def _cards(pages: list[registry.PageInfo]) -> None:
@@ -114,8 +128,12 @@ def _cards(pages: list[registry.PageInfo]) -> None:
                 st.caption(page.paper)
             st.markdown(page.blurb)
             if page.exists:
-                st.page_link(str(page.path), label=f"Open {page.title}", icon=":material/arrow_forward:",
-                             query_params=links.in_app_query())
+                st.page_link(
+                    str(page.path),
+                    label=f"Open {page.title}",
+                    icon=":material/arrow_forward:",
+                    query_params=links.in_app_query(),
+                )
 
 
 def cards() -> None:

@@ -35,19 +35,28 @@ COLUMNS = {
     "label": st.column_config.TextColumn("release"),
     "source": st.column_config.TextColumn("page"),
     "kind": st.column_config.TextColumn("mechanism"),
-    "epsilon": _NUM("ε per run", format="%.4g", help="The privacy loss of one run; for a noise reduction, the level "
-                    "ε_T where it stopped."),
+    "epsilon": _NUM(
+        "ε per run",
+        format="%.4g",
+        help="The privacy loss of one run; for a noise reduction, the level ε_T where it stopped.",
+    ),
     "delta": _NUM("δ per run", format="%.3g", help="The failure probability of one run."),
     "sensitivity": _NUM("Δ", format="%.4g", help="The most one person can change the true answer."),
     "scale": _NUM("σ or b", format="%.4g", help="The noise scale: σ of a Gaussian, b of a Laplace."),
     "compositions": _NUM("T (runs)", help="How many times the release was run on the same data."),
     "epsilon_max": _NUM("ε_max", format="%.4g", help="Noise reduction: the highest level it could have reached."),
-    "epsilon_at_delta": _NUM("ε at δ (before running)", format="%.4g",
-                             help="The ε of one run at its δ, as known before running it."),
+    "epsilon_at_delta": _NUM(
+        "ε at δ (before running)", format="%.4g", help="The ε of one run at its δ, as known before running it."
+    ),
     "rho": _NUM("ρ (zCDP)", format="%.4g", help="What the zCDP accountant charges for the whole release."),
 }
-KINDS = {"gaussian": "Gaussian", "laplace": "Laplace", "pure": "any ε-DP", "approx": "any (ε, δ)-DP",
-         "noise_reduction": "noise reduction"}
+KINDS = {
+    "gaussian": "Gaussian",
+    "laplace": "Laplace",
+    "pure": "any ε-DP",
+    "approx": "any (ε, δ)-DP",
+    "noise_reduction": "noise reduction",
+}
 
 
 def _page_title(source: str) -> str:
@@ -99,8 +108,9 @@ def sidebar() -> Settings:
             delta=float(params.control("bdelta", default=delta0)),
             enforce=str(params.control("enforce", default=enforce0)),
         )
-        st.caption("The budget starts at the ledger's own (ε_B = 10, δ_B = 10⁻⁴ for a new ledger) and is saved "
-                   "with it.")
+        st.caption(
+            "The budget starts at the ledger's own (ε_B = 10, δ_B = 10⁻⁴ for a new ledger) and is saved with it."
+        )
         ui.share_hint()
     if (s.epsilon, s.delta, s.enforce) != st.session_state.get(_SEEN):  # moved here, or set by this tab's link
         ledger.set_budget(s.epsilon, s.delta, s.enforce)
@@ -122,9 +132,11 @@ def render(s: Settings) -> None:
     saved()
     if current.over_budget:
         first = current.refusals()[0]
-        st.error(f"The ledger is over this budget: the {catalogue.get('enforce').words(s.enforce)} refuses "
-                 f"release {first[0] + 1} ({ledger.escape(first[1])}). Raise the budget or remove releases; "
-                 "nothing more can be added.")
+        st.error(
+            f"The ledger is over this budget: the {catalogue.get('enforce').words(s.enforce)} refuses "
+            f"release {first[0] + 1} ({ledger.escape(first[1])}). Raise the budget or remove releases; "
+            "nothing more can be added."
+        )
     acc = compute.accounts(current.to_json())
     picture(current, s, acc)
     totals(s, acc)
@@ -137,17 +149,23 @@ def saved() -> None:
     """Where the ledger is kept, and its private link (a capability: whoever has it can read and add)."""
     if ledger.ledger_id() is None:
         if ledger.problem() is None:
-            st.caption(":material/cloud_upload: The ledger is saved on the server from its first change; its private "
-                       "link then appears here.")
+            st.caption(
+                ":material/cloud_upload: The ledger is saved on the server from its first change; its private "
+                "link then appears here."
+            )
         return
     link = classroom.share_url(st.context.url, "ledger", {ledger.URL_KEY: ledger.ledger_id()})
     with st.expander("Saved on the server · this ledger's private link", icon=":material/key:"):
-        st.markdown("The ledger is saved after every change, so a refresh, a second tab or a restart of the server "
-                    "shows the same ledger. Its private link is the address of this page:")
+        st.markdown(
+            "The ledger is saved after every change, so a refresh, a second tab or a restart of the server "
+            "shows the same ledger. Its private link is the address of this page:"
+        )
         st.code(link, language=None)
-        st.markdown("**Anyone with this link can see the ledger and add releases to it** (the link is the key). "
-                    "Share it only with people who should spend this budget; the *Share this view* link above "
-                    "carries it too.")
+        st.markdown(
+            "**Anyone with this link can see the ledger and add releases to it** (the link is the key). "
+            "Share it only with people who should spend this budget; the *Share this view* link above "
+            "carries it too."
+        )
 
 
 def picture(current: dl.Ledger, s: Settings, acc: compute.Accounts) -> None:
@@ -159,11 +177,17 @@ def picture(current: dl.Ledger, s: Settings, acc: compute.Accounts) -> None:
         "over many releases.",
     ):
         if not current.releases:
-            st.info("The ledger is empty. Open a paper page and use **Add to the privacy ledger** in its sidebar.",
-                    icon=":material/receipt_long:")
-        ui.chart(figs.cumulative(acc.curve, epsilon=s.epsilon, delta=s.delta), acc.curve, name="ledger accountants",
-                 alt="Total epsilon after each release in the ledger for basic, advanced, zCDP, PLD and the filter, "
-                     "with the session budget as a horizontal line.")
+            st.info(
+                "The ledger is empty. Open a paper page and use **Add to the privacy ledger** in its sidebar.",
+                icon=":material/receipt_long:",
+            )
+        ui.chart(
+            figs.cumulative(acc.curve, epsilon=s.epsilon, delta=s.delta),
+            acc.curve,
+            name="ledger accountants",
+            alt="Total epsilon after each release in the ledger for basic, advanced, zCDP, PLD and the filter, "
+            "with the session budget as a horizontal line.",
+        )
 
 
 def totals(s: Settings, acc: compute.Accounts) -> None:
@@ -179,20 +203,39 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
         for col, row in zip(cols, res.itertuples(), strict=True):
             verdict = "within budget" if row.within else "over budget"
             enforcing = " · enforcing" if row.name == s.enforce else ""
-            col.metric(f"ε · {NAMES[row.name]}{enforcing}",
-                       "∞" if not math.isfinite(row.epsilon) else number(row.epsilon, 4), verdict,
-                       delta_color="normal" if row.within else "inverse", delta_arrow="off",
-                       help="The total privacy loss of all releases by this accountant, at δ = "
-                            f"{number(row.delta, 3)}. {row.note}")
+            col.metric(
+                f"ε · {NAMES[row.name]}{enforcing}",
+                "∞" if not math.isfinite(row.epsilon) else number(row.epsilon, 4),
+                verdict,
+                delta_color="normal" if row.within else "inverse",
+                delta_arrow="off",
+                help="The total privacy loss of all releases by this accountant, at δ = "
+                f"{number(row.delta, 3)}. {row.note}",
+            )
         shown = res.assign(name=res["name"].map(NAMES))
-        shown = shown.rename(columns={"name": "accountant", "epsilon": "ε", "delta": "δ",
-                                      "within": "within budget", "note": "how it counts"})
-        st.dataframe(ui.Worded(shown, {"δ": 3}), hide_index=True, width="stretch", key="accts",
-                     # how each counts, in full beside its name (the totals are the metrics above): on one line
-                     # a long note was cut off, on a phone every note was past the screen's edge
-                     column_order=["accountant", "how it counts", "ε", "δ", "within budget"], row_height=ROW_HEIGHT,
-                     column_config={"how it counts": st.column_config.TextColumn(width=NOTE_WIDTH),
-                                    "ε": _NUM("ε", format="%.4g")})  # the figures of the totals above
+        shown = shown.rename(
+            columns={
+                "name": "accountant",
+                "epsilon": "ε",
+                "delta": "δ",
+                "within": "within budget",
+                "note": "how it counts",
+            }
+        )
+        st.dataframe(
+            ui.Worded(shown, {"δ": 3}),
+            hide_index=True,
+            width="stretch",
+            key="accts",
+            # how each counts, in full beside its name (the totals are the metrics above): on one line
+            # a long note was cut off, on a phone every note was past the screen's edge
+            column_order=["accountant", "how it counts", "ε", "δ", "within budget"],
+            row_height=ROW_HEIGHT,
+            column_config={
+                "how it counts": st.column_config.TextColumn(width=NOTE_WIDTH),
+                "ε": _NUM("ε", format="%.4g"),
+            },
+        )  # the figures of the totals above
 
 
 #: The accountants' table: a note column about as wide as a phone shows beside the accountant's name, and rows tall
@@ -215,8 +258,9 @@ def _with_dashes(table: pd.DataFrame) -> ui.Worded:
     cell that does not apply to its release reads "—" (the grid would write "None"); such a column, and δ, is
     shown in words with the column's significant figures, its cells keeping their numbers (sorted by value)."""
     table = table.drop(columns=[n for n in COLUMNS if n in table and table[n].isna().all()])
-    return ui.Worded(table, {n: _digits(c) for n, c in COLUMNS.items()
-                             if n in table and (n in AS_WORDS or table[n].isna().any())})
+    return ui.Worded(
+        table, {n: _digits(c) for n, c in COLUMNS.items() if n in table and (n in AS_WORDS or table[n].isna().any())}
+    )
 
 
 def releases(current: dl.Ledger) -> None:
@@ -230,22 +274,30 @@ def releases(current: dl.Ledger) -> None:
             table = table.assign(kind=table["kind"].map(KINDS), source=table["source"].map(_page_title))
             st.dataframe(_with_dashes(table), hide_index=True, width="stretch", key="releases", column_config=COLUMNS)
         c = st.columns(2)
-        c[0].button("Remove the last release", key="pop", on_click=ledger.remove_last, disabled=table.empty,
-                    icon=":material/undo:")
-        c[1].button("Clear the ledger", key="clear", on_click=ledger.clear, disabled=table.empty,
-                    icon=":material/delete:")
+        c[0].button(
+            "Remove the last release",
+            key="pop",
+            on_click=ledger.remove_last,
+            disabled=table.empty,
+            icon=":material/undo:",
+        )
+        c[1].button(
+            "Clear the ledger", key="clear", on_click=ledger.clear, disabled=table.empty, icon=":material/delete:"
+        )
 
 
 def refusals() -> None:
     """4 · Releases the enforcing accountant refused, with the reason."""
-    with ui.panel("4 · Refusals", "a refused release is never added; the reason names what was left and what it "
-                  "needed."):
+    with ui.panel(
+        "4 · Refusals", "a refused release is never added; the reason names what was left and what it needed."
+    ):
         log = pd.DataFrame(ledger.log(), columns=["label", "source", "kind", "reason"])
         if log.empty:
             st.caption("No release has been refused in this ledger.")
             return
         log = log.assign(kind=log["kind"].map(KINDS), source=log["source"].map(_page_title)).rename(
-            columns={"label": "release", "source": "page", "kind": "mechanism"})
+            columns={"label": "release", "source": "page", "kind": "mechanism"}
+        )
         st.dataframe(log, hide_index=True, width="stretch", key="refusals")
         st.button("Clear the refusal log", key="clearlog", on_click=ledger.clear_log)
 
@@ -269,24 +321,31 @@ def _import() -> None:
     new = result.ledger
     note = ""
     eps, dlt = _nearest("beps", new.epsilon), _nearest("bdelta", new.delta)
-    for field, value, stop, key in (("budget.epsilon", new.epsilon, eps, "beps"),
-                                    ("budget.delta", new.delta, dlt, "bdelta")):
+    for field, value, stop, key in (
+        ("budget.epsilon", new.epsilon, eps, "beps"),
+        ("budget.delta", new.delta, dlt, "bdelta"),
+    ):
         if not math.isclose(stop, value, rel_tol=1e-9):  # kept exactly or refused: a budget is never changed silently
             grid = catalogue.get(key).grid
             st.session_state[_MSG] = (
-                "error", f"Nothing was imported; the ledger is unchanged. {field}: the file's "
+                "error",
+                f"Nothing was imported; the ledger is unchanged. {field}: the file's "
                 f"{number(value)} is not a budget this page can hold exactly (from {number(grid[0])} to "
                 f"{number(grid[-1])} in the slider's steps; the nearest is {number(stop)}). Edit the file's "
-                "budget to one of those values and import it again.")
+                "budget to one of those values and import it again.",
+            )
             return
     st.session_state["beps"], st.session_state["bdelta"], st.session_state["enforce"] = eps, dlt, new.enforce
     st.session_state[_SEEN] = (eps, dlt, new.enforce)
     ledger.replace(result)
     ledger.set_budget(eps, dlt, new.enforce)  # onto the sliders' stops (no change when it already is)
     kind = "warning" if result.refused else "success"
-    st.session_state[_MSG] = (kind, f"Imported {len(new.releases)} release(s) from {ledger.escape(up.name[:80])}."
-                              + (f" {len(result.refused)} no longer fit and were refused (see the refusal log)."
-                                 if result.refused else "") + note)
+    st.session_state[_MSG] = (
+        kind,
+        f"Imported {len(new.releases)} release(s) from {ledger.escape(up.name[:80])}."
+        + (f" {len(result.refused)} no longer fit and were refused (see the refusal log)." if result.refused else "")
+        + note,
+    )
 
 
 def export_import(current: dl.Ledger) -> None:
@@ -298,13 +357,30 @@ def export_import(current: dl.Ledger) -> None:
         "silently, and a malformed file leaves the ledger as it was.",
     ):
         c = st.columns(2)
-        c[0].download_button("Export JSON", current.to_json, file_name="privacy-ledger.json",
-                             mime="application/json", key="export_json", on_click="ignore",
-                             icon=":material/download:")
-        c[1].download_button("Export CSV", current.to_csv, file_name="privacy-ledger.csv", mime="text/csv",
-                             key="export_csv", on_click="ignore", icon=":material/download:")
-        st.file_uploader(f"Import a ledger (JSON or CSV, at most {dl.MAX_BYTES // 1024} KiB, "
-                         f"{dl.MAX_RELEASES} releases)", type=["json", "csv"], key="upload", on_change=_import,
-                         max_upload_size=1)
+        c[0].download_button(
+            "Export JSON",
+            current.to_json,
+            file_name="privacy-ledger.json",
+            mime="application/json",
+            key="export_json",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        c[1].download_button(
+            "Export CSV",
+            current.to_csv,
+            file_name="privacy-ledger.csv",
+            mime="text/csv",
+            key="export_csv",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        st.file_uploader(
+            f"Import a ledger (JSON or CSV, at most {dl.MAX_BYTES // 1024} KiB, {dl.MAX_RELEASES} releases)",
+            type=["json", "csv"],
+            key="upload",
+            on_change=_import,
+            max_upload_size=1,
+        )
         if (msg := st.session_state.pop(_MSG, None)) is not None:
             {"error": st.error, "warning": st.warning, "success": st.success}[msg[0]](msg[1])

@@ -59,8 +59,18 @@ class Settings:
 
     @property
     def requirement(self) -> compute.Requirement:
-        return compute.Requirement(self.kind, self.theta, self.conf, self.sens, self.delta, self.eta, self.size,
-                                   self.cut, self.below, self.kernel)
+        return compute.Requirement(
+            self.kind,
+            self.theta,
+            self.conf,
+            self.sens,
+            self.delta,
+            self.eta,
+            self.size,
+            self.cut,
+            self.below,
+            self.kernel,
+        )
 
 
 def sidebar() -> Settings:
@@ -73,8 +83,14 @@ def sidebar() -> Settings:
             eta = float(params.control("eta"))
             size = float(params.control("size"))
         else:
-            theta = float(params.control("theta", help="For top-c selection: queries within ±θ of the threshold "
-                                                        "may go either way." if kind == "topc" else None))
+            theta = float(
+                params.control(
+                    "theta",
+                    help="For top-c selection: queries within ±θ of the threshold may go either way."
+                    if kind == "topc"
+                    else None,
+                )
+            )
         if kind == "topc":
             cut = int(params.control("cut"))
             below = int(params.control("below"))
@@ -84,8 +100,9 @@ def sidebar() -> Settings:
         if kind != "topc":
             delta = float(params.control("delta"))
             kernel = str(params.control("kernel"))
-        T = int(params.control("T", help="The answer's budget is spent once per release; the page adds them up "
-                                         "exactly."))
+        T = int(
+            params.control("T", help="The answer's budget is spent once per release; the page adds them up exactly.")
+        )
         if kind == "relative":
             seed = int(params.control("seed"))
         ui.share_hint()
@@ -100,8 +117,9 @@ def render(s: Settings) -> None:
         ui.header(TITLE, IDEA)
         st.html(WRAP_CSS)
         # a new requirement costs ~20 BR-DP plan optimisations: a background job, so the sliders stay live meanwhile
-        neg = background.result(compute.negotiation, req, s.seed, slot="answer",
-                                label="Finding the smallest ε every mechanism needs")
+        neg = background.result(
+            compute.negotiation, req, s.seed, slot="answer", label="Finding the smallest ε every mechanism needs"
+        )
         comp = the_answer(s, req, neg.answer) if neg is not None else None
     if neg is None:
         return
@@ -115,8 +133,11 @@ def render(s: Settings) -> None:
 
 
 #: The long text columns of the negotiation tables get the room to be read (a hover shows any cell in full).
-_READABLE = {"mechanism": st.column_config.TextColumn(width="medium", pinned=True),
-             "why": st.column_config.TextColumn(width="large"), "note": st.column_config.TextColumn(width="large")}
+_READABLE = {
+    "mechanism": st.column_config.TextColumn(width="medium", pinned=True),
+    "why": st.column_config.TextColumn(width="large"),
+    "note": st.column_config.TextColumn(width="large"),
+}
 
 
 def _link() -> str:
@@ -129,26 +150,45 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
     if not answer.mechanism:
         return None
     if answer.epsilon <= 0:
-        st.warning(f"δ = {number(s.delta)} is so large that ε → 0 already meets the requirement: the "
-                   "protection then rests entirely on δ, the probability that anything may be revealed. "
-                   "Choose δ far below 1 / (number of people) and the answer changes.",
-                   icon=":material/warning:")
+        st.warning(
+            f"δ = {number(s.delta)} is so large that ε → 0 already meets the requirement: the "
+            "protection then rests entirely on δ, the probability that anything may be revealed. "
+            "Choose δ far below 1 / (number of people) and the answer changes.",
+            icon=":material/warning:",
+        )
         return None
     comp = compute.composition(answer.mechanism, answer.epsilon, answer.delta, s.sens, s.T, s.delta)
     c = st.columns(3)
-    c[0].metric("ε per release", compute.fmt_epsilon(answer.epsilon),
-                help="The budget one release spends: the smallest ε that meets the requirement, rounded up.")
-    c[1].metric("δ per release", delta_text(answer.delta),
-                help="The small probability with which the ε promise may fail (0: never; negligible: below "
-                     "10⁻¹⁵).")
-    c[2].metric(f"total ε over T = {s.T}, at δ = {delta_text(comp.total_delta)}", number(comp.total_epsilon, 3),
-                help=f"What {s.T} releases spend together, counted exactly (privacy-loss distributions), with the "
-                     "small probability δ that this total fails; adding the releases up says "
-                     f"{number(comp.basic_epsilon, 3)} with δ = {delta_text(comp.releases * comp.delta)}.")
+    c[0].metric(
+        "ε per release",
+        compute.fmt_epsilon(answer.epsilon),
+        help="The budget one release spends: the smallest ε that meets the requirement, rounded up.",
+    )
+    c[1].metric(
+        "δ per release",
+        delta_text(answer.delta),
+        help="The small probability with which the ε promise may fail (0: never; negligible: below 10⁻¹⁵).",
+    )
+    c[2].metric(
+        f"total ε over T = {s.T}, at δ = {delta_text(comp.total_delta)}",
+        number(comp.total_epsilon, 3),
+        help=f"What {s.T} releases spend together, counted exactly (privacy-loss distributions), with the "
+        "small probability δ that this total fails; adding the releases up says "
+        f"{number(comp.basic_epsilon, 3)} with δ = {delta_text(comp.releases * comp.delta)}.",
+    )
     st.markdown(f"**Over {s.T} release{'s' if s.T != 1 else ''}: {words.total_words(comp)}.**")
-    ledger.offer(mechanisms.release(answer.mechanism, answer.epsilon, delta=answer.delta, sensitivity=s.sens,
-                                    compositions=s.T, cap=compute.CAP,
-                                    label=f"{answer.name} for {req.words()}"[:80], source="negotiate"))
+    ledger.offer(
+        mechanisms.release(
+            answer.mechanism,
+            answer.epsilon,
+            delta=answer.delta,
+            sensitivity=s.sens,
+            compositions=s.T,
+            cap=compute.CAP,
+            label=f"{answer.name} for {req.words()}"[:80],
+            source="negotiate",
+        )
+    )
     return comp
 
 
@@ -162,14 +202,24 @@ def alternatives(s: Settings, neg: compute.Negotiation) -> None:
     ):
         df = neg.table
         dots = figs.epsilon_dots(df, title="Smallest ε that meets the requirement", stated=compute.fmt_epsilon)
-        ui.chart(dots, df, name="smallest epsilon",
-                 alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.")
+        ui.chart(
+            dots,
+            df,
+            name="smallest epsilon",
+            alt="Dot chart of the smallest epsilon each mechanism needs, on a log axis.",
+        )
         st.markdown("**The alternatives**")
-        st.markdown("\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}"
-                               for name, eps, why in neg.answer.reasons))
+        st.markdown(
+            "\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in neg.answer.reasons)
+        )
         with st.expander("All numbers as a table"):
-            st.dataframe(compute.table_view(df, direction="forward"), hide_index=True, width="stretch",
-                         key="eps-table", column_config=_READABLE)
+            st.dataframe(
+                compute.table_view(df, direction="forward"),
+                hide_index=True,
+                width="stretch",
+                key="eps-table",
+                column_config=_READABLE,
+            )
 
 
 def brdp_story(s: Settings, req: compute.Requirement, neg: compute.Negotiation) -> None:
@@ -187,18 +237,27 @@ def brdp_story(s: Settings, req: compute.Requirement, neg: compute.Negotiation) 
         if not (math.isfinite(paper) and math.isfinite(exact)):
             st.caption("BR-DP cannot reach this requirement at any ε ≤ 50 under one of the two accountants.")
             return
-        ui.paper_vs_exact("BR-DP smallest ε", paper, exact, digits=4,
-                          paper_underreports=bool(paper < exact * (1 - 1e-4)),
-                          help="The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2).")
+        ui.paper_vs_exact(
+            "BR-DP smallest ε",
+            paper,
+            exact,
+            digits=4,
+            paper_underreports=bool(paper < exact * (1 - 1e-4)),
+            help="The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2).",
+        )
         if not rows.loc["brdp_paper", "sound"]:
             ex = float(rows.loc["brdp_paper", "exact_delta"])
-            st.warning(f"The paper's accountant under-reports the privacy loss here: at its ε its plan has exact "
-                       f"δ = {number(ex, 3)}, not {number(s.delta)} ({number(ex / s.delta, 3)}×). Use the "
-                       "exact number.",
-                       icon=":material/warning:")
+            st.warning(
+                f"The paper's accountant under-reports the privacy loss here: at its ε its plan has exact "
+                f"δ = {number(ex, 3)}, not {number(s.delta)} ({number(ex / s.delta, 3)}×). Use the "
+                "exact number.",
+                icon=":material/warning:",
+            )
         else:
-            st.caption("Here the paper's plan keeps its stated δ (checked with the exact accountant); the two "
-                       "searches differ only in how they split the budget between the first draw and the redraws.")
+            st.caption(
+                "Here the paper's plan keeps its stated δ (checked with the exact accountant); the two "
+                "searches differ only in how they split the budget between the first draw and the redraws."
+            )
 
 
 def at_the_answer(s: Settings, req: compute.Requirement, neg: compute.Negotiation) -> None:
@@ -212,16 +271,24 @@ def at_the_answer(s: Settings, req: compute.Requirement, neg: compute.Negotiatio
         rev = neg.at_answer
         # every mechanism at 16 budgets (32 BR-DP plan optimisations on a new requirement): a background job, so
         # the answer above is drawn at once
-        cur = background.result(compute.curves, req, slot="accuracy-curves",
-                                label="Accuracy against ε for every mechanism")
+        cur = background.result(
+            compute.curves, req, slot="accuracy-curves", label="Accuracy against ε for every mechanism"
+        )
         y_title = "success probability" if req.kind == "topc" else "P(answer within the bound)"
         if cur is not None:
-            ui.chart(figs.accuracy_curves(cur, epsilon=eps, confidence=s.conf, y_title=y_title), cur,
-                     name="accuracy vs epsilon",
-                     alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon "
-                         "marked.")
-        st.dataframe(compute.table_view(rev, direction="reverse"), hide_index=True, width="stretch", key="acc-table",
-                     column_config=_READABLE)
+            ui.chart(
+                figs.accuracy_curves(cur, epsilon=eps, confidence=s.conf, y_title=y_title),
+                cur,
+                name="accuracy vs epsilon",
+                alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon marked.",
+            )
+        st.dataframe(
+            compute.table_view(rev, direction="reverse"),
+            hide_index=True,
+            width="stretch",
+            key="acc-table",
+            column_config=_READABLE,
+        )
 
 
 def what_it_means(s: Settings, answer: compute.Answer) -> None:
@@ -234,65 +301,127 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
     ):
         m = compute.meaning(eps)
         c1, c2 = st.columns(2)
-        c1.metric("Largest factor on an observer's odds, e^ε", number(m['odds'], 4),
-                  help="However sure an observer was before, one output multiplies their odds by at most this.")
-        c2.metric(f"Largest posterior from a {number(100 * m['prior'])} % prior",
-                  f"{number(100 * m['posterior'], 3)} %",
-                  help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
-                       "believe it with at most this probability.")
-        st.markdown("**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "
-                    "device per day is spent again every day; a census budget covers the whole release.")
-        st.dataframe(compute.deployments_meaning(), hide_index=True, width="stretch", key="deploy-table",
-                     column_config={"source": st.column_config.LinkColumn("source", display_text="open")})
-        st.caption("ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
-                   "directly comparable; they give a sense of scale. A row's note says where its figure or unit is "
-                   "disputed.")
+        c1.metric(
+            "Largest factor on an observer's odds, e^ε",
+            number(m["odds"], 4),
+            help="However sure an observer was before, one output multiplies their odds by at most this.",
+        )
+        c2.metric(
+            f"Largest posterior from a {number(100 * m['prior'])} % prior",
+            f"{number(100 * m['posterior'], 3)} %",
+            help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
+            "believe it with at most this probability.",
+        )
+        st.markdown(
+            "**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "
+            "device per day is spent again every day; a census budget covers the whole release."
+        )
+        st.dataframe(
+            compute.deployments_meaning(),
+            hide_index=True,
+            width="stretch",
+            key="deploy-table",
+            column_config={"source": st.column_config.LinkColumn("source", display_text="open")},
+        )
+        st.caption(
+            "ε from ρ: published as a zCDP ρ and converted at δ = 10⁻¹⁰. Local and central budgets are not "
+            "directly comparable; they give a sense of scale. A row's note says where its figure or unit is "
+            "disputed."
+        )
 
 
-def take_away(s: Settings, req: compute.Requirement, neg: compute.Negotiation, comp: compute.Composition | None,
-              rows: tuple[words.StatRow, ...], split) -> None:
+def take_away(
+    s: Settings,
+    req: compute.Requirement,
+    neg: compute.Negotiation,
+    comp: compute.Composition | None,
+    rows: tuple[words.StatRow, ...],
+    split,
+) -> None:
     """7 · Run it, and a report to forward: the script that performs the release, and the printable summary."""
     answer = neg.answer
-    with ui.panel("7 · Run it, and a report to forward",
-                  "the script performs the recommended release on your CSV; the report says what was asked, what is "
-                  "recommended and why, on one printed page with an appendix."):
+    with ui.panel(
+        "7 · Run it, and a report to forward",
+        "the script performs the recommended release on your CSV; the report says what was asked, what is "
+        "recommended and why, on one printed page with an appendix.",
+    ):
         several_now = split is not None and len(rows) >= 2 and edited()
         plan = words.recommended_plan(req, answer)
         script = ""
         made = f"DP Explorer {words.app_version()} on {reports.dt.date.today().isoformat()}"
         if several_now:
-            script = scripts.script(words.split_plans(rows, split), title="Release several statistics with "
-                                    "differential privacy, as split by DP Explorer.", made=made,
-                                    total=f"Together: epsilon = {split.best.epsilon:.4g} with delta = "
-                                          f"{split.best.delta:.3g} (composed exactly).")
+            script = scripts.script(
+                words.split_plans(rows, split),
+                title="Release several statistics with differential privacy, as split by DP Explorer.",
+                made=made,
+                total=f"Together: epsilon = {split.best.epsilon:.4g} with delta = "
+                f"{split.best.delta:.3g} (composed exactly).",
+            )
         elif plan is not None:
-            script = scripts.script([plan], title=f"Release counts per category with differential privacy: "
-                                    f"{answer.name} noise, epsilon = {plan.epsilon:.4g} per release.", made=made)
+            script = scripts.script(
+                [plan],
+                title=f"Release counts per category with differential privacy: "
+                f"{answer.name} noise, epsilon = {plan.epsilon:.4g} per release.",
+                made=made,
+            )
         if script:
-            st.markdown("**Run it.** Save the script and run `python privacy-release.py your.csv your_column`; "
-                        "without arguments it runs on an example table that comes with dpcore. "
-                        + ("It performs the split of section 6." if several_now else
-                           "It performs the recommended release once: run it once per release."))
-            st.download_button("Download the script", script.encode("utf-8"), file_name=scripts.FILE_NAME,
-                               mime="text/x-python", key="script", on_click="ignore", icon=":material/code:")
+            st.markdown(
+                "**Run it.** Save the script and run `python privacy-release.py your.csv your_column`; "
+                "without arguments it runs on an example table that comes with dpcore. "
+                + (
+                    "It performs the split of section 6."
+                    if several_now
+                    else "It performs the recommended release once: run it once per release."
+                )
+            )
+            st.download_button(
+                "Download the script",
+                script.encode("utf-8"),
+                file_name=scripts.FILE_NAME,
+                mime="text/x-python",
+                key="script",
+                on_click="ignore",
+                icon=":material/code:",
+            )
             shown = st.expander("Show the script", key="script-open", on_change="rerun")
             if shown.open:  # drawn when opened: a slider move does not resend the script
                 shown.code(script, language="python")
         else:
-            st.caption("A script is made for counts and sums with an answer; top-c selection runs with "
-                       "`dpcore.svt.run_svt`.")
+            st.caption(
+                "A script is made for counts and sums with an answer; top-c selection runs with `dpcore.svt.run_svt`."
+            )
         covered, not_covered = words.assumptions(req, answer, comp, s.delta if req.kind != "topc" else 0.0)
         report = reports.Report(
-            req, answer, comp, words.alternatives(neg), covered, not_covered, link=_link(), script=script,
-            split_rows=rows if several_now else (), split=split if several_now else None,
-            appendix=answer.reasons)
-        st.download_button("Download the report (HTML: prints on one page and an appendix)",
-                            reports.report_html(report).encode("utf-8"), file_name="privacy-budget-report.html",
-                            mime="text/html", key="report", on_click="ignore", icon=":material/description:")
-        st.caption("Open it and print it, or save it as PDF from the print dialog. "
-                   + ("Its link opens this view." if reports.public_link(_link()) else
-                      "It carries no link back: this app has no public address (whoever runs it sets one with "
-                      "`DPX_PUBLIC_URL`)."))
+            req,
+            answer,
+            comp,
+            words.alternatives(neg),
+            covered,
+            not_covered,
+            link=_link(),
+            script=script,
+            split_rows=rows if several_now else (),
+            split=split if several_now else None,
+            appendix=answer.reasons,
+        )
+        st.download_button(
+            "Download the report (HTML: prints on one page and an appendix)",
+            reports.report_html(report).encode("utf-8"),
+            file_name="privacy-budget-report.html",
+            mime="text/html",
+            key="report",
+            on_click="ignore",
+            icon=":material/description:",
+        )
+        st.caption(
+            "Open it and print it, or save it as PDF from the print dialog. "
+            + (
+                "Its link opens this view."
+                if reports.public_link(_link())
+                else "It carries no link back: this app has no public address (whoever runs it sets one with "
+                "`DPX_PUBLIC_URL`)."
+            )
+        )
 
 
 def _escape(text: str) -> str:

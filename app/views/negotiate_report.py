@@ -110,12 +110,15 @@ def _split_section(r: Report) -> str:
         f"<tr><td>{_text(row.words())}</td><td>{escape(sh.mechanism_name)}</td>"
         f"<td class='num'>{escape(notation.number(sh.epsilon, 4))}</td>"
         f"<td class='num'>{escape(notation.number(100 * sh.share, 3))} %</td></tr>"
-        for row, sh in zip(r.split_rows, _named(r.split.shares), strict=True))
+        for row, sh in zip(r.split_rows, _named(r.split.shares), strict=True)
+    )
     total = words.split_total(best)
     why = "".join(f"<li>{_text(line)}</li>" for line in r.split.reasoning[-2:])
-    return (f"<h2>Several statistics: the split</h2><p>All of them together: <b>{_text(total)}</b>.</p>"
-            "<table><thead><tr><th>Statistic</th><th>Noise</th><th>Its own ε</th><th>Share</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table><ul class='small'>{why}</ul>")
+    return (
+        f"<h2>Several statistics: the split</h2><p>All of them together: <b>{_text(total)}</b>.</p>"
+        "<table><thead><tr><th>Statistic</th><th>Noise</th><th>Its own ε</th><th>Share</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table><ul class='small'>{why}</ul>"
+    )
 
 
 @dataclass(frozen=True)
@@ -131,14 +134,18 @@ def _named(shares) -> list[_Named]:
 
 def _script(r: Report) -> str:
     if not r.script:
-        return ("<p class='small'>Run it: a script is made for counts and sums (error requirements); top-c selection "
-                "runs with <code>dpcore.svt.run_svt</code>.</p>")
+        return (
+            "<p class='small'>Run it: a script is made for counts and sums (error requirements); top-c selection "
+            "runs with <code>dpcore.svt.run_svt</code>.</p>"
+        )
     data = base64.b64encode(r.script.encode("utf-8")).decode("ascii")
-    return (f"<h2>Run it</h2><p class='small'>A short Python script performs this release with dpcore on your CSV "
-            f"(a path and a column) and prints the noisy numbers with their accuracy guarantee; without arguments "
-            f"it runs on an example table shipped with dpcore. "
-            f"<a download='privacy-release.py' href='data:text/x-python;base64,{data}'>Save the script</a>.</p>"
-            f"<details><summary>Show the script</summary><pre id='run-it'>{escape(r.script)}</pre></details>")
+    return (
+        f"<h2>Run it</h2><p class='small'>A short Python script performs this release with dpcore on your CSV "
+        f"(a path and a column) and prints the noisy numbers with their accuracy guarantee; without arguments "
+        f"it runs on an example table shipped with dpcore. "
+        f"<a download='privacy-release.py' href='data:text/x-python;base64,{data}'>Save the script</a>.</p>"
+        f"<details><summary>Show the script</summary><pre id='run-it'>{escape(r.script)}</pre></details>"
+    )
 
 
 def report_html(r: Report) -> str:
@@ -148,17 +155,28 @@ def report_html(r: Report) -> str:
     meaning = f"<p>{_text(words.meaning_words(eps))}</p>" if eps else ""
     total = ""
     if r.comp is not None:
-        total = (f"<p class='total'>Over <b>{r.comp.releases}</b> release{'s' if r.comp.releases != 1 else ''}: "
-                 f"<b>{_text(words.total_words(r.comp))}</b>.</p>")
-    alts = "".join(f"<li><b>{escape(a.name)}</b> (ε = {escape(a.epsilon)}): {_text(a.reason)}</li>"
-                   for a in r.alternatives)
+        total = (
+            f"<p class='total'>Over <b>{r.comp.releases}</b> release{'s' if r.comp.releases != 1 else ''}: "
+            f"<b>{_text(words.total_words(r.comp))}</b>.</p>"
+        )
+    alts = "".join(
+        f"<li><b>{escape(a.name)}</b> (ε = {escape(a.epsilon)}): {_text(a.reason)}</li>" for a in r.alternatives
+    )
     covered = "".join(f"<li>{_text(a)}</li>" for a in r.covered)
     not_covered = "".join(f"<li>{_text(a)}</li>" for a in r.not_covered)
     link = public_link(r.link)
-    link_html = (f"<p class='small'>Open this exact view in DP Explorer: <a href=\"{escape(link, quote=True)}\">"
-                 f"{escape(link)}</a></p>") if link else ""
-    rows = "".join(f"<tr><td>{escape(name)}</td><td class='num'>{escape(e)}</td><td>{_text(why)}</td></tr>"
-                   for name, e, why in r.appendix)
+    link_html = (
+        (
+            f"<p class='small'>Open this exact view in DP Explorer: <a href=\"{escape(link, quote=True)}\">"
+            f"{escape(link)}</a></p>"
+        )
+        if link
+        else ""
+    )
+    rows = "".join(
+        f"<tr><td>{escape(name)}</td><td class='num'>{escape(e)}</td><td>{_text(why)}</td></tr>"
+        for name, e, why in r.appendix
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Privacy budget: {escape(r.req.words())}</title><style>{STYLE}</style></head>

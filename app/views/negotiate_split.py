@@ -51,8 +51,10 @@ def _start() -> pd.DataFrame:
 
 def encode(table: pd.DataFrame) -> str:
     """The editor's rows as one address value (URL-safe base64 of a compact JSON list, one list per row)."""
-    rows = [[None if isinstance(v, float) and math.isnan(v) else v for v in (r.get(c) for c in _COLUMNS)]
-            for r in table.to_dict("records")]
+    rows = [
+        [None if isinstance(v, float) and math.isnan(v) else v for v in (r.get(c) for c in _COLUMNS)]
+        for r in table.to_dict("records")
+    ]
     raw = json.dumps(rows, separators=(",", ":"), ensure_ascii=False, default=str).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -65,15 +67,23 @@ def decode(value: str) -> pd.DataFrame:
         rows = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
     except (binascii.Error, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ValueError("it is not a list of statistics this page wrote") from exc
-    ok = isinstance(rows, list) and 0 < len(rows) <= 2 * _split.MAX_STATISTICS and all(
-        isinstance(r, list) and len(r) == len(_COLUMNS)
-        and all(v is None or isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in r)
-        and (r[1] in words.KINDS) and (r[0] is None or isinstance(r[0], str) and len(r[0]) <= 80)
-        for r in rows)
+    ok = (
+        isinstance(rows, list)
+        and 0 < len(rows) <= 2 * _split.MAX_STATISTICS
+        and all(
+            isinstance(r, list)
+            and len(r) == len(_COLUMNS)
+            and all(v is None or isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in r)
+            and (r[1] in words.KINDS)
+            and (r[0] is None or isinstance(r[0], str) and len(r[0]) <= 80)
+            for r in rows
+        )
+    )
     if not ok:
         raise ValueError("it is not a list of statistics this page wrote")
     return pd.DataFrame([dict(zip(_COLUMNS, r, strict=True)) for r in rows]).astype(
-        {c: "float64" for c in list(_COLUMNS)[2:]})
+        {c: "float64" for c in list(_COLUMNS)[2:]}
+    )
 
 
 def _starting_rows() -> pd.DataFrame:
@@ -86,8 +96,9 @@ def _starting_rows() -> pd.DataFrame:
                 start = decode(raw)
                 st.session_state[_FROM_LINK] = True
             except ValueError as exc:
-                params.report_problem(f"The link's list of statistics could not be read ({exc}): showing the "
-                                      "example list.")
+                params.report_problem(
+                    f"The link's list of statistics could not be read ({exc}): showing the example list."
+                )
         st.session_state[_START_KEY] = start
     return start
 
@@ -132,7 +143,8 @@ def edited() -> bool:
     script)."""
     state = st.session_state.get(EDITOR_KEY) or {}
     return bool(st.session_state.get(_FROM_LINK)) or any(
-        state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+        state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")
+    )
 
 
 def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _split.Split | None]:
@@ -182,8 +194,13 @@ def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _spli
         st.markdown(f"**All {len(rows)} together: {words.split_total(best)}.**")
         st.dataframe(words.split_table(result), hide_index=True, width="stretch", key="split-table")
         st.markdown("\n".join(f"- {line}" for line in result.reasoning))
-        st.caption("Counts use the sidebar's Δ; a sum's Δ is its widest bound, a mean's that over its rows. "
-                   + ("The report and the script below carry this split." if edited() else
-                      "This is an example: edit the list to make it yours, and the report and the script below "
-                      "carry the split."))
+        st.caption(
+            "Counts use the sidebar's Δ; a sum's Δ is its widest bound, a mean's that over its rows. "
+            + (
+                "The report and the script below carry this split."
+                if edited()
+                else "This is an example: edit the list to make it yours, and the report and the script below "
+                "carry the split."
+            )
+        )
     return rows, result

@@ -29,8 +29,10 @@ def check_version(installed: str) -> None:
     v = _version_tuple(installed)
     low, high = SUPPORTED
     if not (low <= v < high):
-        raise ImportError(f"dpcore needs dp-accounting {SUPPORTED_TEXT}, but version {installed} is installed; "
-                          f"install a supported version (pip install 'dp-accounting{SUPPORTED_TEXT}')")
+        raise ImportError(
+            f"dpcore needs dp-accounting {SUPPORTED_TEXT}, but version {installed} is installed; "
+            f"install a supported version (pip install 'dp-accounting{SUPPORTED_TEXT}')"
+        )
 
 
 try:
@@ -45,5 +47,4 @@ from dp_accounting.pld import privacy_loss_mechanism as plm  # noqa: E402
 
 PrivacyLossDistribution = pld.PrivacyLossDistribution
 
-__all__ = ["INSTALLED", "SUPPORTED_TEXT", "PrivacyLossDistribution", "check_version", "common", "pld", "pld_pmf",
-           "plm"]
+__all__ = ["INSTALLED", "SUPPORTED_TEXT", "PrivacyLossDistribution", "check_version", "common", "pld", "pld_pmf", "plm"]

@@ -44,6 +44,7 @@ MAX_CALIBRATION_EPSILON = 1e50
 
 _SQRT2 = math.sqrt(2.0)
 
+
 def gaussian_log_delta_scalar(eps: float, mu: float) -> float:
     """ln δ_G(ε; μ) for finite float ε and μ > 0 (Balle & Wang 2018, Thm 8), without cancellation in the tails.
 
@@ -241,9 +242,7 @@ def gaussian_delta(
     return _out(np.where((out == 0) & (upper > -np.inf), 5e-324, out))
 
 
-def gaussian_sigma(
-    epsilon: float, delta: float, *, sensitivity: float = 1.0, method: str = "analytic"
-) -> float:
+def gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0, method: str = "analytic") -> float:
     """Noise scale σ of a Gaussian mechanism that is (ε, δ)-DP for sensitivity Δ.
 
     ``"analytic"`` (default): the smallest σ with δ_G(ε; σ, Δ) ≤ δ (Balle & Wang 2018, Thm 8), found
@@ -305,6 +304,7 @@ def _scalar_root(lo: float, hi: float, mu: float, log_d: float) -> float:
     Same tolerances and the same guarantee as the vectorised path of :func:`gaussian_epsilon`: the returned ε has
     exact δ_G(ε) ≤ δ (its upper bound holds; δ_G decreases in ε, so the root is moved up until it does).
     """
+
     def f(e: float) -> float:
         return gaussian_log_delta_upper(e, mu) - log_d
 
@@ -335,8 +335,12 @@ def gaussian_epsilon(
     s = _v.scale("sigma", sigma)
     d = _v.scale("sensitivity", sensitivity)
     t_arr = np.asarray(compositions)
-    if t_arr.size == 0 or t_arr.dtype.kind not in "iuf" or not np.all(np.isfinite(t_arr)) \
-            or np.any(t_arr != np.round(t_arr)):
+    if (
+        t_arr.size == 0
+        or t_arr.dtype.kind not in "iuf"
+        or not np.all(np.isfinite(t_arr))
+        or np.any(t_arr != np.round(t_arr))
+    ):
         raise ValueError(f"compositions must be integers in [1, inf], got {compositions!r}")
     if np.any(t_arr < 1):
         raise ValueError(f"compositions must be integers in [1, inf], got {compositions!r}")
@@ -365,8 +369,12 @@ def gaussian_epsilon(
             return gaussian_log_delta_upper_array(e, mu_) - ld
 
         if mm.size <= _SCALAR_ROOTS:  # a few roots: plain brentq (find_root's set-up costs more than a few of them)
-            roots = np.array([np.inf if h else _scalar_root(a, b, m, ld)
-                              for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)])
+            roots = np.array(
+                [
+                    np.inf if h else _scalar_root(a, b, m, ld)
+                    for a, b, m, ld, h in zip(lo, hi, mm, log_d, huge, strict=True)
+                ]
+            )
             out[inner] = np.where(np.isnan(roots), hi, roots)  # no bracket found: the sound upper end
             return _out(out)
         res = elementwise.find_root(f, (lo, hi), args=(mm, log_d), tolerances={"xatol": 1e-13, "xrtol": 1e-14})
@@ -386,4 +394,3 @@ def gaussian_rho(sigma: float, *, sensitivity: float = 1.0) -> float:
     # Δ, σ ∈ [1e-100, 1e100]: no 0 denominator; exact, rounded up (ρ beyond the float range reads as +inf)
     rho = (Fraction(d) / Fraction(s)) ** 2 / 2
     return frac_up(rho) if rho < Fraction(1.7e308) else math.inf
-

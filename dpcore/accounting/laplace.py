@@ -38,6 +38,7 @@ __all__ = [
     "laplace_scale",
 ]
 
+
 def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.0) -> float:
     """Scale b = Δ/ε′ of a Laplace mechanism that is (ε, δ)-DP, with ε′ = ε − 2 ln(1 − δ).
 
@@ -51,20 +52,22 @@ def laplace_scale(epsilon: float, *, sensitivity: float = 1.0, delta: float = 0.
     l1 = math.log1p(-dl)
     b = div_up(d, ExactSum(e, -2.0 * (l1 + 2 * U * abs(l1))).lower)
     if not _v.MIN_SCALE <= b <= _v.MAX_SCALE:
-        raise ValueError(f"sensitivity/epsilon must give a scale in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], "
-                         f"got sensitivity={sensitivity!r}, epsilon={epsilon!r}")
+        raise ValueError(
+            f"sensitivity/epsilon must give a scale in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], "
+            f"got sensitivity={sensitivity!r}, epsilon={epsilon!r}"
+        )
     return b
 
 
 def laplace_delta_single(eps: FloatOrArray, eps0: FloatOrArray) -> np.ndarray:
     """Exact δ(ε) of one Laplace release with ε₀ = Δ/b, for every real ε (vectorised over ε).
 
-The privacy loss of Lap(0, b) against Lap(Δ, b) is +ε₀ for x ≤ 0, (Δ − 2x)/b on [0, Δ] and −ε₀ beyond;
-integrating E[(1 − e^{ε−L})₊] piece by piece gives 0 above ε₀, 1 − e^{(ε−ε₀)/2} on [−ε₀, ε₀) and 1 − e^ε below
-−ε₀ (the last branch is missing from the often quoted max(0, 1 − e^{(ε−ε₀)/2})). The three pieces are
-max(0, 1 − e^{(ε−ε₀)/2}, 1 − e^ε), evaluated with ε − ε₀ taken a rounding low and the result rounded up: never
-below the exact δ at the float arguments.
-"""
+    The privacy loss of Lap(0, b) against Lap(Δ, b) is +ε₀ for x ≤ 0, (Δ − 2x)/b on [0, Δ] and −ε₀ beyond;
+    integrating E[(1 − e^{ε−L})₊] piece by piece gives 0 above ε₀, 1 − e^{(ε−ε₀)/2} on [−ε₀, ε₀) and 1 − e^ε below
+    −ε₀ (the last branch is missing from the often quoted max(0, 1 − e^{(ε−ε₀)/2})). The three pieces are
+    max(0, 1 − e^{(ε−ε₀)/2}, 1 − e^ε), evaluated with ε − ε₀ taken a rounding low and the result rounded up: never
+    below the exact δ at the float arguments.
+    """
     eps = np.asarray(eps, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):
         x = eps - eps0
@@ -78,7 +81,6 @@ below the exact δ at the float arguments.
 def laplace_eps0(sensitivity: float, scale: float) -> float:
     """ε₀ = Δ/b of a Laplace release, rounded up (every δ and ε of one release increases with it)."""
     return div_up(sensitivity, scale)
-
 
 
 @functools.lru_cache(maxsize=64)
@@ -98,13 +100,13 @@ class _LaplaceLoss(_plm.LaplacePrivacyLoss):
     """
 
     def get_delta_for_epsilon(self, epsilon):
-        if (self.sampling_prob != 1.0 or self.adjacency_type != _plm.AdjacencyType.REMOVE
-                or np.ndim(epsilon) == 0):
+        if self.sampling_prob != 1.0 or self.adjacency_type != _plm.AdjacencyType.REMOVE or np.ndim(epsilon) == 0:
             return super().get_delta_for_epsilon(epsilon)
         eps = np.asarray(epsilon, dtype=float)
         thr = eps * self._parameter
-        x = np.where(thr > self.sensitivity, -np.inf,
-                     np.where(thr <= -self.sensitivity, np.inf, 0.5 * (-self.sensitivity - thr)))
+        x = np.where(
+            thr > self.sensitivity, -np.inf, np.where(thr <= -self.sensitivity, np.inf, 0.5 * (-self.sensitivity - thr))
+        )
         with np.errstate(over="ignore", invalid="ignore"):
             deltas = self.mu_upper_cdf(x) - np.exp(eps + self.mu_lower_log_cdf(x))
         return np.clip(deltas, 0, 1)
@@ -132,8 +134,9 @@ def _laplace_single_pld(scale: float, discretization: float) -> _pld.PrivacyLoss
             probs[-1] = diffs[-1] / math.expm1(-h)
             pmf = _pld_pmf.DensePLDPmf(h, lo, np.maximum(0.0, probs), deltas[-1], True)
             return _pld.PrivacyLossDistribution(pmf)
-    return _pld.PrivacyLossDistribution(build(loss, pessimistic_estimate=True,
-                                              value_discretization_interval=discretization, use_connect_dots=True))
+    return _pld.PrivacyLossDistribution(
+        build(loss, pessimistic_estimate=True, value_discretization_interval=discretization, use_connect_dots=True)
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -267,4 +270,3 @@ def laplace_epsilon(
         return float(profile(np.array([e]))[0])
 
     return epsilon_for_delta(delta_fn, dl)
-

@@ -48,6 +48,7 @@ PLD_DISCRETIZATION = 1e-3
 #: Largest T composed through a PLD: the composed pmf grows like √T·ε₀/h grid points.
 MAX_PLD_COMPOSITIONS = 10_000
 
+
 def _log_suffix_sums(w: np.ndarray) -> np.ndarray:
     """ln Σ_{j ≥ k} e^{w_j} for every k: a scaled ``cumsum`` (fast), ``logaddexp.accumulate`` where that underflows.
 
@@ -164,8 +165,9 @@ def _chernoff_log_mgf(pmf: _pld_pmf.DensePLDPmf) -> np.ndarray:
         return np.log(np.sum(np.exp(expo - top), axis=1)) + top[:, 0]
 
 
-def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
-                  tail_mass_truncation: float = 1e-15) -> _pld.PrivacyLossDistribution:
+def self_compose(
+    pld: _pld.PrivacyLossDistribution, num_times: int, tail_mass_truncation: float = 1e-15
+) -> _pld.PrivacyLossDistribution:
     """``pld.self_compose(num_times)`` with the same result, faster for dense symmetric PLDs.
 
     ``dp_accounting`` (common.self_convolve) truncates the T-fold pmf to a window from Chernoff bounds at 40 orders,
@@ -176,11 +178,18 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     Other PLDs fall back to the library method.
     """
     pmf: Any = getattr(pld, "_pmf_remove", None)
-    if isinstance(pmf, _pld_pmf.SparsePLDPmf) and num_times > 1 and pmf.size > 1 \
-            and num_times * math.log(pmf.size) > math.log(_pld_pmf._MAX_PMF_SPARSE_SIZE):  # noqa: SLF001
+    if (
+        isinstance(pmf, _pld_pmf.SparsePLDPmf)
+        and num_times > 1
+        and pmf.size > 1
+        and num_times * math.log(pmf.size) > math.log(_pld_pmf._MAX_PMF_SPARSE_SIZE)
+    ):  # noqa: SLF001
         pmf = _dense_pmf(pmf)  # what the library does before composing a large sparse pmf
-    if not (getattr(pld, "_symmetric", False) and isinstance(pmf, _pld_pmf.DensePLDPmf)) or num_times <= 1 \
-            or tail_mass_truncation <= 0:
+    if (
+        not (getattr(pld, "_symmetric", False) and isinstance(pmf, _pld_pmf.DensePLDPmf))
+        or num_times <= 1
+        or tail_mass_truncation <= 0
+    ):
         return pld.self_compose(num_times, tail_mass_truncation)
     probs = np.asarray(pmf._probs, dtype=float)  # noqa: SLF001
     n = probs.size
@@ -201,10 +210,14 @@ def self_compose(pld: _pld.PrivacyLossDistribution, num_times: int,
     conv = np.real(_fft.ifft(_fft.fft(probs, fast_len) ** num_times))
     out = np.roll(conv, -lower)[:out_len]
     inf_prob = tail_mass_truncation - math.expm1(num_times * math.log1p(-pmf._infinity_mass))  # noqa: SLF001
-    composed = _pld_pmf.DensePLDPmf(pmf._discretization, pmf._lower_loss * num_times + lower, out,  # noqa: SLF001
-                                    inf_prob, pmf._pessimistic_estimate)  # noqa: SLF001
+    composed = _pld_pmf.DensePLDPmf(
+        pmf._discretization,
+        pmf._lower_loss * num_times + lower,
+        out,  # noqa: SLF001
+        inf_prob,
+        pmf._pessimistic_estimate,
+    )  # noqa: SLF001
     return _pld.PrivacyLossDistribution(composed)
-
 
 
 def epsilon_for_delta(delta_fn: Callable[[float], float], delta: float) -> float:
@@ -275,30 +288,38 @@ def pld_delta(
     return _out(out)
 
 
-
-def pld_from_dense_pmf(discretization: float, lower_loss: int, probs: np.ndarray, infinity_mass: float,
-                       *, pessimistic: bool = True) -> _pld.PrivacyLossDistribution:
+def pld_from_dense_pmf(
+    discretization: float, lower_loss: int, probs: np.ndarray, infinity_mass: float, *, pessimistic: bool = True
+) -> _pld.PrivacyLossDistribution:
     """A symmetric PLD from a dense PMF on the loss grid ``(lower_loss + i)·discretization`` (remove = add)."""
-    pmf = _pld_pmf.DensePLDPmf(discretization=discretization, lower_loss=int(lower_loss),
-                               probs=np.asarray(probs, dtype=float), infinity_mass=float(infinity_mass),
-                               pessimistic_estimate=pessimistic)
+    pmf = _pld_pmf.DensePLDPmf(
+        discretization=discretization,
+        lower_loss=int(lower_loss),
+        probs=np.asarray(probs, dtype=float),
+        infinity_mass=float(infinity_mass),
+        pessimistic_estimate=pessimistic,
+    )
     return _pld.PrivacyLossDistribution(pmf)
 
 
-def pld_gaussian(sigma: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
-                 ) -> _pld.PrivacyLossDistribution:
+def pld_gaussian(
+    sigma: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
+) -> _pld.PrivacyLossDistribution:
     """PLD of one Gaussian release with noise σ (pessimistic, dp_accounting)."""
     return _pld.from_gaussian_mechanism(sigma, sensitivity=sensitivity, value_discretization_interval=discretization)
 
 
-def pld_laplace(scale: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
-                ) -> _pld.PrivacyLossDistribution:
+def pld_laplace(
+    scale: float, *, sensitivity: float = 1.0, discretization: float = PLD_DISCRETIZATION
+) -> _pld.PrivacyLossDistribution:
     """PLD of one Laplace release with scale b (pessimistic, dp_accounting)."""
     return _pld.from_laplace_mechanism(scale, sensitivity=sensitivity, value_discretization_interval=discretization)
 
 
-def pld_from_epsilon_delta(epsilon: float, delta: float, *, discretization: float = PLD_DISCRETIZATION
-                           ) -> _pld.PrivacyLossDistribution:
+def pld_from_epsilon_delta(
+    epsilon: float, delta: float, *, discretization: float = PLD_DISCRETIZATION
+) -> _pld.PrivacyLossDistribution:
     """The worst PLD of any (ε, δ)-DP mechanism (dp_accounting's ``from_privacy_parameters``)."""
-    return _pld.from_privacy_parameters(_common.DifferentialPrivacyParameters(epsilon, delta),
-                                        value_discretization_interval=discretization)
+    return _pld.from_privacy_parameters(
+        _common.DifferentialPrivacyParameters(epsilon, delta), value_discretization_interval=discretization
+    )

@@ -115,4 +115,3 @@ __all__ = [
     "MAX_SHIFTS",
     "MIN_TAIL_MASS",
 ]
-

@@ -27,13 +27,11 @@ MAX_PLD_POINTS = 10_000_000
 MIN_TAIL_MASS = 1e-300
 #: Most points of the T-fold loss grid of an exact composition (2^22: FFT arrays of ~64 MB each).  Beyond it the
 #: single-release loss grid is coarsened (see :func:`dpcore.brdp.composition.composition_interval`).
-MAX_COMPOSED_POINTS = 2 ** 22
+MAX_COMPOSED_POINTS = 2**22
 #: Relative margin of the exact optimiser's budget test, which could only ever refuse more: a plan is accepted iff
 #: its reported exact δ (rounded up by a bound on its round-off, :func:`dpcore.brdp.exact_delta`) is
 #: ≤ δ·(1 − _BUDGET_MARGIN). Zero: the comparison is exact.
 _BUDGET_MARGIN = 0.0
-
-
 
 
 def _kernel(kernel: Any) -> Kernel:

@@ -130,8 +130,12 @@ def _acc_arr(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 _QGRID = np.unique(np.concatenate((np.linspace(0.0, 1.0, 121), 1.0 - np.logspace(-3, -12, 10))))
 _QGRID.setflags(write=False)
 # the q grid searched top down (q = 1 and 1 - 1e-k first) in these index ranges
-_QGRID_CHUNKS = ((len(_QGRID) - 16, len(_QGRID)), (len(_QGRID) - 46, len(_QGRID) - 16),
-                 (len(_QGRID) - 86, len(_QGRID) - 46), (0, len(_QGRID) - 86))
+_QGRID_CHUNKS = (
+    (len(_QGRID) - 16, len(_QGRID)),
+    (len(_QGRID) - 46, len(_QGRID) - 16),
+    (len(_QGRID) - 86, len(_QGRID) - 46),
+    (0, len(_QGRID) - 86),
+)
 
 
 def _largest_exact_q(
@@ -203,8 +207,10 @@ def _largest_exact_q(
         if fn is not None:  # same values as _exact_core, with the q-free work done once
             ok = fn(qs, None if active.all() else np.flatnonzero(active)) <= budget
         else:
-            ok = _exact_core(kernel, ss[active][:, None, None], theta, eps, qs[..., None],
-                             dgrid[None, None, :]).max(-1) <= budget
+            ok = (
+                _exact_core(kernel, ss[active][:, None, None], theta, eps, qs[..., None], dgrid[None, None, :]).max(-1)
+                <= budget
+            )
         j = np.where(ok.any(-1), len(frac) - 1 - np.argmax(ok[:, ::-1], -1), -1)
         rows = np.arange(len(j))
         new_lo = np.where(j >= 0, qs[rows, np.maximum(j, 0)], a_lo)
@@ -217,7 +223,13 @@ def _largest_exact_q(
 
 
 def _exact_opt(
-    kernel: Kernel, eps: float, delta: float, d: float, theta: float, calibration: str, n_grid: int = 32,
+    kernel: Kernel,
+    eps: float,
+    delta: float,
+    d: float,
+    theta: float,
+    calibration: str,
+    n_grid: int = 32,
     delta_y: float | None = None,
 ) -> tuple[float, float, float]:
     """Largest acceptance with exact delta(eps) <= delta over (eps_y, q): grid over eps_y, zoom twice; the kernel at
@@ -236,8 +248,12 @@ def _exact_opt(
             qs, exact = _largest_exact_q(kernel, ss, theta, eps, delta, coarse_d, prune_p=ps)
             # q = 0 is the plain kernel, whose δ exact_delta takes from accounting's well-conditioned forms: the
             # pieces' closed form can put it a few ulp over a target it meets
-            qs = np.array([0.0 if q < 0 and _within(kernel, float(s), theta, eps, 0.0, d, delta) else q
-                           for s, q in zip(ss, qs, strict=True)])
+            qs = np.array(
+                [
+                    0.0 if q < 0 and _within(kernel, float(s), theta, eps, 0.0, d, delta) else q
+                    for s, q in zip(ss, qs, strict=True)
+                ]
+            )
             for ey, s, p, q, ex in zip(new, ss, ps, qs, exact, strict=True):
                 cache[ey] = (float(s), float(q), -1.0 if q < 0 else _acc(float(p), float(q)))
                 if not ex:
@@ -406,5 +422,4 @@ def make_plan(
     s = _calibrate(kernel, ey, dl if dy is None else dy, d, calibration)
     qq = _alg1(kernel, e, dl, s, d, th, 1e-12) if q is None else _q(q)
     acc_name = "paper" if q is None else "manual"
-    return _make_plan(kernel, e, dl, d, th, calibration, acc_name, "corrected", ey, s, qq,
-                      math.nan, dy)
+    return _make_plan(kernel, e, dl, d, th, calibration, acc_name, "corrected", ey, s, qq, math.nan, dy)

@@ -23,8 +23,17 @@ def _exp_or_inf(x: float) -> float:
     return math.exp(x) if x < 709.0 else math.inf
 
 
-def _safe_newton(fg, lo: float, hi: float, lo_positive: bool, x: float, xtol: float, rtol: float,
-                 fg0: tuple[float, float] | None = None, noise_stop: bool = False) -> float:
+def _safe_newton(
+    fg,
+    lo: float,
+    hi: float,
+    lo_positive: bool,
+    x: float,
+    xtol: float,
+    rtol: float,
+    fg0: tuple[float, float] | None = None,
+    noise_stop: bool = False,
+) -> float:
     """Scalar Newton kept inside the bracket [lo, hi] (sign change; ``lo_positive`` = sign of f at lo; hi
     may be +inf), with a bisection (doubling while hi = inf) step whenever Newton leaves it;
     ``fg(x) -> (f, f')`` (``fg0``: its value at the starting x, if known).  Stops when a step is
@@ -66,8 +75,7 @@ def _analytic_mu_s(eps: float, delta: float) -> float:
     log_t = math.log(delta)
     core = _acct.gaussian_log_delta_scalar
     z = -float(special.ndtri(delta))
-    lo = max(math.sqrt(z * z + 2.0 * eps) - z if z > 0 else 0.0,
-             -2.0 * float(special.ndtri(0.5 - 0.5 * delta)))
+    lo = max(math.sqrt(z * z + 2.0 * eps) - z if z > 0 else 0.0, -2.0 * float(special.ndtri(0.5 - 0.5 * delta)))
 
     def fg(mu: float) -> tuple[float, float]:
         ld = core(eps, mu)
@@ -128,8 +136,9 @@ def _calibrate(kernel: str, eps_y: float, delta: float, d: float, calibration: s
 
 def _scale_range_error(d: float, eps_y: float) -> ValueError:
     lim = f"[{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}]"
-    return ValueError(f"sensitivity/epsilon must give a kernel scale in {lim}, got sensitivity={d!r}, "
-                      f"epsilon_y={eps_y!r}")
+    return ValueError(
+        f"sensitivity/epsilon must give a kernel scale in {lim}, got sensitivity={d!r}, epsilon_y={eps_y!r}"
+    )
 
 
 def _kernel_eps_for_delta(kernel: str, t: float, s: float, d: float) -> float:

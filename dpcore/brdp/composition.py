@@ -108,7 +108,11 @@ def composed_delta(
         out = _thm3(prof, eps, pl.w, pl.loss, t, variant == "as_printed")
     else:
         pld = exact_pld(
-            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            kernel=pl.kernel,
+            scale=pl.scale,
+            theta=pl.theta,
+            q=pl.q,
+            sensitivity=pl.sensitivity,
             value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
         )
         if t > 1:
@@ -146,7 +150,11 @@ def composed_epsilon(
     kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
     if accountant == "exact":
         pld = exact_pld(
-            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            kernel=pl.kernel,
+            scale=pl.scale,
+            theta=pl.theta,
+            q=pl.q,
+            sensitivity=pl.sensitivity,
             value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
         )
         if t > 1:
@@ -199,7 +207,11 @@ def basic_composition(epsilon: float, delta: float, *, compositions: int) -> tup
 
 
 def advanced_composition(
-    epsilon: float, delta: float, *, compositions: int, delta_slack: float,
+    epsilon: float,
+    delta: float,
+    *,
+    compositions: int,
+    delta_slack: float,
     variant: Literal["corrected", "as_printed"] = "corrected",
 ) -> tuple[float, float]:
     """Remark 4 (advanced composition): T releases, each (ε, δ)-DP, are (ε_T, Tδ + δ′)-DP with

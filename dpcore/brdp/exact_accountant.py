@@ -210,8 +210,9 @@ def _round_off(kernel: str, s: float, theta: float, eps: np.ndarray, q: float, d
         u = np.clip(t, lo, hi)
         pos, pos_d = lo >= 0, lo - dd >= 0
         mag_p = _cdf(kernel, np.where(pos, -lo, lo), s) + _cdf(kernel, np.where(pos, -u, u), s)
-        mag_q = (_cdf(kernel, np.where(pos_d, -(lo - dd), lo - dd), s)
-                 + _cdf(kernel, np.where(pos_d, -(u - dd), u - dd), s))
+        mag_q = _cdf(kernel, np.where(pos_d, -(lo - dd), lo - dd), s) + _cdf(
+            kernel, np.where(pos_d, -(u - dd), u - dd), s
+        )
         ee = np.exp(e)
         # only pieces with a positive part carry round-off (elsewhere the closed form is exactly 0); at the crossing
         # point t the integrand is 0, so t's own rounding moves the result only to second order
@@ -343,22 +344,33 @@ def exact_delta(
     dgrid = dd * np.arange(1, k + 1) / k
     if method == "closed_form" and q == 0.0:
         # no redraws: BR-DP is the kernel, its δ largest at d = Δ_f; accounting's well-conditioned, outward forms
-        kernel_delta = (_acct.gaussian_delta(eps, sigma=s, sensitivity=dd) if kernel == "gaussian"
-                        else _profile_scales(kernel, eps, np.asarray(s, dtype=float), dd))
+        kernel_delta = (
+            _acct.gaussian_delta(eps, sigma=s, sensitivity=dd)
+            if kernel == "gaussian"
+            else _profile_scales(kernel, eps, np.asarray(s, dtype=float), dd)
+        )
         out = np.minimum(kernel_delta, 1.0)
     elif method == "closed_form":
         # each shift's closed form raised by a bound on its round-off: the reported δ is never below the exact one
-        vals = (_exact_core(kernel, s, th, eps[..., None], q, dgrid)
-                + _round_off(kernel, s, th, eps[..., None], q, dgrid))
+        vals = _exact_core(kernel, s, th, eps[..., None], q, dgrid) + _round_off(
+            kernel, s, th, eps[..., None], q, dgrid
+        )
         out = np.array(np.minimum(vals.max(-1), 1.0), dtype=float)  # a writable array, also when 0-d
-        _refine_interior_sup(out, vals.argmax(-1), eps, dgrid, lambda e, x: float(
-            np.ravel(_exact_core(kernel, s, th, np.array([e]), q, np.array([x]))
-                     + _round_off(kernel, s, th, np.array([e]), q, np.array([x])))[0]))
+        _refine_interior_sup(
+            out,
+            vals.argmax(-1),
+            eps,
+            dgrid,
+            lambda e, x: float(
+                np.ravel(
+                    _exact_core(kernel, s, th, np.array([e]), q, np.array([x]))
+                    + _round_off(kernel, s, th, np.array([e]), q, np.array([x]))
+                )[0]
+            ),
+        )
         out = np.minimum(out, 1.0)
     else:
-        flat = np.array(
-            [max(_exact_quad(kernel, s, th, float(e), q, float(x)) for x in dgrid) for e in eps.ravel()]
-        )
+        flat = np.array([max(_exact_quad(kernel, s, th, float(e), q, float(x)) for x in dgrid) for e in eps.ravel()])
         out = flat.reshape(eps.shape)
     return float(out) if np.ndim(out) == 0 else out
 
@@ -370,8 +382,9 @@ def _refine_interior_sup(out: np.ndarray, idx: np.ndarray, eps: np.ndarray, dgri
         i = int(np.ravel(idx)[j])
         e = float(np.ravel(eps)[j])
         lo = dgrid[i - 1] if i > 0 else dgrid[0] * 1e-9
-        res = _opt.minimize_scalar(lambda x, e=e: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded",
-                                   options={"xatol": 1e-12 * dgrid[-1]})
+        res = _opt.minimize_scalar(
+            lambda x, e=e: -h(e, x), bounds=(lo, dgrid[i + 1]), method="bounded", options={"xatol": 1e-12 * dgrid[-1]}
+        )
         if np.ndim(out) == 0:
             out[()] = max(float(out), -res.fun)
         else:
@@ -420,7 +433,8 @@ def exact_pld(
         raise ValueError(
             f"sensitivity/scale = {mu:g} with value_discretization_interval = {h:g} needs {points:.3g} "
             f"loss-grid points, more than {MAX_PLD_POINTS:g}: use a smaller sensitivity/scale or a larger "
-            f"value_discretization_interval")
+            f"value_discretization_interval"
+        )
     kmin = math.floor(glo / h) - 1
     kmax = math.ceil(ghi / h) + 1
     grid = np.arange(kmin, kmax + 1) * h

@@ -136,8 +136,7 @@ def privacy_profile(epsilons: Any, *, plan: BRDPPlan) -> pd.DataFrame:
     )
 
 
-def _thm3_epsilons_gauss(d: float, s: float, w: float, big_l: float, ts: list[int],
-                         delta: float) -> np.ndarray:
+def _thm3_epsilons_gauss(d: float, s: float, w: float, big_l: float, ts: list[int], delta: float) -> np.ndarray:
     """eps_T = min{eps : Thm. 3 delta^T(eps) <= delta} of a Gaussian kernel for several T at once (w = 0: the
     plain kernel, delta_G at mu = sqrt(T) D/s).  Thm. 3's sum (as :func:`_thm3`, weights padded with zeros) in
     one array per step; the bracket of :func:`dpcore.accounting.epsilon_for_delta`, then alternating log-space
@@ -231,7 +230,11 @@ def composition_curve(
     base = None
     if exact:
         base = exact_pld(
-            kernel=pl.kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=pl.sensitivity,
+            kernel=pl.kernel,
+            scale=pl.scale,
+            theta=pl.theta,
+            q=pl.q,
+            sensitivity=pl.sensitivity,
             value_discretization_interval=composition_interval(pl, max(tt, default=1), value_discretization_interval),
         )
     if pl.kernel == "gaussian" and tt:  # all T at once (same quantities as composed_epsilon, to ~1e-12)
@@ -340,8 +343,15 @@ def experiment_releases(
         else:
             if sp is None:  # the same Alg. 4 plan for both SMP mechanisms: search once
                 sp = optimal_sampling_rate(
-                    epsilon=e, delta=dl, sensitivity=d, theta=th, n_records=n, query=query,
-                    sigma_x=float(np.std(x)), p_c=float(np.mean(x)) if query == "count" else 0.5, mode=mode,
+                    epsilon=e,
+                    delta=dl,
+                    sensitivity=d,
+                    theta=th,
+                    n_records=n,
+                    query=query,
+                    sigma_x=float(np.std(x)),
+                    p_c=float(np.mean(x)) if query == "count" else 0.5,
+                    mode=mode,
                 )
             m_sub = max(1, round(sp.rate * n))
             est = np.empty(n_rel)
@@ -351,17 +361,27 @@ def experiment_releases(
             if kernel == "gaussian":
                 noise = sample_outputs(n_rel, kernel=kernel, scale=sp.sigma_y, theta=th, q=sp.q, rng=gen)
             else:
-                pl = optimize(epsilon=sp.epsilon_in, delta=sp.delta_in, sensitivity=sp.kernel_sensitivity,
-                              theta=th, kernel="laplace", accountant=accountant)
+                pl = optimize(
+                    epsilon=sp.epsilon_in,
+                    delta=sp.delta_in,
+                    sensitivity=sp.kernel_sensitivity,
+                    theta=th,
+                    kernel="laplace",
+                    accountant=accountant,
+                )
                 noise = sample_outputs(n_rel, kernel=kernel, scale=pl.scale, theta=th, q=pl.q, rng=gen)
         out = est + noise
-        frames.append(pd.DataFrame({
-            "mechanism": mech,
-            "release": np.arange(n_rel),
-            "output": out,
-            "error": out - truth,
-            "in_bound": np.abs(out - truth) <= th,
-        }))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "mechanism": mech,
+                    "release": np.arange(n_rel),
+                    "output": out,
+                    "error": out - truth,
+                    "in_bound": np.abs(out - truth) <= th,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -374,26 +394,29 @@ def compare_accountants(
     kernel: Kernel,
     calibration: Literal["analytic", "classic"] = "analytic",
 ) -> pd.DataFrame:
-    """"Paper vs exact" audit: one row per plan (paper Alg. 2, exact optimum, plain DP).
+    """ "Paper vs exact" audit: one row per plan (paper Alg. 2, exact optimum, plain DP).
 
     Columns: plan, epsilon_y, q, acceptance, paper_delta, exact_delta, ratio (exact / target delta) and status
     ("sound" if exact delta <= target, else "anti-conservative").
     """
-    kw: dict[str, Any] = dict(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
-              calibration=calibration)
+    kw: dict[str, Any] = dict(
+        epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel, calibration=calibration
+    )
     paper = optimize(accountant="paper", **kw)
     exact = optimize(accountant="exact", **kw)
     dp = make_plan(epsilon_y=epsilon, q=0.0, **kw)
     rows = []
     for name, pl in (("paper (Alg. 2 + Alg. 1)", paper), ("exact optimum", exact), ("plain DP kernel", dp)):
-        rows.append({
-            "plan": name,
-            "epsilon_y": pl.epsilon_y,
-            "q": pl.q,
-            "acceptance": pl.acceptance,
-            "paper_delta": pl.paper_delta,
-            "exact_delta": pl.exact_delta,
-            "ratio": pl.exact_delta / pl.delta,
-            "status": "sound" if pl.sound else "anti-conservative",
-        })
+        rows.append(
+            {
+                "plan": name,
+                "epsilon_y": pl.epsilon_y,
+                "q": pl.q,
+                "acceptance": pl.acceptance,
+                "paper_delta": pl.paper_delta,
+                "exact_delta": pl.exact_delta,
+                "ratio": pl.exact_delta / pl.delta,
+                "status": "sound" if pl.sound else "anti-conservative",
+            }
+        )
     return pd.DataFrame(rows)

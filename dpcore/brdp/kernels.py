@@ -106,9 +106,7 @@ def _profile_fn(kernel: str, s: float, d: float, compositions: int = 1, method: 
     return lambda eps: _acct.laplace_delta(eps, scale=s, sensitivity=d, compositions=compositions)
 
 
-def _profile(
-    kernel: str, eps: Any, s: float, d: float, compositions: int = 1, method: str = "exact"
-) -> np.ndarray:
+def _profile(kernel: str, eps: Any, s: float, d: float, compositions: int = 1, method: str = "exact") -> np.ndarray:
     """Kernel privacy profile delta_Z^T(eps), vectorised; Laplace T > 1 by PLD or RDP (``method``)."""
     return np.asarray(_profile_fn(kernel, s, d, compositions, method)(eps), dtype=float)
 
@@ -143,7 +141,6 @@ def _laplace_rdp_delta(eps: Any, s: float, d: float, t: int, conversion: str) ->
         out = np.exp(np.minimum(log_d.min(-1), 0.0))
     out = np.where(eps == -np.inf, 1.0, np.where(eps == np.inf, 0.0, out))
     return np.clip(out, 0.0, 1.0)
-
 
 
 def _den(p: float, q: float) -> float:

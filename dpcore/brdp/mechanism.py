@@ -124,7 +124,6 @@ def output_variance(*, kernel: Kernel, scale: float, theta: float, q: float) -> 
     return var * ((1.0 - q) + q * float(special.gammainc(a, x))) / _den(p, q)
 
 
-
 def _draw_kernel(kernel: str, s: float, size: int, gen: np.random.Generator) -> np.ndarray:
     if kernel == "gaussian":
         return gen.normal(0.0, s, size)

@@ -51,8 +51,7 @@ def _paper_delta(kernel: str, eps: Any, s: float, theta: float, q: float, d: flo
     return np.clip((1 - w) * _profile(kernel, eps, s, d) + w * _profile(kernel, eps - big_l, s, d), 0.0, 1.0)
 
 
-def _paper_delta_scales(kernel: str, eps: float, s: np.ndarray, theta: float, q: np.ndarray,
-                        d: float) -> np.ndarray:
+def _paper_delta_scales(kernel: str, eps: float, s: np.ndarray, theta: float, q: np.ndarray, d: float) -> np.ndarray:
     """:func:`_paper_delta` at one eps for many (scale, q) pairs at once (Prop. 2, eq. 8): W and L per pair as
     there, the two kernel profiles in one vectorised call each (the same floating-point operations)."""
     w = np.array([_w(kernel, float(si), theta, d) for si in s])
@@ -77,8 +76,9 @@ def paper_delta(
     return float(out) if out.ndim == 0 else out
 
 
-def _alg1(kernel: str, eps: float, delta: float, s: float, d: float, theta: float, tol: float,
-          dz: float | None = None) -> float:
+def _alg1(
+    kernel: str, eps: float, delta: float, s: float, d: float, theta: float, tol: float, dz: float | None = None
+) -> float:
     """Alg. 1 solved in closed form / by one root-find: the largest q with (8) <= delta.
 
     ``dz``: the kernel's delta_Z(eps), if the caller already has it."""
@@ -138,9 +138,7 @@ def paper_q(
     return _alg1(kernel, e, dl, s, d, th, tol)
 
 
-def objective(
-    p_theta: float, q: float, *, variant: Literal["corrected", "as_printed"] = "corrected"
-) -> float:
+def objective(p_theta: float, q: float, *, variant: Literal["corrected", "as_printed"] = "corrected") -> float:
     """Alg. 2 objective: corrected O = q + (1 - q)/p_theta = 1/acceptance; printed eq. (10)
     O = 1 - q + q/p_theta only with ``variant="as_printed"`` (an algebra error)."""
     p = _v.probability("p_theta", p_theta, low_open=True)

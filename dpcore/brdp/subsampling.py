@@ -106,8 +106,11 @@ def subsampled_acceptance(
         # gives P(|N + E| <= theta) = erf(k/sqrt 2), the out-of-bound pieces the rest.
         tau = math.hypot(s, se)
         h, k = th / s, th / tau
-        t_sum = float(special.owens_t(k, se / s) + special.owens_t(h, 2 * s / se)
-                      + special.owens_t(k, (2 * s * s + se * se) / (s * se)))
+        t_sum = float(
+            special.owens_t(k, se / s)
+            + special.owens_t(h, 2 * s / se)
+            + special.owens_t(k, (2 * s * s + se * se) / (s * se))
+        )
         j_in = min(max(1.0 - 2.0 * t_sum, 0.0), 1.0)
         ptot = math.erf(k / _SQRT2)
         return min(1.0, max(0.0, ((1 - q) * ptot + q * j_in) / den))
@@ -204,12 +207,25 @@ def optimal_sampling_rate(
             eq13 = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="corrected")
             # the true acceptance is what corrected mode optimises; paper mode needs it only for the
             # returned plan, so it is filled in after the search (NaN placeholder)
-            true = subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="true") \
-                if mode == "corrected" else math.nan
+            true = (
+                subsampled_acceptance(scale=s, theta=th, q=q, sigma_e=se, variant="true")
+                if mode == "corrected"
+                else math.nan
+            )
             cache[p] = SubsamplingPlan(
-                mode=mode, query=query, rate=p, epsilon_in=ei, delta_in=di, kernel_sensitivity=dk,
-                epsilon_y=float(ey), q=q, sigma_y=s, sigma_e=se, acceptance=eq13 if mode == "paper" else true,
-                eq13_acceptance=eq13, true_acceptance=true,
+                mode=mode,
+                query=query,
+                rate=p,
+                epsilon_in=ei,
+                delta_in=di,
+                kernel_sensitivity=dk,
+                epsilon_y=float(ey),
+                q=q,
+                sigma_y=s,
+                sigma_e=se,
+                acceptance=eq13 if mode == "paper" else true,
+                eq13_acceptance=eq13,
+                true_acceptance=true,
             )
         return cache[p]
 

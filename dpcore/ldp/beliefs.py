@@ -56,8 +56,9 @@ def knowledge_gain(statement: Any, prior: Any, log_likelihood: Any) -> float:
         raise ValueError(f"statement must have one entry per domain value ({b.size}), got shape {phi.shape}")
     prior_conf = float(phi @ b)
     if prior_conf <= 0:
-        raise ValueError("statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, "
-                         "needs it)")
+        raise ValueError(
+            "statement must have positive prior confidence b(φ) > 0 (the learning limit, Def. 3.1, needs it)"
+        )
     return float(phi @ posterior(b, ll)) / prior_conf
 
 
@@ -122,9 +123,7 @@ def g_leakage(gain: Any, prior: Any, log_likelihood: Any) -> GLeakage:
     b = _prior(prior, ll.size)
     g = _v.real_array("gain", gain, low=0.0, allow_inf=False)
     if g.ndim != 2 or g.shape[1] != ll.size or g.shape[0] == 0:
-        raise ValueError(
-            f"gain must be a (|W|, |D|={ll.size}) matrix of non-negative gains, got shape {g.shape}"
-        )
+        raise ValueError(f"gain must be a (|W|, |D|={ll.size}) matrix of non-negative gains, got shape {g.shape}")
     v0 = float(np.max(g @ b))
     if v0 <= 0:
         raise ValueError("gain must give positive prior vulnerability V_g(b) > 0")

@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - a SciPy without it falls back to optim
     _TNC_CORE = None
 _NO_SCALING = np.array([])
 
+
 @dataclass(frozen=True)
 class DCMinimum:
     """Certified bounds on ``min_{x ∈ box} sign·ln Λ(x)`` from :func:`minimize_dc` (Algorithm 6)."""
@@ -105,9 +106,7 @@ def secant_relaxation(
     )
 
 
-def _branch_coordinate(
-    st: _Stack, sg: int, lo: np.ndarray, hi: np.ndarray, xh: np.ndarray, weight: np.ndarray
-) -> int:
+def _branch_coordinate(st: _Stack, sg: int, lo: np.ndarray, hi: np.ndarray, xh: np.ndarray, weight: np.ndarray) -> int:
     """Coordinate to bisect: the widest (weighted) edge for the term with the largest secant gap at x̂."""
     zl, zu = _z_range(st.A, st.c, lo, hi)
     z = st.A @ xh + st.c
@@ -155,7 +154,11 @@ def _tnc_box(
     """
     if _TNC_CORE is None or np.any(lo >= hi):
         res = optimize.minimize(
-            fun, x0, jac=True, method=_SUBSOLVER, bounds=optimize.Bounds(lo, hi),
+            fun,
+            x0,
+            jac=True,
+            method=_SUBSOLVER,
+            bounds=optimize.Bounds(lo, hi),
             options={"maxfun": maxfun, "ftol": ftol, "gtol": gtol},
         )
         return res.x
@@ -167,8 +170,24 @@ def _tnc_box(
     # (func_and_grad, x0, low, up, scale, offset, messages=MSG_NONE, maxCGit, maxfun, eta, stepmx, accuracy,
     #  fmin, ftol, xtol, pgtol, rescale, callback): minimize's defaults for everything but maxfun/ftol/gtol
     out = _TNC_CORE.tnc_minimize(
-        fg, np.array(x0, dtype=float), np.array(lo, dtype=float), np.array(hi, dtype=float),
-        _NO_SCALING, _NO_SCALING, 0, -1, maxfun, -1, 0, 0, 0, ftol, -1, gtol, -1, None,
+        fg,
+        np.array(x0, dtype=float),
+        np.array(lo, dtype=float),
+        np.array(hi, dtype=float),
+        _NO_SCALING,
+        _NO_SCALING,
+        0,
+        -1,
+        maxfun,
+        -1,
+        0,
+        0,
+        0,
+        ftol,
+        -1,
+        gtol,
+        -1,
+        None,
     )
     return out[3]
 

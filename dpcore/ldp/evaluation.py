@@ -231,11 +231,7 @@ _HEALTH_PAPER = [
 def healthcare_queries(epsilon: float = 1.0) -> tuple[dict[str, RegressionQuery], np.ndarray, np.ndarray]:
     """The four regressions of Table I (Sec. 6.3) and the domain box (age, sex, bp, BMI); sex is binary."""
     eps = _v.positive("epsilon", epsilon)
-    qs = {
-        name: logistic_regression_query(th, epsilon=eps)
-        for name, th in _HEALTH_THETA.items()
-        if name != "sleep"
-    }
+    qs = {name: logistic_regression_query(th, epsilon=eps) for name, th in _HEALTH_THETA.items() if name != "sleep"}
     qs["sleep"] = truncated_regression_query(_HEALTH_THETA["sleep"], epsilon=eps, low=0.0, high=12.0)
     return qs, np.array([10.0, 0.0, 50.0, 10.0]), np.array([100.0, 1.0, 200.0, 50.0])
 

@@ -253,8 +253,9 @@ def acceptance_regions(
             if unsure[i]:
                 bayes[i] = BayesianPrivacyFilter(b, domain_size=n, tolerance=tol, log_likelihood=ll).would_accept(tab)
             if unsure_s[i]:
-                simple[i] = SimplifiedBayesianFilter(b, domain_size=n, tolerance=tol,
-                                                     log_likelihood=ll).would_accept(tab, epsilon=e)
+                simple[i] = SimplifiedBayesianFilter(b, domain_size=n, tolerance=tol, log_likelihood=ll).would_accept(
+                    tab, epsilon=e
+                )
         frames.append((np.full(sl.size, e), sl, tight, worst, bayes, simple))
     cols_out = [np.concatenate(c) for c in zip(*frames, strict=True)]
     names = ("epsilon", "slope", "query_loss", "worst_case", "bayesian", "simplified")
@@ -325,9 +326,7 @@ def simulate_accepted_counts(
                 }
             )
             continue
-        filt: _FilterBase = (BayesianPrivacyFilter if m == "bayesian" else SimplifiedBayesianFilter)(
-            b, domain_size=n
-        )
+        filt: _FilterBase = (BayesianPrivacyFilter if m == "bayesian" else SimplifiedBayesianFilter)(b, domain_size=n)
         k = 0
         while k < cap:
             tab = tabs[k % len(tabs)]
@@ -419,13 +418,17 @@ def _rr_threshold(epsilon: float, budget: float) -> int:
     the RR table for ε (≤ ε; ≤ MAX_RR_THRESHOLD, else ValueError naming both: the chain has 2m + 1 states)."""
     ratio = budget / epsilon  # inf when ε is subnormal: rejected below
     if not ratio < MAX_RR_THRESHOLD + 2:
-        raise ValueError(f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
-                         f"got budget={budget!r}, epsilon={epsilon!r}")
+        raise ValueError(
+            f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
+            f"got budget={budget!r}, epsilon={epsilon!r}"
+        )
     hi, lo = randomized_response(epsilon).tight_terms  # the filter's RR table: its exact loss per answer (≤ ε)
     m = count_within(Fraction(hi) - Fraction(lo), budget)
     if m > MAX_RR_THRESHOLD:
-        raise ValueError(f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
-                         f"got budget={budget!r}, epsilon={epsilon!r}")
+        raise ValueError(
+            f"budget/epsilon must be below {MAX_RR_THRESHOLD + 1} (the threshold ⌊ε_G/ε⌋), "
+            f"got budget={budget!r}, epsilon={epsilon!r}"
+        )
     return m
 
 

@@ -47,6 +47,7 @@ MAX_RR_THRESHOLD = 100_000
 #: Longest worked example: Example 1's 2n outputs, Example 3's n_queries (the paper: n = 3, 6 queries).
 MAX_EXAMPLE_LENGTH = 10_000
 
+
 class QueryRejected(ValueError):
     """Raised by ``submit`` when the filter would reject the query (the caller must dry-run first)."""
 
@@ -232,9 +233,7 @@ def _make_table(log_prob: np.ndarray, outputs: Sequence | None, name: str) -> Li
     return LikelihoodTable(lp, outs, name)
 
 
-def likelihood_table(
-    probabilities: Any, *, outputs: Sequence | None = None, name: str = ""
-) -> LikelihoodTable:
+def likelihood_table(probabilities: Any, *, outputs: Sequence | None = None, name: str = "") -> LikelihoodTable:
     """Validated likelihood table from probabilities ``P[x, y] = Pr[q(x)=y]`` (each row sums to 1).
 
     Rows are true values, columns outputs.  Raises ValueError for an empty table, entries
@@ -243,8 +242,7 @@ def likelihood_table(
     p = _v.real_array("probabilities", probabilities, low=0.0, high=1.0, allow_inf=False)
     if p.ndim != 2 or p.shape[0] == 0 or p.shape[1] == 0:
         raise ValueError(
-            f"probabilities must be a non-empty 2-D table (rows: true value, columns: output), "
-            f"got shape {p.shape}"
+            f"probabilities must be a non-empty 2-D table (rows: true value, columns: output), got shape {p.shape}"
         )
     sums = p.sum(axis=1)
     if np.any(np.abs(sums - 1.0) > _ROW_SUM_TOL):
@@ -286,8 +284,10 @@ def fully_utilizes(table: Any, *, epsilon: float | None = None) -> bool:
         target = [_v.nonnegative("epsilon", epsilon, allow_inf=True)]
     if not all(math.isfinite(t) for t in target):  # ε = ∞: every output must be impossible for some value x
         return bool(np.all(lo[occurs] == -np.inf))
-    return all(math.isfinite(lo[j]) and math.fsum([hi[j], -lo[j], *(-t for t in target)]) == 0.0
-               for j in np.flatnonzero(occurs))
+    return all(
+        math.isfinite(lo[j]) and math.fsum([hi[j], -lo[j], *(-t for t in target)]) == 0.0
+        for j in np.flatnonzero(occurs)
+    )
 
 
 def realized_loss(log_likelihood: Any) -> float | np.ndarray:

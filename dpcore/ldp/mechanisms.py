@@ -51,8 +51,9 @@ def generalized_randomized_response(
     if kk < 2 or cat.max() >= kk:
         raise ValueError(f"n_categories must be ≥ 2 and exceed every category index, got {kk}")
     if cat.size * kk > MAX_TABLE_CELLS:
-        raise ValueError(f"n_categories times len(categories) must be at most {MAX_TABLE_CELLS} table cells, "
-                         f"got {kk}·{cat.size}")
+        raise ValueError(
+            f"n_categories times len(categories) must be at most {MAX_TABLE_CELLS} table cells, got {kk}·{cat.size}"
+        )
     log_den = np.logaddexp(eps, math.log(kk - 1))
     lp = np.full((cat.size, kk), -log_den)
     lp[np.arange(cat.size), cat] = eps - log_den
@@ -94,9 +95,7 @@ def _two_point_log_prob(t: np.ndarray, u: np.ndarray, eps: float) -> np.ndarray:
     return head - math.log1p(math.exp(-eps))
 
 
-def two_point(
-    epsilon: float, values: Any, *, low: float = 0.0, high: float = 1.0, name: str = ""
-) -> LikelihoodTable:
+def two_point(epsilon: float, values: Any, *, low: float = 0.0, high: float = 1.0, name: str = "") -> LikelihoodTable:
     """Two-point perturbation of a bounded value (Sec. 2.5, Eq. 5) as a table over the domain.
 
     ``values[x]`` is the query value v(x) ∈ [low, high]; outputs are ``(low, high)`` with
@@ -143,9 +142,7 @@ def mean_estimate(outputs: Any, *, epsilon: float, low: float = 0.0, high: float
     return lo + (hi - lo) * (f + (2 * f - 1) * math.exp(-eps))
 
 
-def running_example_query(
-    power: int, *, epsilon: float = math.log(1.5), domain_size: int = 11
-) -> LikelihoodTable:
+def running_example_query(power: int, *, epsilon: float = math.log(1.5), domain_size: int = 11) -> LikelihoodTable:
     """Query i of the running example: release ``t_i(x) = (x/(|D|−1))^i`` through Eq. 5 on [0, 1].
 
     Eq. 11 (the printed formula is garbled; this family reproduces every number of Examples 2

@@ -105,8 +105,9 @@ class _FilterBase(abc.ABC):
         top, bot = float(values.max()), float(values.min())
         return np.flatnonzero(values >= top - 2 * slack), np.flatnonzero(values <= bot + 2 * slack)
 
-    def _pairs_within(self, his: np.ndarray, los: np.ndarray, extra: list[float], bound: float,
-                      column: np.ndarray | None = None) -> bool:
+    def _pairs_within(
+        self, his: np.ndarray, los: np.ndarray, extra: list[float], bound: float, column: np.ndarray | None = None
+    ) -> bool:
         """Exactly: ln Λ(a) + column(a) − ln Λ(b) − column(b) + Σ extra ≤ bound for every a in his, b in los."""
         idx = np.union1d(his, los)
         terms = self._terms(idx)
@@ -183,9 +184,7 @@ class _FilterBase(abc.ABC):
         """
         tab = self._check(table)
         if not self.would_accept(tab):
-            raise QueryRejected(
-                "table: the filter rejects this query (budget would be exceeded for some output)"
-            )
+            raise QueryRejected("table: the filter rejects this query (budget would be exceeded for some output)")
         j = tab.output_index(output)
         col = tab.log_prob[:, j]
         if np.all(col == -np.inf):
@@ -245,9 +244,7 @@ class SimplifiedBayesianFilter(_FilterBase):
         if epsilon is not None:
             eps_q = _v.nonnegative("epsilon", epsilon, allow_inf=True)
             if eps_q < tight - _margin(DECLARED_ROUNDOFF, tight, tab.log_prob):
-                raise ValueError(
-                    f"epsilon must be ≥ the query's tight LDP level {tight!r}, got {eps_q!r}"
-                )
+                raise ValueError(f"epsilon must be ≥ the query's tight LDP level {tight!r}, got {eps_q!r}")
             options.append([eps_q])
         if any(math.isinf(sum(o)) for o in options):
             return False
@@ -273,9 +270,7 @@ class ApproximateBayesianFilter(_FilterBase):
 
     experimental = True
 
-    def __init__(
-        self, budget: float, delta: float, *, domain_size: int, tolerance: float = TOLERANCE
-    ) -> None:
+    def __init__(self, budget: float, delta: float, *, domain_size: int, tolerance: float = TOLERANCE) -> None:
         super().__init__(budget, domain_size=domain_size, tolerance=tolerance)
         self.delta = _v.probability("delta", delta, high_open=True)
         self.mode = "OI"

@@ -154,9 +154,7 @@ def _regression_query(kind: str, theta: Any, epsilon: float, low: float, high: f
     return RegressionQuery(kind, th, eps, lo, hi)
 
 
-def linear_regression_query(
-    theta: Any, *, epsilon: float, low: float = -1.0, high: float = 1.0
-) -> RegressionQuery:
+def linear_regression_query(theta: Any, *, epsilon: float, low: float = -1.0, high: float = 1.0) -> RegressionQuery:
     """Linear regression ``v = θ₀ + θ_{1:}·x`` through Eq. 5 on [low, high] (Sec. 5.3 (a))."""
     return _regression_query("linear", theta, epsilon, low, high)
 

@@ -25,8 +25,8 @@ def _vertices(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _group_loss_exact_linear(st: _Stack, lo: np.ndarray, hi: np.ndarray, verts: np.ndarray) -> float:
-    """Exact ℓ of a group of linear terms: min at a vertex, max a concave maximisation (Sec. 5.3 (a): ln Λ is concave).
-    """
+    """Exact ℓ of a group of linear terms: min at a vertex, max a concave maximisation (Sec. 5.3 (a): ln Λ is
+    concave)."""
     vals = st.f(verts @ st.A.T + st.c).sum(axis=1)
     mn = float(vals.min())
 
@@ -66,9 +66,7 @@ def _group_loss_multistart(
         order = np.argsort(sg * vals)[:n_start]
         best = float(np.min(sg * vals))
         for i in order:
-            res = optimize.minimize(
-                fun, probes[i], jac=True, method=_SUBSOLVER, bounds=list(zip(lo, hi, strict=True))
-            )
+            res = optimize.minimize(fun, probes[i], jac=True, method=_SUBSOLVER, bounds=list(zip(lo, hi, strict=True)))
             best = min(best, float(res.fun))
         out.append(best)
     return -out[1] - out[0]
@@ -154,9 +152,7 @@ class RegressionFilter:
     def submit(self, query: RegressionQuery, output: Any) -> float:
         """Commit an accepted query and its output (0/low or 1/high); returns the odometer."""
         if not self.would_accept(query):
-            raise QueryRejected(
-                "query: the filter rejects this query (budget would be exceeded for some output)"
-            )
+            raise QueryRejected("query: the filter rejects this query (budget would be exceeded for some output)")
         term = query.term(output)
         la = self.look_ahead(query)
         self.open_terms.append(term)

@@ -94,74 +94,135 @@ def _approx(eps: float, delta: float, req: Requirement) -> tuple[str, float, flo
 
 REGISTRY: tuple[Mechanism, ...] = (
     Mechanism(
-        "laplace", "adds Laplace noise of scale Δ/ε", answers=_NUMBERS, elsewhere=_NOT_SELECTION,
-        accuracy=_a.laplace_accuracy, solve=_a.solve_laplace, closed_form=True,
-        reason=_noise_reason("Laplace noise lands within {bound} with probability 1 − e^(−εθ/Δ); solved exactly."),
-        sample=_s.sample_laplace, ledger=lambda eps, delta, req: ("laplace", eps, 0.0)),
-    Mechanism(
-        "gaussian", "adds Gaussian noise calibrated exactly to (ε, δ)", answers=_NUMBERS,
-        elsewhere=_NOT_SELECTION, uses_delta=True, accuracy=_a.gaussian_accuracy, solve=_a.solve_gaussian,
+        "laplace",
+        "adds Laplace noise of scale Δ/ε",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        accuracy=_a.laplace_accuracy,
+        solve=_a.solve_laplace,
         closed_form=True,
-        reason=lambda req: (f"Needs σ = θ/z (z the {(1 + req.confidence) / 2:.4g}-quantile of the standard normal); "
-                            f"the smallest ε with δ(ε) ≤ {req.delta:g} for that σ (analytic Gaussian)."),
-        sample=_s.sample_gaussian, ledger=lambda eps, delta, req: ("gaussian", eps, delta)),
+        reason=_noise_reason("Laplace noise lands within {bound} with probability 1 − e^(−εθ/Δ); solved exactly."),
+        sample=_s.sample_laplace,
+        ledger=lambda eps, delta, req: ("laplace", eps, 0.0),
+    ),
     Mechanism(
-        "brdp", "redraws answers that land too far from the truth (budget recycling)",
-        answers=_NUMBERS, elsewhere=_NOT_SELECTION, uses_delta=True, accuracy=_a.brdp_accuracy("exact"),
-        solve=_a.solve_brdp_exact, details=_a.brdp_details("exact"),
-        reason=_noise_reason("Redraws answers outside {bound} (budget recycling); the smallest ε whose best plan "
-                             "reaches the confidence with δ checked by the exact accountant."),
-        sample=_s.sample_brdp_exact, ledger=_approx),
+        "gaussian",
+        "adds Gaussian noise calibrated exactly to (ε, δ)",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        uses_delta=True,
+        accuracy=_a.gaussian_accuracy,
+        solve=_a.solve_gaussian,
+        closed_form=True,
+        reason=lambda req: (
+            f"Needs σ = θ/z (z the {(1 + req.confidence) / 2:.4g}-quantile of the standard normal); "
+            f"the smallest ε with δ(ε) ≤ {req.delta:g} for that σ (analytic Gaussian)."
+        ),
+        sample=_s.sample_gaussian,
+        ledger=lambda eps, delta, req: ("gaussian", eps, delta),
+    ),
     Mechanism(
-        "brdp_paper", "budget recycling calibrated with the paper's own accountant",
-        answers=_NUMBERS, elsewhere=_NOT_SELECTION, accountant="paper", uses_delta=True,
-        accuracy=_a.brdp_accuracy("paper"), solve=_a.solve_brdp_paper, details=_a.brdp_details("paper"),
-        reason=_noise_reason("The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2), "
-                             "which can under-report δ."),
-        sample=_s.sample_brdp_paper, ledger=_approx),
+        "brdp",
+        "redraws answers that land too far from the truth (budget recycling)",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        uses_delta=True,
+        accuracy=_a.brdp_accuracy("exact"),
+        solve=_a.solve_brdp_exact,
+        details=_a.brdp_details("exact"),
+        reason=_noise_reason(
+            "Redraws answers outside {bound} (budget recycling); the smallest ε whose best plan "
+            "reaches the confidence with δ checked by the exact accountant."
+        ),
+        sample=_s.sample_brdp_exact,
+        ledger=_approx,
+    ),
     Mechanism(
-        "r2dp", "Laplace noise whose scale is itself drawn at random",
-        answers=_NUMBERS, elsewhere=_NOT_SELECTION, accuracy=_a.r2dp_accuracy(_a.R2DP_FAMILIES),
+        "brdp_paper",
+        "budget recycling calibrated with the paper's own accountant",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        accountant="paper",
+        uses_delta=True,
+        accuracy=_a.brdp_accuracy("paper"),
+        solve=_a.solve_brdp_paper,
+        details=_a.brdp_details("paper"),
+        reason=_noise_reason(
+            "The same search with the paper's accountant (Jiang et al. 2024, Alg. 1–2, Prop. 2), "
+            "which can under-report δ."
+        ),
+        sample=_s.sample_brdp_paper,
+        ledger=_approx,
+    ),
+    Mechanism(
+        "r2dp",
+        "Laplace noise whose scale is itself drawn at random",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        accuracy=_a.r2dp_accuracy(_a.R2DP_FAMILIES),
         details=_a.r2dp_details,
         solve=_a.solve_dominating_laplace(staircase_floor=True),
-        reason=_noise_reason("Laplace noise with a random scale: best of the paper's Gamma, uniform, "
-                             "truncated-normal laws and their combination (Laplace when none beats it)."),
-        sample=_s.sample_r2dp, ledger=_pure),
+        reason=_noise_reason(
+            "Laplace noise with a random scale: best of the paper's Gamma, uniform, "
+            "truncated-normal laws and their combination (Laplace when none beats it)."
+        ),
+        sample=_s.sample_r2dp,
+        ledger=_pure,
+    ),
     Mechanism(
-        "r2dp_two_point", "Laplace noise with one of two scales, chosen at random",
-        answers=_NUMBERS, elsewhere=_NOT_SELECTION, accuracy=_a.r2dp_accuracy(("two_point",)),
+        "r2dp_two_point",
+        "Laplace noise with one of two scales, chosen at random",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        accuracy=_a.r2dp_accuracy(("two_point",)),
         solve=_a.solve_dominating_laplace(staircase_floor=True),
         reason=_noise_reason("The best random Laplace scale of all: a law on two points."),
-        ledger=_pure),
+        ledger=_pure,
+    ),
     Mechanism(
-        "staircase", "the optimal ε-DP additive noise (Geng & Viswanath)", answers=_NUMBERS,
-        elsewhere=_NOT_SELECTION, accuracy=_a.staircase_accuracy, solve=_a.solve_dominating_laplace(False),
+        "staircase",
+        "the optimal ε-DP additive noise (Geng & Viswanath)",
+        answers=_NUMBERS,
+        elsewhere=_NOT_SELECTION,
+        accuracy=_a.staircase_accuracy,
+        solve=_a.solve_dominating_laplace(False),
         reason=_noise_reason("The optimal ε-DP additive noise for this target (Geng–Viswanath staircase)."),
-        ledger=_pure),
+        ledger=_pure,
+    ),
     Mechanism(
         "noise_reduction",
-        "starts very noisy and removes noise until the answer is accurate enough", answers=("relative",),
+        "starts very noisy and removes noise until the answer is accurate enough",
+        answers=("relative",),
         elsewhere="Noise reduction stops by a relative-error rule; choose the relative-error requirement.",
-        ledger=lambda eps, delta, req: ("pure", req.cap, 0.0)),
+        ledger=lambda eps, delta, req: ("pure", req.cap, 0.0),
+    ),
     Mechanism(
         "svt_exp",
         "sparse vector technique: exponential noise on the queries, threshold raised by the optimal correction",
-        answers=("topc",), elsewhere="SVT only says which queries are above a threshold; choose the top-c "
-        "requirement.", accuracy=_a.svt_accuracy("exponential"), solve=_a.solve_svt,
+        answers=("topc",),
+        elsewhere="SVT only says which queries are above a threshold; choose the top-c requirement.",
+        accuracy=_a.svt_accuracy("exponential"),
+        solve=_a.solve_svt,
         details=_a.svt_details("exponential"),
-        reason=_noise_reason("Exponential query noise, threshold raised by the optimal correction; {k} queries "
-                             "{theta} below are all rejected and the next one {theta} above is accepted."),
-        sample=_s.sample_svt_exp, ledger=_pure),
+        reason=_noise_reason(
+            "Exponential query noise, threshold raised by the optimal correction; {k} queries "
+            "{theta} below are all rejected and the next one {theta} above is accepted."
+        ),
+        sample=_s.sample_svt_exp,
+        ledger=_pure,
+    ),
     Mechanism(
-        "svt_laplace", "sparse vector technique with Laplace noise",
-        answers=("topc",), elsewhere="SVT only says which queries are above a threshold; choose the top-c "
-        "requirement.", accuracy=_a.svt_accuracy("laplace"), solve=_a.solve_svt,
+        "svt_laplace",
+        "sparse vector technique with Laplace noise",
+        answers=("topc",),
+        elsewhere="SVT only says which queries are above a threshold; choose the top-c requirement.",
+        accuracy=_a.svt_accuracy("laplace"),
+        solve=_a.solve_svt,
         details=_a.svt_details("laplace"),
         reason=_noise_reason("Laplace query noise and no correction (Lyu et al. 2017), same success event."),
-        ledger=_pure),
-    Mechanism(
-        "rr", "each person reports the truth or a coin flip (local model)",
-        sample=_s.sample_rr, ledger=_pure),
+        ledger=_pure,
+    ),
+    Mechanism("rr", "each person reports the truth or a coin flip (local model)", sample=_s.sample_rr, ledger=_pure),
 )
 
 _BY_ID = {m.id: m for m in REGISTRY}
@@ -198,14 +259,24 @@ def ids_for(use: str) -> tuple[str, ...]:
     """Ids of the mechanisms with a role: "negotiate" (a row in the budget tables), "audit" (a sampler),
     "ledger" (a release for the privacy ledger)."""
     use = _v.choice("use", use, ("negotiate", "audit", "ledger"))
-    has = {"negotiate": lambda m: m.negotiable, "audit": lambda m: m.sample is not None,
-           "ledger": lambda m: m.ledger is not None}[use]
+    has = {
+        "negotiate": lambda m: m.negotiable,
+        "audit": lambda m: m.sample is not None,
+        "ledger": lambda m: m.ledger is not None,
+    }[use]
     return tuple(m.id for m in REGISTRY if has(m))
 
 
 def release(
-    mechanism: str, epsilon: float, *, delta: float = 0.0, sensitivity: float = 1.0, compositions: int = 1,
-    cap: float = 50.0, label: str | None = None, source: str = "",
+    mechanism: str,
+    epsilon: float,
+    *,
+    delta: float = 0.0,
+    sensitivity: float = 1.0,
+    compositions: int = 1,
+    cap: float = 50.0,
+    label: str | None = None,
+    source: str = "",
 ) -> Release:
     """The ledger release of ``compositions`` runs of a mechanism calibrated at (ε, δ) for sensitivity Δ.
 
@@ -225,8 +296,14 @@ def release(
     build = {
         "laplace": lambda: laplace_release(d / e, sensitivity=d, compositions=compositions, label=text, source=source),
         "approx": lambda: approx_release(e, dd, compositions=compositions, label=text, source=source),
-        "gaussian": lambda: gaussian_release(_acct.gaussian_sigma(e, dd, sensitivity=d), sensitivity=d, delta=dd,
-                                             compositions=compositions, label=text, source=source),
+        "gaussian": lambda: gaussian_release(
+            _acct.gaussian_sigma(e, dd, sensitivity=d),
+            sensitivity=d,
+            delta=dd,
+            compositions=compositions,
+            label=text,
+            source=source,
+        ),
         "pure": lambda: pure_release(e, compositions=compositions, label=text, source=source),
     }[kind]
     return build()

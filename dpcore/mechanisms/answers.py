@@ -54,17 +54,20 @@ def gaussian_accuracy(eps: float, req: Requirement) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
-def _brdp_plan_cached(eps: float, delta: float, sensitivity: float, bound: float, kernel: _brdp.Kernel,
-                      accountant: _Accountant) -> _brdp.BRDPPlan:
+def _brdp_plan_cached(
+    eps: float, delta: float, sensitivity: float, bound: float, kernel: _brdp.Kernel, accountant: _Accountant
+) -> _brdp.BRDPPlan:
     """brdp.optimize memoised by its scalars (a bisection and the reverse table ask for the same plans again)."""
-    return _brdp.optimize(epsilon=eps, delta=delta, sensitivity=sensitivity, theta=bound, kernel=kernel,
-                          accountant=accountant)
+    return _brdp.optimize(
+        epsilon=eps, delta=delta, sensitivity=sensitivity, theta=bound, kernel=kernel, accountant=accountant
+    )
 
 
 def brdp_plan(eps: float, req: Requirement, accountant: _Accountant) -> _brdp.BRDPPlan:
     """The optimised BR-DP plan at ε for this requirement (memoised)."""
-    return _brdp_plan_cached(float(eps), float(req.delta), float(req.sensitivity), float(req.bound), req.kernel,
-                             accountant)
+    return _brdp_plan_cached(
+        float(eps), float(req.delta), float(req.sensitivity), float(req.bound), req.kernel, accountant
+    )
 
 
 def brdp_accuracy(accountant: _Accountant) -> Callable[[float, Requirement], float]:
@@ -109,10 +112,14 @@ def staircase_accuracy(eps: float, req: Requirement) -> float:
 def svt_success(eps: float, req: Requirement, noise: str) -> tuple[float, float]:
     """(exact shared-threshold success probability, threshold correction r) of SVT at ε."""
     sp = _svt.split_budget(eps, c=req.c, noise=noise, sensitivity=req.sensitivity)
-    r = (_svt.correction_term(sp.threshold_scale, sp.query_scale, k=req.k, alpha=req.theta).r
-         if noise == "exponential" else 0.0)
-    p = _svt.shared_success_probability(r, k=req.k, alpha=req.theta, threshold_scale=sp.threshold_scale,
-                                        query_scale=sp.query_scale, query_noise=noise)
+    r = (
+        _svt.correction_term(sp.threshold_scale, sp.query_scale, k=req.k, alpha=req.theta).r
+        if noise == "exponential"
+        else 0.0
+    )
+    p = _svt.shared_success_probability(
+        r, k=req.k, alpha=req.theta, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale, query_noise=noise
+    )
     return min(1.0, max(0.0, float(p))), float(r)  # the quadrature can overshoot 1 by ~1e-15
 
 
@@ -139,8 +146,9 @@ def meets(acc: Callable[[float], float], eps: float, p: float) -> bool:
     return eps > 0 and math.isfinite(eps) and _accuracy_or_nan(acc, eps) >= p
 
 
-def smallest_epsilon(acc: Callable[[float], float], p: float, cap: float, lo: float, hi: float, *,
-                     costly: bool = False) -> float:
+def smallest_epsilon(
+    acc: Callable[[float], float], p: float, cap: float, lo: float, hi: float, *, costly: bool = False
+) -> float:
     """Smallest ε ≤ cap with acc(ε) ≥ p (acc non-decreasing), to a relative RTOL: bracket, then a root search.
 
     ``lo`` and ``hi`` are a guess of the bracket; any positive guess works (non-positive or non-finite guesses
@@ -171,6 +179,7 @@ def _root_in_bracket(acc: Callable[[float], float], p: float, lo: float, hi: flo
     accuracy (a BR-DP plan optimisation) is evaluated 8–12 times instead of 20. Bisection finishes the job in
     the rare case the search stops short (e.g. an accuracy that cannot be computed inside the bracket).
     """
+
     def gap(x: np.ndarray) -> np.ndarray:
         out = np.empty(np.shape(x))
         for i, xi in np.ndenumerate(x):
@@ -178,8 +187,11 @@ def _root_in_bracket(acc: Callable[[float], float], p: float, lo: float, hi: flo
             out[i] = a - p if a >= p or a < p else -1.0  # acc ≥ p exactly where meets() holds; NaN fails
         return out
 
-    res = elementwise.find_root(gap, (math.log(lo), math.log(hi)),
-                                tolerances={"xatol": math.log1p(RTOL), "xrtol": 0.0, "fatol": 0.0, "frtol": 0.0})
+    res = elementwise.find_root(
+        gap,
+        (math.log(lo), math.log(hi)),
+        tolerances={"xatol": math.log1p(RTOL), "xrtol": 0.0, "fatol": 0.0, "frtol": 0.0},
+    )
     ends = sorted(zip((float(x) for x in res.bracket), (float(f) for f in res.f_bracket), strict=True))
     (x_lo, f_lo), (x_hi, f_hi) = ends
     if f_hi >= 0 and f_lo < 0:
@@ -226,6 +238,7 @@ def solve_dominating_laplace(staircase_floor: bool) -> Callable[[Requirement, Ca
     When they do not beat Laplace just below its closed-form ε, that ε is theirs (θ a multiple of Δ, or small
     ε). Otherwise bisect between a lower end (the staircase's ε for R²DP, which no ε-DP noise beats) and Laplace's.
     """
+
     def solve(req: Requirement, acc: Callable[[float], float]) -> float:
         eps_lap = laplace_epsilon(req)
         p = req.confidence
@@ -235,6 +248,7 @@ def solve_dominating_laplace(staircase_floor: bool) -> Callable[[Requirement, Ca
         if staircase_floor:
             lo = 0.999 * smallest_epsilon(lambda e: staircase_accuracy(e, req), p, req.cap, eps_lap / 64, eps_lap)
         return smallest_epsilon(acc, p, req.cap, lo, eps_lap * 1.001)
+
     return solve
 
 
@@ -277,7 +291,12 @@ class NoiseReductionCost:
 
 
 def noise_reduction_cost(
-    *, alpha: float, value: float, sensitivity: float = 1.0, cap: float = 50.0, n_runs: int = 2000,
+    *,
+    alpha: float,
+    value: float,
+    sensitivity: float = 1.0,
+    cap: float = 50.0,
+    n_runs: int = 2000,
     rng: np.random.Generator | int | None = 0,
 ) -> NoiseReductionCost:
     """Expected ex-post ε of Laplace noise reduction stopped by the relative-error rule (Monte Carlo).
@@ -314,17 +333,23 @@ def noise_reduction_cost(
 
 def brdp_details(accountant: _Accountant) -> Callable[[float, Requirement, bool], dict]:
     """The plan's split, its exact δ and whether the stated δ holds (the paper's accountant can under-report it)."""
+
     def details(eps: float, req: Requirement, forward: bool) -> dict:
         plan = brdp_plan(eps, req, accountant)
         ratio = plan.exact_delta / req.delta
-        warn = (f"{ratio:.3g}× the stated δ: the paper's accountant under-reports the privacy loss"
-                if not plan.sound else "")
+        warn = (
+            f"{ratio:.3g}× the stated δ: the paper's accountant under-reports the privacy loss"
+            if not plan.sound
+            else ""
+        )
         if forward:
-            note = (f"ε_y = {plan.epsilon_y:.4g}, q = {plan.q:.4g}; exact δ of this plan = {plan.exact_delta:.3g}"
-                    + (f" — {warn}" if warn else ""))
+            note = f"ε_y = {plan.epsilon_y:.4g}, q = {plan.q:.4g}; exact δ of this plan = {plan.exact_delta:.3g}" + (
+                f" — {warn}" if warn else ""
+            )
         else:
             note = f"exact δ = {plan.exact_delta:.3g} ({warn})" if warn else ""
         return {"exact_delta": plan.exact_delta, "sound": plan.sound, "note": note}
+
     return details
 
 
@@ -338,4 +363,5 @@ def svt_details(noise: str) -> Callable[[float, Requirement, bool], dict]:
             return {}
         r = svt_success(eps, req, noise)[1]
         return {"note": f"threshold correction r = {r:.4g}; margin θ = {req.theta:g}, c = {req.c}, k = {req.k}"}
+
     return details

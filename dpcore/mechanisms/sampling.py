@@ -49,9 +49,16 @@ class Sample:
 
 def sample_laplace(s: AuditSettings, g: np.random.Generator) -> Sample:
     b = accounting.laplace_scale(s.epsilon, sensitivity=s.sensitivity, delta=s.delta)
-    return Sample(g.laplace(0.0, b, s.n), g.laplace(s.sensitivity, b, s.n), s.epsilon, s.delta, False, None,
-                  f"Laplace noise b = {b:.4g} on a true answer 0 vs Δ = {s.sensitivity:g}",
-                  exact_delta=float(accounting.laplace_delta(s.epsilon, scale=b, sensitivity=s.sensitivity)))
+    return Sample(
+        g.laplace(0.0, b, s.n),
+        g.laplace(s.sensitivity, b, s.n),
+        s.epsilon,
+        s.delta,
+        False,
+        None,
+        f"Laplace noise b = {b:.4g} on a true answer 0 vs Δ = {s.sensitivity:g}",
+        exact_delta=float(accounting.laplace_delta(s.epsilon, scale=b, sensitivity=s.sensitivity)),
+    )
 
 
 def _need_delta(s: AuditSettings, what: str) -> None:
@@ -62,32 +69,62 @@ def _need_delta(s: AuditSettings, what: str) -> None:
 def sample_gaussian(s: AuditSettings, g: np.random.Generator) -> Sample:
     _need_delta(s, "the Gaussian mechanism")
     sd = accounting.gaussian_sigma(s.epsilon, s.delta, sensitivity=s.sensitivity)
-    return Sample(g.normal(0.0, sd, s.n), g.normal(s.sensitivity, sd, s.n), s.epsilon, s.delta, False, None,
-                  f"Gaussian noise σ = {sd:.4g} (analytic) on 0 vs Δ = {s.sensitivity:g}",
-                  exact_delta=float(accounting.gaussian_delta(s.epsilon, sigma=sd, sensitivity=s.sensitivity)))
+    return Sample(
+        g.normal(0.0, sd, s.n),
+        g.normal(s.sensitivity, sd, s.n),
+        s.epsilon,
+        s.delta,
+        False,
+        None,
+        f"Gaussian noise σ = {sd:.4g} (analytic) on 0 vs Δ = {s.sensitivity:g}",
+        exact_delta=float(accounting.gaussian_delta(s.epsilon, sigma=sd, sensitivity=s.sensitivity)),
+    )
 
 
 def _sample_brdp(s: AuditSettings, g: np.random.Generator, plan: brdp.BRDPPlan, who: str, paper: bool) -> Sample:
     kw: dict[str, Any] = dict(kernel="gaussian", scale=plan.scale, theta=s.theta, q=plan.q)
     x = brdp.sample_outputs(s.n, center=0.0, rng=g, **kw)
     y = brdp.sample_outputs(s.n, center=s.sensitivity, rng=g, **kw)
-    setting = (f"BR-DP, Gaussian kernel σ = {plan.scale:.4g}, θ = {s.theta:g}, q = {plan.q:.4g} from {who}; "
-               f"centre 0 vs Δ = {s.sensitivity:g}")
-    return Sample(x, y, s.epsilon, s.delta, False, None, setting, exact_delta=plan.exact_delta,
-                  paper_delta=plan.paper_delta if paper else math.nan)
+    setting = (
+        f"BR-DP, Gaussian kernel σ = {plan.scale:.4g}, θ = {s.theta:g}, q = {plan.q:.4g} from {who}; "
+        f"centre 0 vs Δ = {s.sensitivity:g}"
+    )
+    return Sample(
+        x,
+        y,
+        s.epsilon,
+        s.delta,
+        False,
+        None,
+        setting,
+        exact_delta=plan.exact_delta,
+        paper_delta=plan.paper_delta if paper else math.nan,
+    )
 
 
 def sample_brdp_exact(s: AuditSettings, g: np.random.Generator) -> Sample:
     _need_delta(s, "BR-DP")
-    plan = brdp.optimize(epsilon=s.epsilon, delta=s.delta, sensitivity=s.sensitivity, theta=s.theta,
-                         kernel="gaussian", accountant="exact")
+    plan = brdp.optimize(
+        epsilon=s.epsilon,
+        delta=s.delta,
+        sensitivity=s.sensitivity,
+        theta=s.theta,
+        kernel="gaussian",
+        accountant="exact",
+    )
     return _sample_brdp(s, g, plan, "the exact accountant", paper=False)
 
 
 def sample_brdp_paper(s: AuditSettings, g: np.random.Generator) -> Sample:
     _need_delta(s, "BR-DP")
-    plan = brdp.make_plan(epsilon=s.epsilon, delta=s.delta, sensitivity=s.sensitivity, theta=s.theta,
-                          kernel="gaussian", epsilon_y=s.epsilon_y_ratio * s.epsilon)
+    plan = brdp.make_plan(
+        epsilon=s.epsilon,
+        delta=s.delta,
+        sensitivity=s.sensitivity,
+        theta=s.theta,
+        kernel="gaussian",
+        epsilon_y=s.epsilon_y_ratio * s.epsilon,
+    )
     return _sample_brdp(s, g, plan, "the paper's accountant (Alg. 1)", paper=True)
 
 
@@ -114,8 +151,10 @@ def sample_svt_exp(s: AuditSettings, g: np.random.Generator) -> Sample:
     sp, r, a, a2 = svt_setup(s.epsilon, s.sensitivity)
     x = svt_outputs(a, split=sp, correction=r, n=s.n, rng=g)
     y = svt_outputs(a2, split=sp, correction=r, n=s.n, rng=g)
-    setting = (f"SVT with exponential noise, c = 1, threshold 0, correction r = {r:.3g}; answers D = ({a[0]:.3g}, "
-               f"{a[1]:.3g}) vs D′ = ({a2[0]:.3g}, {a2[1]:.3g}) (one up, one down: the non-monotonic worst case)")
+    setting = (
+        f"SVT with exponential noise, c = 1, threshold 0, correction r = {r:.3g}; answers D = ({a[0]:.3g}, "
+        f"{a[1]:.3g}) vs D′ = ({a2[0]:.3g}, {a2[1]:.3g}) (one up, one down: the non-monotonic worst case)"
+    )
     return Sample(x, y, sp.total_epsilon(), 0.0, True, ("⊤ at query 1", "⊤ at query 2", "no ⊤"), setting)
 
 
@@ -123,8 +162,9 @@ def sample_r2dp(s: AuditSettings, g: np.random.Generator) -> Sample:
     law = r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=s.epsilon, sensitivity=s.sensitivity)))
     x = r2dp.sample_noise(s.n, law, g)
     y = s.sensitivity + r2dp.sample_noise(s.n, law, g)
-    setting = (f"R²DP, inverse Laplace scale 1/b ~ Gamma(k = 2, θ = {law.theta:.4g}), noise on 0 vs "
-               f"Δ = {s.sensitivity:g}")
+    setting = (
+        f"R²DP, inverse Laplace scale 1/b ~ Gamma(k = 2, θ = {law.theta:.4g}), noise on 0 vs Δ = {s.sensitivity:g}"
+    )
     return Sample(x, y, r2dp.epsilon(law, sensitivity=s.sensitivity), 0.0, False, None, setting)
 
 
@@ -133,5 +173,12 @@ def sample_rr(s: AuditSettings, g: np.random.Generator) -> Sample:
     p = table.probabilities
     x = (g.random(s.n) < p[0, 1]).astype(float)
     y = (g.random(s.n) < p[1, 1]).astype(float)
-    return Sample(x, y, table.epsilon, 0.0, True, ("report 0", "report 1"),
-                  f"binary randomized response, keep the truth w.p. {p[0, 0]:.4g}; x = 0 vs x = 1")
+    return Sample(
+        x,
+        y,
+        table.epsilon,
+        0.0,
+        True,
+        ("report 0", "report 1"),
+        f"binary randomized response, keep the truth w.p. {p[0, 0]:.4g}; x = 0 vs x = 1",
+    )

@@ -14,7 +14,6 @@ MAX_PATHS = 10_000_000
 MAX_SUPPORT = 10_000_000
 
 
-
 def _grid(name: str, epsilons: Any) -> np.ndarray:
     """A strictly increasing, positive, finite 1-d grid of noise levels (ValueError naming ``name`` otherwise)."""
     arr = _v.real_array(name, epsilons, allow_inf=False)

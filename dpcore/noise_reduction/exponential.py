@@ -15,8 +15,6 @@ from dpcore import _validate as _v
 __all__ = ["em_rho", "exponential_mechanism"]
 
 
-
-
 def em_rho(epsilon: Any, *, neighbours: str = "add_remove") -> np.ndarray | float:
     """zCDP cost of the exponential mechanism P(j) ∝ exp(ε·u_j/Δ) (Cesar–Rogers bounded range).
 

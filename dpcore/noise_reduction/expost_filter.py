@@ -52,7 +52,6 @@ class ExPostFilter(_Ledger):
         self._delta = _RunningTotal()
         self._open: dict[str, Any] | None = None
 
-
     @property
     def remaining_epsilon(self) -> float:
         """Ex-post ε still available, clamped at 0."""
@@ -64,9 +63,7 @@ class ExPostFilter(_Ledger):
         return (self.epsilon, self.delta)
 
     def _fits(self, e: float, d: float) -> bool:
-        return _fits(self._eps, e, self.epsilon, self.tol) and (
-            d == 0.0 or _fits(self._delta, d, self.delta, self.tol)
-        )
+        return _fits(self._eps, e, self.epsilon, self.tol) and (d == 0.0 or _fits(self._delta, d, self.delta, self.tol))
 
     def can_start(self, *, epsilon_max: float, delta: float = 0.0) -> bool:
         """May a mechanism with worst-case ex-post loss ``epsilon_max`` and failure ``delta`` start?"""
@@ -82,8 +79,14 @@ class ExPostFilter(_Ledger):
             raise ValueError("epsilon_max: a mechanism is already running; charge it first")
         if not self._fits(e, d):
             self._log(
-                mechanism="ex_post", label=str(label), status="refused", epsilon_max=e, delta=d, charge=0.0,
-                spent=self.epsilon_spent, remaining=self.remaining_epsilon,
+                mechanism="ex_post",
+                label=str(label),
+                status="refused",
+                epsilon_max=e,
+                delta=d,
+                charge=0.0,
+                spent=self.epsilon_spent,
+                remaining=self.remaining_epsilon,
             )
             raise BudgetExceeded(
                 f"epsilon_max = {e:g} exceeds the remaining ex-post budget {self.remaining_epsilon:g}"
@@ -93,8 +96,14 @@ class ExPostFilter(_Ledger):
         if d:
             self._delta.add(d)
         self._log(
-            mechanism="ex_post", label=str(label), status="started", epsilon_max=e, delta=d, charge=0.0,
-            spent=self.epsilon_spent, remaining=self.remaining_epsilon,
+            mechanism="ex_post",
+            label=str(label),
+            status="started",
+            epsilon_max=e,
+            delta=d,
+            charge=0.0,
+            spent=self.epsilon_spent,
+            remaining=self.remaining_epsilon,
         )
 
     def charge(self, epsilon_stop: float, *, label: str | None = None) -> float:
@@ -111,8 +120,15 @@ class ExPostFilter(_Ledger):
         self._open = None
         self._eps.add(es)
         self._log(
-            mechanism="ex_post", label=lab, status="accepted", epsilon_max=em, epsilon_stop=es, delta=d,
-            charge=es, spent=self.epsilon_spent, remaining=self.remaining_epsilon,
+            mechanism="ex_post",
+            label=lab,
+            status="accepted",
+            epsilon_max=em,
+            epsilon_stop=es,
+            delta=d,
+            charge=es,
+            spent=self.epsilon_spent,
+            remaining=self.remaining_epsilon,
         )
         return self.remaining_epsilon
 
@@ -141,7 +157,9 @@ class ExPostFilter(_Ledger):
         if not isinstance(data, dict):
             raise ValueError("data must be a dict produced by to_dict()")
         f = cls(
-            data["epsilon"], data.get("delta", 0.0), tol=data.get("tol", _TOL),
+            data["epsilon"],
+            data.get("delta", 0.0),
+            tol=data.get("tol", _TOL),
             record=data.get("record", True),
         )
         f._eps = _restore(data, "epsilon_spent")

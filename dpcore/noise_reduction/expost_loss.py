@@ -27,8 +27,6 @@ __all__ = [
 ]
 
 
-
-
 def brownian_loss(
     release: Any, *, epsilon: Any, value: Any, neighbour: Any, sensitivity: float = 1.0
 ) -> np.ndarray | float:
@@ -68,8 +66,10 @@ def brownian_loss_vector(
     fx = _v.real_array("value", value, low=-big, high=big, allow_inf=False)
     fxp = _v.real_array("neighbour", neighbour, low=-big, high=big, allow_inf=False)
     if fx.ndim != 1 or fxp.shape != fx.shape or y.shape[-1:] != fx.shape:
-        raise ValueError(f"value and neighbour must be vectors of the release's last dimension, got {fx.shape}, "
-                         f"{fxp.shape} and {y.shape}")
+        raise ValueError(
+            f"value and neighbour must be vectors of the release's last dimension, got {fx.shape}, "
+            f"{fxp.shape} and {y.shape}"
+        )
     eps = _v.real_array("epsilon", epsilon, low=0.0, high=big, allow_inf=False)
     sens = _v.scale("sensitivity", sensitivity)
     r = eps / sens
@@ -104,9 +104,7 @@ def psi(v: Any, *, gamma: float, delta: float) -> np.ndarray | float:
     return out if out.ndim else float(out)
 
 
-def brownian_expost_bound(
-    v: Any, *, gamma: float, delta: float, variant: str = "corrected"
-) -> np.ndarray | float:
+def brownian_expost_bound(v: Any, *, gamma: float, delta: float, variant: str = "corrected") -> np.ndarray | float:
     """Ex-post loss bound for Brownian noise reductions with V = Σ ε_{i,T_i}² (Thm 5).
 
     The printed Thm 5 omits the drift, ℰ = ψ(V) (``variant="as_printed"``, unsound); the sound bound (default) is
@@ -198,8 +196,9 @@ def filter_losses(
     return pd.DataFrame({"loss": loss, "spent": r - rem, "rounds": rounds, "bm_rounds": bm_rounds})
 
 
-def _first_stops(y: float, alpha: float, s0: float, top: np.ndarray, u: np.ndarray,
-                 xi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _first_stops(
+    y: float, alpha: float, s0: float, top: np.ndarray, u: np.ndarray, xi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Level s_T and noise Z_T where each of the rounds' Brownian noise reductions stops (Def. 4.4, the
     relative-error rule of Section 7; the last level if it never fires), for :func:`filter_losses`.
 

@@ -138,7 +138,7 @@ class _RunningTotal:
             self._sum = ExactSum(float(value), float(residual))
 
     def add(self, x: float | tuple[float, ...]) -> None:
-        for v in (x if isinstance(x, tuple) else (x,)):
+        for v in x if isinstance(x, tuple) else (x,):
             self._sum.add(v)
 
     @property

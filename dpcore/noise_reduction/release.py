@@ -30,8 +30,6 @@ from dpcore.noise_reduction.stopping_rule import _stop_mask, _stop_scalar
 __all__ = ["NoiseReductionRelease", "release_with_stopping", "release_many", "cost_comparison"]
 
 
-
-
 @dataclass(frozen=True)
 class NoiseReductionRelease:
     """Outcome of one noise-reduction release (Brownian or Laplace) with a stopping rule.

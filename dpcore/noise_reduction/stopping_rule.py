@@ -16,8 +16,6 @@ from dpcore import _validate as _v
 __all__ = ["relative_error_stop"]
 
 
-
-
 def _stop_mask(yhat: np.ndarray, sigma: np.ndarray, alpha: float) -> np.ndarray:
     """1−α < |(ŷ+σ)/(ŷ−σ)| ≤ 1+α and |ŷ| > σ, written without division (|ŷ−σ| > 0 there)."""
     num = np.abs(yhat + sigma)
@@ -34,9 +32,7 @@ def _stop_scalar(yhat: float, sigma: float, alpha: float) -> bool:
     return abs(yhat) > sigma and (1.0 - alpha) * den < num <= (1.0 + alpha) * den
 
 
-def relative_error_stop(
-    release: Any, epsilon: Any, *, alpha: float, sensitivity: float = 1.0
-) -> np.ndarray | bool:
+def relative_error_stop(release: Any, epsilon: Any, *, alpha: float, sensitivity: float = 1.0) -> np.ndarray | bool:
     """Relative-error stopping rule of Section 7: stop once 1−α < |(ŷ+σ)/(ŷ−σ)| ≤ 1+α and |ŷ| > σ.
 
     σ = Δ/ε is the noise std at the current level. It uses only the released value and its level

@@ -78,7 +78,6 @@ class PrivacyFilter(_Ledger):
         self._delta = _RunningTotal()
         self._open: dict[str, Any] | None = None
 
-
     @classmethod
     def from_rho(cls, rho: float, *, delta: float = 1e-6, record: bool = True, **kw: Any) -> PrivacyFilter:
         """A filter whose zCDP budget is exactly ``rho`` (ε = ρ + 2√(ρ ln(1/δ)) for the given δ'')."""
@@ -134,9 +133,7 @@ class PrivacyFilter(_Ledger):
         )
 
     # ---- decisions -----------------------------------------------------------------------------
-    def can_start(
-        self, *, rho: float | None = None, epsilon_max: float | None = None, delta: float = 0.0
-    ) -> bool:
+    def can_start(self, *, rho: float | None = None, epsilon_max: float | None = None, delta: float = 0.0) -> bool:
         """May this mechanism start? Give ``rho`` (zCDP mechanism) or ``epsilon_max`` (noise reduction).
 
         Thm 2 look-ahead / condition (4): its worst-case charge must fit the remaining budget.
@@ -155,9 +152,7 @@ class PrivacyFilter(_Ledger):
         if rho is not None:
             return _nonneg("rho", rho), d
         if not self._allow_nr:
-            raise ValueError(
-                f"epsilon_max: noise-reduction mechanisms are not allowed in a {self.kind} filter"
-            )
+            raise ValueError(f"epsilon_max: noise-reduction mechanisms are not allowed in a {self.kind} filter")
         e = _pos("epsilon_max", epsilon_max)
         return half_square_terms(e), d  # ε_max²/2 exactly, as floats whose sum it is
 
@@ -178,15 +173,24 @@ class PrivacyFilter(_Ledger):
             self._refuse(
                 f"rho = {r:g} exceeds the remaining budget {self.remaining_rho:g}"
                 + (f" (or delta {d:g} > remaining {self.remaining_delta:g})" if d else ""),
-                mechanism="zcdp", label=str(label), rho=r, delta=d,
+                mechanism="zcdp",
+                label=str(label),
+                rho=r,
+                delta=d,
             )
         self._rho.add(r)
         if d:
             self._delta.add(d)
         if self.record:
             self._log(
-                mechanism="zcdp", label=str(label), status="accepted", rho=r, delta=d, charge=r,
-                spent=self.rho_spent, remaining=self.remaining_rho,
+                mechanism="zcdp",
+                label=str(label),
+                status="accepted",
+                rho=r,
+                delta=d,
+                charge=r,
+                spent=self.rho_spent,
+                remaining=self.remaining_rho,
             )
         else:
             self._steps += 1
@@ -205,12 +209,21 @@ class PrivacyFilter(_Ledger):
         if not self._fits(terms, 0.0):
             self._refuse(
                 f"epsilon_max = {e:g} needs rho = {w:g} > remaining {self.remaining_rho:g}",
-                mechanism="noise_reduction", label=str(label), rho=w, epsilon_max=e,
+                mechanism="noise_reduction",
+                label=str(label),
+                rho=w,
+                epsilon_max=e,
             )
         self._open = {"epsilon_max": e, "rho": w, "label": str(label)}
         self._log(
-            mechanism="noise_reduction", label=str(label), status="started", rho=w, epsilon_max=e,
-            charge=0.0, spent=self.rho_spent, remaining=self.remaining_rho,
+            mechanism="noise_reduction",
+            label=str(label),
+            status="started",
+            rho=w,
+            epsilon_max=e,
+            charge=0.0,
+            spent=self.rho_spent,
+            remaining=self.remaining_rho,
         )
 
     def charge_noise_reduction(
@@ -239,8 +252,15 @@ class PrivacyFilter(_Ledger):
         self._open = None
         self._rho.add(half_square_terms(es))
         self._log(
-            mechanism="noise_reduction", label=lab, status="accepted", rho=c, epsilon_max=em,
-            epsilon_stop=es, charge=c, spent=self.rho_spent, remaining=self.remaining_rho,
+            mechanism="noise_reduction",
+            label=lab,
+            status="accepted",
+            rho=c,
+            epsilon_max=em,
+            epsilon_stop=es,
+            charge=c,
+            spent=self.rho_spent,
+            remaining=self.remaining_rho,
         )
         return self.remaining_rho
 
@@ -263,13 +283,17 @@ class PrivacyFilter(_Ledger):
         grid = _grid("epsilons", epsilons)
         self.start_noise_reduction(float(grid[-1]), label=label)
         try:
-            res = release_with_stopping(
-                value, epsilons=grid, alpha=alpha, sensitivity=sensitivity, rng=rng
-            )
+            res = release_with_stopping(value, epsilons=grid, alpha=alpha, sensitivity=sensitivity, rng=rng)
         except Exception:
             self._open = None  # nothing was released: withdraw the admission
-            self._log(mechanism="noise_reduction", label=str(label), status="withdrawn", charge=0.0,
-                      spent=self.rho_spent, remaining=self.remaining_rho)
+            self._log(
+                mechanism="noise_reduction",
+                label=str(label),
+                status="withdrawn",
+                charge=0.0,
+                spent=self.rho_spent,
+                remaining=self.remaining_rho,
+            )
             raise
         self.charge_noise_reduction(res.epsilon_stop)
         return res
@@ -303,8 +327,11 @@ class PrivacyFilter(_Ledger):
         if not isinstance(data, dict):
             raise ValueError("data must be a dict produced by to_dict()")
         f = cls(
-            data["epsilon"], data["delta"], delta_mechanisms=data.get("delta_mechanisms", 0.0),
-            variant=data.get("variant", "corrected"), tol=data.get("tol", _TOL),
+            data["epsilon"],
+            data["delta"],
+            delta_mechanisms=data.get("delta_mechanisms", 0.0),
+            variant=data.get("variant", "corrected"),
+            tol=data.get("tol", _TOL),
             record=data.get("record", True),
         )
         f.rho_budget = _v.positive("rho_budget", data.get("rho_budget", f.rho_budget))

@@ -27,8 +27,6 @@ from dpcore.noise_reduction.unified_filter import PrivacyFilter, ZCDPFilter
 __all__ = ["zipf_probabilities", "zipf_trials", "zipf_experiment"]
 
 
-
-
 def zipf_probabilities(a: float = 0.75, support: int = 300) -> np.ndarray:
     """Zipf probabilities p_k ∝ k^(−a) on {1..support} (a may be < 1; Section 7.2, Figure 2)."""
     aa = _v.nonnegative("a", a)
@@ -82,7 +80,14 @@ def _zipf_trial(
             flt.charge_noise_reduction(math.sqrt(s_t))
         else:
             _, ok, _, draws = _doubling_run(
-                y, alpha, s_min, math.inf, flt.remaining_rho, 1.0, gen, charge=flt.charge_zcdp,
+                y,
+                alpha,
+                s_min,
+                math.inf,
+                flt.remaining_rho,
+                1.0,
+                gen,
+                charge=flt.charge_zcdp,
                 left=lambda: flt.remaining_rho,
             )
             yhat = draws[-1] if draws else math.nan

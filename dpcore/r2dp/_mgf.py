@@ -46,8 +46,8 @@ _S_COEF_LIST = [float(v) for v in _S_COEF]
 
 
 def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
-    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h = half-width.
-    """
+    """log M^{(n)}(t) of Uniform(a, b) on u (Thm 4.7), stably: M(t) = e^{tc} sinh(th)/(th), c = centre, h =
+    half-width."""
     t = np.asarray(t, dtype=float)
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -96,8 +96,9 @@ def _uniform_logd(t: Any, n: int, a: Any, b: Any) -> np.ndarray:
         ob = np.broadcast_to(out, shape).ravel().copy()
         for i in np.nonzero(tb > 0)[0]:
             ti, ai, bi = float(tb[i]), float(ab[i]), float(bb[i])
-            val = integrate.quad(lambda u, ti=ti, bi=bi: u**n * math.exp(ti * (u - bi)), ai, bi,
-                                 epsabs=0, epsrel=1e-13)[0]
+            val = integrate.quad(
+                lambda u, ti=ti, bi=bi: u**n * math.exp(ti * (u - bi)), ai, bi, epsabs=0, epsrel=1e-13
+            )[0]
             ob[i] = math.log(val) + ti * bi - math.log(bi - ai)
         out = ob.reshape(shape)
     return out

@@ -55,8 +55,9 @@ class _MaxFev(Exception):
     pass
 
 
-def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
-                 initial_simplex: Any = None) -> tuple[np.ndarray, float]:
+def _nelder_mead(
+    fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int, initial_simplex: Any = None
+) -> tuple[np.ndarray, float]:
     """Pure-Python replica of ``scipy.optimize.minimize(method="Nelder-Mead")`` (non-adaptive, no bounds, maxfev
     only): same simplex, same steps, same order of operations, so the same iterates — without scipy's per-step
     numpy overhead, which costs more than these objectives (bench/results-where-time-goes.md). Returns (x, fun) as
@@ -99,8 +100,9 @@ def _nelder_mead(fun: Any, x0: Any, *, xatol: float, fatol: float, maxfev: int,
     while calls[0] < maxfev:
         try:
             s0, f0 = sim[0], fsim[0]
-            if (all(abs(sim[j][i] - s0[i]) <= xatol for j in range(1, n + 1) for i in rng_n)
-                    and all(abs(f0 - fsim[j]) <= fatol for j in range(1, n + 1))):
+            if all(abs(sim[j][i] - s0[i]) <= xatol for j in range(1, n + 1) for i in rng_n) and all(
+                abs(f0 - fsim[j]) <= fatol for j in range(1, n + 1)
+            ):
                 break
             xbar = list(sim[0])
             for j in range(1, n):
@@ -172,8 +174,7 @@ def _scale_root_newton(logmp12: Any, eps: float, dq: float, s_guess: Any, maxit:
             lo_ = np.where(f < 0, x, lo_)
             step = np.where(f == 0, 0.0, f / d)
             af = np.abs(f)
-            done = (((np.abs(step) <= 1e-8) & (af <= 1e-7) & (af <= 1e-3 * prev))
-                    | (af <= 1e-15))
+            done = ((np.abs(step) <= 1e-8) & (af <= 1e-7) & (af <= 1e-3 * prev)) | (af <= 1e-15)
             xn = x - step
             newton = done | ((xn > lo_) & (xn < hi_) & (af <= 0.5 * prev))
             x = np.where(fin, x, np.where(newton, xn, 0.5 * (lo_ + hi_)))
@@ -184,8 +185,9 @@ def _scale_root_newton(logmp12: Any, eps: float, dq: float, s_guess: Any, maxit:
     return np.exp(x)
 
 
-def _scalar_root_newton(logmp12: Any, eps: float, dq: float, s_guess: float, maxit: int = 100,
-                        m0: float | None = None) -> float:
+def _scalar_root_newton(
+    logmp12: Any, eps: float, dq: float, s_guess: float, maxit: int = 100, m0: float | None = None
+) -> float:
     """Scalar safeguarded Newton in log s for ε(s) = ε (same root as :func:`_scalar_root`, ~3 steps, not ~13).
 
     ``logmp12(t)`` = (log M_V'(t), log M_V''(t)); ``m0`` = log M_V'(0) = log E[V] if known (else evaluated). The

@@ -36,8 +36,9 @@ MAX_RECORDS = 1_000_000
 Sampler = Callable[[int, np.random.Generator], np.ndarray]
 
 
-def noise_sampler(mechanism: str, *, epsilon: float, gamma: float, sensitivity: float = 1.0,
-                  family: str = "two_point") -> Sampler:
+def noise_sampler(
+    mechanism: str, *, epsilon: float, gamma: float, sensitivity: float = 1.0, family: str = "two_point"
+) -> Sampler:
     """``draw(n, rng)``: n independent noise values of an ε-DP additive mechanism for a query of sensitivity Δq.
 
     ``"laplace"``: Laplace(Δq/ε); ``"r2dp"``: the usefulness-optimal law of ``family`` for (ε, Δq, γ) (Algorithm 1;
@@ -72,8 +73,16 @@ def _mechanisms(mechanisms: Sequence[str]) -> tuple[str, ...]:
 # ------------------------------------------------------------------------------------------ Fig. 6: statistical queries
 
 
-def query_accuracy(epsilons: Any, *, gamma: float, sensitivity: float = 1.0, trials: int = 10_000,
-                   mechanisms: Sequence[str] = MECHANISMS, family: str = "two_point", rng: Any = None) -> pd.DataFrame:
+def query_accuracy(
+    epsilons: Any,
+    *,
+    gamma: float,
+    sensitivity: float = 1.0,
+    trials: int = 10_000,
+    mechanisms: Sequence[str] = MECHANISMS,
+    family: str = "two_point",
+    rng: Any = None,
+) -> pd.DataFrame:
     """Fig. 6: accuracy of a statistical query = share of ``trials`` noisy answers within γ of the true answer.
 
     A count has Δq = 1; the paper's average query has Δq = 0.2. Columns: epsilon, mechanism, accuracy (Monte
@@ -90,8 +99,15 @@ def query_accuracy(epsilons: Any, *, gamma: float, sensitivity: float = 1.0, tri
         for mech in mechs:
             w = noise_sampler(mech, epsilon=float(ei), gamma=gam, sensitivity=dq, family=family)(n, g)
             acc = float(np.mean(np.abs(w) <= gam))
-            rows.append((float(ei), mech, acc, _exact_accuracy(mech, float(ei), gam, dq, family),
-                         math.sqrt(max(acc * (1 - acc), 1e-300) / n)))
+            rows.append(
+                (
+                    float(ei),
+                    mech,
+                    acc,
+                    _exact_accuracy(mech, float(ei), gam, dq, family),
+                    math.sqrt(max(acc * (1 - acc), 1e-300) / n),
+                )
+            )
     return pd.DataFrame(rows, columns=["epsilon", "mechanism", "accuracy", "exact", "standard_error"])
 
 
@@ -115,8 +131,15 @@ class Records:
     values: int
 
 
-def categorical_records(n_records: int = 5_000, *, attributes: int = 8, values: int = 6, positive_share: float = 0.4,
-                        separation: float = 0.45, rng: Any = None) -> Records:
+def categorical_records(
+    n_records: int = 5_000,
+    *,
+    attributes: int = 8,
+    values: int = 6,
+    positive_share: float = 0.4,
+    separation: float = 0.45,
+    rng: Any = None,
+) -> Records:
     """Synthetic categorical records with a binary class: each attribute's value law is
     (1 - separation) · (a law shared by both classes) + separation · (a law of the record's class), all drawn from a
     flat Dirichlet — so a naive Bayes classifier is right most, not all, of the time, as on the paper's data."""
@@ -157,8 +180,17 @@ def _precision_recall(pred: np.ndarray, truth: np.ndarray) -> tuple[float, float
     return (tp / max(float(np.sum(pred == 1)), 1.0)), (tp / max(float(np.sum(truth == 1)), 1.0))
 
 
-def naive_bayes(train: Records, test: Records, epsilons: Any, *, gamma: float, mechanisms: Sequence[str] = MECHANISMS,
-                family: str = "two_point", repeats: int = 5, rng: Any = None) -> pd.DataFrame:
+def naive_bayes(
+    train: Records,
+    test: Records,
+    epsilons: Any,
+    *,
+    gamma: float,
+    mechanisms: Sequence[str] = MECHANISMS,
+    family: str = "two_point",
+    repeats: int = 5,
+    rng: Any = None,
+) -> pd.DataFrame:
     """Figs. 7–8: precision and recall of the positive class of a naive Bayes classifier whose counts are noisy
     counts (Δq = 1, budget ε per count query), averaged over ``repeats`` noise draws; mechanism "none" is the
     non-private baseline. Columns: epsilon, mechanism, precision, recall."""
@@ -173,8 +205,13 @@ def naive_bayes(train: Records, test: Records, epsilons: Any, *, gamma: float, m
     for ei in e:
         for mech in mechs:
             draw = noise_sampler(mech, epsilon=float(ei), gamma=gam, sensitivity=1.0, family=family)
-            pr = [_precision_recall(_predict(classes + draw(2, g), joint + draw(joint.size, g).reshape(joint.shape),
-                                             test.features), test.labels) for _ in range(reps)]
+            pr = [
+                _precision_recall(
+                    _predict(classes + draw(2, g), joint + draw(joint.size, g).reshape(joint.shape), test.features),
+                    test.labels,
+                )
+                for _ in range(reps)
+            ]
             rows.append((float(ei), mech, *np.mean(pr, axis=0)))
     return pd.DataFrame(rows, columns=["epsilon", "mechanism", "precision", "recall"])
 
@@ -182,8 +219,9 @@ def naive_bayes(train: Records, test: Records, epsilons: Any, *, gamma: float, m
 # ------------------------------------------------------------------------------------------ Fig. 9: recommendation
 
 
-def coauthor_graph(n_groups: int = 60, *, group_size: int = 8, inside: float = 0.7, outside: float = 0.002,
-                   rng: Any = None) -> np.ndarray:
+def coauthor_graph(
+    n_groups: int = 60, *, group_size: int = 8, inside: float = 0.7, outside: float = 0.002, rng: Any = None
+) -> np.ndarray:
     """Adjacency matrix (bool, symmetric) of a co-authorship-like stand-in for DBLP: small research groups, dense
     inside (edge probability ``inside``), sparse between groups."""
     k = _v.integer("n_groups", n_groups, low=1, high=5000)
@@ -199,9 +237,17 @@ def coauthor_graph(n_groups: int = 60, *, group_size: int = 8, inside: float = 0
     return upper | upper.T
 
 
-def recommendation(adjacency: np.ndarray, epsilons: Any, *, gamma: float, threshold: float = 0.5,
-                   mechanisms: Sequence[str] = MECHANISMS, family: str = "two_point", repeats: int = 5,
-                   rng: Any = None) -> pd.DataFrame:
+def recommendation(
+    adjacency: np.ndarray,
+    epsilons: Any,
+    *,
+    gamma: float,
+    threshold: float = 0.5,
+    mechanisms: Sequence[str] = MECHANISMS,
+    family: str = "two_point",
+    repeats: int = 5,
+    rng: Any = None,
+) -> pd.DataFrame:
     """Fig. 9: recommend an unlinked pair (x, y) with a common neighbour when its Jaccard similarity
     |N(x) ∩ N(y)| / |N(x) ∪ N(y)| (Eq. 10) exceeds ``threshold``, computed from noisy counts (common neighbours and
     degrees, Δq = 1, budget ε each). Precision and recall against the non-private recommendations, averaged

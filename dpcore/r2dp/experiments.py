@@ -42,9 +42,7 @@ def usefulness_curves(
     return pd.DataFrame(rows, columns=["epsilon", "family", "usefulness", "ratio"])
 
 
-def improvement_map(
-    epsilons: Any, g_values: Any, *, family: str = "gamma", sensitivity: float = 1.0
-) -> pd.DataFrame:
+def improvement_map(epsilons: Any, g_values: Any, *, family: str = "gamma", sensitivity: float = 1.0) -> pd.DataFrame:
     """Region-of-improvement grid (the Fig. 10 the paper refers to but omits): ratio U*_family / U_Lap over
     (ε, γ/Δq)."""
     e = _eps_array(epsilons).ravel()
@@ -61,9 +59,7 @@ def improvement_map(
     return pd.DataFrame(rows, columns=["epsilon", "g", "usefulness", "laplace_usefulness", "ratio"])
 
 
-def gamma_landscape(
-    k: Any, theta: Any, *, gamma: float, sensitivity: float = 1.0
-) -> dict[str, np.ndarray]:
+def gamma_landscape(k: Any, theta: Any, *, gamma: float, sensitivity: float = 1.0) -> dict[str, np.ndarray]:
     """Gamma-family constraint landscape on a (k, θ) mesh (the search of Eq. 5): usefulness, exact ε
     ((k+1) ln(1+Δqθ)) and the necessary-condition value ln M(Δq) (inf where Δqθ >= 1)."""
     kk = _v.real_array("k", k, low=0.0, allow_inf=False)

@@ -74,8 +74,9 @@ def gaussian_mixture_delta(
         return float(np.sum(w * (sp.ndtr(a - b) - math.exp(e) * sp.ndtr(-a - b))))
 
     def logf(x: np.ndarray) -> np.ndarray:
-        return sp.logsumexp(np.log(w)[:, None] - np.log(s)[:, None] - _LOG_SQRT_2PI
-                            - 0.5 * (x[None, :] / s[:, None]) ** 2, axis=0)
+        return sp.logsumexp(
+            np.log(w)[:, None] - np.log(s)[:, None] - _LOG_SQRT_2PI - 0.5 * (x[None, :] / s[:, None]) ** 2, axis=0
+        )
 
     def cdf(x: float) -> float:
         return float(np.sum(w * sp.ndtr(x / s)))
@@ -88,14 +89,23 @@ def gaussian_mixture_delta(
         idx = np.nonzero(sign[1:] != sign[:-1])[0]
         roots = []
         for i in idx:
-            roots.append(_opt.brentq(lambda y: float(logf(np.array([y]))[0] - e - logf(np.array([y - shift]))[0]),
-                                     x[i], x[i + 1], xtol=1e-14))
+            roots.append(
+                _opt.brentq(
+                    lambda y: float(logf(np.array([y]))[0] - e - logf(np.array([y - shift]))[0]),
+                    x[i],
+                    x[i + 1],
+                    xtol=1e-14,
+                )
+            )
         edges = [-math.inf, *roots, math.inf]
         total = 0.0
         for j in range(len(edges) - 1):
             lo_, hi_ = edges[j], edges[j + 1]
-            mid = 0.5 * (lo_ + hi_) if math.isfinite(lo_) and math.isfinite(hi_) else (
-                hi_ - 1.0 if math.isfinite(hi_) else (lo_ + 1.0 if math.isfinite(lo_) else 0.0))
+            mid = (
+                0.5 * (lo_ + hi_)
+                if math.isfinite(lo_) and math.isfinite(hi_)
+                else (hi_ - 1.0 if math.isfinite(hi_) else (lo_ + 1.0 if math.isfinite(lo_) else 0.0))
+            )
             if float(logf(np.array([mid]))[0] - e - logf(np.array([mid - shift]))[0]) > 0:
                 pa = cdf(hi_) - cdf(lo_)
                 pb = cdf(hi_ - shift) - cdf(lo_ - shift)

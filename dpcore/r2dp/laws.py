@@ -377,7 +377,9 @@ class Combination(MixingLaw):
                 continue
             out[i] = integrate.quad(
                 lambda x, ui=ui: float(l1.pdf(x)) * float(l2.pdf((ui - a1 * x) / a2)) / a2,  # type: ignore[attr-defined]
-                0, ui / a1, limit=200,
+                0,
+                ui / a1,
+                limit=200,
             )[0]
         return _out(out.reshape(np.shape(u)), u)
 

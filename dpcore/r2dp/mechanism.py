@@ -20,9 +20,7 @@ from dpcore.r2dp.laws import Dirac, MixingLaw, TwoPoint, _has_infinite_atom, _la
 MAX_SAMPLES = 100_000_000
 
 
-def epsilon(
-    law: MixingLaw, *, sensitivity: float = 1.0, variant: Literal["exact", "as_printed"] = "exact"
-) -> float:
+def epsilon(law: MixingLaw, *, sensitivity: float = 1.0, variant: Literal["exact", "as_printed"] = "exact") -> float:
     """Exact ε of the R²DP Laplace mechanism: ln(E[u] / M'(-Δq)) (Cor. 3.3; tight).
 
     Returns ``math.inf`` for laws with an atom at u = ∞ (exact answer released with positive

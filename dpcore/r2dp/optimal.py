@@ -86,8 +86,9 @@ def two_point_for_epsilon(u0: float, u1: float, *, epsilon: float, sensitivity: 
     return TwoPoint(u0, u1, 1.0 - p1)
 
 
-def _two_point_grid(u0: np.ndarray, u1: np.ndarray, *, epsilon: float, gamma: float,
-                    sensitivity: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def _two_point_grid(
+    u0: np.ndarray, u1: np.ndarray, *, epsilon: float, gamma: float, sensitivity: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Vectorised :func:`two_point_for_epsilon` + :func:`usefulness` over arrays of atoms u0 < ε/Δq < u1:
     (p = P(u0), U(γ)) elementwise, by the same formulas as the scalar calls."""
     eps, dq, gam = float(epsilon), float(sensitivity), float(gamma)
@@ -116,19 +117,25 @@ def scale_for_epsilon(law: MixingLaw, epsilon: float, *, sensitivity: float = 1.
     ratio = eps / dq / law.mean
     centre = math.log(ratio) if 0.0 < ratio < math.inf else math.inf
     if abs(centre) > _MAX_LOG_SCALE - 2.0:
-        raise ValueError(f"epsilon/sensitivity = {eps / dq:g} is outside the range this law can be scaled to "
-                         f"(scale factor within e^±{_MAX_LOG_SCALE:g})")
+        raise ValueError(
+            f"epsilon/sensitivity = {eps / dq:g} is outside the range this law can be scaled to "
+            f"(scale factor within e^±{_MAX_LOG_SCALE:g})"
+        )
     lo, hi = centre - 2.0, centre + 2.0
     while gap(lo) > 0:
         lo -= 4.0
         if lo < -_MAX_LOG_SCALE:
-            raise ValueError(f"epsilon={eps:g} needs a scale factor below e^-{_MAX_LOG_SCALE:g} for this law "
-                             "(outside the float range): choose a larger epsilon")
+            raise ValueError(
+                f"epsilon={eps:g} needs a scale factor below e^-{_MAX_LOG_SCALE:g} for this law "
+                "(outside the float range): choose a larger epsilon"
+            )
     while gap(hi) < 0:
         hi += 4.0
         if hi > _MAX_LOG_SCALE:
-            raise ValueError(f"epsilon={eps:g} needs a scale factor above e^{_MAX_LOG_SCALE:g} for this law "
-                             "(outside the float range): choose a smaller epsilon")
+            raise ValueError(
+                f"epsilon={eps:g} needs a scale factor above e^{_MAX_LOG_SCALE:g} for this law "
+                "(outside the float range): choose a smaller epsilon"
+            )
     return law.scaled(math.exp(_opt.brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13)))
 
 
@@ -191,8 +198,9 @@ def _opt_gamma(eps: float, dq: float, gam: float) -> MixingLaw:
     lo_, hi_ = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     best = grid[i]
     if hi_ > lo_:
-        res = _opt.minimize_scalar(lambda x: float(logfail(x)), bounds=(lo_, hi_), method="bounded",
-                                   options={"xatol": 1e-10})
+        res = _opt.minimize_scalar(
+            lambda x: float(logfail(x)), bounds=(lo_, hi_), method="bounded", options={"xatol": 1e-10}
+        )
         if res.fun <= vals[i]:
             best = res.x
     k = math.exp(best)
@@ -210,8 +218,7 @@ def _opt_uniform(eps: float, dq: float, gam: float) -> MixingLaw:
         return _uniform_logd(-gam * s, 0, rho, 1.0)
 
     grid = np.concatenate([[0.0], 1 - np.geomspace(1.0, 1e-4, 80)[1:]])
-    s = _scale_root_newton(lambda t: (logmp(t, grid), _uniform_logd(t, 2, grid, 1.0)), eps, dq,
-                           2 * ustar / (1 + grid))
+    s = _scale_root_newton(lambda t: (logmp(t, grid), _uniform_logd(t, 2, grid, 1.0)), eps, dq, 2 * ustar / (1 + grid))
     vals = logfail(grid, s)
     i = int(np.argmin(vals))
 
@@ -230,8 +237,7 @@ def _opt_uniform(eps: float, dq: float, gam: float) -> MixingLaw:
 
 def _opt_tn(eps: float, dq: float, gam: float) -> MixingLaw:
     ustar = eps / dq
-    A, LR = np.meshgrid(np.array([-3.0, -1.0, 0.0, 1.0, 2.5, 5.0, 10.0, 25.0]),
-                        np.linspace(-9.0, 4.0, 14))
+    A, LR = np.meshgrid(np.array([-3.0, -1.0, 0.0, 1.0, 2.5, 5.0, 10.0, 25.0]), np.linspace(-9.0, 4.0, 14))
     A, LR = A.ravel(), LR.ravel()
 
     def logmp_shape(t: Any, al: Any, lr: Any) -> np.ndarray:
@@ -261,8 +267,14 @@ def _opt_tn(eps: float, dq: float, gam: float) -> MixingLaw:
     last = [ustar]
     for j in order[:2]:
         last[0] = float(s[j])
-        rx, rf = _nelder_mead(obj, np.array([A[j], LR[j]]), xatol=1e-6, fatol=1e-12, maxfev=160,
-                              initial_simplex=np.array([[A[j], LR[j]], [A[j] + 1.0, LR[j]], [A[j], LR[j] + 0.7]]))
+        rx, rf = _nelder_mead(
+            obj,
+            np.array([A[j], LR[j]]),
+            xatol=1e-6,
+            fatol=1e-12,
+            maxfev=160,
+            initial_simplex=np.array([[A[j], LR[j]], [A[j] + 1.0, LR[j]], [A[j], LR[j] + 0.7]]),
+        )
         if rf < best_v:
             best_x, best_v = rx, float(rf)
     al, lr = min(max(float(best_x[0]), -6.0), 200.0), min(max(float(best_x[1]), -30.0), 10.0)
@@ -436,8 +448,10 @@ def optimize(
             with np.errstate(all="ignore"):  # the search's own overflows end in the except below or fail the check
                 fam_law = _family_law(eps, dq, gam, family)
         except (ValueError, OverflowError, FloatingPointError) as exc:
-            raise ValueError(f"epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: the {family} search leaves the "
-                             f"float range (ε·γ/Δq or ε too extreme); choose a smaller epsilon ({exc})") from None
+            raise ValueError(
+                f"epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: the {family} search leaves the "
+                f"float range (ε·γ/Δq or ε too extreme); choose a smaller epsilon ({exc})"
+            ) from None
     fam_eps = _epsilon_of(fam_law, dq)
     fam_u = float(usefulness(fam_law, gamma=gam))
     if abs(fam_eps - eps) > 1e-7 * max(1.0, eps):  # safety net: never return a law over budget
@@ -482,8 +496,15 @@ def two_point_lp(
     cu = _c(u, eps, dq)
     if not np.all(np.isfinite(cu)):  # u(1 − e^{ε − Δq·u}) overflows on the grid's small atoms once ε ≳ 709
         raise ValueError(f"epsilon must be at most about 700 for the LP grid (e^epsilon overflows), got {eps:g}")
-    res = _opt.linprog(np.exp(-gam * u), A_ub=cu[None, :], b_ub=[0.0], A_eq=np.ones((1, u.size)), b_eq=[1.0],
-                  bounds=(0, None), method="highs")
+    res = _opt.linprog(
+        np.exp(-gam * u),
+        A_ub=cu[None, :],
+        b_ub=[0.0],
+        A_eq=np.ones((1, u.size)),
+        b_eq=[1.0],
+        bounds=(0, None),
+        method="highs",
+    )
     if res.x is None:  # extreme ε·γ/Δq: the grid's costs under/overflow and HiGHS finds no solution
         raise ValueError(f"no LP solution for epsilon={eps:g}, gamma={gam:g}, sensitivity={dq:g}: {res.message}")
     p = res.x

@@ -98,9 +98,7 @@ def accuracy_alpha(
     def fail(a: float) -> float:
         if k == 1:
             return float(comparison_cdf(r - a, threshold_scale=b, query_scale=th, query_noise=qn))
-        return 1.0 - shared_success_probability(
-            r, k=k - 1, alpha=a, threshold_scale=b, query_scale=th, query_noise=qn
-        )
+        return 1.0 - shared_success_probability(r, k=k - 1, alpha=a, threshold_scale=b, query_scale=th, query_noise=qn)
 
     hi = max(b, th) * (10 + 3 * math.log(k + 2) - math.log(beta)) + abs(r)
     while fail(hi) > beta:

@@ -92,9 +92,11 @@ def split_budget(
     b = a_unit * sens / eps1
     theta = q_unit * sens / eps2
     if not (_v.MIN_SCALE <= b <= _v.MAX_SCALE and _v.MIN_SCALE <= theta <= _v.MAX_SCALE):
-        raise ValueError(f"sensitivity/epsilon must give noise scales in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], got "
-                         f"sensitivity={sensitivity!r}, epsilon={epsilon!r} (threshold scale {b:g}, query scale "
-                         f"{theta:g})")
+        raise ValueError(
+            f"sensitivity/epsilon must give noise scales in [{_v.MIN_SCALE:g}, {_v.MAX_SCALE:g}], got "
+            f"sensitivity={sensitivity!r}, epsilon={epsilon!r} (threshold scale {b:g}, query scale "
+            f"{theta:g})"
+        )
     mean = {"exponential": theta, "gumbel": EULER_GAMMA * theta}.get(noise, 0.0)
     return BudgetSplit(
         epsilon=eps,

@@ -229,9 +229,7 @@ def correction_term(
     if method == "numeric":
         if model != "independent":
             raise ValueError("model must be 'independent' when method='numeric'")
-        disc = discretise_comparison(
-            b, th, n_bins=n_bins, tail_mass=tail_mass, query_noise=qn, threshold_noise=tn
-        )
+        disc = discretise_comparison(b, th, n_bins=n_bins, tail_mass=tail_mass, query_noise=qn, threshold_noise=tn)
         with np.errstate(divide="ignore"):
 
             def neg_logp(r):
@@ -265,9 +263,7 @@ def correction_term(
         res = optimize.minimize_scalar(
             negp, bounds=(ind.r - span, ind.r + span), method="bounded", options={"xatol": 1e-9 * scale}
         )
-        return Correction(
-            float(res.x), -float(res.fun), 1 + float(res.fun), k, a, b, th, mean, "analytic", model, qn
-        )
+        return Correction(float(res.x), -float(res.fun), 1 + float(res.fun), k, a, b, th, mean, "analytic", model, qn)
 
     if qn == "exponential" and tn == "laplace":
 
@@ -292,9 +288,7 @@ def correction_term(
         def neg_l(r):
             return -(k * logs(r + a)[0] + logs(r - a)[1])
 
-        res = optimize.minimize_scalar(
-            neg_l, bounds=(lo, hi), method="bounded", options={"xatol": 1e-10 * scale}
-        )
+        res = optimize.minimize_scalar(neg_l, bounds=(lo, hi), method="bounded", options={"xatol": 1e-10 * scale})
         r_op = float(res.x)
     p = math.exp(k * logs(r_op + a)[0] + logs(r_op - a)[1])
     return Correction(float(r_op), p, 1 - p, k, a, b, th, mean, "analytic", model, qn)

@@ -149,9 +149,11 @@ def run_experiment(
     if not eps_list:
         raise ValueError("epsilons must not be empty")
     c = _v.integer("c", c, low=1)
-    methods = list(METHODS) if methods is None else [
-        _v.choice("methods", m, METHODS) for m in _v.sequence("methods", methods)
-    ]
+    methods = (
+        list(METHODS)
+        if methods is None
+        else [_v.choice("methods", m, METHODS) for m in _v.sequence("methods", methods)]
+    )
     n_runs = _v.integer("n_runs", n_runs, low=2)
     tv: Any = traverses  # None, one number or a sequence of them
     trav = [tv] if tv is None or np.ndim(tv) == 0 else list(tv)

@@ -85,9 +85,17 @@ def _fast_sf(noise: str, scale: float, x: float) -> float:
 def _quantile_bound(noise: str, scale: float, e: float) -> float:
     """max(F⁻¹(1 − e), −F⁻¹(e), 0): half-width leaving mass ≤ e in each tail."""
     if e < 1e-300:  # 1/e would overflow: the same logs, taken apart
-        return scale * -math.log(e) if noise == "exponential" else (
-            scale * -(math.log(2.0) + math.log(e)) if noise == "laplace" else
-            scale * math.log(-math.log(e)) if noise == "gumbel" else -scale * float(special.ndtri(e)))
+        return (
+            scale * -math.log(e)
+            if noise == "exponential"
+            else (
+                scale * -(math.log(2.0) + math.log(e))
+                if noise == "laplace"
+                else scale * math.log(-math.log(e))
+                if noise == "gumbel"
+                else -scale * float(special.ndtri(e))
+            )
+        )
     if noise == "exponential":
         return scale * math.log(1 / e)
     if noise == "laplace":

@@ -288,14 +288,20 @@ def test_memory_is_bounded(no_wait, scheduler):
 
 
 def test_wait_seconds_reads_the_environment(monkeypatch):
-    for raw, expected in (("0.5", 0.5), ("0", 0.0), ("nan", jobs.DEFAULT_WAIT),
-                          ("-1", jobs.DEFAULT_WAIT), ("inf", jobs.DEFAULT_WAIT),
-                          ("soon", jobs.DEFAULT_WAIT)):
+    for raw, expected in (
+        ("0.5", 0.5),
+        ("0", 0.0),
+        ("nan", jobs.DEFAULT_WAIT),
+        ("-1", jobs.DEFAULT_WAIT),
+        ("inf", jobs.DEFAULT_WAIT),
+        ("soon", jobs.DEFAULT_WAIT),
+    ):
         monkeypatch.setenv("DPX_HEAVY_WAIT", raw)
         assert jobs.wait_seconds() == expected
 
 
 # --------------------------------------------------------------------------------------------- the BR-DP page
+
 
 @pytest.mark.slow
 def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
@@ -310,8 +316,9 @@ def test_brdp_privacy_tab_finishes_first_then_draws_the_composition(no_wait):
     shown = {m.label: m.value for m in at.metric if m.label.startswith("ε after T")}
     eps_shown = next(w.value for w in (*at.slider, *at.select_slider) if w.key == "eps")
     t = int(at.select_slider(key="T").value)
-    plan = brdp.optimize(epsilon=float(eps_shown), delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian",
-                         accountant="exact")
+    plan = brdp.optimize(
+        epsilon=float(eps_shown), delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="exact"
+    )
     exact = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="exact")
     paper = brdp.composed_epsilon(plan.delta, compositions=t, plan=plan, accountant="paper")
     assert shown[f"ε after T = {t}, exact"] == number(exact, 4)
@@ -331,8 +338,9 @@ def test_negotiate_page_is_live_while_the_answer_is_found_in_a_worker(no_wait):
     _wait_for_jobs()
     at.run()
     # the chart's own job, and the split of several statistics
-    assert [p for p in _placeholders(at) if "Accuracy against ε" in p or "Splitting the budget" in p] == \
-        _placeholders(at)
+    assert [p for p in _placeholders(at) if "Accuracy against ε" in p or "Splitting the budget" in p] == _placeholders(
+        at
+    )
     _wait_for_jobs()
     at.run()
     assert not _placeholders(at)
@@ -364,8 +372,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
         "audit": jobs.submit(bc.audit, key),
         "subsampling": jobs.submit(bc.subsampling, 1.0, 1e-5, 1.0, 1.0, "count", 1000),
         "experiment": jobs.submit(bc.experiment, 1.0, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
-        "experiment_acceptance": jobs.submit(bc.experiment_acceptance, 1e-5, 1.0, 1.0, "count", 1000,
-                                                   "exact", 0),
+        "experiment_acceptance": jobs.submit(bc.experiment_acceptance, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
         "family_optima": jobs.submit(rc.family_optima, 1.0, 1.0, 1.0),
         "usefulness_vs_g": jobs.submit(rc.usefulness_vs_g_frame, 1.0),
         "bnb": jobs.submit(lc.bnb, "logistic", 1.0, 5, 3, 8, 0),
@@ -392,8 +399,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
 # --------------------------------------------------------------------------------------------- fairness, limits, loss
 
 
-def test_the_worker_freed_first_takes_the_job_of_the_session_that_used_the_workers_least(no_wait, scheduler,
-                                                                                        tmp_path):
+def test_the_worker_freed_first_takes_the_job_of_the_session_that_used_the_workers_least(no_wait, scheduler, tmp_path):
     """The real pool follows the scheduler's order: with one worker busy for a session that has more jobs queued, the
     job of another session that has used no worker goes next."""
     scheduler.install(workers=1, express_workers=0)
@@ -450,10 +456,17 @@ def test_worker_memory_is_capped():
     import subprocess
     import sys
 
-    code = (f"import resource; from app import _worker; _worker.limit_memory({jobs.MEMORY_LIMIT}); "
-            "print(resource.getrlimit(resource.RLIMIT_DATA)[0])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": os.getcwd()})
+    code = (
+        f"import resource; from app import _worker; _worker.limit_memory({jobs.MEMORY_LIMIT}); "
+        "print(resource.getrlimit(resource.RLIMIT_DATA)[0])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     assert int(out.stdout) == jobs.MEMORY_LIMIT <= 2**30
 
 
@@ -465,9 +478,10 @@ def test_a_worker_exits_once_the_server_is_gone():
 
     # the "server" lives until the test closes its input, however slow the machine
     server = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
-    watcher = subprocess.Popen([sys.executable, "-c",
-                                f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
-                               env={**os.environ, "PYTHONPATH": os.getcwd()})
+    watcher = subprocess.Popen(
+        [sys.executable, "-c", f"from app import _worker; _worker._exit_with({server.pid}, 0.1)"],
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     with pytest.raises(subprocess.TimeoutExpired):
         watcher.wait(timeout=1.0)  # the watcher waits while the server lives
     server.stdin.close()
@@ -555,7 +569,8 @@ def test_a_job_past_its_time_limit_is_ended_and_its_panel_says_so(no_wait, monke
     at.run()
     assert not at.exception
     assert any("more than the 2 minutes a panel may compute for" in w.value for w in at.warning), [
-        w.value for w in at.warning]
+        w.value for w in at.warning
+    ]
     assert [b.label for b in at.button] == ["Retry"], "the panel offers a retry instead of starting again by itself"
 
 
@@ -571,8 +586,13 @@ def _endless_script() -> None:
 
 
 def test_the_time_limit_reads_the_environment(monkeypatch):
-    for raw, expected in (("30", 30.0), ("0", jobs.JOB_TIME_LIMIT), ("-5", jobs.JOB_TIME_LIMIT),
-                          ("inf", jobs.JOB_TIME_LIMIT), ("soon", jobs.JOB_TIME_LIMIT)):
+    for raw, expected in (
+        ("30", 30.0),
+        ("0", jobs.JOB_TIME_LIMIT),
+        ("-5", jobs.JOB_TIME_LIMIT),
+        ("inf", jobs.JOB_TIME_LIMIT),
+        ("soon", jobs.JOB_TIME_LIMIT),
+    ):
         monkeypatch.setenv("DPX_JOB_TIME_LIMIT", raw)
         assert jobs.time_limit() == expected
     assert jobs.duration(120) == "2 minutes" and jobs.duration(60) == "1 minute"

@@ -18,8 +18,15 @@ from dpcore import brdp
 from tests.app.conftest import open_page, shown_numbers
 
 PAGE = "brdp.py"
-COUNTEREXAMPLE_B = {"eps": "5", "delta": "1e-08", "theta": "3", "sens": "0.2", "acct": "paper", "split": "true",
-                    "share": "0.3"}
+COUNTEREXAMPLE_B = {
+    "eps": "5",
+    "delta": "1e-08",
+    "theta": "3",
+    "sens": "0.2",
+    "acct": "paper",
+    "split": "true",
+    "share": "0.3",
+}
 
 
 def _ok(at) -> None:
@@ -42,8 +49,11 @@ def test_renders_at_defaults_with_sound_plan():
     assert values["δ at ε = 1 — exact"] == "10⁻⁵"
     assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
     # the idea's picture, then the Mechanism tab only (lazy tabs)
-    assert [c.key for c in at.get("plotly_chart")] == ["chart-recycling-picture", "chart-recycler-stream",
-                                                       "chart-output-density"]
+    assert [c.key for c in at.get("plotly_chart")] == [
+        "chart-recycling-picture",
+        "chart-recycler-stream",
+        "chart-output-density",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -107,8 +117,16 @@ def test_compositions_change_the_privacy_tab():
     assert "ε after T = 100, exact" in _metrics(at)
 
 
-@pytest.mark.parametrize("key,value,query", [("p", 0.1, "count"), ("query", "sum", "count"),
-                                             ("n", 10_000.0, "count"), ("sigx", 1.0, "sum"), ("pc", 0.5, "count")])
+@pytest.mark.parametrize(
+    "key,value,query",
+    [
+        ("p", 0.1, "count"),
+        ("query", "sum", "count"),
+        ("n", 10_000.0, "count"),
+        ("sigx", 1.0, "sum"),
+        ("pc", 0.5, "count"),
+    ],
+)
 def test_subsampling_controls_change_the_subsampling_tab(key, value, query):
     at = open_page(PAGE, {"part": "Subsampling", "acct": "paper", "query": query})
     _ok(at)
@@ -184,7 +202,6 @@ def test_table1_caption_explains_the_laplace_gap():
     assert abs(e10 - 22.23) < 0.01 and f"{e10:.2f}" in caption and "19.71" in caption
 
 
-
 def _chart(at, name: str) -> dict:
     """The Plotly figure (JSON) of the chart ui.chart drew under ``name``."""
     slug = "chart-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
@@ -240,8 +257,17 @@ def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
     corrected = next(t for t in sizes["data"] if t["name"] == "count, corrected")
     xs, ys = list(_arr(corrected["x"])), _arr(corrected["y"])
     assert 1000 in xs  # the sidebar's |X| is on the curve
-    sp = brdp.optimal_sampling_rate(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, n_records=1000,
-                                    query="count", sigma_x=10.0, p_c=0.1, mode="corrected")
+    sp = brdp.optimal_sampling_rate(
+        epsilon=1.0,
+        delta=1e-5,
+        sensitivity=1.0,
+        theta=1.0,
+        n_records=1000,
+        query="count",
+        sigma_x=10.0,
+        p_c=0.1,
+        mode="corrected",
+    )
     assert ys[xs.index(1000)] == pytest.approx(sp.rate)
     acc = _chart(at, "experiment acceptance")
     mechs = {t["name"] for t in acc["data"]}
@@ -255,8 +281,20 @@ def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
 def test_recycler_stream_stays_drawable_when_nearly_every_draw_is_recycled():
     """The paper's counterexample (ε = 0.1, θ = 0.1, Δ = 5, paper's accountant): q = 1 and p_θ ≈ 7e-4, so 40
     releases take ~55 000 draws; the stream shows whole releases up to 2 000 draws, the counters still use all."""
-    at = open_page("brdp.py", {"eps": "0.1", "delta": "0.001", "theta": "0.1", "sens": "5", "kernel": "gaussian",
-                               "acct": "paper", "split": "true", "share": "0.6", "qov": "false"})
+    at = open_page(
+        "brdp.py",
+        {
+            "eps": "0.1",
+            "delta": "0.001",
+            "theta": "0.1",
+            "sens": "5",
+            "kernel": "gaussian",
+            "acct": "paper",
+            "split": "true",
+            "share": "0.6",
+            "qov": "false",
+        },
+    )
     assert not at.exception, at.exception
     revealed = next(m.value for m in at.metric if m.label == "draws revealed")
     total = int(revealed.split("/")[1])
@@ -290,8 +328,9 @@ def test_kernel_delta_y_is_a_control_that_recalibrates_the_kernel():
     at.select_slider(key="dy").set_value(1e-8).run()
     _ok(at)
     assert shown_numbers(at) != before
-    plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper",
-                         delta_y=1e-8)
+    plan = brdp.optimize(
+        epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper", delta_y=1e-8
+    )
     assert f"{plan.acceptance:.4f}" in _metrics(at).values()
     assert at.query_params["dy"] in ("1e-08", ["1e-08"]) and at.query_params["dyov"] in ("true", ["true"])
 
@@ -299,8 +338,9 @@ def test_kernel_delta_y_is_a_control_that_recalibrates_the_kernel():
 def test_composition_tab_shows_remarks_3_and_4_beside_the_exact_composition():
     at = open_page(PAGE, {"part": "Privacy", "T": "100", "delta": "0.001"})
     _ok(at)
-    table = next(df.value for df in at.dataframe
-                 if "accountant" in df.value.columns and "ε after T" in df.value.columns)
+    table = next(
+        df.value for df in at.dataframe if "accountant" in df.value.columns and "ε after T" in df.value.columns
+    )
     rows = table.set_index("accountant")
     exact = rows.loc["exact (PLD of the whole mechanism)", "ε after T"]
     basic = rows.loc["Remark 3: basic, T·ε", "ε after T"]
@@ -310,8 +350,9 @@ def test_composition_tab_shows_remarks_3_and_4_beside_the_exact_composition():
     assert rows.loc["Remark 4: advanced", "total δ"] == pytest.approx(1e-3, rel=1e-9)
     plan = brdp.optimize(epsilon=1.0, delta=1e-3, sensitivity=1.0, theta=1.0, kernel="gaussian")
     e_each = brdp.composed_epsilon(1e-3 / 200, compositions=1, plan=plan)
-    assert adv == pytest.approx(brdp.advanced_composition(e_each, 1e-3 / 200, compositions=100,
-                                                          delta_slack=5e-4)[0], rel=1e-12)
+    assert adv == pytest.approx(
+        brdp.advanced_composition(e_each, 1e-3 / 200, compositions=100, delta_slack=5e-4)[0], rel=1e-12
+    )
 
 
 def test_fig6_panel_says_fig6b_does_not_reproduce():
@@ -344,12 +385,21 @@ def test_privacy_profile_panel_names_prop_3_and_says_it_fails():
 def test_remark_4_has_no_bound_where_one_release_cannot_reach_its_share_of_delta():
     """The paper's accountant approves a plan whose exact δ per release never comes down to δ/(2T): advanced
     composition has no finite ε there, and the table says ∞ instead of the panel failing."""
-    query = {"part": "Privacy", "eps": "0.1", "delta": "0.001", "theta": "0.1", "sens": "5", "acct": "paper",
-             "split": "true", "share": "0.6"}
+    query = {
+        "part": "Privacy",
+        "eps": "0.1",
+        "delta": "0.001",
+        "theta": "0.1",
+        "sens": "5",
+        "acct": "paper",
+        "split": "true",
+        "share": "0.6",
+    }
     at = open_page(PAGE, query)
     _ok(at)
-    table = next(df.value for df in at.dataframe
-                 if "accountant" in df.value.columns and "ε after T" in df.value.columns)
+    table = next(
+        df.value for df in at.dataframe if "accountant" in df.value.columns and "ε after T" in df.value.columns
+    )
     plan = brdp.make_plan(epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, kernel="gaussian", epsilon_y=0.06)
     assert math.isinf(brdp.composed_epsilon(1e-3 / 20, compositions=1, plan=plan))  # δ/(2T) at T = 10
     assert math.isinf(table.set_index("accountant").loc["Remark 4: advanced", "ε after T"])

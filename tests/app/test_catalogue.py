@@ -49,7 +49,13 @@ def test_on_screen_words_are_readable():
 def test_slider_stops_read_as_numbers_people_write_but_links_keep_the_plain_form():
     delta = catalogue.get("delta")
     assert [delta.words(v) for v in (1e-12, 2e-6, 1e-5, 5e-4, 0.001, 0.1)] == [
-        "10⁻¹²", "2·10⁻⁶", "10⁻⁵", "5·10⁻⁴", "0.001", "0.1"]
+        "10⁻¹²",
+        "2·10⁻⁶",
+        "10⁻⁵",
+        "5·10⁻⁴",
+        "0.001",
+        "0.1",
+    ]
     assert [delta.fmt(v) for v in (1e-12, 2e-6, 1e-5, 0.001)] == ["1e-12", "2e-06", "1e-05", "0.001"]
     assert [catalogue.get("eps").words(v) for v in (0.01, 0.5, 20.0)] == ["0.01", "0.5", "20"]
     assert catalogue.get("T").words(1000) == "1000"

@@ -69,8 +69,10 @@ def brdp_hockey_stick(eps: float, sigma: float, theta: float, q: float, shift: f
         return max(0.0, pdf(x, 0.0) - math.exp(eps) * pdf(x, shift))
 
     edges = [-40 * sigma, *sorted({-theta, theta, shift - theta, shift + theta}), 40 * sigma + shift]
-    return sum(integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0]
-               for a, b in zip(edges, edges[1:], strict=False))
+    return sum(
+        integrate.quad(f, a, b, limit=200, epsabs=1e-15, epsrel=1e-10)[0]
+        for a, b in zip(edges, edges[1:], strict=False)
+    )
 
 
 def brdp_exact_delta(eps: float, sigma: float, theta: float, q: float, sens: float) -> float:
@@ -92,9 +94,11 @@ def svt_r_op(b: float, theta: float, k: int) -> float:
 
     # cross-check the closed form once against quadrature at a moderate r
     r0 = theta
-    quad = stats.laplace.cdf(-r0, scale=b) + integrate.quad(
-        lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), -r0, 0)[0] + integrate.quad(
-        lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), 0, np.inf)[0]
+    quad = (
+        stats.laplace.cdf(-r0, scale=b)
+        + integrate.quad(lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), -r0, 0)[0]
+        + integrate.quad(lambda t: stats.laplace.pdf(t, scale=b) * math.exp(-(r0 + t) / theta), 0, np.inf)[0]
+    )
     assert math.isclose(survival(r0), quad, rel_tol=1e-8)
     return optimize.brentq(lambda r: survival(r) - 1 / (k + 1), 0.0, 100 * (b + theta), xtol=1e-10)
 
@@ -112,8 +116,7 @@ def _brdp_b() -> tuple[float, float]:
 
     eps, delta, sens, theta = 5.0, 1e-8, 0.2, 3.0
     sigma = analytic_sigma(0.3 * eps, delta, sens)
-    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.3 * eps, sensitivity=sens, theta=theta,
-                     kernel="gaussian")
+    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.3 * eps, sensitivity=sens, theta=theta, kernel="gaussian")
     exact = brdp_exact_delta(eps, sigma, theta, q, sens)
     return exact, exact / delta
 
@@ -123,8 +126,7 @@ def _brdp_a() -> tuple[float, float]:
 
     eps, delta, sens, theta = 0.1, 1e-3, 5.0, 0.1
     sigma = analytic_sigma(0.6 * eps, delta, sens)
-    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.6 * eps, sensitivity=sens, theta=theta,
-                     kernel="gaussian")
+    q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=0.6 * eps, sensitivity=sens, theta=theta, kernel="gaussian")
     assert q == 1.0
     exact = brdp_hockey_stick(eps, sigma, theta, q, sens)  # disjoint supports: the whole mass
     w = stats.norm.cdf(theta / sigma) - stats.norm.cdf(-theta / sigma)  # eq. (7): in-bound for X, out for X'
@@ -195,15 +197,27 @@ CHECKS = {
     "ldp-bound": lambda: (25 * 1.0,),
     "r2dp-threshold": lambda: (2 / (1 - 0.1 / 1.0), 1 - math.exp(-0.1 * 2.0), 1 - math.exp(-0.1 * 2.5)),
     "r2dp-laplace": lambda: (1 - math.exp(-0.1 * 5.0),),
-    "neg-laplace": lambda: (optimize.brentq(lambda e: stats.laplace.cdf(1, scale=1 / e) - stats.laplace.cdf(
-        -1, scale=1 / e) - 0.95, 0.1, 20.0, xtol=1e-12),),
+    "neg-laplace": lambda: (
+        optimize.brentq(
+            lambda e: stats.laplace.cdf(1, scale=1 / e) - stats.laplace.cdf(-1, scale=1 / e) - 0.95,
+            0.1,
+            20.0,
+            xtol=1e-12,
+        ),
+    ),
     "neg-meaning": lambda: (math.exp(7.0), _odds(0.01, 7.0)),
     # the poll: p = e/(1 + e) by hand, Warner's estimate solved for the true share with scipy's root finder
-    "poll-estimate": lambda: (math.e / (1 + math.e), 1 / (1 + math.e), (math.e - 1) / (math.e + 1),
-                              100 * optimize.brentq(lambda s: 1 / (1 + math.e) + (math.e - 1) / (math.e + 1) * s - 0.6,
-                                                    0.0, 1.0, xtol=1e-14)),
-    "poll-epsilon": lambda: ((math.e**2 - 1) / (math.e**2 + 1), (math.exp(0.5) - 1) / (math.exp(0.5) + 1),
-                             ((math.e**2 - 1) / (math.e**2 + 1)) / ((math.exp(0.5) - 1) / (math.exp(0.5) + 1))),
+    "poll-estimate": lambda: (
+        math.e / (1 + math.e),
+        1 / (1 + math.e),
+        (math.e - 1) / (math.e + 1),
+        100 * optimize.brentq(lambda s: 1 / (1 + math.e) + (math.e - 1) / (math.e + 1) * s - 0.6, 0.0, 1.0, xtol=1e-14),
+    ),
+    "poll-epsilon": lambda: (
+        (math.e**2 - 1) / (math.e**2 + 1),
+        (math.exp(0.5) - 1) / (math.exp(0.5) + 1),
+        ((math.e**2 - 1) / (math.e**2 + 1)) / ((math.exp(0.5) - 1) / (math.exp(0.5) + 1)),
+    ),
 }
 
 #: Independently computed values the page numbers must also agree with (the SVT correction at ε = 1, c = 1).
@@ -213,10 +227,14 @@ REFERENCE = {"svt-c": (None, 564.4856), "svt-eps": (5644.8557,)}
 SHOWN = {
     "base-sigma": {"Gaussian noise scale σ": "14.06", "Laplace noise scale b": "4"},
     "base-classic": {"Gaussian noise scale σ": "9.69"},
-    "base-compose": {"Gaussian: total ε after T = 100 releases": "14.43",
-                     "Laplace: total ε after T = 100 releases": "68.26"},
-    "base-accuracy": {"Laplace: chance of landing within ±θ": "0.3935",
-                      "Gaussian: chance of landing within ±θ": "0.1131"},
+    "base-compose": {
+        "Gaussian: total ε after T = 100 releases": "14.43",
+        "Laplace: total ε after T = 100 releases": "68.26",
+    },
+    "base-accuracy": {
+        "Laplace: chance of landing within ±θ": "0.3935",
+        "Gaussian: chance of landing within ±θ": "0.1131",
+    },
     "brdp-counterexample-b": {"δ at ε = 5 — exact": "7.53·10⁻⁶", "δ at ε = 5 — paper's accountant": "10⁻⁸"},
     "brdp-counterexample-a": {"δ at ε = 0.1 — exact": "1", "δ at ε = 0.1 — paper's accountant": "6.7·10⁻⁴"},
     "brdp-sound": {"BR-DP: chance within ±θ": "0.3957", "plain DP: chance within ±θ": "0.2113"},
@@ -258,9 +276,24 @@ def _first_metric(at, label: str) -> str:
 
 
 def test_glossary_has_the_recurring_terms_in_plain_sentences():
-    wanted = ["ε", "δ", "sensitivity", "composition", "privacy profile", "zCDP", "PLD", "ex-post", "privacy filter",
-              "sparse vector", "realized privacy loss", "randomized response", "hockey-stick", "Laplace mechanism",
-              "Gaussian mechanism", "usefulness"]
+    wanted = [
+        "ε",
+        "δ",
+        "sensitivity",
+        "composition",
+        "privacy profile",
+        "zCDP",
+        "PLD",
+        "ex-post",
+        "privacy filter",
+        "sparse vector",
+        "realized privacy loss",
+        "randomized response",
+        "hockey-stick",
+        "Laplace mechanism",
+        "Gaussian mechanism",
+        "usefulness",
+    ]
     for word in wanted:
         assert any(word.lower() in term.lower() for term in classroom.GLOSSARY), word
     for term, text in classroom.GLOSSARY.items():
@@ -313,8 +346,9 @@ def test_lesson_links_start_at_the_app_root(monkeypatch):
     lesson = sequences.LESSONS["brdp"]
     url = classroom.lesson_url(classroom.app_root("http://h:1/svt", "svt"), lesson)
     assert url.startswith("http://h:1/baselines?") and "seq=brdp" in url and "step=1" in url
-    own = sequences.Lesson(sequences.encode([sequences.Step("", {"eps": "2"}, "")]), "Your lesson",
-                           (sequences.Step("", {"eps": "2"}, ""),))
+    own = sequences.Lesson(
+        sequences.encode([sequences.Step("", {"eps": "2"}, "")]), "Your lesson", (sequences.Step("", {"eps": "2"}, ""),)
+    )
     assert classroom.lesson_url("http://h:1", own).startswith("http://h:1/?eps=2&seq=~")
     monkeypatch.setenv(classroom.PUBLIC_URL_ENV, "https://dp.example.edu/")
     assert classroom.app_root("http://127.0.0.1:8501/brdp", "brdp") == "https://dp.example.edu"
@@ -373,12 +407,27 @@ def test_every_page_has_the_strip(page):
 
 #: Controls moved in a session (kind, key, value) on the baselines page and two paper pages.
 MOVES = {
-    "baselines.py": [("select_slider", "eps", 2.0), ("select_slider", "delta", 1e-8), ("select_slider", "sens", 2.0),
-                     ("select_slider", "T", 100), ("radio", "calib", "classic"), ("number_input", "seed", 7)],
-    "svt.py": [("select_slider", "eps", 0.5), ("select_slider", "c", 10), ("select_slider", "neg", 50),
-               ("radio", "corr", "mean"), ("toggle", "mono", True)],
-    "noise_reduction.py": [("select_slider", "eps", 5.0), ("select_slider", "delta", 1e-8),
-                           ("select_slider", "eta", 0.05), ("select_slider", "y", 100.0)],
+    "baselines.py": [
+        ("select_slider", "eps", 2.0),
+        ("select_slider", "delta", 1e-8),
+        ("select_slider", "sens", 2.0),
+        ("select_slider", "T", 100),
+        ("radio", "calib", "classic"),
+        ("number_input", "seed", 7),
+    ],
+    "svt.py": [
+        ("select_slider", "eps", 0.5),
+        ("select_slider", "c", 10),
+        ("select_slider", "neg", 50),
+        ("radio", "corr", "mean"),
+        ("toggle", "mono", True),
+    ],
+    "noise_reduction.py": [
+        ("select_slider", "eps", 5.0),
+        ("select_slider", "delta", 1e-8),
+        ("select_slider", "eta", 0.05),
+        ("select_slider", "y", 100.0),
+    ],
 }
 
 
@@ -408,8 +457,11 @@ def test_the_share_link_restores_the_view_in_a_fresh_session(script):
 
 
 def _presentation_css(at) -> list[str]:
-    return [h.proto.body for h in at.get("html") if h.proto.body == classroom.PRESENTATION_CSS.strip()
-            or h.proto.body == classroom.PRESENTATION_CSS]
+    return [
+        h.proto.body
+        for h in at.get("html")
+        if h.proto.body == classroom.PRESENTATION_CSS.strip() or h.proto.body == classroom.PRESENTATION_CSS
+    ]
 
 
 def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working():
@@ -419,7 +471,8 @@ def test_presentation_toggle_injects_the_stylesheet_and_keeps_the_page_working()
     at.toggle(key=classroom.PRESENT_KEY).set_value(True).run()
     assert not at.exception and not at.error
     assert _presentation_css(at) == [classroom.PRESENTATION_CSS.strip()] or _presentation_css(at) == [
-        classroom.PRESENTATION_CSS]
+        classroom.PRESENTATION_CSS
+    ]
     assert shown_numbers(at) == before
     at.select_slider(key="eps").set_value(0.5).run()  # controls still work in presentation mode
     assert not at.exception and shown_numbers(at) != before and _presentation_css(at)
@@ -500,8 +553,11 @@ def test_exercises_render_with_link_answer_box_and_hidden_solution(page):
     for i, ex in enumerate(items, 1):
         assert tex(ex.question) in text
         # a same-tab page link (st.page_link) carrying the exercise's settings, or a plain link without page objects
-        queries = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")
-                   if p.proto.label == "Open this page with these settings"]
+        queries = [
+            dict(parse_qsl(p.proto.query_string))
+            for p in at.get("page_link")
+            if p.proto.label == "Open this page with these settings"
+        ]
         if ex.settings:
             assert dict(ex.settings) in queries or f"]({ex.link(page.url_path)})" in text
         box = at.radio(key=classroom.answer_key(i)) if ex.check.options else at.text_input(key=classroom.answer_key(i))

@@ -23,8 +23,18 @@ from tests.app.test_classroom import _brdp_sound, analytic_sigma, gauss_eps_for_
 CHAPTERS = course.CHAPTERS
 IDS = [c.slug for c in CHAPTERS]
 #: The setting each check asks the reader to choose (the chapter's control), where it names one.
-CHECK_SETTING = {"promise": 0.5, "noise": 0.5, "delta": 1e-3, "budget": 100, "choose": 2.0, "redraw": 1.0,
-                 "sparse": 1.0, "stop": 0.2, "revealed": 1.0, "random_scale": 5.0}
+CHECK_SETTING = {
+    "promise": 0.5,
+    "noise": 0.5,
+    "delta": 1e-3,
+    "budget": 100,
+    "choose": 2.0,
+    "redraw": 1.0,
+    "sparse": 1.0,
+    "stop": 0.2,
+    "revealed": 1.0,
+    "random_scale": 5.0,
+}
 
 
 def _odds_to_belief(prior: float, eps: float) -> float:
@@ -68,7 +78,7 @@ def test_a_chapter_is_short_and_introduces_at_most_one_symbol_in_words(ch):
         assert f"**{ch.symbol}**" in ch.text, ch.slug
         assert ch.text.index(f"**{ch.symbol}**") == _symbol(ch.symbol).search(ch.text).start() - 2, ch.slug
     earlier = {c.symbol for c in CHAPTERS[: ch.number - 1] if c.symbol}
-    later = {c.symbol for c in CHAPTERS[ch.number:] if c.symbol} - earlier - {ch.symbol}
+    later = {c.symbol for c in CHAPTERS[ch.number :] if c.symbol} - earlier - {ch.symbol}
     for symbol in later:  # no symbol before the chapter that introduces it
         assert not _symbol(symbol).search(ch.text + ch.question + ch.notice), (ch.slug, symbol)
 
@@ -123,8 +133,10 @@ def test_the_choice_checks_hold_at_their_settings():
     from app.compute import noise_reduction as cnr
     from app.compute import svt as csvt
 
-    stops = [cnr.paths(*pictures.NR_GRID, pictures.NR_COUNT, eta, "brownian", 0).stops.iloc[0]["epsilon_stop"]
-             for eta in (0.05, 0.1, 0.2, 0.5)]
+    stops = [
+        cnr.paths(*pictures.NR_GRID, pictures.NR_COUNT, eta, "brownian", 0).stops.iloc[0]["epsilon_stop"]
+        for eta in (0.05, 0.1, 0.2, 0.5)
+    ]
     assert stops == sorted(stops, reverse=True) and stops[0] > stops[-1]
     for eps in (0.2, 1.0, 5.0):
         family, dsize, nq, x, seed = pictures.LDP

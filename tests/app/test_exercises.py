@@ -158,8 +158,11 @@ def test_wrong_answers_get_hints_that_do_not_give_the_value_away(name, check, so
     for typed in wrong:
         assert check.is_right(typed) is False, (name, typed)
     tries = Tries()
-    replies = [tries.answer(check, typed) for typed in (wrong * 3)[:3]] if len(set(wrong)) >= 3 else \
-        [check.reply(wrong[0], n) for n in range(3)]
+    replies = (
+        [tries.answer(check, typed) for typed in (wrong * 3)[:3]]
+        if len(set(wrong)) >= 3
+        else [check.reply(wrong[0], n) for n in range(3)]
+    )
     assert [r.state for r in replies] == [HINT, STRONGER, SOLVED], name
     for reply, hint in zip(replies[:2], check.hints, strict=True):
         assert hint in reply.text and not reply.solution

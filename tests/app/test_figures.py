@@ -36,9 +36,15 @@ def _as_json(fig: go.Figure) -> dict:
 def _differences(a, b, path: str = "") -> list[str]:
     """Where two JSON trees differ (paths), for a readable failure."""
     if isinstance(a, dict) and isinstance(b, dict):
-        return [d for k in sorted(set(a) | set(b), key=str)
-                for d in (_differences(a.get(k), b.get(k), f"{path}/{k}") if k in a and k in b
-                          else [f"{path}/{k}: only in the {'unchecked' if k in a else 'checked'} figure"])]
+        return [
+            d
+            for k in sorted(set(a) | set(b), key=str)
+            for d in (
+                _differences(a.get(k), b.get(k), f"{path}/{k}")
+                if k in a and k in b
+                else [f"{path}/{k}: only in the {'unchecked' if k in a else 'checked'} figure"]
+            )
+        ]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in _differences(x, y, f"{path}[{i}]")]
     return [] if a == b else [f"{path}: {str(a)[:60]} != {str(b)[:60]}"]
@@ -104,8 +110,9 @@ def test_log_axes_write_their_labels_in_full():
     from app.figures import style
 
     def axis(lo: float, hi: float) -> dict:
-        fig = style.figure([style.line([lo, hi], [1.0, 2.0], name="a", color="#000")], title="t", x="x", y="y",
-                           log_x=True)
+        fig = style.figure(
+            [style.line([lo, hi], [1.0, 2.0], name="a", color="#000")], title="t", x="x", y="y", log_x=True
+        )
         return fig.layout.xaxis.to_plotly_json()
 
     short = axis(1.0, 40.0)  # 1.6 decades: 1, 2, 5, 10, 20, 50
@@ -133,8 +140,10 @@ def test_presentation_wraps_a_title_already_wrapped_for_a_phone():
     """A long title arrives in lines of up to 62 characters; at the projector's size each line is wrapped again."""
     from app.figures import style
 
-    long = ("Privacy loss of the Gaussian and Laplace mechanisms at the same ε, composed over every release of the "
-            "whole year")
+    long = (
+        "Privacy loss of the Gaussian and Laplace mechanisms at the same ε, composed over every release of the "
+        "whole year"
+    )
     fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
     assert fig.layout.title.text.count("<br>") == 1
     lines = style.for_screen(fig, theme="light", present=True).layout.title.text.split("<br>")
@@ -147,8 +156,14 @@ def test_no_empty_band_between_a_title_and_its_plot():
     from app.figures import style
 
     def top(title: str, asked: int, **layout) -> int:
-        fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=title, x="x", y="y",
-                           margin={"l": 60, "r": 20, "t": asked, "b": 50}, **layout)
+        fig = style.figure(
+            [style.line([1, 2], [1, 2], name="a", color="#000")],
+            title=title,
+            x="x",
+            y="y",
+            margin={"l": 60, "r": 20, "t": asked, "b": 50},
+            **layout,
+        )
         return fig.layout.margin.t
 
     assert top("one line", 130) == style._MARGIN["t"]
@@ -180,7 +195,7 @@ def test_every_chart_wraps_a_title_too_long_for_a_phone():
     style wraps it into lines that fit, with room above the plot for each."""
     from app.figures import style
 
-    long = ("Privacy loss of the Gaussian and Laplace mechanisms at the same ε: what each release costs in total")
+    long = "Privacy loss of the Gaussian and Laplace mechanisms at the same ε: what each release costs in total"
     fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
     lines = fig.layout.title.text.split("<br>")
     assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.TITLE_CHARS for t in lines)
@@ -195,9 +210,17 @@ def test_the_svt_opening_chart_title_is_one_line():
 
     n = 10
     answers = np.arange(1.0, n + 1)
-    comp = pd.DataFrame({"step": np.arange(1, n + 1), "answer": answers, "noisy_answer": answers,
-                         "true_positive": answers >= 5, "positive": answers >= 5,
-                         "noisy_threshold": np.full(n, 5.0), "pass": np.ones(n, int)})
+    comp = pd.DataFrame(
+        {
+            "step": np.arange(1, n + 1),
+            "answer": answers,
+            "noisy_answer": answers,
+            "true_positive": answers >= 5,
+            "positive": answers >= 5,
+            "noisy_threshold": np.full(n, 5.0),
+            "pass": np.ones(n, int),
+        }
+    )
     title = svt.first_look(comp, threshold=5.0).layout.title.text
     assert "<br>" not in title and "noisy threshold (log scale)" in title
 
@@ -210,9 +233,17 @@ def test_the_negotiation_dots_name_each_row_above_it_and_keep_few_level_ticks():
     from app.figures import negotiate
 
     mechs = ["laplace", "gaussian", "brdp", "brdp_paper", "r2dp", "r2dp_two_point", "staircase"]
-    df = pd.DataFrame({"mechanism": mechs, "label": [f"mechanism {m}" for m in mechs], "applicable": True,
-                       "epsilon": [0.06, 0.13, 0.13, 0.13, 0.06, 0.06, 0.06], "meets": True, "sound": True,
-                       "accuracy": 0.95})
+    df = pd.DataFrame(
+        {
+            "mechanism": mechs,
+            "label": [f"mechanism {m}" for m in mechs],
+            "applicable": True,
+            "epsilon": [0.06, 0.13, 0.13, 0.13, 0.06, 0.06, 0.06],
+            "meets": True,
+            "sound": True,
+            "accuracy": 0.95,
+        }
+    )
     fig = negotiate.epsilon_dots(df, title="t")
     assert fig.layout.yaxis.showticklabels is False
     assert [a.text for a in fig.layout.annotations] == list(df["label"])
@@ -220,8 +251,15 @@ def test_the_negotiation_dots_name_each_row_above_it_and_keep_few_level_ticks():
     assert list(fig.layout.xaxis.ticktext) == ["0.06", "0.08", "0.1", "0.12"]
     assert fig.layout.margin.l <= 20 and fig.layout.margin.r <= 20
     # a dot at the right names its ε on its left, inside the chart
-    assert [t.textposition for t in fig.data] == ["middle right", "middle left", "middle left", "middle left",
-                                                 "middle right", "middle right", "middle right"]
+    assert [t.textposition for t in fig.data] == [
+        "middle right",
+        "middle left",
+        "middle left",
+        "middle left",
+        "middle right",
+        "middle right",
+        "middle right",
+    ]
 
 
 def test_presentation_keeps_a_long_legend_compact():
@@ -229,8 +267,12 @@ def test_presentation_keeps_a_long_legend_compact():
     smaller than the rest, so three names share a row."""
     from app.figures import style
 
-    fig = style.figure([style.line([0, 1], [0, 1], name=f"curve number {i} (right axis)", color="#000")
-                        for i in range(8)], title="t", x="x", y="y")
+    fig = style.figure(
+        [style.line([0, 1], [0, 1], name=f"curve number {i} (right axis)", color="#000") for i in range(8)],
+        title="t",
+        x="x",
+        y="y",
+    )
     shown = style.for_screen(fig, theme="dark", present=True).layout
     assert shown.legend.font.size == style.PRESENT_LEGEND_FONT < style.PRESENT_FONT == shown.xaxis.tickfont.size
     assert shown.legend.font.color == style.INK["dark"]
@@ -258,8 +300,9 @@ _DTYPES = ["float64", "float32", "int64", "int32", "int16", "int8", "uint64", "u
 @hypothesis.settings(max_examples=300, deadline=None)
 @hypothesis.given(
     dtype=st.sampled_from(_DTYPES),
-    values=st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32) | st.integers(-2**63, 2**64 - 1),
-                    max_size=40),
+    values=st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, width=32) | st.integers(-(2**63), 2**64 - 1), max_size=40
+    ),
     series=st.booleans(),
     table=st.booleans(),
 )
@@ -310,9 +353,14 @@ def test_arrays_stored_as_typed_arrays_send_the_same_charts(script, query, monke
 def test_an_unchecked_figure_stores_its_numeric_arrays_as_typed_arrays(monkeypatch):
     monkeypatch.setattr(style, "VALIDATE", False)
     x = np.linspace(0.0, 1.0, 50)
-    fig = style.figure([style.line(x, pd.Series(x**2), name="a", color="#000"), {"type": "scatter", "x": ["a", "b"],
-                        "y": [1, 2]}], title="t", x="x", y="y", yaxis={"range": np.array([0.0, 1.0])},
-                       map={"layers": [{"coordinates": np.array([1.0, 2.0])}]})
+    fig = style.figure(
+        [style.line(x, pd.Series(x**2), name="a", color="#000"), {"type": "scatter", "x": ["a", "b"], "y": [1, 2]}],
+        title="t",
+        x="x",
+        y="y",
+        yaxis={"range": np.array([0.0, 1.0])},
+        map={"layers": [{"coordinates": np.array([1.0, 2.0])}]},
+    )
     stored = fig._data[0]
     assert stored["x"] == to_typed_array_spec(x) and stored["y"] == to_typed_array_spec(x**2)
     assert fig._data[1]["x"] == ["a", "b"] and fig._data[1]["y"] == [1, 2]  # lists stay lists, as Plotly sends them
@@ -424,10 +472,12 @@ def test_the_csv_of_a_chart_holds_the_data_of_the_settings_it_was_drawn_at(monke
         "noise-densities.csv": compute.densities(s["eps"], s["delta"], s["sens"], s["calib"]),
         "accuracy-vs-epsilon.csv": compute.accuracy_curve(theta, s["delta"], s["sens"], s["calib"]),
         "privacy-profiles.csv": compute.profiles(s["eps"], s["delta"], s["sens"], s["calib"]),
-        "composition.csv": compute.composition(s["eps"], s["delta"], s["sens"], s["calib"],
-                                               compute.composition_range(T)),
-        "sampled-outputs.csv": compute.sampled_outputs(s["eps"], s["delta"], s["sens"], s["calib"], theta,
-                                                       seed).histogram,
+        "composition.csv": compute.composition(
+            s["eps"], s["delta"], s["sens"], s["calib"], compute.composition_range(T)
+        ),
+        "sampled-outputs.csv": compute.sampled_outputs(
+            s["eps"], s["delta"], s["sens"], s["calib"], theta, seed
+        ).histogram,
     }
     assert set(expected) <= set(drawn), sorted(drawn)
     for name, frame in expected.items():

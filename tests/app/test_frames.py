@@ -65,8 +65,7 @@ def _decoded(v: Any) -> Any:
     """A figure's JSON with typed arrays as numpy arrays and lists of numbers as float arrays."""
     if _is_typed(v):
         arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<"))
-        return arr.astype(float).reshape([int(n) for n in v["shape"].split(",")]) if "shape" in v else arr.astype(
-            float)
+        return arr.astype(float).reshape([int(n) for n in v["shape"].split(",")]) if "shape" in v else arr.astype(float)
     if isinstance(v, dict):
         return {k: _decoded(x) for k, x in v.items()}
     if isinstance(v, list):
@@ -177,8 +176,10 @@ def test_a_view_sends_at_most_its_budget_of_figure_data(script, query, monkeypat
 def test_a_frame_carries_only_what_changes_from_stop_to_stop():
     """Two stops of a curve over a shared x: the frames carry y (as 32-bit floats) and the title, not x."""
     x = np.linspace(0.0, 1.0, 50)
-    figs = [go.Figure(data=[{"type": "scatter", "x": x, "y": k * x}], layout={"title": {"text": f"k = {k}"}})
-            for k in (1, 2)]
+    figs = [
+        go.Figure(data=[{"type": "scatter", "x": x, "y": k * x}], layout={"title": {"text": f"k = {k}"}})
+        for k in (1, 2)
+    ]
     deck = frames.slides(figs, key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
     fig = json.loads(pio.to_json(deck.at(0), validate=False))
     frame = fig["frames"][1]
@@ -209,8 +210,9 @@ def test_a_log_axis_is_labelled_for_every_stop_at_once():
     from app.figures import style
 
     def at(top: float) -> go.Figure:
-        return style.figure([style.line([1.0, top], [1.0, 2.0], name="a", color="#000")], title="t", x="x", y="y",
-                            log_x=True)
+        return style.figure(
+            [style.line([1.0, top], [1.0, 2.0], name="a", color="#000")], title="t", x="x", y="y", log_x=True
+        )
 
     deck = frames.slides([at(50.0), at(5000.0)], key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
     axes = [json.loads(pio.to_json(deck.at(i), validate=False))["layout"]["xaxis"] for i in (0, 1)]

@@ -37,9 +37,38 @@ VIEW_KEYS = ("view", "part", "tab")
 UNKNOWN_KEYS = ("zzz", "eps2", "__proto__", "<b>x</b>", "😀", "q[]")
 
 HOSTILE = (
-    "nan", "NaN", "inf", "-inf", "Infinity", "-1", "0", "-0", "1e400", "1e-400", "1e308", "-1e308", "9" * 400,
-    "abc", "", " ", "<script>alert(1)</script>", "{{7*7}}", "__import__('os')", "%00", "\x00", "😀",
-    "x" * 10_000, "1" * 10_000, "true", "false", "None", "[1, 2]", "0x10", "1,5", "`rm -rf`", "../../etc/passwd",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "Infinity",
+    "-1",
+    "0",
+    "-0",
+    "1e400",
+    "1e-400",
+    "1e308",
+    "-1e308",
+    "9" * 400,
+    "abc",
+    "",
+    " ",
+    "<script>alert(1)</script>",
+    "{{7*7}}",
+    "__import__('os')",
+    "%00",
+    "\x00",
+    "😀",
+    "x" * 10_000,
+    "1" * 10_000,
+    "true",
+    "false",
+    "None",
+    "[1, 2]",
+    "0x10",
+    "1,5",
+    "`rm -rf`",
+    "../../etc/passwd",
 )
 
 _PROBLEM = re.compile(r"The link set `(?P<key>[^=`]*)=.*?`, but (?P<name>.+?) must be ", re.S)
@@ -55,8 +84,9 @@ class Control:
 
     @property
     def numeric(self) -> bool:
-        return self.kind == "number_input" or (self.kind == "select_slider" and all(
-            _number(o) is not None for o in self.options))
+        return self.kind == "number_input" or (
+            self.kind == "select_slider" and all(_number(o) is not None for o in self.options)
+        )
 
     def parse(self, raw: str):
         """The value the control should show for ``raw``, or None when ``raw`` is invalid for it."""

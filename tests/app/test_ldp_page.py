@@ -121,8 +121,9 @@ def test_continuous_part_certified_loss_brackets_the_grid():
     at = open_page(SCRIPT, {"part": "Continuous", "regkind": "truncated", "nq": "4"})
     assert not at.exception and not at.error
     m = _metrics(at)
-    certified, attained, grid = (float(m[k]) for k in ("Certified loss U − Lo", "Attained loss (two real points)",
-                                                        "31 × 31 grid search"))
+    certified, attained, grid = (
+        float(m[k]) for k in ("Certified loss U − Lo", "Attained loss (two real points)", "31 × 31 grid search")
+    )
     assert grid <= certified + 1e-9 and attained <= certified <= attained + 1e-4
 
 
@@ -208,13 +209,21 @@ def test_hover_text_writes_small_and_large_numbers_as_a_reader_does():
 
     from app.figures import ldp as fig
 
-    bands = pd.DataFrame({"item": ["realized band", "LDP band", "", ""], "low": [3e-6, 0.5, 2.5e6, 1.0],
-                          "high": [0.25, 2.0, 3e6, 2.0]})
+    bands = pd.DataFrame(
+        {"item": ["realized band", "LDP band", "", ""], "low": [3e-6, 0.5, 2.5e6, 1.0], "high": [0.25, 2.0, 3e6, 2.0]}
+    )
     band = fig.statement_band(bands, ratio=False, text="x is large")
     assert list(band.data[0].customdata[0]) == ["3·10⁻⁶", "0.25"]
     assert list(band.data[1].customdata) == ["2.5·10⁶", "1"]
-    patterns = pd.DataFrame({"pattern": ["00", "01"], "rank": [1, 2], "probability": [3e-6, 0.999997],
-                             "loss": [0.5, 1.0], "basic": [2.0, 2.0]})
+    patterns = pd.DataFrame(
+        {
+            "pattern": ["00", "01"],
+            "rank": [1, 2],
+            "probability": [3e-6, 0.999997],
+            "loss": [0.5, 1.0],
+            "basic": [2.0, 2.0],
+        }
+    )
     losses = fig.output_losses(patterns, ratio=False)
     assert [row[1] for row in losses.data[0].customdata] == ["3·10⁻⁶", "1"]
     assert "%{customdata[1]}" in losses.data[0].hovertemplate and "%{customdata}" in band.data[1].hovertemplate

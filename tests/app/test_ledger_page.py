@@ -95,8 +95,9 @@ def test_add_refuse_account_export_clear_import():
     assert _metric(at, "ε · filter") < rho + 2 * math.sqrt(rho * L2)
     h = dpcore.PLD_DISCRETIZATION
     g = pld_lib.from_gaussian_mechanism(SIGMA, value_discretization_interval=h).self_compose(20)
-    s = pld_lib.from_privacy_parameters(pld_common.DifferentialPrivacyParameters(1.0, 0.0),
-                                        value_discretization_interval=h)
+    s = pld_lib.from_privacy_parameters(
+        pld_common.DifferentialPrivacyParameters(1.0, 0.0), value_discretization_interval=h
+    )
     assert _metric(at, "ε · PLD") == pytest.approx(g.compose(s).get_epsilon_for_delta(BUDGET_DELTA), rel=5e-4)
     # 20 Gaussian runs at δ = 1e-5 each leave no δ slack: advanced falls back to basic (KOV Thm 3.5 with δ̃ = 0)
     assert _metric(at, "ε · advanced") == pytest.approx(20 * eps_g + 1.0, rel=5e-4)
@@ -141,7 +142,8 @@ def test_ledger_page_renders_empty_and_budget_controls_change_numbers():
     assert len(at.metric) == 5
     # put one release in, then move the budget δ: the zCDP ε at the session δ changes
     at.session_state[KEY]["ledger"] = at.session_state[KEY]["ledger"].try_add(
-        dpcore.ledger.pure_release(1.0, label="one", source="test"))
+        dpcore.ledger.pure_release(1.0, label="one", source="test")
+    )
     at.run()
     before = _metric(at, "ε · zCDP")
     (chart,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
@@ -330,8 +332,10 @@ def test_tables_write_delta_as_people_write_it():
     book = book.try_add(lr.laplace_release(2.0, label="counts", source="baselines"))
     at = open_page("ledger.py")
     reason = "basic composition has δ = 1e-05 left; this release needs δ = 2e-05"
-    at.session_state[KEY] = {"ledger": book, "log": [{"label": "big", "source": "baselines", "kind": "approx",
-                                                      "reason": reason}]}
+    at.session_state[KEY] = {
+        "ledger": book,
+        "log": [{"label": "big", "source": "baselines", "kind": "approx", "reason": reason}],
+    }
     at.run()
     assert not at.exception
     releases = next(df for df in at.dataframe if "label" in df.value.columns)

@@ -78,7 +78,8 @@ def test_share_link_carries_what_the_page_shows(monkeypatch):
     assert "eps=2" in url and "junk" not in url
     monkeypatch.setenv(classroom.PUBLIC_URL_ENV, "https://dp.example.edu/")
     assert classroom.share_url("http://127.0.0.1:8501/baselines", "baselines", {"eps": "2"}) == (
-        "https://dp.example.edu/baselines?eps=2")
+        "https://dp.example.edu/baselines?eps=2"
+    )
 
 
 def test_lesson_link_only_where_the_lessons_are_served(monkeypatch):
@@ -140,8 +141,9 @@ def test_the_address_lists_its_keys_in_the_same_order_in_every_server_process():
     orders = set()
     for seed in ("0", "1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}
-        out = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
-                             check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True, check=True
+        ).stdout
         orders.add(out.strip().splitlines()[-1])
     assert len(orders) == 1, orders
     keys = orders.pop().split(",")

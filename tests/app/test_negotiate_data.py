@@ -146,10 +146,21 @@ def test_a_share_link_reopens_the_visitors_list_of_statistics():
     at = open_page(PAGE, QUERY)
     assert "stats" not in dict(at.query_params)  # the example alone is not the visitor's list
     at.session_state["split-editor"] = {
-        "edited_rows": {0: {"within ±": 100.0}, 1: {"statistic": "counts per age band", "kind": "counts",
-                                                    "within ±": 30.0, "confidence %": 90.0, "lowest value": None,
-                                                    "highest value": None, "rows": None}},
-        "added_rows": [], "deleted_rows": []}
+        "edited_rows": {
+            0: {"within ±": 100.0},
+            1: {
+                "statistic": "counts per age band",
+                "kind": "counts",
+                "within ±": 30.0,
+                "confidence %": 90.0,
+                "lowest value": None,
+                "highest value": None,
+                "rows": None,
+            },
+        },
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     link = dict(at.query_params)["stats"]
     fresh = open_page(PAGE, dict(QUERY) | {"stats": link})

@@ -19,7 +19,7 @@ PAGE = "negotiate.py"
 
 
 def _answer(at) -> str:
-    texts = [h.proto.body for h in at.get("html") if h.proto.body.startswith("<p class=\"dpx-answer\"")]
+    texts = [h.proto.body for h in at.get("html") if h.proto.body.startswith('<p class="dpx-answer"')]
     assert len(texts) == 1, texts
     return texts[0]
 
@@ -48,8 +48,10 @@ def test_renders_at_defaults_without_error(default_page):
 def test_answer_comes_first_and_is_laplace_at_ln20(default_page):
     """±1 at 95 %, Δ = 1: Laplace needs ε = ln 20 = 2.996 exactly; stated rounded up to two digits: 3.0."""
     assert math.log(20) <= 3.0 < math.log(20) * 1.02
-    assert "Use Laplace noise with ε = 3.0, δ = 0: each count is within ±1 of the truth in 95 % of releases." \
+    assert (
+        "Use Laplace noise with ε = 3.0, δ = 0: each count is within ±1 of the truth in 95 % of releases."
         in _answer(default_page)
+    )
 
 
 def test_the_answer_comes_before_the_settings_and_the_strip(default_page):
@@ -59,16 +61,23 @@ def test_the_answer_comes_before_the_settings_and_the_strip(default_page):
     from app import ui
 
     blocks = list(default_page.main.children.values())
-    at = next(i for i, b in enumerate(blocks)
-              if getattr(b, "type", None) == "flex_container" and b.proto.id.endswith("-dpx-lead"))
+    at = next(
+        i
+        for i, b in enumerate(blocks)
+        if getattr(b, "type", None) == "flex_container" and b.proto.id.endswith("-dpx-lead")
+    )
     lead = blocks[at]
     shown = [getattr(e, "type", None) for e in lead.children.values()]
     assert shown[0] == "title" and "html" in shown and "flex_container" in shown  # the answer, its metrics
     assert any(getattr(e, "type", None) == "html" and "dpx-answer" in e.proto.body for e in lead.children.values())
-    settings = next(i for i, b in enumerate(blocks)
-                    if getattr(b, "type", None) == "html" and "dpx-open-settings" in b.proto.body)
-    strip = next(i for i, b in enumerate(blocks)
-                 if hasattr(b, "toggle") and any(t.label == "Presentation mode" for t in b.toggle))
+    settings = next(
+        i for i, b in enumerate(blocks) if getattr(b, "type", None) == "html" and "dpx-open-settings" in b.proto.body
+    )
+    strip = next(
+        i
+        for i, b in enumerate(blocks)
+        if hasattr(b, "toggle") and any(t.label == "Presentation mode" for t in b.toggle)
+    )
     assert at < settings < strip
     assert "order: -1" not in ui._BASE_CSS  # no reordering by style sheet: what is read first is what is seen first
 
@@ -77,8 +86,10 @@ def test_answer_sentence_at_theta_50():
     at = open_page(PAGE, {"theta": "50", "conf": "0.95", "sens": "1"})
     assert not at.exception and not at.error
     assert math.log(20) / 50 <= 0.060  # the stated ε still meets the requirement
-    assert ("Use Laplace noise with ε = 0.060, δ = 0: each count is within ±50 of the truth in 95 % of releases."
-            in _answer(at))
+    assert (
+        "Use Laplace noise with ε = 0.060, δ = 0: each count is within ±50 of the truth in 95 % of releases."
+        in _answer(at)
+    )
 
 
 def test_table_matches_independent_calls_for_pm1_at_95(default_page):
@@ -111,8 +122,7 @@ def test_the_total_states_its_delta_beside_the_plain_sum():
     at = open_page(PAGE, {"theta": "50", "T": "12"})
     lines = [m.value for m in at.markdown if m.value.startswith("**Over 12 releases")]
     assert len(lines) == 1, lines
-    m = re.fullmatch(r"\*\*Over 12 releases: ε = (0\.\d+) with δ = 10⁻⁵ \(0\.72 added up, with δ = 0\)\.\*\*",
-                     lines[0])
+    m = re.fullmatch(r"\*\*Over 12 releases: ε = (0\.\d+) with δ = 10⁻⁵ \(0\.72 added up, with δ = 0\)\.\*\*", lines[0])
     assert m, lines[0]
     assert 0.5 < float(m.group(1)) < 0.72  # the exact total is below the sum
     assert 0.72 == pytest.approx(12 * 0.060)
@@ -124,7 +134,8 @@ def test_a_tiny_delta_reads_negligible_on_screen():
     """BR-DP's exact δ at the defaults is about 10⁻⁵⁶: the page says "negligible", never the digits."""
     at = open_page(PAGE)
     shown = "\n".join(m.value for m in at.markdown) + "\n".join(
-        " ".join(map(str, t.value.get("note", []))) for t in at.dataframe if "note" in t.value.columns)
+        " ".join(map(str, t.value.get("note", []))) for t in at.dataframe if "note" in t.value.columns
+    )
     assert "negligible" in shown
     assert not re.search(r"δ[^=\n]{0,30}= [\d.·]*10⁻(1[6-9]|[2-9]\d)", shown), "a δ below 10⁻¹⁵ shown in digits"
 
@@ -161,8 +172,18 @@ def test_report_is_a_printable_page_with_the_answer():
     req = compute.Requirement(theta=50.0)
     ans = compute.answer(req)
     comp = compute.composition(ans.mechanism, ans.epsilon, ans.delta, 1.0, 10, 1e-5)
-    html = report_html(Report(req, ans, comp, (), ("Δ = 1.",), (), link="https://x.org/negotiate?theta=50&x=<script>",
-                              appendix=ans.reasons))
+    html = report_html(
+        Report(
+            req,
+            ans,
+            comp,
+            (),
+            ("Δ = 1.",),
+            (),
+            link="https://x.org/negotiate?theta=50&x=<script>",
+            appendix=ans.reasons,
+        )
+    )
     assert ans.sentence in html and "@page" in html and "<script>" not in html
     assert "Over <b>10</b> releases" in html and words.total_words(comp) in html
     # maths in the appendix as HTML scripts, not as written in the code (BR-DP's note names its ε_y)
@@ -198,8 +219,9 @@ def test_each_control_changes_the_numbers(query, kind, key, value):
     assert shown_numbers(at) != before
 
 
-@pytest.mark.parametrize("query", [{"theta": "100", "delta": "0.01"}, {"theta": "10", "delta": "0.1"},
-                                   {"req": "relative", "delta": "0.1"}])
+@pytest.mark.parametrize(
+    "query", [{"theta": "100", "delta": "0.01"}, {"theta": "10", "delta": "0.1"}, {"req": "relative", "delta": "0.1"}]
+)
 def test_links_that_used_to_crash_render(query):
     at = open_page(PAGE, query)
     assert not at.exception, at.exception
@@ -207,11 +229,14 @@ def test_links_that_used_to_crash_render(query):
     assert _answer(at).count("Use ") == 1
 
 
-@pytest.mark.parametrize("query,needle", [
-    ({"req": "foo"}, "req=foo"),
-    ({"theta": "-1"}, "theta=-1"),
-    ({"conf": "abc"}, "conf=abc"),
-])
+@pytest.mark.parametrize(
+    "query,needle",
+    [
+        ({"req": "foo"}, "req=foo"),
+        ({"theta": "-1"}, "theta=-1"),
+        ({"conf": "abc"}, "conf=abc"),
+    ],
+)
 def test_hostile_links_show_a_message_and_the_page_works(query, needle):
     at = open_page(PAGE, query)
     assert not at.exception

@@ -25,12 +25,27 @@ PAPER_PAGES = ["brdp.py", "noise_reduction.py", "svt.py", "ldp.py", "r2dp.py"]
 #: A reference into the paper: "Thm. 1", "Algorithm 2", "Prop. 1", "Lemma 6.1", "Eq. 8", "Sec. 7", "Fig. 3".
 PAPER_REF = re.compile(
     r"\b(Thm|Theorem|Alg|Algorithms?|Prop|Proposition|Lemma|Cor|Corollary|Eq|Sec|Section|Fig|Figure|Table)\.?\s*"
-    r"(\d|[IVX]+\b)")
+    r"(\d|[IVX]+\b)"
+)
 #: A panel number in front of a heading ("6 · Privacy loss").
 NUMBERED = re.compile(r"^\d+\s*·")
 #: Words and symbols of the paper that the newcomer layer must not show (the issue's measured list and its kin).
-JARGON = ("kernel's share", "Thm", "Alg.", "Prop.", "S(y)", "SMP-", "Δ_f", "accountant", "zCDP", "ρ*", "r^op",
-          "U(γ)", "Σε", "Eq.")
+JARGON = (
+    "kernel's share",
+    "Thm",
+    "Alg.",
+    "Prop.",
+    "S(y)",
+    "SMP-",
+    "Δ_f",
+    "accountant",
+    "zCDP",
+    "ρ*",
+    "r^op",
+    "U(γ)",
+    "Σε",
+    "Eq.",
+)
 
 
 @dataclass
@@ -69,8 +84,11 @@ def _layers(at) -> Layers:
                 state["done"] = True
                 return
             if state["seen_title"] and kind not in ("flex_container", "column", "tab", "tab_container"):
-                value = child.value if kind in ("markdown", "caption", "header", "title", "info", "warning",
-                                                "error", "success") else ""
+                value = (
+                    child.value
+                    if kind in ("markdown", "caption", "header", "title", "info", "warning", "error", "success")
+                    else ""
+                )
                 if kind == "metric":
                     value = f"{child.label}: {child.value}"
                 getattr(out, state["layer"]).append((kind, str(value), here))
@@ -107,7 +125,8 @@ def test_the_newcomer_layer_comes_first_and_the_paper_follows_a_marked_line(scri
         assert len(panels) == 2, f"{where}: the picture and the numbers, then the paper in depth; got {panels}"
         assert layers.newcomer[kinds.index("plotly_chart")][2] == panels[0], f"{where}: the picture comes first"
         assert not {"metric", "dataframe", "table", "tabs"} & set(kinds), (
-            f"{where}: the newcomer layer has a bare number, a table or tabs: {sorted(set(kinds))}")
+            f"{where}: the newcomer layer has a bare number, a table or tabs: {sorted(set(kinds))}"
+        )
         # the paper in depth: its heading, then every paper-level panel
         assert ("header", f":material/menu_book: {ui.IN_DEPTH_TITLE}", "") in layers.depth[:2], where
         assert layers.panels("depth"), f"{where}: no panel under the paper in depth"
@@ -150,23 +169,36 @@ def test_every_number_of_the_newcomer_layer_is_in_a_sentence_that_says_what_it_m
     assert "odds" in text and "×" in text, f"{script}: the budget's meaning for one person is not said"
 
 
-COUNTEREXAMPLE_B = {"eps": "5", "delta": "1e-08", "theta": "3", "sens": "0.2", "acct": "paper", "split": "true",
-                    "share": "0.3"}
+COUNTEREXAMPLE_B = {
+    "eps": "5",
+    "delta": "1e-08",
+    "theta": "3",
+    "sens": "0.2",
+    "acct": "paper",
+    "split": "true",
+    "share": "0.3",
+}
 
 
 def _plan(eps=1.0, delta=1e-5, theta=1.0, sens=1.0, accountant="exact", share=None) -> brdp.BRDPPlan:
     if share is None:
-        return brdp.optimize(epsilon=eps, delta=delta, sensitivity=sens, theta=theta, kernel="gaussian",
-                             accountant=accountant)
-    return brdp.make_plan(epsilon=eps, delta=delta, sensitivity=sens, theta=theta, kernel="gaussian",
-                          epsilon_y=share * eps)
+        return brdp.optimize(
+            epsilon=eps, delta=delta, sensitivity=sens, theta=theta, kernel="gaussian", accountant=accountant
+        )
+    return brdp.make_plan(
+        epsilon=eps, delta=delta, sensitivity=sens, theta=theta, kernel="gaussian", epsilon_y=share * eps
+    )
 
 
-@pytest.mark.parametrize(("query", "plan_args"), [
-    ({}, {}),
-    ({"acct": "paper"}, {"accountant": "paper"}),
-    (COUNTEREXAMPLE_B, {"eps": 5.0, "delta": 1e-8, "theta": 3.0, "sens": 0.2, "share": 0.3}),
-], ids=["defaults", "paper-plan", "counterexample"])
+@pytest.mark.parametrize(
+    ("query", "plan_args"),
+    [
+        ({}, {}),
+        ({"acct": "paper"}, {"accountant": "paper"}),
+        (COUNTEREXAMPLE_B, {"eps": 5.0, "delta": 1e-8, "theta": 3.0, "sens": 0.2, "share": 0.3}),
+    ],
+    ids=["defaults", "paper-plan", "counterexample"],
+)
 def test_brdp_says_once_which_delta_to_believe_in_the_direction_of_the_numbers(query, plan_args):
     """The paper's accountant over-charges at the defaults (and for its own plan), under-reports at the
     counterexample: the one sentence follows dpcore's two numbers, and the intro makes no claim about the cost of a

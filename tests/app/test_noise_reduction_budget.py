@@ -63,8 +63,7 @@ def test_a_one_shot_gaussian_of_the_live_ledger_records_at_least_its_exact_cost(
     state = ledger_new(10.0, 1e-6, "corrected")
     count, value, alpha = 30, 500.0, 0.07
     for _ in range(count):
-        state, _ = ledger_add(state, "zcdp", value=value, count=count, alpha=alpha, levels=20, spacing="linear",
-                              seed=1)
+        state, _ = ledger_add(state, "zcdp", value=value, count=count, alpha=alpha, levels=20, spacing="linear", seed=1)
     flt = fl.PrivacyFilter.from_dict(state.filter)
     led = flt.ledger[flt.ledger["status"] == "accepted"]
     assert len(led) >= 10

@@ -53,9 +53,21 @@ def test_renders_at_defaults_idea_first():
 
 @pytest.mark.parametrize(
     "key,part",
-    [("eps", "paths"), ("delta", "paths"), ("eta", "paths"), ("y", "paths"), ("K", "paths"), ("m", "paths"),
-     ("lam", "martingale"), ("zipf", "costs"), ("users", "costs"), ("items", "costs"), ("mix", "filter"),
-     ("stop", "filter"), ("epspost", "filter")],
+    [
+        ("eps", "paths"),
+        ("delta", "paths"),
+        ("eta", "paths"),
+        ("y", "paths"),
+        ("K", "paths"),
+        ("m", "paths"),
+        ("lam", "martingale"),
+        ("zipf", "costs"),
+        ("users", "costs"),
+        ("items", "costs"),
+        ("mix", "filter"),
+        ("stop", "filter"),
+        ("epspost", "filter"),
+    ],
 )
 def test_each_slider_changes_the_numbers(key, part):
     at = open_nr({"part": part})
@@ -68,8 +80,15 @@ def test_each_slider_changes_the_numbers(key, part):
     assert shown_numbers(at) != before
 
 
-@pytest.mark.parametrize("key,value,part", [("spacing", "linear", "paths"), ("process", "laplace", "paths"),
-                                            ("const", "printed", "paths"), ("nb", "down", "structure")])
+@pytest.mark.parametrize(
+    "key,value,part",
+    [
+        ("spacing", "linear", "paths"),
+        ("process", "laplace", "paths"),
+        ("const", "printed", "paths"),
+        ("nb", "down", "structure"),
+    ],
+)
 def test_each_choice_changes_the_numbers(key, value, part):
     at = open_nr({"part": part})
     before = shown_numbers(at)
@@ -96,7 +115,7 @@ def test_metrics_match_dpcore(const, variant):
     # independent recomputation of the stopping distribution: geometric grid from 0.01 to √(2ρ*), 2000 runs
     grid = np.geomspace(0.01, math.sqrt(2 * rho), 200)
     runs = nr.release_many(200.0, epsilons=grid, alpha=0.2, n_runs=2000, rng=7)
-    assert m[tex("Typical cost of one count, ρ_T")] == number(runs['charge'].median(), 4)
+    assert m[tex("Typical cost of one count, ρ_T")] == number(runs["charge"].median(), 4)
     assert m[tex("Cost if it never stopped, ρ_T")] == number(grid[-1] ** 2 / 2, 4)
 
 
@@ -113,7 +132,8 @@ def test_erratum_warnings_only_where_the_paper_under_reports():
     v = 0.01 * 20
     assert m["ex-post ε (Theorem 5) — exact"] == number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6), 4)
     assert m["ex-post ε (Theorem 5) — paper's accountant"] == (
-        number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6, variant='as_printed'), 4))
+        number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6, variant="as_printed"), 4)
+    )
 
 
 def test_reproduce_budget_is_the_papers():
@@ -211,8 +231,12 @@ def test_bad_links_show_a_message(query):
 
 PART_CHARTS = {
     "paths": {"chart-noise-paths", "chart-stopping-charges"},
-    "structure": {"chart-time-inversion", "chart-correlation-heatmap", "chart-correlation-heatmap-laplace",
-                  "chart-laplace-process"},
+    "structure": {
+        "chart-time-inversion",
+        "chart-correlation-heatmap",
+        "chart-correlation-heatmap-laplace",
+        "chart-laplace-process",
+    },
     "filter": {"chart-odometer", "chart-concurrent-filter", "chart-filter-loss-distribution"},
     "costs": {"chart-cost-per-count", "chart-zipf-counts"},
     "martingale": {"chart-backward-martingale"},
@@ -260,8 +284,8 @@ def test_filter_loss_distribution_matches_dpcore():
     m = metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
     runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, zcdp_share=0.4, levels=50, rng=5)
-    assert m["Average total loss (theory ρ*)"] == number(runs['loss'].mean(), 4)
-    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs['loss'].var(ddof=1), 4)
+    assert m["Average total loss (theory ρ*)"] == number(runs["loss"].mean(), 4)
+    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs["loss"].var(ddof=1), 4)
     assert abs(runs["loss"].mean() - rho) < 4 * math.sqrt(2 * rho / 1000)  # N(ρ*, 2ρ*) (Thm 6)
     assert m["Normal tail above ε"] == number(stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)), 2)
     assert stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)) <= 1e-6  # the conversion is conservative
@@ -273,13 +297,13 @@ def test_filter_mix_and_aggressiveness_match_dpcore():
     m = metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
     runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.2, zcdp_share=0.8, levels=50, rng=5)
-    assert m["Average total loss (theory ρ*)"] == number(runs['loss'].mean(), 4)
-    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs['loss'].var(ddof=1), 4)
+    assert m["Average total loss (theory ρ*)"] == number(runs["loss"].mean(), 4)
+    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs["loss"].var(ddof=1), 4)
 
 
 def test_zipf_panel_matches_dpcore():
     m = metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2"}))
-    assert m[tex("Normaliser Σ k^(−a)")] == f"{sum(k ** -0.75 for k in range(1, 301)):.6f}" == "13.212814"
+    assert m[tex("Normaliser Σ k^(−a)")] == f"{sum(k**-0.75 for k in range(1, 301)):.6f}" == "13.212814"
     counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 300))
     assert m["Largest count"] == f"{counts.max():,}"
 

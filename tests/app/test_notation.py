@@ -22,8 +22,12 @@ CASES = [
     ("1 − e^−(ε − ε_y)", "1 − $e^{-(ε - ε_{y})}$", "1 − e<sup>−(ε − ε<sub>y</sub>)</sup>", "1 − e^−(ε − ε_y)"),
     ("(1 − p)^t", "(1 − p)${}^{t}$", "(1 − p)<sup>t</sup>", "(1 − p)ᵗ"),
     ("ε_max = 0.2", r"$ε_{\mathrm{max}}$ = 0.2", "ε<sub>max</sub> = 0.2", "εₘₐₓ = 0.2"),
-    ("|r̄^op − r^op|", r"|$\bar{r}^{\mathrm{op}}$ − $r^{\mathrm{op}}$|", "|r̄<sup>op</sup> − r<sup>op</sup>|",
-     "|r̄ᵒᵖ − rᵒᵖ|"),
+    (
+        "|r̄^op − r^op|",
+        r"|$\bar{r}^{\mathrm{op}}$ − $r^{\mathrm{op}}$|",
+        "|r̄<sup>op</sup> − r<sup>op</sup>|",
+        "|r̄ᵒᵖ − rᵒᵖ|",
+    ),
     ("ε_(k+1)", "$ε_{k+1}$", "ε<sub>k+1</sub>", "εₖ₊₁"),
     (r"ε\_y = 0.12", "$ε_{y}$ = 0.12", r"ε<sub>y</sub> = 0.12", "ε_y = 0.12"),  # Markdown-escaped
 ]
@@ -37,14 +41,17 @@ def test_each_surface_gets_its_form(written, latex, markup, unicode):
         assert plain(written) == unicode
 
 
-@pytest.mark.parametrize("text", [
-    "the dp_accounting library",  # an identifier, not maths
-    "open `notebooks/brdp.py` with `make lesson NAME=x_y`",  # code
-    "[the lesson](http://127.0.0.1:2719/?file=brdp_x.py)",  # a link target
-    ":material/menu_book: read this",  # an icon code
-    "already $e^{x}$ typeset",
-    "no maths here at all",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the dp_accounting library",  # an identifier, not maths
+        "open `notebooks/brdp.py` with `make lesson NAME=x_y`",  # code
+        "[the lesson](http://127.0.0.1:2719/?file=brdp_x.py)",  # a link target
+        ":material/menu_book: read this",  # an icon code
+        "already $e^{x}$ typeset",
+        "no maths here at all",
+    ],
+)
 def test_what_is_not_maths_is_left_alone(text):
     assert tex(text) == text
     assert html(text) == text

@@ -11,9 +11,11 @@ import pytest
 from app import course, notation, registry
 from tests.app.conftest import open_page, record_parts
 
-VIEWS = [(p.script, {}) for p in registry.available_pages()] + [
-    (p.script, {"view": "reproduce"}) for p in registry.TOPICS if p.exists
-] + [("course.py", {"chapter": slug}) for slug in course.SLUGS[1:]]  # every chapter of the first course
+VIEWS = (
+    [(p.script, {}) for p in registry.available_pages()]
+    + [(p.script, {"view": "reproduce"}) for p in registry.TOPICS if p.exists]
+    + [("course.py", {"chapter": slug}) for slug in course.SLUGS[1:]]
+)  # every chapter of the first course
 #: Regions a reader sees typeset or verbatim: $…$, `code`, link targets, HTML tags, icon codes, addresses.
 _VERBATIM = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S)
 _RAW_MATHS = re.compile(r"[A-Za-zα-ωΑ-Ω0-9)ℓ]\u0304?\\?[\^_][A-Za-zα-ωΑ-Ω0-9({−-]")
@@ -38,8 +40,11 @@ def _texts(at) -> list[tuple[str, str]]:
         spec = json.loads(chart.proto.spec)
         layout = spec.get("layout", {})
         texts = [layout.get("title", {}).get("text")] + [a.get("text") for a in layout.get("annotations") or []]
-        texts += [v.get("title", {}).get("text") for k, v in layout.items()
-                  if k.startswith(("xaxis", "yaxis")) and isinstance(v, dict)]
+        texts += [
+            v.get("title", {}).get("text")
+            for k, v in layout.items()
+            if k.startswith(("xaxis", "yaxis")) and isinstance(v, dict)
+        ]
         out += [("chart text", t) for t in texts if t] + [("legend", t["name"]) for t in spec["data"] if t.get("name")]
     return out
 
@@ -52,8 +57,15 @@ def _problems(at) -> list[str]:
             found.append(f"untypeset maths in {kind}: {text[:90]!r}")
         if kind == "table column" and _SNAKE.search(text):
             found.append(f"code name as a column: {text!r}")
-        if kind in ("radio option", "selectbox option", "legend", "chart text", "tab", "button", "header") and \
-                _LOWER_NOISE.search(shown.strip()):
+        if kind in (
+            "radio option",
+            "selectbox option",
+            "legend",
+            "chart text",
+            "tab",
+            "button",
+            "header",
+        ) and _LOWER_NOISE.search(shown.strip()):
             found.append(f"lower-case noise name in {kind}: {text[:90]!r}")
     return found
 

@@ -35,8 +35,11 @@ def test_home_links_keep_presentation_mode():
     """A teacher in presentation mode who follows a home-page link stays in it (same tab, larger type)."""
     at = open_page("home.py", {"present": "true"})
     assert not at.exception
-    links = [p.proto for p in at.get("page_link") if p.proto.label.startswith(("Open ",)) or "chapter=" in
-             p.proto.query_string]
+    links = [
+        p.proto
+        for p in at.get("page_link")
+        if p.proto.label.startswith(("Open ",)) or "chapter=" in p.proto.query_string
+    ]
     assert len(links) >= 6
     assert all("present=true" in link.query_string for link in links), [link.query_string for link in links]
 
@@ -46,14 +49,18 @@ def test_home_start_here_opens_the_first_course():
     from app import course
 
     at = open_page("home.py")
-    steps = [link.proto for link in at.get("page_link") if link.proto.page == "course"
-             and "chapter=" in link.proto.query_string]
+    steps = [
+        link.proto
+        for link in at.get("page_link")
+        if link.proto.page == "course" and "chapter=" in link.proto.query_string
+    ]
     assert [s.label for s in steps] == [f"{c.number}. {c.title}" for c in course.CHAPTERS]
     assert steps[2].query_string == "chapter=delta"
 
 
-@pytest.mark.parametrize("step,slug,next_slug", [(1, "promise", "noise"), (5, "choose", "redraw"),
-                                                 (10, "random_scale", None)])
+@pytest.mark.parametrize(
+    "step,slug,next_slug", [(1, "promise", "noise"), (5, "choose", "redraw"), (10, "random_scale", None)]
+)
 def test_the_start_lesson_links_each_chapter_on_to_the_next(step, slug, next_slug):
     """A class playing the ready-made lesson "start" finds, on each chapter, where it is and the link to the next."""
     at = open_page("course.py", {"seq": "start", "step": str(step), "chapter": slug})
@@ -64,8 +71,12 @@ def test_the_start_lesson_links_each_chapter_on_to_the_next(step, slug, next_slu
         assert "Last view of this lesson" in md
     else:
         nxt = [p.proto for p in at.get("page_link") if p.proto.label == "Next" and p.proto.page == "course"]
-        assert nxt and all(f"step={step + 1}" in p.query_string and "seq=start" in p.query_string
-                           and f"chapter={next_slug}" in p.query_string for p in nxt)  # same tab, next step
+        assert nxt and all(
+            f"step={step + 1}" in p.query_string
+            and "seq=start" in p.query_string
+            and f"chapter={next_slug}" in p.query_string
+            for p in nxt
+        )  # same tab, next step
 
 
 def test_home_epsilon_moves_the_belief_table():

@@ -153,9 +153,7 @@ def test_a_bad_presenter_link_is_reported():
 def test_my_lesson_opens_each_view_on_the_chosen_panel():
     at = open_boxes(open_page("baselines.py", {"eps": "2"}), classroom.MY_LESSON_KEY)
     box = at.selectbox(key="_dpx_panel")
-    assert (
-        box.options[:2] == ["How much noise?", "What these settings buy"] and box.options[-1] == "top of the page"
-    )
+    assert box.options[:2] == ["How much noise?", "What these settings buy"] and box.options[-1] == "top of the page"
     box.set_value("Many releases: composition").run()
     at.text_input(key="_dpx_say").input("Point at √T").run()
     at.button(key="_dpx_add").click().run()

@@ -37,8 +37,13 @@ def test_renders_at_defaults_without_error_or_warning():
     assert not at.warning, [w.value for w in at.warning]  # sound defaults: no erratum warning
     # the idea's picture, then part "law": noise, privacy loss, MGF, scale law, releases, reuse
     assert len(_charts(at)) == 7
-    assert {"exact ε — this law", "U(γ) — this law", "Laplace U(γ) at ε", "best R²DP law (two-point) U(γ)",
-            "optimal staircase U(γ)"} <= set(_metrics(at))
+    assert {
+        "exact ε — this law",
+        "U(γ) — this law",
+        "Laplace U(γ) at ε",
+        "best R²DP law (two-point) U(γ)",
+        "optimal staircase U(γ)",
+    } <= set(_metrics(at))
     assert _metrics(at)["exact ε — this law"] == "5.0000"
     assert not any("(Algorithm 1)" in label for label in _metrics(at))  # the per-family optima are in part families
     text = " ".join(m.value for m in at.markdown)
@@ -96,12 +101,16 @@ def test_each_control_changes_the_numbers_or_charts(query, kind, key, value):
         assert after[0] != before[0], key
 
 
-@pytest.mark.parametrize("query,kind,key,value", [
-    ({"part": "families"}, "radio", "mapfam", "uniform"),
-    ({}, "toggle", "logf", True),
-    ({"view": "reproduce", "part": "figures"}, "radio", "f3f", "uniform"),
-    ({"view": "reproduce", "part": "experiments"}, "radio", "squery", "average"),
-], ids=["mapfam", "logf", "f3f", "query"])
+@pytest.mark.parametrize(
+    "query,kind,key,value",
+    [
+        ({"part": "families"}, "radio", "mapfam", "uniform"),
+        ({}, "toggle", "logf", True),
+        ({"view": "reproduce", "part": "figures"}, "radio", "f3f", "uniform"),
+        ({"view": "reproduce", "part": "experiments"}, "radio", "squery", "average"),
+    ],
+    ids=["mapfam", "logf", "f3f", "query"],
+)
 def test_display_controls_change_a_chart(query, kind, key, value):
     at = open_page(PAGE, query)
     before = _charts(at)
@@ -157,8 +166,9 @@ def test_bad_family_parameters_show_the_value_error_and_the_page_keeps_working()
     assert len(_charts(at)) == 2  # the law-independent panels still render
 
 
-@pytest.mark.parametrize("part,charts", [("headlines", 2), ("errata", 1), ("figures", 3), ("experiments", 4),
-                                         ("gaussian", 1)])
+@pytest.mark.parametrize(
+    "part,charts", [("headlines", 2), ("errata", 1), ("figures", 3), ("experiments", 4), ("gaussian", 1)]
+)
 def test_reproduce_parts_render(part, charts):
     at = open_page(PAGE, {"view": "reproduce", "part": part})
     assert not at.exception, at.exception
@@ -281,8 +291,22 @@ def test_gaussian_appendix_numbers_against_closed_forms():
 def test_reuse_table_against_the_gamma_closed_form():
     from app.compute import r2dp as compute
 
-    key = compute.law_key("gamma", lock=False, epsilon=5.0, sensitivity=1.0, k=3.0, theta=0.5, a=0.5, b=10.0, mu=2.0,
-                          sigma=2.0, low=0.5, u0=0.5, u1=50.0, p=0.3)
+    key = compute.law_key(
+        "gamma",
+        lock=False,
+        epsilon=5.0,
+        sensitivity=1.0,
+        k=3.0,
+        theta=0.5,
+        a=0.5,
+        b=10.0,
+        mu=2.0,
+        sigma=2.0,
+        low=0.5,
+        u0=0.5,
+        u1=50.0,
+        p=0.3,
+    )
     df = compute.reuse(key, 1.0, 4)
     n = df["queries"].to_numpy()
     # Gamma(k, θ): M⁽ⁿ⁾(t) ∝ (1 − θt)^(−k−n), so one reused draw costs (k + n) ln(1 + nΔqθ)

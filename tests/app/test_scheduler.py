@@ -131,8 +131,9 @@ def test_past_use_counts_half_after_the_half_life():
     assert h.scheduler.usage("s", h.clock.now + 120.0) == pytest.approx(2.0, rel=1e-12)
     h.submit("b", "s")
     h.clock.now += 3.0
-    assert h.scheduler.usage("s", h.clock.now) == pytest.approx(8.0 * 0.5 ** (3 / 60) + 3.0, rel=1e-12), \
+    assert h.scheduler.usage("s", h.clock.now) == pytest.approx(8.0 * 0.5 ** (3 / 60) + 3.0, rel=1e-12), (
         "a running job counts for the time it has run so far"
+    )
 
 
 def test_a_session_keeps_a_bounded_queue():

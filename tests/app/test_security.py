@@ -46,9 +46,24 @@ def _dotted(node: ast.AST) -> str:
 
 
 FORBIDDEN = {
-    "eval", "exec", "compile", "__import__", "builtins.eval", "builtins.exec",
-    "pickle.loads", "pickle.load", "pickle.Unpickler", "cPickle.loads", "marshal.loads", "marshal.load",
-    "dill.loads", "shelve.open", "os.system", "os.popen", "yaml.unsafe_load", "yaml.full_load",
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "builtins.eval",
+    "builtins.exec",
+    "pickle.loads",
+    "pickle.load",
+    "pickle.Unpickler",
+    "cPickle.loads",
+    "marshal.loads",
+    "marshal.load",
+    "dill.loads",
+    "shelve.open",
+    "os.system",
+    "os.popen",
+    "yaml.unsafe_load",
+    "yaml.full_load",
 }
 
 
@@ -75,21 +90,29 @@ def dangerous_calls(source: str) -> list[str]:
             found.append(f"line {node.lineno}: {full}()")
         elif full == "yaml.load" and "SafeLoader" not in ast.dump(kwargs.get("Loader", ast.Constant(None))):
             found.append(f"line {node.lineno}: yaml.load() without SafeLoader")
-        elif full.startswith("subprocess.") and isinstance(kwargs.get("shell"), ast.Constant) \
-                and kwargs["shell"].value is True:
+        elif (
+            full.startswith("subprocess.")
+            and isinstance(kwargs.get("shell"), ast.Constant)
+            and kwargs["shell"].value is True
+        ):
             found.append(f"line {node.lineno}: {full}(shell=True)")
         elif full in ("pandas.read_pickle", "pd.read_pickle"):
             found.append(f"line {node.lineno}: {full}()")
-        elif full in ("numpy.load", "np.load") and isinstance(kwargs.get("allow_pickle"), ast.Constant) \
-                and kwargs["allow_pickle"].value is True:
+        elif (
+            full in ("numpy.load", "np.load")
+            and isinstance(kwargs.get("allow_pickle"), ast.Constant)
+            and kwargs["allow_pickle"].value is True
+        ):
             found.append(f"line {node.lineno}: {full}(allow_pickle=True)")
     return found
 
 
 #: Calls a module may make, with the reason they touch no outside data.
 ALLOWED = {
-    "app/compute/_cache.py": {"pickle.loads": "the compute cache unpickles only the bytes it pickled itself, in the "
-                                              "same process (a copy of each cached value per caller)"},
+    "app/compute/_cache.py": {
+        "pickle.loads": "the compute cache unpickles only the bytes it pickled itself, in the "
+        "same process (a copy of each cached value per caller)"
+    },
 }
 
 
@@ -103,26 +126,39 @@ def test_no_module_evaluates_or_unpickles_data(path):
 def test_the_code_check_catches_what_it_looks_for():
     """The checker itself: each pattern is caught, safe look-alikes are not."""
     bad = [
-        "eval(text)", "exec(code)", "import pickle\npickle.loads(b)", "import pickle as pk\npk.loads(b)",
-        "from pickle import loads\nloads(b)", "import yaml\nyaml.load(s)", "import yaml\nyaml.unsafe_load(s)",
-        "import subprocess\nsubprocess.run(cmd, shell=True)", "import os\nos.system(cmd)",
-        "import pandas as pd\npd.read_pickle(f)", "import numpy as np\nnp.load(f, allow_pickle=True)",
+        "eval(text)",
+        "exec(code)",
+        "import pickle\npickle.loads(b)",
+        "import pickle as pk\npk.loads(b)",
+        "from pickle import loads\nloads(b)",
+        "import yaml\nyaml.load(s)",
+        "import yaml\nyaml.unsafe_load(s)",
+        "import subprocess\nsubprocess.run(cmd, shell=True)",
+        "import os\nos.system(cmd)",
+        "import pandas as pd\npd.read_pickle(f)",
+        "import numpy as np\nnp.load(f, allow_pickle=True)",
         "__import__('os')",
     ]
     for src in bad:
         assert dangerous_calls(src), src
     safe = [
-        "import yaml\nyaml.load(s, Loader=yaml.SafeLoader)", "import yaml\nyaml.safe_load(s)",
-        "x.eval()", "df.eval", "import subprocess\nsubprocess.run(['ls'])", "import numpy as np\nnp.load(f)",
-        "import json\njson.loads(s)", "import ast\nast.literal_eval(s)",
+        "import yaml\nyaml.load(s, Loader=yaml.SafeLoader)",
+        "import yaml\nyaml.safe_load(s)",
+        "x.eval()",
+        "df.eval",
+        "import subprocess\nsubprocess.run(['ls'])",
+        "import numpy as np\nnp.load(f)",
+        "import json\njson.loads(s)",
+        "import ast\nast.literal_eval(s)",
     ]
     for src in safe:
         assert not dangerous_calls(src), src
 
 
 def _uploaders(source: str) -> list[ast.Call]:
-    return [n for n in ast.walk(ast.parse(source))
-            if isinstance(n, ast.Call) and _dotted(n.func).endswith("file_uploader")]
+    return [
+        n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and _dotted(n.func).endswith("file_uploader")
+    ]
 
 
 def test_file_imports_are_size_limited():
@@ -140,8 +176,14 @@ def test_ledger_import_refuses_big_files_before_parsing():
     """The import itself is validated in dpcore (size first, then format): a huge or malformed file is a ValueError."""
     from dpcore import ledger
 
-    loader = next((getattr(ledger, n) for n in ("from_json", "load", "loads", "import_ledger", "parse")
-                   if callable(getattr(ledger, n, None))), None)
+    loader = next(
+        (
+            getattr(ledger, n)
+            for n in ("from_json", "load", "loads", "import_ledger", "parse")
+            if callable(getattr(ledger, n, None))
+        ),
+        None,
+    )
     if loader is None:
         pytest.fail(f"no import function found in dpcore.ledger ({ledger.__all__})")
     with pytest.raises(ValueError):
@@ -165,16 +207,19 @@ def _share_link(at) -> str:
 HOSTILE = "[click](javascript:alert(4))"
 
 
-@pytest.mark.parametrize("query,dropped", [
-    ({"step": HOSTILE}, "step"),  # a lesson's view without its lesson
-    ({"seq": "start", "step": HOSTILE}, "step"),  # a lesson, but not one of its views
-    ({"seq": "start", "step": "99"}, "step"),  # the lesson has fewer views
-    ({"seq": HOSTILE, "step": "1"}, "seq"),  # no such lesson (its step goes with it)
-    ({"seq": "~" + "A" * 40, "step": "1"}, "seq"),  # a damaged lesson code
-    ({"ledger": HOSTILE}, "ledger"),
-    ({"ledger": "<img src=x onerror=alert(1)>"}, "ledger"),
-    ({"part": HOSTILE}, "part"),  # not one of the page's parts
-])
+@pytest.mark.parametrize(
+    "query,dropped",
+    [
+        ({"step": HOSTILE}, "step"),  # a lesson's view without its lesson
+        ({"seq": "start", "step": HOSTILE}, "step"),  # a lesson, but not one of its views
+        ({"seq": "start", "step": "99"}, "step"),  # the lesson has fewer views
+        ({"seq": HOSTILE, "step": "1"}, "seq"),  # no such lesson (its step goes with it)
+        ({"seq": "~" + "A" * 40, "step": "1"}, "seq"),  # a damaged lesson code
+        ({"ledger": HOSTILE}, "ledger"),
+        ({"ledger": "<img src=x onerror=alert(1)>"}, "ledger"),
+        ({"part": HOSTILE}, "part"),  # not one of the page's parts
+    ],
+)
 def test_the_share_link_drops_values_the_page_did_not_accept(query, dropped):
     from urllib.parse import parse_qs, urlsplit
 
@@ -245,20 +290,23 @@ def _guarded(scope_type: str, headers: list[tuple[bytes, bytes]]) -> list[dict]:
     return reached or sent
 
 
-@pytest.mark.parametrize("host,origin,passes", [
-    (b"127.0.0.1:2718", None, True),
-    (b"localhost:2718", b"http://localhost:2718", True),
-    (b"LOCALHOST", None, True),
-    (b"[::1]:2719", b"http://[::1]:2719", True),
-    (b"127.0.0.1:2719", b"http://127.0.0.1:8501", True),  # the app's page on this machine
-    (b"evil.example:2718", None, False),  # a name rebound to 127.0.0.1
-    (b"127.0.0.1.evil.example:2718", None, False),
-    (b"localhost.evil.example", None, False),
-    (b"127.0.0.1:2718", b"http://evil.example", False),  # another site's page
-    (b"127.0.0.1:2718", b"null", False),
-    (b"127.0.0.1:27x8", None, False),
-    (b"", None, False),
-])
+@pytest.mark.parametrize(
+    "host,origin,passes",
+    [
+        (b"127.0.0.1:2718", None, True),
+        (b"localhost:2718", b"http://localhost:2718", True),
+        (b"LOCALHOST", None, True),
+        (b"[::1]:2719", b"http://[::1]:2719", True),
+        (b"127.0.0.1:2719", b"http://127.0.0.1:8501", True),  # the app's page on this machine
+        (b"evil.example:2718", None, False),  # a name rebound to 127.0.0.1
+        (b"127.0.0.1.evil.example:2718", None, False),
+        (b"localhost.evil.example", None, False),
+        (b"127.0.0.1:2718", b"http://evil.example", False),  # another site's page
+        (b"127.0.0.1:2718", b"null", False),
+        (b"127.0.0.1:27x8", None, False),
+        (b"", None, False),
+    ],
+)
 def test_the_lesson_servers_refuse_foreign_hosts_and_origins(host, origin, passes):
     headers = [(b"host", host)] + ([(b"origin", origin)] if origin is not None else [])
     for kind in ("http", "websocket"):
@@ -277,7 +325,8 @@ def test_names_listed_for_the_lessons_pass(monkeypatch):
     monkeypatch.setenv(host_guard.HOSTS_ENV, "lessons.school.example, 10.0.0.5")
     assert _guarded("http", [(b"host", b"lessons.school.example:2718")]) == [{"type": "reached"}]
     assert _guarded("http", [(b"host", b"10.0.0.5:2718"), (b"origin", b"http://10.0.0.5:8501")]) == [
-        {"type": "reached"}]
+        {"type": "reached"}
+    ]
     assert _guarded("http", [(b"host", b"school.example:2718")])[0]["status"] == 403
 
 

@@ -18,8 +18,12 @@ from app.views.brdp import reproduce as brdp_reproduce
 from app.views.svt import explore as svt_explore
 from app.views.svt import reproduce as svt_reproduce
 
-PARTS = {("brdp", "explore"): list(brdp_explore.EXPLORE_TABS), ("brdp", "reproduce"): list(brdp_reproduce.PARTS),
-         ("svt", "explore"): list(svt_explore.PARTS), ("svt", "reproduce"): list(svt_reproduce.PARTS)}
+PARTS = {
+    ("brdp", "explore"): list(brdp_explore.EXPLORE_TABS),
+    ("brdp", "reproduce"): list(brdp_reproduce.PARTS),
+    ("svt", "explore"): list(svt_explore.PARTS),
+    ("svt", "reproduce"): list(svt_reproduce.PARTS),
+}
 
 
 @pytest.mark.parametrize("lesson", list(sequences.LESSONS.values()), ids=list(sequences.LESSONS))
@@ -38,8 +42,11 @@ def test_ready_made_lessons_open_valid_views(lesson):
 
 
 def test_custom_sequence_round_trips_through_its_link():
-    steps = [Step("baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"),
-             Step("", {"eps": "1"}), Step("svt", {"part": "Run", "eps": "0.1"}, "é ≈ ü — unicode survives")]
+    steps = [
+        Step("baselines", {"eps": "0.5", "sens": "2"}, "noise grows as ε shrinks"),
+        Step("", {"eps": "1"}),
+        Step("svt", {"part": "Run", "eps": "0.1"}, "é ≈ ü — unicode survives"),
+    ]
     code = sequences.encode(steps)
     assert code.startswith("~") and all(c.isalnum() or c in "-_~" for c in code)
     lesson, i = sequences.parse(code, "3")
@@ -75,23 +82,35 @@ def test_a_lesson_never_carries_a_ledger_id():
     assert lesson.steps[0].query == {"eps": "2"} and lesson.steps[0].say == "note"
 
 
-@pytest.mark.parametrize("seq,step,match", [
-    ("nope", None, "ready-made lessons are"),
-    ("~not-base64!!", None, "damaged"),
-    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["nowhere",{}]]')).decode(), None, "not one of the app"),
-    ("~" + base64.urlsafe_b64encode(zlib.compress(b'{"a":1}')).decode(), None, "damaged"),
-    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["",{"eps":1}]]')).decode(), None, "unreadable value"),
-    ("eps", "0", "from 1 to 6"),
-    ("eps", "7", "from 1 to 6"),
-    ("eps", "two", "from 1 to 6"),
-    ("~" + "A" * 5000, None, "damaged"),
-    # a step's setting is a number, an option or a part's name, never markup or a link (a lesson's next-view link
-    # carries it)
-    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["baselines",{"eps":"[click](javascript:alert(4))"}]]')).decode(),
-     None, "unreadable value"),
-    ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["brdp",{"part":"<img src=x>"}]]')).decode(), None,
-     "unreadable value"),
-])
+@pytest.mark.parametrize(
+    "seq,step,match",
+    [
+        ("nope", None, "ready-made lessons are"),
+        ("~not-base64!!", None, "damaged"),
+        ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["nowhere",{}]]')).decode(), None, "not one of the app"),
+        ("~" + base64.urlsafe_b64encode(zlib.compress(b'{"a":1}')).decode(), None, "damaged"),
+        ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["",{"eps":1}]]')).decode(), None, "unreadable value"),
+        ("eps", "0", "from 1 to 6"),
+        ("eps", "7", "from 1 to 6"),
+        ("eps", "two", "from 1 to 6"),
+        ("~" + "A" * 5000, None, "damaged"),
+        # a step's setting is a number, an option or a part's name, never markup or a link (a lesson's next-view link
+        # carries it)
+        (
+            "~"
+            + base64.urlsafe_b64encode(
+                zlib.compress(b'[["baselines",{"eps":"[click](javascript:alert(4))"}]]')
+            ).decode(),
+            None,
+            "unreadable value",
+        ),
+        (
+            "~" + base64.urlsafe_b64encode(zlib.compress(b'[["brdp",{"part":"<img src=x>"}]]')).decode(),
+            None,
+            "unreadable value",
+        ),
+    ],
+)
 def test_bad_links_raise_a_message_naming_the_value(seq, step, match):
     with pytest.raises(ValueError, match=match):
         sequences.parse(seq, step)
@@ -133,6 +152,7 @@ def test_in_app_links_name_the_tabs_saved_ledger():
     at.run()
     after = next_links(at)
     assert after and all(q.get("ledger") == saved and q["step"] == "5" and q["seq"] == "eps" for q in after), after
-    menu = [dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link") if p.proto.label not in ("Next",
-                                                                                                        "Previous")]
+    menu = [
+        dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link") if p.proto.label not in ("Next", "Previous")
+    ]
     assert menu and all(q.get("ledger") == saved for q in menu), [q for q in menu if q.get("ledger") != saved]

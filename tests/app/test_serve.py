@@ -11,8 +11,9 @@ from app import serve
 PAGE = b"<!DOCTYPE html><html><head><title>x</title></head><body></body></html>"
 
 
-def _call(path: str, *, ctype: bytes = b"text/html", body: bytes = PAGE, method: str = "GET",
-          gzip: bool = False) -> tuple[dict, bytes, list]:
+def _call(
+    path: str, *, ctype: bytes = b"text/html", body: bytes = PAGE, method: str = "GET", gzip: bool = False
+) -> tuple[dict, bytes, list]:
     seen_headers: list = []
 
     async def inner(scope, receive, send):
@@ -33,8 +34,12 @@ def _call(path: str, *, ctype: bytes = b"text/html", body: bytes = PAGE, method:
     async def receive():
         return {"type": "http.request"}
 
-    scope = {"type": "http", "method": method, "path": path,
-             "headers": [(b"accept-encoding", b"gzip"), (b"host", b"h")]}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "headers": [(b"accept-encoding", b"gzip"), (b"host", b"h")],
+    }
     # on a thread of its own: in a test process that also drives a browser, Playwright's synchronous API keeps an
     # event loop running on the main thread, where asyncio.run refuses to start another
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -95,14 +100,18 @@ def _headers_through(middleware_cls, path: str, inner_headers: list) -> list:
 
 
 def test_every_response_carries_the_security_headers_once():
-    expected = {b"x-frame-options": b"SAMEORIGIN", b"content-security-policy": b"frame-ancestors 'self'",
-                b"x-content-type-options": b"nosniff", b"referrer-policy": b"same-origin"}
+    expected = {
+        b"x-frame-options": b"SAMEORIGIN",
+        b"content-security-policy": b"frame-ancestors 'self'",
+        b"x-content-type-options": b"nosniff",
+        b"referrer-policy": b"same-origin",
+    }
     assert dict(serve.SECURITY_HEADERS) == expected
     for path in ("/", "/negotiate", "/static/js/index.js", "/_stcore/health", "/media/x.png"):
-        headers = _headers_through(serve.SecurityHeaders, path, [(b"content-type", b"text/plain"),
-                                                                 (b"X-Frame-Options", b"ALLOWALL")])
+        headers = _headers_through(
+            serve.SecurityHeaders, path, [(b"content-type", b"text/plain"), (b"X-Frame-Options", b"ALLOWALL")]
+        )
         names = [k.lower() for k, _ in headers]
         assert all(names.count(k) == 1 for k in expected), headers  # the app's own value replaced, not doubled
         assert {k.lower(): v for k, v in headers if k.lower() in expected} == expected
         assert (b"content-type", b"text/plain") in headers
-

@@ -240,9 +240,7 @@ def test_tail_mass_sets_the_grid():
 
 def test_extreme_gumbel_setting_stays_fast_and_clean():
     # α ≫ the noise scales: dpcore's Gumbel quadrature optimiser takes minutes; the page uses Alg. 3 (FFT)
-    at = open_page(
-        PAGE, {"eps": "20", "c": "1", "neg": "1", "alpha": "500", "noise": "gumbel", "part": "Correction"}
-    )
+    at = open_page(PAGE, {"eps": "20", "c": "1", "neg": "1", "alpha": "500", "noise": "gumbel", "part": "Correction"})
     _ok(at)
     assert _metrics(at)["p(r) — paper's Eq. 8"]
 
@@ -256,9 +254,17 @@ def test_the_run_chart_marks_tau_at_tau_and_shows_it(threshold):
     rng = np.random.default_rng(4)
     n = 40
     answers = rng.integers(1, 150, n).astype(float)
-    comp = pd.DataFrame({"step": np.arange(1, n + 1), "answer": answers, "noisy_answer": answers + rng.normal(0, 30, n),
-                         "true_positive": answers >= threshold, "positive": np.zeros(n, bool),
-                         "noisy_threshold": np.full(n, threshold * 0.97), "pass": np.ones(n, int)})
+    comp = pd.DataFrame(
+        {
+            "step": np.arange(1, n + 1),
+            "answer": answers,
+            "noisy_answer": answers + rng.normal(0, 30, n),
+            "true_positive": answers >= threshold,
+            "positive": np.zeros(n, bool),
+            "noisy_threshold": np.full(n, threshold * 0.97),
+            "pass": np.ones(n, int),
+        }
+    )
     fig = fsvt.live_run(comp, step=n, threshold=threshold, window=n, title="t").to_plotly_json()["layout"]
     tau = next(a for a in fig["annotations"] if a["text"].startswith("τ"))
     assert tau["y"] == pytest.approx(math.log10(threshold))

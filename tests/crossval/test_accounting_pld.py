@@ -93,7 +93,14 @@ def test_default_profile_is_pessimistic_and_within_1e4_epsilon_of_a_fine_pld(eps
 # (ε₀, T) spread over [1e-3, 20] × [2, 10⁴]: the composed ε on the adaptive grid against dp_accounting's own δ(ε)
 # on a grid 8× finer (the reference of the brief's "fine grid"): never below it, at most 1e-4 relative above.
 LAPLACE_POINTS = [
-    (1e-3, 1000), (2.3e-3, 2000), (0.03, 30), (0.1, 100), (0.3, 1000), (1.0, 10), (3.0, 300), (8.0, 2),
+    (1e-3, 1000),
+    (2.3e-3, 2000),
+    (0.03, 30),
+    (0.1, 100),
+    (0.3, 1000),
+    (1.0, 10),
+    (3.0, 300),
+    (8.0, 2),
     (20.0, 1000),
     pytest.param(0.05, 10_000, marks=pytest.mark.slow),
     pytest.param(20.0, 10_000, marks=pytest.mark.slow),
@@ -165,4 +172,5 @@ def test_fast_laplace_composition_equals_dp_accounting(eps0, t):
         np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-13)
         for delta in (1e-3, 1e-6, 1e-10):
             assert dpcore.laplace_epsilon(delta, scale=1 / eps0, compositions=t, discretization=h) == pytest.approx(
-                ref.get_epsilon_for_delta(delta), rel=1e-9, abs=1e-9)
+                ref.get_epsilon_for_delta(delta), rel=1e-9, abs=1e-9
+            )

@@ -52,8 +52,10 @@ def test_exact_delta_vs_brute_force(kernel, s, theta, q, d):
 def test_reverse_direction_is_equal(kernel, s, theta, q, d):
     kw = dict(kernel=kernel, scale=s, theta=theta, q=q)
     for eps in (0.0, 0.5):
-        f = lambda x, eps=eps: max(0.0, brdp.output_density(x, **kw, center=d)  # noqa: E731
-                                   - math.exp(eps) * brdp.output_density(x, **kw))
+
+        def f(x, eps=eps):
+            return max(0.0, brdp.output_density(x, **kw, center=d) - math.exp(eps) * brdp.output_density(x, **kw))
+
         pts = sorted({-theta, theta, d - theta, d + theta, 0.0, d})
         ref = integrate.quad(f, -60 * s, 60 * s + d, points=pts, limit=400, epsabs=1e-13)[0]
         got = brdp.exact_delta(eps, **kw, sensitivity=d, shifts=1)
@@ -91,8 +93,7 @@ def test_q0_exact_pld_matches_dp_accounting_laplace():
 def test_exact_brdp_pld_composition_vs_monte_carlo_two_fold():
     """T = 2: delta from the composed PLD equals E[(1 - e^{eps - G1 - G2})_+] estimated by sampling."""
     kw = dict(kernel="gaussian", scale=1.0, theta=1.0, q=0.6)
-    plan = brdp.make_plan(epsilon=3.0, delta=1e-3, sensitivity=1.0, theta=1.0, kernel="gaussian",
-                          epsilon_y=3.0, q=0.6)
+    plan = brdp.make_plan(epsilon=3.0, delta=1e-3, sensitivity=1.0, theta=1.0, kernel="gaussian", epsilon_y=3.0, q=0.6)
     assert plan.scale == pytest.approx(brdp.kernel_scale(3.0, 1e-3), rel=1e-9)
     kw["scale"] = plan.scale
     rng = np.random.default_rng(21)
@@ -110,8 +111,11 @@ def test_paper_accountant_matches_stats_binomial_mixture():
     t, eps = 6, 2.0
     from dpcore import accounting
 
-    ref = sum(stats.binom.pmf(k, t, 1 - pl.w) * accounting.gaussian_delta(eps - (t - k) * pl.loss, sigma=pl.scale,
-                                                                          compositions=t) for k in range(t + 1))
+    ref = sum(
+        stats.binom.pmf(k, t, 1 - pl.w)
+        * accounting.gaussian_delta(eps - (t - k) * pl.loss, sigma=pl.scale, compositions=t)
+        for k in range(t + 1)
+    )
     assert brdp.composed_delta(eps, compositions=t, plan=pl, accountant="paper") == pytest.approx(ref, rel=1e-12)
 
 

@@ -15,8 +15,13 @@ dp.enable_features("contrib", "honest-but-curious")
 
 def opendp_epsilon(rho: float, delta: float) -> float:
     """ε at δ of a measurement whose zCDP map returns exactly ρ, cast to approximate DP by OpenDP."""
-    meas = dp.m.make_user_measurement(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float),
-                                      dp.zero_concentrated_divergence(), lambda x: x, lambda d_in: rho)
+    meas = dp.m.make_user_measurement(
+        dp.atom_domain(T=float, nan=False),
+        dp.absolute_distance(T=float),
+        dp.zero_concentrated_divergence(),
+        lambda x: x,
+        lambda d_in: rho,
+    )
     return dp.c.make_zCDP_to_approxDP(meas).map(1.0).epsilon(delta)
 
 

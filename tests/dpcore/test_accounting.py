@@ -152,8 +152,8 @@ def test_zcdp_round_trip_and_reference():
 
 
 def cks_epsilon_by_minimisation(rho: float, delta: float) -> float:
-    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton root).
-    """
+    """Canonne, Kamath & Steinke 2020, Cor. 13 minimised over α with 50-digit mpmath (independent of the Newton
+    root)."""
     mpmath.mp.dps = 50
     r, big_l = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
 
@@ -167,8 +167,10 @@ def cks_epsilon_by_minimisation(rho: float, delta: float) -> float:
     return float(max(f(u), 0))
 
 
-@pytest.mark.parametrize("rho,delta", [(2.556, 1e-10), (0.0749, 1e-10), (0.001, 1e-5), (1e-8, 1e-5), (100.0, 1e-300),
-                                       (1e-8, 1e-300), (0.3, 0.4)])
+@pytest.mark.parametrize(
+    "rho,delta",
+    [(2.556, 1e-10), (0.0749, 1e-10), (0.001, 1e-5), (1e-8, 1e-5), (100.0, 1e-300), (1e-8, 1e-300), (0.3, 0.4)],
+)
 def test_tight_zcdp_conversion_matches_a_direct_minimisation(rho, delta):
     assert dpcore.zcdp_to_dp(rho, delta) == pytest.approx(cks_epsilon_by_minimisation(rho, delta), rel=1e-12)
 
@@ -296,8 +298,11 @@ def test_dp_accounting_imported_in_one_module_only():
     import pathlib
 
     root = pathlib.Path(acc.__file__).parent
-    importers = sorted(p.name for p in root.glob("*.py") if "import dp_accounting" in p.read_text()
-                       or "from dp_accounting" in p.read_text())
+    importers = sorted(
+        p.name
+        for p in root.glob("*.py")
+        if "import dp_accounting" in p.read_text() or "from dp_accounting" in p.read_text()
+    )
     assert importers == ["_dp_accounting.py"]
 
 

@@ -196,10 +196,12 @@ def test_sample_pair_claims_come_from_dpcore():
     p = A.sample_pair("r2dp", epsilon=2.0, delta=0.0, n=10, rng=0)
     assert p.claimed_epsilon == pytest.approx(2.0, rel=1e-9)  # Gamma law locked at exact ε
     assert A.sample_pair("rr", epsilon=0.7, delta=0.0, n=10, rng=0).claimed_epsilon == pytest.approx(
-        ldp.randomized_response(0.7).epsilon)
+        ldp.randomized_response(0.7).epsilon
+    )
     assert A.sample_pair("svt_exp", epsilon=0.5, delta=0.0, n=10, rng=0).claimed_epsilon == pytest.approx(0.5)
-    pp = A.sample_pair("brdp_paper", epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, epsilon_y_ratio=0.6,
-                       n=10, rng=0)
+    pp = A.sample_pair(
+        "brdp_paper", epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, epsilon_y_ratio=0.6, n=10, rng=0
+    )
     plan = brdp.make_plan(epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, kernel="gaussian", epsilon_y=0.06)
     assert (pp.paper_delta, pp.exact_delta) == (pytest.approx(plan.paper_delta), pytest.approx(plan.exact_delta))
 

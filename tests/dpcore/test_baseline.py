@@ -18,7 +18,8 @@ def test_density_integrates_to_one_and_within_probability_is_its_integral(mech):
 
 def test_within_probability_closed_forms():
     assert baseline.within_probability(1.0, mechanism="gaussian", scale=2.0) == pytest.approx(
-        math.erf(1 / (2 * 2**0.5)))
+        math.erf(1 / (2 * 2**0.5))
+    )
     assert baseline.within_probability(1.0, mechanism="laplace", scale=2.0) == pytest.approx(1 - math.exp(-0.5))
 
 

@@ -42,25 +42,42 @@ def plan():
         (lambda: brdp.exact_delta(1, kernel="gaussian", scale=1, theta=0, q=0.2, sensitivity=1), "theta"),
         (lambda: brdp.baseline_q(1.0, 1.5), "epsilon_y"),
         (lambda: brdp.baseline_q(-1.0, 0.5), "epsilon"),
-        (lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=2, sensitivity=1, theta=1, kernel="gaussian"),
-         "epsilon_y"),
-        (lambda: brdp.paper_q(epsilon=1, delta=0, epsilon_y=0.5, sensitivity=1, theta=1, kernel="gaussian"),
-         "delta"),
-        (lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.5, sensitivity=0, theta=1, kernel="gaussian"),
-         "sensitivity"),
-        (lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.5, sensitivity=1, theta=0, kernel="gaussian"),
-         "theta"),
+        (
+            lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=2, sensitivity=1, theta=1, kernel="gaussian"),
+            "epsilon_y",
+        ),
+        (lambda: brdp.paper_q(epsilon=1, delta=0, epsilon_y=0.5, sensitivity=1, theta=1, kernel="gaussian"), "delta"),
+        (
+            lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.5, sensitivity=0, theta=1, kernel="gaussian"),
+            "sensitivity",
+        ),
+        (
+            lambda: brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.5, sensitivity=1, theta=0, kernel="gaussian"),
+            "theta",
+        ),
         (lambda: brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=-2, kernel="gaussian"), "theta"),
         (lambda: brdp.optimize(epsilon=1, delta=1e-5, sensitivity=0, theta=1, kernel="gaussian"), "sensitivity"),
         (lambda: brdp.optimize(epsilon=0, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian"), "epsilon"),
-        (lambda: brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian",
-                               accountant="rdp"), "accountant"),
-        (lambda: brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian",
-                               objective="as_printed"), "objective"),
-        (lambda: brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1.2),
-         "epsilon_y"),
-        (lambda: brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=0.5,
-                                q=1.2), "q"),
+        (
+            lambda: brdp.optimize(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", accountant="rdp"),
+            "accountant",
+        ),
+        (
+            lambda: brdp.optimize(
+                epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", objective="as_printed"
+            ),
+            "objective",
+        ),
+        (
+            lambda: brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1.2),
+            "epsilon_y",
+        ),
+        (
+            lambda: brdp.make_plan(
+                epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=0.5, q=1.2
+            ),
+            "q",
+        ),
         (lambda: brdp.amplify(1, 1e-5, rate=0), "rate"),
         (lambda: brdp.amplify(1, 1e-5, rate=1.2), "rate"),
         (lambda: brdp.deamplify(1, 1e-5, rate=0), "rate"),
@@ -68,8 +85,12 @@ def plan():
         (lambda: brdp.sampling_error_std("sum", rate=1.5, n_records=10), "rate"),
         (lambda: brdp.sampling_error_std("median", rate=0.5, n_records=10), "query"),
         (lambda: brdp.sampling_error_std("count", rate=0.5, n_records=10, p_c=2), "p_c"),
-        (lambda: brdp.optimal_sampling_rate(epsilon=0.1, delta=1e-5, sensitivity=1, theta=0, n_records=100,
-                                            query="count"), "theta"),
+        (
+            lambda: brdp.optimal_sampling_rate(
+                epsilon=0.1, delta=1e-5, sensitivity=1, theta=0, n_records=100, query="count"
+            ),
+            "theta",
+        ),
         (lambda: brdp.sample_outputs(-1, **G, q=0.1), "n"),
         (lambda: brdp.sample_outputs(10, **G, q=0.1, rng=-3), "rng"),
         (lambda: brdp.simulate_recycler(5, **G, q=1.1), "q"),
@@ -100,25 +121,34 @@ def test_bad_compositions_and_plan(plan):
 
 
 def test_kernel_scale_delegates_to_accounting():
-    assert brdp.kernel_scale(0.7, 1e-6, sensitivity=2) == pytest.approx(accounting.gaussian_sigma(0.7, 1e-6,
-                                                                                              sensitivity=2))
+    assert brdp.kernel_scale(0.7, 1e-6, sensitivity=2) == pytest.approx(
+        accounting.gaussian_sigma(0.7, 1e-6, sensitivity=2)
+    )
     assert brdp.kernel_scale(0.7, 1e-6, sensitivity=2, kernel="laplace") == pytest.approx(
-        2 / (0.7 - 2 * math.log1p(-1e-6)))
+        2 / (0.7 - 2 * math.log1p(-1e-6))
+    )
     assert brdp.kernel_scale(0.7, 1e-6, kernel="laplace", calibration="classic") == pytest.approx(1 / 0.7)
 
 
 def test_success_probability_closed_forms():
     assert brdp.success_probability(**G) == pytest.approx(stats.norm(0, 3).cdf(1) - stats.norm(0, 3).cdf(-1))
-    assert brdp.success_probability(**L) == pytest.approx(stats.laplace(0, 1.2).cdf(0.8) -
-                                                          stats.laplace(0, 1.2).cdf(-0.8))
+    assert brdp.success_probability(**L) == pytest.approx(
+        stats.laplace(0, 1.2).cdf(0.8) - stats.laplace(0, 1.2).cdf(-0.8)
+    )
 
 
 def test_kernel_delta_matches_accounting():
     eps = np.array([-np.inf, -3, -0.5, 0, 0.7, 2, np.inf])
-    assert np.allclose(brdp.kernel_delta(eps, kernel="gaussian", scale=2.0, sensitivity=1.5),
-                       accounting.gaussian_delta(eps, sigma=2.0, sensitivity=1.5), atol=1e-14)
-    assert np.allclose(brdp.kernel_delta(eps, kernel="laplace", scale=2.0, sensitivity=1.5),
-                       accounting.laplace_delta(eps, scale=2.0, sensitivity=1.5), atol=1e-14)
+    assert np.allclose(
+        brdp.kernel_delta(eps, kernel="gaussian", scale=2.0, sensitivity=1.5),
+        accounting.gaussian_delta(eps, sigma=2.0, sensitivity=1.5),
+        atol=1e-14,
+    )
+    assert np.allclose(
+        brdp.kernel_delta(eps, kernel="laplace", scale=2.0, sensitivity=1.5),
+        accounting.laplace_delta(eps, scale=2.0, sensitivity=1.5),
+        atol=1e-14,
+    )
     assert isinstance(brdp.kernel_delta(0.3, kernel="gaussian", scale=1.0), float)
 
 
@@ -145,9 +175,14 @@ def test_output_cdf_is_integral_of_density(kw):
     q = 0.6
     for t in (-5.0, -kw["theta"], -0.3, 0.0, 0.5, kw["theta"] + 0.1, 7.0):
         pts = [p for p in (-kw["theta"], kw["theta"]) if p < t]
-        ref = integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), -np.inf, t, points=None)[0] \
-            if not pts else sum(integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), a, b)[0]
-                                for a, b in zip([-np.inf] + pts, pts + [t], strict=True))
+        ref = (
+            integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), -np.inf, t, points=None)[0]
+            if not pts
+            else sum(
+                integrate.quad(lambda x: brdp.output_density(x, **kw, q=q), a, b)[0]
+                for a, b in zip([-np.inf] + pts, pts + [t], strict=True)
+            )
+        )
         assert brdp.output_cdf(t, **kw, q=q) == pytest.approx(ref, abs=1e-9)
     assert brdp.output_cdf(10.0, **kw, q=q, center=10.0) == pytest.approx(0.5)
 
@@ -219,7 +254,8 @@ def test_paper_delta_mixture_matches_definition():
     assert np.allclose(brdp.paper_delta(eps, **G, q=0.4, sensitivity=1.0), ref, atol=1e-15)
     # q = 1: L = inf and delta_Z(-inf) = 1
     assert brdp.paper_delta(1.0, **G, q=1.0, sensitivity=1.0) == pytest.approx(
-        (1 - w) * accounting.gaussian_delta(1.0, sigma=3.0) + w)
+        (1 - w) * accounting.gaussian_delta(1.0, sigma=3.0) + w
+    )
 
 
 def test_paper_q_edges():
@@ -250,8 +286,11 @@ def test_exact_delta_q0_is_kernel():
     eps = np.array([-1.0, 0.0, 0.4, 1.0, 2.5])
     for kernel in ("gaussian", "laplace"):
         kw = dict(kernel=kernel, scale=1.3, theta=0.9, sensitivity=1.0)
-        ref = (accounting.gaussian_delta(eps, sigma=1.3) if kernel == "gaussian"
-               else accounting.laplace_delta(eps, scale=1.3))
+        ref = (
+            accounting.gaussian_delta(eps, sigma=1.3)
+            if kernel == "gaussian"
+            else accounting.laplace_delta(eps, scale=1.3)
+        )
         assert np.allclose(brdp.exact_delta(eps, q=0.0, **kw), ref, atol=1e-13)
 
 
@@ -284,8 +323,9 @@ def test_optimize_plan_fields(plan):
         plan.q = 0.5  # type: ignore[misc]
     assert plan.accountant == "paper"
     assert 0 < plan.epsilon_y <= plan.epsilon
-    assert plan.acceptance == pytest.approx(brdp.acceptance_rate(kernel="gaussian", scale=plan.scale, theta=1,
-                                                                 q=plan.q))
+    assert plan.acceptance == pytest.approx(
+        brdp.acceptance_rate(kernel="gaussian", scale=plan.scale, theta=1, q=plan.q)
+    )
     assert plan.paper_delta <= plan.delta * (1 + 1e-9)
     assert plan.gain > 0
     assert plan.loss == pytest.approx(-math.log1p(-plan.q))
@@ -305,8 +345,9 @@ def test_make_plan_manual_q():
     m = brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=1, q=0.3)
     assert m.accountant == "manual" and m.q == 0.3
     a = brdp.make_plan(epsilon=1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=0.8)
-    assert a.q == pytest.approx(brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.8, sensitivity=1, theta=1,
-                                             kernel="gaussian"), abs=1e-9)
+    assert a.q == pytest.approx(
+        brdp.paper_q(epsilon=1, delta=1e-5, epsilon_y=0.8, sensitivity=1, theta=1, kernel="gaussian"), abs=1e-9
+    )
 
 
 # ------------------------------------------------------------------ composition
@@ -342,34 +383,39 @@ def test_amplify_formula():
 def test_sampling_error_std_formulas():
     assert brdp.sampling_error_std("sum", rate=0.25, n_records=400, sigma_x=2) == pytest.approx(2 * math.sqrt(1200))
     assert brdp.sampling_error_std("average", rate=0.25, n_records=400, sigma_x=2) == pytest.approx(
-        2 * math.sqrt(3 / 400))
+        2 * math.sqrt(3 / 400)
+    )
     assert brdp.sampling_error_std("count", rate=0.25, n_records=400, p_c=0.2) == pytest.approx(
-        math.sqrt(400 * 3 * 0.16))
+        math.sqrt(400 * 3 * 0.16)
+    )
     assert brdp.sampling_error_std("sum", rate=1.0, n_records=400) == 0.0
 
 
 def test_subsampled_acceptance_variants():
     kw = dict(scale=2.0, theta=1.5, q=0.5)
-    assert brdp.subsampled_acceptance(**kw, sigma_e=0.0) == pytest.approx(
-        brdp.acceptance_rate(kernel="gaussian", **kw))
+    assert brdp.subsampled_acceptance(**kw, sigma_e=0.0) == pytest.approx(brdp.acceptance_rate(kernel="gaussian", **kw))
     # true acceptance = P(|E + N_brdp| <= theta) = E_E[F_brdp(theta - E) - F_brdp(-theta - E)] (other order)
     se = 1.7
-    g = lambda e: stats.norm(0, se).pdf(e) * (  # noqa: E731
-        brdp.output_cdf(1.5 - e, kernel="gaussian", **kw) - brdp.output_cdf(-1.5 - e, kernel="gaussian", **kw))
+
+    def g(e):
+        inside = brdp.output_cdf(1.5 - e, kernel="gaussian", **kw) - brdp.output_cdf(-1.5 - e, kernel="gaussian", **kw)
+        return stats.norm(0, se).pdf(e) * inside
+
     ref = integrate.quad(g, -15 * se, 15 * se, points=[-3.0, 0.0, 3.0], epsabs=1e-12, limit=200)[0]
     assert brdp.subsampled_acceptance(**kw, sigma_e=se) == pytest.approx(ref, abs=1e-9)
     ptot = math.erf(1.5 / (math.hypot(2.0, se) * math.sqrt(2)))
-    assert brdp.subsampled_acceptance(**kw, sigma_e=se, variant="corrected") == pytest.approx(
-        1 / (0.5 + 0.5 / ptot))
+    assert brdp.subsampled_acceptance(**kw, sigma_e=se, variant="corrected") == pytest.approx(1 / (0.5 + 0.5 / ptot))
     assert brdp.subsampled_acceptance(**kw, sigma_e=se, variant="as_printed") == pytest.approx(
-        1 / (1 - 0.5 + 0.5 / ptot))
+        1 / (1 - 0.5 + 0.5 / ptot)
+    )
     with pytest.raises(ValueError, match="kernel"):
         brdp.subsampled_acceptance(**kw, sigma_e=se, kernel="laplace", variant="corrected")
 
 
 def test_optimal_sampling_rate_fields():
-    sp = brdp.optimal_sampling_rate(epsilon=0.1, delta=1e-5, sensitivity=1, theta=3, n_records=2000,
-                                    query="count", tol=1e-2)
+    sp = brdp.optimal_sampling_rate(
+        epsilon=0.1, delta=1e-5, sensitivity=1, theta=3, n_records=2000, query="count", tol=1e-2
+    )
     assert 0 < sp.rate <= 1
     assert sp.epsilon_in >= 0.1 and sp.delta_in >= 1e-5
     assert sp.acceptance == sp.eq13_acceptance
@@ -401,8 +447,9 @@ def test_landscape_and_curves(plan):
 
 def test_experiment_releases_structure_and_bad_input():
     x = np.arange(50.0)
-    df = brdp.experiment_releases(x, query="average", epsilon=1, delta=1e-5, sensitivity=1, theta=1,
-                                  n_releases=20, rng=0, accountant="paper")
+    df = brdp.experiment_releases(
+        x, query="average", epsilon=1, delta=1e-5, sensitivity=1, theta=1, n_releases=20, rng=0, accountant="paper"
+    )
     assert list(df.mechanism.unique()) == ["Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP", "SMP-Lap-BRDP", "SMP-Gau-BRDP"]
     assert len(df) == 120
     assert np.allclose(df.error, df.output - x.mean())

@@ -35,8 +35,9 @@ def test_analytic_mu_newton_matches_brentq():
         hi = 2 * lo
         while _log_delta_g(eps, hi) < math.log(delta):
             hi *= 2
-        ref = optimize.brentq(lambda m, eps=eps, delta=delta: _log_delta_g(eps, m) - math.log(delta), lo, hi,
-                              xtol=1e-300, rtol=1e-14)
+        ref = optimize.brentq(
+            lambda m, eps=eps, delta=delta: _log_delta_g(eps, m) - math.log(delta), lo, hi, xtol=1e-300, rtol=1e-14
+        )
         assert mu == pytest.approx(ref, rel=1e-9)
         assert accounting.gaussian_log_delta_scalar(eps, mu) <= math.log(delta)  # sound side, in floats
     # the kernel's scale is the accountant's σ taken a hair up (never below it: a σ too small is a δ too high)
@@ -49,8 +50,13 @@ def test_gaussian_eps_for_delta_newton_matches_brentq():
     for _ in range(300):
         mu, t = float(10 ** rng.uniform(-2, 1.3)), float(10 ** rng.uniform(-12, -0.05))
         x = brdp.calibration._kernel_eps_for_delta("gaussian", t, 1 / mu, 1.0)
-        ref = optimize.brentq(lambda e, mu=mu, t=t: _log_delta_g(e, mu) - math.log(t), math.log1p(-t),
-                              mu * mu / 2 - mu * special.ndtri(t) + 1e-9, xtol=1e-13, rtol=1e-15)
+        ref = optimize.brentq(
+            lambda e, mu=mu, t=t: _log_delta_g(e, mu) - math.log(t),
+            math.log1p(-t),
+            mu * mu / 2 - mu * special.ndtri(t) + 1e-9,
+            xtol=1e-13,
+            rtol=1e-15,
+        )
         assert x == pytest.approx(ref, abs=1e-9 * max(1.0, abs(ref)))
 
 
@@ -62,8 +68,9 @@ def test_q_evaluator_equals_exact_core_bitwise():
         th = float(10 ** rng.uniform(-1.5, 1))
         ss = d * 10 ** rng.uniform(-1, 1.5, 6)
         dgrid = d * np.arange(1, 5) / 4
-        qs = np.concatenate([rng.uniform(0, 1, (6, 12)), np.zeros((6, 1)), np.ones((6, 1)),
-                             1 - 10 ** rng.uniform(-12, -2, (6, 4))], 1)
+        qs = np.concatenate(
+            [rng.uniform(0, 1, (6, 12)), np.zeros((6, 1)), np.ones((6, 1)), 1 - 10 ** rng.uniform(-12, -2, (6, 4))], 1
+        )
         fn = brdp.exact_accountant._exact_q_fn(kernel, ss, th, eps, dgrid)
         ref = brdp.exact_accountant._exact_core(kernel, ss[:, None, None], th, eps, qs[..., None], dgrid[None, None, :])
         ref = ref.max(-1)
@@ -72,20 +79,35 @@ def test_q_evaluator_equals_exact_core_bitwise():
         assert np.array_equal(fn(qs[rows], rows), ref[rows])
     # and one value against quadrature of max(0, P - e^eps Q) over the BR-DP densities (public output_density)
     s, th, q, eps, d = 0.8, 0.6, 0.7, 0.5, 1.0
+
     def dens(x: float, c: float) -> float:
         return brdp.output_density(x, kernel="gaussian", scale=s, theta=th, q=q, center=c)
 
-    brute = integrate.quad(lambda x: max(0.0, dens(x, 0.0) - math.exp(eps) * dens(x, d)), -40 * s - th,
-                           40 * s + th + d, points=[-th, th, d - th, d + th], limit=500, epsabs=1e-13)[0]
-    assert brdp.exact_accountant._exact_q_fn("gaussian", np.array([s]), th, eps, np.array([d]))(np.array([[q]]))[0, 0] \
-        == pytest.approx(brute, abs=1e-8)
+    brute = integrate.quad(
+        lambda x: max(0.0, dens(x, 0.0) - math.exp(eps) * dens(x, d)),
+        -40 * s - th,
+        40 * s + th + d,
+        points=[-th, th, d - th, d + th],
+        limit=500,
+        epsabs=1e-13,
+    )[0]
+    assert brdp.exact_accountant._exact_q_fn("gaussian", np.array([s]), th, eps, np.array([d]))(np.array([[q]]))[
+        0, 0
+    ] == pytest.approx(brute, abs=1e-8)
 
 
 def test_exact_optimiser_branch_and_bound_equals_full_search(monkeypatch):
     rng = np.random.default_rng(14)
-    cases = [dict(epsilon=float(10 ** rng.uniform(-1, 0.8)), delta=float(10 ** rng.uniform(-9, -3)),
-                  sensitivity=float(10 ** rng.uniform(-0.5, 0.5)), theta=float(10 ** rng.uniform(-0.7, 1)),
-                  kernel=("gaussian", "laplace")[i % 2]) for i in range(8)]
+    cases = [
+        dict(
+            epsilon=float(10 ** rng.uniform(-1, 0.8)),
+            delta=float(10 ** rng.uniform(-9, -3)),
+            sensitivity=float(10 ** rng.uniform(-0.5, 0.5)),
+            theta=float(10 ** rng.uniform(-0.7, 1)),
+            kernel=("gaussian", "laplace")[i % 2],
+        )
+        for i in range(8)
+    ]
     fast = [brdp.optimize(**kw) for kw in cases]
     full = brdp.budget_split._largest_exact_q
 
@@ -115,6 +137,7 @@ def test_pruned_rows_are_lower_bounds_below_the_best():
 
 def _acceptance_by_quad(s: float, th: float, q: float, se: float, kernel: str) -> float:
     """Pr(|E + N_brdp| <= theta) by quadrature over E of the BR-DP output CDF (the other order)."""
+
     def g(e: float) -> float:
         kw = dict(kernel=kernel, scale=s, theta=th, q=q)
         return stats.norm(0, se).pdf(e) * (brdp.output_cdf(th - e, **kw) - brdp.output_cdf(-th - e, **kw))
@@ -122,8 +145,10 @@ def _acceptance_by_quad(s: float, th: float, q: float, se: float, kernel: str) -
     pts = sorted({0.0, th, -th, th + 3 * s, -th - 3 * s, th - 3 * s, -th + 3 * s})
     lim = 12 * se
     edges = sorted({-lim, lim, *[p for p in pts if -lim < p < lim]})
-    return sum(integrate.quad(g, a, b, epsabs=1e-14, epsrel=1e-11, limit=400)[0]
-               for a, b in zip(edges, edges[1:], strict=False))
+    return sum(
+        integrate.quad(g, a, b, epsabs=1e-14, epsrel=1e-11, limit=400)[0]
+        for a, b in zip(edges, edges[1:], strict=False)
+    )
 
 
 @pytest.mark.slow
@@ -155,8 +180,9 @@ def test_subsampled_acceptance_extreme_scales():
 def test_no_integration_warning_in_alg4():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sp = brdp.optimal_sampling_rate(epsilon=3.0, delta=1e-5, sensitivity=1.0, theta=1.0,
-                                        n_records=100_000, query="count", sigma_x=10.0, p_c=0.1)
+        sp = brdp.optimal_sampling_rate(
+            epsilon=3.0, delta=1e-5, sensitivity=1.0, theta=1.0, n_records=100_000, query="count", sigma_x=10.0, p_c=0.1
+        )
     ref = brdp.subsampled_acceptance(scale=sp.sigma_y, theta=1.0, q=sp.q, sigma_e=sp.sigma_e, variant="true")
     assert sp.true_acceptance == ref  # filled in for the returned plan only
     assert sp.acceptance == sp.eq13_acceptance
@@ -166,28 +192,41 @@ def test_no_integration_warning_in_alg4():
 def test_composition_curve_matches_dp_accounting():
     rng = np.random.default_rng(17)
     for kernel in ("gaussian", "laplace"):
-        pl = brdp.optimize(epsilon=float(rng.uniform(0.5, 2)), delta=1e-5, sensitivity=1.0,
-                           theta=float(rng.uniform(0.5, 2)), kernel=kernel)
+        pl = brdp.optimize(
+            epsilon=float(rng.uniform(0.5, 2)),
+            delta=1e-5,
+            sensitivity=1.0,
+            theta=float(rng.uniform(0.5, 2)),
+            kernel=kernel,
+        )
         ts = [1, 3, 17, 60]
         df = brdp.composition_curve(ts, plan=pl, value_discretization_interval=5e-4)
-        base = brdp.exact_pld(kernel=kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=1.0,
-                              value_discretization_interval=5e-4)
+        base = brdp.exact_pld(
+            kernel=kernel, scale=pl.scale, theta=pl.theta, q=pl.q, sensitivity=1.0, value_discretization_interval=5e-4
+        )
         for t, row in zip(ts, df.itertuples(), strict=True):
             lib = base.self_compose(t) if t > 1 else base
             assert row.exact == pytest.approx(lib.get_epsilon_for_delta(1e-5), abs=1e-8)
             # Gaussian: all T in one vectorised root-find (brentq per T in composed_epsilon: xtol 1e-12)
             assert row.paper == pytest.approx(
-                brdp.composed_epsilon(1e-5, compositions=t, plan=pl, accountant="paper"), abs=1e-9)
+                brdp.composed_epsilon(1e-5, compositions=t, plan=pl, accountant="paper"), abs=1e-9
+            )
             assert row.dp == pytest.approx(
-                brdp.composed_epsilon(1e-5, compositions=t, plan=pl, accountant="dp"), abs=1e-9)
+                brdp.composed_epsilon(1e-5, compositions=t, plan=pl, accountant="dp"), abs=1e-9
+            )
 
 
 def test_composition_curve_vectorised_roots_edge_plans():
     rng = np.random.default_rng(19)
     ts = [1, 2, 7, 40, 300]
     for q in (0.0, 1.0, 0.999999, None):
-        kw = dict(epsilon=float(rng.uniform(0.3, 3)), delta=float(10 ** rng.uniform(-9, -3)), sensitivity=1.0,
-                  theta=float(rng.uniform(0.3, 3)), kernel="gaussian")
+        kw = dict(
+            epsilon=float(rng.uniform(0.3, 3)),
+            delta=float(10 ** rng.uniform(-9, -3)),
+            sensitivity=1.0,
+            theta=float(rng.uniform(0.3, 3)),
+            kernel="gaussian",
+        )
         pl = brdp.make_plan(epsilon_y=kw["epsilon"] * float(rng.uniform(0.2, 1)), q=q, **kw)
         for dl in (pl.delta, 1e-3):
             df = brdp.composition_curve(ts, plan=pl, delta=dl, exact=False)
@@ -199,13 +238,14 @@ def test_composition_curve_vectorised_roots_edge_plans():
 
 
 def test_paper_composition_profile_matches_direct_sum():
-    pl = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian",
-                       accountant="paper")
+    pl = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
     eps = np.linspace(0.5, 6, 12)
     t = 7
     j = np.arange(t + 1)
-    ref = sum(stats.binom.pmf(k, t, pl.w)
-              * accounting.gaussian_delta(eps - k * pl.loss, sigma=pl.scale, compositions=t) for k in j)
+    ref = sum(
+        stats.binom.pmf(k, t, pl.w) * accounting.gaussian_delta(eps - k * pl.loss, sigma=pl.scale, compositions=t)
+        for k in j
+    )
     got = brdp.composed_delta(eps, compositions=t, plan=pl, accountant="paper")
     assert np.allclose(got, np.clip(ref, 0, 1), rtol=1e-12, atol=1e-300)
 
@@ -255,8 +295,9 @@ def test_exact_optimiser_settles_pruned_candidates_when_the_best_fail(monkeypatc
 
     monkeypatch.setattr(brdp.budget_split, "_largest_exact_q", spy)
     real_delta = brdp.budget_split.exact_delta  # every plan that redraws fails; the plain kernel (q = 0) is checked
-    monkeypatch.setattr(brdp.budget_split, "exact_delta",
-                        lambda *a, **k: math.inf if k.get("q", 0.0) > 0 else real_delta(*a, **k))
+    monkeypatch.setattr(
+        brdp.budget_split, "exact_delta", lambda *a, **k: math.inf if k.get("q", 0.0) > 0 else real_delta(*a, **k)
+    )
     ey, s, q = brdp.budget_split._exact_opt("gaussian", 1.0, 1e-5, 1.0, 1.0, "analytic")
     assert (ey, q) == (1.0, 0.0) and s == pytest.approx(accounting.gaussian_sigma(1.0, 1e-5), rel=1e-9)
     assert len(settled) > 0

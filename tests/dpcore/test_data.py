@@ -100,9 +100,7 @@ def test_dataset_properties():
     ],
 )
 def test_transaction_bad_input(kwargs, name):
-    args = (
-        dict(n_records=1000, n_items=100, threshold=50, avg_length=5.0, top_support=0.5, n_above=10) | kwargs
-    )
+    args = dict(n_records=1000, n_items=100, threshold=50, avg_length=5.0, top_support=0.5, n_above=10) | kwargs
     with pytest.raises(ValueError, match=name):
         data.transaction_scores(**args, rng=0)
 

@@ -156,9 +156,7 @@ def test_mean_estimate_inverts_expectation():
     n = 10_000
     k = round(f * n)
     out = np.array([hi] * k + [lo] * (n - k))
-    assert ldp.mean_estimate(out, epsilon=eps, low=lo, high=hi) == pytest.approx(
-        mu, abs=(hi - lo) * 2 / n * 3
-    )
+    assert ldp.mean_estimate(out, epsilon=eps, low=lo, high=hi) == pytest.approx(mu, abs=(hi - lo) * 2 / n * 3)
 
 
 def test_running_example_query():
@@ -350,9 +348,7 @@ def test_enumerate_interaction_simple_rr():
     # absorbed at 2, 4, 6: 2·1, 2·2, 2·4 paths; at 8: 2·8 absorbed + 2^4 undecided when the adversary stops
     assert len(tree.outputs) == 2 + 4 + 8 + 32
     with pytest.raises(ValueError, match="max_transcripts"):
-        ldp.enumerate_interaction(
-            lambda h: rr, ldp.BayesianPrivacyFilter(10.0, domain_size=2), max_transcripts=5
-        )
+        ldp.enumerate_interaction(lambda h: rr, ldp.BayesianPrivacyFilter(10.0, domain_size=2), max_transcripts=5)
     with pytest.raises(ValueError, match="true_value"):
         tree.expected_length(5)
 
@@ -405,9 +401,7 @@ def test_rr_closed_forms():
     assert ldp.rr_expected_accepted(1.0, 1.5) == pytest.approx(1.0)
     pmf = ldp.rr_accepted_pmf(1.0, 4.0)
     assert pmf["probability"].sum() == pytest.approx(1.0, abs=1e-12)
-    assert float((pmf["accepted"] * pmf["probability"]).sum()) == pytest.approx(
-        ldp.rr_expected_accepted(1.0, 4.0)
-    )
+    assert float((pmf["accepted"] * pmf["probability"]).sum()) == pytest.approx(ldp.rr_expected_accepted(1.0, 4.0))
     with pytest.raises(ValueError, match="epsilon"):
         ldp.rr_expected_accepted(0.0, 1.0)
     with pytest.raises(ValueError, match="budget"):
@@ -515,9 +509,7 @@ def test_single_term_loss_vs_grid():
     X = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
     for y in (0, 1):
         ll = q.term(y).log_prob(X)
-        assert ldp.single_term_loss(q.term(y), [-1, -1], [1, 1]) == pytest.approx(
-            ll.max() - ll.min(), abs=1e-12
-        )
+        assert ldp.single_term_loss(q.term(y), [-1, -1], [1, 1]) == pytest.approx(ll.max() - ll.min(), abs=1e-12)
 
 
 def test_grouped_realized_loss():
@@ -525,9 +517,7 @@ def test_grouped_realized_loss():
     rows = np.log(rng.uniform(0.2, 0.8, (7, 5)))
     exact = ldp.realized_loss(rows.sum(axis=0))
     assert ldp.grouped_realized_loss(rows, group_size=7) == pytest.approx(exact)
-    assert ldp.grouped_realized_loss(rows, group_size=1) == pytest.approx(
-        sum(r.max() - r.min() for r in rows)
-    )
+    assert ldp.grouped_realized_loss(rows, group_size=1) == pytest.approx(sum(r.max() - r.min() for r in rows))
     with pytest.raises(ValueError, match="group_size"):
         ldp.grouped_realized_loss(rows, group_size=0)
     with pytest.raises(ValueError, match="log_likelihoods"):
@@ -581,8 +571,9 @@ def test_regression_loss_paths_match_a_grid_search():
     """Ungrouped linear paths in 2-D equal the realized loss of the accepted prefix, recomputed from Eq. 5 on a
     dense grid (the minimum sits at a vertex, which the grid contains; the maximum is smooth)."""
     eps, seed = 1.0, 11
-    paths = ldp.regression_loss_paths("linear", budget=4.0, n_runs=1, dimension=2, epsilon=eps,
-                                      group_size=1000, rng=seed)
+    paths = ldp.regression_loss_paths(
+        "linear", budget=4.0, n_runs=1, dimension=2, epsilon=eps, group_size=1000, rng=seed
+    )
     gen = np.random.default_rng(seed)  # replay the stream: θ then the answer's uniform draw, per accepted query
     g = np.linspace(-1.0, 1.0, 401)
     xx, yy = np.meshgrid(g, g)
@@ -592,7 +583,8 @@ def test_regression_loss_paths_match_a_grid_search():
         theta = gen.uniform(-1.0, 1.0, 3)
         theta /= np.abs(theta).sum()
         p_high_at = lambda a, b, theta=theta: (  # noqa: E731
-            1 / (e + 1) + ((theta[0] + theta[1] * a + theta[2] * b) + 1) / 2 * (e - 1) / (e + 1))
+            1 / (e + 1) + ((theta[0] + theta[1] * a + theta[2] * b) + 1) / 2 * (e - 1) / (e + 1)
+        )
         high = gen.random() < p_high_at(0.0, 0.0)
         p = p_high_at(xx, yy)
         log_lam += np.log(p if high else 1 - p)

@@ -175,11 +175,13 @@ def test_minimize_dc_fast_path_at_the_page_settings(monkeypatch: pytest.MonkeyPa
 
 def test_tnc_box_falls_back_with_a_fixed_variable() -> None:
     """lo = hi in a coordinate: optimize.minimize removes the variable, so _tnc_box must take that route."""
+
     def fun(x):
         return float(np.sum((x - 0.3) ** 2)), 2 * (x - 0.3)
 
-    x = branch_and_bound._tnc_box(fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100,
-                                  ftol=1e-13, gtol=1e-10)
+    x = branch_and_bound._tnc_box(
+        fun, np.array([0.9, 0.5]), np.array([0.0, 0.5]), np.array([1.0, 0.5]), maxfun=100, ftol=1e-13, gtol=1e-10
+    )
     np.testing.assert_allclose(x, [0.3, 0.5], atol=1e-6)
 
 

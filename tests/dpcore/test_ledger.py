@@ -77,8 +77,17 @@ def test_other_constructors():
     ],
 )
 def test_release_validation_names_the_field(kwargs, field):
-    base = {"label": "ok", "source": "svt", "kind": "pure", "epsilon": 1.0, "delta": 0.0, "sensitivity": 1.0,
-            "scale": None, "compositions": 1, "epsilon_max": None}
+    base = {
+        "label": "ok",
+        "source": "svt",
+        "kind": "pure",
+        "epsilon": 1.0,
+        "delta": 0.0,
+        "sensitivity": 1.0,
+        "scale": None,
+        "compositions": 1,
+        "epsilon_max": None,
+    }
     with pytest.raises(ValueError, match=field):
         L.Release(**(base | kwargs))
 
@@ -114,8 +123,13 @@ def test_basic_by_hand():
 
 
 def test_advanced_matches_kov_formula():
-    eps_list = [float(dpcore.gaussian_epsilon(1e-7, sigma=3.0))] * 5 + [0.25] * 3 + [0.2] * 2 + [0.3] + \
-        [float(dpcore.gaussian_epsilon(1e-7, sigma=1.0))]
+    eps_list = (
+        [float(dpcore.gaussian_epsilon(1e-7, sigma=3.0))] * 5
+        + [0.25] * 3
+        + [0.2] * 2
+        + [0.3]
+        + [float(dpcore.gaussian_epsilon(1e-7, sigma=1.0))]
+    )
     deltas = [1e-7] * 5 + [0.0] * 5 + [1e-7] + [1e-7]
     slack = 1 - (1 - 1e-5) / np.prod([1 - d for d in deltas])
     res = L.advanced(MIXED, 10.0, 1e-5)
@@ -157,9 +171,11 @@ def test_zcdp_closed_form():
 
 @pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-9])
 def test_pld_gaussian_only_is_exact(delta):
-    rel = (L.gaussian_release(2.0, sensitivity=1.0, delta=1e-6, compositions=7, label="a"),
-           L.gaussian_release(5.0, sensitivity=2.0, delta=1e-6, compositions=3, label="b"),
-           L.noise_reduction_release(0.2, epsilon_max=0.5, label="nr"))
+    rel = (
+        L.gaussian_release(2.0, sensitivity=1.0, delta=1e-6, compositions=7, label="a"),
+        L.gaussian_release(5.0, sensitivity=2.0, delta=1e-6, compositions=3, label="b"),
+        L.noise_reduction_release(0.2, epsilon_max=0.5, label="nr"),
+    )
     mu = math.sqrt(7 / 4 + 3 * 4 / 25 + 0.25)
     exact = float(dpcore.gaussian_epsilon(delta, sigma=1 / mu))
     got = L.pld(rel, 100.0, delta).epsilon
@@ -291,31 +307,82 @@ HOSTILE_JSON = [
     ("", "not valid JSON"),
     ("[" * 100_000, "larger than"),
     ("[" * 30_000 + "]" * 30_000, "nested|not a DP Explorer"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": NaN, "delta": 1e-5, "enforce": "filter"},'
-     ' "releases": []}'), "NaN"),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": NaN, "delta": '
+            '1e-5, "enforce": "filter"},'
+            ' "releases": []}'
+        ),
+        "NaN",
+    ),
     ('{"format": "dp-explorer-ledger", "version": 2}', "version"),
     ('{"format": "nope"}', "not a DP Explorer ledger"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "eval"}, '
-     '"releases": []}'), "enforce"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": "1", "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": []}'), "epsilon"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": [{"__class__": "os.system"}]}'), "unknown release field"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": {}}'), "releases"),
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": [], "code": "import os"}'), "unknown field"),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, '
+            '"enforce": "eval"}, '
+            '"releases": []}'
+        ),
+        "enforce",
+    ),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": "1", "delta": '
+            '1e-5, "enforce": "basic"}, '
+            '"releases": []}'
+        ),
+        "epsilon",
+    ),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, '
+            '"enforce": "basic"}, '
+            '"releases": [{"__class__": "os.system"}]}'
+        ),
+        "unknown release field",
+    ),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, '
+            '"enforce": "basic"}, '
+            '"releases": {}}'
+        ),
+        "releases",
+    ),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": 1, "delta": 1e-5, '
+            '"enforce": "basic"}, '
+            '"releases": [], "code": "import os"}'
+        ),
+        "unknown field",
+    ),
     # a whole number longer than Python converts by default: our message, not the interpreter's
-    (('{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": ' + "9" * 5000 + ', "delta": 1e-5, '
-      '"enforce": "basic"}, "releases": []}'), "whole number with 5000 digits"),
-    (('{"format": "dp-explorer-ledger", "version": ' + "1" * 5000 + '}'), "whole number with 5000 digits"),
+    (
+        (
+            '{"format": "dp-explorer-ledger", "version": 1, "budget": {"epsilon": ' + "9" * 5000 + ', "delta": 1e-5, '
+            '"enforce": "basic"}, "releases": []}'
+        ),
+        "whole number with 5000 digits",
+    ),
+    (('{"format": "dp-explorer-ledger", "version": ' + "1" * 5000 + "}"), "whole number with 5000 digits"),
     # a version is the whole number 1: true and 1.0 equal 1 in Python but are not it
-    ('{"format": "dp-explorer-ledger", "version": true, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": []}', "version: unsupported ledger version true"),
-    ('{"format": "dp-explorer-ledger", "version": 1.0, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": []}', "version: unsupported ledger version 1.0"),
-    ('{"format": "dp-explorer-ledger", "version": "1", "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
-     '"releases": []}', "version"),
+    (
+        '{"format": "dp-explorer-ledger", "version": true, "budget": {"epsilon": 1, "delta": 1e-5, '
+        '"enforce": "basic"}, '
+        '"releases": []}',
+        "version: unsupported ledger version true",
+    ),
+    (
+        '{"format": "dp-explorer-ledger", "version": 1.0, "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+        '"releases": []}',
+        "version: unsupported ledger version 1.0",
+    ),
+    (
+        '{"format": "dp-explorer-ledger", "version": "1", "budget": {"epsilon": 1, "delta": 1e-5, "enforce": "basic"}, '
+        '"releases": []}',
+        "version",
+    ),
 ]
 
 
@@ -354,18 +421,34 @@ def test_too_many_releases_and_bad_bytes():
     [
         ("", "empty"),
         ("a,b,c\n1,2,3\n", "header"),
-        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,nan,0,1,,1,\n",
-         "epsilon"),
-        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1\n",
-         "columns"),
-        (("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n=cmd|' /C calc'!A0,svt,pure,1,0,"
-         "1,,1,\n"), "label"),
-        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1e400,0,1,,1,\n",
-         "epsilon"),
-        ("label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1e3,\n",
-         "compositions"),
-        ('label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n"x,svt,pure,1,0,1,,1,\n',
-         "CSV|columns"),
+        (
+            "label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,nan,0,1,,1,\n",
+            "epsilon",
+        ),
+        (
+            "label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1\n",
+            "columns",
+        ),
+        (
+            (
+                "label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n=cmd|' "
+                "/C calc'!A0,svt,pure,1,0,"
+                "1,,1,\n"
+            ),
+            "label",
+        ),
+        (
+            "label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1e400,0,1,,1,\n",
+            "epsilon",
+        ),
+        (
+            "label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\nx,svt,pure,1,0,1,,1e3,\n",
+            "compositions",
+        ),
+        (
+            'label,source,kind,epsilon,delta,sensitivity,scale,compositions,epsilon_max\n"x,svt,pure,1,0,1,,1,\n',
+            "CSV|columns",
+        ),
     ],
 )
 def test_hostile_csv_gives_a_clear_value_error(text, match):

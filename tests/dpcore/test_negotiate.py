@@ -108,15 +108,20 @@ def test_r2dp_two_point_holds_and_is_minimal(theta, p):
 @pytest.mark.slow
 def test_r2dp_best_family_holds_and_is_minimal():
     theta, p = 0.3, 0.9
-    df = ng.epsilon_for_accuracy(theta=theta, confidence=p,
-                                 mechanisms=["r2dp", "r2dp_two_point"]).set_index("mechanism")
+    df = ng.epsilon_for_accuracy(theta=theta, confidence=p, mechanisms=["r2dp", "r2dp_two_point"]).set_index(
+        "mechanism"
+    )
     eps = float(df.loc["r2dp", "epsilon"])
-    best = max((r2dp.optimize(epsilon=eps, gamma=theta, family=f) for f in
-                ("gamma", "uniform", "truncnorm", "combo")), key=lambda r: r.usefulness)
+    best = max(
+        (r2dp.optimize(epsilon=eps, gamma=theta, family=f) for f in ("gamma", "uniform", "truncnorm", "combo")),
+        key=lambda r: r.usefulness,
+    )
     assert r2dp.epsilon(best.law) <= eps * (1 + 1e-7)
     assert _r2dp_within(best.law, theta) >= p - 1e-6
-    smaller = max(r2dp.optimize(epsilon=eps * SHRINK, gamma=theta, family=f).usefulness for f in
-                  ("gamma", "uniform", "truncnorm", "combo"))
+    smaller = max(
+        r2dp.optimize(epsilon=eps * SHRINK, gamma=theta, family=f).usefulness
+        for f in ("gamma", "uniform", "truncnorm", "combo")
+    )
     assert smaller < p
     assert float(df.loc["r2dp_two_point", "epsilon"]) <= eps * (1 + 1e-4)  # two-point is the global optimum
     # the family in words, never its id ("combo", "truncnorm")
@@ -136,11 +141,13 @@ def test_brdp_holds_and_is_minimal(pm1, accountant):
     eps = float(row["epsilon"])
     plan = brdp.optimize(epsilon=eps, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant=accountant)
     assert _brdp_within(plan, 1.0) >= P - 1e-9
-    smaller = brdp.optimize(epsilon=eps * SHRINK, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian",
-                            accountant=accountant)
+    smaller = brdp.optimize(
+        epsilon=eps * SHRINK, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant=accountant
+    )
     assert _brdp_within(smaller, 1.0) < P
-    exact = brdp.exact_delta(eps, kernel="gaussian", scale=plan.scale, theta=1.0, q=plan.q, sensitivity=1.0,
-                             method="quadrature", shifts=50)
+    exact = brdp.exact_delta(
+        eps, kernel="gaussian", scale=plan.scale, theta=1.0, q=plan.q, sensitivity=1.0, method="quadrature", shifts=50
+    )
     assert bool(row["sound"]) == (exact <= 1e-5 * (1 + 1e-4))
     if accountant == "exact":
         assert row["sound"]
@@ -150,13 +157,23 @@ def test_brdp_holds_and_is_minimal(pm1, accountant):
 
 
 def test_brdp_paper_accountant_flagged_where_it_underreports():
-    df = ng.epsilon_for_accuracy(theta=0.3, confidence=0.9, kernel="laplace",
-                                 mechanisms=["brdp", "brdp_paper"]).set_index("mechanism")
+    df = ng.epsilon_for_accuracy(
+        theta=0.3, confidence=0.9, kernel="laplace", mechanisms=["brdp", "brdp_paper"]
+    ).set_index("mechanism")
     paper = df.loc["brdp_paper"]
-    plan = brdp.optimize(epsilon=float(paper["epsilon"]), delta=1e-5, sensitivity=1.0, theta=0.3, kernel="laplace",
-                         accountant="paper")
-    exact = brdp.exact_delta(float(paper["epsilon"]), kernel="laplace", scale=plan.scale, theta=0.3, q=plan.q,
-                             sensitivity=1.0, method="quadrature", shifts=50)
+    plan = brdp.optimize(
+        epsilon=float(paper["epsilon"]), delta=1e-5, sensitivity=1.0, theta=0.3, kernel="laplace", accountant="paper"
+    )
+    exact = brdp.exact_delta(
+        float(paper["epsilon"]),
+        kernel="laplace",
+        scale=plan.scale,
+        theta=0.3,
+        q=plan.q,
+        sensitivity=1.0,
+        method="quadrature",
+        shifts=50,
+    )
     assert exact > 1e-5 * 1.5  # independently: the paper's plan breaks its δ here
     assert not paper["sound"]
     assert "under-reports" in paper["note"]
@@ -170,8 +187,11 @@ def _svt_mc(eps: float, *, c: int, k: int, margin: float, noise: str, n: int = 2
     r = svt.correction_term(sp.threshold_scale, sp.query_scale, k=k, alpha=margin).r if noise == "exponential" else 0.0
     g = np.random.default_rng(seed)
     rho = g.laplace(0, sp.threshold_scale, n)
-    draw = (lambda size: g.exponential(sp.query_scale, size)) if noise == "exponential" else \
-        (lambda size: g.laplace(0, sp.query_scale, size))
+    draw = (
+        (lambda size: g.exponential(sp.query_scale, size))
+        if noise == "exponential"
+        else (lambda size: g.laplace(0, sp.query_scale, size))
+    )
     neg_ok = np.ones(n, bool)
     for _ in range(k):
         neg_ok &= -margin + draw(n) < rho + r
@@ -213,8 +233,9 @@ def test_unreachable_gaussian_says_so():
 
 
 def test_relative_error_maps_to_theta_alpha_x():
-    rel = ng.epsilon_for_accuracy(requirement="relative", alpha=0.05, value=40.0, confidence=0.9,
-                                  mechanisms=["laplace", "gaussian"])
+    rel = ng.epsilon_for_accuracy(
+        requirement="relative", alpha=0.05, value=40.0, confidence=0.9, mechanisms=["laplace", "gaussian"]
+    )
     err = ng.epsilon_for_accuracy(requirement="error", theta=2.0, confidence=0.9, mechanisms=["laplace", "gaussian"])
     np.testing.assert_allclose(rel["epsilon"], err["epsilon"], rtol=1e-12)
 
@@ -229,11 +250,13 @@ def test_noise_reduction_expected_expost_epsilon():
     assert 0.9 * guess < cost.expected_epsilon < 1.15 * guess
     assert cost.standard_error < 0.01 * cost.expected_epsilon
     other = ng.noise_reduction_cost(alpha=alpha, value=x, n_runs=4000, rng=4)
-    assert abs(other.expected_epsilon - cost.expected_epsilon) < 4 * math.hypot(cost.standard_error,
-                                                                               other.standard_error)
+    assert abs(other.expected_epsilon - cost.expected_epsilon) < 4 * math.hypot(
+        cost.standard_error, other.standard_error
+    )
     assert 0.5 < cost.success <= 1.0 and cost.fired > 0.99
-    df = ng.epsilon_for_accuracy(requirement="relative", alpha=alpha, value=x, confidence=0.8,
-                                 mechanisms=["noise_reduction"], n_runs=500, seed=1)
+    df = ng.epsilon_for_accuracy(
+        requirement="relative", alpha=alpha, value=x, confidence=0.8, mechanisms=["noise_reduction"], n_runs=500, seed=1
+    )
     assert df["delta"].iloc[0] == 0 and np.isfinite(df["epsilon"].iloc[0]) and "ex-post" in df["reason"].iloc[0]
     assert not ng.epsilon_for_accuracy(mechanisms=["noise_reduction"])["applicable"].iloc[0]
 
@@ -259,8 +282,15 @@ def test_accuracy_curves_monotone_cheap_rows():
 
 @pytest.mark.parametrize(
     ("kwargs", "name"),
-    [({"confidence": 1.5}, "confidence"), ({"requirement": "foo"}, "requirement"), ({"theta": -1}, "theta"),
-     ({"delta": 0}, "delta"), ({"k": 0}, "k"), ({"mechanisms": ["nope"]}, "mechanisms"), ({"alpha": 1.0}, "alpha")],
+    [
+        ({"confidence": 1.5}, "confidence"),
+        ({"requirement": "foo"}, "requirement"),
+        ({"theta": -1}, "theta"),
+        ({"delta": 0}, "delta"),
+        ({"k": 0}, "k"),
+        ({"mechanisms": ["nope"]}, "mechanisms"),
+        ({"alpha": 1.0}, "alpha"),
+    ],
 )
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
@@ -420,8 +450,11 @@ def _laplace_acc(theta):
         # a step: the accuracy jumps from 0 to 1 at ε = 0.7 (an optimiser whose feasible set appears there)
         (lambda e: 1.0 if e >= 0.7 else 0.0, 0.7, (0.01, 3.0)),
         # an accuracy that cannot be computed below 0.9 (raises) and is smooth above it
-        (lambda e: (_ for _ in ()).throw(ValueError("no plan")) if e < 0.9 else 1 - math.exp(-(e - 0.9) * 30),
-         0.9 + math.log(20.0) / 30, (0.1, 5.0)),
+        (
+            lambda e: (_ for _ in ()).throw(ValueError("no plan")) if e < 0.9 else 1 - math.exp(-(e - 0.9) * 30),
+            0.9 + math.log(20.0) / 30,
+            (0.1, 5.0),
+        ),
     ],
     ids=["laplace", "laplace-tiny-root", "step", "raises-below"],
 )

@@ -33,8 +33,9 @@ ALL = CONTINUOUS + DISCRETE
 def _quad_pdf(lfn, law) -> float:
     """∫ exp(lfn(u)) g(u) du by quadrature over the support of a continuous law (independent of the MGF code)."""
     if isinstance(law, r2dp.Uniform):
-        return integrate.quad(lambda u: math.exp(lfn(u)) / (law.b - law.a), law.a, law.b,
-                              limit=200, epsabs=0, epsrel=1e-12)[0]
+        return integrate.quad(
+            lambda u: math.exp(lfn(u)) / (law.b - law.a), law.a, law.b, limit=200, epsabs=0, epsrel=1e-12
+        )[0]
     if isinstance(law, r2dp.Gamma):
         dist = stats.gamma(law.k, scale=law.theta)
         lo = 0.0
@@ -45,8 +46,7 @@ def _quad_pdf(lfn, law) -> float:
     pts = [p for p in pts if p >= lo]
     total = 0.0
     for a, b in zip(pts[:-1], pts[1:], strict=True):
-        total += integrate.quad(lambda u: math.exp(lfn(u) + dist.logpdf(u)), a, b,
-                                limit=200, epsabs=0, epsrel=1e-12)[0]
+        total += integrate.quad(lambda u: math.exp(lfn(u) + dist.logpdf(u)), a, b, limit=200, epsabs=0, epsrel=1e-12)[0]
     return total
 
 
@@ -253,8 +253,11 @@ def test_privacy_loss_profile(law):
     assert r2dp.privacy_loss(dq, law, sensitivity=dq) == pytest.approx(-eps, rel=1e-12)
     assert L.max() <= eps + 1e-12 and L.min() >= -eps - 1e-12
     y = np.linspace(0, 3, 7)
-    assert np.allclose(r2dp.privacy_loss(dq / 2 + y, law, sensitivity=dq),
-                       -r2dp.privacy_loss(dq / 2 - y, law, sensitivity=dq), atol=1e-12)
+    assert np.allclose(
+        r2dp.privacy_loss(dq / 2 + y, law, sensitivity=dq),
+        -r2dp.privacy_loss(dq / 2 - y, law, sensitivity=dq),
+        atol=1e-12,
+    )
 
 
 def test_privacy_loss_tail_limit_is_sensitivity_times_essinf():
@@ -342,8 +345,15 @@ def test_infinite_l1_l2():
 
 @pytest.mark.parametrize(
     "law",
-    [r2dp.Gamma(3.5, 0.8), r2dp.Gamma(0.7, 2.0), r2dp.Uniform(0.5, 9.0), r2dp.Uniform(0.0, 4.0),
-     r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223), r2dp.TwoPoint(0.2, 0.8, 0.3), r2dp.Dirac(1.7)],
+    [
+        r2dp.Gamma(3.5, 0.8),
+        r2dp.Gamma(0.7, 2.0),
+        r2dp.Uniform(0.5, 9.0),
+        r2dp.Uniform(0.0, 4.0),
+        r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223),
+        r2dp.TwoPoint(0.2, 0.8, 0.3),
+        r2dp.Dirac(1.7),
+    ],
     ids=repr,
 )
 def test_entropy_corrected_formula_matches_direct_integral(law):
@@ -401,8 +411,13 @@ def test_staircase_density_normalised_and_exactly_eps_dp():
         x = np.linspace(-8, 8, 16001)
         lr = 0.0
         for s in np.linspace(0.05, 1.0, 20) * dq:
-            lr = max(lr, np.max(np.log(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))
-                                - np.log(r2dp.staircase_density(x + s, eps, sensitivity=dq, r=r))))
+            lr = max(
+                lr,
+                np.max(
+                    np.log(r2dp.staircase_density(x, eps, sensitivity=dq, r=r))
+                    - np.log(r2dp.staircase_density(x + s, eps, sensitivity=dq, r=r))
+                ),
+            )
         assert lr == pytest.approx(eps, abs=1e-12)
 
 
@@ -483,8 +498,9 @@ def test_two_point_for_epsilon_meets_budget():
 def test_gamma_theta_round_trip():
     k = np.array([0.3, 1.0, 7.0])
     th = r2dp.gamma_theta_for_epsilon(k, epsilon=2.0, sensitivity=0.5)
-    assert np.allclose([r2dp.epsilon(r2dp.Gamma(a, b), sensitivity=0.5) for a, b in zip(k, th, strict=True)], 2.0,
-                       rtol=1e-13)
+    assert np.allclose(
+        [r2dp.epsilon(r2dp.Gamma(a, b), sensitivity=0.5) for a, b in zip(k, th, strict=True)], 2.0, rtol=1e-13
+    )
 
 
 def test_curve_helpers():
@@ -510,7 +526,8 @@ def test_gaussian_helpers():
     assert r2dp.gaussian_mixture_delta(eps, sigmas=[s], variant="averaged") == pytest.approx(bw)
     assert r2dp.gaussian_mixture_delta(eps, sigmas=[s]) == pytest.approx(bw, rel=1e-8)
     assert r2dp.gaussian_usefulness([1.0, 3.0], gamma=1.0, weights=[0.5, 0.5]) == pytest.approx(
-        0.5 * (1 - 2 * norm.sf(1.0)) + 0.5 * (1 - 2 * norm.sf(1 / 3)))
+        0.5 * (1 - 2 * norm.sf(1.0)) + 0.5 * (1 - 2 * norm.sf(1 / 3))
+    )
 
 
 def test_lemma_4_10_variants_differ():
@@ -523,8 +540,17 @@ def test_lemma_4_10_variants_differ():
 # --------------------------------------------------------------------- helpers of the app (law of the scale b, lock ε)
 
 
-@pytest.mark.parametrize("law", [r2dp.Gamma(0.7, 2.0), r2dp.Uniform(0.5, 9.0), r2dp.TwoPoint(0.2, 0.8, 0.3),
-                                 r2dp.Dirac(1.7), r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223)], ids=repr)
+@pytest.mark.parametrize(
+    "law",
+    [
+        r2dp.Gamma(0.7, 2.0),
+        r2dp.Uniform(0.5, 9.0),
+        r2dp.TwoPoint(0.2, 0.8, 0.3),
+        r2dp.Dirac(1.7),
+        r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223),
+    ],
+    ids=repr,
+)
 def test_entropy_both_is_one_integral_of_both_variants(law):
     exact, printed = r2dp.entropy_both(law)
     assert exact == pytest.approx(r2dp.entropy(law))
@@ -538,8 +564,9 @@ def test_entropy_of_dirac_is_laplace_closed_form():
     assert r2dp.entropy_both(r2dp.Dirac(math.inf)) == (-math.inf, -math.inf)
 
 
-@pytest.mark.parametrize("law", [r2dp.Gamma(2.0, 1.5), r2dp.Uniform(0.5, 9.0), r2dp.TruncatedNormal(1.0, 2.0, 0.5)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "law", [r2dp.Gamma(2.0, 1.5), r2dp.Uniform(0.5, 9.0), r2dp.TruncatedNormal(1.0, 2.0, 0.5)], ids=repr
+)
 def test_scale_pdf_is_the_density_of_one_over_u(law):
     assert integrate.quad(lambda b: r2dp.scale_pdf(law, b), 0, np.inf, limit=400)[0] == pytest.approx(1.0, abs=1e-6)
     b = np.array([0.0, 0.2, 1.0, 3.0])
@@ -548,7 +575,8 @@ def test_scale_pdf_is_the_density_of_one_over_u(law):
     assert dens[1:] == pytest.approx(law.pdf(1 / b[1:]) / b[1:] ** 2)
     # P(b <= 1) = P(u >= 1)
     assert integrate.quad(lambda x: r2dp.scale_pdf(law, x), 0, 1)[0] == pytest.approx(
-        integrate.quad(law.pdf, 1, np.inf)[0], abs=1e-7)
+        integrate.quad(law.pdf, 1, np.inf)[0], abs=1e-7
+    )
 
 
 def test_scale_pdf_rejects_discrete_laws_and_negative_scales():
@@ -558,10 +586,17 @@ def test_scale_pdf_rejects_discrete_laws_and_negative_scales():
         r2dp.scale_pdf(r2dp.Gamma(2.0, 1.0), -1.0)
 
 
-@pytest.mark.parametrize("law", [r2dp.Uniform(0.5, 9.0), r2dp.TruncatedNormal(2.0, 2.0, 0.5), r2dp.Gamma(0.5, 3.0),
-                                 r2dp.TwoPoint(0.5, 50.0, 0.3),
-                                 r2dp.Combination((r2dp.Gamma(2.0, 1.0), r2dp.TruncatedNormal(2.0, 2.0, 0.5)))],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "law",
+    [
+        r2dp.Uniform(0.5, 9.0),
+        r2dp.TruncatedNormal(2.0, 2.0, 0.5),
+        r2dp.Gamma(0.5, 3.0),
+        r2dp.TwoPoint(0.5, 50.0, 0.3),
+        r2dp.Combination((r2dp.Gamma(2.0, 1.0), r2dp.TruncatedNormal(2.0, 2.0, 0.5))),
+    ],
+    ids=repr,
+)
 @pytest.mark.parametrize("eps,dq", [(0.05, 1.0), (5.0, 1.0), (3.0, 0.2)])
 def test_scale_for_epsilon_meets_the_budget_keeping_the_shape(law, eps, dq):
     out = r2dp.scale_for_epsilon(law, eps, sensitivity=dq)

@@ -39,16 +39,19 @@ def test_laplace_and_r2dp_samplers_follow_their_laws():
 
 
 def _split(rec: ap.Records, n: int) -> tuple[ap.Records, ap.Records]:
-    return (ap.Records(rec.features[:n], rec.labels[:n], rec.values),
-            ap.Records(rec.features[n:], rec.labels[n:], rec.values))
+    return (
+        ap.Records(rec.features[:n], rec.labels[:n], rec.values),
+        ap.Records(rec.features[n:], rec.labels[n:], rec.values),
+    )
 
 
 def _naive_bayes_by_hand(train: ap.Records, test: ap.Records) -> tuple[float, float]:
     """Categorical naive Bayes with add-one smoothing, written with Counters (independent of the numpy code)."""
     n_attr = train.features.shape[1]
     cls = Counter(train.labels.tolist())
-    joint = Counter((j, int(v), int(c)) for row, c in zip(train.features, train.labels, strict=True)
-                    for j, v in enumerate(row))
+    joint = Counter(
+        (j, int(v), int(c)) for row, c in zip(train.features, train.labels, strict=True) for j, v in enumerate(row)
+    )
     pred = []
     for row in test.features:
         score = {}
@@ -87,8 +90,12 @@ def test_recommendation_truth_is_jaccard_from_sets_and_huge_epsilon_is_exact():
     assert np.array_equal(a, a.T) and not a.diagonal().any()
     nbr = [set(np.nonzero(row)[0]) for row in a]
     tau = 0.4999  # no Jaccard ratio of these small sets lies within 1e-4 of it, so vanishing noise cannot cross it
-    truth = {(x, y) for x in range(len(nbr)) for y in range(x + 1, len(nbr))
-             if not a[x, y] and nbr[x] & nbr[y] and len(nbr[x] & nbr[y]) / len(nbr[x] | nbr[y]) > tau}
+    truth = {
+        (x, y)
+        for x in range(len(nbr))
+        for y in range(x + 1, len(nbr))
+        if not a[x, y] and nbr[x] & nbr[y] and len(nbr[x] & nbr[y]) / len(nbr[x] | nbr[y]) > tau
+    }
     df = ap.recommendation(a, [1.0, 1e9], gamma=0.1, threshold=tau, repeats=2, rng=6)
     assert set(df["pairs"]) == {len(truth)} and len(truth) > 5
     huge = df[(df["epsilon"] == 1e9) & df["mechanism"].isin(["laplace", "r2dp"])]
@@ -97,14 +104,17 @@ def test_recommendation_truth_is_jaccard_from_sets_and_huge_epsilon_is_exact():
     assert np.all(small["recall"] < 1.0)  # noise costs something at ε = 1
 
 
-@pytest.mark.parametrize(("call", "name"), [
-    (lambda: ap.noise_sampler("gauss", epsilon=1.0, gamma=0.1), "mechanism"),
-    (lambda: ap.query_accuracy([0.0], gamma=0.1), "epsilons"),
-    (lambda: ap.query_accuracy([1.0], gamma=-1.0), "gamma"),
-    (lambda: ap.categorical_records(10, separation=1.5), "separation"),
-    (lambda: ap.coauthor_graph(5000, group_size=10), "n_groups"),
-    (lambda: ap.recommendation(np.zeros((3, 2), bool), [1.0], gamma=0.1), "adjacency"),
-])
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: ap.noise_sampler("gauss", epsilon=1.0, gamma=0.1), "mechanism"),
+        (lambda: ap.query_accuracy([0.0], gamma=0.1), "epsilons"),
+        (lambda: ap.query_accuracy([1.0], gamma=-1.0), "gamma"),
+        (lambda: ap.categorical_records(10, separation=1.5), "separation"),
+        (lambda: ap.coauthor_graph(5000, group_size=10), "n_groups"),
+        (lambda: ap.recommendation(np.zeros((3, 2), bool), [1.0], gamma=0.1), "adjacency"),
+    ],
+)
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()

@@ -88,8 +88,10 @@ def _quad_eps(pdf, lo, scale, dq):
     pts = [lo] + [lo + scale * c for c in (0.5, 2.0, 8.0, 40.0)] + [math.inf]
 
     def e(fn):
-        return sum(integrate.quad(lambda u: fn(u) * pdf(u), a, b, epsabs=0, epsrel=1e-10, limit=200)[0]
-                   for a, b in zip(pts[:-1], pts[1:], strict=True))
+        return sum(
+            integrate.quad(lambda u: fn(u) * pdf(u), a, b, epsabs=0, epsrel=1e-10, limit=200)[0]
+            for a, b in zip(pts[:-1], pts[1:], strict=True)
+        )
 
     return math.log(e(lambda u: u) / e(lambda u: u * math.exp(-dq * u)))
 
@@ -114,8 +116,9 @@ def test_scalar_newton_root_tn_matches_quadrature_and_brentq():
         guess = float(np.exp(RNG.uniform(-4, 4))) * eps / dq
         f012 = _mgf._tn_scalar012(mu, sig, lo)
         s = _solvers._scalar_root_newton(lambda t, f012=f012: f012(t)[1:], eps, dq, guess)
-        s_ref = _solvers._scalar_root(lambda t, mu=mu, sig=sig, lo=lo: _mgf._tn_logmp_scalar(t, mu, sig, lo), eps, dq,
-                                  guess)
+        s_ref = _solvers._scalar_root(
+            lambda t, mu=mu, sig=sig, lo=lo: _mgf._tn_logmp_scalar(t, mu, sig, lo), eps, dq, guess
+        )
         assert s == pytest.approx(s_ref, rel=1e-12)
         law = r2dp.TruncatedNormal(mu * s, sig * s, lo * s)
         got = _quad_eps(_tn_pdf(law.mu, law.sigma, law.low), law.low, law.sigma, dq)
@@ -144,12 +147,14 @@ def test_vector_newton_root_matches_bisection():
         for dq in (1.0, 2.5):
             guess = eps / dq / (1 + np.exp(LR))
             fast = _solvers._scale_root_newton(
-                lambda t: (_mgf._tn_logd(t, 1, mu, sig, lo), _mgf._tn_logd(t, 2, mu, sig, lo)), eps, dq, guess)
+                lambda t: (_mgf._tn_logd(t, 1, mu, sig, lo), _mgf._tn_logd(t, 2, mu, sig, lo)), eps, dq, guess
+            )
             slow = _solvers._scale_root(lambda t: _mgf._tn_logd(t, 1, mu, sig, lo), eps, dq, guess)
             np.testing.assert_allclose(fast, slow, rtol=1e-12)
             guess = 2 * eps / dq / (1 + rho)
             fast = _solvers._scale_root_newton(
-                lambda t: (_mgf._uniform_logd(t, 1, rho, 1.0), _mgf._uniform_logd(t, 2, rho, 1.0)), eps, dq, guess)
+                lambda t: (_mgf._uniform_logd(t, 1, rho, 1.0), _mgf._uniform_logd(t, 2, rho, 1.0)), eps, dq, guess
+            )
             slow = _solvers._scale_root(lambda t: _mgf._uniform_logd(t, 1, rho, 1.0), eps, dq, guess)
             np.testing.assert_allclose(fast, slow, rtol=1e-12)
 
@@ -163,9 +168,20 @@ def test_tn_scalar012_matches_quadrature():
         t = -float(np.exp(RNG.uniform(-3, 2))) / sig
         pdf = _tn_pdf(mu, sig, lo)
         pts = [lo, lo + sig, lo + 5 * sig, lo + 40 * sig, math.inf]
-        mom = [sum(integrate.quad(lambda u, n=n, t=t, lo=lo, pdf=pdf: u**n * math.exp(t * (u - lo)) * pdf(u), a, b,
-                                  epsabs=0, epsrel=1e-12, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
-               for n in range(3)]
+        mom = [
+            sum(
+                integrate.quad(
+                    lambda u, n=n, t=t, lo=lo, pdf=pdf: u**n * math.exp(t * (u - lo)) * pdf(u),
+                    a,
+                    b,
+                    epsabs=0,
+                    epsrel=1e-12,
+                    limit=200,
+                )[0]
+                for a, b in zip(pts[:-1], pts[1:], strict=True)
+            )
+            for n in range(3)
+        ]
         ref = [math.log(m) + t * lo for m in mom]
         got = _mgf._tn_scalar012(mu, sig, lo)(t)
         assert got[0] == pytest.approx(ref[0], abs=1e-9)
@@ -194,12 +210,15 @@ def test_two_point_fail_scalar_matches_direct_law():
         x0, x1 = float(RNG.uniform(-6, 6)), float(RNG.uniform(-5, 5)) + math.log(eps / dq)
         u0 = eps / dq / (1 + math.exp(-x0))
         u1 = eps / dq + math.exp(x1)
+
         # the law with exact ε on {u0, u1} by root finding on p (independent of the closed-form p)
         # ε of {u0 w.p. q, u1 w.p. 1 - q}: ln E[u] - ln E[u e^{-Δq u}] (logs: e^{-Δq u1} underflows)
         def eps_of(q, u0=u0, u1=u1, dq=dq, eps=eps):
             num = math.log(q * u0 + (1 - q) * u1)
-            den = np.logaddexp(math.log(q) + math.log(u0) - dq * u0 if q > 0 else -np.inf,
-                               math.log1p(-q) + math.log(u1) - dq * u1 if q < 1 else -np.inf)
+            den = np.logaddexp(
+                math.log(q) + math.log(u0) - dq * u0 if q > 0 else -np.inf,
+                math.log1p(-q) + math.log(u1) - dq * u1 if q < 1 else -np.inf,
+            )
             return num - float(den) - eps
 
         p = optimize.brentq(eps_of, 0.0, 1.0, xtol=1e-16, rtol=1e-15)
@@ -222,10 +241,16 @@ def slow_paths(monkeypatch):
         return res.x, res.fun
 
     monkeypatch.setattr(r2dp.optimal, "_nelder_mead", nm)
-    monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
-                        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
-    monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
-                        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess))
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scalar_root_newton",
+        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scale_root_newton",
+        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
     r2dp.optimal._family_law.cache_clear()
     yield
     r2dp.optimal._family_law.cache_clear()
@@ -242,8 +267,12 @@ def _optima(families):
         dq = rest[0] if rest else 1.0
         for fam in families:
             res = r2dp.optimize(epsilon=eps, gamma=g * dq, sensitivity=dq, family=fam)
-            out[(pt, fam)] = (res.family_usefulness, res.usefulness, res.laplace_optimal,
-                              r2dp.epsilon(res.family_law, sensitivity=dq))
+            out[(pt, fam)] = (
+                res.family_usefulness,
+                res.usefulness,
+                res.laplace_optimal,
+                r2dp.epsilon(res.family_law, sensitivity=dq),
+            )
     r2dp.optimal._family_law.cache_clear()
     return out
 
@@ -270,17 +299,22 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
     # ε = 30, 50 (the app stops at 20): the Uniform optimum once missed its exact ε here. (The truncated
     # normal's own search fails its exact ε at ε = 50 with either path — optimize falls back to Laplace.)
     fast = {}
-    for eps, g, fams in ((30.0, 0.4, ("uniform", "two_point", "truncnorm")),
-                         (50.0, 0.02, ("uniform", "two_point"))):
+    for eps, g, fams in ((30.0, 0.4, ("uniform", "two_point", "truncnorm")), (50.0, 0.02, ("uniform", "two_point"))):
         for fam in fams:
             r2dp.optimal._family_law.cache_clear()
             res = r2dp.optimize(epsilon=eps, gamma=g, family=fam)
             assert r2dp.epsilon(res.family_law) == pytest.approx(eps, abs=1e-9)
             fast[(eps, g, fam)] = res.family_usefulness
-    monkeypatch.setattr(r2dp.optimal, "_scalar_root_newton",
-                        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess))
-    monkeypatch.setattr(r2dp.optimal, "_scale_root_newton",
-                        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess))
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scalar_root_newton",
+        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scale_root_newton",
+        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
     for (eps, g, fam), u in fast.items():
         r2dp.optimal._family_law.cache_clear()
         assert r2dp.optimize(epsilon=eps, gamma=g, family=fam).family_usefulness == pytest.approx(u, abs=1e-9)

@@ -120,9 +120,7 @@ def test_lap_lap_equal_scales_closed_form():
 
 def test_gauss_gauss_is_normal():
     z = np.linspace(-10, 10, 21)
-    got = svt.comparison_cdf(
-        z, threshold_scale=3, query_scale=4, query_noise="gaussian", threshold_noise="gaussian"
-    )
+    got = svt.comparison_cdf(z, threshold_scale=3, query_scale=4, query_noise="gaussian", threshold_noise="gaussian")
     np.testing.assert_allclose(got, stats.norm.cdf(z, scale=5), atol=1e-14)
 
 
@@ -182,9 +180,7 @@ def test_discretise_structure():
     assert d.width == pytest.approx(d.bound / 10)
     assert d.query_pmf.size == d.neg_threshold_pmf.size == 20
     assert d.query_pmf[:10].sum() == 0  # exponential has no mass below 0
-    np.testing.assert_allclose(
-        d.neg_threshold_pmf, d.neg_threshold_pmf[::-1], atol=1e-15
-    )  # symmetric Laplace
+    np.testing.assert_allclose(d.neg_threshold_pmf, d.neg_threshold_pmf[::-1], atol=1e-15)  # symmetric Laplace
     assert np.all(np.diff(d.cdf_grid) >= 0)
     assert d.cdf(-1e9) == d.mass_minus_inf and d.cdf(1e9) == pytest.approx(1 - d.mass_plus_inf)
 
@@ -193,9 +189,7 @@ def test_discretise_converges_to_closed_form():
     z = np.linspace(-20, 60, 401)
     for b, th in ((2, 4), (4, 2), (3, 3)):
         d = svt.discretise_comparison(b, th, n_bins=4001)
-        np.testing.assert_allclose(
-            d.cdf(z), svt.comparison_cdf(z, threshold_scale=b, query_scale=th), atol=1e-5
-        )
+        np.testing.assert_allclose(d.cdf(z), svt.comparison_cdf(z, threshold_scale=b, query_scale=th), atol=1e-5)
 
 
 def test_discretise_reflects_asymmetric_threshold_noise():
@@ -243,9 +237,7 @@ def test_shared_k1_alpha0_brute_force():
     t = np.linspace(-3.0, 200, 400_001)
     x = t + 3.0
     f = stats.laplace.pdf(t, scale=2) * (-np.expm1(-x / 4)) * np.exp(-x / 4)
-    assert svt.shared_success_probability(3.0, k=1, **KW) == pytest.approx(
-        integrate.trapezoid(f, t), abs=1e-8
-    )
+    assert svt.shared_success_probability(3.0, k=1, **KW) == pytest.approx(integrate.trapezoid(f, t), abs=1e-8)
 
 
 @pytest.mark.parametrize("fn", [svt.success_probability, svt.shared_success_probability])
@@ -269,13 +261,11 @@ def test_optimal_correction_alpha0_quantile():
     corr = svt.optimal_correction(0.5, c=4, k=30)
     sp = svt.split_budget(0.5, c=4)
     assert (corr.threshold_scale, corr.query_scale) == (sp.threshold_scale, sp.query_scale)
-    assert svt.comparison_cdf(
-        corr.r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale
-    ) == pytest.approx(30 / 31, rel=1e-12)
-    assert corr.beta == pytest.approx(1 - corr.success_probability)
-    assert (
-        corr.mean_correction == sp.query_scale and corr.method == "analytic" and corr.model == "independent"
+    assert svt.comparison_cdf(corr.r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale) == pytest.approx(
+        30 / 31, rel=1e-12
     )
+    assert corr.beta == pytest.approx(1 - corr.success_probability)
+    assert corr.mean_correction == sp.query_scale and corr.method == "analytic" and corr.model == "independent"
 
 
 @pytest.mark.parametrize("alpha", [0.0, 2.0, 10.0])
@@ -370,9 +360,7 @@ def test_run_svt_transcript_consistency():
     assert isinstance(df, pd.DataFrame) and len(df) == run.n_comparisons
     assert list(df["step"]) == list(range(1, len(df) + 1))
     np.testing.assert_allclose(df["noisy_answer"], df["answer"] + df["query_noise"])
-    np.testing.assert_allclose(
-        df["noisy_threshold"], df["threshold"] + df["threshold_noise"] + run.correction
-    )
+    np.testing.assert_allclose(df["noisy_threshold"], df["threshold"] + df["threshold_noise"] + run.correction)
     np.testing.assert_array_equal(df["positive"], df["noisy_answer"] >= df["noisy_threshold"])
     np.testing.assert_array_equal(run.selected, df.loc[df["positive"], "index"])
     assert run.n_positive == len(run.selected) <= 10
@@ -388,9 +376,9 @@ def test_run_svt_correction_options():
     ).correction == pytest.approx(sp.mean_correction)
     assert svt.run_svt(q, threshold=0, epsilon=1, c=2, correction="none", rng=1).correction == 0.0
     assert svt.run_svt(q, threshold=0, epsilon=1, c=2, correction=-3.5, rng=1).correction == -3.5
-    assert svt.run_svt(
-        q, threshold=0, epsilon=1, c=2, correction="optimal", k=7, rng=1
-    ).correction == pytest.approx(svt.optimal_correction(1, c=2, k=7).r)
+    assert svt.run_svt(q, threshold=0, epsilon=1, c=2, correction="optimal", k=7, rng=1).correction == pytest.approx(
+        svt.optimal_correction(1, c=2, k=7).r
+    )
 
 
 def test_run_svt_vector_threshold_and_gaussian():
@@ -644,8 +632,11 @@ def test_success_probabilities_take_one_alpha_per_r(noise):
     rng = np.random.default_rng(7)
     n = 200_000
     rho = rng.laplace(scale=4.0, size=n)
-    draw = {"exponential": lambda s: rng.exponential(8.0, size=s), "laplace": lambda s: rng.laplace(scale=8.0, size=s),
-            "gumbel": lambda s: rng.gumbel(scale=8.0, size=s)}[noise]
+    draw = {
+        "exponential": lambda s: rng.exponential(8.0, size=s),
+        "laplace": lambda s: rng.laplace(scale=8.0, size=s),
+        "gumbel": lambda s: rng.gumbel(scale=8.0, size=s),
+    }[noise]
     neg = (-2.0 + draw((n, 20)) < rho[:, None] + 5.0).all(axis=1)
     pos = 2.0 + draw(n) >= rho + 5.0
     mc = float(np.mean(neg & pos))

@@ -65,12 +65,29 @@ def serve(env: dict[str, str] | None = None) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "serve.py"), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app" / "serve.py"),
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
         # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
         # Plotly's checked ones
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "DPX_VALIDATE_FIGURES": "0", **(env or {})},
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "DPX_VALIDATE_FIGURES": "0", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -105,9 +122,23 @@ def serve_lesson(name: str) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"lesson-{name}-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
     proc = subprocess.Popen(
-        [sys.executable, "-m", "marimo", "run", str(ROOT / "notebooks" / f"{name}.py"), "--headless", "--host",
-         "127.0.0.1", "--port", str(port), "--no-token"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        [
+            sys.executable,
+            "-m",
+            "marimo",
+            "run",
+            str(ROOT / "notebooks" / f"{name}.py"),
+            "--headless",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-token",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

@@ -22,17 +22,21 @@ def _settle(page: Page) -> None:
     wait_for_app(page)
     page.wait_for_timeout(1500)  # charts draw after the run ends
     # elements fade back in after a run (CSS opacity transitions): axe must not measure a half-faded caption
-    page.wait_for_function("() => document.getAnimations().every(a => !(a instanceof CSSTransition) "
-                           "|| a.playState !== 'running')", timeout=60_000)
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')",
+        timeout=60_000,
+    )
     wait_for_app(page)
 
 
 def _serious(page: Page) -> list[tuple]:
     """axe's critical and serious findings that persist: a finding is confirmed by a second run 3 s later, so a page
     caught mid-update on a loaded machine (a fading element, a sidebar still filling) does not count."""
+
     def run() -> dict[str, list]:
         found = Axe().run(page).response["violations"]
         return {v["id"]: [n["target"] for n in v["nodes"][:3]] for v in found if v["impact"] in ("critical", "serious")}
+
     first = run()
     if not first:
         return []
@@ -47,6 +51,7 @@ def _contrast(rgb_a: tuple[float, ...], rgb_b: tuple[float, ...]) -> float:
         ch = [x / 255 for x in c[:3]]
         ch = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in ch]
         return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+
     hi, lo = sorted((lum(rgb_a), lum(rgb_b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -55,8 +60,12 @@ def _rgb(css: str) -> tuple[float, ...]:
     return tuple(float(x) for x in re.findall(r"[\d.]+", css)[:3])
 
 
-VIEWS = [(p, "") for p in PAGES] + [(p, "view=reproduce") for p in PAGES if p in TOPICS] + \
-        [(p, "present=true") for p in PAGES] + [("course", f"chapter={slug}") for slug in course.SLUGS[1:]]
+VIEWS = (
+    [(p, "") for p in PAGES]
+    + [(p, "view=reproduce") for p in PAGES if p in TOPICS]
+    + [(p, "present=true") for p in PAGES]
+    + [("course", f"chapter={slug}") for slug in course.SLUGS[1:]]
+)
 
 
 @pytest.mark.parametrize("path,query", VIEWS, ids=[f"{p or 'home'}?{q}" for p, q in VIEWS])
@@ -66,14 +75,18 @@ def test_axe_headings_and_chart_text(page: Page, app_url, path, query):
     _settle(page)
     bad = _serious(page)
     assert not bad, bad
-    levels = page.evaluate("() => Array.from(document.querySelectorAll('[data-testid=stMain] h1, [data-testid=stMain] "
-                           "h2, [data-testid=stMain] h3, [data-testid=stMain] h4')).filter(h => h.offsetParent)"
-                           ".map(h => +h.tagName[1])")
+    levels = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-testid=stMain] h1, [data-testid=stMain] "
+        "h2, [data-testid=stMain] h3, [data-testid=stMain] h4')).filter(h => h.offsetParent)"
+        ".map(h => +h.tagName[1])"
+    )
     assert levels and levels[0] == 1, levels
     for a, b in zip(levels, levels[1:], strict=False):
         assert b <= a + 1, f"heading level jumps from h{a} to h{b}: {levels}"
-    ticks = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
-                          ".map(t => getComputedStyle(t).fill)")
+    ticks = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
+        ".map(t => getComputedStyle(t).fill)"
+    )
     bg = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
     for fill in ticks:
         assert _contrast(_rgb(fill), _rgb(bg)) >= 4.5, (fill, bg)
@@ -87,13 +100,17 @@ def test_chart_text_and_marks_readable_in_both_themes(browser, app_url, scheme):
     _settle(page)
     page.wait_for_selector(".xtick text", timeout=60_000)
     bg = _rgb(page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"))
-    texts = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text, .legendtext, "
-                          ".g-xtitle text')).map(t => getComputedStyle(t).fill)")
+    texts = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.xtick text, .ytick text, .legendtext, "
+        ".g-xtitle text')).map(t => getComputedStyle(t).fill)"
+    )
     assert texts and all(_contrast(_rgb(f), bg) >= 4.5 for f in texts), (scheme, bg, set(texts))
     # marks the figure drew black (inline style) as they render: light ink on a dark page, black on a white one
-    marks = page.evaluate("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] [style*=\"rgb(0, 0, "
-                          "0)\"]')).map(e => { const s = getComputedStyle(e), st = e.getAttribute('style'); "
-                          "return st.includes('fill: rgb(0, 0, 0)') ? s.fill : s.stroke; })")
+    marks = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] [style*=\"rgb(0, 0, "
+        "0)\"]')).map(e => { const s = getComputedStyle(e), st = e.getAttribute('style'); "
+        "return st.includes('fill: rgb(0, 0, 0)') ? s.fill : s.stroke; })"
+    )
     assert marks, "the noise-reduction page draws black marks (its stopping boundary)"
     for colour in marks:
         assert _contrast(_rgb(colour), bg) >= 3.0, (scheme, colour, bg)  # graphics: WCAG 1.4.11

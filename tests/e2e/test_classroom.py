@@ -37,8 +37,10 @@ def metrics(page: Page) -> list[tuple[str, str]]:
     """Every (label, value) metric pair in the main area, in page order."""
     boxes = page.locator("[data-testid='stMain'] [data-testid='stMetric']")
     return [
-        (b.locator("[data-testid='stMetricLabel']").inner_text().strip(),
-         b.locator("[data-testid='stMetricValue']").inner_text().strip())
+        (
+            b.locator("[data-testid='stMetricLabel']").inner_text().strip(),
+            b.locator("[data-testid='stMetricValue']").inner_text().strip(),
+        )
         for b in boxes.all()
     ]
 
@@ -68,8 +70,9 @@ CASES = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path,eps_name,other_name,keys", CASES, ids=[c[0] for c in CASES])
-def test_shared_link_restores_the_view_in_a_fresh_context(page: Page, browser, app_url, path, eps_name, other_name,
-                                                          keys):
+def test_shared_link_restores_the_view_in_a_fresh_context(
+    page: Page, browser, app_url, path, eps_name, other_name, keys
+):
     page.set_viewport_size(VIEWPORT)
     page.goto(f"{app_url}/{path}", timeout=TIMEOUT)
     wait_for_app(page)

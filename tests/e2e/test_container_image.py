@@ -32,8 +32,10 @@ def _unavailable(message: str) -> None:
 def built() -> Iterator[tuple[str, list[str]]]:
     """The image, built once for this module (the stand-in base is made on first use and then kept)."""
     if image.missing_tools():
-        _unavailable(f"podman, runc and debootstrap are needed to build the image (missing: "
-                     f"{', '.join(image.missing_tools())}; run `make podman` as root)")
+        _unavailable(
+            f"podman, runc and debootstrap are needed to build the image (missing: "
+            f"{', '.join(image.missing_tools())}; run `make podman` as root)"
+        )
     tag = f"localhost/dp-explorer:test-{secrets.token_hex(4)}"
     image.build(tag)
     names: list[str] = []

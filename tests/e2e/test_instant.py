@@ -44,7 +44,10 @@ def _open(page: Page, url: str, selector: str) -> None:
     wait_for_app(page)
     page.wait_for_function(
         "(sel) => Array.from(document.querySelectorAll(sel)).some((g) => g.layout && g.layout.sliders "
-        "&& g.layout.sliders.length && g.querySelector('input.dpx-slider'))", arg=selector, timeout=TIMEOUT)
+        "&& g.layout.sliders.length && g.querySelector('input.dpx-slider'))",
+        arg=selector,
+        timeout=TIMEOUT,
+    )
 
 
 def _slider_chart(page: Page, selector: str, key: str):
@@ -81,8 +84,7 @@ def _value_in_address(page: Page, key: str) -> str | None:
 
 
 @pytest.mark.parametrize("path,panel,key", PAGES, ids=[p.split("?")[0] or "home" for p, _, _ in PAGES])
-def test_dragging_an_in_figure_slider_redraws_with_no_message_to_the_server(counted: Page, app_url, path, panel,
-                                                                            key):
+def test_dragging_an_in_figure_slider_redraws_with_no_message_to_the_server(counted: Page, app_url, path, panel, key):
     page = counted
     selector = _chart(panel, key)
     _open(page, f"{app_url}/{path}", selector)
@@ -108,8 +110,11 @@ def test_dragging_an_in_figure_slider_redraws_with_no_message_to_the_server(coun
     assert after["active"] != before["active"], (before["value"], after["value"])
     assert after["data"] != before["data"] or after["title"] != before["title"], "the chart did not change"
     assert after["shown"] and after["shown"] != before["shown"], (before["shown"], after["shown"])
-    page.wait_for_function("([k, v]) => new URL(location.href).searchParams.get(k) === v",  # a copied link opens it
-                           arg=[key, after["value"]], timeout=5_000)
+    page.wait_for_function(
+        "([k, v]) => new URL(location.href).searchParams.get(k) === v",  # a copied link opens it
+        arg=[key, after["value"]],
+        timeout=5_000,
+    )
     # once the slider rests the page catches up: a run at the shown value, which keeps the address
     page.wait_for_function(
         "([sel, key, value]) => { const a = document.querySelector('[data-testid=\"stApp\"]');"
@@ -117,7 +122,9 @@ def test_dragging_an_in_figure_slider_redraws_with_no_message_to_the_server(coun
         " && new URL(location.href).searchParams.get(key) === value"
         " && Array.from(document.querySelectorAll(sel)).some((g) => g.layout && g.layout.sliders"
         " && String(g.layout.sliders[0].steps[g.layout.sliders[0].active].value) === value); }",
-        arg=[selector, key, after["value"]], timeout=TIMEOUT)
+        arg=[selector, key, after["value"]],
+        timeout=TIMEOUT,
+    )
     wait_for_app(page)
     assert _value_in_address(page, key) == after["value"]  # (the chart at that value: the wait above)
 
@@ -165,5 +172,8 @@ def test_the_in_figure_slider_is_a_keyboard_slider_with_its_value_in_words(count
         assert _state(chart)["shown"] == text
     # the other chart over ε on the page (accuracy against ε) shows the same stop
     other = _slider_chart(page, _chart("classic-accuracy", "eps"), "eps")
-    page.wait_for_function("(g) => g._fullLayout.sliders[0].active === g._fullLayout.sliders[0].steps.length - 1",
-                           arg=other.element_handle(), timeout=TIMEOUT)
+    page.wait_for_function(
+        "(g) => g._fullLayout.sliders[0].active === g._fullLayout.sliders[0].steps.length - 1",
+        arg=other.element_handle(),
+        timeout=TIMEOUT,
+    )

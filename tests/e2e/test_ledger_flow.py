@@ -44,8 +44,9 @@ def metrics(page: Page) -> dict[str, str]:
     out = {}
     for i in range(5):
         b = boxes.nth(i)
-        out[b.locator("[data-testid='stMetricLabel']").inner_text()] = \
-            b.locator("[data-testid='stMetricValue']").inner_text()
+        out[b.locator("[data-testid='stMetricLabel']").inner_text()] = b.locator(
+            "[data-testid='stMetricValue']"
+        ).inner_text()
     return out
 
 

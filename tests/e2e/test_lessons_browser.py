@@ -69,8 +69,10 @@ def test_a_lesson_has_no_serious_accessibility_violation(page: Page, lesson_url,
         (v["id"], [n["target"] for n in v["nodes"][:3]]) for v in found if v["impact"] in ("critical", "serious")
     ]
     assert not serious, serious
-    unnamed = page.evaluate("() => Array.from(document.querySelectorAll('button')).filter(b => b.offsetParent && "
-                            "!b.textContent.trim() && !b.getAttribute('aria-label')).length")
+    unnamed = page.evaluate(
+        "() => Array.from(document.querySelectorAll('button')).filter(b => b.offsetParent && "
+        "!b.textContent.trim() && !b.getAttribute('aria-label')).length"
+    )
     assert unnamed == 0
     # ε = 2 from the address: 50 % moves to at most e²/(1 + e²) = 0.8808 in the first chart
     band = float(page.locator(".js-plotly-plot").first.evaluate(BAND).strip("[]"))

@@ -32,8 +32,23 @@ def _report() -> tuple[str, compute.Answer, compute.Composition]:
     from app.compute import negotiate_script as scripts
 
     script = scripts.script([words.recommended_plan(REQUIREMENT, ans)], title="Release counts.", made="a test")
-    return report_html(Report(REQUIREMENT, ans, comp, words.alternatives(neg), covered, not_covered, link=link,
-                              script=script, appendix=ans.reasons)), ans, comp
+    return (
+        report_html(
+            Report(
+                REQUIREMENT,
+                ans,
+                comp,
+                words.alternatives(neg),
+                covered,
+                not_covered,
+                link=link,
+                script=script,
+                appendix=ans.reasons,
+            )
+        ),
+        ans,
+        comp,
+    )
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
@@ -42,9 +57,11 @@ def test_report_prints_on_a_summary_sheet_and_an_appendix(browser: Browser, pape
     page = browser.new_page()
     page.set_content(text_html)
     page.emulate_media(media="print")
-    overflow = page.evaluate("() => [...document.querySelectorAll('body *')].filter(e => "
-                             "e.getBoundingClientRect().right > document.body.getBoundingClientRect().right + 1)"
-                             ".map(e => e.tagName)")
+    overflow = page.evaluate(
+        "() => [...document.querySelectorAll('body *')].filter(e => "
+        "e.getBoundingClientRect().right > document.body.getBoundingClientRect().right + 1)"
+        ".map(e => e.tagName)"
+    )
     assert not overflow, overflow
     pdf = page.pdf(format=paper, print_background=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -52,8 +69,10 @@ def test_report_prints_on_a_summary_sheet_and_an_appendix(browser: Browser, pape
     sheets = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     assert sheets == 2, f"the report takes {sheets} {paper} sheets"
     # the summary sheet ends where the appendix starts: everything a director signs is on sheet one
-    tops = page.evaluate("() => [document.querySelector('.appendix').getBoundingClientRect().top, "
-                         "document.querySelector('h2:nth-of-type(5)').getBoundingClientRect().top]")
+    tops = page.evaluate(
+        "() => [document.querySelector('.appendix').getBoundingClientRect().top, "
+        "document.querySelector('h2:nth-of-type(5)').getBoundingClientRect().top]"
+    )
     assert tops[0] > tops[1]
     text = " ".join(page.inner_text("body").split())
     assert ans.sentence in text
@@ -85,7 +104,8 @@ def test_the_script_in_the_downloaded_report_runs(page: Page, app_url, tmp_path)
     assert "127.0.0.1" not in report and "localhost" not in report  # no public address: no link
     script = html.unescape(re.search(r"<pre id='run-it'>(.*?)</pre>", report, re.S).group(1))
     (tmp_path / "privacy-release.py").write_text(script, encoding="utf-8")
-    done = subprocess.run([sys.executable, "privacy-release.py"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "privacy-release.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert "Laplace noise, epsilon = 0.06" in done.stdout and "probability 95.02 %" in done.stdout

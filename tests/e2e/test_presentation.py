@@ -23,9 +23,11 @@ def _open(page: Page, url: str) -> None:
 def test_presentation_scales_charts_and_hides_chrome(page: Page, app_url):
     _open(page, f"{app_url}/baselines?present=true")
     page.wait_for_selector(".xtick text", timeout=TIMEOUT)
-    sizes = page.evaluate("() => Array.from(document.querySelectorAll('.xtick text, .ytick text'))"
-                          ".map(t => t.getBoundingClientRect().height > 0 ? parseFloat(getComputedStyle(t).fontSize)"
-                          " : 99)")
+    sizes = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.xtick text, .ytick text'))"
+        ".map(t => t.getBoundingClientRect().height > 0 ? parseFloat(getComputedStyle(t).fontSize)"
+        " : 99)"
+    )
     assert sizes and min(sizes) >= 18, sizes
     assert not page.locator("[data-testid='stToolbarActions']").is_visible()
     expect(page.get_by_test_id("stExpandSidebarButton")).to_be_visible()  # the controls stay one click away
@@ -79,9 +81,11 @@ def test_share_copy_button_is_visible_without_hover(page: Page, app_url):
     expect(body.locator("code").first).to_be_visible(timeout=TIMEOUT)
     button = body.locator("button[title*='Copy' i], button[aria-label*='Copy' i]").first
     page.mouse.move(0, 0)  # not hovering the code block
-    shown = button.evaluate("b => { let o = 1; for (let e = b; e; e = e.parentElement) { const s = getComputedStyle(e);"
-                            " if (s.visibility === 'hidden' || s.display === 'none') return 0; o *= +s.opacity; }"
-                            " return o; }")
+    shown = button.evaluate(
+        "b => { let o = 1; for (let e = b; e; e = e.parentElement) { const s = getComputedStyle(e);"
+        " if (s.visibility === 'hidden' || s.display === 'none') return 0; o *= +s.opacity; }"
+        " return o; }"
+    )
     assert shown == 1.0
 
 
@@ -121,7 +125,8 @@ def test_ready_made_lesson_opens_from_the_menu(page: Page, app_url):
     _open(page, f"{app_url}/brdp")
     page.get_by_role("button", name="My lesson").click()
     page.get_by_test_id("stPopoverBody").get_by_role("link", name=re.compile("BR-DP in 50 min")).click()
-    expect(page).to_have_url(re.compile(r".*/baselines\?(?=.*[?&]seq=brdp(&|$))(?=.*[?&]step=1(&|$)).*"),
-                             timeout=TIMEOUT)
+    expect(page).to_have_url(
+        re.compile(r".*/baselines\?(?=.*[?&]seq=brdp(&|$))(?=.*[?&]step=1(&|$)).*"), timeout=TIMEOUT
+    )
     wait_for_app(page)
     expect(page.locator(".st-key-lesson-strip")).to_contain_text("BR-DP in 50 min — view 1 of 6", timeout=TIMEOUT)

@@ -254,8 +254,9 @@ def test_while_the_teacher_speaks_the_next_view_is_prepared_in_a_hidden_frame(pa
     history = page.evaluate("() => history.length")
     page.keyboard.press("ArrowRight")
     _landed(page, lesson, 2)
-    page.wait_for_function(f"() => {{ const s = ({AHEAD})(); return s !== null && s.includes('step=4'); }}",
-                           timeout=TIMEOUT)
+    page.wait_for_function(
+        f"() => {{ const s = ({AHEAD})(); return s !== null && s.includes('step=4'); }}", timeout=TIMEOUT
+    )
     assert page.evaluate("() => document.querySelectorAll('iframe.dpx-ahead').length") == 1
     assert page.evaluate("() => history.length") == history + 1  # the move itself, nothing for the hidden frames
     page.go_back()

@@ -133,8 +133,11 @@ def test_exercise_checkers_accept_right_and_refuse_wrong(default_run):
             value = ex.checker.value
             wrong = f"{value * 1.5 + 1:g}" + (" %" if ex.checker.percent else "")
         replies = [ex.reply(wrong, n) for n in range(3)]
-        assert [r.right for r in replies] == [False] * 3 and [r.state for r in replies] == ["hint", "stronger",
-                                                                                           "solution"], ex.question
+        assert [r.right for r in replies] == [False] * 3 and [r.state for r in replies] == [
+            "hint",
+            "stronger",
+            "solution",
+        ], ex.question
         shown = str(ex.answer).removesuffix("%").strip()
         for hint in ex.hints:
             assert hint in " ".join(r.text for r in replies[:2])
@@ -143,8 +146,13 @@ def test_exercise_checkers_accept_right_and_refuse_wrong(default_run):
 
 
 def test_marimo_check_is_clean():
-    run = subprocess.run([sys.executable, "-m", "marimo", "check", *map(str, LESSONS)], capture_output=True,
-                         text=True, cwd=ROOT, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "marimo", "check", *map(str, LESSONS)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert run.returncode == 0 and not run.stdout.strip(), run.stdout + run.stderr
 
 
@@ -272,9 +280,24 @@ def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
     import nbformat
 
     out = tmp_path / "audit.ipynb"
-    run = subprocess.run([sys.executable, "-m", "marimo", "export", "ipynb", str(ROOT / "notebooks" / "audit.py"), "-o",
-                          str(out), "--include-outputs"], capture_output=True, text=True, cwd=ROOT, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "marimo",
+            "export",
+            "ipynb",
+            str(ROOT / "notebooks" / "audit.py"),
+            "-o",
+            str(out),
+            "--include-outputs",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     nb = nbformat.read(out, as_version=4)
     with_output = [c for c in nb.cells if c.get("outputs")]

@@ -41,17 +41,30 @@ def installed(tmp_path_factory) -> Path:
     """The project as ``pip install .`` installs it (no dependencies: those are this environment's), in a folder of
     its own."""
     target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(ROOT)],
-                   check=True, capture_output=True, text=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(ROOT)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return target
 
 
 def test_importing_the_lesson_toolkit_changes_nothing_in_marimo():
-    code = ("import marimo; md = marimo.md; from app import lessons; "
-            "assert marimo.md is md, 'app.lessons replaced marimo.md'; "
-            "print(lessons.md('e^ε').text); print('---'); print(marimo.md('e^ε').text)")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
-                         env=_clean_env(PYTHONPATH=str(ROOT)))
+    code = (
+        "import marimo; md = marimo.md; from app import lessons; "
+        "assert marimo.md is md, 'app.lessons replaced marimo.md'; "
+        "print(lessons.md('e^ε').text); print('---'); print(marimo.md('e^ε').text)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env=_clean_env(PYTHONPATH=str(ROOT)),
+    )
     assert run.returncode == 0, run.stderr
     ours, marimos = run.stdout.split("---")
     assert "marimo-tex" in ours and "e^{ε}" in ours, "the toolkit's md typesets the plainly written maths"
@@ -67,19 +80,27 @@ def test_no_lesson_uses_marimos_md_directly():
 @pytest.mark.slow
 def test_pip_install_installs_every_module_a_lesson_imports(installed, tmp_path):
     modules = sorted(_lesson_imports())
-    code = ("import importlib, sys\n"
-            f"for name in {modules!r}:\n"
-            "    try:\n"
-            "        module = importlib.import_module(name)\n"
-            "    except ModuleNotFoundError:\n"
-            "        parent, _, attr = name.rpartition('.')\n"
-            "        module = importlib.import_module(parent)\n"
-            "        assert hasattr(module, attr), name\n"
-            "    where = getattr(module, '__file__', None) or ''\n"
-            f"    assert where.startswith({str(installed)!r}), (name, where)\n"
-            "print(len(sys.modules))\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300,
-                         env=_clean_env(PYTHONPATH=str(installed)))
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    try:\n"
+        "        module = importlib.import_module(name)\n"
+        "    except ModuleNotFoundError:\n"
+        "        parent, _, attr = name.rpartition('.')\n"
+        "        module = importlib.import_module(parent)\n"
+        "        assert hasattr(module, attr), name\n"
+        "    where = getattr(module, '__file__', None) or ''\n"
+        f"    assert where.startswith({str(installed)!r}), (name, where)\n"
+        "print(len(sys.modules))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        env=_clean_env(PYTHONPATH=str(installed)),
+    )
     assert run.returncode == 0, run.stderr
     assert len(modules) > 20  # the lessons import the toolkit, the compute layer, the figures and dpcore
 
@@ -89,9 +110,14 @@ def test_a_lesson_opened_from_another_directory_runs(installed, tmp_path):
     """``marimo export html`` runs every cell of the lesson; here from a folder outside the repository, with only the
     installed package on the path."""
     out = tmp_path / "audit.html"
-    run = subprocess.run([sys.executable, "-m", "marimo", "export", "html", str(ROOT / "notebooks" / "audit.py"), "-o",
-                          str(out)], capture_output=True, text=True, cwd=tmp_path, timeout=600,
-                         env=_clean_env(PYTHONPATH=str(installed)))
+    run = subprocess.run(
+        [sys.executable, "-m", "marimo", "export", "html", str(ROOT / "notebooks" / "audit.py"), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        env=_clean_env(PYTHONPATH=str(installed)),
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     html = out.read_text()
     assert "The privacy audit" in html and "marimo-tex" in html

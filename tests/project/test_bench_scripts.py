@@ -31,13 +31,15 @@ def test_the_load_report_judges_reading_pace_by_the_architecture_budgets():
     finally:
         sys.path.remove(str(ROOT / "bench"))
     budgets = (ROOT / "docs" / "architecture.md").read_text()
-    assert ("| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 "
-            "| ≤ 200 ms / ≤ 1 s |") in budgets
+    assert (
+        "| 40 classroom sessions on one server (reading pace): slider rerun p95 / page open p95 | ≤ 200 ms / ≤ 1 s |"
+    ) in budgets
     stats = load.Stats(latencies=[0.1] * 90 + [0.3] * 10, page_loads=[0.5] * 100, rss=[(0.0, 100.0)])
 
     def rows(think: tuple[float, float]) -> list[str]:
-        a = argparse.Namespace(sessions=40, replicas=1, server_opt=[], duration=120.0, no_parts=False, moves=4,
-                               think=think, spread=0)
+        a = argparse.Namespace(
+            sessions=40, replicas=1, server_opt=[], duration=120.0, no_parts=False, moves=4, think=think, spread=0
+        )
         text = load.report(a, stats, cpu=10.0, wall=120.0, rss_idle=50.0, rss_after=60.0)
         return [line for line in text.splitlines() if line.startswith(("| slider-move rerun latency", "| page-open"))]
 
@@ -84,13 +86,17 @@ def test_a_load_run_rewrites_only_its_own_section_of_the_results(tmp_path):
     finally:
         sys.path.remove(str(ROOT / "bench"))
     out = tmp_path / "results.md"
-    out.write_text("# Load\n\nPreface.\n\n## (a) realistic: old\nold a\n\n## (b) aggressive: kept\nb\n\n"
-                   "## Noisy neighbours: old\nold noisy\n")
+    out.write_text(
+        "# Load\n\nPreface.\n\n## (a) realistic: old\nold a\n\n## (b) aggressive: kept\nb\n\n"
+        "## Noisy neighbours: old\nold noisy\n"
+    )
     load.replace_section(out, "## (a) ", "## (a) realistic: new\nnew a")
     load.replace_section(out, "## Noisy neighbours", "## Noisy neighbours: new\nnew noisy")
     load.replace_section(out, "## (c) ", "## (c) two replicas\nc")
-    assert out.read_text() == ("# Load\n\nPreface.\n\n## (a) realistic: new\nnew a\n\n## (b) aggressive: kept\nb\n\n"
-                               "## Noisy neighbours: new\nnew noisy\n\n## (c) two replicas\nc\n")
+    assert out.read_text() == (
+        "# Load\n\nPreface.\n\n## (a) realistic: new\nnew a\n\n## (b) aggressive: kept\nb\n\n"
+        "## Noisy neighbours: new\nnew noisy\n\n## (c) two replicas\nc\n"
+    )
 
 
 def test_the_poll_bench_counts_a_lost_answer_as_an_error():
@@ -106,8 +112,15 @@ def test_the_poll_bench_counts_a_lost_answer_as_an_error():
     text = poll.report("t", a, good, 100.0, (3, 3), cpu=1.0, wall=10.0)
     assert "**MISSED**" not in text and "| errors | 0 | 0 (ok) |" in text and "4.0 s / 3.0 s" in text
     for stored, shown in (((2, 2), [3]), ((3, 3), [2])):
-        text = poll.report("t", a, poll.Stats(answered=[0.05] * 3, done_at=[101.0] * 3, projector=shown), 100.0,
-                           stored, cpu=1.0, wall=10.0)
+        text = poll.report(
+            "t",
+            a,
+            poll.Stats(answered=[0.05] * 3, done_at=[101.0] * 3, projector=shown),
+            100.0,
+            stored,
+            cpu=1.0,
+            wall=10.0,
+        )
         assert "| errors | 1 | 0 (**MISSED**) |" in text
     late = poll.Stats(answered=[0.05] * 3, done_at=[101.0, 102.0, 131.0], projector=[3])
     assert "≤ 30 s (**MISSED**)" in poll.report("t", a, late, 100.0, (3, 3), cpu=1.0, wall=40.0)

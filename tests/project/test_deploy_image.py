@@ -19,8 +19,9 @@ def test_a_stale_build_cache_gets_one_build_without_it(monkeypatch, calls):
     def podman(*args: str, timeout: float = 600, check: bool = True):
         calls.append(args)
         if len(calls) == 1:
-            raise RuntimeError('podman --runtime runc build … failed (125):\nError: mounting build container "0741": '
-                               "layer not known")
+            raise RuntimeError(
+                'podman --runtime runc build … failed (125):\nError: mounting build container "0741": layer not known'
+            )
 
     monkeypatch.setattr(image, "podman", podman)
     assert image.build("localhost/t:1") == "localhost/t:1"

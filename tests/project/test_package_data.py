@@ -24,8 +24,13 @@ def test_pyproject_packages_the_example_table():
 
 @pytest.mark.slow
 def test_the_wheel_holds_the_example_table(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     wheel = next(tmp_path.glob("dp_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()

@@ -31,8 +31,14 @@ def _modules(folders: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
 
 def _type_checking_only(tree: ast.Module) -> set[int]:
     """ids of the import nodes under ``if TYPE_CHECKING:`` (read by type checkers, never run)."""
-    return {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
-            for part in node.body for n in ast.walk(part) if isinstance(n, ast.Import | ast.ImportFrom)}
+    return {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
+        for part in node.body
+        for n in ast.walk(part)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+    }
 
 
 def imports(name: str, path: Path, mods: dict[str, Path]) -> list[tuple[str, bool]]:
@@ -68,8 +74,10 @@ def import_graph() -> dict[str, set[str]]:
     """module → the project modules it imports when it runs: at module level or inside a function (an import put in a
     function to dodge a cycle is still a cycle), not those under ``if TYPE_CHECKING:``."""
     mods = _modules()
-    return {name: {t for t, typing_only in imports(name, path, mods) if t in mods and not typing_only}
-            for name, path in mods.items()}
+    return {
+        name: {t for t, typing_only in imports(name, path, mods) if t in mods and not typing_only}
+        for name, path in mods.items()
+    }
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -182,7 +190,8 @@ def test_the_table_keeps_drawing_out_of_dpcore_and_dp_accounting_in_one_module()
     dpcore_rows = [allowed for paths, allowed in table if any(p.startswith("dpcore/") for p in paths)]
     assert dpcore_rows and all(not allowed & {"streamlit", "plotly", "marimo", "app/"} for allowed in dpcore_rows)
     assert [paths for paths, allowed in table if "dp_accounting" in allowed] == [
-        ("dpcore/accounting/_dp_accounting.py",)]
+        ("dpcore/accounting/_dp_accounting.py",)
+    ]
     for folder in ("app/compute/", "app/figures/", "app/catalogue/"):
         assert "streamlit" not in _row_of(folder + "x.py", table)[1], folder
 
@@ -192,11 +201,17 @@ def test_the_import_reader_sees_function_level_and_relative_imports(tmp_path):
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "b.py").write_text("")
-    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import b\n"
-                              "def f():\n    from . import b\n    import numpy.linalg\n")
+    (pkg / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import b\n"
+        "def f():\n    from . import b\n    import numpy.linalg\n"
+    )
     mods = {"pkg": pkg / "__init__.py", "pkg.a": pkg / "a.py", "pkg.b": pkg / "b.py"}
     assert sorted(imports("pkg.a", pkg / "a.py", mods)) == [
-        ("numpy", False), ("pkg.b", False), ("pkg.b", True), ("typing", False)]
+        ("numpy", False),
+        ("pkg.b", False),
+        ("pkg.b", True),
+        ("typing", False),
+    ]
 
 
 def test_modules_are_small_and_pages_are_shims():
@@ -209,10 +224,19 @@ def test_modules_are_small_and_pages_are_shims():
 #: What must not appear in any tracked file: paths to material outside the repository, internal document sections
 #: and codes, issue numbers. (Plotly's and Streamlit's own ``proto.spec`` attribute is not such a reference.)
 #: Built from pieces so that this line does not match itself.
-OUTSIDE = re.compile("|".join([
-    r"\.\./" + "shared", "shared" + r"/(specs|papers|ARCHITECTURE)", "spec" + " §", r"\(spec[ §,;:]",
-    "the" + r" spec\b", "spec's", "issue" + " [0-9]+",
-]))
+OUTSIDE = re.compile(
+    "|".join(
+        [
+            r"\.\./" + "shared",
+            "shared" + r"/(specs|papers|ARCHITECTURE)",
+            "spec" + " §",
+            r"\(spec[ §,;:]",
+            "the" + r" spec\b",
+            "spec's",
+            "issue" + " [0-9]+",
+        ]
+    )
+)
 
 
 def test_nothing_points_outside_the_repository():

@@ -39,8 +39,10 @@ def test_output_cdf_is_a_cdf(kernel, s, th, q):
     x = np.linspace(-5 * s - th, 5 * s + th, 101)
     f = brdp.output_cdf(x, kernel=kernel, scale=s, theta=th, q=q)
     assert np.all(np.diff(f) >= -1e-14) and f.min() >= 0 and f.max() <= 1
-    assert brdp.output_cdf(0.0, kernel=kernel, scale=s, theta=th, q=q) == np.float64(0.5) or abs(
-        brdp.output_cdf(0.0, kernel=kernel, scale=s, theta=th, q=q) - 0.5) < 1e-12
+    assert (
+        brdp.output_cdf(0.0, kernel=kernel, scale=s, theta=th, q=q) == np.float64(0.5)
+        or abs(brdp.output_cdf(0.0, kernel=kernel, scale=s, theta=th, q=q) - 0.5) < 1e-12
+    )
 
 
 @FAST
@@ -101,8 +103,9 @@ def test_thm4_round_trip_and_amplifies(eps, delta, p):
 
 
 @FAST
-@given(st.sampled_from(["sum", "average", "count"]), st.floats(0.01, 0.99), st.floats(0.01, 0.99),
-       st.integers(1, 10**6))
+@given(
+    st.sampled_from(["sum", "average", "count"]), st.floats(0.01, 0.99), st.floats(0.01, 0.99), st.integers(1, 10**6)
+)
 def test_sampling_error_decreases_with_rate(query, p1, p2, n):
     lo, hi = sorted((p1, p2))
     a = brdp.sampling_error_std(query, rate=lo, n_records=n, sigma_x=3.0, p_c=0.2)

@@ -45,8 +45,9 @@ def _half_square(e: float) -> Fraction:
 
 def _rounded_up(reported: float, exact: Fraction) -> bool:
     """``reported`` is the smallest float ≥ ``exact`` (a total reported rounded up, never too low)."""
-    return Fraction(reported) >= exact and (Fraction(reported) == exact
-                                            or Fraction(math.nextafter(reported, 0.0)) < exact)
+    return Fraction(reported) >= exact and (
+        Fraction(reported) == exact or Fraction(math.nextafter(reported, 0.0)) < exact
+    )
 
 
 def _check_decision(accepted: bool, spent: Fraction, charge: float | Fraction, budget: float) -> None:
@@ -63,8 +64,13 @@ def _last_charge(f) -> float:
 
 
 @SETTINGS
-@given(eps=eps_st, delta=delta_st, variant=st.sampled_from(["corrected", "as_printed"]),
-       dmech=st.sampled_from([0.0, 1e-6]), mechs=st.lists(mech_st, max_size=40))
+@given(
+    eps=eps_st,
+    delta=delta_st,
+    variant=st.sampled_from(["corrected", "as_printed"]),
+    dmech=st.sampled_from([0.0, 1e-6]),
+    mechs=st.lists(mech_st, max_size=40),
+)
 def test_filter_never_exceeds_budget(eps, delta, variant, dmech, mechs):
     f = fl.PrivacyFilter(eps, delta, delta_mechanisms=dmech, variant=variant)
     budget = f.rho_budget
@@ -115,8 +121,13 @@ def test_filter_never_exceeds_budget(eps, delta, variant, dmech, mechs):
 
 
 @LONG
-@given(budget=budget_st, n=st.integers(1000, 3000), jitter=st.floats(0.0, 0.5), seed=st.integers(0, 2**32 - 1),
-       over=st.floats(2e-15, 1e-9))
+@given(
+    budget=budget_st,
+    n=st.integers(1000, 3000),
+    jitter=st.floats(0.0, 0.5),
+    seed=st.integers(0, 2**32 - 1),
+    over=st.floats(2e-15, 1e-9),
+)
 def test_thousands_of_small_releases_fill_the_budget_exactly(budget, n, jitter, seed, over):
     """Thousands of small zCDP charges: every one that fits is accepted, the total never overspends, the last bit of
     budget can be spent, and anything beyond it is refused."""
@@ -255,10 +266,11 @@ def test_filter_with_real_noise_reductions(eps, seed, ys):
 
 
 @SETTINGS
-@given(eps=st.floats(0.01, 10.0), delta=st.floats(0.0, 0.1),
-       mechs=st.lists(
-           st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 1.0), st.sampled_from([0.0, 0.01])), max_size=30
-       ))
+@given(
+    eps=st.floats(0.01, 10.0),
+    delta=st.floats(0.0, 0.1),
+    mechs=st.lists(st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 1.0), st.sampled_from([0.0, 0.01])), max_size=30),
+)
 def test_expost_filter_never_exceeds_budget(eps, delta, mechs):
     f = fl.ExPostFilter(eps, delta)
     spent, dspent = Fraction(0), Fraction(0)
@@ -350,8 +362,11 @@ def test_paths_accept_any_increasing_grid(grid, seed):
 
 
 @SETTINGS
-@given(eps=st.floats(0.05, 5.0), seed=st.integers(0, 2**32 - 1),
-       plans=st.lists(st.tuples(st.floats(1.0, 300.0), st.floats(0.01, 3.0)), min_size=1, max_size=10))
+@given(
+    eps=st.floats(0.05, 5.0),
+    seed=st.integers(0, 2**32 - 1),
+    plans=st.lists(st.tuples(st.floats(1.0, 300.0), st.floats(0.01, 3.0)), min_size=1, max_size=10),
+)
 def test_expost_filter_with_laplace_noise_reduction_bounds_realised_loss(eps, seed, plans):
     """Lemma 5.2 + Lemma A.1: Laplace noise reductions admitted by the ex-post filter (ℰ = ε_T, δ = 0) have a total
     realised loss ≤ ε on every sample, against any neighbour within sensitivity 1."""
@@ -363,8 +378,9 @@ def test_expost_filter_with_laplace_noise_reduction_bounds_realised_loss(eps, se
             continue
         f.start(e_max)
         grid = np.linspace(e_max / 20, e_max, 20)
-        r = nr.release_with_stopping(y, epsilons=grid, alpha=0.1, mechanism="laplace",
-                                     neighbour=y + gen.uniform(-1, 1), rng=gen)
+        r = nr.release_with_stopping(
+            y, epsilons=grid, alpha=0.1, mechanism="laplace", neighbour=y + gen.uniform(-1, 1), rng=gen
+        )
         f.charge(r.charge)
         total += r.loss
         assert total <= f.epsilon_spent + 1e-9

@@ -54,8 +54,9 @@ CASES = [c for c in FAST if not c.name.startswith(EXCLUDED_PREFIXES)]
 def _brdp_variants() -> list:
     """The FAST brdp cases with one setting changed: kernel, q = 1, classic calibration, accountant, plan."""
     lap_plan = brdp.optimize(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace")
-    q1_plan = brdp.make_plan(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian",
-                             epsilon_y=0.8, q=1.0)
+    q1_plan = brdp.make_plan(
+        epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", epsilon_y=0.8, q=1.0
+    )
     out = []
     for case in FAST:
         if not case.name.startswith("brdp."):
@@ -164,8 +165,7 @@ def test_huge_and_tiny_values(case):
 def test_brdp_variants_cover_the_settings():
     """The variant sweep is not vacuous: each changed setting occurs, on cases with numeric arguments."""
     names = " ".join(c.name for c in BRDP_VARIANTS if _numeric_params(c))
-    for label in ("kernel=laplace", "q=1.0", "calibration=classic", "accountant=paper", "laplace plan",
-                  "q = 1 plan"):
+    for label in ("kernel=laplace", "q=1.0", "calibration=classic", "accountant=paper", "laplace plan", "q = 1 plan"):
         assert label in names, label
 
 
@@ -209,8 +209,12 @@ def test_ldp_limits_and_extremes():
         (lambda: ldp.running_example_query(1, domain_size=ldp.MAX_DOMAIN_SIZE + 1), "domain_size"),
         (lambda: ldp.randomized_response(1.0, domain_size=ldp.MAX_RR_DOMAIN + 1), "domain_size"),
         (lambda: ldp.rr_accepted_pmf(1.0, 3.0, max_count=ldp.MAX_GRID + 1), "max_count"),
-        (lambda: ldp.simulate_accepted_counts(ldp.randomized_response(1.0), 2.0, true_value=0,
-                                              n_runs=ldp.MAX_RUNS + 1), "n_runs"),
+        (
+            lambda: ldp.simulate_accepted_counts(
+                ldp.randomized_response(1.0), 2.0, true_value=0, n_runs=ldp.MAX_RUNS + 1
+            ),
+            "n_runs",
+        ),
         (lambda: ldp.example3(n_queries=ldp.MAX_EXAMPLE_LENGTH + 1), "n_queries"),
     ]:
         with pytest.raises(ValueError, match=rf"{name} must be an integer in \[\d+, \d+\]"):

@@ -163,9 +163,7 @@ def test_odometer_equals_recomputed_loss_and_stays_in_budget(seed):
         f.submit(t, y)
         tabs.append(t)
         outs.append(y)
-        lik = np.prod(
-            [t_.probabilities[:, t_.output_index(y_)] for t_, y_ in zip(tabs, outs, strict=True)], axis=0
-        )
+        lik = np.prod([t_.probabilities[:, t_.output_index(y_)] for t_, y_ in zip(tabs, outs, strict=True)], axis=0)
         assert math.isclose(f.loss, math.log(lik.max() / lik.min()), abs_tol=1e-9)
         assert f.loss <= budget + 1e-12
 

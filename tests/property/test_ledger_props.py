@@ -15,20 +15,29 @@ from dpcore.filters import BudgetExceeded
 
 H = 1e-3  # the PLD grid: pessimistic rounding adds at most one step per composed release
 labels = st.text(st.characters(codec="utf-8", categories=("L", "N", "Zs", "P", "S")), min_size=1, max_size=20).filter(
-    lambda s: s.strip() and not s.strip().startswith(("=", "+", "-", "@")))
+    lambda s: s.strip() and not s.strip().startswith(("=", "+", "-", "@"))
+)
 small_t = st.integers(1, 20)
 
 pure_like = st.one_of(
     st.builds(lambda e, t, lab: L.pure_release(e, compositions=t, label=lab), st.floats(0.01, 2.0), small_t, labels),
-    st.builds(lambda b, d, t, lab: L.laplace_release(b, sensitivity=d, compositions=t, label=lab),
-              st.floats(0.5, 50.0), st.floats(0.1, 2.0), small_t, labels),
+    st.builds(
+        lambda b, d, t, lab: L.laplace_release(b, sensitivity=d, compositions=t, label=lab),
+        st.floats(0.5, 50.0),
+        st.floats(0.1, 2.0),
+        small_t,
+        labels,
+    ),
 )
 any_release = st.one_of(
     pure_like,
     st.builds(lambda s, t: L.gaussian_release(s, delta=1e-7, compositions=t, label="g"), st.floats(0.5, 50.0), small_t),
     st.builds(lambda e, d: L.approx_release(e, d, label="a"), st.floats(0.01, 2.0), st.floats(1e-9, 1e-7)),
-    st.builds(lambda f, m: L.noise_reduction_release(f * m, epsilon_max=m, label="nr"), st.floats(0.01, 1.0),
-              st.floats(0.05, 3.0)),
+    st.builds(
+        lambda f, m: L.noise_reduction_release(f * m, epsilon_max=m, label="nr"),
+        st.floats(0.01, 1.0),
+        st.floats(0.05, 3.0),
+    ),
 )
 
 
@@ -44,8 +53,12 @@ def test_pld_below_basic_and_zcdp_for_pure_releases(rel, delta):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rel=st.lists(any_release, min_size=1, max_size=8), eps=st.floats(0.5, 8.0),
-       delta=st.sampled_from([1e-5, 1e-6]), enforce=st.sampled_from(L.ENFORCERS))
+@given(
+    rel=st.lists(any_release, min_size=1, max_size=8),
+    eps=st.floats(0.5, 8.0),
+    delta=st.sampled_from([1e-5, 1e-6]),
+    enforce=st.sampled_from(L.ENFORCERS),
+)
 def test_ledger_never_accepts_beyond_the_budget(rel, eps, delta, enforce):
     led = L.Ledger(eps, delta, enforce)
     for r in rel:
@@ -86,12 +99,17 @@ json_values = st.recursive(
 )
 _FIELDS = ("label", "source", "kind", "epsilon", "delta", "sensitivity", "scale", "compositions", "epsilon_max")
 release_like = st.fixed_dictionaries({f: json_values for f in _FIELDS})
-ledger_like = st.fixed_dictionaries({
-    "format": st.sampled_from(["dp-explorer-ledger", "x"]), "version": st.sampled_from([1, 2, "1"]),
-    "budget": st.fixed_dictionaries({"epsilon": json_values, "delta": json_values,
-                                     "enforce": st.sampled_from(["filter", "basic", "x"])}) | json_values,
-    "releases": st.lists(release_like, max_size=3) | json_values,
-})
+ledger_like = st.fixed_dictionaries(
+    {
+        "format": st.sampled_from(["dp-explorer-ledger", "x"]),
+        "version": st.sampled_from([1, 2, "1"]),
+        "budget": st.fixed_dictionaries(
+            {"epsilon": json_values, "delta": json_values, "enforce": st.sampled_from(["filter", "basic", "x"])}
+        )
+        | json_values,
+        "releases": st.lists(release_like, max_size=3) | json_values,
+    }
+)
 
 
 def _only_value_error(fn, *args, **kw):

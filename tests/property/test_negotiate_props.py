@@ -20,8 +20,9 @@ deltas = st.sampled_from([1e-10, 1e-6, 1e-3])
 @settings(max_examples=25, deadline=None)
 @given(theta=thetas, p=confs, d=sens, delta=deltas)
 def test_cheap_rows_order_and_minimality(theta, p, d, delta):
-    df = ng.epsilon_for_accuracy(theta=theta, confidence=p, sensitivity=d, delta=delta,
-                                 mechanisms=["laplace", "gaussian", "staircase"]).set_index("mechanism")
+    df = ng.epsilon_for_accuracy(
+        theta=theta, confidence=p, sensitivity=d, delta=delta, mechanisms=["laplace", "gaussian", "staircase"]
+    ).set_index("mechanism")
     lap, stair = float(df.loc["laplace", "epsilon"]), float(df.loc["staircase", "epsilon"])
     closed = d * math.log(1 / (1 - p)) / theta
     assert lap == (pytest.approx(closed, rel=1e-12) if closed <= 50 else math.inf)  # cap: ε ≤ 50
@@ -60,8 +61,9 @@ def test_reverse_accuracies_are_probabilities_and_ordered(eps, theta, d):
 @settings(max_examples=4, deadline=None)
 @given(theta=st.floats(0.1, 3.0), p=st.sampled_from([0.8, 0.9, 0.95]))
 def test_r2dp_between_staircase_and_laplace(theta, p):
-    df = ng.epsilon_for_accuracy(theta=theta, confidence=p,
-                                 mechanisms=["laplace", "staircase", "r2dp_two_point"]).set_index("mechanism")
+    df = ng.epsilon_for_accuracy(
+        theta=theta, confidence=p, mechanisms=["laplace", "staircase", "r2dp_two_point"]
+    ).set_index("mechanism")
     two = float(df.loc["r2dp_two_point", "epsilon"])
     assert float(df.loc["staircase", "epsilon"]) * (1 - 1e-4) <= two <= float(df.loc["laplace", "epsilon"]) * (1 + 1e-4)
 
@@ -92,8 +94,11 @@ E_SERIES = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 def _grid(low: float, high: float, mantissas=E_SERIES) -> tuple[float, ...]:
     """The page's log grids m·10^k in [low, high] (the same rule as its sliders)."""
-    out = {round(m * 10.0**k, 12) for k in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1)
-           for m in mantissas}
+    out = {
+        round(m * 10.0**k, 12)
+        for k in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1)
+        for m in mantissas
+    }
     return tuple(sorted(v for v in out if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)))
 
 
@@ -135,21 +140,35 @@ def _every_row_answers(df) -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(kind=st.sampled_from(["error", "relative", "topc"]), size=st.sampled_from(PAGE["theta"]),
-       p=st.sampled_from(PAGE["confidence"]), d=st.sampled_from(PAGE["sensitivity"]),
-       delta=st.sampled_from(PAGE["delta"]), kernel=st.sampled_from(PAGE["kernel"]),
-       alpha=st.sampled_from(PAGE["alpha"]), c=st.sampled_from(PAGE["c"]), k=st.sampled_from(PAGE["k"]))
+@given(
+    kind=st.sampled_from(["error", "relative", "topc"]),
+    size=st.sampled_from(PAGE["theta"]),
+    p=st.sampled_from(PAGE["confidence"]),
+    d=st.sampled_from(PAGE["sensitivity"]),
+    delta=st.sampled_from(PAGE["delta"]),
+    kernel=st.sampled_from(PAGE["kernel"]),
+    alpha=st.sampled_from(PAGE["alpha"]),
+    c=st.sampled_from(PAGE["c"]),
+    k=st.sampled_from(PAGE["k"]),
+)
 def test_every_row_answers_on_the_page_grid(kind, size, p, d, delta, kernel, alpha, c, k):
     kw = _kwargs(kind, size, p, d, delta, kernel, alpha, c, k)
     _every_row_answers(ng.epsilon_for_accuracy(**kw))
 
 
 @settings(max_examples=12, deadline=None)
-@given(eps=st.sampled_from(_grid(0.01, 20.0)), kind=st.sampled_from(["error", "relative", "topc"]),
-       size=st.sampled_from(PAGE["theta"]), p=st.sampled_from(PAGE["confidence"]),
-       d=st.sampled_from(PAGE["sensitivity"]), delta=st.sampled_from(PAGE["delta"]),
-       kernel=st.sampled_from(PAGE["kernel"]), alpha=st.sampled_from(PAGE["alpha"]), c=st.sampled_from(PAGE["c"]),
-       k=st.sampled_from(PAGE["k"]))
+@given(
+    eps=st.sampled_from(_grid(0.01, 20.0)),
+    kind=st.sampled_from(["error", "relative", "topc"]),
+    size=st.sampled_from(PAGE["theta"]),
+    p=st.sampled_from(PAGE["confidence"]),
+    d=st.sampled_from(PAGE["sensitivity"]),
+    delta=st.sampled_from(PAGE["delta"]),
+    kernel=st.sampled_from(PAGE["kernel"]),
+    alpha=st.sampled_from(PAGE["alpha"]),
+    c=st.sampled_from(PAGE["c"]),
+    k=st.sampled_from(PAGE["k"]),
+)
 def test_every_reverse_row_answers_on_the_page_grid(eps, kind, size, p, d, delta, kernel, alpha, c, k):
     df = ng.accuracy_for_epsilon(eps, **_kwargs(kind, size, p, d, delta, kernel, alpha, c, k))
     for _, row in df.iterrows():
@@ -165,9 +184,9 @@ def test_every_row_answers_at_the_ends_of_every_control(kind):
     import itertools
 
     ends = lambda xs: (xs[0], xs[len(xs) // 2], xs[-1])  # noqa: E731
-    for size, p, d, delta, kernel in itertools.product(ends(PAGE["theta"]), ends(PAGE["confidence"]),
-                                                       ends(PAGE["sensitivity"]), ends(PAGE["delta"]),
-                                                       PAGE["kernel"]):
+    for size, p, d, delta, kernel in itertools.product(
+        ends(PAGE["theta"]), ends(PAGE["confidence"]), ends(PAGE["sensitivity"]), ends(PAGE["delta"]), PAGE["kernel"]
+    ):
         if kind == "topc" and (delta, kernel) != (PAGE["delta"][0], "gaussian"):
             continue  # SVT uses neither δ nor the kernel
         for c, k in ((1, 1), (100, 1000)) if kind == "topc" else ((1, 50),):
@@ -196,8 +215,9 @@ def test_hostile_statistics_raise_value_error_only(arg, value):
     assert math.isfinite(res.best.epsilon) and res.best.epsilon >= 0
 
 
-@pytest.mark.parametrize("arg", ["epsilon", "delta", "bound", "confidence", "sensitivity", "lower", "upper", "rows",
-                                 "scale"])
+@pytest.mark.parametrize(
+    "arg", ["epsilon", "delta", "bound", "confidence", "sensitivity", "lower", "upper", "rows", "scale"]
+)
 @pytest.mark.parametrize("value", HOSTILE)
 def test_hostile_plans_raise_value_error_only(arg, value):
     from dpcore import release
@@ -215,8 +235,11 @@ def test_hostile_plans_raise_value_error_only(arg, value):
     assert np.all(np.isfinite(x)) and 0 <= release.guarantee(p) <= 1
 
 
-stats_lists = st.lists(st.tuples(st.floats(0.5, 500.0), st.sampled_from([0.8, 0.9, 0.95, 0.99]),
-                                 st.sampled_from([0.5, 1.0, 20.0])), min_size=1, max_size=4)
+stats_lists = st.lists(
+    st.tuples(st.floats(0.5, 500.0), st.sampled_from([0.8, 0.9, 0.95, 0.99]), st.sampled_from([0.5, 1.0, 20.0])),
+    min_size=1,
+    max_size=4,
+)
 
 
 @settings(max_examples=15, deadline=None)

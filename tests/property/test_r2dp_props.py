@@ -31,8 +31,12 @@ def laws(draw):
         return r2dp.Uniform(a, a + draw(pos))
     if kind == "tn":
         return r2dp.TruncatedNormal(draw(st.floats(-20.0, 10.0)), draw(pos), draw(st.floats(0.0, 3.0)))
-    return r2dp.Combination((r2dp.Gamma(draw(pos), draw(pos)),
-                             r2dp.TruncatedNormal(draw(st.floats(-5.0, 5.0)), draw(pos), draw(st.floats(0.0, 2.0)))))
+    return r2dp.Combination(
+        (
+            r2dp.Gamma(draw(pos), draw(pos)),
+            r2dp.TruncatedNormal(draw(st.floats(-5.0, 5.0)), draw(pos), draw(st.floats(0.0, 2.0))),
+        )
+    )
 
 
 dqs = st.floats(min_value=0.1, max_value=5.0)
@@ -67,8 +71,12 @@ def test_scale_invariance(law, dq, gamma, c):
     e1 = r2dp.epsilon(law, sensitivity=dq)
     e2 = r2dp.epsilon(law.scaled(1 / c), sensitivity=dq * c)
     assert math.isclose(e1, e2, rel_tol=1e-9, abs_tol=1e-12)
-    assert math.isclose(float(r2dp.usefulness(law, gamma=gamma)),
-                        float(r2dp.usefulness(law.scaled(1 / c), gamma=gamma * c)), rel_tol=1e-9, abs_tol=1e-14)
+    assert math.isclose(
+        float(r2dp.usefulness(law, gamma=gamma)),
+        float(r2dp.usefulness(law.scaled(1 / c), gamma=gamma * c)),
+        rel_tol=1e-9,
+        abs_tol=1e-14,
+    )
 
 
 @SETTINGS

@@ -62,12 +62,8 @@ def test_split_invariants(eps, c, noise, mono, logw):
 @given(b=scales, th=scales, k=ks)
 def test_rop_quantile_and_pmax(b, th, k):
     corr = svt.correction_term(b, th, k=k)
-    assert math.isclose(
-        svt.comparison_sf(corr.r, threshold_scale=b, query_scale=th), 1 / (k + 1), rel_tol=1e-8
-    )
-    assert math.isclose(
-        corr.success_probability, math.exp(k * math.log(k) - (k + 1) * math.log(k + 1)), rel_tol=1e-8
-    )
+    assert math.isclose(svt.comparison_sf(corr.r, threshold_scale=b, query_scale=th), 1 / (k + 1), rel_tol=1e-8)
+    assert math.isclose(corr.success_probability, math.exp(k * math.log(k) - (k + 1) * math.log(k + 1)), rel_tol=1e-8)
 
 
 @FAST
@@ -75,9 +71,7 @@ def test_rop_quantile_and_pmax(b, th, k):
 def test_rop_is_maximum_and_theorem8_bound(b, th, k, alpha, dr):
     a = alpha * max(b, th) / 10
     corr = svt.correction_term(b, th, k=k, alpha=a)
-    p_other = svt.success_probability(
-        corr.r + dr * max(b, th) / 10, k=k, alpha=a, threshold_scale=b, query_scale=th
-    )
+    p_other = svt.success_probability(corr.r + dr * max(b, th) / 10, k=k, alpha=a, threshold_scale=b, query_scale=th)
     assert corr.success_probability >= p_other * (1 - 1e-9)
     assert corr.success_probability >= k**k / (k + 1) ** (k + 1) * (1 - 1e-9) if k < 150 else True
 
@@ -157,9 +151,7 @@ def test_metrics_ranges(scores, c, data_):
 
 
 @SLOW
-@given(
-    n_items=st.integers(20, 3000), avg=st.floats(1.0, 15.0), top=st.floats(0.3, 0.9), seed=st.integers(0, 99)
-)
+@given(n_items=st.integers(20, 3000), avg=st.floats(1.0, 15.0), top=st.floats(0.3, 0.9), seed=st.integers(0, 99))
 def test_transaction_scores_valid(n_items, avg, top, seed):
     n_above = max(1, n_items // 20)
     n_records = 10_000

@@ -74,4 +74,5 @@ def test_the_lessons_dp_accounting_cross_check_is_accurate_below_the_overflow(ep
     expected = _gaussian_epsilon_mpmath(sigma, compositions, 1e-5)
     assert expected < compute.EXP_OVERFLOW
     assert compute.gaussian_reference_epsilon.__wrapped__(sigma, 1.0, compositions, 1e-5) == pytest.approx(
-        expected, abs=2e-4)
+        expected, abs=2e-4
+    )

@@ -24,8 +24,9 @@ REL = 1e-3
 
 
 def gauss_plan(eps=1.0, delta=1e-5, d=1.0, theta=1.0, **kw):
-    return brdp.optimize(epsilon=eps, delta=delta, sensitivity=d, theta=theta, kernel="gaussian",
-                         accountant="paper", **kw)
+    return brdp.optimize(
+        epsilon=eps, delta=delta, sensitivity=d, theta=theta, kernel="gaussian", accountant="paper", **kw
+    )
 
 
 def hockey_quad(p, q, eps, lo=-60, hi=60, points=None):
@@ -55,7 +56,8 @@ def test_calibration():
     # the fast private calibration used inside Alg. 2 agrees with dpcore.accounting
     for eps, dl in [(1, 1e-5), (0.05, 1e-3), (4.0, 1e-8)]:
         assert brdp.calibration._calibrate("gaussian", eps, dl, 1.0, "analytic") == pytest.approx(
-            accounting.gaussian_sigma(eps, dl), rel=1e-9)
+            accounting.gaussian_sigma(eps, dl), rel=1e-9
+        )
 
 
 def test_profile_limits_and_monotone():
@@ -95,9 +97,12 @@ def test_density_normalised():
         for _ in range(5):
             s, th, q = rng.uniform(0.2, 5), rng.uniform(0.1, 4), rng.uniform(0, 1)
             f = lambda x, kernel=kernel, s=s, th=th, q=q: brdp.output_density(  # noqa: E731
-                x, kernel=kernel, scale=s, theta=th, q=q)
-            tot = sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
-                      for a, b in [(-np.inf, -th), (-th, 0), (0, th), (th, np.inf)])
+                x, kernel=kernel, scale=s, theta=th, q=q
+            )
+            tot = sum(
+                integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
+                for a, b in [(-np.inf, -th), (-th, 0), (0, th), (th, np.inf)]
+            )
             assert tot == pytest.approx(1.0, abs=1e-10)
 
 
@@ -170,8 +175,11 @@ def test_paper_delta_q0_is_kernel():
     eps = np.linspace(-1, 3, 17)
     for kernel in ("gaussian", "laplace"):
         a = brdp.paper_delta(eps, kernel=kernel, scale=2.0, theta=1.0, q=0.0, sensitivity=1.0)
-        ref = (accounting.gaussian_delta(eps, sigma=2.0) if kernel == "gaussian"
-               else accounting.laplace_delta(eps, scale=2.0))
+        ref = (
+            accounting.gaussian_delta(eps, sigma=2.0)
+            if kernel == "gaussian"
+            else accounting.laplace_delta(eps, scale=2.0)
+        )
         assert np.allclose(a, ref, atol=1e-14)
 
 
@@ -203,8 +211,9 @@ def test_alg1_above_baseline_grid():
             for frac in (0.2, 0.6, 0.95, 1.0):
                 for delta in (1e-3, 1e-6):
                     for d, th in ((1, 1), (5, 1), (0.2, 3)):
-                        q = brdp.paper_q(epsilon=eps, delta=delta, epsilon_y=frac * eps, sensitivity=d,
-                                         theta=th, kernel=kernel)
+                        q = brdp.paper_q(
+                            epsilon=eps, delta=delta, epsilon_y=frac * eps, sensitivity=d, theta=th, kernel=kernel
+                        )
                         assert q >= brdp.baseline_q(eps, frac * eps) - 1e-9
 
 
@@ -250,18 +259,43 @@ def test_prop4_brdp_at_least_dp():
         for eps in (0.1, 0.5, 1.0, 2.0, 4.0, 6.0):
             for d in (1, 5):
                 for th in (0.5, 1, 3):
-                    pl = brdp.optimize(epsilon=eps, delta=1e-5, sensitivity=d, theta=th, kernel=kernel,
-                                       accountant="paper")
+                    pl = brdp.optimize(
+                        epsilon=eps, delta=1e-5, sensitivity=d, theta=th, kernel=kernel, accountant="paper"
+                    )
                     assert pl.acceptance >= pl.dp_acceptance - 1e-6
 
 
 FIG4 = {
-    1: [(0.25, .0618, .0600), (0.5, .1192, .1131), (1, .2324, .2113), (1.5, .3459, .3014), (2, .4663, .3840),
-        (2.5, .5902, .4595), (3, .7037, .5279), (3.5, .7966, .5897), (4, .8659, .6450), (4.5, .9141, .6942),
-        (5, .9461, .7378), (5.5, .9666, .7761), (6, .9795, .8096)],
-    5: [(0.25, .0127, .0120), (0.5, .0250, .0227), (1, .0520, .0428), (1.5, .0851, .0617), (2, .1329, .0799),
-        (2.5, .2018, .0974), (3, .2942, .1144), (3.5, .4073, .1308), (4, .5311, .1468), (4.5, .6513, .1623),
-        (5, .7549, .1774), (5.5, .8354, .1922), (6, .8933, .2066)],
+    1: [
+        (0.25, 0.0618, 0.0600),
+        (0.5, 0.1192, 0.1131),
+        (1, 0.2324, 0.2113),
+        (1.5, 0.3459, 0.3014),
+        (2, 0.4663, 0.3840),
+        (2.5, 0.5902, 0.4595),
+        (3, 0.7037, 0.5279),
+        (3.5, 0.7966, 0.5897),
+        (4, 0.8659, 0.6450),
+        (4.5, 0.9141, 0.6942),
+        (5, 0.9461, 0.7378),
+        (5.5, 0.9666, 0.7761),
+        (6, 0.9795, 0.8096),
+    ],
+    5: [
+        (0.25, 0.0127, 0.0120),
+        (0.5, 0.0250, 0.0227),
+        (1, 0.0520, 0.0428),
+        (1.5, 0.0851, 0.0617),
+        (2, 0.1329, 0.0799),
+        (2.5, 0.2018, 0.0974),
+        (3, 0.2942, 0.1144),
+        (3.5, 0.4073, 0.1308),
+        (4, 0.5311, 0.1468),
+        (4.5, 0.6513, 0.1623),
+        (5, 0.7549, 0.1774),
+        (5.5, 0.8354, 0.1922),
+        (6, 0.8933, 0.2066),
+    ],
 }
 
 
@@ -321,9 +355,10 @@ def test_thm3_sanity():
         assert brdp.composed_delta(-np.inf, compositions=t, plan=pl, accountant="paper") == pytest.approx(1.0)
     # including the k = 0 term adds W^T delta_Z^T(eps - T L)
     for t in (1, 3, 10):
-        diff = (brdp.composed_delta(eps, compositions=t, plan=pl, accountant="paper")
-                - brdp.composed_delta(eps, compositions=t, plan=pl, accountant="paper", variant="as_printed"))
-        ref = pl.w ** t * accounting.gaussian_delta(eps - t * pl.loss, sigma=pl.scale, compositions=t)
+        diff = brdp.composed_delta(eps, compositions=t, plan=pl, accountant="paper") - brdp.composed_delta(
+            eps, compositions=t, plan=pl, accountant="paper", variant="as_printed"
+        )
+        ref = pl.w**t * accounting.gaussian_delta(eps - t * pl.loss, sigma=pl.scale, compositions=t)
         assert np.allclose(diff, ref, atol=1e-15, rtol=1e-9)
 
 
@@ -357,13 +392,16 @@ def test_laplace_t1000():
     # the true value there is 17.428.)
     def bracket_pld(pessimistic):
         return pld_lib.from_laplace_mechanism(
-            10.0, value_discretization_interval=2e-5, pessimistic_estimate=pessimistic,
+            10.0,
+            value_discretization_interval=2e-5,
+            pessimistic_estimate=pessimistic,
             use_connect_dots=pessimistic,
         ).self_compose(1000)
 
     optimistic, pessimistic = bracket_pld(False), bracket_pld(True)
-    pure = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="laplace", epsilon_y=0.1,
-                          q=0.0, calibration="classic")
+    pure = brdp.make_plan(
+        epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="laplace", epsilon_y=0.1, q=0.0, calibration="classic"
+    )
     assert pure.dp_scale == pure.scale == pytest.approx(10.0, rel=1e-12)
     for dl, truth in ((1e-5, 17.4235), (1e-10, 23.9445)):
         lo, hi = optimistic.get_epsilon_for_delta(dl), pessimistic.get_epsilon_for_delta(dl)
@@ -392,13 +430,18 @@ def test_laplace_brdp_equals_dp_under_rdp():
 def test_gaussian_dp_t1000():
     plan = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1, theta=1, kernel="gaussian", epsilon_y=0.1, q=0.0)
     assert brdp.composed_epsilon(1e-5, compositions=1000, plan=plan, accountant="dp") == pytest.approx(4.522, rel=REL)
-    assert brdp.composed_epsilon(1e-10, compositions=1000, plan=plan, accountant="dp") == pytest.approx(6.752,
-                                                                                                       rel=REL)
+    assert brdp.composed_epsilon(1e-10, compositions=1000, plan=plan, accountant="dp") == pytest.approx(6.752, rel=REL)
 
 
-FIG5 = [(1, 1.0000, 0.902, 1.0000), (2, 1.4613, 1.319, 1.4652), (5, 2.4422, 2.256, 2.4421),
-        (10, 3.6487, 3.452, 3.6186), (20, 5.5274, 5.290, 5.4069), (50, 9.8264, 9.334, 9.3590),
-        (100, 15.556, 14.509, 14.429)]
+FIG5 = [
+    (1, 1.0000, 0.902, 1.0000),
+    (2, 1.4613, 1.319, 1.4652),
+    (5, 2.4422, 2.256, 2.4421),
+    (10, 3.6487, 3.452, 3.6186),
+    (20, 5.5274, 5.290, 5.4069),
+    (50, 9.8264, 9.334, 9.3590),
+    (100, 15.556, 14.509, 14.429),
+]
 
 
 def test_fig5_table_reported():
@@ -437,7 +480,8 @@ def test_closed_form_vs_quadrature():
     lk = dict(kernel="laplace", scale=0.9, theta=0.7, q=0.6, sensitivity=1.0)
     for e in (-0.5, 0.3, 1.0):
         assert brdp.exact_delta(e, shifts=10, **lk) == pytest.approx(
-            brdp.exact_delta(e, shifts=10, method="quadrature", **lk), abs=1e-10)
+            brdp.exact_delta(e, shifts=10, method="quadrature", **lk), abs=1e-10
+        )
 
 
 def test_headline_exact_delta():
@@ -521,15 +565,19 @@ def test_prop6_monte_carlo():
 @pytest.mark.slow
 def test_alg4():
     kw = dict(epsilon=0.1, delta=1e-5, sigma_x=10.0, p_c=0.1)
-    rates = [brdp.optimal_sampling_rate(sensitivity=1, theta=3, n_records=n, query="count", **kw).rate
-             for n in (1000, 10_000, 100_000)]
+    rates = [
+        brdp.optimal_sampling_rate(sensitivity=1, theta=3, n_records=n, query="count", **kw).rate
+        for n in (1000, 10_000, 100_000)
+    ]
     assert rates[0] == pytest.approx(0.32, abs=0.01)
     assert rates[1] == pytest.approx(0.77, abs=0.01)
     assert rates[2] == pytest.approx(1.0, abs=1e-9)
     for n in (1000, 10_000):
         assert brdp.optimal_sampling_rate(sensitivity=1, theta=30, n_records=n, query="sum", **kw).rate == 1.0
-        assert brdp.optimal_sampling_rate(sensitivity=1, theta=3, n_records=n, query="count", mode="corrected",
-                                          **kw).rate == 1.0
+        assert (
+            brdp.optimal_sampling_rate(sensitivity=1, theta=3, n_records=n, query="count", mode="corrected", **kw).rate
+            == 1.0
+        )
 
 
 def test_true_vs_eq13():
@@ -537,8 +585,17 @@ def test_true_vs_eq13():
     ei, di = brdp.deamplify(0.1, 1e-5, rate=p)
     se = brdp.sampling_error_std("count", rate=p, n_records=1000, p_c=0.1)
     # the eq.-(13)-corrected Alg. 2 at the inner budget (what Alg. 4 paper mode evaluates at p = 0.322)
-    ey, s, q, _ = brdp.budget_split._alg2("gaussian", ei, di, 1.0, 3.0, "analytic", "corrected",
-                             p_fn=lambda sig: math.erf(3 / (math.hypot(sig, se) * math.sqrt(2))), n_grid=24)
+    ey, s, q, _ = brdp.budget_split._alg2(
+        "gaussian",
+        ei,
+        di,
+        1.0,
+        3.0,
+        "analytic",
+        "corrected",
+        p_fn=lambda sig: math.erf(3 / (math.hypot(sig, se) * math.sqrt(2))),
+        n_grid=24,
+    )
     eq13 = brdp.subsampled_acceptance(scale=s, theta=3, q=q, sigma_e=se, variant="corrected")
     true = brdp.subsampled_acceptance(scale=s, theta=3, q=q, sigma_e=se, variant="true")
     assert eq13 == pytest.approx(0.1440, abs=ABS)
@@ -549,10 +606,15 @@ def test_true_vs_eq13():
 # ------------------------------------------------------------------ values behind Figs. 2(b) and 3
 
 
-FIG3 = {0.1: (0.9450, 0.9621, 0.9519, 0.9475, 0.9462), 0.5: (0.9179, 0.9439, 0.9342, 0.9268, 0.9231),
-        1.0: (0.8647, 0.9114, 0.8972, 0.8846, 0.8773), 1.5: (0.7769, 0.8575, 0.8357, 0.8151, 0.8021),
-        2.0: (0.6321, 0.7664, 0.7344, 0.7012, 0.6791), 2.5: (0.3935, 0.5856, 0.5567, 0.5132, 0.4777),
-        2.9: (0.0952, 0.2067, 0.2153, 0.2153, 0.2016)}
+FIG3 = {
+    0.1: (0.9450, 0.9621, 0.9519, 0.9475, 0.9462),
+    0.5: (0.9179, 0.9439, 0.9342, 0.9268, 0.9231),
+    1.0: (0.8647, 0.9114, 0.8972, 0.8846, 0.8773),
+    1.5: (0.7769, 0.8575, 0.8357, 0.8151, 0.8021),
+    2.0: (0.6321, 0.7664, 0.7344, 0.7012, 0.6791),
+    2.5: (0.3935, 0.5856, 0.5567, 0.5132, 0.4777),
+    2.9: (0.0952, 0.2067, 0.2153, 0.2153, 0.2016),
+}
 
 
 def test_fig3_table():
@@ -610,18 +672,37 @@ def test_subsampling_counted_correctly_brings_no_gain():
     every |X| from 100 to 100 000: subsampling brings no gain."""
     for query, (d, th) in FIG6.items():
         for n in (100, 1000, 10_000, 100_000):
-            sp = brdp.optimal_sampling_rate(epsilon=0.1, delta=1e-5, sensitivity=d, theta=th, n_records=n,
-                                            query=query, sigma_x=10.0, p_c=0.1, mode="corrected")
+            sp = brdp.optimal_sampling_rate(
+                epsilon=0.1,
+                delta=1e-5,
+                sensitivity=d,
+                theta=th,
+                n_records=n,
+                query=query,
+                sigma_x=10.0,
+                p_c=0.1,
+                mode="corrected",
+            )
             assert sp.rate == 1.0, (query, n, sp.rate)
 
 
 def test_fig6b_acceptance_does_not_grow_with_the_data_set_for_counts():
     """Fig. 6(b) claims acceptance grows with |X|. The count's does not: Alg. 4 (paper mode, eq. 13) reports 0.4749 at
     |X| = 100 and 0.0786 at 100 000 (its true acceptance at |X| = 100 is 0.0795); the sum's is flat at 0.6730."""
+
     def acc(query, n, field="acceptance"):
         d, th = FIG6[query]
-        sp = brdp.optimal_sampling_rate(epsilon=0.1, delta=1e-5, sensitivity=d, theta=th, n_records=n, query=query,
-                                        sigma_x=10.0, p_c=0.1, mode="paper")
+        sp = brdp.optimal_sampling_rate(
+            epsilon=0.1,
+            delta=1e-5,
+            sensitivity=d,
+            theta=th,
+            n_records=n,
+            query=query,
+            sigma_x=10.0,
+            p_c=0.1,
+            mode="paper",
+        )
         return getattr(sp, field)
 
     counts = [acc("count", n) for n in (100, 1000, 10_000, 100_000)]
@@ -658,7 +739,8 @@ def _mp_hockey_gaussian(eps, sigma, theta, q, d):
         up_ = min(hi, max(lo, z_star))
         if up_ > lo:
             total += a * (mp.ncdf(up_ / s) - mp.ncdf(lo / s)) - mp.exp(e) * b * (
-                mp.ncdf((up_ - dd) / s) - mp.ncdf((lo - dd) / s))
+                mp.ncdf((up_ - dd) / s) - mp.ncdf((lo - dd) / s)
+            )
     return total
 
 
@@ -684,9 +766,13 @@ def test_mpmath_hockey_stick_agrees_with_the_closed_form():
     round-off bound, is never below the 50-digit value and within 10⁻⁵ relative of it."""
     import mpmath as mp
 
-    cases = [(1.0, 3.7306, 1.0, 0.3, 1.0), (5.0, 0.5, 3.0, 0.9855, 0.2), (0.3, 1.2, 0.7, 0.6, 0.5),
-             (1.0, 5.867777749630526, 1.0, 0.6157404574907167, 1.0),
-             (1.0, 5.867777749630526, 1.0, 0.6157404574907167, 1.0 - 1e-12)]
+    cases = [
+        (1.0, 3.7306, 1.0, 0.3, 1.0),
+        (5.0, 0.5, 3.0, 0.9855, 0.2),
+        (0.3, 1.2, 0.7, 0.6, 0.5),
+        (1.0, 5.867777749630526, 1.0, 0.6157404574907167, 1.0),
+        (1.0, 5.867777749630526, 1.0, 0.6157404574907167, 1.0 - 1e-12),
+    ]
     for eps, s, th, q, d in cases:
         ours = brdp.exact_delta(eps, kernel="gaussian", scale=s, theta=th, q=q, sensitivity=d, shifts=1)
         ref = _mp_hockey_gaussian(eps, s, th, q, d)

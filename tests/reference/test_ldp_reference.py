@@ -257,9 +257,7 @@ def test_bpf_dominates_basic_composition_rr_stream():
     """Never worse than basic composition: with every query ε-LDP the BPF accepts ≥ ⌊ε_G/ε⌋ in every run; Simplified ⇒
     BPF."""
     for eps, budget in [(1.0, 4.0), (0.5, 2.2), (0.3, 1.0)]:
-        df = ldp.simulate_accepted_counts(
-            ldp.randomized_response(eps), budget, true_value=1, n_runs=60, rng=12
-        )
+        df = ldp.simulate_accepted_counts(ldp.randomized_response(eps), budget, true_value=1, n_runs=60, rng=12)
         assert (df["accepted"] >= math.floor(budget / eps + 1e-9)).all()
     rng = np.random.default_rng(12)
     for _ in range(300):
@@ -271,9 +269,7 @@ def test_bpf_dominates_basic_composition_rr_stream():
         assert (not sbf.would_accept(t)) or bpf.would_accept(t)
 
 
-@pytest.mark.parametrize(
-    "eps, budget, expected", [(1, 4, 8.344), (1, 10, 21.638), (0.5, 4, 31.489), (0.1, 1, 92.500)]
-)
+@pytest.mark.parametrize("eps, budget, expected", [(1, 4, 8.344), (1, 10, 21.638), (0.5, 4, 31.489), (0.1, 1, 92.500)])
 def test_rr_closed_form(eps, budget, expected):
     """Expected accepted counts of the BPF on a binary RR stream (closed form)."""
     assert ldp.rr_expected_accepted(eps, budget) == pytest.approx(expected, abs=1e-3)
@@ -371,14 +367,9 @@ def test_grouping_bound():
     X = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
     ll = sum(t.log_prob(X) for t in terms)
     for m in (1, 2, 4):
-        assert (
-            ldp.grouped_loss_bound(terms, [-1, -1], [1, 1], group_size=m, tol=1e-5)
-            >= ll.max() - ll.min() - 1e-9
-        )
+        assert ldp.grouped_loss_bound(terms, [-1, -1], [1, 1], group_size=m, tol=1e-5) >= ll.max() - ll.min() - 1e-9
     singles = sum(ldp.single_term_loss(t, [-1, -1], [1, 1]) for t in terms)
-    assert ldp.grouped_loss_bound(terms, [-1, -1], [1, 1], group_size=1, tol=1e-7) == pytest.approx(
-        singles, abs=1e-5
-    )
+    assert ldp.grouped_loss_bound(terms, [-1, -1], [1, 1], group_size=1, tol=1e-7) == pytest.approx(singles, abs=1e-5)
 
 
 @pytest.mark.slow
@@ -388,9 +379,7 @@ def test_linear_ungrouped_vs_groups_of_10():
     The exact ungrouped loss (checked against an independent SLSQP multistart + vertex enumeration) gives a median
     of about 100–115 over these 6 runs, so only the qualitative claim (ungrouped ≫ groups of 10) is asserted."""
     grouped = ldp.regression_experiment("linear", budgets=[10], n_runs=6, group_size=10, rng=161)
-    ungrouped = ldp.regression_experiment(
-        "linear", budgets=[10], n_runs=6, group_size=1000, max_queries=1000, rng=161
-    )
+    ungrouped = ldp.regression_experiment("linear", budgets=[10], n_runs=6, group_size=1000, max_queries=1000, rng=161)
     mg, mu = grouped["accepted"].median(), ungrouped["accepted"].median()
     assert 25 <= mg <= 45
     assert mu > 2 * mg
@@ -437,10 +426,7 @@ def test_bnb_brackets_dense_grid(seed):
     grid search."""
     rng = np.random.default_rng(seed)
     kinds = [ldp.logistic_regression_query(rng.uniform(-1, 1, 3) * 2, epsilon=1.0) for _ in range(5)]
-    kinds += [
-        ldp.truncated_regression_query(rng.uniform(-1, 1, 3), epsilon=0.8, low=-0.5, high=0.5)
-        for _ in range(3)
-    ]
+    kinds += [ldp.truncated_regression_query(rng.uniform(-1, 1, 3), epsilon=0.8, low=-0.5, high=0.5) for _ in range(3)]
     terms = [q.term(int(rng.integers(2))) for q in kinds]
     lo, hi = np.array([-1.0, -1.0]), np.array([1.0, 1.0])
     tol = 1e-5

@@ -81,7 +81,9 @@ def test_lemma62_optimal_lambda():
     # λ = 1 + √(Lg/ρ) = 4.195451 and the bound equals 1e-6 exactly. Found here numerically.
     rho = fl.rho_budget(10.0, 1e-6)
     res = minimize_scalar(
-        lambda lam: lam * (lam - 1) * rho - (lam - 1) * 10.0, bounds=(1, 50), method="bounded",
+        lambda lam: lam * (lam - 1) * rho - (lam - 1) * 10.0,
+        bounds=(1, 50),
+        method="bounded",
         options={"xatol": 1e-10},
     )
     assert res.x == pytest.approx(4.195451, abs=5e-6)
@@ -172,7 +174,9 @@ def test_odometer_optimal_gamma(delta, gamma_ratio, psi_ratio, filter_ratio, v):
     # Thm 5 with the drift restored: ψ(V; γ, δ) is smallest at γ* = 0.0322·V (δ = 1e-6) / 0.122·V (δ = 0.05), where
     # ψ* ≈ 5.666·√V, against 2√((V/2)·log(1/δ)) = 5.257·√V for the Lemma 6.2 filter.
     res = minimize_scalar(
-        lambda g: nr.psi(v, gamma=g, delta=delta), bounds=(1e-6 * v, 10 * v), method="bounded",
+        lambda g: nr.psi(v, gamma=g, delta=delta),
+        bounds=(1e-6 * v, 10 * v),
+        method="bounded",
         options={"xatol": 1e-12},
     )
     assert res.x / v == pytest.approx(gamma_ratio, abs=5e-4)

@@ -39,15 +39,20 @@ def _mixture_density(w: float, law) -> float:
         vals, probs = law.atoms
         return sum(p * 0.5 * v * math.exp(-v * abs(w)) for v, p in zip(vals, probs, strict=True))
     if isinstance(law, r2dp.Uniform):
-        return integrate.quad(lambda u: 0.5 * u * math.exp(-u * abs(w)) / (law.b - law.a), law.a, law.b,
-                              epsabs=0, epsrel=1e-13)[0]
+        return integrate.quad(
+            lambda u: 0.5 * u * math.exp(-u * abs(w)) / (law.b - law.a), law.a, law.b, epsabs=0, epsrel=1e-13
+        )[0]
     if isinstance(law, r2dp.Gamma):
         dist, lo = stats.gamma(law.k, scale=law.theta), 0.0
     else:
         dist, lo = stats.truncnorm(law.alpha, np.inf, loc=law.mu, scale=law.sigma), law.low
     pts = [lo, lo + 0.5, lo + 2, lo + 8, lo + 30, np.inf]
-    return sum(integrate.quad(lambda u: 0.5 * u * math.exp(-u * abs(w) + dist.logpdf(u)), a, b,
-                              epsabs=0, epsrel=1e-13, limit=200)[0] for a, b in zip(pts[:-1], pts[1:], strict=True))
+    return sum(
+        integrate.quad(
+            lambda u: 0.5 * u * math.exp(-u * abs(w) + dist.logpdf(u)), a, b, epsabs=0, epsrel=1e-13, limit=200
+        )[0]
+        for a, b in zip(pts[:-1], pts[1:], strict=True)
+    )
 
 
 # -------------------------------------------------------- the noise density is the Laplace mixture (Thm 3.1)
@@ -133,14 +138,17 @@ def test_dirac_is_laplace(u0, dq, g):
 # ------------------------------------------------------------ Gamma: closed-form ε and its inverse (Thm 4.5)
 def test_gamma_closed_form_inverse_and_laplace_limit():
     for k, th, dq in [(3.0, 0.5, 1.0), (0.2, 7.0, 0.3), (40.0, 0.01, 2.0)]:
-        assert r2dp.epsilon(r2dp.Gamma(k, th), sensitivity=dq) == pytest.approx((k + 1) * math.log1p(dq * th),
-                                                                                 rel=1e-13)
+        assert r2dp.epsilon(r2dp.Gamma(k, th), sensitivity=dq) == pytest.approx(
+            (k + 1) * math.log1p(dq * th), rel=1e-13
+        )
         th2 = r2dp.gamma_theta_for_epsilon(k, epsilon=(k + 1) * math.log1p(dq * th), sensitivity=dq)
         assert th2 == pytest.approx(th, rel=1e-12)
     eps, g = 2.0, 0.3
     lap = r2dp.laplace_usefulness(eps, gamma=g)
-    vals = [float(r2dp.usefulness(r2dp.Gamma(k, r2dp.gamma_theta_for_epsilon(k, epsilon=eps)), gamma=g))
-            for k in (1e2, 1e4, 1e6)]
+    vals = [
+        float(r2dp.usefulness(r2dp.Gamma(k, r2dp.gamma_theta_for_epsilon(k, epsilon=eps)), gamma=g))
+        for k in (1e2, 1e4, 1e6)
+    ]
     assert abs(vals[-1] - lap) < 1e-6 and abs(vals[0] - lap) > abs(vals[1] - lap) > abs(vals[2] - lap)
 
 
@@ -258,12 +266,17 @@ def test_linear_combination_epsilon():
     # product rule written out by hand
     g, u, t = comb.laws
     tt = -0.7
-    mp = (g.mgf_prime(tt) * u.mgf(tt) * t.mgf(tt) + g.mgf(tt) * u.mgf_prime(tt) * t.mgf(tt)
-          + g.mgf(tt) * u.mgf(tt) * t.mgf_prime(tt))
+    mp = (
+        g.mgf_prime(tt) * u.mgf(tt) * t.mgf(tt)
+        + g.mgf(tt) * u.mgf_prime(tt) * t.mgf(tt)
+        + g.mgf(tt) * u.mgf(tt) * t.mgf_prime(tt)
+    )
     assert eps == pytest.approx(math.log(m1 / mp), rel=1e-12)
     x = np.linspace(-2, 2, 401)
-    brute = max(np.max(np.log(r2dp.noise_density(x, comb)) - np.log(r2dp.noise_density(x + s, comb)))
-                for s in np.linspace(0.07, 0.7, 10))
+    brute = max(
+        np.max(np.log(r2dp.noise_density(x, comb)) - np.log(r2dp.noise_density(x + s, comb)))
+        for s in np.linspace(0.07, 0.7, 10)
+    )
     assert brute == pytest.approx(eps, abs=1e-10)
     # Monte Carlo part: tests/stats/test_r2dp_mc.py::test_combination_mgf_monte_carlo
 
@@ -330,8 +343,10 @@ def test_truncated_normal_improvement_at_eps5_g01_is_real():
     pts = [law.low, law.low + 1, law.low + 10, law.low + 100, np.inf]
 
     def e(fn):
-        return sum(integrate.quad(lambda u: fn(u) * dist.pdf(u), a, b, epsabs=0, epsrel=1e-12, limit=200)[0]
-                   for a, b in zip(pts[:-1], pts[1:], strict=True))
+        return sum(
+            integrate.quad(lambda u: fn(u) * dist.pdf(u), a, b, epsabs=0, epsrel=1e-12, limit=200)[0]
+            for a, b in zip(pts[:-1], pts[1:], strict=True)
+        )
 
     eps = math.log(e(lambda u: u) / e(lambda u: u * math.exp(-u)))
     assert eps == pytest.approx(5.0, abs=1e-8)
@@ -374,8 +389,7 @@ def test_headline_ratios_abstract_and_fig5():
     lap = r2dp.laplace_usefulness(10, gamma=0.05)
     assert r2dp.optimize(epsilon=10, gamma=0.05, family="uniform").usefulness / lap == pytest.approx(2.2999, abs=1e-4)
     assert r2dp.optimize(epsilon=10, gamma=0.05, family="gamma").usefulness / lap == pytest.approx(2.2386, abs=1e-4)
-    assert r2dp.optimize(epsilon=10, gamma=0.05, family="truncnorm").usefulness / lap == pytest.approx(
-        2.2875, abs=1e-4)
+    assert r2dp.optimize(epsilon=10, gamma=0.05, family="truncnorm").usefulness / lap == pytest.approx(2.2875, abs=1e-4)
     assert r2dp.optimize(epsilon=10, gamma=0.05, family="two_point").usefulness / lap == pytest.approx(2.5001, abs=1e-4)
     assert r2dp.staircase_usefulness(10, gamma=0.05) / lap == pytest.approx(2.5392, abs=1e-4)
     # Fig. 5 "up to 125%": Gamma +123.9 %
@@ -454,7 +468,8 @@ def test_universal_cap_and_staircase_bound_on_computed_values():
 # ----------------------------------------------------------- the staircase benchmark (Geng & Viswanath 2016)
 def test_staircase():
     assert [r2dp.staircase_usefulness(3.0, gamma=1.37, r=r) for r in (0.1, 0.3, 0.8)] == pytest.approx(
-        [0.987274, 0.993090, 0.971824], abs=5e-7)
+        [0.987274, 0.993090, 0.971824], abs=5e-7
+    )
     got = [r2dp.staircase_usefulness(3.0, gamma=g) for g in (0.05, 0.3, 1.0, 1.37, 2.5)]
     assert got == pytest.approx([0.488302, 0.851316, 0.950213, 0.993824, 0.999765], abs=5e-7)
     # optimal r against a 20,001-point grid
@@ -515,8 +530,9 @@ def test_scale_invariance(law):
     eps1 = r2dp.epsilon(law, sensitivity=0.8)
     eps2 = r2dp.epsilon(law.scaled(1 / c), sensitivity=0.8 * c)
     assert eps2 == pytest.approx(eps1, rel=1e-12)
-    assert r2dp.usefulness(law.scaled(1 / c), gamma=0.3 * c) == pytest.approx(r2dp.usefulness(law, gamma=0.3),
-                                                                                rel=1e-12)
+    assert r2dp.usefulness(law.scaled(1 / c), gamma=0.3 * c) == pytest.approx(
+        r2dp.usefulness(law, gamma=0.3), rel=1e-12
+    )
 
 
 def test_optimiser_scale_invariance():
@@ -556,6 +572,7 @@ def test_fig4_no_law_reaches_1_4_at_eps_2_and_what_the_cap_bounds():
     1 − e^{−εγ/Δ}: its ratio to Laplace is e^{ε−1}/ε · εγ/(1 − e^{−εγ}) — 1.373 at ε = 2, γ = 0.01, and ≥ 1.4 from
     γ = 0.029 — so it rules out 1.4× only for small γ. The global optimum (two atoms; an LP over atoms agrees) does
     the rest: at ε = 2 its ratio is 1.194 at γ = 0.01 and at most 1.12 for γ ≥ 0.029."""
+
     def cap_ratio(eps, g):
         return float(r2dp.universal_cap(eps, gamma=g) / r2dp.laplace_usefulness(eps, gamma=g))
 

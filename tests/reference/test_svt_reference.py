@@ -134,13 +134,8 @@ def test_gamma_identities(b, theta):
 
     lo, hi = -80 * b, 80 * max(b, theta)
     mass = integrate.quad(f, lo, 0)[0] + integrate.quad(f, 0, hi, limit=200)[0]
-    mean = (
-        integrate.quad(lambda z: z * f(z), lo, 0)[0] + integrate.quad(lambda z: z * f(z), 0, hi, limit=200)[0]
-    )
-    m2 = (
-        integrate.quad(lambda z: z * z * f(z), lo, 0)[0]
-        + integrate.quad(lambda z: z * z * f(z), 0, hi, limit=200)[0]
-    )
+    mean = integrate.quad(lambda z: z * f(z), lo, 0)[0] + integrate.quad(lambda z: z * f(z), 0, hi, limit=200)[0]
+    m2 = integrate.quad(lambda z: z * z * f(z), lo, 0)[0] + integrate.quad(lambda z: z * z * f(z), 0, hi, limit=200)[0]
     assert mass == pytest.approx(1.0, abs=1e-9)
     assert mean == pytest.approx(theta, abs=1e-8)
     assert m2 - mean**2 == pytest.approx(theta**2 + 2 * b**2, rel=1e-8)
@@ -262,9 +257,7 @@ def test_rop_tail_shift():
     assert c50.r == pytest.approx(514.4856, abs=rounded(514.4856, 4))
     assert c50.r == pytest.approx(c0.r - 50, rel=1e-6)
     assert c50.success_probability / c0.success_probability == pytest.approx(2.572, abs=rounded(2.572, 3))
-    assert c50.success_probability / c0.success_probability == pytest.approx(
-        math.exp(100 / c0.query_scale), rel=1e-6
-    )
+    assert c50.success_probability / c0.success_probability == pytest.approx(math.exp(100 / c0.query_scale), rel=1e-6)
 
 
 # ---------------------------------------------------------------------- r^op is V-shaped in α (Fig. 5(c))
@@ -287,9 +280,7 @@ def test_rop_v_shape_in_alpha(alpha, rop):
     assert corr.r == pytest.approx(rop, abs=rounded(rop, 3))
     # independent check: brute-force grid maximum of p(r) computed from the App. D closed form
     r = np.linspace(rop - 0.05, rop + 0.05, 20001)
-    p = np.array(
-        [gamma_appendix_d(x + alpha, 2, 4) ** 50 * (1 - gamma_appendix_d(x - alpha, 2, 4)) for x in r]
-    )
+    p = np.array([gamma_appendix_d(x + alpha, 2, 4) ** 50 * (1 - gamma_appendix_d(x - alpha, 2, 4)) for x in r])
     assert r[np.argmax(p)] == pytest.approx(corr.r, abs=1e-4)  # p is flat near 1 at large α
 
 
@@ -370,9 +361,7 @@ def test_eq8_vs_shared_exact():
     sp = svt.split_budget(1, c=1)
     rop = svt.optimal_correction(1, c=1, k=10).r
     p8 = svt.success_probability(rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    psh = svt.shared_success_probability(
-        rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale
-    )
+    psh = svt.shared_success_probability(rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
     assert p8 == pytest.approx(0.03505, abs=rounded(0.03505, 5))
     assert psh == pytest.approx(0.026685, abs=rounded(0.026685, 6))
     # independent: E_ρ[...] by Gauss–Laguerre-free brute force trapezoid on a fine grid
@@ -392,9 +381,7 @@ def test_eq8_vs_shared_exact():
     ],
 )
 def test_optimal_variances(c, exp, gum, lap, ratio):
-    v = {
-        n: svt.split_budget(1.0, c=c, noise=n).variance_optimal for n in ("exponential", "gumbel", "laplace")
-    }
+    v = {n: svt.split_budget(1.0, c=c, noise=n).variance_optimal for n in ("exponential", "gumbel", "laplace")}
     assert v["exponential"] == pytest.approx(exp, abs=rounded(exp, 2))
     assert v["gumbel"] == pytest.approx(gum, abs=rounded(gum, 2))
     assert v["laplace"] == pytest.approx(lap, abs=rounded(lap, 2))
@@ -601,12 +588,8 @@ def test_fig3_table(row):
     corr = svt.correction_term(2.0, 4.0, **kw)
     assert corr.r == pytest.approx(rop, abs=rounded(rop, 3))
     assert corr.beta == pytest.approx(b_opt, abs=tol)
-    assert 1 - svt.success_probability(0.0, threshold_scale=2, query_scale=4, **kw) == pytest.approx(
-        b0, abs=tol
-    )
-    assert 1 - svt.success_probability(4.0, threshold_scale=2, query_scale=4, **kw) == pytest.approx(
-        bth, abs=tol
-    )
+    assert 1 - svt.success_probability(0.0, threshold_scale=2, query_scale=4, **kw) == pytest.approx(b0, abs=tol)
+    assert 1 - svt.success_probability(4.0, threshold_scale=2, query_scale=4, **kw) == pytest.approx(bth, abs=tol)
     assert 1 - svt.success_probability(
         0.0, threshold_scale=2, query_scale=4, query_noise="laplace", **kw
     ) == pytest.approx(blap, abs=tol)
@@ -630,9 +613,7 @@ def test_fig3_ordering():
     s = math.sqrt(2 * math.log(1.25 / 1e-5))
     for a in (10, 15, 20, 30):
         e = svt.correction_term(2.0, 4.0, k=50, alpha=a).beta
-        lap = 1 - svt.success_probability(
-            0.0, k=50, alpha=a, threshold_scale=2, query_scale=4, query_noise="laplace"
-        )
+        lap = 1 - svt.success_probability(0.0, k=50, alpha=a, threshold_scale=2, query_scale=4, query_noise="laplace")
         gum = 1 - svt.success_probability(
             4 * EPS_GAMMA, k=50, alpha=a, threshold_scale=2, query_scale=4, query_noise="gumbel"
         )
@@ -665,9 +646,7 @@ def test_appending(d, p, t, ind, sh, printed):
     rop = svt.optimal_correction(1, c=50, k=200).r
     assert rop == pytest.approx(564.486, abs=rounded(564.486, 3))
     kw = dict(r=rop, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
-    assert svt.appending_probability(d, traverses=1, variant="independent", **kw) == pytest.approx(
-        p, abs=rounded(p, 4)
-    )
+    assert svt.appending_probability(d, traverses=1, variant="independent", **kw) == pytest.approx(p, abs=rounded(p, 4))
     assert svt.appending_probability(d, traverses=t, variant="independent", **kw) == pytest.approx(
         ind, abs=rounded(ind, 4)
     )
@@ -677,16 +656,14 @@ def test_appending(d, p, t, ind, sh, printed):
         # independent: E_ρ[1 − F_E(ρ + r − d)^t] by Monte-Carlo-free trapezoid on a grid
         tt = np.linspace(-3000, 3000, 600_001)
         F = np.where(tt + rop - d > 0, -np.expm1(-(np.maximum(tt + rop - d, 0)) / sp.query_scale), 0.0)
-        assert integrate.trapezoid(
-            stats.laplace.pdf(tt, scale=sp.threshold_scale) * (1 - F**t), tt
-        ) == pytest.approx(got, abs=1e-6)
+        assert integrate.trapezoid(stats.laplace.pdf(tt, scale=sp.threshold_scale) * (1 - F**t), tt) == pytest.approx(
+            got, abs=1e-6
+        )
     if printed is not None:
         assert svt.appending_probability(d, traverses=t, variant="as_printed", **kw) == pytest.approx(
             printed, abs=rounded(printed, 4) + 5e-4
         )  # the reference multiplies the rounded p by t
-    assert svt.appending_probability(800, traverses=1, variant="independent", **kw) == pytest.approx(
-        1, abs=1e-3
-    )
+    assert svt.appending_probability(800, traverses=1, variant="independent", **kw) == pytest.approx(1, abs=1e-3)
 
 
 def test_appending_as_printed_exceeds_one():
@@ -726,9 +703,7 @@ def test_acceptance_table():
         assert svt.acceptance_probability(-100, r=r, threshold_scale=b, query_scale=th) == pytest.approx(
             below, abs=rounded(below, 5)
         )
-    assert svt.acceptance_probability(0, r=rop, threshold_scale=b, query_scale=th) == pytest.approx(
-        1 / 201, rel=1e-9
-    )
+    assert svt.acceptance_probability(0, r=rop, threshold_scale=b, query_scale=th) == pytest.approx(1 / 201, rel=1e-9)
     assert svt.acceptance_probability(300, r=rop, threshold_scale=b, query_scale=th) == pytest.approx(
         0.08466, abs=rounded(0.08466, 5)
     )
@@ -867,9 +842,7 @@ def test_rop_per_dataset(row):
 def test_dataset_mean_thetas():
     for eps, th in [(0.1, 1058.48), (0.5, 211.70), (1, 105.85), (2, 52.92)]:
         assert svt.split_budget(eps, c=50).query_scale == pytest.approx(th, abs=rounded(th, 2))
-    assert svt.split_budget(0.1, c=50, monotonic=True).query_scale == pytest.approx(
-        546.42, abs=rounded(546.42, 2)
-    )
+    assert svt.split_budget(0.1, c=50, monotonic=True).query_scale == pytest.approx(546.42, abs=rounded(546.42, 2))
     assert svt.split_budget(1, c=5).query_scale == pytest.approx(12.714, abs=rounded(12.714, 3))
     assert svt.split_budget(1, c=5, monotonic=True).query_scale == pytest.approx(7.15, abs=rounded(7.15, 2))
 
@@ -917,8 +890,13 @@ def test_table5_optimal_row_not_reproduced():
     1–200 gives 280.78 at ε = 1 (nearest k = 13: 282.48); under the Mean row's split the nearest k differs column by
     column (713, 753, 172, 173, 164), so no single k reproduces the row."""
     printed = {0.01: 35450.45, 0.05: 7147.15, 0.1: 2803.30, 1.0: 280.78, 2.0: 138.89}
-    assert {e: round(r * e, 1) for e, r in printed.items()} == {0.01: 354.5, 0.05: 357.4, 0.1: 280.3, 1.0: 280.8,
-                                                                2.0: 277.8}
+    assert {e: round(r * e, 1) for e, r in printed.items()} == {
+        0.01: 354.5,
+        0.05: 357.4,
+        0.1: 280.3,
+        1.0: 280.8,
+        2.0: 277.8,
+    }
     sp = svt.split_budget(1.0, c=50)
     rs = np.array([svt.correction_term(sp.threshold_scale, sp.query_scale, k=k).r for k in range(1, 201)])
     assert np.all(np.abs(rs - 280.78) > 1.0)  # no k within one count of the printed value

@@ -89,17 +89,26 @@ def test_brdp_paper_counterexample_is_caught():
     ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
     6.7e-4; the supports [−θ, θ] and [Δ − θ, Δ + θ] are disjoint, so the true δ at ε = 0.1 is 1."""
     ce = A.COUNTEREXAMPLE
-    res = A.audit("brdp_paper", epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],
-                  theta=ce["theta"], epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"], n=100_000, rng=1,
-                  alpha=ALPHA)
+    res = A.audit(
+        "brdp_paper",
+        epsilon=ce["epsilon"],
+        delta=ce["delta"],
+        sensitivity=ce["sensitivity"],
+        theta=ce["theta"],
+        epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"],
+        n=100_000,
+        rng=1,
+        alpha=ALPHA,
+    )
     plan = brdp.make_plan(kernel="gaussian", epsilon=0.1, delta=1e-3, theta=0.1, sensitivity=5.0, epsilon_y=0.06)
     assert plan.q == 1.0 and res.paper_delta == pytest.approx(plan.paper_delta) and res.paper_delta < 1e-3
     assert res.verdict.startswith("VIOLATION")
     assert res.delta_lb > 0.99  # ≫ the paper's 6.7e-4 and the claimed 1e-3 (the true δ is 1)
     assert res.epsilon_lb > 5.0  # the claimed ε = 0.1 is beaten by far
     # independent look at the samples: the two output laws do not overlap at all
-    pair = A.sample_pair("brdp_paper", epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, epsilon_y_ratio=0.6,
-                         n=10_000, rng=2)
+    pair = A.sample_pair(
+        "brdp_paper", epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, epsilon_y_ratio=0.6, n=10_000, rng=2
+    )
     assert np.abs(pair.out_d).max() <= 0.1 and np.abs(pair.out_dprime - 5.0).max() <= 0.1
 
 
@@ -139,9 +148,17 @@ def test_second_counterexample_is_not_detectable_at_feasible_n():
     p2 = float(np.diff(brdp.output_cdf(np.array([-3.0, -2.8]), center=0.2, **law))[0])
     assert p - math.exp(5.0) * p2 == pytest.approx(plan.exact_delta, rel=1e-3)  # this event carries the violation
     assert 40 / p2 > 1e8
-    res = A.audit("brdp_paper", epsilon=ce["epsilon"], delta=ce["delta"], sensitivity=ce["sensitivity"],
-                  theta=ce["theta"], epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"], n=1_000_000, rng=5,
-                  alpha=0.05)
+    res = A.audit(
+        "brdp_paper",
+        epsilon=ce["epsilon"],
+        delta=ce["delta"],
+        sensitivity=ce["sensitivity"],
+        theta=ce["theta"],
+        epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"],
+        n=1_000_000,
+        rng=5,
+        alpha=0.05,
+    )
     assert res.exact_delta > 700 * ce["delta"]
     assert res.verdict == "consistent"  # missed: passing an audit is evidence, not proof
 

@@ -34,8 +34,11 @@ def _hist_check(y, kw, lo, hi, nbins=40):
     # cross-check the CDF differences against Prop. 1 by the midpoint rule
     mid = 0.5 * (edges[1:] + edges[:-1])
     f = brdp.output_density(mid, **kw)
-    inner = (edges[1:] <= -kw["theta"]) | (edges[:-1] >= kw["theta"]) | (
-        (edges[:-1] >= -kw["theta"]) & (edges[1:] <= kw["theta"]))
+    inner = (
+        (edges[1:] <= -kw["theta"])
+        | (edges[:-1] >= kw["theta"])
+        | ((edges[:-1] >= -kw["theta"]) & (edges[1:] <= kw["theta"]))
+    )
     assert np.allclose((f * np.diff(edges))[inner], prob[inner], rtol=0.02, atol=1e-4)
 
 
@@ -49,7 +52,7 @@ def test_direct_sampler_histogram_vs_prop1(kernel, scale, theta, q):
     se = math.sqrt(acc * (1 - acc) / len(y)) + 1e-12
     assert abs(np.mean(np.abs(y) <= theta) - acc) < 4 * se + 1e-12
     var = brdp.output_variance(**kw)
-    assert abs(np.var(y) - var) < 4 * np.std(y ** 2) / math.sqrt(len(y))
+    assert abs(np.var(y) - var) < 4 * np.std(y**2) / math.sqrt(len(y))
 
 
 @pytest.mark.parametrize("kernel,scale,theta,q", CASES[:2] + CASES[3:4])
@@ -116,9 +119,18 @@ def test_experiment_sandbox_acceptances():
     rng = np.random.default_rng(20)
     x = rng.normal(5.0, 10.0, 1000)
     reps = 4000
-    df = brdp.experiment_releases(x, query="sum", epsilon=0.5, delta=1e-5, sensitivity=12, theta=10,
-                                  n_releases=reps, rng=21, accountant="paper",
-                                  mechanisms=("Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP", "SMP-Gau-BRDP"))
+    df = brdp.experiment_releases(
+        x,
+        query="sum",
+        epsilon=0.5,
+        delta=1e-5,
+        sensitivity=12,
+        theta=10,
+        n_releases=reps,
+        rng=21,
+        accountant="paper",
+        mechanisms=("Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP", "SMP-Gau-BRDP"),
+    )
     assert set(df.columns) == {"mechanism", "release", "output", "error", "in_bound"}
     acc = df.groupby("mechanism").in_bound.mean()
     # Fig. 7(b)'s setting sum(D = 12, theta = 10), eps 0.5, acceptances computed in closed form: Gaussian DP / BR-DP

@@ -110,9 +110,7 @@ def test_release_many_has_the_law_of_release_with_stopping():
     # the vectorised runner and the one-at-a-time mechanism have the same stopping-level law
     eps = np.sqrt(np.linspace(1e-4, 1.0, 400))
     gen = np.random.default_rng(8)
-    one = np.array(
-        [nr.release_with_stopping(40.0, epsilons=eps, alpha=0.1, rng=gen).index for _ in range(2000)]
-    )
+    one = np.array([nr.release_with_stopping(40.0, epsilons=eps, alpha=0.1, rng=gen).index for _ in range(2000)])
     many = nr.release_many(40.0, epsilons=eps, alpha=0.1, n_runs=20_000, rng=9)["index"].to_numpy()
     assert abs(one.mean() - many.mean()) <= 4 * many.std() * math.sqrt(1 / 2000 + 1 / 20_000)
     assert stats.ks_2samp(one, many).pvalue > 1e-3
@@ -277,8 +275,7 @@ def test_cost_per_count(y, bm_cost, dbl_cost, bm_prec, dbl_prec):
     grid = np.sqrt(np.linspace(1e-4, s_max, 1000))
     bm = [nr.release_with_stopping(y, epsilons=grid, alpha=0.1, rng=gen) for _ in range(n)]
     db = [
-        nr.doubling_release(y, alpha=0.1, epsilon_start=0.01, epsilon_max=math.sqrt(s_max), rng=gen)
-        for _ in range(n)
+        nr.doubling_release(y, alpha=0.1, epsilon_start=0.01, epsilon_max=math.sqrt(s_max), rng=gen) for _ in range(n)
     ]
     c_bm = np.array([2 * r.charge for r in bm])
     c_db = np.array([2 * r.charge for r in db])
@@ -327,9 +324,7 @@ def test_release_path_spanning_several_chunks_is_brownian():
     eps = np.linspace(0.05, 2.0, 100)
     gen = np.random.default_rng(31)
     n = 5_000
-    z = np.array(
-        [nr.release_with_stopping(0.0, epsilons=eps, alpha=1e-9, rng=gen).releases for _ in range(n)]
-    )
+    z = np.array([nr.release_with_stopping(0.0, epsilons=eps, alpha=1e-9, rng=gen).releases for _ in range(n)])
     cols = [0, 31, 32, 95, 96, 99]
     _check_gaussian_marginals_and_corr(z[:, cols], eps[cols])
 

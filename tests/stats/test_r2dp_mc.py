@@ -73,8 +73,11 @@ def test_mixing_law_samplers(name):
 
 
 def test_truncated_normal_sampler_ks_including_far_tail():
-    for law in (r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223), r2dp.TruncatedNormal(-40.0, 5.0, 0.3),
-                r2dp.TruncatedNormal(6.0, 0.5, 0.0)):
+    for law in (
+        r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223),
+        r2dp.TruncatedNormal(-40.0, 5.0, 0.3),
+        r2dp.TruncatedNormal(6.0, 0.5, 0.0),
+    ):
         u = law.sample(100_000, rng=9)
         ref = stats.truncnorm(law.alpha, np.inf, loc=law.mu, scale=law.sigma)
         assert stats.kstest(u, ref.cdf).pvalue > 1e-3
@@ -102,8 +105,12 @@ def test_staircase_sampler(r):
     # histogram of |x| per half-step against the density's step masses
     edges = np.sort(np.concatenate([np.arange(0, 4), np.arange(0, 4) + r]))
     counts, _ = np.histogram(np.abs(x), bins=edges)
-    mass = np.array([2 * float(r2dp.staircase_density(0.5 * (a + b), eps, sensitivity=dq, r=r)) * (b - a)
-                     for a, b in zip(edges[:-1], edges[1:], strict=True)])
+    mass = np.array(
+        [
+            2 * float(r2dp.staircase_density(0.5 * (a + b), eps, sensitivity=dq, r=r)) * (b - a)
+            for a, b in zip(edges[:-1], edges[1:], strict=True)
+        ]
+    )
     se = np.sqrt(mass * (1 - mass) / n)
     assert np.all(np.abs(counts / n - mass) < 4 * se + 1e-12)
 

@@ -64,9 +64,7 @@ def test_mc_mean_variance_eps1_c50():
     sp = svt.split_budget(1.0, c=50)
     g = np.random.default_rng(2)
     n = 1_000_000
-    z = svt.sample_noise("exponential", sp.query_scale, n, g) - svt.sample_noise(
-        "laplace", sp.threshold_scale, n, g
-    )
+    z = svt.sample_noise("exponential", sp.query_scale, n, g) - svt.sample_noise("laplace", sp.threshold_scale, n, g)
     v = sp.query_scale**2 + 2 * sp.threshold_scale**2
     assert v == pytest.approx(11859.009, abs=1e-3)
     m4 = np.mean((z - z.mean()) ** 4)
@@ -85,9 +83,7 @@ def test_single_comparison_mc():
         v = svt.sample_noise("exponential", sp.query_scale, n, g)
         rho = svt.sample_noise("laplace", sp.threshold_scale, n, g)
         p_hat = np.mean(d + v >= rho + rop)
-        p = svt.acceptance_probability(
-            d, r=rop, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale
-        )
+        p = svt.acceptance_probability(d, r=rop, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
         assert within_4se(p_hat, p, n)
 
 
@@ -125,9 +121,7 @@ def test_other_pairs_sf_mc(noise):
     sp = svt.split_budget(0.7, c=2, noise=noise)
     g = np.random.default_rng(4)
     n = 1_000_000
-    z = svt.sample_noise(noise, sp.query_scale, n, g) - svt.sample_noise(
-        sp.threshold_noise, sp.threshold_scale, n, g
-    )
+    z = svt.sample_noise(noise, sp.query_scale, n, g) - svt.sample_noise(sp.threshold_noise, sp.threshold_scale, n, g)
     for x in np.array([-1.5, -0.3, 0.0, 0.5, 1.5, 3.0]) * math.sqrt(sp.variance):
         p = svt.comparison_sf(
             x,
@@ -170,9 +164,7 @@ def test_algorithm2_matches_shared():
     for _ in range(n):
         run = svt.run_svt(np.zeros(11), threshold=0.0, epsilon=1.0, c=1, correction="optimal", k=10, rng=g)
         hits += run.n_positive == 1 and run.selected[0] == 10
-    psh = svt.shared_success_probability(
-        rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale
-    )
+    psh = svt.shared_success_probability(rop, k=10, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
     assert within_4se(hits / n, psh, n)
 
 
@@ -383,9 +375,7 @@ def test_experiment_cis_cover_truth_for_known_rate():
     p = svt.acceptance_probability(0.0, r=0.0, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
     row = df.iloc[0]
     assert row["recall_lo"] <= p <= row["recall_hi"]
-    assert row["recall_hi"] - row["recall_lo"] == pytest.approx(
-        2 * 1.96 * math.sqrt(p * (1 - p) / 4000), rel=0.05
-    )
+    assert row["recall_hi"] - row["recall_lo"] == pytest.approx(2 * 1.96 * math.sqrt(p * (1 - p) / 4000), rel=0.05)
 
 
 # ---------------------------------------------------------------------- the paper's claims about Figs. 7 and 16
@@ -394,8 +384,9 @@ def test_exp_optimal_beats_every_other_private_method_on_zipf():
     """Fig. 7's claim (§5.5.1): with ten passes on Zipf, SVT-Exp with r^op has the best rank score among the private
     methods at ε = 0.5, 1 and 2 (20 runs; the gaps are 0.25–0.5, far beyond the runs' 95 % intervals)."""
     ds = data.svt_dataset("Zipf")
-    df = svt.run_experiment(ds.scores, threshold=ds.threshold, epsilons=[0.5, 1.0, 2.0], c=ds.c, n_runs=20,
-                            traverses=10, rng=0)
+    df = svt.run_experiment(
+        ds.scores, threshold=ds.threshold, epsilons=[0.5, 1.0, 2.0], c=ds.c, n_runs=20, traverses=10, rng=0
+    )
     private = df[df["method"] != "SVT-Exp upper bound"]
     for e, rows in private.groupby("epsilon"):
         best = rows.set_index("method")
@@ -412,8 +403,17 @@ def test_fig16_robust_to_alpha_up_to_the_score_gap():
     ds = data.svt_dataset("Binary")
     ncr = {}
     for a in (0.0, 250.0, 500.0, 1000.0):
-        df = svt.run_experiment(ds.scores, threshold=ds.threshold, epsilons=[0.3, 0.6, 1.0], c=ds.c,
-                                methods=["SVT-Exp (optimal)"], n_runs=10, traverses=10, alpha=a, rng=1)
+        df = svt.run_experiment(
+            ds.scores,
+            threshold=ds.threshold,
+            epsilons=[0.3, 0.6, 1.0],
+            c=ds.c,
+            methods=["SVT-Exp (optimal)"],
+            n_runs=10,
+            traverses=10,
+            alpha=a,
+            rng=1,
+        )
         ncr[a] = df["ncr"].to_numpy()
     upto_gap = np.array([ncr[a] for a in (0.0, 250.0, 500.0)])
     assert (upto_gap.max(axis=0) - upto_gap.min(axis=0)).max() < 0.15

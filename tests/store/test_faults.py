@@ -46,8 +46,14 @@ def test_server_killed_mid_write_leaves_no_partial_entry(store: ls.LedgerStore, 
     snap = store.create(dl.Ledger(3.0, 1e-5))
     assert store.add(snap.id, dl.pure_release(0.2, label="kept", source="test")).accepted
     before = store.load(snap.id)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, store_url, snap.id], cwd=ROOT, env=_env(),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, store_url, snap.id],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = child.stdout.readline()
         assert line.strip() == "MID-WRITE", child.stderr.read()
@@ -104,8 +110,14 @@ def test_read_only_data_directory(tmp_path: Path):
             pytest.fail("running as root needs util-linux's setpriv to drop the permission-override capability")
         prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
     try:
-        out = subprocess.run([*prefix, sys.executable, "-c", READ_ONLY_CHILD, url, snap.id], cwd=ROOT, env=_env(),
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [*prefix, sys.executable, "-c", READ_ONLY_CHILD, url, snap.id],
+            cwd=ROOT,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         for p in (data, *data.iterdir()):
             p.chmod(0o755 if p.is_dir() else 0o644)
@@ -145,8 +157,14 @@ def test_full_disk(tmp_path: Path):
     snap = store.create(dl.Ledger(3.0, 1e-5, "basic"))
     size = sum(p.stat().st_size for p in (tmp_path / "data").iterdir())
     store.dispose()
-    out = subprocess.run([sys.executable, "-c", FULL_CHILD, url, snap.id, str(size + 64 * 1024)], cwd=ROOT,
-                         env=_env(), capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", FULL_CHILD, url, snap.id, str(size + 64 * 1024)],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("UNAVAILABLE"), out.stdout + out.stderr[-2000:]
     written = int(out.stdout.split()[1])

@@ -173,8 +173,9 @@ def test_parallel_processes_never_overspend(store: ls.LedgerStore, store_url: st
     ctx = mp.get_context("fork")  # each child opens its own engine and connections
     n, each = 4, 12
     start, queue = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=_process_writer, args=(store_url, snap.id, k * each, each, start, queue))
-             for k in range(n)]
+    procs = [
+        ctx.Process(target=_process_writer, args=(store_url, snap.id, k * each, each, start, queue)) for k in range(n)
+    ]
     for p in procs:
         p.start()
     start.set()
@@ -268,8 +269,11 @@ def test_the_cluster_database_refuses_a_connection_without_its_password(postgres
     assert len(pg.password) >= 20 and pg.password in pg.url
     assert _mode(pg.password_file) == 0o600
     base = f"port={pg.port} user=postgres dbname=dpx connect_timeout=10"
-    for attempt in (f"host=127.0.0.1 {base}", f"host=127.0.0.1 {base} password=wrong",
-                    f"host={pg.root} {base}"):  # over TCP, with a wrong password, and over its own socket
+    for attempt in (
+        f"host=127.0.0.1 {base}",
+        f"host=127.0.0.1 {base} password=wrong",
+        f"host={pg.root} {base}",
+    ):  # over TCP, with a wrong password, and over its own socket
         with pytest.raises(psycopg.OperationalError, match="password"):
             psycopg.connect(attempt).close()
     with psycopg.connect(f"host=127.0.0.1 {base} password={pg.password}") as conn:

@@ -38,11 +38,13 @@ def recycler(key: PlanKey, seed: int) -> Recycler:
     recycled = (draws["outcome"] == "recycled").to_numpy()
     released_in = draws["in_bound"].to_numpy()[~recycled]  # numpy: a 35 000-row frame copy costs more
     n_rel = max(len(released_in), 1)
-    counters = pd.DataFrame({
-        "quantity": ["acceptance Pr(|error| ≤ θ)", "mean kernel draws per release", "share of draws recycled"],
-        "simulated": [released_in.mean() if len(released_in) else math.nan, len(draws) / n_rel, recycled.mean()],
-        "formula": [p.acceptance, brdp.expected_draws(**kw), (1 - p.p_theta) * p.q],
-    })
+    counters = pd.DataFrame(
+        {
+            "quantity": ["acceptance Pr(|error| ≤ θ)", "mean kernel draws per release", "share of draws recycled"],
+            "simulated": [released_in.mean() if len(released_in) else math.nan, len(draws) / n_rel, recycled.mean()],
+            "formula": [p.acceptance, brdp.expected_draws(**kw), (1 - p.p_theta) * p.q],
+        }
+    )
     shown = draws[draws["release"] < RECYCLER_SHOWN].reset_index(drop=True)
     if len(shown) > RECYCLER_MAX_DRAWS:  # whole releases only, but never more than the cap
         ends = shown.groupby("release").size().cumsum()
@@ -60,12 +62,18 @@ def live_counters(draws: pd.DataFrame, step: int, key: PlanKey) -> pd.DataFrame:
     counts = shown["outcome"].value_counts()
     r = int(len(shown) - counts.get("recycled", 0))
     e_k = brdp.expected_draws(kernel=p.kernel, scale=p.scale, theta=p.theta, q=p.q)
-    return pd.DataFrame({
-        "counter": ["released in-bound", "released out-of-bound", "recycled", "mean draws per release"],
-        "so far": [float(counts.get("released in-bound", 0)), float(counts.get("released out-of-bound", 0)),
-                   float(counts.get("recycled", 0)), len(shown) / r if r else math.nan],
-        "formula (expected)": [r * p.acceptance, r * (1 - p.acceptance), r * (e_k - 1), e_k],
-    })
+    return pd.DataFrame(
+        {
+            "counter": ["released in-bound", "released out-of-bound", "recycled", "mean draws per release"],
+            "so far": [
+                float(counts.get("released in-bound", 0)),
+                float(counts.get("released out-of-bound", 0)),
+                float(counts.get("recycled", 0)),
+                len(shown) / r if r else math.nan,
+            ],
+            "formula (expected)": [r * p.acceptance, r * (1 - p.acceptance), r * (e_k - 1), e_k],
+        }
+    )
 
 
 class OutputDensity(NamedTuple):
@@ -84,15 +92,24 @@ def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> OutputDensity:
     x = np.linspace(-half, half, 401)
     x = np.sort(np.concatenate([x, [-p.theta, p.theta]]))  # the jumps at ±θ are drawn sharp
     kw = {"kernel": p.kernel, "theta": p.theta}
-    curves = pd.DataFrame({
-        "x": x,
-        "kernel": brdp.output_density(x, scale=p.scale, q=0.0, **kw),
-        "brdp": brdp.output_density(x, scale=p.scale, q=p.q, **kw),
-        "dp": brdp.output_density(x, scale=p.dp_scale, q=0.0, **kw),
-    })
+    curves = pd.DataFrame(
+        {
+            "x": x,
+            "kernel": brdp.output_density(x, scale=p.scale, q=0.0, **kw),
+            "brdp": brdp.output_density(x, scale=p.scale, q=p.q, **kw),
+            "dp": brdp.output_density(x, scale=p.dp_scale, q=0.0, **kw),
+        }
+    )
     draws = brdp.sample_outputs(n, scale=p.scale, q=p.q, rng=seed, **kw)
     edges = np.linspace(-half, half, 81)
     counts, _ = np.histogram(draws, bins=edges)
-    hist = pd.DataFrame({"bin_left": edges[:-1], "bin_right": edges[1:], "samples": n, "count": counts,
-                         "empirical_density": counts / (n * np.diff(edges))})
+    hist = pd.DataFrame(
+        {
+            "bin_left": edges[:-1],
+            "bin_right": edges[1:],
+            "samples": n,
+            "count": counts,
+            "empirical_density": counts / (n * np.diff(edges)),
+        }
+    )
     return OutputDensity(curves, hist)

@@ -39,12 +39,26 @@ class PlanKey(NamedTuple):
 
 @cached(show_spinner="Optimising the budget split …")
 def optimal_plan(
-    epsilon: float, delta: float, sensitivity: float, theta: float, kernel: brdp.Kernel, accountant: Accountant,
-    calibration: Calibration, delta_y: float | None = None,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    theta: float,
+    kernel: brdp.Kernel,
+    accountant: Accountant,
+    calibration: Calibration,
+    delta_y: float | None = None,
 ) -> brdp.BRDPPlan:
     """The optimiser's plan: Alg. 2 + Alg. 1 (paper) or the exact optimiser, the kernel at δ_y (δ when None)."""
-    return brdp.optimize(epsilon=epsilon, delta=delta, sensitivity=sensitivity, theta=theta, kernel=kernel,
-                         accountant=accountant, calibration=calibration, delta_y=delta_y)
+    return brdp.optimize(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        theta=theta,
+        kernel=kernel,
+        accountant=accountant,
+        calibration=calibration,
+        delta_y=delta_y,
+    )
 
 
 def build_plan(key: PlanKey, optimum: Callable[..., brdp.BRDPPlan] = optimal_plan.__wrapped__) -> brdp.BRDPPlan:
@@ -58,8 +72,17 @@ def build_plan(key: PlanKey, optimum: Callable[..., brdp.BRDPPlan] = optimal_pla
     if k.share is None and k.q is None:
         return optimum(*opt)
     ey = optimum(*opt).epsilon_y if k.share is None else k.share * k.epsilon
-    return brdp.make_plan(epsilon=k.epsilon, delta=k.delta, sensitivity=k.sensitivity, theta=k.theta,
-                          kernel=k.kernel, epsilon_y=ey, q=k.q, calibration=k.calibration, delta_y=k.delta_y)
+    return brdp.make_plan(
+        epsilon=k.epsilon,
+        delta=k.delta,
+        sensitivity=k.sensitivity,
+        theta=k.theta,
+        kernel=k.kernel,
+        epsilon_y=ey,
+        q=k.q,
+        calibration=k.calibration,
+        delta_y=k.delta_y,
+    )
 
 
 @cached
@@ -69,7 +92,7 @@ def plan(key: PlanKey) -> brdp.BRDPPlan:
 
 
 def audit(key: PlanKey) -> pd.DataFrame:
-    """"Paper vs exact" audit: the paper's Alg. 2 plan, the exact optimum, plain DP and the
+    """ "Paper vs exact" audit: the paper's Alg. 2 plan, the exact optimum, plain DP and the
     page's plan, each with its δ under both accountants and its status against the target δ.
 
     Two optimisations and two plans (too slow for a rerun on a new setting; bench/results-where-time-goes.md): the
@@ -90,9 +113,18 @@ def audit(key: PlanKey) -> pd.DataFrame:
         "plain DP kernel (q = 0)": build_plan(PlanKey(*args, calibration=k.calibration, share=1.0, q=0.0)),
         "this page's plan": build_plan(k, optimum),
     }
-    return pd.DataFrame([
-        {"plan": name, "ε_y": p.epsilon_y, "q": p.q, "acceptance": p.acceptance, "paper δ(ε)": p.paper_delta,
-         "exact δ(ε)": p.exact_delta, "exact δ / target": p.exact_delta / p.delta,
-         "status": "sound" if p.sound else "NOT (ε, δ)-DP"}
-        for name, p in plans.items()
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "plan": name,
+                "ε_y": p.epsilon_y,
+                "q": p.q,
+                "acceptance": p.acceptance,
+                "paper δ(ε)": p.paper_delta,
+                "exact δ(ε)": p.exact_delta,
+                "exact δ / target": p.exact_delta / p.delta,
+                "status": "sound" if p.sound else "NOT (ε, δ)-DP",
+            }
+            for name, p in plans.items()
+        ]
+    )

@@ -66,8 +66,10 @@ def composition(key: PlanKey, compositions: int, plan: brdp.BRDPPlan | None = No
     on :data:`COMPOSITION_INTERVAL` (Thm. 3 (paper), exact BR-DP PLD, plain DP). ``plan``: the plan of ``key``
     (:func:`plan`) when the caller has it, so the job does not optimise it again."""
     p = build_plan(key) if plan is None else plan
-    totals = {acct: brdp.composed_epsilon(p.delta, compositions=compositions, plan=p, accountant=acct)
-              for acct in ("paper", "exact", "dp")}
+    totals = {
+        acct: brdp.composed_epsilon(p.delta, compositions=compositions, plan=p, accountant=acct)
+        for acct in ("paper", "exact", "dp")
+    }
     ts = np.unique(np.round(np.geomspace(1, composition_range(compositions), 12)).astype(int))
     curve = brdp.composition_curve(ts, plan=p, value_discretization_interval=COMPOSITION_INTERVAL)
     return Composition(totals, curve)
@@ -87,9 +89,11 @@ def remarks(key: PlanKey, compositions: int, totals: dict[str, float]) -> pd.Dat
         adv = brdp.advanced_composition(e_each, d_each, compositions=compositions, delta_slack=p.delta / 2)
     else:  # no finite ε reaches δ/(2T) for one release (a plan that is not private at its δ): no bound at all
         adv = (math.inf, p.delta)
-    return pd.DataFrame([
-        {"accountant": "exact (PLD of the whole mechanism)", "ε after T": totals["exact"], "total δ": p.delta},
-        {"accountant": "Thm 3 (the paper's accountant)", "ε after T": totals["paper"], "total δ": p.delta},
-        {"accountant": "Remark 3: basic, T·ε", "ε after T": basic[0], "total δ": basic[1]},
-        {"accountant": "Remark 4: advanced", "ε after T": adv[0], "total δ": adv[1]},
-    ])
+    return pd.DataFrame(
+        [
+            {"accountant": "exact (PLD of the whole mechanism)", "ε after T": totals["exact"], "total δ": p.delta},
+            {"accountant": "Thm 3 (the paper's accountant)", "ε after T": totals["paper"], "total δ": p.delta},
+            {"accountant": "Remark 3: basic, T·ε", "ε after T": basic[0], "total δ": basic[1]},
+            {"accountant": "Remark 4: advanced", "ε after T": adv[0], "total δ": adv[1]},
+        ]
+    )

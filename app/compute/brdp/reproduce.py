@@ -34,13 +34,16 @@ def fig5(kernel: brdp.Kernel) -> pd.DataFrame:
     ts = [1, 2, 5, 10, 20, 50, 100]
     rows = []
     for t in ts:
-        rows.append({
-            "compositions": t,
-            "paper": brdp.composed_epsilon(1e-5, compositions=t, plan=p, accountant="paper", kernel_composition=kc),
-            "dp": brdp.composed_epsilon(1e-5, compositions=t, plan=p, accountant="dp", kernel_composition=kc),
-            "exact": brdp.composed_epsilon(1e-5, compositions=t, plan=p, accountant="exact",
-                                           value_discretization_interval=COMPOSITION_INTERVAL),
-        })
+        rows.append(
+            {
+                "compositions": t,
+                "paper": brdp.composed_epsilon(1e-5, compositions=t, plan=p, accountant="paper", kernel_composition=kc),
+                "dp": brdp.composed_epsilon(1e-5, compositions=t, plan=p, accountant="dp", kernel_composition=kc),
+                "exact": brdp.composed_epsilon(
+                    1e-5, compositions=t, plan=p, accountant="exact", value_discretization_interval=COMPOSITION_INTERVAL
+                ),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -58,8 +61,16 @@ def fig6() -> pd.DataFrame:
         for n in FIG6_SIZES:
             for mode in ("paper", "corrected"):
                 sp = sampling_plan(0.1, 1e-5, d, th, query, n, mode)
-                rows.append({"query": query, "mode": mode, "n_records": n, "rate": sp.rate,
-                             "acceptance": sp.acceptance, "true_acceptance": sp.true_acceptance})
+                rows.append(
+                    {
+                        "query": query,
+                        "mode": mode,
+                        "n_records": n,
+                        "rate": sp.rate,
+                        "acceptance": sp.acceptance,
+                        "true_acceptance": sp.true_acceptance,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -77,8 +88,12 @@ def fig7(query: Query) -> pd.DataFrame:
 
 
 PAPER_TABLE1 = {  # Table I as printed: ε_T after 1000 compositions at ε = 0.1
-    "Lap-DP": (18.98, 25.38), "Gau-DP": (4.77, 7.17), "Lap-BRDP": (16.8, 22.23), "Gau-BRDP": (4.72, 6.93),
-    "SMP-Lap-BRDP": (49.37, 65.6), "SMP-Gau-BRDP": (13.13, 19.6),
+    "Lap-DP": (18.98, 25.38),
+    "Gau-DP": (4.77, 7.17),
+    "Lap-BRDP": (16.8, 22.23),
+    "Gau-BRDP": (4.72, 6.93),
+    "SMP-Lap-BRDP": (49.37, 65.6),
+    "SMP-Gau-BRDP": (13.13, 19.6),
 }
 
 
@@ -104,10 +119,13 @@ class KernelAlone(NamedTuple):
 def table1_laplace_kernel_alone(epsilon_y: float = TABLE1_LAPLACE_EPS_Y) -> KernelAlone:
     """ε after 1000 releases of the Laplace kernel alone at ``epsilon_y`` (q = 0: no recycling loss), composed by
     RDP (Mironov) as the paper does, at δ = 10⁻⁵ and 10⁻¹⁰: what the printed Lap-BRDP row (16.8, 22.23) matches."""
-    p = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace", epsilon_y=epsilon_y,
-                       q=0.0)
-    e5, e10 = (brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant="paper", kernel_composition="rdp")
-               for dl in (1e-5, 1e-10))
+    p = brdp.make_plan(
+        epsilon=0.1, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace", epsilon_y=epsilon_y, q=0.0
+    )
+    e5, e10 = (
+        brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant="paper", kernel_composition="rdp")
+        for dl in (1e-5, 1e-10)
+    )
     return KernelAlone(float(e5), float(e10))
 
 
@@ -121,12 +139,33 @@ def table1() -> pd.DataFrame:
         p = optimal_plan(0.1, 1e-5, 1.0, 1.0, kernel, "paper", "analytic")
         kc: Literal["exact", "rdp"] = "exact" if kernel == "gaussian" else "rdp"
         for mech, acct in ((f"{short}-DP", "dp"), (f"{short}-BRDP", "paper")):
-            ours = [brdp.composed_epsilon(dl, compositions=1000, plan=p, accountant=acct,  # type: ignore[arg-type]
-                                          kernel_composition=kc)
-                    for dl in (1e-5, 1e-10)]
-            rows.append({"mechanism": mech, "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0], "this app, δ = 10⁻⁵": ours[0],
-                         "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1], "this app, δ = 10⁻¹⁰": ours[1]})
+            ours = [
+                brdp.composed_epsilon(
+                    dl,
+                    compositions=1000,
+                    plan=p,
+                    accountant=acct,  # type: ignore[arg-type]
+                    kernel_composition=kc,
+                )
+                for dl in (1e-5, 1e-10)
+            ]
+            rows.append(
+                {
+                    "mechanism": mech,
+                    "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0],
+                    "this app, δ = 10⁻⁵": ours[0],
+                    "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1],
+                    "this app, δ = 10⁻¹⁰": ours[1],
+                }
+            )
     for mech in ("SMP-Lap-BRDP", "SMP-Gau-BRDP"):
-        rows.append({"mechanism": mech, "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0], "this app, δ = 10⁻⁵": math.nan,
-                     "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1], "this app, δ = 10⁻¹⁰": math.nan})
+        rows.append(
+            {
+                "mechanism": mech,
+                "printed, δ = 10⁻⁵": PAPER_TABLE1[mech][0],
+                "this app, δ = 10⁻⁵": math.nan,
+                "printed, δ = 10⁻¹⁰": PAPER_TABLE1[mech][1],
+                "this app, δ = 10⁻¹⁰": math.nan,
+            }
+        )
     return pd.DataFrame(rows)

@@ -42,16 +42,32 @@ def accepted_counts(family: str, epsilon: float, budget: float, n: int, x: int, 
     frames, stats = [], {}
     basic = 0
     for i, method in enumerate(("bayesian", "simplified")):
-        sim = ldp.simulate_accepted_counts(stream, budget, true_value=x, n_runs=SIM_RUNS, method=method,
-                                           max_queries=SIM_CAP, rng=np.random.default_rng([seed, i]))
+        sim = ldp.simulate_accepted_counts(
+            stream,
+            budget,
+            true_value=x,
+            n_runs=SIM_RUNS,
+            method=method,
+            max_queries=SIM_CAP,
+            rng=np.random.default_rng([seed, i]),
+        )
         counts = sim["accepted"].value_counts().sort_index()
         frames.append(pd.DataFrame({"accepted": counts.index, "method": method, "runs": counts.to_numpy()}))
-        stats[method] = (float(sim["accepted"].mean()), float(sim["accepted"].median()),
-                         int((sim["accepted"] >= SIM_CAP).sum()))
+        stats[method] = (
+            float(sim["accepted"].mean()),
+            float(sim["accepted"].median()),
+            int((sim["accepted"] >= SIM_CAP).sum()),
+        )
         basic = int(sim["basic_composition"].iloc[0])
-    return AcceptedCounts(pd.concat(frames, ignore_index=True), stats["bayesian"][0], stats["simplified"][0],
-                          stats["bayesian"][1], stats["simplified"][1],
-                          stats["bayesian"][2] + stats["simplified"][2], basic)
+    return AcceptedCounts(
+        pd.concat(frames, ignore_index=True),
+        stats["bayesian"][0],
+        stats["simplified"][0],
+        stats["bayesian"][1],
+        stats["simplified"][1],
+        stats["bayesian"][2] + stats["simplified"][2],
+        basic,
+    )
 
 
 @cached(show_spinner="Simulating the randomized-response stream …")
@@ -65,8 +81,9 @@ def rr_curve(epsilon: float, x: int, seed: int) -> pd.DataFrame:
     df = rr_closed_form(epsilon)
     for i, j in enumerate(RR_MULTIPLES):
         if j in RR_MC_MULTIPLES:
-            sim = ldp.simulate_accepted_counts(rr, j * epsilon, true_value=min(x, 1), n_runs=RR_MC_RUNS,
-                                               rng=np.random.default_rng([seed, j]))
+            sim = ldp.simulate_accepted_counts(
+                rr, j * epsilon, true_value=min(x, 1), n_runs=RR_MC_RUNS, rng=np.random.default_rng([seed, j])
+            )
             df.loc[i, "mc_mean"] = float(sim["accepted"].mean())
             df.loc[i, "mc_se"] = float(sim["accepted"].std(ddof=1) / math.sqrt(RR_MC_RUNS))
     return df
@@ -75,11 +92,19 @@ def rr_curve(epsilon: float, x: int, seed: int) -> pd.DataFrame:
 @cached
 def rr_closed_form(epsilon: float) -> pd.DataFrame:
     """The closed-form part of :func:`rr_curve` (no simulation: mc_mean and mc_se are nan)."""
-    return pd.DataFrame([
-        {"budget": j * epsilon, "multiple": j, "closed_form": ldp.rr_expected_accepted(epsilon, j * epsilon),
-         "basic": j, "mc_mean": math.nan, "mc_se": math.nan}
-        for j in RR_MULTIPLES
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "budget": j * epsilon,
+                "multiple": j,
+                "closed_form": ldp.rr_expected_accepted(epsilon, j * epsilon),
+                "basic": j,
+                "mc_mean": math.nan,
+                "mc_se": math.nan,
+            }
+            for j in RR_MULTIPLES
+        ]
+    )
 
 
 @cached

@@ -28,8 +28,11 @@ def _regressions_2d(kind: str, epsilon: float, k: int, x: int, n: int, seed: int
     terms = []
     for _ in range(min(k, BNB_MAX_QUERIES)):
         theta = gen.uniform(-1.0, 1.0, 3)
-        q = (ldp.logistic_regression_query(theta, epsilon=epsilon) if kind == "logistic"
-             else ldp.truncated_regression_query(theta, epsilon=epsilon, low=-0.5, high=0.5))
+        q = (
+            ldp.logistic_regression_query(theta, epsilon=epsilon)
+            if kind == "logistic"
+            else ldp.truncated_regression_query(theta, epsilon=epsilon, low=-0.5, high=0.5)
+        )
         terms.append(q.term(q.sample(x_star, gen)))
     return terms, x_star
 
@@ -87,8 +90,22 @@ def bnb(kind: str, epsilon: float, k: int, x: int, n: int, seed: int) -> BranchA
         hit = trace.loc[(trace["search"] == name) & (trace["gap"] <= LOOSE_GAP / 2), "nodes"]
         loose.append(int(hit.min()) if len(hit) else None)
     return BranchAndBound(
-        kind, grid, trace, secant, len(terms), x_star, mn.argmin, mx.argmin, (-mx.lower) - mn.lower,
-        (-mx.upper) - mn.upper, float(ll.max() - ll.min()), float(sum(ldp.single_term_loss(t, lo, hi) for t in terms)),
-        float(sum(t.epsilon for t in terms)), mn.n_nodes + mx.n_nodes, mn.converged and mx.converged, loose[0],
-        loose[1], (z_lo, z_hi),
+        kind,
+        grid,
+        trace,
+        secant,
+        len(terms),
+        x_star,
+        mn.argmin,
+        mx.argmin,
+        (-mx.lower) - mn.lower,
+        (-mx.upper) - mn.upper,
+        float(ll.max() - ll.min()),
+        float(sum(ldp.single_term_loss(t, lo, hi) for t in terms)),
+        float(sum(t.epsilon for t in terms)),
+        mn.n_nodes + mx.n_nodes,
+        mn.converged and mx.converged,
+        loose[0],
+        loose[1],
+        (z_lo, z_hi),
     )

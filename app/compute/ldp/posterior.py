@@ -38,17 +38,27 @@ def beliefs(family: str, epsilon: float, n: int, k: int, x: int, seed: int, prio
     b = prior(prior_kind, n)
     post = ldp.posterior(b, ll)
     lik = np.exp(ll - ll.max())
-    df = pd.DataFrame({
-        "x": np.arange(n),
-        "prior": b,
-        "likelihood_scaled": lik * max(post.max(), b.max()),
-        "log_likelihood": ll,
-        "log_likelihood_rel": ll - ll.min(),
-        "posterior": post,
-    })
+    df = pd.DataFrame(
+        {
+            "x": np.arange(n),
+            "prior": b,
+            "likelihood_scaled": lik * max(post.max(), b.max()),
+            "log_likelihood": ll,
+            "log_likelihood_rel": ll - ll.min(),
+            "posterior": post,
+        }
+    )
     top, bottom = _extremes(ll)
-    return Beliefs(add_ratio(df, ("log_likelihood_rel",)), float(ldp.realized_loss(ll)),
-                   float(sum(t.epsilon for t in tabs)), tuple(outs), top, bottom, float(post[x]), float(b[x]))
+    return Beliefs(
+        add_ratio(df, ("log_likelihood_rel",)),
+        float(ldp.realized_loss(ll)),
+        float(sum(t.epsilon for t in tabs)),
+        tuple(outs),
+        top,
+        bottom,
+        float(post[x]),
+        float(b[x]),
+    )
 
 
 @cached
@@ -58,8 +68,13 @@ def realized_path(family: str, epsilon: float, n: int, k: int, x: int, seed: int
     Columns: answers, realized, basic (+ *_ratio)."""
     tabs, outs, _ = _sampled(family, epsilon, n, k, x, seed)
     ll = np.cumsum([t.column(y) for t, y in zip(tabs, outs, strict=True)], axis=0)
-    df = pd.DataFrame({"answers": np.arange(1, k + 1), "realized": np.atleast_1d(ldp.realized_loss(ll)),
-                       "basic": np.cumsum([t.epsilon for t in tabs])})
+    df = pd.DataFrame(
+        {
+            "answers": np.arange(1, k + 1),
+            "realized": np.atleast_1d(ldp.realized_loss(ll)),
+            "basic": np.cumsum([t.epsilon for t in tabs]),
+        }
+    )
     return add_ratio(df, ("realized", "basic"))
 
 
@@ -80,8 +95,9 @@ class Statement:
 
 
 @cached
-def statement(family: str, epsilon: float, n: int, k: int, x: int, seed: int, prior_kind: str, kind: str,
-              weight: float) -> Statement:
+def statement(
+    family: str, epsilon: float, n: int, k: int, x: int, seed: int, prior_kind: str, kind: str, weight: float
+) -> Statement:
     """b(φ), b(φ|y) and the gain (Eq. 3) against the realized band [1/L, L] (Lemma 3.1) and the LDP band
     [e^(−Σε), e^(Σε)]; the Lemma 3.2 construction (App. A.3) at ``weight`` and over a grid of weights, approaching
     L from below."""
@@ -94,20 +110,40 @@ def statement(family: str, epsilon: float, n: int, k: int, x: int, seed: int, pr
     lemma = ldp.lemma32_construction(ll, alpha=weight)
     weights = np.geomspace(1e-8, 0.5, 40)
     constructions = [ldp.lemma32_construction(ll, alpha=float(a)) for a in weights]
-    curve = add_ratio(pd.DataFrame({
-        "weight": weights,
-        "lemma_gain": [c.gain for c in constructions],  # ratio for display (inf beyond e^709)
-        "lemma_log_gain": [c.log_gain for c in constructions],
-        "bound": loss,
-    }), ("bound",))
+    curve = add_ratio(
+        pd.DataFrame(
+            {
+                "weight": weights,
+                "lemma_gain": [c.gain for c in constructions],  # ratio for display (inf beyond e^709)
+                "lemma_log_gain": [c.log_gain for c in constructions],
+                "bound": loss,
+            }
+        ),
+        ("bound",),
+    )
     log_gain = math.log(gain) if gain > 0 else -math.inf
-    bands = add_ratio(pd.DataFrame({
-        "item": ["basic-composition LDP band", "realized band (Lemma 3.1)", "statement gain", "Lemma 3.2 gain"],
-        "low": [-basic, -loss, log_gain, lemma.log_gain],
-        "high": [basic, loss, log_gain, lemma.log_gain],
-    }), ("low", "high"))
-    return Statement(bands, curve, float(phi @ b), float(phi @ ldp.posterior(b, ll)), gain, loss, lemma.gain,
-                     lemma.bound, lemma.x_a, lemma.x_b)
+    bands = add_ratio(
+        pd.DataFrame(
+            {
+                "item": ["basic-composition LDP band", "realized band (Lemma 3.1)", "statement gain", "Lemma 3.2 gain"],
+                "low": [-basic, -loss, log_gain, lemma.log_gain],
+                "high": [basic, loss, log_gain, lemma.log_gain],
+            }
+        ),
+        ("low", "high"),
+    )
+    return Statement(
+        bands,
+        curve,
+        float(phi @ b),
+        float(phi @ ldp.posterior(b, ll)),
+        gain,
+        loss,
+        lemma.gain,
+        lemma.bound,
+        lemma.x_a,
+        lemma.x_b,
+    )
 
 
 @cached
@@ -125,14 +161,16 @@ def qif(family: str, epsilon: float, n: int, k: int, x: int, seed: int, prior_ki
     rows = []
     for name, g in gains.items():
         r = ldp.g_leakage(g, b, ll)
-        rows.append({
-            "what the adversary wants": name,
-            "chance of success before": r.prior_vulnerability,
-            "chance of success after": r.posterior_vulnerability,
-            "g-leakage (ln of the ratio)": r.leakage,
-            "realized loss ℓ": r.bound,
-            "LDP bound Σε": basic,
-        })
+        rows.append(
+            {
+                "what the adversary wants": name,
+                "chance of success before": r.prior_vulnerability,
+                "chance of success after": r.posterior_vulnerability,
+                "g-leakage (ln of the ratio)": r.leakage,
+                "realized loss ℓ": r.bound,
+                "LDP bound Σε": basic,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -173,5 +211,13 @@ def output_losses(family: str, epsilon: float, n: int, k: int, x: int) -> Output
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     df = add_ratio(df, ("loss", "basic"))
     at_bound = df["loss"] >= df["basic"] - 1e-9
-    return OutputLosses(df, m, k, len(df), float((df["loss"] * df["probability"]).sum()), float(df["basic"].iloc[0]),
-                        float(df.loc[at_bound, "probability"].sum()), float(at_bound.mean()))
+    return OutputLosses(
+        df,
+        m,
+        k,
+        len(df),
+        float((df["loss"] * df["probability"]).sum()),
+        float(df["basic"].iloc[0]),
+        float(df.loc[at_bound, "probability"].sum()),
+        float(at_bound.mean()),
+    )

@@ -45,18 +45,28 @@ def timeline(family: str, epsilon: float, budget: float, n: int, k: int, x: int,
     df["output"] = df["output"].astype(object).where(df["accepted"], None)
     df["budget"] = budget
     acc = df["accepted"].to_numpy()
-    ll = (ldp.transcript_log_likelihood([t for t, a in zip(tabs, acc, strict=True) if a],
-                                        df.loc[acc, "output"].tolist()) if acc.any() else np.zeros(n))
+    ll = (
+        ldp.transcript_log_likelihood([t for t, a in zip(tabs, acc, strict=True) if a], df.loc[acc, "output"].tolist())
+        if acc.any()
+        else np.zeros(n)
+    )
     df = add_ratio(df, ("worst_case", "loss", "basic_spent", "budget"))
     loss = float(df["loss"].iloc[-1])
     spent = float(df["basic_spent"].iloc[-1])
     return Timeline(
-        df, int(acc.sum()), int(df["basic_accepted"].sum()),
+        df,
+        int(acc.sum()),
+        int(df["basic_accepted"].sum()),
         int(df.loc[~df["accepted"], "step"].min()) if (~acc).any() else None,
         int(df.loc[~df["basic_accepted"], "step"].min()) if (~df["basic_accepted"]).any() else None,
-        loss, budget - loss, budget - spent, max(budget - loss, 0.0),
-        min(max(1.0 - loss / budget, 0.0), 1.0), min(max(1.0 - spent / budget, 0.0), 1.0),
-        int((np.diff(np.r_[0.0, df["loss"].to_numpy()]) < -1e-12).sum()), ll,
+        loss,
+        budget - loss,
+        budget - spent,
+        max(budget - loss, 0.0),
+        min(max(1.0 - loss / budget, 0.0), 1.0),
+        min(max(1.0 - spent / budget, 0.0), 1.0),
+        int((np.diff(np.r_[0.0, df["loss"].to_numpy()]) < -1e-12).sum()),
+        ll,
     )
 
 
@@ -79,10 +89,17 @@ def regions(family: str, epsilon: float, budget: float, n: int, k: int, x: int, 
     tl = timeline(family, epsilon, budget, n, k, x, seed)
     eps_grid = np.geomspace(0.02, min(max(2.0 * budget, 0.1), REGION_MAX_EPSILON), 24)
     df = ldp.acceptance_regions(tl.log_likelihood, budget, epsilons=eps_grid, slopes=np.linspace(0.0, 1.0, 21))
-    df["region"] = np.select([df["simplified"] & df["bayesian"], df["bayesian"]],
-                             ["both accept", "only the full filter"], "both reject")
-    return Regions(df, int(df["bayesian"].sum()), int(df["simplified"].sum()), len(df), tl.loss,
-                   bool((df["bayesian"] | ~df["simplified"]).all()))
+    df["region"] = np.select(
+        [df["simplified"] & df["bayesian"], df["bayesian"]], ["both accept", "only the full filter"], "both reject"
+    )
+    return Regions(
+        df,
+        int(df["bayesian"].sum()),
+        int(df["simplified"].sum()),
+        len(df),
+        tl.loss,
+        bool((df["bayesian"] | ~df["simplified"]).all()),
+    )
 
 
 @dataclass(frozen=True)
@@ -113,8 +130,14 @@ def approximate_run(family: str, epsilon: float, budget: float, n: int, k: int, 
             switch = i
         if ok:
             filt.submit(t, t.sample(x, gen))
-        rows.append({"step": i, "mode": _MODE_WORDS[filt.mode], "accepted": ok, "loss": filt.loss,
-                     "spent": filt.spent[0]})
+        rows.append(
+            {"step": i, "mode": _MODE_WORDS[filt.mode], "accepted": ok, "loss": filt.loss, "spent": filt.spent[0]}
+        )
     df = pd.DataFrame(rows)
-    return ApproximateRun(df, int(df["accepted"].sum()), timeline(family, epsilon, budget, n, k, x, seed).accepted,
-                          switch, filt.mode == "HALT")
+    return ApproximateRun(
+        df,
+        int(df["accepted"].sum()),
+        timeline(family, epsilon, budget, n, k, x, seed).accepted,
+        switch,
+        filt.mode == "HALT",
+    )

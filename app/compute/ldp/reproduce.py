@@ -69,22 +69,46 @@ def examples() -> Examples:
     # p(y|x_max) < p(y|x_min), the paper's "decrease" condition, holds; yet ℓ rises
     ll_b = np.log([1, 1.9, 2])
     p_b = np.array([1, 10, 0.5]) / 10.5
-    counter = Counterexamples(qa.epsilon, fa.look_ahead(qa), fa.would_accept(qa), sa.would_accept(qa),
-                              float(ldp.realized_loss(ll_b)), float(ldp.realized_loss(ll_b + np.log(p_b))),
-                              float(p_b[2]), float(p_b[0]))
-    return Examples(ldp.example1(), ldp.example2(), ex3, len(tree.outputs), int(tree.lengths.min()),
-                    int(tree.lengths.max()), tree.max_loss, tree.total_probability, tree.expected_length(0),
-                    tree.expected_length(5), counter)
+    counter = Counterexamples(
+        qa.epsilon,
+        fa.look_ahead(qa),
+        fa.would_accept(qa),
+        sa.would_accept(qa),
+        float(ldp.realized_loss(ll_b)),
+        float(ldp.realized_loss(ll_b + np.log(p_b))),
+        float(p_b[2]),
+        float(p_b[0]),
+    )
+    return Examples(
+        ldp.example1(),
+        ldp.example2(),
+        ex3,
+        len(tree.outputs),
+        int(tree.lengths.min()),
+        int(tree.lengths.max()),
+        tree.max_loss,
+        tree.total_probability,
+        tree.expected_length(0),
+        tree.expected_length(5),
+        counter,
+    )
 
 
 @cached
 def rr_reference() -> pd.DataFrame:
     """Closed-form E[# answered] of the four reference settings next to the independent reference values."""
-    return pd.DataFrame([
-        {"epsilon": eps, "budget": b, "reference": ref, "closed_form": ldp.rr_expected_accepted(eps, b),
-         "basic": math.floor(b / eps + 1e-9)}
-        for eps, b, ref in RR_REFERENCE
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "epsilon": eps,
+                "budget": b,
+                "reference": ref,
+                "closed_form": ldp.rr_expected_accepted(eps, b),
+                "basic": math.floor(b / eps + 1e-9),
+            }
+            for eps, b, ref in RR_REFERENCE
+        ]
+    )
 
 
 def rr_simulated(n_runs: int = 200, seed: int = 0) -> pd.DataFrame:
@@ -92,10 +116,18 @@ def rr_simulated(n_runs: int = 200, seed: int = 0) -> pd.DataFrame:
     runs it as a background job). Columns: epsilon, budget, mc_mean, mc_se, runs."""
     rows = []
     for i, (eps, b, _) in enumerate(RR_REFERENCE):
-        sim = ldp.simulate_accepted_counts(ldp.randomized_response(eps), b, true_value=1, n_runs=n_runs,
-                                           rng=np.random.default_rng([seed, i]))
-        rows.append({"epsilon": eps, "budget": b, "mc_mean": float(sim["accepted"].mean()),
-                     "mc_se": float(sim["accepted"].std(ddof=1) / math.sqrt(n_runs)), "runs": n_runs})
+        sim = ldp.simulate_accepted_counts(
+            ldp.randomized_response(eps), b, true_value=1, n_runs=n_runs, rng=np.random.default_rng([seed, i])
+        )
+        rows.append(
+            {
+                "epsilon": eps,
+                "budget": b,
+                "mc_mean": float(sim["accepted"].mean()),
+                "mc_se": float(sim["accepted"].std(ddof=1) / math.sqrt(n_runs)),
+                "runs": n_runs,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -152,6 +184,12 @@ def healthcare(tol: float = 1e-5) -> Healthcare:
     df = ldp.healthcare_losses(tol=tol)
     df["pattern"] = [f"{h}{s}{d}/{sl}" for h, s, d, sl in df[["heart", "stroke", "diabetes", "sleep"]].to_numpy()]
     df["paper_minus_exact"] = df["paper"] - df["certified"]
-    return Healthcare(df, float(df["paper"].max()), float(df["certified"].max()), float(df["paper"].median()),
-                      float(df["certified"].median()), float(df["paper_minus_exact"].min()),
-                      float(df["paper_minus_exact"].max()))
+    return Healthcare(
+        df,
+        float(df["paper"].max()),
+        float(df["certified"].max()),
+        float(df["paper"].median()),
+        float(df["certified"].median()),
+        float(df["paper_minus_exact"].min()),
+        float(df["paper_minus_exact"].max()),
+    )

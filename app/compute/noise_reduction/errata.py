@@ -18,13 +18,19 @@ def constants(epsilon: float, delta: float) -> pd.DataFrame:
     """ε(ρ) certified by Thm 6 with the corrected constant 2√(ρ log(1/δ'')) and the printed 2√(2ρ log(1/δ''))."""
     top = 1.5 * float(fl.rho_budget(epsilon, delta))
     rho = np.linspace(0.0, top, 200)
-    return pd.DataFrame({"rho": rho, "corrected": fl.zcdp_epsilon(rho, delta),
-                         "as_printed": fl.zcdp_epsilon(rho, delta, variant="as_printed")})
+    return pd.DataFrame(
+        {
+            "rho": rho,
+            "corrected": fl.zcdp_epsilon(rho, delta),
+            "as_printed": fl.zcdp_epsilon(rho, delta, variant="as_printed"),
+        }
+    )
 
 
 @dataclass(frozen=True)
 class Errata:
     """Printed vs correct numbers for the paper's three misprints that change a number (see :func:`errata`)."""
+
     rho_corrected: float
     rho_printed: float
     thm5_v: float
@@ -72,9 +78,11 @@ def composition_curves(delta: float, eps2: float = 0.01, gamma: float = 0.01) ->
     """
     m = np.unique(np.append(np.round(np.geomspace(1, 1000, 60)), [10.0, 100.0]))
     single = eps2 / 2.0 + np.array([nr.psi(eps2, gamma=gamma, delta=delta / k) for k in m])
-    return pd.DataFrame({
-        "m": m,
-        "thm6": fl.zcdp_epsilon(m * eps2 / 2.0, delta),
-        "thm5": nr.brownian_expost_bound(m * eps2, gamma=gamma, delta=delta),
-        "basic": m * single,
-    })
+    return pd.DataFrame(
+        {
+            "m": m,
+            "thm6": fl.zcdp_epsilon(m * eps2 / 2.0, delta),
+            "thm5": nr.brownian_expost_bound(m * eps2, gamma=gamma, delta=delta),
+            "basic": m * single,
+        }
+    )

@@ -26,6 +26,7 @@ FILTER_RUNS_WAIT = 0.015
 @dataclass(frozen=True)
 class LossSummary:
     """Filter runs: ρ*, mean ρ spent, mean and variance of the total loss, its tail above ε (empirical, normal)."""
+
     rho: float
     spent: float
     mean: float
@@ -46,8 +47,9 @@ class LossDistribution(NamedTuple):
 
 
 @cached
-def loss_distribution(epsilon: float, delta: float, variant: str, value: float, alpha: float,
-                      seed: int, mix: float = 0.4) -> LossDistribution:
+def loss_distribution(
+    epsilon: float, delta: float, variant: str, value: float, alpha: float, seed: int, mix: float = 0.4
+) -> LossDistribution:
     """Total realised loss of N_FILTER_RUNS unified-filter runs (``filter_losses``: a share ``mix`` of Gaussian
     zCDP rounds, the rest Brownian noise reductions of y stopped at relative error ``alpha``) against a
     worst-case neighbour, with the N(ρ, 2ρ) density.
@@ -56,8 +58,9 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
     variance of the loss, empirical and Gaussian tail mass above ε, δ'').
     """
     rho = budget(epsilon, delta, variant).rho
-    runs = nr.filter_losses(rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, zcdp_share=mix,
-                            levels=FILTER_LEVELS, rng=seed)
+    runs = nr.filter_losses(
+        rho, n_runs=N_FILTER_RUNS, value=value, alpha=alpha, zcdp_share=mix, levels=FILTER_LEVELS, rng=seed
+    )
     loss = runs["loss"].to_numpy()
     sd = math.sqrt(2.0 * rho)
     lo, hi = min(loss.min(), rho - 4 * sd), max(loss.max(), rho + 4 * sd)
@@ -65,15 +68,23 @@ def loss_distribution(epsilon: float, delta: float, variant: str, value: float, 
     hist = pd.DataFrame({"loss": (edges[:-1] + edges[1:]) / 2.0, "density": dens, "width": np.diff(edges)})
     x = np.linspace(lo, hi, 200)
     curve = pd.DataFrame({"loss": x, "density": stats.norm.pdf(x, loc=rho, scale=sd)})
-    summary = LossSummary(rho=rho, spent=float(runs["spent"].mean()), mean=float(loss.mean()),
-                          var=float(loss.var(ddof=1)), tail=float((loss > epsilon).mean()),
-                          tail_gauss=float(stats.norm.sf(epsilon, loc=rho, scale=sd)), delta=delta,
-                          rounds=float(runs["rounds"].mean()), bm_rounds=float(runs["bm_rounds"].mean()))
+    summary = LossSummary(
+        rho=rho,
+        spent=float(runs["spent"].mean()),
+        mean=float(loss.mean()),
+        var=float(loss.var(ddof=1)),
+        tail=float((loss > epsilon).mean()),
+        tail_gauss=float(stats.norm.sf(epsilon, loc=rho, scale=sd)),
+        delta=delta,
+        rounds=float(runs["rounds"].mean()),
+        bm_rounds=float(runs["bm_rounds"].mean()),
+    )
     return LossDistribution(hist, curve, summary)
 
 
-def filter_runs(epsilon: float, delta: float, variant: str, value: float, alpha: float, seed: int,
-                mix: float) -> LossDistribution:
+def filter_runs(
+    epsilon: float, delta: float, variant: str, value: float, alpha: float, seed: int, mix: float
+) -> LossDistribution:
     """Panel 9's Monte Carlo as a background job (:mod:`app.background`): :func:`loss_distribution`
     (Thm 6), uncached."""
     return loss_distribution.__wrapped__(epsilon, delta, variant, value, alpha, seed, mix)

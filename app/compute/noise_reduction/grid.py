@@ -18,6 +18,7 @@ EPS2_MIN = 1e-4  # smallest noise level ε²_min of every grid (Section 7.2: (ε
 @dataclass(frozen=True)
 class Budget:
     """The unified filter's zCDP budget ρ*, its Σε² form 2ρ*, the top noise level √(2ρ*), both constants' ρ*."""
+
     rho: float
     eps2_budget: float
     epsilon_max: float
@@ -29,14 +30,19 @@ class Budget:
 def budget(epsilon: float, delta: float, variant: str) -> Budget:
     """ρ* of the unified filter (Thm 6; ``variant`` picks the constant its proof gives or the printed one)."""
     rho = float(fl.rho_budget(epsilon, delta, variant=variant))
-    return Budget(rho=rho, eps2_budget=2.0 * rho, epsilon_max=math.sqrt(2.0 * rho),
-                  corrected=float(fl.rho_budget(epsilon, delta)),
-                  as_printed=float(fl.rho_budget(epsilon, delta, variant="as_printed")))
+    return Budget(
+        rho=rho,
+        eps2_budget=2.0 * rho,
+        epsilon_max=math.sqrt(2.0 * rho),
+        corrected=float(fl.rho_budget(epsilon, delta)),
+        as_printed=float(fl.rho_budget(epsilon, delta, variant="as_printed")),
+    )
 
 
 @dataclass(frozen=True)
 class Shortfall:
     """Why no count can be released: the top level ε_max is below the grid's first level ε_min; the ε that suffices."""
+
     epsilon_max: float
     epsilon_min: float
     epsilon_needed: float

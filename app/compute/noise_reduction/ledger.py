@@ -20,6 +20,7 @@ from dpcore._exact import half_square_up
 @dataclass(frozen=True)
 class LedgerState:
     """The live ledger kept in the session: its settings, the unified filter as a plain dict, the queue position."""
+
     config: tuple[float, float, str]
     filter: dict[str, Any]
     next: int
@@ -37,8 +38,9 @@ class LedgerStep(NamedTuple):
     message: str
 
 
-def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha: float, levels: int,
-               spacing: str, seed: int) -> LedgerStep:
+def ledger_add(
+    state: LedgerState, kind: str, *, value: float, count: int, alpha: float, levels: int, spacing: str, seed: int
+) -> LedgerStep:
     """Apply one button press to the ledger: the next count of the queue by a zCDP (Gaussian) release or by noise
     reduction. Returns the new state and the message.
 
@@ -56,22 +58,28 @@ def ledger_add(state: LedgerState, kind: str, *, value: float, count: int, alpha
         rho = half_square_up(e)  # ε²/2 rounded up: the Gaussian at level ε costs exactly ε²/2 (Thm 2)
         try:
             flt.charge_zcdp(rho, label=f"Gaussian release of {label} at ε = {number(e, 3)}")
-            msg = (f"Accepted: Gaussian release of {label}, ŷ = {y + rng.standard_normal() / e:.1f}, "
-                   f"ρ = {number(rho, 4)}.")
+            msg = (
+                f"Accepted: Gaussian release of {label}, ŷ = {y + rng.standard_normal() / e:.1f}, ρ = {number(rho, 4)}."
+            )
         except fl.BudgetExceeded as exc:
             msg = f"Refused: Gaussian release of {label} — {exc}."
     else:
-        out = _release_nr(flt, y, alpha=alpha, levels=levels, spacing=spacing, rng=rng,
-                          label=f"noise reduction of {label}")
-        msg = (f"Refused: noise reduction of {label} — no noise level fits the remaining budget."
-               if out.status == "refused" else
-               f"Noise reduction of {label}: {out.status}, ŷ = {out.release:.1f}, charged ρ = {number(out.charge, 4)}.")
+        out = _release_nr(
+            flt, y, alpha=alpha, levels=levels, spacing=spacing, rng=rng, label=f"noise reduction of {label}"
+        )
+        msg = (
+            f"Refused: noise reduction of {label} — no noise level fits the remaining budget."
+            if out.status == "refused"
+            else f"Noise reduction of {label}: {out.status}, ŷ = {out.release:.1f}, "
+            f"charged ρ = {number(out.charge, 4)}."
+        )
     return LedgerStep(LedgerState(state.config, flt.to_dict(), state.next + 1), msg)
 
 
 @dataclass(frozen=True)
 class Gauge:
     """The live filter's budget ρ*, spent and remaining ρ, the DP ε spent so far, accepted and refused requests."""
+
     budget: float
     spent: float
     remaining: float
@@ -95,7 +103,17 @@ def ledger_view(state: LedgerState) -> LedgerView:
 @cached
 def _ledger_view(filter_json: str) -> LedgerView:
     flt = fl.PrivacyFilter.from_dict(json.loads(filter_json))
-    df = flt.ledger[["step", "mechanism", "label", "status", "epsilon_max", "epsilon_stop", "charge", "spent",
-                     "remaining"]]
-    return LedgerView(df, Gauge(flt.rho_budget, flt.rho_spent, flt.remaining_rho, flt.spent_epsilon,
-                                int((df["status"] == "accepted").sum()), int((df["status"] == "refused").sum())))
+    df = flt.ledger[
+        ["step", "mechanism", "label", "status", "epsilon_max", "epsilon_stop", "charge", "spent", "remaining"]
+    ]
+    return LedgerView(
+        df,
+        Gauge(
+            flt.rho_budget,
+            flt.rho_spent,
+            flt.remaining_rho,
+            flt.spent_epsilon,
+            int((df["status"] == "accepted").sum()),
+            int((df["status"] == "refused").sum()),
+        ),
+    )

@@ -40,8 +40,15 @@ def costs(levels: int, alpha: float, value: float, seed: int) -> pd.DataFrame:
 def _cost_row(value: float, levels: int, alpha: float, seed: int) -> pd.DataFrame:
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
     rng = np.random.default_rng([seed, int(round(value * 100))])
-    return nr.cost_comparison([value], alpha=alpha, epsilon2_min=EPS2_MIN, epsilon2_max=top,
-                              grid_size=max(levels, 2), draws=COST_DRAWS, rng=rng)
+    return nr.cost_comparison(
+        [value],
+        alpha=alpha,
+        epsilon2_min=EPS2_MIN,
+        epsilon2_max=top,
+        grid_size=max(levels, 2),
+        draws=COST_DRAWS,
+        rng=rng,
+    )
 
 
 #: CPU seconds one Figure 3 trial costs at most (five sample sizes, both methods; bench/results-where-time-goes.md)
@@ -65,8 +72,16 @@ def figure3(trials: int, variant: str, seed: int) -> pd.DataFrame:
     that asks twice computes once.
     """
     t = min(int(trials), FIG3_MAX_TRIALS)
-    return nr.zipf_experiment(sample_sizes=PAPER_SIZES, trials=t, alpha=PAPER["alpha"], epsilon=PAPER["epsilon"],
-                              delta=PAPER["delta"], grid_size=PAPER["levels"], variant=variant, rng=seed)
+    return nr.zipf_experiment(
+        sample_sizes=PAPER_SIZES,
+        trials=t,
+        alpha=PAPER["alpha"],
+        epsilon=PAPER["epsilon"],
+        delta=PAPER["delta"],
+        grid_size=PAPER["levels"],
+        variant=variant,
+        rng=seed,
+    )
 
 
 @cached
@@ -82,8 +97,12 @@ def figure3_reference() -> pd.DataFrame:
 REDDIT = {"epsilon": 1.0, "delta": 1e-6, "alpha": 0.01, "epsilon_em": 0.01, "epsilon2_min": 1e-8, "words": 1000}
 REDDIT_PAPER = {"noise_reduction": (152.0, 0.97), "doubling": (109.0, 0.98)}  # (results, precision)
 #: The methods and mechanisms of the experiments and the filter, in the words their tables show.
-METHOD_WORDS = {"noise_reduction": "noise reduction", "doubling": "doubling", "gaussian": "Gaussian",
-                "laplace": "Laplace"}
+METHOD_WORDS = {
+    "noise_reduction": "noise reduction",
+    "doubling": "doubling",
+    "gaussian": "Gaussian",
+    "laplace": "Laplace",
+}
 #: Stand-in data (the Reddit word histogram is not bundled): 2,000,000 author–word pairs drawn from a Zipf law with
 #: exponent 1 over the 1000 words, so the most common word is used by about 270,000 authors.
 REDDIT_STANDIN = {"a": 1.0, "n": 2_000_000}
@@ -91,34 +110,53 @@ REDDIT_SECONDS_PER_TRIAL = 0.03
 
 
 @cached
-def reddit_standin(trials: int, seed: int, epsilon_em: float = REDDIT["epsilon_em"],
-                   epsilon_min: float = math.sqrt(REDDIT["epsilon2_min"])) -> pd.DataFrame:
+def reddit_standin(
+    trials: int,
+    seed: int,
+    epsilon_em: float = REDDIT["epsilon_em"],
+    epsilon_min: float = math.sqrt(REDDIT["epsilon2_min"]),
+) -> pd.DataFrame:
     """The Reddit experiment's settings on stand-in Zipf data: results and precision of both methods.
 
     One row per method: results (mean, sd) and precision (mean) over ``trials`` trials (at most
     :data:`FIG3_MAX_TRIALS`), next to the paper's printed means; ``epsilon_em`` is the selection's budget ε_EM and
     ``epsilon_min`` the smallest noise level ε₁ (the paper: 0.01 and 0.0001). Pure: runs in a background worker."""
-    df = nr.zipf_experiment(sample_sizes=(REDDIT_STANDIN["n"],), trials=min(int(trials), FIG3_MAX_TRIALS),
-                            alpha=REDDIT["alpha"], epsilon=REDDIT["epsilon"], delta=REDDIT["delta"],
-                            epsilon_em=float(epsilon_em), epsilon2_min=float(epsilon_min) ** 2,
-                            a=REDDIT_STANDIN["a"], support=REDDIT["words"], rng=seed)
+    df = nr.zipf_experiment(
+        sample_sizes=(REDDIT_STANDIN["n"],),
+        trials=min(int(trials), FIG3_MAX_TRIALS),
+        alpha=REDDIT["alpha"],
+        epsilon=REDDIT["epsilon"],
+        delta=REDDIT["delta"],
+        epsilon_em=float(epsilon_em),
+        epsilon2_min=float(epsilon_min) ** 2,
+        a=REDDIT_STANDIN["a"],
+        support=REDDIT["words"],
+        rng=seed,
+    )
     df["paper_results"] = df["method"].map(lambda m: REDDIT_PAPER[m][0])
     df["paper_precision"] = df["method"].map(lambda m: REDDIT_PAPER[m][1])
-    return df[["method", "trials", "results_mean", "results_sd", "precision_mean", "paper_results",
-               "paper_precision"]]
+    return df[["method", "trials", "results_mean", "results_sd", "precision_mean", "paper_results", "paper_precision"]]
 
 
 @cached
 def paper_costs(seed: int, draws: int = 2000) -> pd.DataFrame:
     """Cost per count at y ∈ {30, 50, 100, 200, 500}, the paper's settings: grid linspace(1e-4, 2ρ*(10, 1e-6), 1000)."""
     top = 2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"]))
-    return nr.cost_comparison([30, 50, 100, 200, 500], alpha=PAPER["alpha"], epsilon2_min=EPS2_MIN,
-                              epsilon2_max=top, grid_size=int(PAPER["levels"]), draws=draws, rng=seed)
+    return nr.cost_comparison(
+        [30, 50, 100, 200, 500],
+        alpha=PAPER["alpha"],
+        epsilon2_min=EPS2_MIN,
+        epsilon2_max=top,
+        grid_size=int(PAPER["levels"]),
+        draws=draws,
+        rng=seed,
+    )
 
 
 @dataclass(frozen=True)
 class ZipfSummary:
     """Largest count, items that could ever be released at the paper's budget, the count that needs, Σ k^(−a)."""
+
     largest: int
     releasable: int
     need: float
@@ -145,5 +183,6 @@ def zipf_counts(a: float, n: int, seed: int, support: int = 300) -> ZipfCounts:
     top = math.sqrt(2.0 * float(fl.rho_budget(PAPER["epsilon"], PAPER["delta"])))
     need = (2.0 + PAPER["alpha"]) / PAPER["alpha"] / top
     df = pd.DataFrame({"item": k, "count": counts, "expected": n * p})
-    return ZipfCounts(df, ZipfSummary(int(counts.max()), int((counts >= need).sum()), need,
-                                      float((k.astype(float) ** (-a)).sum())))
+    return ZipfCounts(
+        df, ZipfSummary(int(counts.max()), int((counts >= need).sum()), need, float((k.astype(float) ** (-a)).sum()))
+    )

@@ -26,8 +26,17 @@ class Paths(NamedTuple):
 
 
 @cached
-def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-          mechanism: str, seed: int) -> Paths:
+def paths(
+    epsilon: float,
+    delta: float,
+    variant: str,
+    levels: int,
+    spacing: str,
+    value: float,
+    alpha: float,
+    mechanism: str,
+    seed: int,
+) -> Paths:
     """N_PATHS coupled noise-reduction paths Y_k = y + Z_k over the grid (Def 4.4 / Def A.1), and where each stops.
 
     Returns (path frame: path, epsilon, release, band_low, band_high, boundary; stop frame: path, epsilon_stop,
@@ -40,34 +49,46 @@ def paths(epsilon: float, delta: float, variant: str, levels: int, spacing: str,
     stop = np.asarray(nr.relative_error_stop(y, eps[None, :], alpha=alpha))
     hit = stop.any(axis=1)
     idx = np.where(hit, stop.argmax(axis=1), eps.size - 1)
-    frame = pd.DataFrame({
-        "path": np.repeat(np.arange(1, N_PATHS + 1), eps.size),
-        "epsilon": np.tile(eps, N_PATHS),
-        "release": y.ravel(),
-    })
+    frame = pd.DataFrame(
+        {
+            "path": np.repeat(np.arange(1, N_PATHS + 1), eps.size),
+            "epsilon": np.tile(eps, N_PATHS),
+            "release": y.ravel(),
+        }
+    )
     e_t = eps[idx]
-    stops = pd.DataFrame({
-        "path": np.arange(1, N_PATHS + 1),
-        "epsilon_stop": e_t,
-        "release": y[np.arange(N_PATHS), idx],
-        "charge": e_t**2 / 2.0 if mechanism == "brownian" else e_t,
-        "accepted": hit,
-    })
+    stops = pd.DataFrame(
+        {
+            "path": np.arange(1, N_PATHS + 1),
+            "epsilon_stop": e_t,
+            "release": y[np.arange(N_PATHS), idx],
+            "charge": e_t**2 / 2.0 if mechanism == "brownian" else e_t,
+            "accepted": hit,
+        }
+    )
     return Paths(frame, stops)
 
 
 @cached
-def bands(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
-          alpha: float) -> pd.DataFrame:
+def bands(
+    epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float
+) -> pd.DataFrame:
     """±1/ε noise band around y and the acceptance boundary ŷ = (2+α)/(αε) (the closed form of the Section 7.2 rule)."""
     eps = grid(epsilon, delta, variant, levels, spacing)
-    return pd.DataFrame({"epsilon": eps, "band_low": value - 1.0 / eps, "band_high": value + 1.0 / eps,
-                         "boundary": (2.0 + alpha) / (alpha * eps)})
+    return pd.DataFrame(
+        {
+            "epsilon": eps,
+            "band_low": value - 1.0 / eps,
+            "band_high": value + 1.0 / eps,
+            "boundary": (2.0 + alpha) / (alpha * eps),
+        }
+    )
 
 
 @dataclass(frozen=True)
 class StoppingSummary:
     """Where many runs of one noise reduction stop: typical and worst-case charge, accuracy, DP ε of the charges."""
+
     median_charge: float
     mean_charge: float
     worst_charge: float
@@ -87,8 +108,17 @@ class Stopping(NamedTuple):
 
 
 @cached
-def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-             mechanism: str, seed: int) -> Stopping:
+def stopping(
+    epsilon: float,
+    delta: float,
+    variant: str,
+    levels: int,
+    spacing: str,
+    value: float,
+    alpha: float,
+    mechanism: str,
+    seed: int,
+) -> Stopping:
     """N_RUNS releases (``release_many``): histogram of the charge paid at the stop, and a summary.
 
     Brownian charge ρ_T = ε_T²/2 (zCDP, Thm 6); Laplace charge ε_T (pure ex-post, Lemma A.1). The ex-ante worst
@@ -99,12 +129,14 @@ def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: s
     worst = eps[-1] ** 2 / 2.0 if mechanism == "brownian" else float(eps[-1])
     counts = runs.groupby("index").size()
     k = counts.index.to_numpy()
-    hist = pd.DataFrame({
-        "epsilon_stop": eps[k],
-        "charge": eps[k] ** 2 / 2.0 if mechanism == "brownian" else eps[k],
-        "runs": counts.to_numpy(),
-        "share": counts.to_numpy() / N_RUNS,
-    })
+    hist = pd.DataFrame(
+        {
+            "epsilon_stop": eps[k],
+            "charge": eps[k] ** 2 / 2.0 if mechanism == "brownian" else eps[k],
+            "runs": counts.to_numpy(),
+            "share": counts.to_numpy() / N_RUNS,
+        }
+    )
     acc = runs["accepted"].to_numpy()
     good = acc & (np.abs(np.abs(runs["release"].to_numpy()) - abs(value)) < alpha * abs(value))
     median = float(runs["charge"].median())
@@ -116,9 +148,9 @@ def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: s
         accepted=float(acc.mean()),
         precision=float(good.sum() / acc.sum()) if acc.any() else 1.0,
         mean_loss=float(runs["loss"].mean()),
-        dp_epsilon_median=float(fl.zcdp_epsilon(median, delta, variant=variant)) if mechanism == "brownian"
-        else median,
-        dp_epsilon_worst=float(fl.zcdp_epsilon(worst, delta, variant=variant)) if mechanism == "brownian"
+        dp_epsilon_median=float(fl.zcdp_epsilon(median, delta, variant=variant)) if mechanism == "brownian" else median,
+        dp_epsilon_worst=float(fl.zcdp_epsilon(worst, delta, variant=variant))
+        if mechanism == "brownian"
         else float(worst),
     )
     return Stopping(hist, summary)
@@ -127,6 +159,7 @@ def stopping(epsilon: float, delta: float, variant: str, levels: int, spacing: s
 @dataclass(frozen=True)
 class InversionSummary:
     """Path 1 of the path panel: its stopping level ε_T, charge ρ_T = ε_T²/2 and realised loss ℒ at the stop."""
+
     epsilon_stop: float
     rho_stop: float
     loss_stop: float
@@ -140,8 +173,17 @@ class Inversion(NamedTuple):
 
 
 @cached
-def inversion(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-              direction: int, seed: int) -> Inversion:
+def inversion(
+    epsilon: float,
+    delta: float,
+    variant: str,
+    levels: int,
+    spacing: str,
+    value: float,
+    alpha: float,
+    direction: int,
+    seed: int,
+) -> Inversion:
     """The Brownian paths of the path panel on the precision clock s = ε²: W(s) = s·(Y − y) (a standard BM)
     and the loss process ℒ(s) = s/2 + u·W(s) against the neighbour f(x') = y − u (``brownian_loss``, Thm 4).
 

@@ -23,6 +23,7 @@ CORR_LEVELS = 25  # levels shown in the heatmap (evenly picked from the page gri
 @dataclass(frozen=True)
 class CorrelationSummary:
     """Largest |empirical − theory| correlation and the mean correlation of neighbouring levels (theory)."""
+
     max_gap: float
     adjacent: float
 
@@ -37,8 +38,9 @@ class Correlation(NamedTuple):
 
 
 @cached
-def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing: str, mechanism: str,
-                seed: int) -> Correlation:
+def correlation(
+    epsilon: float, delta: float, variant: str, levels: int, spacing: str, mechanism: str, seed: int
+) -> Correlation:
     """Empirical Corr(Z_i, Z_j) of N_CORR coupled paths against min(ε_i, ε_j)/max(ε_i, ε_j) (both processes).
 
     Returns (levels ε, empirical matrix, theory matrix, summary: largest |empirical − theory|, adjacent-level
@@ -57,8 +59,14 @@ def correlation(epsilon: float, delta: float, variant: str, levels: int, spacing
 def correlation_frame(eps: np.ndarray, emp: np.ndarray, theory: np.ndarray) -> pd.DataFrame:
     """The heatmap's data in long form (epsilon_i, epsilon_j, empirical, theory) for the CSV download."""
     k = eps.size
-    return pd.DataFrame({"epsilon_i": np.repeat(eps, k), "epsilon_j": np.tile(eps, k), "empirical": emp.ravel(),
-                         "theory": theory.ravel()})
+    return pd.DataFrame(
+        {
+            "epsilon_i": np.repeat(eps, k),
+            "epsilon_j": np.tile(eps, k),
+            "empirical": emp.ravel(),
+            "theory": theory.ravel(),
+        }
+    )
 
 
 # ---- the backward martingale ----------------------------------------------------------------------
@@ -70,6 +78,7 @@ MART_SHOWN = 15  # paths drawn
 @dataclass(frozen=True)
 class MartingaleSummary:
     """Mean of M at the stopping time and its standard error, share stopped early, median stopping time t_T."""
+
     stopped_mean: float
     stopped_se: float
     stopped_share: float
@@ -85,8 +94,17 @@ class Martingale(NamedTuple):
 
 
 @cached
-def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-               lam: float, seed: int) -> Martingale:
+def martingale(
+    epsilon: float,
+    delta: float,
+    variant: str,
+    levels: int,
+    spacing: str,
+    value: float,
+    alpha: float,
+    lam: float,
+    seed: int,
+) -> Martingale:
     """M(t) = exp(λB(t)/t − λ²/(2t)) (Lemma 6.1, ``backward_martingale``) on N_MART Brownian paths of the
     page grid, its mean ± 2 se at every level, and its mean at the adaptive stopping time of the relative-error rule.
 
@@ -98,17 +116,30 @@ def martingale(epsilon: float, delta: float, variant: str, levels: int, spacing:
     m = nr.backward_martingale(z, eps, lam=lam)
     t = 1.0 / eps**2
     se = m.std(axis=0, ddof=1) / math.sqrt(N_MART)
-    mean = pd.DataFrame({"t": t, "mean": m.mean(axis=0), "low": m.mean(axis=0) - 2 * se,
-                         "high": m.mean(axis=0) + 2 * se})
-    shown = pd.DataFrame({"path": np.repeat(np.arange(1, MART_SHOWN + 1), eps.size), "t": np.tile(t, MART_SHOWN),
-                          "M": m[:MART_SHOWN].ravel()})
+    mean = pd.DataFrame(
+        {"t": t, "mean": m.mean(axis=0), "low": m.mean(axis=0) - 2 * se, "high": m.mean(axis=0) + 2 * se}
+    )
+    shown = pd.DataFrame(
+        {
+            "path": np.repeat(np.arange(1, MART_SHOWN + 1), eps.size),
+            "t": np.tile(t, MART_SHOWN),
+            "M": m[:MART_SHOWN].ravel(),
+        }
+    )
     stop = np.asarray(nr.relative_error_stop(value + z, eps[None, :], alpha=alpha))
     hit = stop.any(axis=1)
     idx = np.where(hit, stop.argmax(axis=1), eps.size - 1)
     at_stop = m[np.arange(N_MART), idx]
-    return Martingale(shown, mean, MartingaleSummary(float(at_stop.mean()),
-                                                     float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
-                                                     float(hit.mean()), float(np.median(t[idx]))))
+    return Martingale(
+        shown,
+        mean,
+        MartingaleSummary(
+            float(at_stop.mean()),
+            float(at_stop.std(ddof=1) / math.sqrt(N_MART)),
+            float(hit.mean()),
+            float(np.median(t[idx])),
+        ),
+    )
 
 
 # ---- the Laplace noise-reduction process ----------------------------------------------------------
@@ -120,6 +151,7 @@ LAPLACE_SHOWN = 3  # paths drawn
 @dataclass(frozen=True)
 class LaplaceSummary:
     """Mean empirical and theoretical P(flat), largest gap, path 1's stop ε_T and loss, largest |ℒ|/ε (Lemma A.1)."""
+
     flat_empirical: float
     flat_theory: float
     flat_gap: float
@@ -137,8 +169,9 @@ class LaplaceProcess(NamedTuple):
 
 
 @cached
-def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float,
-                    alpha: float, seed: int) -> LaplaceProcess:
+def laplace_process(
+    epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float, seed: int
+) -> LaplaceProcess:
     """The piecewise-constant Laplace process X(b), b = 1/ε, on the page grid (``laplace_path``, Appendix A).
 
     Returns (paths: path, b, X, flat — whether X(b) equals the value at the next finer level, for LAPLACE_SHOWN
@@ -152,18 +185,30 @@ def laplace_process(epsilon: float, delta: float, variant: str, levels: int, spa
     b = 1.0 / eps
     flat = np.zeros(x.shape, dtype=bool)
     flat[:, :-1] = x[:, :-1] == x[:, 1:]
-    shown = pd.DataFrame({"path": np.repeat(np.arange(1, LAPLACE_SHOWN + 1), eps.size),
-                          "b": np.tile(b, LAPLACE_SHOWN), "X": x[:LAPLACE_SHOWN].ravel(),
-                          "flat": flat[:LAPLACE_SHOWN].ravel()})
-    pairs = pd.DataFrame({"b_fine": b[1:], "b_coarse": b[:-1], "empirical": flat[:, :-1].mean(axis=0),
-                          "theory": (b[1:] / b[:-1]) ** 2})
+    shown = pd.DataFrame(
+        {
+            "path": np.repeat(np.arange(1, LAPLACE_SHOWN + 1), eps.size),
+            "b": np.tile(b, LAPLACE_SHOWN),
+            "X": x[:LAPLACE_SHOWN].ravel(),
+            "flat": flat[:LAPLACE_SHOWN].ravel(),
+        }
+    )
+    pairs = pd.DataFrame(
+        {"b_fine": b[1:], "b_coarse": b[:-1], "empirical": flat[:, :-1].mean(axis=0), "theory": (b[1:] / b[:-1]) ** 2}
+    )
     loss = np.asarray(nr.laplace_loss(value + x, epsilon=eps[None, :], value=value, neighbour=value - 1.0))
     stop = np.asarray(nr.relative_error_stop(value + x[0], eps, alpha=alpha))
     k = int(np.argmax(stop)) if stop.any() else eps.size - 1
     gap = float(np.abs(pairs["empirical"] - pairs["theory"]).max()) if eps.size > 1 else 0.0
-    return LaplaceProcess(shown, pairs, LaplaceSummary(
-        flat_empirical=float(pairs["empirical"].mean()) if eps.size > 1 else 1.0,
-        flat_theory=float(pairs["theory"].mean()) if eps.size > 1 else 1.0, flat_gap=gap,
-        epsilon_stop=float(eps[k]), loss_stop=float(loss[0, k]),
-        max_ratio=float(np.max(np.abs(loss) / eps[None, :])),
-    ))
+    return LaplaceProcess(
+        shown,
+        pairs,
+        LaplaceSummary(
+            flat_empirical=float(pairs["empirical"].mean()) if eps.size > 1 else 1.0,
+            flat_theory=float(pairs["theory"].mean()) if eps.size > 1 else 1.0,
+            flat_gap=gap,
+            epsilon_stop=float(eps[k]),
+            loss_stop=float(loss[0, k]),
+            max_ratio=float(np.max(np.abs(loss) / eps[None, :])),
+        ),
+    )

@@ -29,6 +29,7 @@ def queue(value: float, count: int) -> np.ndarray:
 @dataclass(frozen=True)
 class Outcome:
     """One count of the queue: accepted, failed (discarded) or refused; the value released and the charge."""
+
     status: str
     release: float
     charge: float
@@ -37,8 +38,9 @@ class Outcome:
 REFUSED = Outcome("refused", math.nan, 0.0)
 
 
-def _release_nr(flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, spacing: str,
-                rng: np.random.Generator, label: str) -> Outcome:
+def _release_nr(
+    flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, spacing: str, rng: np.random.Generator, label: str
+) -> Outcome:
     """One Brownian noise reduction whose grid ends at the whole remaining budget, admitted by ``flt``."""
     top = math.sqrt(2.0 * flt.remaining_rho)
     eps_min = math.sqrt(EPS2_MIN)
@@ -53,8 +55,9 @@ def _release_nr(flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, s
     return Outcome(status, res.release, res.charge)
 
 
-def _release_doubling(flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.random.Generator,
-                      label: str) -> Outcome:
+def _release_doubling(
+    flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.random.Generator, label: str
+) -> Outcome:
     """Doubling baseline (Section 7.1): every attempt is paid, the last one capped at the remaining budget.
 
     Each attempt is charged to ``flt`` before its noise is drawn, and its level is sized from what the filter has
@@ -72,16 +75,26 @@ def _release_doubling(flt: fl.PrivacyFilter, y: float, *, alpha: float, rng: np.
         attempt += 1
         flt.charge_zcdp(rho, label=f"{label}: attempt {attempt}")
 
-    spent, ok, _, draws = _doubling_run(y, alpha, EPS2_MIN, math.inf, flt.remaining_rho, 1.0, rng, charge=charge,
-                                        left=lambda: flt.remaining_rho)
+    spent, ok, _, draws = _doubling_run(
+        y, alpha, EPS2_MIN, math.inf, flt.remaining_rho, 1.0, rng, charge=charge, left=lambda: flt.remaining_rho
+    )
     if not draws:  # nothing was left for an attempt: nothing was released
         return REFUSED
     return Outcome("accepted" if ok else "failed (discarded)", draws[-1], spent)
 
 
 @cached
-def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: str, value: float, alpha: float,
-             count: int, seed: int) -> pd.DataFrame:
+def odometer(
+    epsilon: float,
+    delta: float,
+    variant: str,
+    levels: int,
+    spacing: str,
+    value: float,
+    alpha: float,
+    count: int,
+    seed: int,
+) -> pd.DataFrame:
     """Release the queue of counts in order under one budget (Figure 1 made live).
 
     Noise reduction under the unified filter (Thm 6; each count's grid ends at the remaining budget) against
@@ -97,14 +110,24 @@ def odometer(epsilon: float, delta: float, variant: str, levels: int, spacing: s
                 out = _release_nr(flt, float(y), alpha=alpha, levels=levels, spacing=spacing, rng=rng, label=label)
             else:
                 out = _release_doubling(flt, float(y), alpha=alpha, rng=rng, label=label)
-            rows.append({"method": method, "count": j, "true_count": y, "status": out.status,
-                         "charge": out.charge, "spent": flt.rho_spent, "remaining": flt.remaining_rho})
+            rows.append(
+                {
+                    "method": method,
+                    "count": j,
+                    "true_count": y,
+                    "status": out.status,
+                    "charge": out.charge,
+                    "spent": flt.rho_spent,
+                    "remaining": flt.remaining_rho,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 @dataclass(frozen=True)
 class Returned:
     """Counts of the queue returned (accepted) by each method under the same budget."""
+
     noise_reduction: int
     doubling: int
 
@@ -118,6 +141,7 @@ def odometer_summary(df: pd.DataFrame) -> Returned:
 @dataclass(frozen=True)
 class ConcurrentSummary:
     """Thm 3: both budgets, what each part spent, counts returned by each, and the overall (ε + ε', δ) guarantee."""
+
     rho_budget: float
     rho_spent: float
     expost_budget: float
@@ -136,8 +160,9 @@ class Concurrent(NamedTuple):
 
 
 @cached
-def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float, alpha: float, count: int,
-               levels: int, seed: int) -> Concurrent:
+def concurrent(
+    epsilon: float, delta: float, epsilon_expost: float, value: float, alpha: float, count: int, levels: int, seed: int
+) -> Concurrent:
     """The queue of counts under Thm 3's concurrent filter: odd counts by one-shot Gaussian releases (zCDP part, Thm 2
     rules, budget from (ε, δ'')), even counts by Laplace noise reductions (ex-post part, Lemma 5.2, budget ε'), each
     grid ending at the ex-post budget still left and charged ε_T. Columns: count, true_count, part, status, charge,
@@ -163,17 +188,35 @@ def concurrent(epsilon: float, delta: float, epsilon_expost: float, value: float
                 out = REFUSED
             else:
                 c.expost.start(top, label=label)
-                res = nr.release_with_stopping(y, epsilons=make_grid(top, levels, "geometric"), alpha=alpha,
-                                               mechanism="laplace", rng=rng)
+                res = nr.release_with_stopping(
+                    y, epsilons=make_grid(top, levels, "geometric"), alpha=alpha, mechanism="laplace", rng=rng
+                )
                 c.expost.charge(res.charge)
                 out = Outcome("accepted" if res.accepted else "failed (discarded)", res.release, res.charge)
-        rows.append({"count": j, "true_count": y, "part": part, "status": out.status, "charge": out.charge,
-                     "rho_spent": c.zcdp.rho_spent, "expost_spent": c.expost.epsilon_spent})
+        rows.append(
+            {
+                "count": j,
+                "true_count": y,
+                "part": part,
+                "status": out.status,
+                "charge": out.charge,
+                "rho_spent": c.zcdp.rho_spent,
+                "expost_spent": c.expost.epsilon_spent,
+            }
+        )
     df = pd.DataFrame(rows)
     ok = df["status"] == "accepted"
     eps_total, delta_total = c.guarantee
-    return Concurrent(df, ConcurrentSummary(c.zcdp.rho_budget, c.zcdp.rho_spent, epsilon_expost,
-                                            c.expost.epsilon_spent,
-                                            int((ok & df["part"].str.startswith("zCDP")).sum()),
-                                            int((ok & df["part"].str.startswith("ex-post")).sum()), eps_total,
-                                            delta_total))
+    return Concurrent(
+        df,
+        ConcurrentSummary(
+            c.zcdp.rho_budget,
+            c.zcdp.rho_spent,
+            epsilon_expost,
+            c.expost.epsilon_spent,
+            int((ok & df["part"].str.startswith("zCDP")).sum()),
+            int((ok & df["part"].str.startswith("ex-post")).sum()),
+            eps_total,
+            delta_total,
+        ),
+    )

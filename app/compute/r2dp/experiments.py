@@ -19,9 +19,16 @@ QUERY_SENSITIVITY = {"count": 1.0, "average": 0.2}
 def fig6(query: str, seed: int) -> pd.DataFrame:
     """Fig. 6 on a stand-in query: share of 10⁴ noisy answers within γ of the true answer (Laplace, R²DP's two-point
     optimum, staircase) for γ = 0.05 and 0.1. Columns: gamma, epsilon, mechanism, accuracy, exact, standard_error."""
-    frames = [r2dp.applications.query_accuracy(EXPERIMENT_EPSILONS, gamma=g, sensitivity=QUERY_SENSITIVITY[query],
-                                               trials=10_000, rng=np.random.default_rng([seed, i]))
-              .assign(gamma=g) for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    frames = [
+        r2dp.applications.query_accuracy(
+            EXPERIMENT_EPSILONS,
+            gamma=g,
+            sensitivity=QUERY_SENSITIVITY[query],
+            trials=10_000,
+            rng=np.random.default_rng([seed, i]),
+        ).assign(gamma=g)
+        for i, g in enumerate(EXPERIMENT_GAMMAS)
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -34,14 +41,18 @@ def classifier(dataset: str, seed: int) -> pd.DataFrame:
     """Figs. 7–8 on a synthetic stand-in: precision and recall of a naive Bayes classifier built from noisy counts
     (two thirds of the records train, one third test). Columns: gamma, epsilon, mechanism, precision, recall."""
     n, attributes, values = CLASSIFIER_STANDINS[dataset]
-    rec = r2dp.applications.categorical_records(n, attributes=attributes, values=values,
-                                                rng=np.random.default_rng([seed, 7]))
+    rec = r2dp.applications.categorical_records(
+        n, attributes=attributes, values=values, rng=np.random.default_rng([seed, 7])
+    )
     cut = 2 * n // 3
     train = r2dp.applications.Records(rec.features[:cut], rec.labels[:cut], values)
     test = r2dp.applications.Records(rec.features[cut:], rec.labels[cut:], values)
-    frames = [r2dp.applications.naive_bayes(train, test, EXPERIMENT_EPSILONS, gamma=g,
-                                            rng=np.random.default_rng([seed, i])).assign(gamma=g)
-              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    frames = [
+        r2dp.applications.naive_bayes(
+            train, test, EXPERIMENT_EPSILONS, gamma=g, rng=np.random.default_rng([seed, i])
+        ).assign(gamma=g)
+        for i, g in enumerate(EXPERIMENT_GAMMAS)
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -51,7 +62,10 @@ def recommender(threshold: float, seed: int) -> pd.DataFrame:
     recommendations from noisy counts against the non-private ones. Columns: gamma, epsilon, mechanism, precision,
     recall, pairs."""
     graph = r2dp.applications.coauthor_graph(rng=np.random.default_rng([seed, 9]))
-    frames = [r2dp.applications.recommendation(graph, EXPERIMENT_EPSILONS, gamma=g, threshold=threshold,
-                                               rng=np.random.default_rng([seed, i])).assign(gamma=g)
-              for i, g in enumerate(EXPERIMENT_GAMMAS)]
+    frames = [
+        r2dp.applications.recommendation(
+            graph, EXPERIMENT_EPSILONS, gamma=g, threshold=threshold, rng=np.random.default_rng([seed, i])
+        ).assign(gamma=g)
+        for i, g in enumerate(EXPERIMENT_GAMMAS)
+    ]
     return pd.concat(frames, ignore_index=True)

@@ -28,9 +28,11 @@ def gaussian_appendix(epsilon: float, delta: float, gamma: float) -> GaussianCal
     Gaussian at σ = κ (analytic, Balle & Wang 2018) and the usefulness 1 − 2Q(γ/σ)."""
     kappa = r2dp.gaussian_kappa(epsilon, delta)
     return GaussianCalibration(
-        kappa=kappa, delta_printed=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
+        kappa=kappa,
+        delta_printed=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa], variant="as_printed"),
         delta_exact=r2dp.gaussian_mixture_delta(epsilon, sigmas=[kappa]),
-        usefulness=r2dp.gaussian_usefulness([kappa], gamma=gamma))
+        usefulness=r2dp.gaussian_usefulness([kappa], gamma=gamma),
+    )
 
 
 GAUSSIAN_MIXTURES = (((1.0, 4.0), (0.5, 0.5)), ((2.0,), (1.0,)), ((0.5, 2.0, 8.0), (0.25, 0.5, 0.25)))
@@ -43,11 +45,15 @@ def gaussian_mixtures(epsilon: float, gamma: float) -> pd.DataFrame:
     rows = []
     for sigmas, weights in GAUSSIAN_MIXTURES:
         law = ", ".join(f"σ = {number(s)} w.p. {number(w)}" for s, w in zip(sigmas, weights, strict=True))
-        rows.append({"σ law": law,
-                     "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
-                     "averaged δ (sound)": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
-                                                                       variant="averaged"),
-                     "paper's δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights,
-                                                              variant="as_printed"),
-                     "U(γ)": r2dp.gaussian_usefulness(sigmas, gamma=gamma, weights=weights)})
+        rows.append(
+            {
+                "σ law": law,
+                "exact δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights),
+                "averaged δ (sound)": r2dp.gaussian_mixture_delta(
+                    epsilon, sigmas=sigmas, weights=weights, variant="averaged"
+                ),
+                "paper's δ": r2dp.gaussian_mixture_delta(epsilon, sigmas=sigmas, weights=weights, variant="as_printed"),
+                "U(γ)": r2dp.gaussian_usefulness(sigmas, gamma=gamma, weights=weights),
+            }
+        )
     return pd.DataFrame(rows)

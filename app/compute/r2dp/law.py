@@ -50,8 +50,23 @@ class GammaPoint:
     theta: float
 
 
-def law_key(family: str, *, lock: bool, epsilon: float, sensitivity: float, k: float, theta: float, a: float,
-            b: float, mu: float, sigma: float, low: float, u0: float, u1: float, p: float) -> LawKey:
+def law_key(
+    family: str,
+    *,
+    lock: bool,
+    epsilon: float,
+    sensitivity: float,
+    k: float,
+    theta: float,
+    a: float,
+    b: float,
+    mu: float,
+    sigma: float,
+    low: float,
+    u0: float,
+    u1: float,
+    p: float,
+) -> LawKey:
     """The scalars that define the sidebar's law (only those that matter, so unrelated sliders keep cache hits)."""
     budget = (epsilon, sensitivity) if lock else (None, None)
     shape: dict[str, tuple] = {
@@ -98,15 +113,18 @@ def describe(law: r2dp.MixingLaw) -> str:
     if isinstance(law, r2dp.Dirac):
         return f"no randomness: u = {number(law.u, 4)} always (plain Laplace with b = {number(1 / law.u, 4)})"
     if isinstance(law, r2dp.TwoPoint):
-        return (f"two-point: u₀ = {number(law.u0, 4)} with probability p₀ = {number(law.p, 4)}, u₁ = "
-                f"{number(law.u1, 4)} with probability {number(1 - law.p, 4)}")
+        return (
+            f"two-point: u₀ = {number(law.u0, 4)} with probability p₀ = {number(law.p, 4)}, u₁ = "
+            f"{number(law.u1, 4)} with probability {number(1 - law.p, 4)}"
+        )
     if isinstance(law, r2dp.Gamma):
         return f"Gamma: shape ν = {number(law.k, 4)}, scale s = {number(law.theta, 4)}"
     if isinstance(law, r2dp.Uniform):
         return f"Uniform: u from uₗ = {number(law.a, 4)} to uₕ = {number(law.b, 4)}"
     if isinstance(law, r2dp.TruncatedNormal):
-        return (f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at "
-                f"ℓ = {number(law.low, 4)}")
+        return (
+            f"truncated normal: μₙ = {number(law.mu, 4)}, σₙ = {number(law.sigma, 4)}, cut at ℓ = {number(law.low, 4)}"
+        )
     assert isinstance(law, r2dp.Combination)  # the only family left
     parts = " + ".join(f"{number(c, 4)}·[{describe(x)}]" for x, c in zip(law.laws, law.coefficients, strict=True))
     return f"sum: {parts}"
@@ -138,8 +156,15 @@ def optimum(epsilon: float, gamma: float, sensitivity: float, family: str) -> Op
     """Algorithm 1 for one family (an id of :data:`app.catalogue.r2dp.FAMILY`): the law used, its U, Laplace's U and
     whether Laplace is optimal."""
     res = r2dp.optimize(epsilon=epsilon, gamma=gamma, sensitivity=sensitivity, family=family)
-    return Optimum(law=res.law, family_law=res.family_law, usefulness=res.usefulness, laplace=res.laplace_usefulness,
-                   laplace_optimal=res.laplace_optimal, ratio=res.ratio, epsilon=res.epsilon)
+    return Optimum(
+        law=res.law,
+        family_law=res.family_law,
+        usefulness=res.usefulness,
+        laplace=res.laplace_usefulness,
+        laplace_optimal=res.laplace_optimal,
+        ratio=res.ratio,
+        epsilon=res.epsilon,
+    )
 
 
 @cached

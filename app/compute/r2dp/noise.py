@@ -38,8 +38,9 @@ def mixing_law(key: LawKey, epsilon: float, sensitivity: float, seed: int, as_sc
         top = max(float(np.quantile(draws, 0.995)), 1.5 * epsilon / sensitivity)
     if isinstance(law, r2dp.Combination):
         counts, edges = np.histogram(draws, bins=80, range=(0.0, top))
-        return pd.DataFrame({"x": (edges[:-1] + edges[1:]) / 2, "density": counts / (draws.size * np.diff(edges)),
-                             "kind": "histogram"})
+        return pd.DataFrame(
+            {"x": (edges[:-1] + edges[1:]) / 2, "density": counts / (draws.size * np.diff(edges)), "kind": "histogram"}
+        )
     x = np.linspace(top / 200, top, 200)
     return pd.DataFrame({"x": x, "density": r2dp.scale_pdf(law, x) if as_scale else law.pdf(x), "kind": "pdf"})
 
@@ -53,8 +54,9 @@ class NoiseView(NamedTuple):
 
 
 @cached
-def noise(key: LawKey, epsilon: float, gamma: float, sensitivity: float, seed: int,
-          samples: int = MC_SAMPLES) -> NoiseView:
+def noise(
+    key: LawKey, epsilon: float, gamma: float, sensitivity: float, seed: int, samples: int = MC_SAMPLES
+) -> NoiseView:
     """Noise densities (R²DP, Laplace(Δq/ε), optimal staircase), a seeded histogram of ``samples`` draws and the
     sampled share within ±γ ("sample 10⁵" sets ``samples`` = :data:`BIG_SAMPLES`).
 
@@ -66,16 +68,24 @@ def noise(key: LawKey, epsilon: float, gamma: float, sensitivity: float, seed: i
     half = min(5.0, max(3 * gamma / sensitivity, 8.0 / epsilon)) * sensitivity
     w = np.linspace(-half, half, 401)
     r_star = r2dp.staircase_optimal_r(epsilon, gamma=gamma, sensitivity=sensitivity)
-    dens = pd.DataFrame({
-        "w": w,
-        "r2dp": r2dp.noise_density(w, law),
-        "laplace": r2dp.noise_density(w, r2dp.Dirac(epsilon / sensitivity)),
-        "staircase": r2dp.staircase_density(w, epsilon, sensitivity=sensitivity, r=r_star),
-    })
+    dens = pd.DataFrame(
+        {
+            "w": w,
+            "r2dp": r2dp.noise_density(w, law),
+            "laplace": r2dp.noise_density(w, r2dp.Dirac(epsilon / sensitivity)),
+            "staircase": r2dp.staircase_density(w, epsilon, sensitivity=sensitivity, r=r_star),
+        }
+    )
     draws = r2dp.sample_noise(samples, law, np.random.default_rng(seed))
     counts, edges = np.histogram(draws, bins=100, range=(-half, half))
-    hist = pd.DataFrame({"bin_left": edges[:-1], "bin_right": edges[1:], "count": counts,
-                         "empirical_density": counts / (draws.size * np.diff(edges))})
+    hist = pd.DataFrame(
+        {
+            "bin_left": edges[:-1],
+            "bin_right": edges[1:],
+            "count": counts,
+            "empirical_density": counts / (draws.size * np.diff(edges)),
+        }
+    )
     return NoiseView(dens, hist, float(np.mean(np.abs(draws) <= gamma)))
 
 
@@ -84,11 +94,13 @@ def loss_profile(key: LawKey, epsilon: float, sensitivity: float) -> pd.DataFram
     """Privacy-loss profile L(y) = ln f(y) − ln f(y − Δq) of the law and of Laplace at ε (Thm 3.2, Cor. 3.3)."""
     law = make_law(key)
     y = np.linspace(-3 * sensitivity, 4 * sensitivity, 351)
-    return pd.DataFrame({
-        "y": y,
-        "r2dp": r2dp.privacy_loss(y, law, sensitivity=sensitivity),
-        "laplace": r2dp.privacy_loss(y, r2dp.Dirac(epsilon / sensitivity), sensitivity=sensitivity),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "r2dp": r2dp.privacy_loss(y, law, sensitivity=sensitivity),
+            "laplace": r2dp.privacy_loss(y, r2dp.Dirac(epsilon / sensitivity), sensitivity=sensitivity),
+        }
+    )
 
 
 @cached
@@ -99,5 +111,6 @@ def mgf_view(key: LawKey, gamma: float, sensitivity: float) -> pd.DataFrame:
     with np.errstate(over="ignore"):
         m = np.asarray(law.mgf(t), dtype=float)
         mp = np.asarray(law.mgf_prime(t), dtype=float)
-    return pd.DataFrame({"t": t, "M": np.where(np.isfinite(m), m, np.nan),
-                         "M_prime": np.where(np.isfinite(mp), mp, np.nan)})
+    return pd.DataFrame(
+        {"t": t, "M": np.where(np.isfinite(m), m, np.nan), "M_prime": np.where(np.isfinite(mp), mp, np.nan)}
+    )

@@ -36,15 +36,22 @@ def usefulness_vs_epsilon(g: float) -> pd.DataFrame:
     Δq = 1 and γ = g = γ/Δq (scale invariance). Long form: epsilon, family, usefulness, ratio (to Laplace). The
     optima go through :func:`optimum`, so they are shared with the γ curve and the family table.
     """
-    opt = pd.DataFrame([(e, fam, *_curve_point(e, g, fam)) for e in CURVE_EPSILONS for fam in CURVE_FAMILIES],
-                       columns=["epsilon", "family", "usefulness", "ratio"])
+    opt = pd.DataFrame(
+        [(e, fam, *_curve_point(e, g, fam)) for e in CURVE_EPSILONS for fam in CURVE_FAMILIES],
+        columns=["epsilon", "family", "usefulness", "ratio"],
+    )
     eps = np.geomspace(0.1, 20.0, 120)
     lap = r2dp.laplace_usefulness(eps, gamma=g)
-    fine = pd.concat([
-        pd.DataFrame({"epsilon": eps, "family": "laplace", "usefulness": lap, "ratio": 1.0}),
-        pd.DataFrame({"epsilon": eps, "family": "staircase", "usefulness": r2dp.staircase_usefulness(eps, gamma=g)}),
-        pd.DataFrame({"epsilon": eps, "family": "cap", "usefulness": r2dp.universal_cap(eps, gamma=g)}),
-    ], ignore_index=True)
+    fine = pd.concat(
+        [
+            pd.DataFrame({"epsilon": eps, "family": "laplace", "usefulness": lap, "ratio": 1.0}),
+            pd.DataFrame(
+                {"epsilon": eps, "family": "staircase", "usefulness": r2dp.staircase_usefulness(eps, gamma=g)}
+            ),
+            pd.DataFrame({"epsilon": eps, "family": "cap", "usefulness": r2dp.universal_cap(eps, gamma=g)}),
+        ],
+        ignore_index=True,
+    )
     fine["ratio"] = fine["usefulness"] / np.tile(lap, 3)
     return pd.concat([fine, opt], ignore_index=True)
 
@@ -77,16 +84,25 @@ def usefulness_vs_g_frame(epsilon: float) -> pd.DataFrame:
     """U against g = γ/Δq ∈ (0, 3] at fixed ε (Δq = 1). Long form: g, family, usefulness, ratio.
 
     Algorithm 1 for every family at 11 γ (seconds on a new ε): the page runs it as a background job."""
-    opt = pd.DataFrame([(g, fam, *_curve_point(epsilon, g, fam)) for g in CURVE_GS for fam in CURVE_FAMILIES
-                        if fam != "combo" or g in COMBO_CURVE_GS],
-                       columns=["g", "family", "usefulness", "ratio"])
+    opt = pd.DataFrame(
+        [
+            (g, fam, *_curve_point(epsilon, g, fam))
+            for g in CURVE_GS
+            for fam in CURVE_FAMILIES
+            if fam != "combo" or g in COMBO_CURVE_GS
+        ],
+        columns=["g", "family", "usefulness", "ratio"],
+    )
     gs = np.linspace(0.005, 3.0, 300)
     lap = np.array([r2dp.laplace_usefulness(epsilon, gamma=x) for x in gs])
     stair = np.array([r2dp.staircase_usefulness(epsilon, gamma=x) for x in gs])
-    fine = pd.concat([
-        pd.DataFrame({"g": gs, "family": "laplace", "usefulness": lap, "ratio": 1.0}),
-        pd.DataFrame({"g": gs, "family": "staircase", "usefulness": stair, "ratio": stair / lap}),
-    ], ignore_index=True)
+    fine = pd.concat(
+        [
+            pd.DataFrame({"g": gs, "family": "laplace", "usefulness": lap, "ratio": 1.0}),
+            pd.DataFrame({"g": gs, "family": "staircase", "usefulness": stair, "ratio": stair / lap}),
+        ],
+        ignore_index=True,
+    )
     return pd.concat([fine, opt], ignore_index=True)
 
 
@@ -96,8 +112,7 @@ COMBO_MAP_EPSILONS = (0.5, 1.0, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 20.0)
 COMBO_MAP_GS = (0.01, 0.05, 0.1, 0.3, 0.75, 1.5)
 
 
-@cached(show_spinner="Computing the region of improvement (one optimisation per cell; "
-               "Gamma + TN ≈ 0.15 s a cell) …")
+@cached(show_spinner="Computing the region of improvement (one optimisation per cell; Gamma + TN ≈ 0.15 s a cell) …")
 def improvement(family: str) -> pd.DataFrame:
     """Ratio U*_family / U_Lap over (ε, γ/Δq) (the paper's missing Fig. 10), with the local threshold 2/(1 − g).
 

@@ -52,8 +52,11 @@ def bernoulli(u0: float, u1: float, p: float, sensitivity: float) -> PaperVsExac
     x = np.linspace(-3 * sensitivity, 4 * sensitivity, 1401)
     shifts = np.linspace(sensitivity / 40, sensitivity, 40)
     brute = max(float(np.max(r2dp.privacy_loss(x, law, sensitivity=s))) for s in shifts)
-    return PaperVsExact(as_printed=r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
-                        exact=r2dp.epsilon(law, sensitivity=sensitivity), brute_force=brute)
+    return PaperVsExact(
+        as_printed=r2dp.epsilon(law, sensitivity=sensitivity, variant="as_printed"),
+        exact=r2dp.epsilon(law, sensitivity=sensitivity),
+        brute_force=brute,
+    )
 
 
 HEADLINE_FAMILIES = ("gamma", "uniform", "truncnorm", "two_point")
@@ -65,8 +68,7 @@ def headline_points() -> pd.DataFrame:
     rows = []
     for fam in HEADLINE_FAMILIES:
         res = optimum(10.0, 0.05, 1.0, fam)
-        rows.append({"mechanism": FAMILY[fam].table, "U": res.usefulness, "U_laplace": res.laplace,
-                     "ratio": res.ratio})
+        rows.append({"mechanism": FAMILY[fam].table, "U": res.usefulness, "U_laplace": res.laplace, "ratio": res.ratio})
     st_u = float(r2dp.staircase_usefulness(10.0, gamma=0.05))
     lap = rows[0]["U_laplace"]
     rows.append({"mechanism": "optimal staircase (not R²DP)", "U": st_u, "U_laplace": lap, "ratio": st_u / lap})
@@ -91,24 +93,36 @@ def headline_range() -> HeadlineRange:
     table = df.pivot(index="epsilon", columns="g", values="ratio").round(3)
     table.index = [f"ε = {number(e)}" for e in table.index]
     table.columns = [f"γ = {number(g)}" for g in table.columns]
-    return HeadlineRange(low=float(df["ratio"].min()), high=float(best["ratio"]), high_epsilon=float(best["epsilon"]),
-                         high_gamma=float(best["g"]), table=table)
+    return HeadlineRange(
+        low=float(df["ratio"].min()),
+        high=float(best["ratio"]),
+        high_epsilon=float(best["epsilon"]),
+        high_gamma=float(best["g"]),
+        table=table,
+    )
 
 
 def headline_percentages(df: pd.DataFrame) -> HeadlinePercentages:
     """The paper's two headline numbers from :func:`headline_points`: Uniform as % of Laplace, Gamma's gain in %."""
     rows = df.set_index("mechanism")
     uniform, gamma = rows.loc[FAMILY["uniform"].table], rows.loc[FAMILY["gamma"].table]
-    return HeadlinePercentages(uniform_of_laplace=100 * uniform["ratio"], gamma_improvement=100 * (gamma["ratio"] - 1),
-                               laplace=gamma["U_laplace"])
+    return HeadlinePercentages(
+        uniform_of_laplace=100 * uniform["ratio"],
+        gamma_improvement=100 * (gamma["ratio"] - 1),
+        laplace=gamma["U_laplace"],
+    )
 
 
 @cached
 def lemma() -> LemmaCheck:
     """Lemma 4.10 as printed and exact ."""
     exact, printed = r2dp.lemma_4_10(), r2dp.lemma_4_10(variant="as_printed")
-    return LemmaCheck(eps_printed=printed.epsilon, eps_exact=exact.epsilon, lnM_printed=printed.log_mgf_at_sensitivity,
-                      lnM_exact=exact.log_mgf_at_sensitivity)
+    return LemmaCheck(
+        eps_printed=printed.epsilon,
+        eps_exact=exact.epsilon,
+        lnM_printed=printed.log_mgf_at_sensitivity,
+        lnM_exact=exact.log_mgf_at_sensitivity,
+    )
 
 
 BERNOULLI_TABLE = ((1.0, 2.0, 0.5), (0.2, 0.8, 0.5), (0.5, 5.0, 0.9))
@@ -120,9 +134,17 @@ def bernoulli_table() -> pd.DataFrame:
     rows = []
     for u0, u1, p in BERNOULLI_TABLE:
         b = bernoulli(u0, u1, p, 1.0)
-        rows.append({"u0": u0, "u1": u1, "p": p, "Thm 4.4 as printed": round(b.as_printed, 6),
-                     "exact (Cor. 3.3)": round(b.exact, 6), "brute-force sup": round(b.brute_force, 6),
-                     "paper under-states ε": b.exact > b.as_printed})
+        rows.append(
+            {
+                "u0": u0,
+                "u1": u1,
+                "p": p,
+                "Thm 4.4 as printed": round(b.as_printed, 6),
+                "exact (Cor. 3.3)": round(b.exact, 6),
+                "brute-force sup": round(b.brute_force, 6),
+                "paper under-states ε": b.exact > b.as_printed,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -153,17 +175,20 @@ def fig4() -> pd.DataFrame:
     best = r2dp.improvement_map(np.array(FIG4_EPSILONS), np.array(FIG4_GS), family="two_point")
     df["global_ratio"] = best["ratio"].to_numpy()
     eps, g = df["epsilon"].to_numpy(), df["g"].to_numpy()
-    df["cap_ratio"] = [float(r2dp.universal_cap(e, gamma=gg) / r2dp.laplace_usefulness(e, gamma=gg))
-                       for e, gg in zip(eps, g, strict=True)]
+    df["cap_ratio"] = [
+        float(r2dp.universal_cap(e, gamma=gg) / r2dp.laplace_usefulness(e, gamma=gg))
+        for e, gg in zip(eps, g, strict=True)
+    ]
     df["cap_ratio_small_g"] = r2dp.universal_cap(eps, gamma=1e-9) / r2dp.laplace_usefulness(eps, gamma=1e-9)
     return df
 
 
 def laplace_thm22(epsilon: float, gamma: float, sensitivity: float) -> PaperVsExact:
     """Thm 2.2: Laplace usefulness corrected vs the appendix's sign error (a sign error in the proof of Thm 4.2)."""
-    return PaperVsExact(exact=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
-                        as_printed=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity,
-                                                                 variant="as_printed")))
+    return PaperVsExact(
+        exact=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity)),
+        as_printed=float(r2dp.laplace_usefulness(epsilon, gamma=gamma, sensitivity=sensitivity, variant="as_printed")),
+    )
 
 
 FIG5_EPSILONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)

@@ -29,15 +29,19 @@ def metrics_table(key: LawKey, epsilon: float, gamma: float, sensitivity: float)
     rows = []
     for name, law in laws.items():
         exact_entropy, printed_entropy = r2dp.entropy_both(law)
-        rows.append({
-            "mechanism": name,
-            "exact ε": _fmt(r2dp.epsilon(law, sensitivity=sensitivity)),
-            "U(γ)": f"{float(r2dp.usefulness(law, gamma=gamma)):.4f}",
-            "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)), "RMS (ℓ2, corrected)": _fmt(r2dp.rms_noise(law)),
-            "RMS as printed": _fmt(r2dp.rms_noise(law, variant="as_printed")),
-            "entropy (corrected)": _fmt(exact_entropy), "entropy as printed": _fmt(printed_entropy),
-            "ln M(Δq)": _fmt(r2dp.necessary_condition(law, sensitivity=sensitivity)),
-        })
+        rows.append(
+            {
+                "mechanism": name,
+                "exact ε": _fmt(r2dp.epsilon(law, sensitivity=sensitivity)),
+                "U(γ)": f"{float(r2dp.usefulness(law, gamma=gamma)):.4f}",
+                "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)),
+                "RMS (ℓ2, corrected)": _fmt(r2dp.rms_noise(law)),
+                "RMS as printed": _fmt(r2dp.rms_noise(law, variant="as_printed")),
+                "entropy (corrected)": _fmt(exact_entropy),
+                "entropy as printed": _fmt(printed_entropy),
+                "ln M(Δq)": _fmt(r2dp.necessary_condition(law, sensitivity=sensitivity)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -59,13 +63,30 @@ def family_optima(epsilon: float, gamma: float, sensitivity: float) -> pd.DataFr
     for fam in TABLE_FAMILIES:
         res = optimum.__wrapped__(epsilon, gamma, sensitivity, fam)
         rows.append((FAMILY[fam].table, fam, res.usefulness, res.ratio, not res.laplace_optimal, res.law))
-    out = pd.DataFrame([{
-        "mechanism": label, "family": fam, "U(γ)": u, "ratio to Laplace": ratio, "beats Laplace": beats,
-        "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)), "RMS (ℓ2)": _fmt(r2dp.rms_noise(law)),
-        "optimal law": describe(law),
-    } for label, fam, u, ratio, beats, law in rows])
+    out = pd.DataFrame(
+        [
+            {
+                "mechanism": label,
+                "family": fam,
+                "U(γ)": u,
+                "ratio to Laplace": ratio,
+                "beats Laplace": beats,
+                "E|W| (ℓ1)": _fmt(r2dp.mean_abs_noise(law)),
+                "RMS (ℓ2)": _fmt(r2dp.rms_noise(law)),
+                "optimal law": describe(law),
+            }
+            for label, fam, u, ratio, beats, law in rows
+        ]
+    )
     stair = staircase.__wrapped__(epsilon, gamma, sensitivity)
-    staircase_row = {"mechanism": "optimal staircase (not R²DP)", "family": "staircase", "U(γ)": stair,
-                     "ratio to Laplace": stair / lap, "beats Laplace": stair > lap * (1 + 1e-12), "E|W| (ℓ1)": "",
-                     "RMS (ℓ2)": "", "optimal law": "staircase noise, r* = frac(γ/Δ)"}
+    staircase_row = {
+        "mechanism": "optimal staircase (not R²DP)",
+        "family": "staircase",
+        "U(γ)": stair,
+        "ratio to Laplace": stair / lap,
+        "beats Laplace": stair > lap * (1 + 1e-12),
+        "E|W| (ℓ1)": "",
+        "RMS (ℓ2)": "",
+        "optimal law": "staircase noise, r* = frac(γ/Δ)",
+    }
     return pd.concat([out, pd.DataFrame([staircase_row])], ignore_index=True)

@@ -17,9 +17,18 @@ from app.notation import number
 from dpcore import svt
 
 __all__ = [
-    "Acceptance", "Comparison", "Summary", "acceptance_at", "comparison", "rop_vs_alpha", "rop_vs_epsilon",
-    "rop_vs_k", "success_curve", "summary",
+    "Acceptance",
+    "Comparison",
+    "Summary",
+    "acceptance_at",
+    "comparison",
+    "rop_vs_alpha",
+    "rop_vs_epsilon",
+    "rop_vs_k",
+    "success_curve",
+    "summary",
 ]
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -71,9 +80,7 @@ class Comparison(NamedTuple):
 
 
 @cached
-def comparison(
-    epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool
-) -> Comparison:
+def comparison(epsilon: float, c: int, k: int, alpha: float, noise: str, monotonic: bool) -> Comparison:
     """Panel 4: density of Z = v − ρ (closed form for SVT-Exp, FFT framework otherwise) and P[⊤ | q − T = d]
     for r ∈ {0, E[v], r^op} at d ∈ {−θ, 0, θ, 3θ}."""
     sp = calibration(epsilon, c, noise, monotonic)
@@ -84,9 +91,7 @@ def comparison(
     if noise == "exponential":
         dens = svt.comparison_pdf(z, threshold_scale=b, query_scale=th)
     else:
-        disc = svt.discretise_comparison(
-            b, th, n_bins=2001, query_noise=noise, threshold_noise=sp.threshold_noise
-        )
+        disc = svt.discretise_comparison(b, th, n_bins=2001, query_noise=noise, threshold_noise=sp.threshold_noise)
         dens = np.interp(z, disc.z, disc.pmf / disc.width)
     df = pd.DataFrame({"z": z, "density": dens})
     d = np.array([-th, 0.0, th, 3 * th])

@@ -106,8 +106,18 @@ def experiment(
     :mod:`app.background`, which keeps the finished tables; :func:`experiment_seconds` estimates its cost first."""
     out = [
         _experiment_method(
-            m, data, float(threshold), int(c), tuple(epsilons), tuple(traverses), bool(append), bool(resample),
-            bool(monotonic), float(alpha), int(n_runs), int(seed),
+            m,
+            data,
+            float(threshold),
+            int(c),
+            tuple(epsilons),
+            tuple(traverses),
+            bool(append),
+            bool(resample),
+            bool(monotonic),
+            float(alpha),
+            int(n_runs),
+            int(seed),
         )
         for m in svt.METHODS
     ]
@@ -115,14 +125,22 @@ def experiment(
 
 
 def explore_experiment(
-    data: str, threshold: float, c: int, epsilon: float, traverses: int, append: bool, resample: bool,
-    monotonic: bool, n_runs: int, seed: int,
+    data: str,
+    threshold: float,
+    c: int,
+    epsilon: float,
+    traverses: int,
+    append: bool,
+    resample: bool,
+    monotonic: bool,
+    n_runs: int,
+    seed: int,
 ) -> ExperimentTables:
     """Panel 10: (a) every method against ε at the chosen traverses, (b) against traverses 1, 2, 5, 10 at ε."""
-    by_eps = experiment(data, threshold, c, EXPERIMENT_EPSILONS, (traverses,), append, resample, monotonic,
-                        0.0, n_runs, seed)
-    by_trav = experiment(data, threshold, c, (epsilon,), TRAVERSE_GRID, True, resample, monotonic, 0.0, n_runs,
-                         seed)
+    by_eps = experiment(
+        data, threshold, c, EXPERIMENT_EPSILONS, (traverses,), append, resample, monotonic, 0.0, n_runs, seed
+    )
+    by_trav = experiment(data, threshold, c, (epsilon,), TRAVERSE_GRID, True, resample, monotonic, 0.0, n_runs, seed)
     return ExperimentTables(by_eps, by_trav)
 
 

@@ -25,9 +25,7 @@ _GAUSS_DELTA = 1e-5  # δ of SVT-Gau in the analytic panels (not stated in the p
 # Small immutable values asked for many times per new setting (a curve of r^op over k, α or ε) are shared, not
 # copied: a copy of each hit would cost more than computing r^op (bench/results-where-time-goes.md).
 @cached_resource(max_entries=4096)
-def calibration(
-    epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None
-) -> svt.BudgetSplit:
+def calibration(epsilon: float, c: int, noise: str, monotonic: bool, w: float | None = None) -> svt.BudgetSplit:
     """Budget split and noise scales of one method (Tables 4 and 6); ``w`` overrides the optimal split."""
     return svt.split_budget(epsilon, c=c, noise=noise, monotonic=monotonic, w=w, delta=_GAUSS_DELTA)
 
@@ -89,6 +87,7 @@ def _eq8(sp: svt.BudgetSplit, r, k: int, alpha):
         alpha=alpha,
         **_noise(sp),
     )
+
 
 def _acceptance(sp: svt.BudgetSplit, d, r: float) -> np.ndarray:
     """P[⊤ | q − T = d] = P[Z ≥ r − d]; Gumbel through the FFT framework's Γ̄."""

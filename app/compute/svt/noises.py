@@ -16,9 +16,17 @@ from app.compute.svt.method import _GAUSS_DELTA, NOISES, calibration
 from dpcore import svt
 
 __all__ = [
-    "LossLimits", "LossProfiles", "NoiseZoo", "SplitTables", "budget_split", "loss_profiles", "manual_split",
-    "noise_zoo", "variance_curves",
+    "LossLimits",
+    "LossProfiles",
+    "NoiseZoo",
+    "SplitTables",
+    "budget_split",
+    "loss_profiles",
+    "manual_split",
+    "noise_zoo",
+    "variance_curves",
 ]
+
 
 def _pdf(noise: str, scale: float, x: np.ndarray) -> np.ndarray:
     dist = {
@@ -53,9 +61,7 @@ def noise_zoo(epsilon: float, c: int, noise: str, monotonic: bool) -> NoiseZoo:
             }
         )
     ]
-    frames += [
-        pd.DataFrame({"x": x, "curve": n, "density": _pdf(n, splits[n].query_scale, x)}) for n in NOISES
-    ]
+    frames += [pd.DataFrame({"x": x, "curve": n, "density": _pdf(n, splits[n].query_scale, x)}) for n in NOISES]
     var = {"exponential": 1.0, "laplace": 2.0, "gumbel": math.pi**2 / 6, "gaussian": 1.0}
     table = pd.DataFrame(
         [
@@ -109,8 +115,7 @@ def variance_curves(c: int, monotonic: bool) -> pd.DataFrame:
     rows = []
     for n in NOISES:
         v = [
-            svt.split_budget(1.0, c=c, noise=n, monotonic=monotonic, w=float(x), delta=_GAUSS_DELTA).variance
-            for x in w
+            svt.split_budget(1.0, c=c, noise=n, monotonic=monotonic, w=float(x), delta=_GAUSS_DELTA).variance for x in w
         ]
         rows.append(pd.DataFrame({"w": w, "noise": n, "V_eps2": v}))
     return pd.concat(rows, ignore_index=True)
@@ -142,11 +147,13 @@ def manual_split(epsilon: float, c: int, monotonic: bool, w: float) -> pd.DataFr
 def _long_frame(xname: str, x: np.ndarray, losses: dict[str, np.ndarray]) -> pd.DataFrame:
     """Long form (x, noise, loss) of one curve per noise on a shared grid, built column-wise (a concat of
     per-noise frames costs more)."""
-    return pd.DataFrame({
-        xname: np.tile(x, len(losses)),
-        "noise": np.repeat(np.array(list(losses), dtype=object), len(x)),
-        "loss": np.concatenate([np.asarray(v, dtype=float) for v in losses.values()]),
-    })
+    return pd.DataFrame(
+        {
+            xname: np.tile(x, len(losses)),
+            "noise": np.repeat(np.array(list(losses), dtype=object), len(x)),
+            "loss": np.concatenate([np.asarray(v, dtype=float) for v in losses.values()]),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -173,9 +180,7 @@ def loss_profiles(epsilon: float, c: int, monotonic: bool) -> LossProfiles:
     shift = 1.0 if monotonic else 2.0
     th = sp.query_scale
     x = np.linspace(-4 * th, 8 * th, 361)
-    q = _long_frame(
-        "x", x, {n: svt.query_loss_profile(x, noise=n, scale=th, shift=shift) for n in NOISES}
-    )
+    q = _long_frame("x", x, {n: svt.query_loss_profile(x, noise=n, scale=th, shift=shift) for n in NOISES})
     b = sp.threshold_scale
     u = np.linspace(-6 * b, 6 * b, 361)
     t = _long_frame(

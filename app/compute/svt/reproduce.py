@@ -58,9 +58,7 @@ __all__ = [
 def fig3() -> pd.DataFrame:
     """Fig. 3 at the paper's settings: k = 50, ε = 1, c = 1, ε₁ = ε₂ (b = 2, θ = 4), δ = 1e-5 for SVT-Gau."""
     splits = {n: svt.split_budget(1.0, c=1, noise=n, w=1.0, delta=_GAUSS_DELTA) for n in NOISES}
-    return _alpha_beta(
-        splits, 50, np.array([0, 2.5, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 50, 60], float)
-    )
+    return _alpha_beta(splits, 50, np.array([0, 2.5, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 50, 60], float))
 
 
 #: Fig. 3 reference values from an independent computation (Eq. 8 β at α = 0, 10, 20, 30).
@@ -84,10 +82,7 @@ def fig4(c: int = 50) -> pd.DataFrame:
                 {
                     "epsilon": eps,
                     "noise": n,
-                    "V": [
-                        svt.split_budget(float(e), c=c, noise=n, delta=_GAUSS_DELTA).variance_optimal
-                        for e in eps
-                    ],
+                    "V": [svt.split_budget(float(e), c=c, noise=n, delta=_GAUSS_DELTA).variance_optimal for e in eps],
                 }
             )
             for n in NOISES
@@ -97,9 +92,7 @@ def fig4(c: int = 50) -> pd.DataFrame:
 
 
 def _fig5_split(e: float) -> svt.BudgetSplit:
-    return svt.split_budget(
-        e, c=1, monotonic=True
-    )  # captions' Lap(1/ε₁), Exp(1/ε₂): monotonic, c = 1
+    return svt.split_budget(e, c=1, monotonic=True)  # captions' Lap(1/ε₁), Exp(1/ε₂): monotonic, c = 1
 
 
 @dataclass(frozen=True)
@@ -129,9 +122,7 @@ def fig5() -> Fig5:
         out = []
         for v in values:
             s = _fig5_split(eps_of(v))
-            kw = dict(
-                k=k_of(v), alpha=alpha_of(v), threshold_scale=s.threshold_scale, query_scale=s.query_scale
-            )
+            kw = dict(k=k_of(v), alpha=alpha_of(v), threshold_scale=s.threshold_scale, query_scale=s.query_scale)
             corr = svt.correction_term(s.threshold_scale, s.query_scale, k=kw["k"], alpha=kw["alpha"])
             r = np.linspace(-3 * s.query_scale, 9 * s.query_scale, 301)
             out.append(
@@ -185,8 +176,9 @@ def fig9() -> Fig9Curves:
     exact = svt.success_probability(r, k=10, threshold_scale=b, query_scale=th)
     ana = svt.correction_term(b, th, k=10).r
     numr = svt.correction_term(b, th, k=10, method="numeric").r
-    return Fig9Curves(pd.DataFrame({"r": r, "analytic": exact, "numeric": num}),
-                      Fig9(b=b, scale=th, r_op=ana, r_op_numeric=numr))
+    return Fig9Curves(
+        pd.DataFrame({"r": r, "analytic": exact, "numeric": num}), Fig9(b=b, scale=th, r_op=ana, r_op_numeric=numr)
+    )
 
 
 @cached(max_entries=8)
@@ -276,8 +268,18 @@ def fig16(n_runs: int = 20, seed: int = 0) -> pd.DataFrame:
     ds = dataset("binary")
     out = [
         _experiment_method(
-            "SVT-Exp (optimal)", "binary", float(ds.threshold), int(ds.c), FIG16_EPSILONS, (FIG16_TRAVERSES,), True,
-            False, False, a, int(n_runs), int(seed),
+            "SVT-Exp (optimal)",
+            "binary",
+            float(ds.threshold),
+            int(ds.c),
+            FIG16_EPSILONS,
+            (FIG16_TRAVERSES,),
+            True,
+            False,
+            False,
+            a,
+            int(n_runs),
+            int(seed),
         ).assign(alpha=a)
         for a in FIG16_ALPHAS
     ]

@@ -14,10 +14,19 @@ from app.compute.svt.method import _GAUSS_DELTA, _correction_r, calibration
 from dpcore import data as dpdata
 from dpcore import svt
 
-__all__ = ["LIVE_MAX_ITEMS", "Appending", "AppendingGap", "LiveRun", "LiveTrace", "appending", "live_queue_size",
-           "live_run"]
+__all__ = [
+    "LIVE_MAX_ITEMS",
+    "Appending",
+    "AppendingGap",
+    "LiveRun",
+    "LiveTrace",
+    "appending",
+    "live_queue_size",
+    "live_run",
+]
 
 LIVE_MAX_ITEMS = 500
+
 
 def live_queue_size(c: int, k: int) -> int:
     """Items in the live-run queue: c·k (so k = ⌊n/c⌋ as in the paper), at least 20, at most 500."""
@@ -123,9 +132,7 @@ class Appending(NamedTuple):
 
 
 @cached
-def appending(
-    epsilon: float, c: int, k: int, alpha: float, monotonic: bool, traverses: int
-) -> Appending:
+def appending(epsilon: float, c: int, k: int, alpha: float, monotonic: bool, traverses: int) -> Appending:
     """Panel 9 (§4.4): P[selected within t passes] vs d = q − T, t ∈ {1, 2, 5, 10, slider}:
     exact shared ρ, fresh-ρ 1 − (1 − p)^t and the paper's t·p; and the worst gap of t·p at the slider's t."""
     sp = calibration(epsilon, c, "exponential", monotonic)
@@ -146,10 +153,13 @@ def appending(
     else:
         i = int(reach[0]) if reach.size else int(np.argmax((at["as_printed"] - at["shared"]).to_numpy()))
     row = at.iloc[i]
-    return Appending(df, AppendingGap(
-        d=float(row["d"]),
-        paper=float(row["as_printed"]),
-        exact=float(row["shared"]),
-        independent=float(row["independent"]),
-        r=r,
-    ))
+    return Appending(
+        df,
+        AppendingGap(
+            d=float(row["d"]),
+            paper=float(row["as_printed"]),
+            exact=float(row["shared"]),
+            independent=float(row["independent"]),
+            r=r,
+        ),
+    )

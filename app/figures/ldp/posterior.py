@@ -147,7 +147,7 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
             "name": "realized loss of the pattern",
             "customdata": np.column_stack([df["pattern"], [number(v, 3) for v in df["probability"]]]),
             "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}"
-                             "<extra></extra>",
+            "<extra></extra>",
             "marker": {"color": colors, "line": {"width": 0}},
         },
         {  # carries the colour bar of the bars' probabilities (one invisible point on the first bar)

@@ -28,10 +28,19 @@ def idea(df: pd.DataFrame, *, budget: float | None, ratio: bool) -> go.Figure:
     """What k answers actually revealed (ℓ after each answer) against what basic composition charges (j·ε); the
     budget ε_G as a dashed line (none when ``budget`` is None: the first course has no budget yet)."""
     traces = [
-        _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
-              name="charged by adding up ε (basic composition)", color=BASIC, dash="dot"),
-        _step(np.r_[0, df["answers"]], np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
-              name="actually revealed: realized loss ℓ", color=BAYES),
+        _step(
+            np.r_[0, df["answers"]],
+            np.r_[1.0 if ratio else 0.0, df[_col("basic", ratio)]],
+            name="charged by adding up ε (basic composition)",
+            color=BASIC,
+            dash="dot",
+        ),
+        _step(
+            np.r_[0, df["answers"]],
+            np.r_[1.0 if ratio else 0.0, df[_col("realized", ratio)]],
+            name="actually revealed: realized loss ℓ",
+            color=BAYES,
+        ),
     ]
     marks = []
     if budget is not None:
@@ -99,9 +108,7 @@ def accepted_hist(df: pd.DataFrame, *, basic: int) -> go.Figure:
     traces = []
     for m, (name, c) in names.items():
         part = df[df["method"] == m]
-        traces.append(
-            {"type": "bar", "x": part["accepted"], "y": part["runs"], "name": name, "marker": {"color": c}}
-        )
+        traces.append({"type": "bar", "x": part["accepted"], "y": part["runs"], "name": name, "marker": {"color": c}})
     return figure(
         traces,
         title="How many queries get answered? (greedy analyst, seeded runs)",
@@ -118,15 +125,17 @@ def rr_curve(df: pd.DataFrame, *, budget: float) -> go.Figure:
     mc = df.dropna(subset=["mc_mean"])
     traces = [line(df["budget"], df["closed_form"], name="Bayesian filter, closed form", color=BAYES)]
     if len(mc):  # Monte-Carlo points only when the page's "simulate" toggle is on
-        traces.append({
-            "type": "scatter",
-            "mode": "markers",
-            "x": mc["budget"],
-            "y": mc["mc_mean"],
-            "name": "Monte Carlo mean ± 2 SE",
-            "error_y": {"type": "data", "array": 2 * mc["mc_se"], "visible": True},
-            "marker": {"color": "black", "size": 8},
-        })
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "x": mc["budget"],
+                "y": mc["mc_mean"],
+                "name": "Monte Carlo mean ± 2 SE",
+                "error_y": {"type": "data", "array": 2 * mc["mc_se"], "visible": True},
+                "marker": {"color": "black", "size": 8},
+            }
+        )
     traces.append(_step(df["budget"], df["basic"], name="basic composition ⌊ε_G/ε⌋", color=BASIC, dash="dot"))
     lo, hi = float(df["budget"].min()), float(df["budget"].max())
     marks = [vline(budget, f"ε_G = {number(budget)}", position="top")] if lo <= budget <= hi else []

@@ -82,8 +82,13 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
     basic composition's k·ε."""
     traces = []
     for i, (_run, part) in enumerate(df.groupby("run")):
-        tr = _step(np.r_[0, part["accepted"]], np.r_[0.0, part["loss"]], name="realized loss, one run per line",
-                   color=BAYES, width=1.2)
+        tr = _step(
+            np.r_[0, part["accepted"]],
+            np.r_[0.0, part["loss"]],
+            name="realized loss, one run per line",
+            color=BAYES,
+            width=1.2,
+        )
         tr["showlegend"] = i == 0
         tr["legendgroup"] = "runs"
         tr["opacity"] = 0.7

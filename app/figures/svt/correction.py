@@ -20,8 +20,7 @@ def comparison(df: pd.DataFrame, *, mean: float, r_op: float, r: float, d: float
         vline(0.0, "0"),
         vline(mean, "mean", position="top"),
         vline(r_op, "r^op"),
-        vband(r - d, max(float(df["z"].max()), r - d),
-              f"P[yes] for a count at τ + {number(d)} (r = {number(r, 4)})"),
+        vband(r - d, max(float(df["z"].max()), r - d), f"P[yes] for a count at τ + {number(d)} (r = {number(r, 4)})"),
     ]
     fig = figure(
         [line(df["z"], df["density"], name="density of Z = v − ρ", color=NOISE_COLORS["exponential"])],

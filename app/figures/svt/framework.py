@@ -35,9 +35,7 @@ def numeric_accuracy(df: pd.DataFrame) -> go.Figure:
             color="#009E73",
             mode="lines+markers",
         ),
-        line(
-            df["n_bins"], df["rms_error_p"], name="RMS error of p̄(r)", color="#CC79A7", mode="lines+markers"
-        ),
+        line(df["n_bins"], df["rms_error_p"], name="RMS error of p̄(r)", color="#CC79A7", mode="lines+markers"),
         line(
             df["n_bins"],
             df["runtime_ms"],

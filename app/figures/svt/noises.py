@@ -17,8 +17,15 @@ def noise_zoo(df: pd.DataFrame, *, selected: str) -> go.Figure:
     for curve, part in df.groupby("curve", sort=False):
         if curve.startswith("threshold"):
             family = curve.rpartition("~")[2].strip()
-            traces.append(line(part["x"], part["density"], name=f"threshold ρ ~ {NOISE_LABELS.get(family, family)}",
-                               color=_GREY, dash="dash"))
+            traces.append(
+                line(
+                    part["x"],
+                    part["density"],
+                    name=f"threshold ρ ~ {NOISE_LABELS.get(family, family)}",
+                    color=_GREY,
+                    dash="dash",
+                )
+            )
         else:
             traces.append(
                 line(
@@ -150,6 +157,5 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
         y_range=(-2.5 * epsilon1, 2.5 * epsilon1),
         height=430,
         **_BELOW,
-        marks=[hline(epsilon1, f"ε₁ = {number(epsilon1, 3)}", side="right"),
-               hline(-epsilon1, "−ε₁", side="right")],
+        marks=[hline(epsilon1, f"ε₁ = {number(epsilon1, 3)}", side="right"), hline(-epsilon1, "−ε₁", side="right")],
     )

@@ -51,6 +51,8 @@ def figure(traces: list[dict], **kw) -> go.Figure:
     """:func:`app.figures.style.figure` with the traces' data as numpy arrays (its axes make room for their titles
     and tick labels, which side-by-side charts need)."""
     return style.figure([_numpy(t) for t in traces], **kw)
+
+
 #: What the learner reads for each quality measure of the top-c experiment.
 METRIC_LABELS = {"ncr": "rank score (NCR)", "f1": "F1", "precision": "precision", "recall": "recall"}
 #: Legend under the plot, for charts with many curves or narrow columns (a top legend would cover the title).

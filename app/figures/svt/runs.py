@@ -20,12 +20,23 @@ FIRST_LOOK = 60
 def first_look(comp: pd.DataFrame, *, threshold: float) -> go.Figure:
     """The page's opening picture: the first :data:`FIRST_LOOK` comparisons of one run, noisy counts (dots) against
     the noisy threshold (line), true counts as bars."""
-    return live_run(comp, step=min(FIRST_LOOK, len(comp)), threshold=threshold, window=FIRST_LOOK,
-                    title="Each noisy count against the noisy threshold (log scale)")
+    return live_run(
+        comp,
+        step=min(FIRST_LOOK, len(comp)),
+        threshold=threshold,
+        window=FIRST_LOOK,
+        title="Each noisy count against the noisy threshold (log scale)",
+    )
 
 
-def live_run(comp: pd.DataFrame, *, step: int, threshold: float, window: int = 400,
-             title: str = "Live run: each comparison in queue order (log scale)") -> go.Figure:
+def live_run(
+    comp: pd.DataFrame,
+    *,
+    step: int,
+    threshold: float,
+    window: int = 400,
+    title: str = "Live run: each comparison in queue order (log scale)",
+) -> go.Figure:
     """Panel 8: the first ``step`` comparisons of one run (the last ``window`` of them): true answers as bars
     (orange: q ≥ T), noisy answers q + v as dots (green: ⊤), the noisy threshold T + ρ + r as a line."""
     shown = comp.iloc[max(0, step - window) : step]
@@ -121,9 +132,7 @@ def appending(df: pd.DataFrame, *, traverses: int) -> go.Figure:
         color = palette[i % len(palette)]
         width = 3.5 if t == traverses else 2
         traces.append(line(p["d"], p["shared"], name=f"t = {t}: exact", color=color, width=width))
-        traces.append(
-            line(p["d"], p["as_printed"], name=f"t = {t}: paper's t·p", color=color, dash="dash", width=1.5)
-        )
+        traces.append(line(p["d"], p["as_printed"], name=f"t = {t}: paper's t·p", color=color, dash="dash", width=1.5))
     return figure(
         traces,
         title="Appending: chance of being selected within t passes",

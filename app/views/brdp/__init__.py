@@ -38,20 +38,48 @@ IN_DEPTH = (
 #: is not private, the paper's own example, and the app's defaults.
 PRESETS: dict[str, dict] = {
     "Paper approves, truly not private: disjoint outputs": {
-        "eps": 0.1, "delta": 1e-3, "theta": 0.1, "sens": 5.0, "kernel": "gaussian", "acct": "paper",
-        "split": True, "share": 0.6, "qov": False,
+        "eps": 0.1,
+        "delta": 1e-3,
+        "theta": 0.1,
+        "sens": 5.0,
+        "kernel": "gaussian",
+        "acct": "paper",
+        "split": True,
+        "share": 0.6,
+        "qov": False,
     },
     "Paper approves, truly 750× the target δ": {
-        "eps": 5.0, "delta": 1e-8, "theta": 3.0, "sens": 0.2, "kernel": "gaussian", "acct": "paper",
-        "split": True, "share": 0.3, "qov": False,
+        "eps": 5.0,
+        "delta": 1e-8,
+        "theta": 3.0,
+        "sens": 0.2,
+        "kernel": "gaussian",
+        "acct": "paper",
+        "split": True,
+        "share": 0.3,
+        "qov": False,
     },
     "The paper's own example (ε = 1, θ = Δ = 1)": {
-        "eps": 1.0, "delta": 1e-5, "theta": 1.0, "sens": 1.0, "kernel": "gaussian", "acct": "paper",
-        "split": False, "qov": False,
+        "eps": 1.0,
+        "delta": 1e-5,
+        "theta": 1.0,
+        "sens": 1.0,
+        "kernel": "gaussian",
+        "acct": "paper",
+        "split": False,
+        "qov": False,
     },
     "Back to the sound defaults": {
-        "eps": 1.0, "delta": 1e-5, "theta": 1.0, "sens": 1.0, "kernel": "gaussian", "acct": "exact",
-        "split": False, "qov": False, "calib": "analytic", "dyov": False,
+        "eps": 1.0,
+        "delta": 1e-5,
+        "theta": 1.0,
+        "sens": 1.0,
+        "kernel": "gaussian",
+        "acct": "exact",
+        "split": False,
+        "qov": False,
+        "calib": "analytic",
+        "dyov": False,
     },
 }
 
@@ -82,8 +110,18 @@ class Settings:
     @property
     def key(self) -> compute.PlanKey:
         """The plan the page shows."""
-        return compute.PlanKey(self.eps, self.delta, self.sens, self.theta, self.kernel, self.acct, self.calib,
-                               self.share, self.q, self.delta_y)
+        return compute.PlanKey(
+            self.eps,
+            self.delta,
+            self.sens,
+            self.theta,
+            self.kernel,
+            self.acct,
+            self.calib,
+            self.share,
+            self.q,
+            self.delta_y,
+        )
 
 
 def _apply_preset(values: dict) -> None:
@@ -98,8 +136,11 @@ def sidebar() -> Settings:
     In the reproduce view nothing on the page follows them, so they are folded away (still in the address)."""
     with st.sidebar:
         view = params.view()
-        box = st.sidebar.expander("Your settings (used by the explore view only)", expanded=False) \
-            if view == "reproduce" else st.sidebar
+        box = (
+            st.sidebar.expander("Your settings (used by the explore view only)", expanded=False)
+            if view == "reproduce"
+            else st.sidebar
+        )
         with box:
             st.header("Controls")
             c = params.control
@@ -116,8 +157,26 @@ def sidebar() -> Settings:
             for i, (label, values) in enumerate(PRESETS.items()):
                 st.button(label, key=f"preset{i}", on_click=_apply_preset, args=(values,), width="stretch")
         ui.share_hint()
-    return Settings(view, eps, delta, theta, sens, kernel, acct, calib, share, q, t, rate, query, n_records, seed,
-                    delta_y, sigma_x, p_c)
+    return Settings(
+        view,
+        eps,
+        delta,
+        theta,
+        sens,
+        kernel,
+        acct,
+        calib,
+        share,
+        q,
+        t,
+        rate,
+        query,
+        n_records,
+        seed,
+        delta_y,
+        sigma_x,
+        p_c,
+    )
 
 
 def render(s: Settings) -> None:
@@ -132,8 +191,11 @@ def render(s: Settings) -> None:
     headline(s)
     try:  # the plan the page shows, as an (ε, δ) release with δ from the exact accountant (never the paper's)
         plan = compute.plan(s.key)
-        ledger.offer(dl.approx_release(s.eps, plan.exact_delta, label=f"BR-DP plan, {s.kernel.capitalize()} kernel",
-                                       source="brdp"))
+        ledger.offer(
+            dl.approx_release(
+                s.eps, plan.exact_delta, label=f"BR-DP plan, {s.kernel.capitalize()} kernel", source="brdp"
+            )
+        )
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the plan's own panel already shows the error
     ui.paper_in_depth(IN_DEPTH)
@@ -143,14 +205,20 @@ def render(s: Settings) -> None:
 
 def picture(s: Settings) -> None:
     """The idea as a picture: successive noise draws, coloured released / redrawn, with the ±θ band."""
-    with ui.panel("The idea: draw, check, maybe draw again",
-                  "every grey dot is a draw that missed ±θ and was thrown away; the next draw replaces it. Orange "
-                  "dots missed too but were released anyway (probability 1 − q). Green dots are on target.",
-                  key="recycling-idea"):
+    with ui.panel(
+        "The idea: draw, check, maybe draw again",
+        "every grey dot is a draw that missed ±θ and was thrown away; the next draw replaces it. Orange "
+        "dots missed too but were released anyway (probability 1 − q). Green dots are on target.",
+        key="recycling-idea",
+    ):
         draws, _ = compute.recycler(s.key, s.seed)
-        ui.chart(explore.recycler_figure(s.key, s.seed, s.theta), draws, name="recycling picture",
-                 alt="Scatter of successive noise draws of 40 releases, coloured released within the tolerance, "
-                     "released outside it, or thrown away and redrawn, with the band of accurate answers shaded.")
+        ui.chart(
+            explore.recycler_figure(s.key, s.seed, s.theta),
+            draws,
+            name="recycling picture",
+            alt="Scatter of successive noise draws of 40 releases, coloured released within the tolerance, "
+            "released outside it, or thrown away and redrawn, with the band of accurate answers shaded.",
+        )
 
 
 def headline(s: Settings) -> None:
@@ -166,7 +234,9 @@ def headline(s: Settings) -> None:
                 f"{number(plan.exact_delta, 3)}, {times(plan.exact_delta / s.delta)} the δ allowed; the paper's "
                 f"formula for the cost of recycling says δ = {number(plan.paper_delta, 3)} and approves it. Believe "
                 "the exact count: it is computed from what is released, the paper's formula is a model that errs "
-                "both ways.", icon=":material/gpp_bad:")
+                "both ways.",
+                icon=":material/gpp_bad:",
+            )
         else:
             st.markdown(_price(s, plan))
 
@@ -177,38 +247,54 @@ def _buys(s: Settings, plan: BRDPPlan) -> str:
     draws = number(plan.expected_draws, 3)
     if plan.q < NO_REDRAW:
         zero = "q = 0" if plan.q == 0 else "q ≈ 0"
-        return (f"Here the best plan redraws nothing ({zero}): it is {noise}, whose answers land within ±θ = "
-                f"{number(s.theta)} of the truth in **{percent(plan.acceptance)}** of releases.")
-    return (f"**{percent(plan.acceptance)}** of the released answers land within ±θ = {number(s.theta)} of the "
-            f"truth, against {percent(plan.dp_acceptance)} with {noise} at the same budget and no redraws. To get "
-            f"there, a missed answer is thrown away and drawn again with probability q = {number(plan.q, 3)}: an "
-            f"answer takes {draws} draw{'' if draws == '1' else 's'} on average.")
+        return (
+            f"Here the best plan redraws nothing ({zero}): it is {noise}, whose answers land within ±θ = "
+            f"{number(s.theta)} of the truth in **{percent(plan.acceptance)}** of releases."
+        )
+    return (
+        f"**{percent(plan.acceptance)}** of the released answers land within ±θ = {number(s.theta)} of the "
+        f"truth, against {percent(plan.dp_acceptance)} with {noise} at the same budget and no redraws. To get "
+        f"there, a missed answer is thrown away and drawn again with probability q = {number(plan.q, 3)}: an "
+        f"answer takes {draws} draw{'' if draws == '1' else 's'} on average."
+    )
 
 
 def _price(s: Settings, plan: BRDPPlan) -> str:
     """The price of a sound plan: what ε and δ promise, where the redraws' cost comes from, and which δ to believe."""
-    text = (f"The price is your budget, ε = {number(s.eps)} and δ = {number(s.delta)}: one person's data can change "
-            f"the odds of any answer by at most {odds_factor(s.eps)} (e^ε), except with a chance of at most δ.")
+    text = (
+        f"The price is your budget, ε = {number(s.eps)} and δ = {number(s.delta)}: one person's data can change "
+        f"the odds of any answer by at most {odds_factor(s.eps)} (e^ε), except with a chance of at most δ."
+    )
     if plan.q >= NO_REDRAW and plan.epsilon_y < s.eps * (1 - 1e-9):
-        text += (f" The noise itself uses ε_y = {number(plan.epsilon_y, 3)} of that ε (a little more noise than "
-                 "plain noise needs); the rest pays for the redraws.")
+        text += (
+            f" The noise itself uses ε_y = {number(plan.epsilon_y, 3)} of that ε (a little more noise than "
+            "plain noise needs); the rest pays for the redraws."
+        )
     elif plan.q >= NO_REDRAW:
-        text += (" For a single release the redraws cost nothing extra here: where a redraw changes the odds, the "
-                 "noise alone leaks less than ε.")
+        text += (
+            " For a single release the redraws cost nothing extra here: where a redraw changes the odds, the "
+            "noise alone leaks less than ε."
+        )
     exact, paper = plan.exact_delta, plan.paper_delta
     why = "computed from the two output distributions (with and without one person) themselves"
     if paper > exact * 1.01:
-        text += (f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
-                 f"the cost of recycling over-charges here ({number(paper, 3)}, {times(paper / exact)} too much), "
-                 "and at other settings it approves plans that are not private (the example settings in the "
-                 "sidebar).")
+        text += (
+            f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
+            f"the cost of recycling over-charges here ({number(paper, 3)}, {times(paper / exact)} too much), "
+            "and at other settings it approves plans that are not private (the example settings in the "
+            "sidebar)."
+        )
     elif exact > paper * 1.01:
-        text += (f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
-                 f"the cost of recycling under-reports it here ({number(paper, 3)}), although this plan still "
-                 "keeps its promise.")
+        text += (
+            f"\n\nWhich δ to believe? The exact one, {number(exact, 3)}, {why}; the paper's own formula for "
+            f"the cost of recycling under-reports it here ({number(paper, 3)}), although this plan still "
+            "keeps its promise."
+        )
     else:
-        text += (f" Counted exactly from the two output distributions (with and without one person), its δ is "
-                 f"{number(exact, 3)}, as the paper's own formula also finds.")
+        text += (
+            f" Counted exactly from the two output distributions (with and without one person), its δ is "
+            f"{number(exact, 3)}, as the paper's own formula also finds."
+        )
     return text
 
 
@@ -216,30 +302,52 @@ def numbers(s: Settings) -> None:
     """The plan in the paper's terms: the noise's share of ε and the δ by both accountants, side by side."""
     with ui.panel("The plan in numbers, by both accountants", paper="Theorem 1 (the paper's accountant)"):
         plan = compute.plan(s.key)
-        st.markdown("An **accountant** turns a plan into its privacy cost, the δ with which the e^ε promise may "
-                    "fail. The paper's accountant is a formula for what a redraw adds; the exact one computes δ "
-                    "from the two output distributions, with and without one person.")
+        st.markdown(
+            "An **accountant** turns a plan into its privacy cost, the δ with which the e^ε promise may "
+            "fail. The paper's accountant is a formula for what a redraw adds; the exact one computes δ "
+            "from the two output distributions, with and without one person."
+        )
         c = st.columns(4)
-        c[0].metric("BR-DP: chance within ±θ", f"{plan.acceptance:.4f}", f"{plan.gain:+.4f} vs plain DP",
-                    help=f"The share of released answers whose error is at most θ = {number(s.theta)}: how "
-                         "often an answer is accurate.")
-        c[1].metric("plain DP: chance within ±θ", f"{plan.dp_acceptance:.4f}",
-                    help=f"The same noise at the full ({number(s.eps)}, {number(s.delta)}) budget, never "
-                         "redrawn.")
-        c[2].metric("draws per release (mean)", f"{plan.expected_draws:.3f}",
-                    help="How many times the noise is drawn on average before an answer is released.")
-        c[3].metric("noise's share of ε", number(plan.epsilon_y / s.eps, 3),
-                    help="ε_y / ε: the part of ε spent on the noise itself; the rest pays for the redraws. The noise "
-                         f"is calibrated at δ_y = {number(plan.kernel_delta)}"
-                         + (" (your choice)." if s.delta_y is not None else " (= δ, as in the paper's figures)."))
-        ui.paper_vs_exact(f"δ at ε = {number(s.eps)}", plan.paper_delta, plan.exact_delta, digits=3,
-                          help="The probability with which the e^ε promise may fail, by the paper's model of "
-                               "recycling (left) and computed exactly from the two output distributions (right).")
+        c[0].metric(
+            "BR-DP: chance within ±θ",
+            f"{plan.acceptance:.4f}",
+            f"{plan.gain:+.4f} vs plain DP",
+            help=f"The share of released answers whose error is at most θ = {number(s.theta)}: how "
+            "often an answer is accurate.",
+        )
+        c[1].metric(
+            "plain DP: chance within ±θ",
+            f"{plan.dp_acceptance:.4f}",
+            help=f"The same noise at the full ({number(s.eps)}, {number(s.delta)}) budget, never redrawn.",
+        )
+        c[2].metric(
+            "draws per release (mean)",
+            f"{plan.expected_draws:.3f}",
+            help="How many times the noise is drawn on average before an answer is released.",
+        )
+        c[3].metric(
+            "noise's share of ε",
+            number(plan.epsilon_y / s.eps, 3),
+            help="ε_y / ε: the part of ε spent on the noise itself; the rest pays for the redraws. The noise "
+            f"is calibrated at δ_y = {number(plan.kernel_delta)}"
+            + (" (your choice)." if s.delta_y is not None else " (= δ, as in the paper's figures)."),
+        )
+        ui.paper_vs_exact(
+            f"δ at ε = {number(s.eps)}",
+            plan.paper_delta,
+            plan.exact_delta,
+            digits=3,
+            help="The probability with which the e^ε promise may fail, by the paper's model of "
+            "recycling (left) and computed exactly from the two output distributions (right).",
+        )
         if plan.sound and plan.paper_delta > s.delta * (1 + 1e-6):
-            st.info(f"The paper's model would reject this plan (its δ = {number(plan.paper_delta, 3)} > "
-                    f"{number(s.delta)}), but the exact δ is within the target: for these settings the "
-                    "paper's model is over-cautious. The example settings in the sidebar show the opposite, "
-                    "dangerous case.", icon=":material/info:")
+            st.info(
+                f"The paper's model would reject this plan (its δ = {number(plan.paper_delta, 3)} > "
+                f"{number(s.delta)}), but the exact δ is within the target: for these settings the "
+                "paper's model is over-cautious. The example settings in the sidebar show the opposite, "
+                "dangerous case.",
+                icon=":material/info:",
+            )
 
 
 __all__ = ["IDEA", "IN_DEPTH", "PRESETS", "Settings", "TITLE", "headline", "numbers", "picture", "render", "sidebar"]

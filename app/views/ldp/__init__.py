@@ -68,8 +68,8 @@ def render(s: Settings) -> None:
     answers, in sentences), then "The paper in depth": the numbers in the paper's terms and one part at a time."""
     ui.header(TITLE, IDEA)
     ledger.offer(  # the filter keeps the realized loss of the whole session ≤ ε_G: an ε_G-LDP session
-        dl.pure_release(s.epsg, label=f"Local DP filter session, budget {number(s.epsg)} per person",
-                        source="ldp"))
+        dl.pure_release(s.epsg, label=f"Local DP filter session, budget {number(s.epsg)} per person", source="ldp")
+    )
     if s.view == "reproduce":
         reproduce.render(s)
         return
@@ -87,23 +87,28 @@ def render(s: Settings) -> None:
 def idea(s: Settings) -> None:
     """The picture of the idea: what k answers actually revealed against what basic composition charges."""
     if s.x != s.xtrue:
-        st.info(f"x* = {s.xtrue} is outside the values {{0, …, {s.dsize - 1}}}; the page uses x* = {s.x}.",
-                icon=":material/info:")
+        st.info(
+            f"x* = {s.xtrue} is outside the values {{0, …, {s.dsize - 1}}}; the page uses x* = {s.x}.",
+            icon=":material/info:",
+        )
     with ui.panel(
         "The idea in one picture",
         "the blue line (what the answers revealed) stays far below the dotted one (what adding up ε charges). It "
         "can even go down: an answer that makes the extreme values look alike takes knowledge back. The dashed "
         "line is a budget ε_G per person: a filter that charges what was revealed keeps answering below it.",
     ):
-        ui.chart(ui.memo_figure(_idea_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.epsg, s.ratio),
-                 lambda: C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed),
-                 name="realized loss vs basic composition",
-                 alt="Step lines of the realized privacy loss after each answer and of the sum of epsilons, with the "
-                     "budget as a dashed line.")
+        ui.chart(
+            ui.memo_figure(_idea_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.epsg, s.ratio),
+            lambda: C.realized_path(s.family, s.eps, s.dsize, s.nq, s.x, s.seed),
+            name="realized loss vs basic composition",
+            alt="Step lines of the realized privacy loss after each answer and of the sum of epsilons, with the "
+            "budget as a dashed line.",
+        )
 
 
-def _idea_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, budget: float,
-                 ratio: bool) -> go.Figure:
+def _idea_figure(
+    family: str, eps: float, dsize: int, nq: int, x: int, seed: int, budget: float, ratio: bool
+) -> go.Figure:
     """The idea's chart, memoised by the settings it depends on (ui.memo_figure)."""
     return F.idea(C.realized_path(family, eps, dsize, nq, x, seed), budget=budget, ratio=ratio)
 
@@ -113,21 +118,29 @@ def headline(s: Settings) -> None:
     with ui.panel("What the answers revealed"):
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-        text = (f"After k = {s.nq} answers at ε = {number(s.eps)} each, adding up the ε's charges "
-                f"{number(b.basic, 4)}: the answers could have moved an observer's odds about the person by up to "
-                f"{odds_factor(b.basic)}.")
+        text = (
+            f"After k = {s.nq} answers at ε = {number(s.eps)} each, adding up the ε's charges "
+            f"{number(b.basic, 4)}: the answers could have moved an observer's odds about the person by up to "
+            f"{odds_factor(b.basic)}."
+        )
         if b.loss is not None and math.isfinite(b.loss):
-            text += (f" What these answers actually revealed, their **realized privacy loss** ℓ, is "
-                     f"**{number(b.loss, 3)}**: they can have moved anyone's odds about the person by at most "
-                     f"{odds_factor(b.loss)}, whatever she believed before.")
-        text += (f"\n\nWith a budget of ε_G = {number(s.epsg)} per person, a **Bayesian privacy filter**, which "
-                 "answers a query only if every answer it could give keeps ℓ within the budget, answers "
-                 f"**{t.accepted}** of the {s.nq} queries; adding up the ε's answers {t.basic_accepted}.")
+            text += (
+                f" What these answers actually revealed, their **realized privacy loss** ℓ, is "
+                f"**{number(b.loss, 3)}**: they can have moved anyone's odds about the person by at most "
+                f"{odds_factor(b.loss)}, whatever she believed before."
+            )
+        text += (
+            f"\n\nWith a budget of ε_G = {number(s.epsg)} per person, a **Bayesian privacy filter**, which "
+            "answers a query only if every answer it could give keeps ℓ within the budget, answers "
+            f"**{t.accepted}** of the {s.nq} queries; adding up the ε's answers {t.basic_accepted}."
+        )
         st.markdown(text)
         if s.epsg < s.eps:
-            st.info(f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "
-                    "nothing, and the Bayesian filter only answers queries whose every possible answer stays "
-                    "within ε_G.")
+            st.info(
+                f"ε_G = {number(s.epsg)} is below the per-query ε = {number(s.eps)}: adding up ε answers "
+                "nothing, and the Bayesian filter only answers queries whose every possible answer stays "
+                "within ε_G."
+            )
 
 
 def numbers(s: Settings) -> None:
@@ -137,13 +150,25 @@ def numbers(s: Settings) -> None:
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         unit = "e^ℓ" if s.ratio else "ℓ"
         c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
-        c[0].metric(f"Realized loss {unit} of the {s.nq} answers", C.show_loss(b.loss, s.ratio),
-                    help="What the k answers, all answered, actually revealed: the largest factor (on the log "
-                         "scale) by which they can have moved any observer's belief about the person.")
-        c[1].metric(f"LDP bound Σε of the {s.nq} answers ({unit})", C.show_loss(b.basic, s.ratio),
-                    help="Basic composition Σε: the worst case over every answer the queries could have given.")
-        c[2].metric("Answered by the Bayesian filter", f"{t.accepted} of {s.nq}",
-                    help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
-                         "give keeps the realized loss within ε_G.")
-        c[3].metric("Answered under basic composition", f"{t.basic_accepted} of {s.nq}",
-                    help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.")
+        c[0].metric(
+            f"Realized loss {unit} of the {s.nq} answers",
+            C.show_loss(b.loss, s.ratio),
+            help="What the k answers, all answered, actually revealed: the largest factor (on the log "
+            "scale) by which they can have moved any observer's belief about the person.",
+        )
+        c[1].metric(
+            f"LDP bound Σε of the {s.nq} answers ({unit})",
+            C.show_loss(b.basic, s.ratio),
+            help="Basic composition Σε: the worst case over every answer the queries could have given.",
+        )
+        c[2].metric(
+            "Answered by the Bayesian filter",
+            f"{t.accepted} of {s.nq}",
+            help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
+            "give keeps the realized loss within ε_G.",
+        )
+        c[3].metric(
+            "Answered under basic composition",
+            f"{t.basic_accepted} of {s.nq}",
+            help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.",
+        )

@@ -32,16 +32,27 @@ def posterior(s: Settings) -> None:
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
         st.caption(f"The {s.nq} answers drawn for x* = {s.x} (seed {s.seed}): {' '.join(str(v) for v in b.outputs)}")
         c = st.columns(3)
-        c[0].metric("Prior belief in x*", f"{b.prior_true:.4f}",
-                    help="How sure the observer is of the true value before any answer.")
-        c[1].metric("Posterior belief in x*", f"{b.posterior_true:.4f}",
-                    help="How sure she is after the answers (Bayes' rule).")
-        c[2].metric("Most likely value", ", ".join(str(v) for v in b.argmax[:5]),
-                    help="The value(s) under which the answers were most likely: the top of Λ.")
-        ui.chart(instant.figure(_beliefs_at, "nq", s.nq, s.family, s.eps, s.dsize, s.x, s.seed, s.prior,
-                                slot="ldp-posterior", play=True), b.table,
-                 name="prior and posterior",
-                 alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.")
+        c[0].metric(
+            "Prior belief in x*",
+            f"{b.prior_true:.4f}",
+            help="How sure the observer is of the true value before any answer.",
+        )
+        c[1].metric(
+            "Posterior belief in x*", f"{b.posterior_true:.4f}", help="How sure she is after the answers (Bayes' rule)."
+        )
+        c[2].metric(
+            "Most likely value",
+            ", ".join(str(v) for v in b.argmax[:5]),
+            help="The value(s) under which the answers were most likely: the top of Λ.",
+        )
+        ui.chart(
+            instant.figure(
+                _beliefs_at, "nq", s.nq, s.family, s.eps, s.dsize, s.x, s.seed, s.prior, slot="ldp-posterior", play=True
+            ),
+            b.table,
+            name="prior and posterior",
+            alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.",
+        )
 
 
 def statement(s: Settings) -> None:
@@ -55,20 +66,37 @@ def statement(s: Settings) -> None:
         r = C.statement(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight)
         text = C.STATEMENT_TEXT[s.stmt]
         c = st.columns(4)
-        c[0].metric(f"Confidence in “{text}” before", f"{r.prior_conf:.4f}",
-                    help="b(φ): the observer's confidence in the statement under her prior.")
+        c[0].metric(
+            f"Confidence in “{text}” before",
+            f"{r.prior_conf:.4f}",
+            help="b(φ): the observer's confidence in the statement under her prior.",
+        )
         c[1].metric("… after the answers", f"{r.posterior_conf:.4f}", help="b(φ | answers), by Bayes' rule.")
-        c[2].metric("Knowledge gain", f"{r.gain:.4f}",
-                    help=f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
-                         f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].")
-        c[3].metric(f"Lemma 3.2 gain at w = {number(s.weight)}", f"{r.lemma_gain:.4f}",
-                    help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
-                         f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.")
+        c[2].metric(
+            "Knowledge gain",
+            f"{r.gain:.4f}",
+            help=f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
+            f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].",
+        )
+        c[3].metric(
+            f"Lemma 3.2 gain at w = {number(s.weight)}",
+            f"{r.lemma_gain:.4f}",
+            help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
+            f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.",
+        )
         key = (s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight, s.ratio)
-        ui.chart(ui.memo_figure(_statement_figure, *key), r.bands, name="statement gain band",
-                 alt="The statement's knowledge gain inside the realized band, itself inside the LDP band.")
-        ui.chart(ui.memo_figure(_lemma_figure, *key), r.curve, name="lemma 3.2 construction",
-                 alt="Gain of the Lemma 3.2 construction rising towards the realized loss as the weight decreases.")
+        ui.chart(
+            ui.memo_figure(_statement_figure, *key),
+            r.bands,
+            name="statement gain band",
+            alt="The statement's knowledge gain inside the realized band, itself inside the LDP band.",
+        )
+        ui.chart(
+            ui.memo_figure(_lemma_figure, *key),
+            r.curve,
+            name="lemma 3.2 construction",
+            alt="Gain of the Lemma 3.2 construction rising towards the realized loss as the weight decreases.",
+        )
 
 
 def patterns(s: Settings) -> None:
@@ -81,19 +109,33 @@ def patterns(s: Settings) -> None:
     ):
         o = C.output_losses(s.family, s.eps, s.dsize, s.nq, s.x)
         if o.m < s.nq:
-            st.caption(f"Showing every pattern of the first {o.m} of the {s.nq} queries ({o.patterns} patterns; at "
-                       f"most {C.MAX_PATTERNS}).")
+            st.caption(
+                f"Showing every pattern of the first {o.m} of the {s.nq} queries ({o.patterns} patterns; at "
+                f"most {C.MAX_PATTERNS})."
+            )
         c = st.columns(3)
-        c[0].metric(f"Average realized loss ({s.unit})", C.show_loss(o.expected_loss, s.ratio),
-                    help="The realized loss averaged over the patterns, each weighted by its chance when the secret "
-                         "is x*: what these queries typically reveal.")
-        c[1].metric(f"LDP bound Σε of the {o.m} queries ({s.unit})", C.show_loss(o.basic, s.ratio),
-                    help="The worst case, charged whatever the answers.")
-        c[2].metric("Chance the answers reach the bound", number(o.p_at_bound, 3),
-                    help="How likely (when the secret is x*) a pattern is that reveals the full Σε.")
-        ui.chart(ui.memo_figure(_patterns_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.ratio), o.table,
-                 name="loss per answer pattern",
-                 alt="Bars of the realized loss of each answer pattern, coloured by its probability, under the bound.")
+        c[0].metric(
+            f"Average realized loss ({s.unit})",
+            C.show_loss(o.expected_loss, s.ratio),
+            help="The realized loss averaged over the patterns, each weighted by its chance when the secret "
+            "is x*: what these queries typically reveal.",
+        )
+        c[1].metric(
+            f"LDP bound Σε of the {o.m} queries ({s.unit})",
+            C.show_loss(o.basic, s.ratio),
+            help="The worst case, charged whatever the answers.",
+        )
+        c[2].metric(
+            "Chance the answers reach the bound",
+            number(o.p_at_bound, 3),
+            help="How likely (when the secret is x*) a pattern is that reveals the full Σε.",
+        )
+        ui.chart(
+            ui.memo_figure(_patterns_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.ratio),
+            o.table,
+            name="loss per answer pattern",
+            alt="Bars of the realized loss of each answer pattern, coloured by its probability, under the bound.",
+        )
 
 
 def landscape(s: Settings) -> None:
@@ -107,11 +149,17 @@ def landscape(s: Settings) -> None:
         c = st.columns(3)
         c[0].metric("Most likely value(s)", ", ".join(str(v) for v in b.argmax[:5]), help="Where Λ is largest.")
         c[1].metric("Least likely value(s)", ", ".join(str(v) for v in b.argmin[:5]), help="Where Λ is smallest.")
-        c[2].metric(f"Gap = realized loss ({s.unit})", C.show_loss(b.loss, s.ratio),
-                    help="ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.")
-        ui.chart(ui.memo_figure(_landscape_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.ratio),
-                 b.table, name="likelihood landscape",
-                 alt="Bars of the log-likelihood over the domain with its maximum and minimum marked.")
+        c[2].metric(
+            f"Gap = realized loss ({s.unit})",
+            C.show_loss(b.loss, s.ratio),
+            help="ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.",
+        )
+        ui.chart(
+            ui.memo_figure(_landscape_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.ratio),
+            b.table,
+            name="likelihood landscape",
+            alt="Bars of the log-likelihood over the domain with its maximum and minimum marked.",
+        )
 
 
 def leakage(s: Settings) -> None:
@@ -133,14 +181,16 @@ def _beliefs_at(nq: int, family: str, eps: float, dsize: int, x: int, seed: int,
     return F.beliefs(C.beliefs(family, eps, dsize, nq, x, seed, prior).table)
 
 
-def _statement_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str,
-                      weight: float, ratio: bool) -> go.Figure:
+def _statement_figure(
+    family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str, weight: float, ratio: bool
+) -> go.Figure:
     r = C.statement(family, eps, dsize, nq, x, seed, prior, stmt, weight)
     return F.statement_band(r.bands, ratio=ratio, text=C.STATEMENT_TEXT[stmt])
 
 
-def _lemma_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str,
-                  weight: float, ratio: bool) -> go.Figure:
+def _lemma_figure(
+    family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, stmt: str, weight: float, ratio: bool
+) -> go.Figure:
     r = C.statement(family, eps, dsize, nq, x, seed, prior, stmt, weight)
     return F.lemma_curve(r.curve, ratio=ratio, weight=weight)
 
@@ -149,7 +199,8 @@ def _patterns_figure(family: str, eps: float, dsize: int, nq: int, x: int, ratio
     return F.output_losses(C.output_losses(family, eps, dsize, nq, x).table, ratio=ratio)
 
 
-def _landscape_figure(family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str,
-                      ratio: bool) -> go.Figure:
+def _landscape_figure(
+    family: str, eps: float, dsize: int, nq: int, x: int, seed: int, prior: str, ratio: bool
+) -> go.Figure:
     b = C.beliefs(family, eps, dsize, nq, x, seed, prior)
     return F.landscape(b.table, b, ratio=ratio)

@@ -30,14 +30,27 @@ def timeline(s: Settings) -> None:
     ):
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         c = st.columns(3)
-        c[0].metric(f"Odometer after the stream ({s.unit})", C.show_loss(t.loss, s.ratio),
-                    help="The realized loss of everything answered (Def. 4.5): never above ε_G.")
-        c[1].metric("Times the odometer went down", t.decreases,
-                    help="Answers that made the most and least likely values look more alike.")
-        c[2].metric("First refused query", "none" if t.first_rejection is None else f"query {t.first_rejection}",
-                    help="A refused query is not run: some answer it could give would exceed ε_G.")
-        ui.chart(F.timeline(t.table, t, ratio=s.ratio), t.table, name="filter timeline",
-                 alt="Odometer, look-ahead, budget and basic composition against the query number.")
+        c[0].metric(
+            f"Odometer after the stream ({s.unit})",
+            C.show_loss(t.loss, s.ratio),
+            help="The realized loss of everything answered (Def. 4.5): never above ε_G.",
+        )
+        c[1].metric(
+            "Times the odometer went down",
+            t.decreases,
+            help="Answers that made the most and least likely values look more alike.",
+        )
+        c[2].metric(
+            "First refused query",
+            "none" if t.first_rejection is None else f"query {t.first_rejection}",
+            help="A refused query is not run: some answer it could give would exceed ε_G.",
+        )
+        ui.chart(
+            F.timeline(t.table, t, ratio=s.ratio),
+            t.table,
+            name="filter timeline",
+            alt="Odometer, look-ahead, budget and basic composition against the query number.",
+        )
 
 
 def remaining(s: Settings) -> None:
@@ -50,10 +63,16 @@ def remaining(s: Settings) -> None:
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         c = st.columns(3)
         c[0].metric("Remaining, Bayesian: ε_G − ℓ", f"{t.remaining:.4f}", help="Budget minus the odometer.")
-        c[1].metric("Remaining, adding up ε: ε_G − Σε", f"{t.basic_remaining:.4f}",
-                    help="Budget minus the ε of every query basic composition answered.")
-        c[2].metric("Largest ε the Simplified filter answers now", f"{t.simplified_max_epsilon:.4f}",
-                    help="The Simplified filter answers a query of level ε_q when ℓ + ε_q ≤ ε_G.")
+        c[1].metric(
+            "Remaining, adding up ε: ε_G − Σε",
+            f"{t.basic_remaining:.4f}",
+            help="Budget minus the ε of every query basic composition answered.",
+        )
+        c[2].metric(
+            "Largest ε the Simplified filter answers now",
+            f"{t.simplified_max_epsilon:.4f}",
+            help="The Simplified filter answers a query of level ε_q when ℓ + ε_q ≤ ε_G.",
+        )
         st.progress(t.remaining_share, text=f"Bayesian filter: {t.remaining_share:.0%} of ε_G left")
         st.progress(t.basic_remaining_share, text=f"Adding up ε: {t.basic_remaining_share:.0%} of ε_G left")
 
@@ -69,30 +88,47 @@ def counts(s: Settings) -> None:
         rr = C.rr_expected(s.eps, s.epsg)
         rr_label = "Expected answered, binary randomized response"
         rr_value = "—" if rr is None else f"{rr:.3f}"
-        rr_help = ("The expected number a ±1 random walk needs to reach ⌊ε_G/ε⌋ (closed form; this project's own "
-                   "benchmark)." if rr is not None else
-                   f"⌊ε_G/ε⌋ > {C.RR_CLOSED_FORM_MAX_M}: too long a walk to solve on every change.")
+        rr_help = (
+            "The expected number a ±1 random walk needs to reach ⌊ε_G/ε⌋ (closed form; this project's own benchmark)."
+            if rr is not None
+            else f"⌊ε_G/ε⌋ > {C.RR_CLOSED_FORM_MAX_M}: too long a walk to solve on every change."
+        )
         if simulate:
             a = C.accepted_counts(s.family, s.eps, s.epsg, s.dsize, s.x, s.seed)
             c = st.columns(4)
-            c[0].metric("Bayesian filter: mean answered", f"{a.bayesian_mean:.2f}",
-                        help=f"{C.SIM_RUNS} seeded runs; each stops at the first refusal (Algorithm 5).")
-            c[1].metric("Simplified filter: mean answered", f"{a.simplified_mean:.2f}",
-                        help="Answers while ℓ + ε_q ≤ ε_G (Algorithm 3).")
+            c[0].metric(
+                "Bayesian filter: mean answered",
+                f"{a.bayesian_mean:.2f}",
+                help=f"{C.SIM_RUNS} seeded runs; each stops at the first refusal (Algorithm 5).",
+            )
+            c[1].metric(
+                "Simplified filter: mean answered",
+                f"{a.simplified_mean:.2f}",
+                help="Answers while ℓ + ε_q ≤ ε_G (Algorithm 3).",
+            )
             c[2].metric("Adding up ε", a.basic, help="⌊ε_G/ε⌋-style: the same count in every run.")
             c[3].metric(rr_label, rr_value, help=rr_help)
             if a.capped:
                 st.caption(f"Some runs reached the cap of {C.SIM_CAP} answered queries; their counts are cut there.")
-            ui.chart(F.accepted_hist(a.table, basic=a.basic), a.table, name="answered counts",
-                     alt="Histogram of answered queries per run for the Bayesian and Simplified filters.")
+            ui.chart(
+                F.accepted_hist(a.table, basic=a.basic),
+                a.table,
+                name="answered counts",
+                alt="Histogram of answered queries per run for the Bayesian and Simplified filters.",
+            )
         else:
             st.metric(rr_label, rr_value, help=rr_help)
-            st.caption(f"Switch on **simulate the analyst** for the answered counts of both filters ({C.SIM_RUNS} "
-                       "seeded runs each) and simulated points on the curve below.")
+            st.caption(
+                f"Switch on **simulate the analyst** for the answered counts of both filters ({C.SIM_RUNS} "
+                "seeded runs each) and simulated points on the curve below."
+            )
         df = C.rr_curve(s.eps, min(s.x, 1), s.seed) if simulate else C.rr_closed_form(s.eps)
-        ui.chart(F.rr_curve(df, budget=s.epsg), df, name="randomized response expected answered",
-                 alt="Expected answered queries against the budget for randomized response, closed form and "
-                     "simulation.")
+        ui.chart(
+            F.rr_curve(df, budget=s.epsg),
+            df,
+            name="randomized response expected answered",
+            alt="Expected answered queries against the budget for randomized response, closed form and simulation.",
+        )
 
 
 def regions(s: Settings) -> None:
@@ -105,14 +141,25 @@ def regions(s: Settings) -> None:
         r = C.regions(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         c = st.columns(3)
-        c[0].metric("Candidates the full filter accepts", f"{r.bayesian} of {r.candidates}",
-                    help="Each candidate reports a line a + slope·x through the two-point mechanism at level ε_q.")
-        c[1].metric("… the Simplified filter accepts", f"{r.simplified} of {r.candidates}",
-                    help="Those with ℓ + ε_q ≤ ε_G.")
-        c[2].metric("Every Simplified acceptance also a full one", "yes" if r.superset else "no",
-                    help="Thm 4.2: the Simplified filter is a cautious version of the full one.")
-        ui.chart(F.regions(r.table, remaining=t.remaining), r.table, name="acceptance regions",
-                 alt="Grid of candidate queries by slope and epsilon, coloured by which filter accepts them.")
+        c[0].metric(
+            "Candidates the full filter accepts",
+            f"{r.bayesian} of {r.candidates}",
+            help="Each candidate reports a line a + slope·x through the two-point mechanism at level ε_q.",
+        )
+        c[1].metric(
+            "… the Simplified filter accepts", f"{r.simplified} of {r.candidates}", help="Those with ℓ + ε_q ≤ ε_G."
+        )
+        c[2].metric(
+            "Every Simplified acceptance also a full one",
+            "yes" if r.superset else "no",
+            help="Thm 4.2: the Simplified filter is a cautious version of the full one.",
+        )
+        ui.chart(
+            F.regions(r.table, remaining=t.remaining),
+            r.table,
+            name="acceptance regions",
+            alt="Grid of candidate queries by slope and epsilon, coloured by which filter accepts them.",
+        )
 
 
 def approximate(s: Settings) -> None:
@@ -126,11 +173,28 @@ def approximate(s: Settings) -> None:
     ):
         a = C.approximate_run(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         c = st.columns(3)
-        c[0].metric("Answered by the (ε, δ) variant", f"{a.accepted} of {s.nq}",
-                    help=f"Algorithm 4 with δ_G = {number(C.APPROX_DELTA)}; the queries spend no δ.")
+        c[0].metric(
+            "Answered by the (ε, δ) variant",
+            f"{a.accepted} of {s.nq}",
+            help=f"Algorithm 4 with δ_G = {number(C.APPROX_DELTA)}; the queries spend no δ.",
+        )
         c[1].metric("Answered by the Bayesian filter", f"{a.bayesian_accepted} of {s.nq}")
-        c[2].metric("Switches to the look-ahead at", "never" if a.switch_step is None else f"query {a.switch_step}",
-                    help="The first query that adding up ε would refuse.")
-        st.dataframe(a.table.rename(columns={"step": "query", "mode": "rule in use", "accepted": "answered",
-                                             "loss": "realized loss ℓ", "spent": "Σε spent while adding up"}),
-                     hide_index=True, width="stretch", height=240)
+        c[2].metric(
+            "Switches to the look-ahead at",
+            "never" if a.switch_step is None else f"query {a.switch_step}",
+            help="The first query that adding up ε would refuse.",
+        )
+        st.dataframe(
+            a.table.rename(
+                columns={
+                    "step": "query",
+                    "mode": "rule in use",
+                    "accepted": "answered",
+                    "loss": "realized loss ℓ",
+                    "spent": "Σε spent while adding up",
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+            height=240,
+        )

@@ -38,15 +38,20 @@ def example1(ex: C.Examples) -> None:
     ):
         e1 = ex.ex1
         c = st.columns(4)
-        c[0].metric("Λ(0) = Λ(1)", f"{e1.likelihood_0:.7f}",
-                    help=f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = "
-                         f"{number(e1.epsilon)}, n = {e1.n}).")
-        c[1].metric("ℓ of the balanced pattern", f"{e1.loss_balanced:.4f}",
-                    help="What the balanced answers reveal: nothing.")
+        c[0].metric(
+            "Λ(0) = Λ(1)",
+            f"{e1.likelihood_0:.7f}",
+            help=f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = {number(e1.epsilon)}, n = {e1.n}).",
+        )
+        c[1].metric(
+            "ℓ of the balanced pattern", f"{e1.loss_balanced:.4f}", help="What the balanced answers reveal: nothing."
+        )
         c[2].metric("ℓ of six 1's", f"{e1.loss_all_ones:.4f}", help="The most lopsided answers reveal the full 6ε.")
         c[3].metric("Basic composition 2nε", f"{e1.basic_composition:.4f}", help="Charged whatever the answers.")
-        st.caption("Reproduces exactly. The paper's ε = 0.7 and n = 3 are read from its text, whose formulas were "
-                   "partly lost; they match every number it prints.")
+        st.caption(
+            "Reproduces exactly. The paper's ε = 0.7 and n = 3 are read from its text, whose formulas were "
+            "partly lost; they match every number it prints."
+        )
 
 
 def example2(ex: C.Examples) -> None:
@@ -62,10 +67,17 @@ def example2(ex: C.Examples) -> None:
         c[2].metric("Basic composition 3ε", f"{e2.basic_composition:.6f}", help="3 ln 1.5.")
         c = st.columns(2)
         c[0].metric("Λ(2) as printed in the paper", "0.109")
-        c[1].metric("Λ(2) from the queries of Eq. 11", f"{e2.table.loc[2, 'likelihood']:.4f}",
-                    help="A misprint of the likelihood table, not a privacy claim: max, min and 1.5 are unaffected.")
-        ui.chart(F.example2(e2.table), e2.table, name="example 2 likelihood",
-                 alt="Bars of the likelihood of each value with the paper's printed values as markers.")
+        c[1].metric(
+            "Λ(2) from the queries of Eq. 11",
+            f"{e2.table.loc[2, 'likelihood']:.4f}",
+            help="A misprint of the likelihood table, not a privacy claim: max, min and 1.5 are unaffected.",
+        )
+        ui.chart(
+            F.example2(e2.table),
+            e2.table,
+            name="example 2 likelihood",
+            alt="Bars of the likelihood of each value with the paper's printed values as markers.",
+        )
         st.caption(f"Erratum: {e2.note}")
 
 
@@ -75,27 +87,58 @@ def example3(ex: C.Examples) -> None:
         "q₂ is answered although its answer 1 would land exactly on the budget (equality is allowed); the odometer "
         "goes *down* after q₂ (1.5 → 1.15); 4 queries are answered where basic composition allows 2.",
     ):
-        shown = ex.ex3[["step", "ratio_if_0", "ratio_if_1", "accepted", "observed", "ratio_after", "paper_ratio",
-                        "loss_after", "argmax", "argmin"]].rename(columns={
-            "step": "query", "ratio_if_0": "ratio if the answer is 0", "ratio_if_1": "ratio if the answer is 1",
-            "accepted": "answered", "observed": "answer", "ratio_after": "ratio after", "paper_ratio": "paper",
-            "loss_after": "ℓ after", "argmax": "most likely x", "argmin": "least likely x"})
+        shown = ex.ex3[
+            [
+                "step",
+                "ratio_if_0",
+                "ratio_if_1",
+                "accepted",
+                "observed",
+                "ratio_after",
+                "paper_ratio",
+                "loss_after",
+                "argmax",
+                "argmin",
+            ]
+        ].rename(
+            columns={
+                "step": "query",
+                "ratio_if_0": "ratio if the answer is 0",
+                "ratio_if_1": "ratio if the answer is 1",
+                "accepted": "answered",
+                "observed": "answer",
+                "ratio_after": "ratio after",
+                "paper_ratio": "paper",
+                "loss_after": "ℓ after",
+                "argmax": "most likely x",
+                "argmin": "least likely x",
+            }
+        )
         formats = {"answer": "{:.0f}", "ratio after": "{:.6g}", "paper": "{:.2f}", "ℓ after": "{:.6f}"}
         for col, fmt in formats.items():  # a refused query has no answer: a dash, not an empty number
-            shown[col] = [fmt.format(v) if ok and v == v else "—" for v, ok in zip(shown[col], shown["answered"],
-                                                                                  strict=True)]
+            shown[col] = [
+                fmt.format(v) if ok and v == v else "—" for v, ok in zip(shown[col], shown["answered"], strict=True)
+            ]
         st.dataframe(shown, hide_index=True, width="stretch")
         c = st.columns(4)
-        c[0].metric("Transcripts of the interaction", ex.transcripts,
-                    help=f"Every possible run of 'send X, X², … until refused': lengths {ex.min_length}–"
-                         f"{ex.max_length}; their probabilities sum to 1 for every secret.")
-        c[1].metric("Worst transcript ratio (Eq. 12)", C.show_loss(ex.max_loss, True),
-                    help="The largest Pr[transcript | x] / Pr[transcript | x′]: exactly e^(ε_G) = 2.25 (Thm 4.1).")
+        c[0].metric(
+            "Transcripts of the interaction",
+            ex.transcripts,
+            help=f"Every possible run of 'send X, X², … until refused': lengths {ex.min_length}–"
+            f"{ex.max_length}; their probabilities sum to 1 for every secret.",
+        )
+        c[1].metric(
+            "Worst transcript ratio (Eq. 12)",
+            C.show_loss(ex.max_loss, True),
+            help="The largest Pr[transcript | x] / Pr[transcript | x′]: exactly e^(ε_G) = 2.25 (Thm 4.1).",
+        )
         c[2].metric("Expected answered when x* = 0 or 10", f"{ex.expected_0:.3f}")
         c[3].metric("Expected answered when x* = 5", f"{ex.expected_5:.3f}")
-        st.caption("The ratio columns show e^ℓ, the realized loss ℓ as a likelihood ratio. Reproduces exactly: the "
-                   "paper prints e^ℓ rounded (1.15 is 0.275/0.24 = 1.145833). Its queries (Eq. 11) and "
-                   "budget ln 2.25 are the only ones that fit every printed number.")
+        st.caption(
+            "The ratio columns show e^ℓ, the realized loss ℓ as a likelihood ratio. Reproduces exactly: the "
+            "paper prints e^ℓ rounded (1.15 is 0.275/0.24 = 1.145833). Its queries (Eq. 11) and "
+            "budget ln 2.25 are the only ones that fit every printed number."
+        )
 
 
 def counterexamples(ex: C.Examples) -> None:
@@ -117,11 +160,18 @@ def counterexamples(ex: C.Examples) -> None:
             f"than {c.p_at_min:.4f} at the least likely: the paper's rule predicts that the loss goes down from "
             f"{c.decrease_before:.4f}, but it rises:"
         )
-        ui.paper_vs_exact("ℓ after the answer", c.decrease_before, c.decrease_after, fmt="{:.4f}",
-                          paper_underreports=True,
-                          help="The paper's rule predicts no increase: at most the loss before the answer.")
-        st.caption("Errata: the decrease condition is necessary, not sufficient; at full budget a query is refused "
-                   "only if its answers are distributed differently at some most likely and some least likely value.")
+        ui.paper_vs_exact(
+            "ℓ after the answer",
+            c.decrease_before,
+            c.decrease_after,
+            fmt="{:.4f}",
+            paper_underreports=True,
+            help="The paper's rule predicts no increase: at most the loss before the answer.",
+        )
+        st.caption(
+            "Errata: the decrease condition is necessary, not sufficient; at full budget a query is refused "
+            "only if its answers are distributed differently at some most likely and some least likely value."
+        )
 
 
 def closed_form() -> None:
@@ -134,12 +184,26 @@ def closed_form() -> None:
         sim = background.result(C.rr_simulated, slot="rr_simulated", label="Simulating 4 × 200 analyst streams")
         if sim is not None:
             df = df.merge(sim, on=["epsilon", "budget"])
-        st.dataframe(df.rename(columns={
-            "epsilon": "ε", "budget": "ε_G", "reference": "reference value", "closed_form": "closed form",
-            "mc_mean": "simulated mean", "mc_se": "standard error", "basic": "adding up ε", "runs": "runs"}),
-            hide_index=True, width="stretch")
-        st.caption("Not in the paper: this project's benchmark of the filter end to end (a ±1 random walk's hitting "
-                   "time, solved as a linear system); the reference values were computed independently.")
+        st.dataframe(
+            df.rename(
+                columns={
+                    "epsilon": "ε",
+                    "budget": "ε_G",
+                    "reference": "reference value",
+                    "closed_form": "closed form",
+                    "mc_mean": "simulated mean",
+                    "mc_se": "standard error",
+                    "basic": "adding up ε",
+                    "runs": "runs",
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+        )
+        st.caption(
+            "Not in the paper: this project's benchmark of the filter end to end (a ±1 random walk's hitting "
+            "time, solved as a linear system); the reference values were computed independently."
+        )
 
 
 def regressions(s: Settings) -> None:
@@ -191,13 +255,23 @@ def regressions(s: Settings) -> None:
 def _evaluation(ev: C.Evaluation, paths, title: str, kind: str) -> None:
     c = st.columns(2)
     c[0].metric("Median answered at ε_G = 10 — paper", number(ev.paper))
-    c[1].metric(f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})", number(ev.median),
-                help=f"{ev.runs} seeded runs (seed 0); the group losses are added (App. C).")
-    ui.chart(F.evaluation(ev.bands, paper=ev.paper, title=title), ev.bands, name=f"{kind} evaluation",
-             alt=f"Percentile band of answered {kind} queries against the budget.")
-    ui.chart(F.loss_paths(paths, budget=10.0, title=f"{title}: realized loss of {C.PATH_RUNS} runs"), paths,
-             name=f"{kind} loss paths",
-             alt=f"The realized loss of ten {kind} runs against the number of answered queries, below the line k·ε.")
+    c[1].metric(
+        f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})",
+        number(ev.median),
+        help=f"{ev.runs} seeded runs (seed 0); the group losses are added (App. C).",
+    )
+    ui.chart(
+        F.evaluation(ev.bands, paper=ev.paper, title=title),
+        ev.bands,
+        name=f"{kind} evaluation",
+        alt=f"Percentile band of answered {kind} queries against the budget.",
+    )
+    ui.chart(
+        F.loss_paths(paths, budget=10.0, title=f"{title}: realized loss of {C.PATH_RUNS} runs"),
+        paths,
+        name=f"{kind} loss paths",
+        alt=f"The realized loss of ten {kind} runs against the number of answered queries, below the line k·ε.",
+    )
 
 
 def healthcare(s: Settings) -> None:
@@ -208,9 +282,11 @@ def healthcare(s: Settings) -> None:
         "prints sits 0.10–0.15 *above* the certified optimum (a loose search stop — safe, but not the realized loss "
         "itself).",
     ):
-        st.caption("Heart disease, stroke and diabetes are logistic regressions answered 0 or 1; sleep hours is a "
-                   "truncated linear regression answered 0 or 12. Patients range over age 10–100, sex 0/1, blood "
-                   "pressure 50–200 and BMI 10–50 (Table I).")
+        st.caption(
+            "Heart disease, stroke and diabetes are logistic regressions answered 0 or 1; sleep hours is a "
+            "truncated linear regression answered 0 or 12. Patients range over age 10–100, sex 0/1, blood "
+            "pressure 50–200 and BMI 10–50 (Table I)."
+        )
         if st.button("Run the 16 branch-and-bound searches (1–2 min)", key="run_health"):
             st.session_state["ldp_run_health"] = True
         if st.session_state.get("ldp_run_health"):
@@ -218,8 +294,12 @@ def healthcare(s: Settings) -> None:
                 h = C.healthcare()
             ui.paper_vs_exact("worst-case loss", h.paper_worst, h.exact_worst, fmt="{:.4f}")
             ui.paper_vs_exact("median loss over the 16 patterns", h.paper_median, h.exact_median, fmt="{:.4f}")
-            ui.chart(F.healthcare(h.table, h), h.table, name="healthcare losses",
-                     alt="Sorted bars of the exact realized loss of the 16 answer patterns with the paper's values.")
+            ui.chart(
+                F.healthcare(h.table, h),
+                h.table,
+                name="healthcare losses",
+                alt="Sorted bars of the exact realized loss of the 16 answer patterns with the paper's values.",
+            )
             st.caption(
                 f"Erratum: the paper's values are {h.min_excess:.3f}–{h.max_excess:.3f} above the certified optimum. "
                 "Table I's column order and the domain are read from the text. The paper's median is over 16 "

@@ -117,10 +117,13 @@ def idea(s: Settings) -> None:
         "right is never released, so its privacy is never spent.",
     ):
         df, _ = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
-        ui.chart(instant.figure(_idea_at, "eta", s.eta, s.grid_args(), s.y, s.seed, slot="noise-reduction-idea",
-                                play=True), df[df["path"] == 1], name="idea",
-                 alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
-                     "the true count, with the point where it stopped marked.")
+        ui.chart(
+            instant.figure(_idea_at, "eta", s.eta, s.grid_args(), s.y, s.seed, slot="noise-reduction-idea", play=True),
+            df[df["path"] == 1],
+            name="idea",
+            alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
+            "the true count, with the point where it stopped marked.",
+        )
 
 
 def headline(s: Settings) -> None:
@@ -156,25 +159,29 @@ def numbers(s: Settings) -> None:
         got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
         c = st.columns(4)
         c[0].metric(
-            "zCDP budget ρ*", number(b.rho),
+            "zCDP budget ρ*",
+            number(b.rho),
             help=f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
-                 f"{number(s.eps)} at δ = {number(s.delta)}. A release that stops at level ε_T uses ε_T²/2 "
-                 "of it.",
+            f"{number(s.eps)} at δ = {number(s.delta)}. A release that stops at level ε_T uses ε_T²/2 "
+            "of it.",
         )
         c[1].metric(
-            f"Typical cost of one count, {s.unit}", number(summ.median_charge, 4),
+            f"Typical cost of one count, {s.unit}",
+            number(summ.median_charge, 4),
             help=f"What one noise reduction of y = {number(s.y)} actually paid in the median of "
-                 f"{compute.N_RUNS} runs: the cost of the level where it stopped.",
+            f"{compute.N_RUNS} runs: the cost of the level where it stopped.",
         )
         c[2].metric(
-            f"Cost if it never stopped, {s.unit}", number(summ.worst_charge, 4),
+            f"Cost if it never stopped, {s.unit}",
+            number(summ.worst_charge, 4),
             help="What the same release would cost at the least noisy level it was allowed: the price a mechanism "
-                 "with a fixed noise level would have to declare in advance.",
+            "with a fixed noise level would have to declare in advance.",
         )
         c[3].metric(
-            "Counts returned, vs doubling", f"{got.noise_reduction} vs {got.doubling}",
+            "Counts returned, vs doubling",
+            f"{got.noise_reduction} vs {got.doubling}",
             help=f"Of a queue of m = {s.m} counts (largest y), how many each method releases within η under this "
-                 "one budget. Doubling retries with twice the ε² and pays for every failed try.",
+            "one budget. Doubling retries with twice the ε² and pays for every failed try.",
         )
 
 
@@ -184,12 +191,19 @@ def offer(s: Settings) -> None:
         top = compute.budget(s.eps, s.delta, s.variant).epsilon_max
         _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
         if s.process == "brownian":
-            ledger.offer(dl.noise_reduction_release(summ.median_epsilon_stop, epsilon_max=top, delta=s.delta,
-                                                    label=f"noise reduction of y = {number(s.y)}",
-                                                    source="noise_reduction"))
+            ledger.offer(
+                dl.noise_reduction_release(
+                    summ.median_epsilon_stop,
+                    epsilon_max=top,
+                    delta=s.delta,
+                    label=f"noise reduction of y = {number(s.y)}",
+                    source="noise_reduction",
+                )
+            )
         else:  # a Laplace noise reduction cannot join the zCDP filter: its declared pure ε is the top level
-            ledger.offer(dl.pure_release(top, label=f"Laplace noise reduction of y = {number(s.y)}",
-                                         source="noise_reduction"))
+            ledger.offer(
+                dl.pure_release(top, label=f"Laplace noise reduction of y = {number(s.y)}", source="noise_reduction")
+            )
     except Exception:  # noqa: BLE001 — the ledger offer is a convenience; the panels show any error
         pass
 
@@ -202,8 +216,11 @@ def shortfall(s: Settings) -> compute.Shortfall | None:
         ui.show_error(exc)
         return None
     if short is not None:
-        after = (" The paper's results below use its own ε = 10." if s.view == "reproduce" else
-                 " Only the filter and cost parts work without a noise level.")
+        after = (
+            " The paper's results below use its own ε = 10."
+            if s.view == "reproduce"
+            else " Only the filter and cost parts work without a noise level."
+        )
         st.warning(
             f"**No count can be released at ε = {number(s.eps)}, δ = {number(s.delta)}.** The combination is "
             "valid, but the filter's budget allows noise levels up to ε_max = √(2ρ*) = "

@@ -38,8 +38,10 @@ def render(s: Settings, *, feasible: bool) -> None:
                 if feasible or name in GRIDLESS:
                     draw(s)
                 else:
-                    st.info("This part needs a noise level that fits the budget: raise ε (see the note above).",
-                            icon=":material/info:")
+                    st.info(
+                        "This part needs a noise level that fits the budget: raise ε (see the note above).",
+                        icon=":material/info:",
+                    )
 
 
 # ---- paths ----------------------------------------------------------------------------------------------------
@@ -53,12 +55,18 @@ def paths(s: Settings) -> None:
         "strongly correlated (Brownian: one smooth path; Laplace: flat stretches then jumps). A path stops at the "
         "first point above the black boundary: the stopping rule sees only ŷ and ε, never y.",
     ):
-        ui.chart(ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
-                 lambda: compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed).frame, name="noise paths",
-                 alt="Released values of five coupled noise-reduction paths against the noise level, with the "
-                     "noise band, the acceptance boundary and each path's stopping point.")
-        st.dataframe(ui.memo_figure(_stops_table, s.grid_args(), s.y, s.eta, s.process, s.seed, s.unit),
-                     hide_index=True, width="stretch")
+        ui.chart(
+            ui.memo_figure(_paths_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
+            lambda: compute.paths(*s.grid_args(), s.y, s.eta, s.process, s.seed).frame,
+            name="noise paths",
+            alt="Released values of five coupled noise-reduction paths against the noise level, with the "
+            "noise band, the acceptance boundary and each path's stopping point.",
+        )
+        st.dataframe(
+            ui.memo_figure(_stops_table, s.grid_args(), s.y, s.eta, s.process, s.seed, s.unit),
+            hide_index=True,
+            width="stretch",
+        )
 
     with ui.panel(
         f"Where it stops, and what it paid ({compute.N_RUNS} runs)",
@@ -67,20 +75,34 @@ def paths(s: Settings) -> None:
     ):
         hist, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
         c = st.columns(4)
-        c[0].metric("Runs that reached the tolerance", f"{summ.accepted:.1%}",
-                    help="The share of runs whose stopping rule fired before the last level; the others are "
-                         "discarded (and still paid for).")
-        c[1].metric("Really within η, of those", f"{summ.precision:.1%}",
-                    help="The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.")
-        c[2].metric("Median stopping level ε_T", number(summ.median_epsilon_stop, 4),
-                    help="The noise level at which half the runs had stopped; the noise there is about 1/ε_T.")
-        c[3].metric("DP ε: median run vs worst case",
-                    f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
-                    help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
-                         "Laplace ε_T itself.")
-        ui.chart(ui.memo_figure(_stopping_figure, s.grid_args(), s.y, s.eta, s.process, s.seed), hist,
-                 name="stopping charges",
-                 alt="Bar chart of the share of runs stopping at each charge, with the ex-ante worst case marked.")
+        c[0].metric(
+            "Runs that reached the tolerance",
+            f"{summ.accepted:.1%}",
+            help="The share of runs whose stopping rule fired before the last level; the others are "
+            "discarded (and still paid for).",
+        )
+        c[1].metric(
+            "Really within η, of those",
+            f"{summ.precision:.1%}",
+            help="The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.",
+        )
+        c[2].metric(
+            "Median stopping level ε_T",
+            number(summ.median_epsilon_stop, 4),
+            help="The noise level at which half the runs had stopped; the noise there is about 1/ε_T.",
+        )
+        c[3].metric(
+            "DP ε: median run vs worst case",
+            f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
+            help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
+            "Laplace ε_T itself.",
+        )
+        ui.chart(
+            ui.memo_figure(_stopping_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
+            hist,
+            name="stopping charges",
+            alt="Bar chart of the share of runs stopping at each charge, with the ex-ante worst case marked.",
+        )
 
 
 # ---- structure --------------------------------------------------------------------------------------------------
@@ -99,16 +121,29 @@ def structure(s: Settings) -> None:
     ):
         inv, summ = compute.inversion(*s.grid_args(), s.y, s.eta, direction, s.seed)
         c = st.columns(3)
-        c[0].metric("Path 1 stops at ε_T", number(summ.epsilon_stop, 4),
-                    help="The first level at which path 1 of the first part looked accurate enough.")
-        c[1].metric("Its charge ρ_T = ε_T²/2 (the average loss)", number(summ.rho_stop, 4),
-                    help="What the filter charges: the mean of the loss at the stop.")
-        c[2].metric("Loss ℒ it actually realised", number(summ.loss_stop, 4),
-                    help="(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²): how much more likely this answer is with the "
-                         "person than without, in log terms, for this one path.")
-        ui.chart(figs.inversion(inv, direction=direction), inv, name="time inversion",
-                 alt="The Brownian paths of the first part rescaled as W(s) and the loss process against s = ε², "
-                     "with the drift line s/2.")
+        c[0].metric(
+            "Path 1 stops at ε_T",
+            number(summ.epsilon_stop, 4),
+            help="The first level at which path 1 of the first part looked accurate enough.",
+        )
+        c[1].metric(
+            "Its charge ρ_T = ε_T²/2 (the average loss)",
+            number(summ.rho_stop, 4),
+            help="What the filter charges: the mean of the loss at the stop.",
+        )
+        c[2].metric(
+            "Loss ℒ it actually realised",
+            number(summ.loss_stop, 4),
+            help="(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²): how much more likely this answer is with the "
+            "person than without, in log terms, for this one path.",
+        )
+        ui.chart(
+            figs.inversion(inv, direction=direction),
+            inv,
+            name="time inversion",
+            alt="The Brownian paths of the first part rescaled as W(s) and the loss process against s = ε², "
+            "with the drift line s/2.",
+        )
         if s.process != "brownian":
             st.caption("This panel always shows Brownian paths: the Laplace process has no such time inversion.")
 
@@ -130,19 +165,34 @@ def structure(s: Settings) -> None:
     ):
         shown, pairs, ls = compute.laplace_process(*s.grid_args(), s.y, s.eta, s.seed)
         c = st.columns(4)
-        c[0].metric("Share of flat steps (sampled)", f"{ls.flat_empirical:.4f}",
-                    help=f"Over {compute.N_LAPLACE} paths and all adjacent levels; the largest gap to theory is "
-                         f"{ls.flat_gap:.3f}.")
-        c[1].metric("Share of flat steps (theory)", f"{ls.flat_theory:.4f}",
-                    help="The average of (b_fine/b_coarse)² over adjacent levels, b = 1/ε the noise scale.")
-        c[2].metric("Loss ℒ at the stop (path 1)", number(ls.loss_stop, 4),
-                    help=f"Stopped at ε_T = {number(ls.epsilon_stop, 4)} by the relative-error rule; "
-                         "neighbour y − 1.")
-        c[3].metric("Largest |ℒ| / ε over all paths and levels", f"{ls.max_ratio:.4f}",
-                    help="Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1.")
-        ui.chart(figs.laplace_process(shown, value=s.y), shown, name="laplace process",
-                 alt="Three Laplace noise-reduction paths X(b) against the noise scale b on a log axis, piecewise "
-                     "constant, with the flat stretches drawn thick.")
+        c[0].metric(
+            "Share of flat steps (sampled)",
+            f"{ls.flat_empirical:.4f}",
+            help=f"Over {compute.N_LAPLACE} paths and all adjacent levels; the largest gap to theory is "
+            f"{ls.flat_gap:.3f}.",
+        )
+        c[1].metric(
+            "Share of flat steps (theory)",
+            f"{ls.flat_theory:.4f}",
+            help="The average of (b_fine/b_coarse)² over adjacent levels, b = 1/ε the noise scale.",
+        )
+        c[2].metric(
+            "Loss ℒ at the stop (path 1)",
+            number(ls.loss_stop, 4),
+            help=f"Stopped at ε_T = {number(ls.epsilon_stop, 4)} by the relative-error rule; neighbour y − 1.",
+        )
+        c[3].metric(
+            "Largest |ℒ| / ε over all paths and levels",
+            f"{ls.max_ratio:.4f}",
+            help="Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1.",
+        )
+        ui.chart(
+            figs.laplace_process(shown, value=s.y),
+            shown,
+            name="laplace process",
+            alt="Three Laplace noise-reduction paths X(b) against the noise scale b on a log axis, piecewise "
+            "constant, with the flat stretches drawn thick.",
+        )
 
 
 def correlation(s: Settings, mech: str) -> None:
@@ -150,15 +200,24 @@ def correlation(s: Settings, mech: str) -> None:
     ce, emp, theory, summ = compute.correlation(*s.grid_args(), mech, s.seed)
     label = figs.MECH_LABELS[mech]
     c = st.columns(2)
-    c[0].metric(f"Largest |sampled − theory| ({label})", f"{summ.max_gap:.3f}",
-                help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
-                     f"{2 / compute.N_CORR ** 0.5:.3f}.")
-    c[1].metric(f"Mean correlation of neighbouring levels ({label})", f"{summ.adjacent:.3f}",
-                help="min ε / max ε for adjacent levels of the grid: how much of the noise two steps share.")
-    ui.chart(figs.correlation(ce, emp, theory, mechanism=mech), compute.correlation_frame(ce, emp, theory),
-             name="correlation heatmap" + ("" if mech == "brownian" else " laplace"),
-             alt=f"Heatmap of the correlation between the {label} noise at {len(ce)} levels, sampled below the "
-                 "diagonal and the closed form min ε / max ε above.")
+    c[0].metric(
+        f"Largest |sampled − theory| ({label})",
+        f"{summ.max_gap:.3f}",
+        help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
+        f"{2 / compute.N_CORR**0.5:.3f}.",
+    )
+    c[1].metric(
+        f"Mean correlation of neighbouring levels ({label})",
+        f"{summ.adjacent:.3f}",
+        help="min ε / max ε for adjacent levels of the grid: how much of the noise two steps share.",
+    )
+    ui.chart(
+        figs.correlation(ce, emp, theory, mechanism=mech),
+        compute.correlation_frame(ce, emp, theory),
+        name="correlation heatmap" + ("" if mech == "brownian" else " laplace"),
+        alt=f"Heatmap of the correlation between the {label} noise at {len(ce)} levels, sampled below the "
+        "diagonal and the closed form min ε / max ε above.",
+    )
 
 
 # ---- filter -----------------------------------------------------------------------------------------------------
@@ -180,9 +239,12 @@ def filters(s: Settings) -> None:
         "what is left, its noise reduction fails and uses up the remainder; everything after it is refused.",
     ):
         odo = compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed)
-        ui.chart(ui.memo_figure(_odometer_figure, s.grid_args(), s.y, s.eta, s.m, s.seed, s.eps, s.delta, s.variant),
-                 odo, name="odometer",
-                 alt="Cumulative zCDP budget spent after each count for noise reduction and doubling.")
+        ui.chart(
+            ui.memo_figure(_odometer_figure, s.grid_args(), s.y, s.eta, s.m, s.seed, s.eps, s.delta, s.variant),
+            odo,
+            name="odometer",
+            alt="Cumulative zCDP budget spent after each count for noise reduction and doubling.",
+        )
         st.dataframe(odo, hide_index=True, width="stretch", height=220)
 
     eps_post = float(params.control("epspost", container=st))
@@ -195,18 +257,30 @@ def filters(s: Settings) -> None:
     ):
         df, cs = compute.concurrent(s.eps, s.delta, eps_post, s.y, s.eta, s.m, s.K, s.seed)
         c = st.columns(3)
-        c[0].metric("Promise of the pair (ε + ε′, δ)",
-                    f"({number(cs.epsilon_total, 3)}, {number(cs.delta_total)})",
-                    help="By concurrent composition (the paper's Theorem 1) the interleaved releases of both "
-                         "filters are together (ε + ε′, δ)-DP.")
-        c[1].metric("Gaussian releases (zCDP part)", f"{cs.zcdp_returned}",
-                    help=f"Odd counts of the queue, each a one-shot Gaussian at ε = (2+η)/(η·y); the part spent "
-                         f"ρ = {number(cs.rho_spent, 4)} of ρ* = {number(cs.rho_budget, 4)}.")
-        c[2].metric("Laplace noise reductions returned (ex-post part)", f"{cs.expost_returned}",
-                    help="Even counts, each charged the ε_T where it stopped; the part spent "
-                         f"{number(cs.expost_spent, 4)} of ε′ = {number(cs.expost_budget)}.")
-        ui.chart(figs.concurrent(df, rho_budget=cs.rho_budget, expost_budget=cs.expost_budget), df,
-                 name="concurrent filter", alt="Share of each filter's budget used after each count of the queue.")
+        c[0].metric(
+            "Promise of the pair (ε + ε′, δ)",
+            f"({number(cs.epsilon_total, 3)}, {number(cs.delta_total)})",
+            help="By concurrent composition (the paper's Theorem 1) the interleaved releases of both "
+            "filters are together (ε + ε′, δ)-DP.",
+        )
+        c[1].metric(
+            "Gaussian releases (zCDP part)",
+            f"{cs.zcdp_returned}",
+            help=f"Odd counts of the queue, each a one-shot Gaussian at ε = (2+η)/(η·y); the part spent "
+            f"ρ = {number(cs.rho_spent, 4)} of ρ* = {number(cs.rho_budget, 4)}.",
+        )
+        c[2].metric(
+            "Laplace noise reductions returned (ex-post part)",
+            f"{cs.expost_returned}",
+            help="Even counts, each charged the ε_T where it stopped; the part spent "
+            f"{number(cs.expost_spent, 4)} of ε′ = {number(cs.expost_budget)}.",
+        )
+        ui.chart(
+            figs.concurrent(df, rho_budget=cs.rho_budget, expost_budget=cs.expost_budget),
+            df,
+            name="concurrent filter",
+            alt="Share of each filter's budget used after each count of the queue.",
+        )
 
     mix = float(params.control("mix", container=st))
     aggr = float(params.control("stop", container=st))
@@ -218,9 +292,19 @@ def filters(s: Settings) -> None:
         "allows: the conversion to (ε, δ) is conservative.",
         paper="Theorem 6",
     ):
-        done = background.result(compute.filter_runs, s.eps, s.delta, s.variant, s.y, s.eta * aggr, s.seed,
-                                 mix, slot="filter-runs", wait=compute.FILTER_RUNS_WAIT,
-                                 label=f"Running the filter {compute.N_FILTER_RUNS} times")
+        done = background.result(
+            compute.filter_runs,
+            s.eps,
+            s.delta,
+            s.variant,
+            s.y,
+            s.eta * aggr,
+            s.seed,
+            mix,
+            slot="filter-runs",
+            wait=compute.FILTER_RUNS_WAIT,
+            label=f"Running the filter {compute.N_FILTER_RUNS} times",
+        )
         if done is not None:
             _filter_losses(s, aggr, *done)
 
@@ -232,34 +316,56 @@ def filters(s: Settings) -> None:
         paper="Theorem 6",
     ):
         err = compute.errata(s.eps, s.delta, s.m, s.K)
-        ui.paper_vs_exact("ρ* for this (ε, δ)", err.rho_printed, err.rho_corrected, digits=6,
-                          paper_underreports=False,
-                          help="Printed constant: ρ* = (√(2L+ε) − √(2L))², L = ln(1/δ). Proof's: (√(L+ε) − √L)².")
+        ui.paper_vs_exact(
+            "ρ* for this (ε, δ)",
+            err.rho_printed,
+            err.rho_corrected,
+            digits=6,
+            paper_underreports=False,
+            help="Printed constant: ρ* = (√(2L+ε) − √(2L))², L = ln(1/δ). Proof's: (√(L+ε) − √L)².",
+        )
         if s.variant == "as_printed":
-            st.info("The page is using the printed constant: safe, but the budget ρ* is smaller than the proof "
-                    "allows, so fewer counts fit.", icon=":material/info:")
+            st.info(
+                "The page is using the printed constant: safe, but the budget ρ* is smaller than the proof "
+                "allows, so fewer counts fit.",
+                icon=":material/info:",
+            )
 
 
-def _filter_losses(s: Settings, aggr: float, hist: pd.DataFrame, curve: pd.DataFrame,
-                   summ: compute.LossSummary) -> None:
+def _filter_losses(
+    s: Settings, aggr: float, hist: pd.DataFrame, curve: pd.DataFrame, summ: compute.LossSummary
+) -> None:
     """Panel 9's numbers and histogram: the total loss of whole filter runs against N(ρ*, 2ρ*)."""
     c = st.columns(4)
-    c[0].metric("Average total loss (theory ρ*)", number(summ.mean, 4),
-                help=f"Mean over the runs; each spent ρ = {number(summ.spent, 4)} on average of ρ* = "
-                     f"{number(summ.rho, 4)}.")
-    c[1].metric("Variance of the total loss (theory 2ρ*)", number(summ.var, 4),
-                help="How much the total loss varies from run to run.")
+    c[0].metric(
+        "Average total loss (theory ρ*)",
+        number(summ.mean, 4),
+        help=f"Mean over the runs; each spent ρ = {number(summ.spent, 4)} on average of ρ* = {number(summ.rho, 4)}.",
+    )
+    c[1].metric(
+        "Variance of the total loss (theory 2ρ*)",
+        number(summ.var, 4),
+        help="How much the total loss varies from run to run.",
+    )
     c[2].metric("Runs whose loss exceeded ε", number(summ.tail, 3), help="The sampled share.")
-    c[3].metric("Normal tail above ε", number(summ.tail_gauss, 2),
-                help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {number(s.delta)}: the filter promises at "
-                     "most δ.")
-    ui.chart(figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho), hist,
-             name="filter loss distribution", alt="Histogram of the total privacy loss of simulated filter "
-             "runs with the normal density N(rho, 2 rho) and a vertical line at epsilon.")
-    st.caption(f"Each run: requests until less than ε²_min/2 is left or 200 requests are done (on average "
-               f"{summ.rounds:.1f}, {summ.bm_rounds:.1f} of them noise reductions stopped at relative error "
-               f"{number(s.eta * aggr)}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions "
-               "use a 50-level grid even in ε² up to the remaining budget and cost ε_T²/2.")
+    c[3].metric(
+        "Normal tail above ε",
+        number(summ.tail_gauss, 2),
+        help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {number(s.delta)}: the filter promises at most δ.",
+    )
+    ui.chart(
+        figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho),
+        hist,
+        name="filter loss distribution",
+        alt="Histogram of the total privacy loss of simulated filter "
+        "runs with the normal density N(rho, 2 rho) and a vertical line at epsilon.",
+    )
+    st.caption(
+        f"Each run: requests until less than ε²_min/2 is left or 200 requests are done (on average "
+        f"{summ.rounds:.1f}, {summ.bm_rounds:.1f} of them noise reductions stopped at relative error "
+        f"{number(s.eta * aggr)}); Gaussian requests cost ρ_i between 0.01 and 0.1, noise reductions "
+        "use a 50-level grid even in ε² up to the remaining budget and cost ε_T²/2."
+    )
 
 
 def live_ledger(s: Settings) -> None:
@@ -283,13 +389,19 @@ def live_ledger(s: Settings) -> None:
     table = table.assign(mechanism=table["mechanism"].map(lambda m: compute.METHOD_WORDS.get(m, m)))
     left, right = st.columns((1, 2))
     with left:
-        st.plotly_chart(figs.gauge(remaining=g.remaining, budget=g.budget), key="chart-ledger-gauge",
-                        config={"displaylogo": False})
-        st.metric("DP ε spent so far", f"{number(g.epsilon_spent, 4)} of {number(s.eps)}",
-                  help="The (ε, δ) cost of everything accepted so far, if the analyst stopped now.")
-        st.caption(f"{g.accepted} accepted, {g.refused} refused. Each button takes the next count of the queue "
-                   "(y·j^−0.75). A one-shot Gaussian release uses ε = (2+η)/(η·y), the level at which the rule would "
-                   "just accept ŷ = y.")
+        st.plotly_chart(
+            figs.gauge(remaining=g.remaining, budget=g.budget), key="chart-ledger-gauge", config={"displaylogo": False}
+        )
+        st.metric(
+            "DP ε spent so far",
+            f"{number(g.epsilon_spent, 4)} of {number(s.eps)}",
+            help="The (ε, δ) cost of everything accepted so far, if the analyst stopped now.",
+        )
+        st.caption(
+            f"{g.accepted} accepted, {g.refused} refused. Each button takes the next count of the queue "
+            "(y·j^−0.75). A one-shot Gaussian release uses ε = (2+η)/(η·y), the level at which the rule would "
+            "just accept ŷ = y."
+        )
     with right:
         st.dataframe(table, hide_index=True, width="stretch", height=300)
 
@@ -307,8 +419,12 @@ def costs(s: Settings) -> None:
         "that step costs more than doubling, which starts at ε² = 10⁻⁴; the paper uses K = 1000.",
     ):
         df = compute.costs(s.K, s.eta, s.y, s.seed)
-        ui.chart(figs.costs(df, value=s.y), df, name="cost per count",
-                 alt="Expected epsilon squared spent per count against the true count, log-log.")
+        ui.chart(
+            figs.costs(df, value=s.y),
+            df,
+            name="cost per count",
+            alt="Expected epsilon squared spent per count against the true count, log-log.",
+        )
 
     c = st.columns(3)
     zipf_a = float(params.control("zipf", container=c[0]))
@@ -324,13 +440,23 @@ def costs(s: Settings) -> None:
         zdf, zs = compute.zipf_counts(zipf_a, users, s.seed, items)
         m = st.columns(3)
         m[0].metric("Largest count", f"{zs.largest:,}", help="The count of the most common item.")
-        m[1].metric("Items that could ever be released", f"{zs.releasable}",
-                    help=f"Counts of at least {zs.need:.1f}: below that, even the whole paper budget (ε = 10) cannot "
-                         "reach relative error 0.1.")
-        m[2].metric("Normaliser Σ k^(−a)", f"{zs.normaliser:.6f}",
-                    help="Turns k^(−a) into probabilities; 13.212814 for a = 0.75 on items 1–300.")
-        ui.chart(figs.zipf(zdf, a=zipf_a, n=users), zdf, name="zipf counts",
-                 alt="Counts of Zipf draws per item on log-log axes with the expected counts.")
+        m[1].metric(
+            "Items that could ever be released",
+            f"{zs.releasable}",
+            help=f"Counts of at least {zs.need:.1f}: below that, even the whole paper budget (ε = 10) cannot "
+            "reach relative error 0.1.",
+        )
+        m[2].metric(
+            "Normaliser Σ k^(−a)",
+            f"{zs.normaliser:.6f}",
+            help="Turns k^(−a) into probabilities; 13.212814 for a = 0.75 on items 1–300.",
+        )
+        ui.chart(
+            figs.zipf(zdf, a=zipf_a, n=users),
+            zdf,
+            name="zipf counts",
+            alt="Counts of Zipf draws per item on log-log axes with the expected counts.",
+        )
 
 
 # ---- martingale -------------------------------------------------------------------------------------------------
@@ -349,17 +475,31 @@ def martingale(s: Settings) -> None:
     ):
         shown, mean, summ = compute.martingale(*s.grid_args(), s.y, s.eta, lam, s.seed)
         c = st.columns(3)
-        c[0].metric("Average of M at the stopping time", f"{summ.stopped_mean:.3f} ± {2 * summ.stopped_se:.3f}",
-                    help=f"{compute.N_MART} Brownian runs of y = {number(s.y)}, ± 2 standard errors; Lemma "
-                         "6.1 says ≤ 1 (= 1 on a finite grid).")
-        c[1].metric("Runs stopped before the last level", f"{summ.stopped_share:.1%}",
-                    help="The share of runs whose stopping rule fired somewhere inside the grid.")
-        c[2].metric("Median stopping time t_T = 1/ε_T²", number(summ.median_t_stop, 4),
-                    help="Time runs backwards: the noise variance at the stop.")
-        ui.chart(figs.martingale(shown, mean, lam=lam, stopped=summ.stopped_mean, stopped_se=summ.stopped_se,
-                                 t_stop=summ.median_t_stop), mean, name="backward martingale",
-                 alt="Sample paths of the backward martingale against t on a reversed log axis, their mean with a "
-                     "band, and the mean at the stopping time.")
+        c[0].metric(
+            "Average of M at the stopping time",
+            f"{summ.stopped_mean:.3f} ± {2 * summ.stopped_se:.3f}",
+            help=f"{compute.N_MART} Brownian runs of y = {number(s.y)}, ± 2 standard errors; Lemma "
+            "6.1 says ≤ 1 (= 1 on a finite grid).",
+        )
+        c[1].metric(
+            "Runs stopped before the last level",
+            f"{summ.stopped_share:.1%}",
+            help="The share of runs whose stopping rule fired somewhere inside the grid.",
+        )
+        c[2].metric(
+            "Median stopping time t_T = 1/ε_T²",
+            number(summ.median_t_stop, 4),
+            help="Time runs backwards: the noise variance at the stop.",
+        )
+        ui.chart(
+            figs.martingale(
+                shown, mean, lam=lam, stopped=summ.stopped_mean, stopped_se=summ.stopped_se, t_stop=summ.median_t_stop
+            ),
+            mean,
+            name="backward martingale",
+            alt="Sample paths of the backward martingale against t on a reversed log axis, their mean with a "
+            "band, and the mean at the stopping time.",
+        )
         if s.process != "brownian":
             st.caption("The martingale belongs to Brownian noise; this part ignores the Laplace choice.")
 
@@ -375,8 +515,15 @@ def _paths_figure(grid: tuple, y: float, eta: float, process: str, seed: int) ->
 def _stops_table(grid: tuple, y: float, eta: float, process: str, seed: int, unit: str) -> pd.DataFrame:
     """Where each drawn path stopped, in the reader's words."""
     stops = compute.paths(*grid, y, eta, process, seed).stops
-    return stops.rename(columns={"path": "path", "epsilon_stop": "stopped at level ε", "release": "released ŷ",
-                                 "charge": f"charged {unit.split('_')[0]}", "accepted": "accurate enough?"})
+    return stops.rename(
+        columns={
+            "path": "path",
+            "epsilon_stop": "stopped at level ε",
+            "release": "released ŷ",
+            "charge": f"charged {unit.split('_')[0]}",
+            "accepted": "accurate enough?",
+        }
+    )
 
 
 def _stopping_figure(grid: tuple, y: float, eta: float, process: str, seed: int) -> go.Figure:
@@ -384,6 +531,7 @@ def _stopping_figure(grid: tuple, y: float, eta: float, process: str, seed: int)
     return figs.stopping(hist, worst=summ.worst_charge, mechanism=process)
 
 
-def _odometer_figure(grid: tuple, y: float, eta: float, m: int, seed: int, eps: float, delta: float,
-                     variant: str) -> go.Figure:
+def _odometer_figure(
+    grid: tuple, y: float, eta: float, m: int, seed: int, eps: float, delta: float, variant: str
+) -> go.Figure:
     return figs.odometer(compute.odometer(*grid, y, eta, m, seed), budget=compute.budget(eps, delta, variant).rho)

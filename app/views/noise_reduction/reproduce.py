@@ -50,12 +50,21 @@ def figure3(s: Settings) -> None:
     ):
         err = compute.errata(compute.PAPER["epsilon"], compute.PAPER["delta"], s.m, s.K)
         c = st.columns(3)
-        c[0].metric("ρ*(ε = 10, δ = 10⁻⁶)", f"{err.rho_corrected:.6f}",
-                    help="The zCDP budget of the paper's experiments: the largest ρ with ρ + 2√(ρ ln 10⁶) ≤ 10.")
-        c[1].metric("Σε² budget 2ρ* (paper: ≈ 2.705)", f"{2 * err.rho_corrected:.6f}",
-                    help="The same budget in the paper's units, the sum of squared noise levels paid.")
-        c[2].metric("2ρ* with the printed constant", f"{2 * err.rho_printed:.6f}",
-                    help="What the budget would be with Theorem 6's printed constant 2√(2ρ ln(1/δ)).")
+        c[0].metric(
+            "ρ*(ε = 10, δ = 10⁻⁶)",
+            f"{err.rho_corrected:.6f}",
+            help="The zCDP budget of the paper's experiments: the largest ρ with ρ + 2√(ρ ln 10⁶) ≤ 10.",
+        )
+        c[1].metric(
+            "Σε² budget 2ρ* (paper: ≈ 2.705)",
+            f"{2 * err.rho_corrected:.6f}",
+            help="The same budget in the paper's units, the sum of squared noise levels paid.",
+        )
+        c[2].metric(
+            "2ρ* with the printed constant",
+            f"{2 * err.rho_printed:.6f}",
+            help="What the budget would be with Theorem 6's printed constant 2√(2ρ ln(1/δ)).",
+        )
 
     trials = int(params.control("fig3", container=st))
     seconds = compute.figure3_seconds(trials)
@@ -73,30 +82,51 @@ def figure3(s: Settings) -> None:
             "leaves the candidates; the selection costs ε_EM²/8 with ε_EM = 0.1; the noise-reduction grid has 1000 "
             "levels even in ε² up to the remaining budget; the data are redrawn for every trial."
         )
-        if st.button(f"Run Figure 3 (about {seconds:.0f} s of computing)", key="fig3_run",
-                     icon=":material/play_arrow:", type="primary"):
+        if st.button(
+            f"Run Figure 3 (about {seconds:.0f} s of computing)",
+            key="fig3_run",
+            icon=":material/play_arrow:",
+            type="primary",
+        ):
             _start(key)
         if not _started(key):
-            st.caption(f"It runs in the background (about {seconds:.0f} s for {trials} trials); the rest of the page "
-                       "stays live, and a finished run is kept for everyone who asks for the same settings.")
+            st.caption(
+                f"It runs in the background (about {seconds:.0f} s for {trials} trials); the rest of the page "
+                "stays live, and a finished run is kept for everyone who asks for the same settings."
+            )
             return
-        df = background.result(compute.figure3, trials, s.variant, s.seed, slot="figure3",
-                               label=f"Figure 3 with {trials} trials (about {seconds:.0f} s)")
+        df = background.result(
+            compute.figure3,
+            trials,
+            s.variant,
+            s.seed,
+            slot="figure3",
+            label=f"Figure 3 with {trials} trials (about {seconds:.0f} s)",
+        )
         if df is None:
             return
         c = st.columns(2)
         with c[0]:
-            ui.chart(figs.figure3(df, column="precision", title="Precision", y="precision (mean ± sd)"), df,
-                     name="figure 3 precision", alt="Precision against sample size for both methods.")
+            ui.chart(
+                figs.figure3(df, column="precision", title="Precision", y="precision (mean ± sd)"),
+                df,
+                name="figure 3 precision",
+                alt="Precision against sample size for both methods.",
+            )
         with c[1]:
-            ui.chart(figs.figure3(df, column="results", title="Number of results", y="results returned (mean ± sd)"),
-                     df, name="figure 3 results", alt="Number of results against sample size for both methods.")
-        ref = compute.figure3_reference().rename(columns={"results_mean": "reference results",
-                                                          "precision_mean": "reference precision"})
+            ui.chart(
+                figs.figure3(df, column="results", title="Number of results", y="results returned (mean ± sd)"),
+                df,
+                name="figure 3 results",
+                alt="Number of results against sample size for both methods.",
+            )
+        ref = compute.figure3_reference().rename(
+            columns={"results_mean": "reference results", "precision_mean": "reference precision"}
+        )
         table = df[["n", "method", "results_mean", "results_sd", "precision_mean", "precision_sd"]].merge(
-            ref, on=["n", "method"])
-        st.dataframe(table.assign(method=table["method"].map(compute.METHOD_WORDS)), hide_index=True,
-                     width="stretch")
+            ref, on=["n", "method"]
+        )
+        st.dataframe(table.assign(method=table["method"].map(compute.METHOD_WORDS)), hide_index=True, width="stretch")
 
 
 def reddit(s: Settings) -> None:
@@ -121,21 +151,38 @@ def reddit(s: Settings) -> None:
             "other, not these numbers with the paper's.",
             icon=":material/science:",
         )
-        st.caption(f"Settings: ε = 1, δ = 10⁻⁶, η = 0.01 and grids of 1000 levels as in the paper; ε_EM = "
-                   f"{number(eem)} and smallest level ε_min = {number(emin)} as set above (the paper: ε_EM = 0.01 and "
-                   "0.0001, which reads as ε_min = 0.0001 or as ε_min² = 0.0001, i.e. ε_min = 0.01).")
-        if st.button(f"Run the Reddit setting (about {seconds:.0f} s of computing)", key="reddit_run",
-                     icon=":material/play_arrow:", type="primary"):
+        st.caption(
+            f"Settings: ε = 1, δ = 10⁻⁶, η = 0.01 and grids of 1000 levels as in the paper; ε_EM = "
+            f"{number(eem)} and smallest level ε_min = {number(emin)} as set above (the paper: ε_EM = 0.01 and "
+            "0.0001, which reads as ε_min = 0.0001 or as ε_min² = 0.0001, i.e. ε_min = 0.01)."
+        )
+        if st.button(
+            f"Run the Reddit setting (about {seconds:.0f} s of computing)",
+            key="reddit_run",
+            icon=":material/play_arrow:",
+            type="primary",
+        ):
             _start(key)
         if not _started(key):
             return
-        df = background.result(compute.reddit_standin, trials, s.seed, eem, emin, slot="reddit",
-                               label=f"The Reddit setting with {trials} trials")
+        df = background.result(
+            compute.reddit_standin,
+            trials,
+            s.seed,
+            eem,
+            emin,
+            slot="reddit",
+            label=f"The Reddit setting with {trials} trials",
+        )
         if df is None:
             return
-        ui.chart(figs.reddit(df), df, name="reddit stand-in",
-                 alt="Bar chart of the counts returned by noise reduction and doubling on stand-in data, next to the "
-                     "paper's numbers on the real data.")
+        ui.chart(
+            figs.reddit(df),
+            df,
+            name="reddit stand-in",
+            alt="Bar chart of the counts returned by noise reduction and doubling on stand-in data, next to the "
+            "paper's numbers on the real data.",
+        )
         st.dataframe(df.assign(method=df["method"].map(compute.METHOD_WORDS)), hide_index=True, width="stretch")
 
 
@@ -148,43 +195,57 @@ def paper_costs(s: Settings) -> None:
         st.caption("Grid of 1000 levels even in ε² up to 2ρ*(10, 10⁻⁶) = 2.706, η = 0.1; 2000 draws per count.")
         df = compute.paper_costs(s.seed)
         se = ("bm_cost_se", "doubling_cost_se")  # as text: a standard error reads 3.2·10⁻⁴, never 3.2e-4
-        st.dataframe(df.assign(**{c: [number(v, 2) for v in df[c]] for c in se}), hide_index=True,
-                     width="stretch")
+        st.dataframe(df.assign(**{c: [number(v, 2) for v in df[c]] for c in se}), hide_index=True, width="stretch")
 
 
 def errata(s: Settings) -> None:
     """The paper's misprints that change a number, printed against correct (see docs/errata.md)."""
     err = compute.errata(s.eps, s.delta, s.m, s.K)
     with ui.panel("Theorem 6: the conversion constant"):
-        st.markdown(f"At ε = {number(s.eps)}, δ = {number(s.delta)}: the printed 2√(2ρ ln(1/δ)) is safe but "
-                    "loose, so it is not an under-report (no warning). The page uses the proof's constant by "
-                    "default.")
-        ui.paper_vs_exact("zCDP budget ρ*", err.rho_printed, err.rho_corrected, digits=6,
-                          paper_underreports=False)
+        st.markdown(
+            f"At ε = {number(s.eps)}, δ = {number(s.delta)}: the printed 2√(2ρ ln(1/δ)) is safe but "
+            "loose, so it is not an under-report (no warning). The page uses the proof's constant by "
+            "default."
+        )
+        ui.paper_vs_exact("zCDP budget ρ*", err.rho_printed, err.rho_corrected, digits=6, paper_underreports=False)
         df = compute.constants(s.eps, s.delta)
-        ui.chart(figs.constants(df, epsilon=s.eps, rho_corrected=err.rho_corrected, rho_printed=err.rho_printed),
-                 df, name="filter constant", alt="Certified epsilon against the zCDP budget for both constants.")
+        ui.chart(
+            figs.constants(df, epsilon=s.eps, rho_corrected=err.rho_corrected, rho_printed=err.rho_printed),
+            df,
+            name="filter constant",
+            alt="Certified epsilon against the zCDP budget for both constants.",
+        )
     with ui.panel(
         "Theorem 5: the missing drift",
         "Theorem 6 and Theorem 5 with its drift restored grow like √m until the drift m·ε²/2 takes over; adding "
         "single ex-post bounds grows linearly with a large constant (5.76, 6.21 and 87.1 at m = 100).",
     ):
-        st.markdown(f"m = {s.m} Brownian noise reductions, each stopped at ε² = 0.01 (V = "
-                    f"{number(err.thm5_v)}, γ = 0.01, δ = {number(s.delta)}): the printed ex-post bound ψ(V) "
-                    "leaves out the drift V/2. Simulated, the printed bound fails with probability 0.96 "
-                    "instead of at most 0.05; with the drift it holds. Theorem 6 gives ε = "
-                    f"{number(err.thm6_for_same_v, 4)} here.")
+        st.markdown(
+            f"m = {s.m} Brownian noise reductions, each stopped at ε² = 0.01 (V = "
+            f"{number(err.thm5_v)}, γ = 0.01, δ = {number(s.delta)}): the printed ex-post bound ψ(V) "
+            "leaves out the drift V/2. Simulated, the printed bound fails with probability 0.96 "
+            "instead of at most 0.05; with the drift it holds. Theorem 6 gives ε = "
+            f"{number(err.thm6_for_same_v, 4)} here."
+        )
         ui.paper_vs_exact("ex-post ε (Theorem 5)", err.thm5_printed, err.thm5_corrected)
         df = compute.composition_curves(s.delta)
-        ui.chart(figs.composition(df, count=s.m), df, name="composition comparison",
-                 alt="Total epsilon after m noise reductions under Theorem 6, Theorem 5 and basic composition.")
+        ui.chart(
+            figs.composition(df, count=s.m),
+            df,
+            name="composition comparison",
+            alt="Total epsilon after m noise reductions under Theorem 6, Theorem 5 and basic composition.",
+        )
     with ui.panel("Lemma 5.2: when may the next mechanism start?"):
-        st.markdown(f"After {number(err.lemma52_spent)} (90 %) of an ex-post budget ε = {number(s.eps)} is "
-                    "spent, the printed condition (the losses so far are at most ε) still admits a mechanism "
-                    "whose worst case is the whole ε. The rule the proof needs (the losses so far **plus the "
-                    "next one's worst case** are at most ε) admits at most "
-                    f"{number(err.lemma52_corrected_max, 4)} more.")
+        st.markdown(
+            f"After {number(err.lemma52_spent)} (90 %) of an ex-post budget ε = {number(s.eps)} is "
+            "spent, the printed condition (the losses so far are at most ε) still admits a mechanism "
+            "whose worst case is the whole ε. The rule the proof needs (the losses so far **plus the "
+            "next one's worst case** are at most ε) admits at most "
+            f"{number(err.lemma52_corrected_max, 4)} more."
+        )
         ui.paper_vs_exact("worst-case total ex-post ε", s.eps, err.lemma52_printed_worst)
-        st.caption("Smaller slips that change no number: two factor-of-2 slips in the proof of Theorem 6 (they "
-                   "cancel), the sign of the Brownian term in Theorem 4 (the loss is used in a sign-free form), and "
-                   "Theorem 2's last sentence, whose (ε, δ) should read (ε, δ + δ'').")
+        st.caption(
+            "Smaller slips that change no number: two factor-of-2 slips in the proof of Theorem 6 (they "
+            "cancel), the sign of the Brownian term in Theorem 4 (the loss is used in a sign-free form), and "
+            "Theorem 2's last sentence, whose (ε, δ) should read (ε, δ + δ'')."
+        )

@@ -66,9 +66,22 @@ class Settings:
     @property
     def key(self) -> compute.LawKey:
         """The law key of the sidebar's law (see :func:`app.compute.r2dp.law_key`)."""
-        return compute.law_key(self.family, lock=self.lock, epsilon=self.eps, sensitivity=self.sens, k=self.shape,
-                               theta=self.gscale, a=self.ulo, b=self.uhi, mu=self.nmu, sigma=self.nsigma,
-                               low=self.ncut, u0=self.u0, u1=self.u1, p=self.p0)
+        return compute.law_key(
+            self.family,
+            lock=self.lock,
+            epsilon=self.eps,
+            sensitivity=self.sens,
+            k=self.shape,
+            theta=self.gscale,
+            a=self.ulo,
+            b=self.uhi,
+            mu=self.nmu,
+            sigma=self.nsigma,
+            low=self.ncut,
+            u0=self.u0,
+            u1=self.u1,
+            p=self.p0,
+        )
 
 
 def _family_controls(family: str, lock: bool) -> dict[str, float]:
@@ -103,8 +116,17 @@ def sidebar() -> Settings:
         with st.expander("Advanced"):
             seed = int(params.control("seed", container=st))
         ui.share_hint()
-    return Settings(view=view, eps=eps, gamma=gamma, sens=sens, family=family, lock=lock, seed=seed,
-                    drawn=frozenset(values), **values)
+    return Settings(
+        view=view,
+        eps=eps,
+        gamma=gamma,
+        sens=sens,
+        family=family,
+        lock=lock,
+        seed=seed,
+        drawn=frozenset(values),
+        **values,
+    )
 
 
 def render(s: Settings) -> None:
@@ -134,9 +156,12 @@ def picture(s: Settings) -> None:
         "R²DP spreads u around it: draws below u* add more noise than Laplace, draws above add less. This "
         "page starts at ε = 5 because below ε ≈ 2 none of the paper's laws beats Laplace — try ε = 1.",
     ):
-        ui.chart(ui.memo_figure(mixing_law_figure, s.key, s.eps, s.sens, s.seed, False),
-                 lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, False), name="mixing law",
-                 alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value u* marked.")
+        ui.chart(
+            ui.memo_figure(mixing_law_figure, s.key, s.eps, s.sens, s.seed, False),
+            lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, False),
+            name="mixing law",
+            alt="Density or probabilities of the inverse Laplace scale u, with the Laplace value u* marked.",
+        )
 
 
 def headline(s: Settings) -> compute.Headline | None:
@@ -149,24 +174,38 @@ def headline(s: Settings) -> compute.Headline | None:
             head = compute.headline(s.key, s.eps, s.gamma, s.sens)
         except ValueError as exc:
             ui.show_error(exc)
-        text = (f"Your budget ε = {number(s.eps)} means that one person's data can change the odds of any "
-                f"release by at most {odds_factor(s.eps)} (e^ε).\n\nWith it, plain Laplace noise lands within "
-                f"±γ = {number(s.gamma)} of the true answer in **{percent(best.laplace)}** of releases.")
+        text = (
+            f"Your budget ε = {number(s.eps)} means that one person's data can change the odds of any "
+            f"release by at most {odds_factor(s.eps)} (e^ε).\n\nWith it, plain Laplace noise lands within "
+            f"±γ = {number(s.gamma)} of the true answer in **{percent(best.laplace)}** of releases."
+        )
         if head is not None:
-            spends = (", rescaled so that its exact ε is your budget," if s.lock else
-                      f", which spends ε = {fmt(head.epsilon, 3)} counted exactly,")
-            often = ("as often as Laplace" if abs(head.ratio - 1) < 5e-4 else
-                     f"{number(head.ratio, 3)} times as often as Laplace")
-            text += (f" This {FAMILY[s.family].words} law (set in the sidebar){spends} lands there in "
-                     f"**{percent(head.usefulness)}**, {often}.")
-        text += (f" The best random scale of all, a law with just two values of u, lands there in "
-                 f"{percent(best.usefulness)}.")
+            spends = (
+                ", rescaled so that its exact ε is your budget,"
+                if s.lock
+                else f", which spends ε = {fmt(head.epsilon, 3)} counted exactly,"
+            )
+            often = (
+                "as often as Laplace"
+                if abs(head.ratio - 1) < 5e-4
+                else f"{number(head.ratio, 3)} times as often as Laplace"
+            )
+            text += (
+                f" This {FAMILY[s.family].words} law (set in the sidebar){spends} lands there in "
+                f"**{percent(head.usefulness)}**, {often}."
+            )
+        text += (
+            f" The best random scale of all, a law with just two values of u, lands there in "
+            f"{percent(best.usefulness)}."
+        )
         st.markdown(text)
         if head is not None and head.over_budget:
-            st.warning(f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = "
-                       f"{number(s.eps)}: counted exactly, one person's data can change the odds by up to "
-                       f"{odds_factor(head.epsilon)}. Turn on **lock ε** to rescale it to the budget.",
-                       icon=":material/warning:")
+            st.warning(
+                f"This law spends ε = {fmt(head.epsilon)}, more than your budget ε = "
+                f"{number(s.eps)}: counted exactly, one person's data can change the odds by up to "
+                f"{odds_factor(head.epsilon)}. Turn on **lock ε** to rescale it to the budget.",
+                icon=":material/warning:",
+            )
     return head
 
 
@@ -177,18 +216,36 @@ def numbers(s: Settings, head: compute.Headline | None) -> None:
         if head is not None:
             st.markdown(f"**{head.law}**" + (" — rescaled so that its exact ε equals your budget." if s.lock else ""))
             cols = st.columns(3)
-            cols[0].metric("exact ε — this law", fmt(head.epsilon),
-                           help="The privacy loss this law really spends: its worst case is an output exactly at the "
-                                "true answer (Cor. 3.3).")
-            cols[1].metric("U(γ) — this law", fmt(head.usefulness),
-                           help="The chance that a release is within ±γ of the true answer.")
-            cols[2].metric("ratio to Laplace at ε", f"{head.ratio:.3f}×",
-                           help="How many times more often this law is within ±γ than Laplace noise at the same ε.")
+            cols[0].metric(
+                "exact ε — this law",
+                fmt(head.epsilon),
+                help="The privacy loss this law really spends: its worst case is an output exactly at the "
+                "true answer (Cor. 3.3).",
+            )
+            cols[1].metric(
+                "U(γ) — this law",
+                fmt(head.usefulness),
+                help="The chance that a release is within ±γ of the true answer.",
+            )
+            cols[2].metric(
+                "ratio to Laplace at ε",
+                f"{head.ratio:.3f}×",
+                help="How many times more often this law is within ±γ than Laplace noise at the same ε.",
+            )
         cols = st.columns(3)
-        cols[0].metric("Laplace U(γ) at ε", fmt(best.laplace),
-                       help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.")
-        cols[1].metric("best R²DP law (two-point) U(γ)", fmt(best.usefulness),
-                       help="No mixing law does better at this ε: the best one always has just two values of u, "
-                            f"here {compute.describe(best.law)}.")
-        cols[2].metric("optimal staircase U(γ)", fmt(compute.staircase(s.eps, s.gamma, s.sens)),
-                       help="The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).")
+        cols[0].metric(
+            "Laplace U(γ) at ε",
+            fmt(best.laplace),
+            help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.",
+        )
+        cols[1].metric(
+            "best R²DP law (two-point) U(γ)",
+            fmt(best.usefulness),
+            help="No mixing law does better at this ε: the best one always has just two values of u, "
+            f"here {compute.describe(best.law)}.",
+        )
+        cols[2].metric(
+            "optimal staircase U(γ)",
+            fmt(compute.staircase(s.eps, s.gamma, s.sens)),
+            help="The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).",
+        )

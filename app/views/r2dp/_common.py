@@ -17,5 +17,6 @@ def fmt(x: float, digits: int = 4) -> str:
 
 def mixing_law_figure(key: compute.LawKey, eps: float, sens: float, seed: int, as_scale: bool) -> go.Figure:
     """The law of u (or of the scale b = 1/u), memoised by the settings it depends on (ui.memo_figure)."""
-    return figs.mixing_law(compute.mixing_law(key, eps, sens, seed, as_scale), epsilon=eps, sensitivity=sens,
-                           as_scale=as_scale)
+    return figs.mixing_law(
+        compute.mixing_law(key, eps, sens, seed, as_scale), epsilon=eps, sensitivity=sens, as_scale=as_scale
+    )

@@ -95,8 +95,27 @@ def sidebar() -> Settings:
             n_bins = int(params.control("bins", container=st))
             tail = float(params.control("tail", container=st))
         ui.share_hint()
-    return Settings(view, eps, c, k, alpha, threshold, noise, rule, monotonic, resample, append, traverses, data,
-                    metric, n_runs, n_bins, tail, seed, kmax)
+    return Settings(
+        view,
+        eps,
+        c,
+        k,
+        alpha,
+        threshold,
+        noise,
+        rule,
+        monotonic,
+        resample,
+        append,
+        traverses,
+        data,
+        metric,
+        n_runs,
+        n_bins,
+        tail,
+        seed,
+        kmax,
+    )
 
 
 def render(s: Settings) -> None:
@@ -125,15 +144,42 @@ def picture(s: Settings) -> None:
         "yes-answers. Green dots above the line are the yes-answers.",
         key="svt-idea",
     ):
-        comp, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
-                                   s.traverses, s.resample, s.rule, s.seed, s.kmax)
+        comp, info = csvt.live_run(
+            s.eps,
+            s.c,
+            s.k,
+            s.alpha,
+            s.threshold,
+            s.noise,
+            s.monotonic,
+            s.append,
+            s.traverses,
+            s.resample,
+            s.rule,
+            s.seed,
+            s.kmax,
+        )
         ui.chart(
-            ui.memo_figure(_first_look_figure, s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
-                           s.traverses, s.resample, s.rule, s.seed, s.kmax),
+            ui.memo_figure(
+                _first_look_figure,
+                s.eps,
+                s.c,
+                s.k,
+                s.alpha,
+                s.threshold,
+                s.noise,
+                s.monotonic,
+                s.append,
+                s.traverses,
+                s.resample,
+                s.rule,
+                s.seed,
+                s.kmax,
+            ),
             comp.head(figs.FIRST_LOOK),
             name="svt at work",
             alt="The first comparisons of one SVT run: bars of true counts, dots of noisy counts, and the noisy "
-                "threshold as a line; dots above the line are answered yes.",
+            "threshold as a line; dots above the line are answered yes.",
         )
 
 
@@ -142,33 +188,57 @@ def headline(s: Settings) -> None:
     with ui.panel("What one run spends, and what it finds"):
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-        _, info = csvt.live_run(s.eps, s.c, s.k, s.alpha, s.threshold, s.noise, s.monotonic, s.append,
-                                s.traverses, s.resample, s.rule, s.seed)
+        _, info = csvt.live_run(
+            s.eps,
+            s.c,
+            s.k,
+            s.alpha,
+            s.threshold,
+            s.noise,
+            s.monotonic,
+            s.append,
+            s.traverses,
+            s.resample,
+            s.rule,
+            s.seed,
+        )
         spent = acct.on if s.resample else acct.off
         chance = "" if acct.pure else f", except with a chance δ = {number(acct.delta, 3)}"
-        text = (f"One run spends **ε = {number(spent, 3)}** in total, however many counts it screens: one person's "
-                f"data can change the odds of what it reports by at most {odds_factor(spent)} (e^ε){chance}. Only "
-                f"the at most c = {s.c} yes-answers (“above the threshold”) are paid for; every no is free.")
+        text = (
+            f"One run spends **ε = {number(spent, 3)}** in total, however many counts it screens: one person's "
+            f"data can change the odds of what it reports by at most {odds_factor(spent)} (e^ε){chance}. Only "
+            f"the at most c = {s.c} yes-answers (“above the threshold”) are paid for; every no is free."
+        )
         if s.resample:
-            text += (f" (A new threshold noise after each yes costs ε₁ = {number(acct.epsilon1, 3)} again each "
-                     f"time; the paper's statement as printed says ε = {number(acct.on_as_printed, 3)}, but its own "
-                     f"proof gives the {number(acct.on, 3)} shown, the one to believe.)")
-        run = (f"\n\nIn the run pictured (the picture shows its first comparisons), SVT screened "
-               f"{info.n_comparisons} counts")
+            text += (
+                f" (A new threshold noise after each yes costs ε₁ = {number(acct.epsilon1, 3)} again each "
+                f"time; the paper's statement as printed says ε = {number(acct.on_as_printed, 3)}, but its own "
+                f"proof gives the {number(acct.on, 3)} shown, the one to believe.)"
+            )
+        run = (
+            f"\n\nIn the run pictured (the picture shows its first comparisons), SVT screened "
+            f"{info.n_comparisons} counts"
+        )
         if info.n_positive == 0:
             run += f" against the threshold τ = {number(s.threshold)} and answered no to every one"
         else:
             right = "none" if info.true_positives_selected == 0 else f"**{info.true_positives_selected}**"
-            run += (f" and answered yes {info.n_positive} time{'' if info.n_positive == 1 else 's'}, {right} of them "
-                    f"for a count truly above the threshold τ = {number(s.threshold)}")
+            run += (
+                f" and answered yes {info.n_positive} time{'' if info.n_positive == 1 else 's'}, {right} of them "
+                f"for a count truly above the threshold τ = {number(s.threshold)}"
+            )
         text += f"{run}; it stopped {_HALTED[info.halted]}."
         if sm.r > 0:
-            text += (f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
-                     f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is answered yes in "
-                     f"only {percent(sm.p_at_threshold, 2)} of runs.")
+            text += (
+                f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
+                f"r = {number(sm.r, 3)} ({_RULE_WORDS[s.rule]}): a count exactly at τ is answered yes in "
+                f"only {percent(sm.p_at_threshold, 2)} of runs."
+            )
         else:
-            text += (f"\n\nThe noisy threshold is not raised (no correction): a count exactly at τ is answered "
-                     f"yes in {percent(sm.p_at_threshold, 1)} of runs.")
+            text += (
+                f"\n\nThe noisy threshold is not raised (no correction): a count exactly at τ is answered "
+                f"yes in {percent(sm.p_at_threshold, 1)} of runs."
+            )
         st.markdown(text)
 
 
@@ -180,31 +250,36 @@ def numbers(s: Settings) -> None:
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
         m = st.columns(5)
         m[0].metric(
-            "threshold noise scale b", number(sm.b, 4),
+            "threshold noise scale b",
+            number(sm.b, 4),
             help="The typical size of the one noise ρ added to the threshold (Laplace, b = Δ/ε₁). It is drawn once "
-                 "and shared by every comparison.",
+            "and shared by every comparison.",
         )
         m[1].metric(
-            "query noise scale 1/λ", number(sm.scale, 4),
+            "query noise scale 1/λ",
+            number(sm.scale, 4),
             help="The typical size of the noise added to each count (its mean, for exponential noise; the paper "
-                 "writes Exp(1/λ)). It grows with c: the budget ε₂ is shared by up to c yes-answers.",
+            "writes Exp(1/λ)). It grows with c: the budget ε₂ is shared by up to c yes-answers.",
         )
         m[2].metric(
-            "correction r in use", number(sm.r, 4),
+            "correction r in use",
+            number(sm.r, 4),
             help=f"How far the noisy threshold is raised ({_RULE_WORDS[s.rule]}). The optimal r = "
-                 f"{number(sm.r_op, 4)} rejects k = {s.k} counts below τ before accepting one above it with "
-                 "the highest chance.",
+            f"{number(sm.r_op, 4)} rejects k = {s.k} counts below τ before accepting one above it with "
+            "the highest chance.",
         )
         m[3].metric(
-            "P[yes] for a count at τ", number(sm.p_at_threshold, 4),
+            "P[yes] for a count at τ",
+            number(sm.p_at_threshold, 4),
             help="The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
-                 "correction and α = 0 it is 1/(k + 1), whatever the noise.",
+            "correction and α = 0 it is 1/(k + 1), whatever the noise.",
         )
         m[4].metric(
-            "ε one run spends", number(acct.on if s.resample else acct.off, 4),
+            "ε one run spends",
+            number(acct.on if s.resample else acct.off, 4),
             help=f"ε₁ = {number(acct.epsilon1, 4)} for the threshold plus ε₂ = {number(acct.epsilon2, 4)} "
-                 "for the counts, however many queries are asked; a new threshold noise after each yes costs "
-                 "c·ε₁ + ε₂.",
+            "for the counts, however many queries are asked; a new threshold noise after each yes costs "
+            "c·ε₁ + ε₂.",
         )
 
 
@@ -226,16 +301,35 @@ def _offer_to_ledger(s: Settings) -> None:
     """One SVT run at the sidebar's settings, as the privacy ledger records it."""
     try:
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-        ledger.offer(dl.approx_release(acct.on if s.resample else acct.off, 0.0 if acct.pure else acct.delta,
-                                       label=f"SVT run, c = {s.c}, {s.noise.capitalize()} noise", source="svt"))
+        ledger.offer(
+            dl.approx_release(
+                acct.on if s.resample else acct.off,
+                0.0 if acct.pure else acct.delta,
+                label=f"SVT run, c = {s.c}, {s.noise.capitalize()} noise",
+                source="svt",
+            )
+        )
     except Exception:  # noqa: BLE001 — the ledger offer never takes the page down
         pass  # the headline panel shows the error
 
 
-def _first_look_figure(eps: float, c: int, k: int, alpha: float, threshold: float, noise: str, monotonic: bool,
-                       append: bool, traverses: int, resample: bool, rule: str, seed: int,
-                       kmax: int = 10_000) -> go.Figure:
+def _first_look_figure(
+    eps: float,
+    c: int,
+    k: int,
+    alpha: float,
+    threshold: float,
+    noise: str,
+    monotonic: bool,
+    append: bool,
+    traverses: int,
+    resample: bool,
+    rule: str,
+    seed: int,
+    kmax: int = 10_000,
+) -> go.Figure:
     """The picture's chart, memoised by the run's settings (ui.memo_figure)."""
-    comp, _ = csvt.live_run(eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed,
-                            kmax)
+    comp, _ = csvt.live_run(
+        eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed, kmax
+    )
     return figs.first_look(comp, threshold=threshold)

@@ -50,8 +50,9 @@ def noise_tab(s: Settings) -> None:
             name="noise zoo",
             alt="Densities of the threshold noise and of the four query noises at their calibrated scales.",
         )
-        st.dataframe(ui.memo_figure(_noise_zoo_table, s.eps, s.c, s.noise, s.monotonic), hide_index=True,
-                     width="stretch")
+        st.dataframe(
+            ui.memo_figure(_noise_zoo_table, s.eps, s.c, s.noise, s.monotonic), hide_index=True, width="stretch"
+        )
 
     with ui.panel(
         "Splitting ε between the threshold and the counts",
@@ -76,8 +77,7 @@ def noise_tab(s: Settings) -> None:
                 name="split at optimum",
                 alt="Stacked bars of epsilon1 and epsilon2 at the optimal split per family.",
             )
-        st.dataframe(ui.memo_figure(_manual_split_table, s.eps, s.c, s.monotonic, w), hide_index=True,
-                     width="stretch")
+        st.dataframe(ui.memo_figure(_manual_split_table, s.eps, s.c, s.monotonic, w), hide_index=True, width="stretch")
 
     with ui.panel(
         "Why exponential noise is allowed: the privacy-loss profile",
@@ -151,21 +151,39 @@ def correction_tab(s: Settings) -> None:
         df, acc = csvt.comparison(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic)
         with picture:
             ui.chart(
-                instant.figure(_comparison_at, "neg", s.k, s.eps, s.c, s.alpha, s.noise, s.monotonic, s.rule, d,
-                               slot="svt-correction", play=True, shown="k = "),
+                instant.figure(
+                    _comparison_at,
+                    "neg",
+                    s.k,
+                    s.eps,
+                    s.c,
+                    s.alpha,
+                    s.noise,
+                    s.monotonic,
+                    s.rule,
+                    d,
+                    slot="svt-correction",
+                    play=True,
+                    shown="k = ",
+                ),
                 df,
                 name="comparison density",
                 alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
             )
         pa = csvt.acceptance_at(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule, d)
         m = st.columns(3)
-        m[0].metric(f"P[yes] at τ − {number(d)}", number(pa.below, 4),
-                    help=f"A count {number(d)} below the threshold is wrongly reported as above it this "
-                         f"often (correction r = {number(pa.r, 4)}).")
+        m[0].metric(
+            f"P[yes] at τ − {number(d)}",
+            number(pa.below, 4),
+            help=f"A count {number(d)} below the threshold is wrongly reported as above it this "
+            f"often (correction r = {number(pa.r, 4)}).",
+        )
         m[1].metric("P[yes] at τ", number(pa.at, 4), help="A count exactly at the threshold.")
-        m[2].metric(f"P[yes] at τ + {number(d)}", number(pa.above, 4),
-                    help=f"A count {number(d)} above the threshold is rightly reported as above it "
-                         "this often.")
+        m[2].metric(
+            f"P[yes] at τ + {number(d)}",
+            number(pa.above, 4),
+            help=f"A count {number(d)} above the threshold is rightly reported as above it this often.",
+        )
         st.dataframe(acc, hide_index=True, width="stretch")
 
     with ui.panel(
@@ -212,14 +230,22 @@ def correction_tab(s: Settings) -> None:
         "curves (one shared ρ, what Algorithm 2 does) sit slightly above Eq. 8 for the corrected methods.",
         paper="Eq. 8 and Theorem 4",
     ):
-        done = background.result(csvt.accuracy_panel, s.eps, s.c, s.k, s.monotonic, slot="alpha-beta",
-                                 label="The (α, β) curves and Theorem 4's α")
+        done = background.result(
+            csvt.accuracy_panel,
+            s.eps,
+            s.c,
+            s.k,
+            s.monotonic,
+            slot="alpha-beta",
+            label="The (α, β) curves and Theorem 4's α",
+        )
         if done is not None:
             _accuracy_curves(s, *done)
 
 
-def _comparison_at(k: int, eps: float, c: int, alpha: float, noise: str, monotonic: bool, rule: str,
-                   d: float) -> go.Figure:
+def _comparison_at(
+    k: int, eps: float, c: int, alpha: float, noise: str, monotonic: bool, rule: str, d: float
+) -> go.Figure:
     """The comparison at one k (every stop of k travels with the chart: app.instant)."""
     sm = csvt.summary(eps, c, k, alpha, noise, monotonic, rule)
     df, _ = csvt.comparison(eps, c, k, alpha, noise, monotonic)
@@ -228,12 +254,18 @@ def _comparison_at(k: int, eps: float, c: int, alpha: float, noise: str, monoton
 
 def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:
     """Panel 7's charts, β against α by Eq. 8 and exactly, and Theorem 4's α."""
-    charts = (("beta_eq8", "Eq. 8 (paper's model)", "alpha beta", "for six methods, Eq. 8"),
-              ("beta_exact", "exact, shared threshold noise", "alpha beta exact", "exact shared rho"))
+    charts = (
+        ("beta_eq8", "Eq. 8 (paper's model)", "alpha beta", "for six methods, Eq. 8"),
+        ("beta_exact", "exact, shared threshold noise", "alpha beta exact", "exact shared rho"),
+    )
     for col, (column, title, name, how) in zip(st.columns(2), charts, strict=True):
         with col:
-            ui.chart(figs.alpha_beta(df, column=column, title=title, alpha=s.alpha), df, name=name,
-                     alt=f"Failure probability beta against alpha, {how}.")
+            ui.chart(
+                figs.alpha_beta(df, column=column, title=title, alpha=s.alpha),
+                df,
+                name=name,
+                alt=f"Failure probability beta against alpha, {how}.",
+            )
     _theorem4(s, th)
 
 
@@ -307,9 +339,9 @@ def numerics_tab(s: Settings) -> None:
         row = acc[acc["n_bins"] == s.n_bins].iloc[0]
         m = st.columns(6)
         m[0].metric("r^op, closed form", number(info.r_op))
-        m[1].metric(f"r̄^op, {s.n_bins} bins", number(row['r_op_numeric']))
-        m[2].metric("|r̄^op − r^op|", number(row['abs_error'], 3))
-        m[3].metric("RMS error of p̄", number(row['rms_error_p'], 3))
+        m[1].metric(f"r̄^op, {s.n_bins} bins", number(row["r_op_numeric"]))
+        m[2].metric("|r̄^op − r^op|", number(row["abs_error"], 3))
+        m[3].metric("RMS error of p̄", number(row["rms_error_p"], 3))
         m[4].metric("grid half-width B", number(info.B, 5), help=f"bin width u = {number(info.u, 4)}")
         m[5].metric("runtime", f"{row['runtime_ms']:.2f} ms")
         left, right = st.columns(2)
@@ -335,11 +367,17 @@ def numerics_tab(s: Settings) -> None:
 def _eq8_vs_exact(sm: csvt.Summary) -> None:
     """The paper's Eq. 7/8 treats the threshold noise as fresh for every comparison; Algorithm 2 shares one ρ."""
     cols = st.columns(2)
-    cols[0].metric("p(r) — paper's Eq. 8", number(sm.p_eq8, 4),
-                   help="The chance of rejecting k counts below τ and then accepting one above it, as the paper "
-                        "computes it: a fresh threshold noise for every comparison.")
-    cols[1].metric("p(r) — exact, shared ρ", number(sm.p_shared, 4),
-                   help="The same chance for the algorithm as run: one threshold noise shared by all comparisons.")
+    cols[0].metric(
+        "p(r) — paper's Eq. 8",
+        number(sm.p_eq8, 4),
+        help="The chance of rejecting k counts below τ and then accepting one above it, as the paper "
+        "computes it: a fresh threshold noise for every comparison.",
+    )
+    cols[1].metric(
+        "p(r) — exact, shared ρ",
+        number(sm.p_shared, 4),
+        help="The same chance for the algorithm as run: one threshold noise shared by all comparisons.",
+    )
     gap = sm.p_eq8 / sm.p_shared - 1 if sm.p_shared > 0 else float("inf")
     if gap > 0.05:
         st.warning(
@@ -407,8 +445,11 @@ def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
         m[1].metric("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}")
         m[2].metric("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}")
         m[3].metric("pass", f"{int(last['pass']) if step else 0}")
-        m[4].metric("threshold noises drawn", f"{info.threshold_draws}",
-                    help="1, unless a new threshold noise is drawn after each yes.")
+        m[4].metric(
+            "threshold noises drawn",
+            f"{info.threshold_draws}",
+            help="1, unless a new threshold noise is drawn after each yes.",
+        )
         ui.chart(
             figs.live_run(comp, step=step, threshold=s.threshold),
             comp.iloc[:step],
@@ -474,11 +515,25 @@ def _experiment(s: Settings) -> None:
         f"About {max(1, round(cost))} s of computing on first view (then kept)."
     )
     if runs < s.n_runs:
-        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over "
-                f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.", icon=":material/speed:")
+        st.info(
+            f"{s.n_runs} runs on {ds.n_items} items would take over "
+            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
+            icon=":material/speed:",
+        )
     out = background.result(
-        csvt.explore_experiment, s.data, float(t_exp), s.c, s.eps, s.trav_eff, s.append, s.resample, s.monotonic,
-        runs, s.seed, slot="svt-experiment", label=f"The top-c experiment ({runs} runs per point)",
+        csvt.explore_experiment,
+        s.data,
+        float(t_exp),
+        s.c,
+        s.eps,
+        s.trav_eff,
+        s.append,
+        s.resample,
+        s.monotonic,
+        runs,
+        s.seed,
+        slot="svt-experiment",
+        label=f"The top-c experiment ({runs} runs per point)",
     )
     if out is None:
         return
@@ -494,16 +549,13 @@ def _experiment(s: Settings) -> None:
         )
     with right:
         ui.chart(
-            figs.experiment(trav, metric=s.metric, x="traverses",
-                            title=f"(b) against passes (ε = {number(s.eps)})"),
+            figs.experiment(trav, metric=s.metric, x="traverses", title=f"(b) against passes (ε = {number(s.eps)})"),
             trav,
             name="experiment traverses",
             alt="Selection quality against the number of passes at the chosen epsilon for all methods.",
         )
     best = df[df["epsilon"] == max(csvt.EXPERIMENT_EPSILONS)].set_index("method")[s.metric]
-    st.dataframe(
-        best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True
-    )
+    st.dataframe(best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True)
 
 
 def _accountant(s: Settings) -> None:
@@ -514,19 +566,23 @@ def _accountant(s: Settings) -> None:
     m[1].metric("ε₂ (counts)", number(a.epsilon2, 4), help="The budget shared by the at most c yes-answers.")
     m[2].metric("split ε₂/ε₁", number(a.w, 4))
     m[3].metric("ε, one threshold noise", number(a.off, 4), help="ε₁ + ε₂: what one run spends.")
-    m[4].metric("ε, new threshold noise after each yes", number(a.on, 4),
-                help="c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).")
+    m[4].metric(
+        "ε, new threshold noise after each yes",
+        number(a.on, 4),
+        help="c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).",
+    )
     if s.resample:
         ui.paper_vs_exact(
             "ε with a new threshold noise after each yes",
             a.on_as_printed,
             a.on,
             help="Theorem 3 prints “(cε₁, ε₂)-DP”; read as (ε, δ) that is ε = c·ε₁. Its proof gives pure "
-                 "(c·ε₁ + ε₂)-DP.",
+            "(c·ε₁ + ε₂)-DP.",
         )
     if not a.pure:
-        st.info(f"SVT-Gau is only (ε, δ)-DP: δ = {number(a.delta)} (classic Gaussian calibration).",
-                icon=":material/info:")
+        st.info(
+            f"SVT-Gau is only (ε, δ)-DP: δ = {number(a.delta)} (classic Gaussian calibration).", icon=":material/info:"
+        )
     if s.monotonic:
         st.warning(
             "The monotonic calibration is only private for monotonic queries (item counts are). On other queries "

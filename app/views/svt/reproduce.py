@@ -66,15 +66,19 @@ def accuracy_part(s: Settings) -> None:
         df = _once(("fig3 data",), csvt.fig3)
         ui.chart(
             _once(("fig3",), lambda: figs.alpha_beta(df, column="beta_eq8", title="Fig. 3 · β against α (k = 50)")),
-            df, name="fig3", alt="Failure probability against alpha for the methods of Fig. 3.",
+            df,
+            name="fig3",
+            alt="Failure probability against alpha for the methods of Fig. 3.",
         )
 
         def fig3_table() -> pd.DataFrame:
             rows = [
                 {
                     "method": m,
-                    **{f"α = {a}: this app": float(df[(df["method"] == m) & (df["alpha"] == a)]["beta_eq8"].iloc[0])
-                       for a in (0, 10, 20, 30)},
+                    **{
+                        f"α = {a}: this app": float(df[(df["method"] == m) & (df["alpha"] == a)]["beta_eq8"].iloc[0])
+                        for a in (0, 10, 20, 30)
+                    },
                     **{f"α = {a}: independent": v for a, v in zip((0, 10, 20, 30), vals, strict=True)},
                 }
                 for m, vals in csvt.FIG3_REFERENCE.items()
@@ -87,11 +91,17 @@ def accuracy_part(s: Settings) -> None:
             "“independent” is a separate computation from the paper's formulas. SVT-Gau assumes δ = 1e-5 "
             "(σ = √(2 ln(1.25/δ))·Δ/ε), which the paper does not state."
         )
-    with ui.panel("Fig. 4 · minimal comparison variance",
-                  "four parallel lines: V* ∝ 1/ε²; exponential lowest, Laplace ≈ 1.93× exponential."):
+    with ui.panel(
+        "Fig. 4 · minimal comparison variance",
+        "four parallel lines: V* ∝ 1/ε²; exponential lowest, Laplace ≈ 1.93× exponential.",
+    ):
         df = _once(("fig4 data",), csvt.fig4)
-        ui.chart(_once(("fig4",), lambda: figs.variance_vs_epsilon(df)), df, name="fig4",
-                 alt="Minimal variance against epsilon, four noises.")
+        ui.chart(
+            _once(("fig4",), lambda: figs.variance_vs_epsilon(df)),
+            df,
+            name="fig4",
+            alt="Minimal variance against epsilon, four noises.",
+        )
         st.caption("Deviation: SVT-Gau needs a δ the paper does not give; δ = 1e-5 assumed.")
     with ui.panel(
         "Fig. 5 · p(r) (monotonic scales, c = 1)",
@@ -100,15 +110,31 @@ def accuracy_part(s: Settings) -> None:
         f5 = _once(("fig5 data",), csvt.fig5)
         left, right = st.columns(2)
         with left:
-            ui.chart(_once(("fig5a",), lambda: figs.fig5_density(f5.a)), f5.a, name="fig5a",
-                     alt="Density of Z at epsilon 0.1.")
-            ui.chart(_once(("fig5c",), lambda: figs.fig5_curves(f5.c, param="alpha", title="Fig. 5(c) · several α")),
-                     f5.c, name="fig5c", alt="p(r) for several alpha.")
+            ui.chart(
+                _once(("fig5a",), lambda: figs.fig5_density(f5.a)),
+                f5.a,
+                name="fig5a",
+                alt="Density of Z at epsilon 0.1.",
+            )
+            ui.chart(
+                _once(("fig5c",), lambda: figs.fig5_curves(f5.c, param="alpha", title="Fig. 5(c) · several α")),
+                f5.c,
+                name="fig5c",
+                alt="p(r) for several alpha.",
+            )
         with right:
-            ui.chart(_once(("fig5b",), lambda: figs.fig5_curves(f5.b, param="k", title="Fig. 5(b) · several k")),
-                     f5.b, name="fig5b", alt="p(r) for several k.")
-            ui.chart(_once(("fig5d",), lambda: figs.fig5_curves(f5.d, param="epsilon", title="Fig. 5(d) · several ε")),
-                     f5.d, name="fig5d", alt="p(r) for several epsilon.")
+            ui.chart(
+                _once(("fig5b",), lambda: figs.fig5_curves(f5.b, param="k", title="Fig. 5(b) · several k")),
+                f5.b,
+                name="fig5b",
+                alt="p(r) for several k.",
+            )
+            ui.chart(
+                _once(("fig5d",), lambda: figs.fig5_curves(f5.d, param="epsilon", title="Fig. 5(d) · several ε")),
+                f5.d,
+                name="fig5d",
+                alt="p(r) for several epsilon.",
+            )
         st.caption(
             "Settings: (b) ε = 0.1, α = 0; (c) ε = 0.1, k = 10; (d) k = 10, α = 0. Deviation: the k, α and ε lists and "
             "the split are not stated; the captions' Lap(1/ε₁), Exp(1/ε₂) suggest Δ = 1, monotonic scales, c = 1 and "
@@ -132,11 +158,17 @@ def experiments_part(s: Settings) -> None:
     """Fig. 6 (the data) and Figs. 7/10, 8/11 (the top-c experiments) on the sidebar's data set."""
     with ui.panel("Fig. 6 · the data sets"):
         curves, info = _once(("fig6 data",), csvt.fig6)
-        ui.chart(_once(("fig6",), lambda: figs.scores(curves, info)), curves, name="fig6",
-                 alt="Sorted item counts of six data sets.")
+        ui.chart(
+            _once(("fig6",), lambda: figs.scores(curves, info)),
+            curves,
+            name="fig6",
+            alt="Sorted item counts of six data sets.",
+        )
         st.dataframe(info, hide_index=True)
-        st.caption("Deviation: four of the six curves are imitations (see the note above); Binary assumes 50 "
-                   "items above the threshold (not stated).")
+        st.caption(
+            "Deviation: four of the six curves are imitations (see the note above); Binary assumes 50 "
+            "items above the threshold (not stated)."
+        )
     with ui.panel(
         "Figs. 7/10 and 8/11 · top-c experiments",
         f"on {csvt.DATASETS[s.data]} (change the data set in the sidebar): SVT-Exp with r^op beats the other private "
@@ -156,24 +188,53 @@ def _experiments(s: Settings) -> None:
         f"seed {s.seed}. About {max(1, round(cost))} s of computing on first view (then kept)."
     )
     if runs < s.n_runs:
-        st.info(f"{s.n_runs} runs on {ds.n_items} items would take over "
-                f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.", icon=":material/speed:")
-    out = background.result(csvt.reproduce_experiment, s.data, runs, s.seed, slot="svt-reproduce-experiment",
-                            label=f"Figs. 7, 8, 10 and 11 on {ds.name} ({runs} runs per point)")
+        st.info(
+            f"{s.n_runs} runs on {ds.n_items} items would take over "
+            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
+            icon=":material/speed:",
+        )
+    out = background.result(
+        csvt.reproduce_experiment,
+        s.data,
+        runs,
+        s.seed,
+        slot="svt-reproduce-experiment",
+        label=f"Figs. 7, 8, 10 and 11 on {ds.name} ({runs} runs per point)",
+    )
     if out is None:
         return
     fig7, fig8 = out
     ten = fig7[fig7["traverses"] == 10]
     run = (s.data, runs, s.seed)
     charts = (
-        (0, "fig7", ten, dict(metric="ncr", title="Fig. 7 · rank score against ε (t = 10)"),
-         "Rank score against epsilon for all methods."),
-        (0, "fig8", fig8, dict(metric="ncr", x="traverses", title="Fig. 8 · rank score against passes (ε = 1)"),
-         "Rank score against the number of passes for all methods."),
-        (1, "fig10", ten, dict(metric="f1", title="Fig. 10 · F1 against ε (t = 10)"),
-         "F1 against epsilon for all methods."),
-        (1, "fig11", fig8, dict(metric="f1", x="traverses", title="Fig. 11 · F1 against passes (ε = 1)"),
-         "F1 against the number of passes for all methods."),
+        (
+            0,
+            "fig7",
+            ten,
+            dict(metric="ncr", title="Fig. 7 · rank score against ε (t = 10)"),
+            "Rank score against epsilon for all methods.",
+        ),
+        (
+            0,
+            "fig8",
+            fig8,
+            dict(metric="ncr", x="traverses", title="Fig. 8 · rank score against passes (ε = 1)"),
+            "Rank score against the number of passes for all methods.",
+        ),
+        (
+            1,
+            "fig10",
+            ten,
+            dict(metric="f1", title="Fig. 10 · F1 against ε (t = 10)"),
+            "F1 against epsilon for all methods.",
+        ),
+        (
+            1,
+            "fig11",
+            fig8,
+            dict(metric="f1", x="traverses", title="Fig. 11 · F1 against passes (ε = 1)"),
+            "F1 against the number of passes for all methods.",
+        ),
     )
     cols = st.columns(2)
     for col, name, data, kw, alt in charts:
@@ -211,15 +272,24 @@ def alpha_part(s: Settings) -> None:
         key="svt-fig16-alpha",
     ):
         runs = csvt.fig16_runs(s.n_runs)
-        st.caption(f"About {max(1, round(csvt.fig16_seconds(runs)))} s of computing on first view (then kept); "
-                   f"{runs} runs per point" + (f" (the sidebar's {s.n_runs} would take over "
-                                               f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s)."
-                                               if runs < s.n_runs else "."))
+        st.caption(
+            f"About {max(1, round(csvt.fig16_seconds(runs)))} s of computing on first view (then kept); "
+            f"{runs} runs per point"
+            + (
+                f" (the sidebar's {s.n_runs} would take over {number(csvt.MAX_EXPERIMENT_SECONDS)} s)."
+                if runs < s.n_runs
+                else "."
+            )
+        )
         df = background.result(csvt.fig16, runs, s.seed, slot="svt-fig16", label="Fig. 16")
         if df is None:
             return
-        ui.chart(_once(("fig16", runs, s.seed), lambda: figs.fig16(df)), df, name="fig16",
-                 alt="Rank score of Algorithm 2 against epsilon, one line per alpha.")
+        ui.chart(
+            _once(("fig16", runs, s.seed), lambda: figs.fig16(df)),
+            df,
+            name="fig16",
+            alt="Rank score of Algorithm 2 against epsilon, one line per alpha.",
+        )
 
         def ncr_table() -> pd.DataFrame:
             table = df.pivot(index="epsilon", columns="alpha", values="ncr")
@@ -242,19 +312,29 @@ def numerics_part(s: Settings) -> None:
         "runtime grows about linearly.",
     ):
         df, info = _once(("fig9 data",), csvt.fig9)
-        ui.chart(_once(("fig9",), lambda: figs.fig9(df)), df, name="fig9",
-                 alt="Numerical and analytic success probability against r.")
+        ui.chart(
+            _once(("fig9",), lambda: figs.fig9(df)),
+            df,
+            name="fig9",
+            alt="Numerical and analytic success probability against r.",
+        )
         st.caption(
             f"b = {number(info.b, 5)}, 1/λ = {number(info.scale, 5)}; r^op = {number(info.r_op)} (closed "
             f"form), {number(info.r_op_numeric)} (20 001 bins). Deviation: the split and c are not stated — "
             "c = 1, Table-4 split."
         )
         _, acc, _ = _once(("fig17 data",), lambda: csvt.numeric_framework(0.03, 1, 10, 0.0, False, 101))
-        ui.chart(_once(("fig17",), lambda: figs.numeric_accuracy(acc)), acc, name="fig17",
-                 alt="Error and runtime against the number of bins.")
+        ui.chart(
+            _once(("fig17",), lambda: figs.numeric_accuracy(acc)),
+            acc,
+            name="fig17",
+            alt="Error and runtime against the number of bins.",
+        )
         st.dataframe(acc, hide_index=True)
-        st.caption("An independent computation gives r̄^op = 338.870 (51 bins), 335.676 (101), 334.707 (1001). "
-                   "Runtimes are this machine's.")
+        st.caption(
+            "An independent computation gives r̄^op = 338.870 (51 bins), 335.676 (101), 334.707 (1001). "
+            "Runtimes are this machine's."
+        )
     st.info(
         "Figs. 12–15 (the experiments under RDP composition) are not reproduced: they need a Rényi-DP accountant for "
         "the exponential query noise of SVT, and the paper gives none — its Appendix I only says the per-answer "
