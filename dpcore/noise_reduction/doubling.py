@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
 from dpcore import _validate as _v
+from dpcore._exact import _two_prod
 from dpcore.noise_reduction.stopping_rule import _stop_scalar
 
 __all__ = ["DoublingRelease", "doubling_levels", "doubling_release"]
@@ -61,9 +61,11 @@ def _level_within(use: float) -> float:
     """The largest float ε with ε² ≤ ``use`` exactly: the attempt is charged ``use``/2, and a correctly rounded
     √use can be an ulp above the real root, so its cost ε²/2 would exceed the charge."""
     e = math.sqrt(use)
-    while Fraction(e) * Fraction(e) > Fraction(use):
+    while True:  # e·e = p + err exactly (Dekker): e² > use iff p > use, or p = use and err > 0
+        p, err = _two_prod(e, e)
+        if p < use or (p == use and err <= 0.0):
+            return e
         e = math.nextafter(e, 0.0)
-    return e
 
 
 def _doubling_run(
