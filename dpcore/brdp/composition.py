@@ -50,6 +50,24 @@ def composition_interval(plan: BRDPPlan, compositions: int, value_discretization
     return max(h, width / MAX_COMPOSED_POINTS)
 
 
+def _plan_pld(plan: BRDPPlan, compositions: int, value_discretization_interval: float = 1e-4) -> Any:
+    """The plan's exact single-release PLD on the loss grid of :func:`composition_interval` for ``compositions``."""
+    return exact_pld(
+        kernel=plan.kernel,
+        scale=plan.scale,
+        theta=plan.theta,
+        q=plan.q,
+        sensitivity=plan.sensitivity,
+        value_discretization_interval=composition_interval(plan, compositions, value_discretization_interval),
+    )
+
+
+def _composed_pld(plan: BRDPPlan, compositions: int, value_discretization_interval: float) -> Any:
+    """The exact PLD of ``compositions`` releases of the plan (dp_accounting's own self-composition)."""
+    pld = _plan_pld(plan, compositions, value_discretization_interval)
+    return pld.self_compose(compositions) if compositions > 1 else pld
+
+
 def _thm3(prof, eps: np.ndarray, w: float, big_l: float, t: int, drop_k0: bool):
     """Thm. 3 / Alg. 3 with j = T - k: sum_j binom.pmf(j, T, W) delta_Z^T(eps - j L); ``prof`` = delta_Z^T."""
     return _thm3_fn(prof, w, big_l, t, drop_k0)(eps)
@@ -107,16 +125,7 @@ def composed_delta(
         prof = _profile_fn(pl.kernel, pl.scale, pl.sensitivity, t, kc)
         out = _thm3(prof, eps, pl.w, pl.loss, t, variant == "as_printed")
     else:
-        pld = exact_pld(
-            kernel=pl.kernel,
-            scale=pl.scale,
-            theta=pl.theta,
-            q=pl.q,
-            sensitivity=pl.sensitivity,
-            value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
-        )
-        if t > 1:
-            pld = pld.self_compose(t)
+        pld = _composed_pld(pl, t, value_discretization_interval)
         flat = eps.ravel()
         fin = np.isfinite(flat)
         res = np.empty(flat.shape)
@@ -149,16 +158,7 @@ def composed_epsilon(
     accountant = _v.choice("accountant", accountant, ("exact", "paper", "dp"))
     kc = _v.choice("kernel_composition", kernel_composition, ("exact", "rdp", "rdp_improved"))
     if accountant == "exact":
-        pld = exact_pld(
-            kernel=pl.kernel,
-            scale=pl.scale,
-            theta=pl.theta,
-            q=pl.q,
-            sensitivity=pl.sensitivity,
-            value_discretization_interval=composition_interval(pl, t, value_discretization_interval),
-        )
-        if t > 1:
-            pld = pld.self_compose(t)
+        pld = _composed_pld(pl, t, value_discretization_interval)
         return float(pld.get_epsilon_for_delta(dl))
     return _composed_epsilon_analytic(pl, dl, t, accountant, kc)
 

@@ -17,8 +17,8 @@ from dpcore import accounting as _acct
 from dpcore.brdp._common import MAX_GRID, Kernel, _delta, _eps_pos, _kernel, _sens, _theta
 from dpcore.brdp.budget_split import BRDPPlan, _alg2, _exact_opt, make_plan, optimize
 from dpcore.brdp.calibration import _calibrate
-from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _pld_epsilon, composition_interval
-from dpcore.brdp.exact_accountant import _exact_core, _loss_survival, exact_pld
+from dpcore.brdp.composition import _composed_epsilon_analytic, _plan, _plan_pld, _pld_epsilon
+from dpcore.brdp.exact_accountant import _exact_core, _loss_survival
 from dpcore.brdp.kernels import _acc, _p_theta, _profile, _w
 from dpcore.brdp.mechanism import _draw_kernel, sample_outputs
 from dpcore.brdp.paper_accountant import _alg1, _paper_delta, _paper_delta_scales
@@ -229,14 +229,7 @@ def composition_curve(
     rows = []
     base = None
     if exact:
-        base = exact_pld(
-            kernel=pl.kernel,
-            scale=pl.scale,
-            theta=pl.theta,
-            q=pl.q,
-            sensitivity=pl.sensitivity,
-            value_discretization_interval=composition_interval(pl, max(tt, default=1), value_discretization_interval),
-        )
+        base = _plan_pld(pl, max(tt, default=1), value_discretization_interval)
     if pl.kernel == "gaussian" and tt:  # all T at once (same quantities as composed_epsilon, to ~1e-12)
         paper = _thm3_epsilons_gauss(pl.sensitivity, pl.scale, pl.w, pl.loss, tt, dl)
         dp = _thm3_epsilons_gauss(pl.sensitivity, pl.dp_scale, 0.0, 0.0, tt, dl)
