@@ -59,15 +59,42 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _served(
+    module: list[str], port: int, log_name: str, env: dict[str, str], health: str, seconds: int, what: str
+) -> Iterator[str]:
+    """Run ``python -m <module…>`` from the project root, wait until ``health`` answers 200 (at most ``seconds``),
+    yield the server's URL, then stop it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / log_name, "w")  # noqa: SIM115 — closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *module], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **env}
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}{health}", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.terminate()
+        raise RuntimeError(f"{what} did not become healthy within {seconds} s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
 def serve(env: dict[str, str] | None = None) -> Iterator[str]:
     """Run ``streamlit run app/serve.py`` headless on a free loopback port (with ``env`` overrides); yield its URL."""
     port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
-    proc = subprocess.Popen(
+    yield from _served(
         [
-            sys.executable,
-            "-m",
             "streamlit",
             "run",
             str(ROOT / "app" / "serve.py"),
@@ -82,32 +109,15 @@ def serve(env: dict[str, str] | None = None) -> Iterator[str]:
             "--server.fileWatcherType",
             "none",
         ],
+        port,
+        f"server-{port}.log",
         # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
         # Plotly's checked ones
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "DPX_VALIDATE_FIGURES": "0", **(env or {})},
+        {"DPX_VALIDATE_FIGURES": "0", **(env or {})},
+        "/_stcore/health",
+        60,
+        "the app server",
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.terminate()
-        raise RuntimeError("the app server did not become healthy within 60 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
 
 
 @pytest.fixture(scope="session")
@@ -119,46 +129,16 @@ def app_url() -> Iterator[str]:
 def serve_lesson(name: str) -> Iterator[str]:
     """Run ``marimo run notebooks/<name>.py`` (read-only app, no token) on a free loopback port; yield its URL."""
     port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"lesson-{name}-{port}.log", "w")  # noqa: SIM115 — closed after the server stops
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "marimo",
-            "run",
-            str(ROOT / "notebooks" / f"{name}.py"),
-            "--headless",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--no-token",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    yield from _served(
+        ["marimo", "run", str(ROOT / "notebooks" / f"{name}.py"), "--headless", "--host", "127.0.0.1"]
+        + ["--port", str(port), "--no-token"],
+        port,
+        f"lesson-{name}-{port}.log",
+        {"PYTHONPATH": str(ROOT)},
+        "/health",
+        90,
+        "the lesson server",
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.terminate()
-        raise RuntimeError("the lesson server did not become healthy within 90 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
 
 
 def press_slider(slider, key: str, times: int, timeout_s: float = 30.0) -> None:
