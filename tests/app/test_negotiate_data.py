@@ -98,6 +98,18 @@ def test_read_table_messages_directly():
         data.read_table(b"a,a\n1,2\n")
 
 
+#: The example list's second row as the data editor reports it after a visitor's edit.
+AGE_BAND = {
+    "statistic": "counts per age band",
+    "kind": "counts",
+    "within ±": 30.0,
+    "confidence %": 90.0,
+    "lowest value": None,
+    "highest value": None,
+    "rows": None,
+}
+
+
 def test_the_visitors_split_is_on_the_page_and_in_the_report(monkeypatch):
     """Counts ±50 at 95 % and ±30 at 90 %: Laplace on both adds up to ln 20/50 + ln 10/30 (δ = 0), which the
     page and the report state; the report's script then performs both releases."""
@@ -116,17 +128,7 @@ def test_the_visitors_split_is_on_the_page_and_in_the_report(monkeypatch):
         ]
     )
     at.session_state["split-editor"] = {
-        "edited_rows": {
-            1: {
-                "statistic": "counts per age band",
-                "kind": "counts",
-                "within ±": 30.0,
-                "confidence %": 90.0,
-                "lowest value": None,
-                "highest value": None,
-                "rows": None,
-            }
-        },
+        "edited_rows": {1: AGE_BAND},
         "added_rows": [],
         "deleted_rows": [],
     }
@@ -148,15 +150,7 @@ def test_a_share_link_reopens_the_visitors_list_of_statistics():
     at.session_state["split-editor"] = {
         "edited_rows": {
             0: {"within ±": 100.0},
-            1: {
-                "statistic": "counts per age band",
-                "kind": "counts",
-                "within ±": 30.0,
-                "confidence %": 90.0,
-                "lowest value": None,
-                "highest value": None,
-                "rows": None,
-            },
+            1: AGE_BAND,
         },
         "added_rows": [],
         "deleted_rows": [],

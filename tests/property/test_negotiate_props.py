@@ -139,36 +139,29 @@ def _every_row_answers(df) -> None:
             assert math.isfinite(eps) or "Cannot reach" in row["reason"], row["mechanism"]
 
 
+#: A requirement a reader can set on the page: each of its settings drawn from the page's own grid (``_kwargs``).
+PAGE_REQUIREMENT = {
+    "kind": st.sampled_from(["error", "relative", "topc"]),
+    "size": st.sampled_from(PAGE["theta"]),
+    "p": st.sampled_from(PAGE["confidence"]),
+    "d": st.sampled_from(PAGE["sensitivity"]),
+    "delta": st.sampled_from(PAGE["delta"]),
+    "kernel": st.sampled_from(PAGE["kernel"]),
+    "alpha": st.sampled_from(PAGE["alpha"]),
+    "c": st.sampled_from(PAGE["c"]),
+    "k": st.sampled_from(PAGE["k"]),
+}
+
+
 @settings(max_examples=12, deadline=None)
-@given(
-    kind=st.sampled_from(["error", "relative", "topc"]),
-    size=st.sampled_from(PAGE["theta"]),
-    p=st.sampled_from(PAGE["confidence"]),
-    d=st.sampled_from(PAGE["sensitivity"]),
-    delta=st.sampled_from(PAGE["delta"]),
-    kernel=st.sampled_from(PAGE["kernel"]),
-    alpha=st.sampled_from(PAGE["alpha"]),
-    c=st.sampled_from(PAGE["c"]),
-    k=st.sampled_from(PAGE["k"]),
-)
+@given(**PAGE_REQUIREMENT)
 def test_every_row_answers_on_the_page_grid(kind, size, p, d, delta, kernel, alpha, c, k):
     kw = _kwargs(kind, size, p, d, delta, kernel, alpha, c, k)
     _every_row_answers(ng.epsilon_for_accuracy(**kw))
 
 
 @settings(max_examples=12, deadline=None)
-@given(
-    eps=st.sampled_from(_grid(0.01, 20.0)),
-    kind=st.sampled_from(["error", "relative", "topc"]),
-    size=st.sampled_from(PAGE["theta"]),
-    p=st.sampled_from(PAGE["confidence"]),
-    d=st.sampled_from(PAGE["sensitivity"]),
-    delta=st.sampled_from(PAGE["delta"]),
-    kernel=st.sampled_from(PAGE["kernel"]),
-    alpha=st.sampled_from(PAGE["alpha"]),
-    c=st.sampled_from(PAGE["c"]),
-    k=st.sampled_from(PAGE["k"]),
-)
+@given(eps=st.sampled_from(_grid(0.01, 20.0)), **PAGE_REQUIREMENT)
 def test_every_reverse_row_answers_on_the_page_grid(eps, kind, size, p, d, delta, kernel, alpha, c, k):
     df = ng.accuracy_for_epsilon(eps, **_kwargs(kind, size, p, d, delta, kernel, alpha, c, k))
     for _, row in df.iterrows():
