@@ -16,6 +16,7 @@ a bound on its round-off (each special function within a stated number of units 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -197,26 +198,27 @@ def _gaussian_log_delta_upper_finite(e: np.ndarray, m: np.ndarray) -> np.ndarray
         return np.where(la == -np.inf, -np.inf, np.minimum(top, 0.0))
 
 
-def gaussian_log_delta_upper_array(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
-    """:func:`gaussian_log_delta_upper` for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
+def _every_real_epsilon(
+    log_delta_finite: Callable[[np.ndarray, np.ndarray], np.ndarray], eps: FloatOrArray, mu: FloatOrArray
+) -> np.ndarray:
+    """``log_delta_finite`` (ln δ at finite ε) broadcast over arrays and extended to ε = ±inf: ln 1 and ln 0."""
     eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
     out = np.empty(eps.shape)
     out[eps == np.inf] = -np.inf
     out[eps == -np.inf] = 0.0
     fin = np.isfinite(eps)
-    out[fin] = _gaussian_log_delta_upper_finite(eps[fin], mu[fin])
+    out[fin] = log_delta_finite(eps[fin], mu[fin])
     return out
+
+
+def gaussian_log_delta_upper_array(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
+    """:func:`gaussian_log_delta_upper` for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
+    return _every_real_epsilon(_gaussian_log_delta_upper_finite, eps, mu)
 
 
 def gaussian_log_delta(eps: FloatOrArray, mu: FloatOrArray) -> np.ndarray:
     """ln δ_G(ε) for arrays, every real ε including ±inf (δ(−inf) = 1, δ(+inf) = 0)."""
-    eps, mu = np.broadcast_arrays(np.asarray(eps, float), np.asarray(mu, float))
-    out = np.empty(eps.shape)
-    out[eps == np.inf] = -np.inf
-    out[eps == -np.inf] = 0.0
-    fin = np.isfinite(eps)
-    out[fin] = _gaussian_log_delta_finite(eps[fin], mu[fin])
-    return out
+    return _every_real_epsilon(_gaussian_log_delta_finite, eps, mu)
 
 
 def gaussian_delta(

@@ -78,16 +78,7 @@ class ExPostFilter(_Ledger):
         if self._open is not None:
             raise ValueError("epsilon_max: a mechanism is already running; charge it first")
         if not self._fits(e, d):
-            self._log(
-                mechanism="ex_post",
-                label=str(label),
-                status="refused",
-                epsilon_max=e,
-                delta=d,
-                charge=0.0,
-                spent=self.epsilon_spent,
-                remaining=self.remaining_epsilon,
-            )
+            self._log_admission("refused", str(label), e, d)
             raise BudgetExceeded(
                 f"epsilon_max = {e:g} exceeds the remaining ex-post budget {self.remaining_epsilon:g}"
                 + (f" (or delta {d:g} > remaining {self._delta.remaining(self.delta):g})" if d else "")
@@ -95,12 +86,16 @@ class ExPostFilter(_Ledger):
         self._open = {"epsilon_max": e, "delta": d, "label": str(label)}
         if d:
             self._delta.add(d)
+        self._log_admission("started", str(label), e, d)
+
+    def _log_admission(self, status: str, label: str, epsilon_max: float, delta: float) -> None:
+        """The entry of a mechanism refused or started: nothing charged yet."""
         self._log(
             mechanism="ex_post",
-            label=str(label),
-            status="started",
-            epsilon_max=e,
-            delta=d,
+            label=label,
+            status=status,
+            epsilon_max=epsilon_max,
+            delta=delta,
             charge=0.0,
             spent=self.epsilon_spent,
             remaining=self.remaining_epsilon,
