@@ -86,6 +86,14 @@ class Param:
         return self.kind == "slider" and all(isinstance(v, int | float) for v in self.grid)
 
 
+def choice(key: str, name: str, help: str, labels: Mapping[Any, str], *, default: Any = None, **more: Any) -> Param:
+    """A choice without a symbol between the options of ``labels`` (option id → its words, in the order shown); the
+    first option is the default unless ``default`` names another."""
+    options = tuple(labels)
+    first = options[0] if default is None else default
+    return Param(key, "", name, help, first, options, kind="choice", labels=labels, **more)
+
+
 CATALOGUE: dict[str, Param] = {}
 
 
@@ -166,16 +174,12 @@ register(
         int_log_grid(1, 1000),
         glossary="composition",
     ),
-    Param(
+    choice(
         "calib",
-        "",
         "Gaussian calibration",
         "How σ is chosen for a given (ε, δ). Analytic: the smallest σ that is (ε, δ)-DP (Balle & Wang 2018). "
         "Classic: the textbook σ = Δ√(2 ln(1.25/δ))/ε, proven only for ε < 1 and always noisier.",
-        "analytic",
-        ("analytic", "classic"),
-        kind="choice",
-        labels={"analytic": "analytic (tight)", "classic": "classic (textbook)"},
+        {"analytic": "analytic (tight)", "classic": "classic (textbook)"},
         glossary="Gaussian mechanism",
     ),
     Param(
@@ -186,15 +190,11 @@ register(
         0,
         kind="seed",
     ),
-    Param(
+    choice(
         "view",
-        "",
         "view",
         "Explore the ideas with your own settings, or reproduce the paper's figures at the paper's settings.",
-        "explore",
-        ("explore", "reproduce"),
-        kind="choice",
-        labels={"explore": "Explore", "reproduce": "Reproduce the paper"},
+        {"explore": "Explore", "reproduce": "Reproduce the paper"},
     ),
 )
 

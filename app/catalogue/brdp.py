@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-from app.catalogue._core import Param, log_grid, register
+from app.catalogue._core import Param, choice, log_grid, register
 
 register(
-    Param(
+    choice(
         "kernel",
-        "",
         "noise kernel",
         "The noise BR-DP draws on each try: Gaussian (bell-shaped) or Laplace (peaked, heavier tails).",
-        "gaussian",
-        ("gaussian", "laplace"),
-        kind="choice",
-        labels={"gaussian": "Gaussian", "laplace": "Laplace"},
+        {"gaussian": "Gaussian", "laplace": "Laplace"},
         glossary="Gaussian mechanism",
         topic="brdp",
     ),
-    Param(
+    choice(
         "acct",
-        "",
         "accountant",
         "How the privacy loss of recycling is counted. Exact: the true δ of the whole mechanism, always sound. "
         "Paper: the paper's simpler model, which can report a δ far below the true one.",
-        "exact",
-        ("exact", "paper"),
-        kind="choice",
-        labels={"exact": "exact (sound)", "paper": "the paper's model"},
+        {"exact": "exact (sound)", "paper": "the paper's model"},
         glossary="hockey-stick divergence",
         topic="brdp",
     ),
@@ -100,15 +92,12 @@ register(
         log_grid(0.01, 1.0),
         topic="brdp",
     ),
-    Param(
+    choice(
         "query",
-        "",
         "query",
         "What is asked of the records: their sum, their average, or how many satisfy a condition (a count).",
-        "count",
-        ("sum", "average", "count"),
-        kind="choice",
-        labels={"sum": "sum", "average": "average", "count": "count"},
+        {"sum": "sum", "average": "average", "count": "count"},
+        default="count",
         topic="brdp",
     ),
     Param(

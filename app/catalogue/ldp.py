@@ -6,7 +6,7 @@ things on other pages.
 
 from __future__ import annotations
 
-from app.catalogue._core import Param, register
+from app.catalogue._core import Param, choice, register
 
 TOPIC = "ldp"
 
@@ -56,30 +56,22 @@ register(
         tuple(range(101)),
         topic=TOPIC,
     ),
-    Param(
+    choice(
         "family",
-        "",
         "queries",
         "Which questions the analyst asks. The running example asks for X, X², X³, … (scaled to [0, 1]) through the "
         "two-point mechanism: most answers separate some values more than others. Randomized response asks for X "
         "itself: every answer reveals the full ε.",
-        "powers",
-        ("powers", "rr"),
-        kind="choice",
-        labels={"powers": "running example: X, X², X³, …", "rr": "randomized response"},
+        {"powers": "running example: X, X², X³, …", "rr": "randomized response"},
         glossary="randomized response",
         topic=TOPIC,
     ),
-    Param(
+    choice(
         "prior",
-        "",
         "prior belief about X",
         "What an observer believes about the secret before any answer. It changes the posterior, never the realized "
         "loss.",
-        "uniform",
-        ("uniform", "skewed", "peaked", "bimodal"),
-        kind="choice",
-        labels={
+        {
             "uniform": "Uniform",
             "skewed": "Skewed to small values",
             "peaked": "Peaked in the middle",
@@ -129,16 +121,12 @@ register(
         kind="toggle",
         topic=TOPIC,
     ),
-    Param(
+    choice(
         "regkind",
-        "",
         "regression answers",
         "The questions of the continuous part: logistic regressions (a smooth score) or truncated linear "
         "regressions (a clipped line: flat where it is clipped).",
-        "logistic",
-        ("logistic", "truncated"),
-        kind="choice",
-        labels={"logistic": "Logistic", "truncated": "Truncated linear"},
+        {"logistic": "Logistic", "truncated": "Truncated linear"},
         topic=TOPIC,
     ),
     Param(

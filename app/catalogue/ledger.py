@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.catalogue._core import Param, log_grid, register
+from app.catalogue._core import Param, choice, log_grid, register
 
 register(
     Param(
@@ -27,17 +27,13 @@ register(
         glossary="δ (delta)",
         topic="ledger",
     ),
-    Param(
+    choice(
         "enforce",
-        "",
         "enforcing accountant",
         "Which accountant says yes or no to a new release. The privacy filter adds up zCDP costs and charges a noise "
         "reduction only for the level where it stopped; basic composition adds up the ε's and δ's. Both stay valid "
         "when each release is chosen after seeing the earlier results.",
-        "filter",
-        ("filter", "basic"),
-        kind="choice",
-        labels={"filter": "privacy filter", "basic": "basic composition"},
+        {"filter": "privacy filter", "basic": "basic composition"},
         glossary="privacy filter",
         topic="ledger",
     ),

@@ -7,19 +7,15 @@ page's entry when that page defines one.
 
 from __future__ import annotations
 
-from app.catalogue._core import CATALOGUE, Param, log_grid, register
+from app.catalogue._core import CATALOGUE, Param, choice, log_grid, register
 
 register(
-    Param(
+    choice(
         "req",
-        "",
         "kind of requirement",
         "What 'accurate enough' means: an error bound ±θ, an error relative to the true value, or picking the queries "
         "above a threshold (top-c selection).",
-        "error",
-        ("error", "relative", "topc"),
-        kind="choice",
-        labels={
+        {
             "error": "error at most ±θ",
             "relative": "relative error at most η",
             "topc": "top-c selection (sparse vector)",
@@ -72,15 +68,11 @@ register(
 
 if "kernel" not in CATALOGUE:  # the BR-DP page may define it first: the same choice, one key
     register(
-        Param(
+        choice(
             "kernel",
-            "",
             "BR-DP kernel",
             "The noise that budget recycling draws (and redraws when an answer lands too far from the truth).",
-            "gaussian",
-            ("gaussian", "laplace"),
-            kind="choice",
-            labels={"gaussian": "Gaussian", "laplace": "Laplace"},
+            {"gaussian": "Gaussian", "laplace": "Laplace"},
             topic="negotiate",
         ),
     )

@@ -6,7 +6,7 @@ tolerance is η (the paper writes α, which the app keeps for SVT's absolute (α
 
 from __future__ import annotations
 
-from app.catalogue._core import Param, int_log_grid, log_grid, register
+from app.catalogue._core import Param, choice, int_log_grid, log_grid, register
 
 T = "noise_reduction"
 
@@ -47,28 +47,20 @@ register(
         (2, 5, 10, 20, 50, 100, 200, 500, 1000),
         topic=T,
     ),
-    Param(
+    choice(
         "spacing",
-        "",
         "spacing of the noise levels",
         "Geometric: each level a fixed factor less noisy than the one before. Even in ε²: equal steps of the "
         "squared level, as in the paper's experiments (few steps where the noise is large).",
-        "geometric",
-        ("geometric", "linear"),
-        kind="choice",
-        labels={"geometric": "geometric", "linear": "even in ε² (the paper's)"},
+        {"geometric": "geometric", "linear": "even in ε² (the paper's)"},
         topic=T,
     ),
-    Param(
+    choice(
         "process",
-        "",
         "noise process",
         "Brownian noise reduction (normal noise, costs ε_T²/2 in zCDP at the level where it stops) or Laplace noise "
         "reduction (Laplace noise, costs ε_T in plain DP; it can only join a filter that adds up ε's).",
-        "brownian",
-        ("brownian", "laplace"),
-        kind="choice",
-        labels={"brownian": "Brownian (normal noise)", "laplace": "Laplace"},
+        {"brownian": "Brownian (normal noise)", "laplace": "Laplace"},
         glossary="ex-post privacy",
         topic=T,
     ),
@@ -81,29 +73,21 @@ register(
         (1, 2, 5, 10, 20, 50, 100, 200, 300),
         topic=T,
     ),
-    Param(
+    choice(
         "const",
-        "",
         "conversion constant of the filter",
         "How the filter turns its total budget (ε, δ) into a zCDP budget ρ*. The proof's: ε = ρ + 2√(ρ ln(1/δ)). "
         "As printed in the paper's Theorem 6: ε = ρ + 2√(2ρ ln(1/δ)), also safe but it wastes budget.",
-        "corrected",
-        ("corrected", "printed"),
-        kind="choice",
-        labels={"corrected": "the proof's (default)", "printed": "as printed"},
+        {"corrected": "the proof's (default)", "printed": "as printed"},
         glossary="privacy filter",
         topic=T,
     ),
-    Param(
+    choice(
         "nb",
-        "",
         "neighbour direction",
         "Whether the neighbouring data set has one count less (y − 1) or one more (y + 1). The privacy loss of the "
         "release against it flips its random part, not its average.",
-        "up",
-        ("up", "down"),
-        kind="choice",
-        labels={"up": "neighbour has y − 1", "down": "neighbour has y + 1"},
+        {"up": "neighbour has y − 1", "down": "neighbour has y + 1"},
         glossary="privacy loss",
         topic=T,
     ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from app.catalogue._core import Param, log_grid, register
+from app.catalogue._core import Param, choice, log_grid, register
 from dpcore.r2dp import FAMILY_WORDS
 
 
@@ -244,26 +244,18 @@ register(
         labels=_labels(("gamma", "uniform", "truncnorm")),
         topic="r2dp",
     ),
-    Param(
+    choice(
         "squery",
-        "",
         "statistical query",
         "A count (one person changes it by at most 1) or an average (by at most 0.2, as in the paper).",
-        "count",
-        ("count", "average"),
-        kind="choice",
-        labels={"count": "count (Δ = 1)", "average": "average (Δ = 0.2)"},
+        {"count": "count (Δ = 1)", "average": "average (Δ = 0.2)"},
         topic="r2dp",
     ),
-    Param(
+    choice(
         "data",
-        "",
         "classification data",
         "Stand-ins with the shape of the paper's data sets (made-up records, not the real ones).",
-        "adult",
-        ("adult", "kdd"),
-        kind="choice",
-        labels={"adult": "census-like (Adult stand-in)", "kdd": "network-log-like (KDD Cup 99 stand-in)"},
+        {"adult": "census-like (Adult stand-in)", "kdd": "network-log-like (KDD Cup 99 stand-in)"},
         topic="r2dp",
     ),
     Param(

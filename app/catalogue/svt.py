@@ -7,7 +7,7 @@ these entries carry them in their names ("the paper's k") rather than as symbols
 
 from __future__ import annotations
 
-from app.catalogue._core import Param, int_log_grid, log_grid, register
+from app.catalogue._core import Param, choice, int_log_grid, log_grid, register
 
 #: Data sets of the paper's Table 2 (URL value → what the learner reads).
 DATA_LABELS = {
@@ -65,28 +65,20 @@ register(
         log_grid(10.0, 10_000.0),
         topic="svt",
     ),
-    Param(
+    choice(
         "noise",
-        "",
         "query noise",
         "The noise added to each count. Exponential noise is one-sided (only upwards) and has half the variance of a "
         "Laplace noise of the same scale; Gaussian noise is not pure DP.",
-        "exponential",
-        ("exponential", "laplace", "gumbel", "gaussian"),
-        kind="choice",
-        labels={"exponential": "Exponential", "laplace": "Laplace", "gumbel": "Gumbel", "gaussian": "Gaussian"},
+        {"exponential": "Exponential", "laplace": "Laplace", "gumbel": "Gumbel", "gaussian": "Gaussian"},
         topic="svt",
     ),
-    Param(
+    choice(
         "corr",
-        "",
         "threshold correction r",
         "How much to raise the noisy threshold. Optimal: the r that maximises the chance of rejecting k negatives "
         "and then accepting a positive. Mean: the average query noise (removes its upward bias). None: r = 0.",
-        "optimal",
-        ("optimal", "mean", "none"),
-        kind="choice",
-        labels={"optimal": "optimal", "mean": "mean of the noise", "none": "none"},
+        {"optimal": "optimal", "mean": "mean of the noise", "none": "none"},
         topic="svt",
     ),
     Param(
@@ -151,16 +143,12 @@ register(
         labels=DATA_LABELS,
         topic="svt",
     ),
-    Param(
+    choice(
         "metric",
-        "",
         "quality measure",
         "How good a selection of c items is. Rank score (NCR): the share of the true top-c ranks it recovers. F1, "
         "precision and recall: against the items whose count passes the threshold.",
-        "ncr",
-        ("ncr", "f1", "precision", "recall"),
-        kind="choice",
-        labels={"ncr": "rank score (NCR)", "f1": "F1", "precision": "precision", "recall": "recall"},
+        {"ncr": "rank score (NCR)", "f1": "F1", "precision": "precision", "recall": "recall"},
         topic="svt",
     ),
     Param(
