@@ -16,6 +16,7 @@ from app import params, ui
 from app.compute import audit as compute
 from app.figures import audit as figs
 from app.notation import number
+from app.views._metrics import metric_row
 from dpcore import audit as dpaudit
 
 TITLE = "Privacy audit: try to catch a mechanism leaking"
@@ -117,28 +118,29 @@ def verdict(s: Settings, view: compute.AuditView) -> None:
     with ui.panel("The verdict"):
         res = view.result
         st.caption(f"**{s.name}**: {res.setting}.")
-        c = st.columns(4)
-        c[0].metric(
-            "claimed ε",
-            number(res.claimed_epsilon, 4),
-            help=f"The privacy the mechanism promises (claimed δ = {number(res.claimed_delta, 3)}).",
-        )
-        c[1].metric(
-            f"ε lower bound ({s.level:.1%} conf.)",
-            number(res.epsilon_lb, 4),
-            help=f"The true ε is at least this, with {s.level:.1%} confidence. It comes from the outcome "
-            f"{res.epsilon_bound.event}: {res.epsilon_bound.k:,} of {res.epsilon_bound.n:,} vs "
-            f"{res.epsilon_bound.k_prime:,} of {res.epsilon_bound.n_prime:,} held-out outputs.",
-        )
-        c[2].metric(
-            f"δ lower bound at ε = {number(res.claimed_epsilon, 3)}",
-            number(res.delta_lb, 4),
-            help=f"The true δ at the claimed ε is at least this (claimed δ = {number(res.claimed_delta, 3)}).",
-        )
-        c[3].metric(
-            "verdict",
-            "VIOLATION" if res.caught else "consistent",
-            help="VIOLATION when a lower bound beats the claim: then the claim is false.",
+        metric_row(
+            (
+                "claimed ε",
+                number(res.claimed_epsilon, 4),
+                f"The privacy the mechanism promises (claimed δ = {number(res.claimed_delta, 3)}).",
+            ),
+            (
+                f"ε lower bound ({s.level:.1%} conf.)",
+                number(res.epsilon_lb, 4),
+                f"The true ε is at least this, with {s.level:.1%} confidence. It comes from the outcome "
+                f"{res.epsilon_bound.event}: {res.epsilon_bound.k:,} of {res.epsilon_bound.n:,} vs "
+                f"{res.epsilon_bound.k_prime:,} of {res.epsilon_bound.n_prime:,} held-out outputs.",
+            ),
+            (
+                f"δ lower bound at ε = {number(res.claimed_epsilon, 3)}",
+                number(res.delta_lb, 4),
+                f"The true δ at the claimed ε is at least this (claimed δ = {number(res.claimed_delta, 3)}).",
+            ),
+            (
+                "verdict",
+                "VIOLATION" if res.caught else "consistent",
+                "VIOLATION when a lower bound beats the claim: then the claim is false.",
+            ),
         )
         if res.caught:
             st.error(

@@ -17,6 +17,7 @@ import dpcore
 from app import compute, instant, ledger, params, ui
 from app.figures import baselines as figs
 from app.notation import number, odds_factor, percent
+from app.views._metrics import metric_row
 from dpcore import ledger as dl
 
 TITLE = "Gaussian & Laplace: the two classic mechanisms"
@@ -99,25 +100,26 @@ def headline(s: Settings) -> None:
         for row, mech in enumerate(compute.MECHS):
             name = mech.capitalize()
             symbol = "σ" if mech == "gaussian" else "b"
-            c = st.columns(3)
-            c[0].metric(
-                f"{name} noise scale {symbol}",
-                number(cal.scale(mech), 4),
-                help=f"The typical size of the {name} noise added to the true answer: the smallest scale that keeps "
-                f"one release ({number(s.eps)}, {number(s.delta)})-DP when one person moves the answer "
-                f"by up to {number(s.sens)}.",
-            )
-            c[1].metric(
-                f"{name}: chance of landing within ±θ",
-                f"{summary.loc[row, 'exact_within_theta']:.4f}",
-                help=f"The share of releases whose noise is at most θ = {number(s.theta)} in size: how often "
-                "the answer counts as accurate.",
-            )
-            c[2].metric(
-                f"{name}: total ε after T = {s.T} releases",
-                number(total.of(mech), 4),
-                help=f"The privacy budget actually spent by {s.T} releases at δ = {number(s.delta)}, counted "
-                f"exactly; far below the naive {s.T} × {number(s.eps)}.",
+            metric_row(
+                (
+                    f"{name} noise scale {symbol}",
+                    number(cal.scale(mech), 4),
+                    f"The typical size of the {name} noise added to the true answer: the smallest scale that keeps "
+                    f"one release ({number(s.eps)}, {number(s.delta)})-DP when one person moves the answer "
+                    f"by up to {number(s.sens)}.",
+                ),
+                (
+                    f"{name}: chance of landing within ±θ",
+                    f"{summary.loc[row, 'exact_within_theta']:.4f}",
+                    f"The share of releases whose noise is at most θ = {number(s.theta)} in size: how often "
+                    "the answer counts as accurate.",
+                ),
+                (
+                    f"{name}: total ε after T = {s.T} releases",
+                    number(total.of(mech), 4),
+                    f"The privacy budget actually spent by {s.T} releases at δ = {number(s.delta)}, counted "
+                    f"exactly; far below the naive {s.T} × {number(s.eps)}.",
+                ),
             )
         ledger.offer(  # the two calibrated mechanisms at the page's settings, T-fold
             dl.gaussian_release(

@@ -22,6 +22,7 @@ from app.figures import negotiate as figs
 from app.notation import delta as delta_text
 from app.notation import number
 from app.views import negotiate_report as reports
+from app.views._metrics import metric_row
 from app.views.negotiate_data import own_data
 from app.views.negotiate_split import edited, several
 from dpcore import mechanisms
@@ -158,23 +159,24 @@ def the_answer(s: Settings, req: compute.Requirement, answer: compute.Answer) ->
         )
         return None
     comp = compute.composition(answer.mechanism, answer.epsilon, answer.delta, s.sens, s.T, s.delta)
-    c = st.columns(3)
-    c[0].metric(
-        "ε per release",
-        compute.fmt_epsilon(answer.epsilon),
-        help="The budget one release spends: the smallest ε that meets the requirement, rounded up.",
-    )
-    c[1].metric(
-        "δ per release",
-        delta_text(answer.delta),
-        help="The small probability with which the ε promise may fail (0: never; negligible: below 10⁻¹⁵).",
-    )
-    c[2].metric(
-        f"total ε over T = {s.T}, at δ = {delta_text(comp.total_delta)}",
-        number(comp.total_epsilon, 3),
-        help=f"What {s.T} releases spend together, counted exactly (privacy-loss distributions), with the "
-        "small probability δ that this total fails; adding the releases up says "
-        f"{number(comp.basic_epsilon, 3)} with δ = {delta_text(comp.releases * comp.delta)}.",
+    metric_row(
+        (
+            "ε per release",
+            compute.fmt_epsilon(answer.epsilon),
+            "The budget one release spends: the smallest ε that meets the requirement, rounded up.",
+        ),
+        (
+            "δ per release",
+            delta_text(answer.delta),
+            "The small probability with which the ε promise may fail (0: never; negligible: below 10⁻¹⁵).",
+        ),
+        (
+            f"total ε over T = {s.T}, at δ = {delta_text(comp.total_delta)}",
+            number(comp.total_epsilon, 3),
+            f"What {s.T} releases spend together, counted exactly (privacy-loss distributions), with the "
+            "small probability δ that this total fails; adding the releases up says "
+            f"{number(comp.basic_epsilon, 3)} with δ = {delta_text(comp.releases * comp.delta)}.",
+        ),
     )
     st.markdown(f"**Over {s.T} release{'s' if s.T != 1 else ''}: {words.total_words(comp)}.**")
     ledger.offer(

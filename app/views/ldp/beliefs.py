@@ -9,6 +9,7 @@ from app import instant, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.ldp._settings import Settings
 
 
@@ -31,19 +32,18 @@ def posterior(s: Settings) -> None:
     ):
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
         st.caption(f"The {s.nq} answers drawn for x* = {s.x} (seed {s.seed}): {' '.join(str(v) for v in b.outputs)}")
-        c = st.columns(3)
-        c[0].metric(
-            "Prior belief in x*",
-            f"{b.prior_true:.4f}",
-            help="How sure the observer is of the true value before any answer.",
-        )
-        c[1].metric(
-            "Posterior belief in x*", f"{b.posterior_true:.4f}", help="How sure she is after the answers (Bayes' rule)."
-        )
-        c[2].metric(
-            "Most likely value",
-            ", ".join(str(v) for v in b.argmax[:5]),
-            help="The value(s) under which the answers were most likely: the top of Λ.",
+        metric_row(
+            (
+                "Prior belief in x*",
+                f"{b.prior_true:.4f}",
+                "How sure the observer is of the true value before any answer.",
+            ),
+            ("Posterior belief in x*", f"{b.posterior_true:.4f}", "How sure she is after the answers (Bayes' rule)."),
+            (
+                "Most likely value",
+                ", ".join(str(v) for v in b.argmax[:5]),
+                "The value(s) under which the answers were most likely: the top of Λ.",
+            ),
         )
         ui.chart(
             instant.figure(
@@ -65,24 +65,25 @@ def statement(s: Settings) -> None:
     ):
         r = C.statement(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight)
         text = C.STATEMENT_TEXT[s.stmt]
-        c = st.columns(4)
-        c[0].metric(
-            f"Confidence in “{text}” before",
-            f"{r.prior_conf:.4f}",
-            help="b(φ): the observer's confidence in the statement under her prior.",
-        )
-        c[1].metric("… after the answers", f"{r.posterior_conf:.4f}", help="b(φ | answers), by Bayes' rule.")
-        c[2].metric(
-            "Knowledge gain",
-            f"{r.gain:.4f}",
-            help=f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
-            f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].",
-        )
-        c[3].metric(
-            f"Lemma 3.2 gain at w = {number(s.weight)}",
-            f"{r.lemma_gain:.4f}",
-            help=f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
-            f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.",
+        metric_row(
+            (
+                f"Confidence in “{text}” before",
+                f"{r.prior_conf:.4f}",
+                "b(φ): the observer's confidence in the statement under her prior.",
+            ),
+            ("… after the answers", f"{r.posterior_conf:.4f}", "b(φ | answers), by Bayes' rule."),
+            (
+                "Knowledge gain",
+                f"{r.gain:.4f}",
+                f"b(φ | answers) / b(φ): how many times more (or less) sure she became. It always lies in "
+                f"[{C.show_loss(-r.loss, True)}, {C.show_loss(r.loss, True)}] = [e^(−ℓ), e^ℓ].",
+            ),
+            (
+                f"Lemma 3.2 gain at w = {number(s.weight)}",
+                f"{r.lemma_gain:.4f}",
+                f"Statement X = {r.lemma_x_a}, prior w on {r.lemma_x_a} and 1 − w on {r.lemma_x_b}: the gain "
+                f"approaches e^ℓ = {r.lemma_bound:.4f} as w → 0.",
+            ),
         )
         key = (s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.stmt, s.weight, s.ratio)
         ui.chart(
@@ -113,22 +114,23 @@ def patterns(s: Settings) -> None:
                 f"Showing every pattern of the first {o.m} of the {s.nq} queries ({o.patterns} patterns; at "
                 f"most {C.MAX_PATTERNS})."
             )
-        c = st.columns(3)
-        c[0].metric(
-            f"Average realized loss ({s.unit})",
-            C.show_loss(o.expected_loss, s.ratio),
-            help="The realized loss averaged over the patterns, each weighted by its chance when the secret "
-            "is x*: what these queries typically reveal.",
-        )
-        c[1].metric(
-            f"LDP bound Σε of the {o.m} queries ({s.unit})",
-            C.show_loss(o.basic, s.ratio),
-            help="The worst case, charged whatever the answers.",
-        )
-        c[2].metric(
-            "Chance the answers reach the bound",
-            number(o.p_at_bound, 3),
-            help="How likely (when the secret is x*) a pattern is that reveals the full Σε.",
+        metric_row(
+            (
+                f"Average realized loss ({s.unit})",
+                C.show_loss(o.expected_loss, s.ratio),
+                "The realized loss averaged over the patterns, each weighted by its chance when the secret "
+                "is x*: what these queries typically reveal.",
+            ),
+            (
+                f"LDP bound Σε of the {o.m} queries ({s.unit})",
+                C.show_loss(o.basic, s.ratio),
+                "The worst case, charged whatever the answers.",
+            ),
+            (
+                "Chance the answers reach the bound",
+                number(o.p_at_bound, 3),
+                "How likely (when the secret is x*) a pattern is that reveals the full Σε.",
+            ),
         )
         ui.chart(
             ui.memo_figure(_patterns_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.ratio),
@@ -146,13 +148,14 @@ def landscape(s: Settings) -> None:
         "value is true. On a continuous domain the extremes must be searched for (part Continuous).",
     ):
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
-        c = st.columns(3)
-        c[0].metric("Most likely value(s)", ", ".join(str(v) for v in b.argmax[:5]), help="Where Λ is largest.")
-        c[1].metric("Least likely value(s)", ", ".join(str(v) for v in b.argmin[:5]), help="Where Λ is smallest.")
-        c[2].metric(
-            f"Gap = realized loss ({s.unit})",
-            C.show_loss(b.loss, s.ratio),
-            help="ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.",
+        metric_row(
+            ("Most likely value(s)", ", ".join(str(v) for v in b.argmax[:5]), "Where Λ is largest."),
+            ("Least likely value(s)", ", ".join(str(v) for v in b.argmin[:5]), "Where Λ is smallest."),
+            (
+                f"Gap = realized loss ({s.unit})",
+                C.show_loss(b.loss, s.ratio),
+                "ln max Λ − ln min Λ (Eq. 10): how far apart the answers set the two extreme values.",
+            ),
         )
         ui.chart(
             ui.memo_figure(_landscape_figure, s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior, s.ratio),

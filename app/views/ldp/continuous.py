@@ -8,6 +8,7 @@ from app import background, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.ldp._settings import Settings
 
 KIND_WORDS = {
@@ -48,19 +49,20 @@ def landscape(s: Settings, b: C.BranchAndBound) -> None:
         st.caption(
             f"{b.k} {KIND_WORDS[b.kind]}, θ ~ U[−1, 1]³, answered at x* = ({b.x_star[0]:.2f}, {b.x_star[1]:.2f})."
         )
-        c = st.columns(3)
-        c[0].metric(
-            "Realized loss of the answers",
-            f"{b.certified:.4f}",
-            help="Certified: ln max Λ − ln min Λ over the whole box, to within the search tolerance.",
+        metric_row(
+            (
+                "Realized loss of the answers",
+                f"{b.certified:.4f}",
+                "Certified: ln max Λ − ln min Λ over the whole box, to within the search tolerance.",
+            ),
+            (
+                "Sum of the single-answer losses",
+                f"{b.single_sum:.4f}",
+                "What grouping each answer alone would charge (App. C with groups of one): between the "
+                "realized loss and the LDP bound.",
+            ),
+            ("LDP bound Σε", f"{b.basic:.4f}", "The worst case, charged whatever the answers."),
         )
-        c[1].metric(
-            "Sum of the single-answer losses",
-            f"{b.single_sum:.4f}",
-            help="What grouping each answer alone would charge (App. C with groups of one): between the "
-            "realized loss and the LDP bound.",
-        )
-        c[2].metric("LDP bound Σε", f"{b.basic:.4f}", help="The worst case, charged whatever the answers.")
         ui.chart(
             F.landscape_2d(b.grid, b),
             b.grid,
@@ -77,27 +79,28 @@ def search(s: Settings, b: C.BranchAndBound) -> None:
         "bound is certified; the upper bound is a real point. Stopping early leaves a gap on the safe side — the "
         "likely reason the paper's App. E values are 0.10–0.15 too high.",
     ):
-        c = st.columns(4)
-        c[0].metric(
-            "Certified loss U − Lo",
-            f"{b.certified:.5f}",
-            help="Eq. 17: never below the true realized loss, so a filter may use it.",
-        )
-        c[1].metric(
-            "Attained loss (two real points)",
-            f"{b.attained:.5f}",
-            help="The gap between two actual points of the box: never above the true realized loss.",
-        )
-        c[2].metric(
-            "31 × 31 grid search",
-            f"{b.grid_loss:.5f}",
-            help="A plain grid gives a value below the truth: it can miss the extremes.",
-        )
-        c[3].metric(
-            "Pieces of the box explored",
-            b.nodes,
-            help=f"Both searches, to a tolerance of {number(C.BNB_TOL)}"
-            + ("." if b.converged else "; the node limit stopped them first."),
+        metric_row(
+            (
+                "Certified loss U − Lo",
+                f"{b.certified:.5f}",
+                "Eq. 17: never below the true realized loss, so a filter may use it.",
+            ),
+            (
+                "Attained loss (two real points)",
+                f"{b.attained:.5f}",
+                "The gap between two actual points of the box: never above the true realized loss.",
+            ),
+            (
+                "31 × 31 grid search",
+                f"{b.grid_loss:.5f}",
+                "A plain grid gives a value below the truth: it can miss the extremes.",
+            ),
+            (
+                "Pieces of the box explored",
+                b.nodes,
+                f"Both searches, to a tolerance of {number(C.BNB_TOL)}"
+                + ("." if b.converged else "; the node limit stopped them first."),
+            ),
         )
         loose = (
             f"a gap of {number(C.LOOSE_GAP)} is reached after {b.loose_nodes_min} (min) and "

@@ -8,6 +8,7 @@ from app import params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.ldp._settings import Settings
 
 
@@ -29,21 +30,22 @@ def timeline(s: Settings) -> None:
         "reveals nothing.",
     ):
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            f"Odometer after the stream ({s.unit})",
-            C.show_loss(t.loss, s.ratio),
-            help="The realized loss of everything answered (Def. 4.5): never above ε_G.",
-        )
-        c[1].metric(
-            "Times the odometer went down",
-            t.decreases,
-            help="Answers that made the most and least likely values look more alike.",
-        )
-        c[2].metric(
-            "First refused query",
-            "none" if t.first_rejection is None else f"query {t.first_rejection}",
-            help="A refused query is not run: some answer it could give would exceed ε_G.",
+        metric_row(
+            (
+                f"Odometer after the stream ({s.unit})",
+                C.show_loss(t.loss, s.ratio),
+                "The realized loss of everything answered (Def. 4.5): never above ε_G.",
+            ),
+            (
+                "Times the odometer went down",
+                t.decreases,
+                "Answers that made the most and least likely values look more alike.",
+            ),
+            (
+                "First refused query",
+                "none" if t.first_rejection is None else f"query {t.first_rejection}",
+                "A refused query is not run: some answer it could give would exceed ε_G.",
+            ),
         )
         ui.chart(
             F.timeline(t.table, t, ratio=s.ratio),
@@ -61,17 +63,18 @@ def remaining(s: Settings) -> None:
         "The Simplified filter (Algorithm 3) answers a next query exactly when its ε fits in what remains.",
     ):
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-        c = st.columns(3)
-        c[0].metric("Remaining, Bayesian: ε_G − ℓ", f"{t.remaining:.4f}", help="Budget minus the odometer.")
-        c[1].metric(
-            "Remaining, adding up ε: ε_G − Σε",
-            f"{t.basic_remaining:.4f}",
-            help="Budget minus the ε of every query basic composition answered.",
-        )
-        c[2].metric(
-            "Largest ε the Simplified filter answers now",
-            f"{t.simplified_max_epsilon:.4f}",
-            help="The Simplified filter answers a query of level ε_q when ℓ + ε_q ≤ ε_G.",
+        metric_row(
+            ("Remaining, Bayesian: ε_G − ℓ", f"{t.remaining:.4f}", "Budget minus the odometer."),
+            (
+                "Remaining, adding up ε: ε_G − Σε",
+                f"{t.basic_remaining:.4f}",
+                "Budget minus the ε of every query basic composition answered.",
+            ),
+            (
+                "Largest ε the Simplified filter answers now",
+                f"{t.simplified_max_epsilon:.4f}",
+                "The Simplified filter answers a query of level ε_q when ℓ + ε_q ≤ ε_G.",
+            ),
         )
         st.progress(t.remaining_share, text=f"Bayesian filter: {t.remaining_share:.0%} of ε_G left")
         st.progress(t.basic_remaining_share, text=f"Adding up ε: {t.basic_remaining_share:.0%} of ε_G left")
@@ -95,19 +98,20 @@ def counts(s: Settings) -> None:
         )
         if simulate:
             a = C.accepted_counts(s.family, s.eps, s.epsg, s.dsize, s.x, s.seed)
-            c = st.columns(4)
-            c[0].metric(
-                "Bayesian filter: mean answered",
-                f"{a.bayesian_mean:.2f}",
-                help=f"{C.SIM_RUNS} seeded runs; each stops at the first refusal (Algorithm 5).",
+            metric_row(
+                (
+                    "Bayesian filter: mean answered",
+                    f"{a.bayesian_mean:.2f}",
+                    f"{C.SIM_RUNS} seeded runs; each stops at the first refusal (Algorithm 5).",
+                ),
+                (
+                    "Simplified filter: mean answered",
+                    f"{a.simplified_mean:.2f}",
+                    "Answers while ℓ + ε_q ≤ ε_G (Algorithm 3).",
+                ),
+                ("Adding up ε", a.basic, "⌊ε_G/ε⌋-style: the same count in every run."),
+                (rr_label, rr_value, rr_help),
             )
-            c[1].metric(
-                "Simplified filter: mean answered",
-                f"{a.simplified_mean:.2f}",
-                help="Answers while ℓ + ε_q ≤ ε_G (Algorithm 3).",
-            )
-            c[2].metric("Adding up ε", a.basic, help="⌊ε_G/ε⌋-style: the same count in every run.")
-            c[3].metric(rr_label, rr_value, help=rr_help)
             if a.capped:
                 st.caption(f"Some runs reached the cap of {C.SIM_CAP} answered queries; their counts are cut there.")
             ui.chart(
@@ -140,19 +144,18 @@ def regions(s: Settings) -> None:
     ):
         r = C.regions(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            "Candidates the full filter accepts",
-            f"{r.bayesian} of {r.candidates}",
-            help="Each candidate reports a line a + slope·x through the two-point mechanism at level ε_q.",
-        )
-        c[1].metric(
-            "… the Simplified filter accepts", f"{r.simplified} of {r.candidates}", help="Those with ℓ + ε_q ≤ ε_G."
-        )
-        c[2].metric(
-            "Every Simplified acceptance also a full one",
-            "yes" if r.superset else "no",
-            help="Thm 4.2: the Simplified filter is a cautious version of the full one.",
+        metric_row(
+            (
+                "Candidates the full filter accepts",
+                f"{r.bayesian} of {r.candidates}",
+                "Each candidate reports a line a + slope·x through the two-point mechanism at level ε_q.",
+            ),
+            ("… the Simplified filter accepts", f"{r.simplified} of {r.candidates}", "Those with ℓ + ε_q ≤ ε_G."),
+            (
+                "Every Simplified acceptance also a full one",
+                "yes" if r.superset else "no",
+                "Thm 4.2: the Simplified filter is a cautious version of the full one.",
+            ),
         )
         ui.chart(
             F.regions(r.table, remaining=t.remaining),
@@ -172,17 +175,18 @@ def approximate(s: Settings) -> None:
         "(ε, δ) guarantee, so the app shows it for comparison only.",
     ):
         a = C.approximate_run(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            "Answered by the (ε, δ) variant",
-            f"{a.accepted} of {s.nq}",
-            help=f"Algorithm 4 with δ_G = {number(C.APPROX_DELTA)}; the queries spend no δ.",
-        )
-        c[1].metric("Answered by the Bayesian filter", f"{a.bayesian_accepted} of {s.nq}")
-        c[2].metric(
-            "Switches to the look-ahead at",
-            "never" if a.switch_step is None else f"query {a.switch_step}",
-            help="The first query that adding up ε would refuse.",
+        metric_row(
+            (
+                "Answered by the (ε, δ) variant",
+                f"{a.accepted} of {s.nq}",
+                f"Algorithm 4 with δ_G = {number(C.APPROX_DELTA)}; the queries spend no δ.",
+            ),
+            ("Answered by the Bayesian filter", f"{a.bayesian_accepted} of {s.nq}"),
+            (
+                "Switches to the look-ahead at",
+                "never" if a.switch_step is None else f"query {a.switch_step}",
+                "The first query that adding up ε would refuse.",
+            ),
         )
         st.dataframe(
             a.table.rename(

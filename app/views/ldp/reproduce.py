@@ -8,6 +8,7 @@ from app import background, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.ldp._settings import Settings
 
 
@@ -37,17 +38,16 @@ def example1(ex: C.Examples) -> None:
         "charges 2nε = 4.2 — and six 1's really would cost 4.2.",
     ):
         e1 = ex.ex1
-        c = st.columns(4)
-        c[0].metric(
-            "Λ(0) = Λ(1)",
-            f"{e1.likelihood_0:.7f}",
-            help=f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = {number(e1.epsilon)}, n = {e1.n}).",
+        metric_row(
+            (
+                "Λ(0) = Λ(1)",
+                f"{e1.likelihood_0:.7f}",
+                f"Closed form e^(nε)/(1 + e^ε)^(2n) = {e1.closed_form:.7f} (ε = {number(e1.epsilon)}, n = {e1.n}).",
+            ),
+            ("ℓ of the balanced pattern", f"{e1.loss_balanced:.4f}", "What the balanced answers reveal: nothing."),
+            ("ℓ of six 1's", f"{e1.loss_all_ones:.4f}", "The most lopsided answers reveal the full 6ε."),
+            ("Basic composition 2nε", f"{e1.basic_composition:.4f}", "Charged whatever the answers."),
         )
-        c[1].metric(
-            "ℓ of the balanced pattern", f"{e1.loss_balanced:.4f}", help="What the balanced answers reveal: nothing."
-        )
-        c[2].metric("ℓ of six 1's", f"{e1.loss_all_ones:.4f}", help="The most lopsided answers reveal the full 6ε.")
-        c[3].metric("Basic composition 2nε", f"{e1.basic_composition:.4f}", help="Charged whatever the answers.")
         st.caption(
             "Reproduces exactly. The paper's ε = 0.7 and n = 3 are read from its text, whose formulas were "
             "partly lost; they match every number it prints."
@@ -65,12 +65,13 @@ def example2(ex: C.Examples) -> None:
         c[0].metric("e^ℓ (paper: 1.5)", f"{e2.ratio:.4f}", help="max Λ / min Λ = 0.144 / 0.096.")
         c[1].metric("ℓ (ε units)", f"{e2.loss:.6f}", help="ln 1.5.")
         c[2].metric("Basic composition 3ε", f"{e2.basic_composition:.6f}", help="3 ln 1.5.")
-        c = st.columns(2)
-        c[0].metric("Λ(2) as printed in the paper", "0.109")
-        c[1].metric(
-            "Λ(2) from the queries of Eq. 11",
-            f"{e2.table.loc[2, 'likelihood']:.4f}",
-            help="A misprint of the likelihood table, not a privacy claim: max, min and 1.5 are unaffected.",
+        metric_row(
+            ("Λ(2) as printed in the paper", "0.109"),
+            (
+                "Λ(2) from the queries of Eq. 11",
+                f"{e2.table.loc[2, 'likelihood']:.4f}",
+                "A misprint of the likelihood table, not a privacy claim: max, min and 1.5 are unaffected.",
+            ),
         )
         ui.chart(
             F.example2(e2.table),
@@ -120,20 +121,21 @@ def example3(ex: C.Examples) -> None:
                 fmt.format(v) if ok and v == v else "—" for v, ok in zip(shown[col], shown["answered"], strict=True)
             ]
         st.dataframe(shown, hide_index=True, width="stretch")
-        c = st.columns(4)
-        c[0].metric(
-            "Transcripts of the interaction",
-            ex.transcripts,
-            help=f"Every possible run of 'send X, X², … until refused': lengths {ex.min_length}–"
-            f"{ex.max_length}; their probabilities sum to 1 for every secret.",
+        metric_row(
+            (
+                "Transcripts of the interaction",
+                ex.transcripts,
+                f"Every possible run of 'send X, X², … until refused': lengths {ex.min_length}–"
+                f"{ex.max_length}; their probabilities sum to 1 for every secret.",
+            ),
+            (
+                "Worst transcript ratio (Eq. 12)",
+                C.show_loss(ex.max_loss, True),
+                "The largest Pr[transcript | x] / Pr[transcript | x′]: exactly e^(ε_G) = 2.25 (Thm 4.1).",
+            ),
+            ("Expected answered when x* = 0 or 10", f"{ex.expected_0:.3f}"),
+            ("Expected answered when x* = 5", f"{ex.expected_5:.3f}"),
         )
-        c[1].metric(
-            "Worst transcript ratio (Eq. 12)",
-            C.show_loss(ex.max_loss, True),
-            help="The largest Pr[transcript | x] / Pr[transcript | x′]: exactly e^(ε_G) = 2.25 (Thm 4.1).",
-        )
-        c[2].metric("Expected answered when x* = 0 or 10", f"{ex.expected_0:.3f}")
-        c[3].metric("Expected answered when x* = 5", f"{ex.expected_5:.3f}")
         st.caption(
             "The ratio columns show e^ℓ, the realized loss ℓ as a likelihood ratio. Reproduces exactly: the "
             "paper prints e^ℓ rounded (1.15 is 0.275/0.24 = 1.145833). Its queries (Eq. 11) and "
@@ -253,12 +255,13 @@ def regressions(s: Settings) -> None:
 
 
 def _evaluation(ev: C.Evaluation, paths, title: str, kind: str) -> None:
-    c = st.columns(2)
-    c[0].metric("Median answered at ε_G = 10 — paper", number(ev.paper))
-    c[1].metric(
-        f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})",
-        number(ev.median),
-        help=f"{ev.runs} seeded runs (seed 0); the group losses are added (App. C).",
+    metric_row(
+        ("Median answered at ε_G = 10 — paper", number(ev.paper)),
+        (
+            f"Median answered at ε_G = 10 — reproduced (groups of {ev.group_size})",
+            number(ev.median),
+            f"{ev.runs} seeded runs (seed 0); the group losses are added (App. C).",
+        ),
     )
     ui.chart(
         F.evaluation(ev.bands, paper=ev.paper, title=title),

@@ -17,6 +17,7 @@ from app import instant, ledger, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number, odds_factor, percent
+from app.views._metrics import metric_row
 from app.views.noise_reduction import explore, reproduce
 from dpcore import ledger as dl
 
@@ -157,31 +158,32 @@ def numbers(s: Settings) -> None:
         b = compute.budget(s.eps, s.delta, s.variant)
         _, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
         got = compute.odometer_summary(compute.odometer(*s.grid_args(), s.y, s.eta, s.m, s.seed))
-        c = st.columns(4)
-        c[0].metric(
-            "zCDP budget ρ*",
-            number(b.rho),
-            help=f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
-            f"{number(s.eps)} at δ = {number(s.delta)}. A release that stops at level ε_T uses ε_T²/2 "
-            "of it.",
-        )
-        c[1].metric(
-            f"Typical cost of one count, {s.unit}",
-            number(summ.median_charge, 4),
-            help=f"What one noise reduction of y = {number(s.y)} actually paid in the median of "
-            f"{compute.N_RUNS} runs: the cost of the level where it stopped.",
-        )
-        c[2].metric(
-            f"Cost if it never stopped, {s.unit}",
-            number(summ.worst_charge, 4),
-            help="What the same release would cost at the least noisy level it was allowed: the price a mechanism "
-            "with a fixed noise level would have to declare in advance.",
-        )
-        c[3].metric(
-            "Counts returned, vs doubling",
-            f"{got.noise_reduction} vs {got.doubling}",
-            help=f"Of a queue of m = {s.m} counts (largest y), how many each method releases within η under this "
-            "one budget. Doubling retries with twice the ε² and pays for every failed try.",
+        metric_row(
+            (
+                "zCDP budget ρ*",
+                number(b.rho),
+                f"What the filter may spend over all releases together: the largest ρ with ρ + 2√(ρ ln(1/δ)) ≤ ε = "
+                f"{number(s.eps)} at δ = {number(s.delta)}. A release that stops at level ε_T uses ε_T²/2 "
+                "of it.",
+            ),
+            (
+                f"Typical cost of one count, {s.unit}",
+                number(summ.median_charge, 4),
+                f"What one noise reduction of y = {number(s.y)} actually paid in the median of "
+                f"{compute.N_RUNS} runs: the cost of the level where it stopped.",
+            ),
+            (
+                f"Cost if it never stopped, {s.unit}",
+                number(summ.worst_charge, 4),
+                "What the same release would cost at the least noisy level it was allowed: the price a mechanism "
+                "with a fixed noise level would have to declare in advance.",
+            ),
+            (
+                "Counts returned, vs doubling",
+                f"{got.noise_reduction} vs {got.doubling}",
+                f"Of a queue of m = {s.m} counts (largest y), how many each method releases within η under this "
+                "one budget. Doubling retries with twice the ε² and pays for every failed try.",
+            ),
         )
 
 

@@ -18,6 +18,7 @@ from app import background, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,28 +75,29 @@ def paths(s: Settings) -> None:
         "budget you reserved. A larger y or a looser η stops earlier (cheaper).",
     ):
         hist, summ = compute.stopping(*s.grid_args(), s.y, s.eta, s.process, s.seed)
-        c = st.columns(4)
-        c[0].metric(
-            "Runs that reached the tolerance",
-            f"{summ.accepted:.1%}",
-            help="The share of runs whose stopping rule fired before the last level; the others are "
-            "discarded (and still paid for).",
-        )
-        c[1].metric(
-            "Really within η, of those",
-            f"{summ.precision:.1%}",
-            help="The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.",
-        )
-        c[2].metric(
-            "Median stopping level ε_T",
-            number(summ.median_epsilon_stop, 4),
-            help="The noise level at which half the runs had stopped; the noise there is about 1/ε_T.",
-        )
-        c[3].metric(
-            "DP ε: median run vs worst case",
-            f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
-            help="What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
-            "Laplace ε_T itself.",
+        metric_row(
+            (
+                "Runs that reached the tolerance",
+                f"{summ.accepted:.1%}",
+                "The share of runs whose stopping rule fired before the last level; the others are "
+                "discarded (and still paid for).",
+            ),
+            (
+                "Really within η, of those",
+                f"{summ.precision:.1%}",
+                "The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.",
+            ),
+            (
+                "Median stopping level ε_T",
+                number(summ.median_epsilon_stop, 4),
+                "The noise level at which half the runs had stopped; the noise there is about 1/ε_T.",
+            ),
+            (
+                "DP ε: median run vs worst case",
+                f"{number(summ.dp_epsilon_median, 3)} vs {number(summ.dp_epsilon_worst, 3)}",
+                "What one release alone would cost in (ε, δ) terms: Brownian ρ_T + 2√(ρ_T ln(1/δ)); "
+                "Laplace ε_T itself.",
+            ),
         )
         ui.chart(
             ui.memo_figure(_stopping_figure, s.grid_args(), s.y, s.eta, s.process, s.seed),
@@ -120,22 +122,23 @@ def structure(s: Settings) -> None:
         paper="Theorem 4",
     ):
         inv, summ = compute.inversion(*s.grid_args(), s.y, s.eta, direction, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            "Path 1 stops at ε_T",
-            number(summ.epsilon_stop, 4),
-            help="The first level at which path 1 of the first part looked accurate enough.",
-        )
-        c[1].metric(
-            "Its charge ρ_T = ε_T²/2 (the average loss)",
-            number(summ.rho_stop, 4),
-            help="What the filter charges: the mean of the loss at the stop.",
-        )
-        c[2].metric(
-            "Loss ℒ it actually realised",
-            number(summ.loss_stop, 4),
-            help="(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²): how much more likely this answer is with the "
-            "person than without, in log terms, for this one path.",
+        metric_row(
+            (
+                "Path 1 stops at ε_T",
+                number(summ.epsilon_stop, 4),
+                "The first level at which path 1 of the first part looked accurate enough.",
+            ),
+            (
+                "Its charge ρ_T = ε_T²/2 (the average loss)",
+                number(summ.rho_stop, 4),
+                "What the filter charges: the mean of the loss at the stop.",
+            ),
+            (
+                "Loss ℒ it actually realised",
+                number(summ.loss_stop, 4),
+                "(ε_T²/2)·((ŷ − f(x'))² − (ŷ − f(x))²): how much more likely this answer is with the "
+                "person than without, in log terms, for this one path.",
+            ),
         )
         ui.chart(
             figs.inversion(inv, direction=direction),
@@ -164,27 +167,28 @@ def structure(s: Settings) -> None:
         "bounded: |ℒ| ≤ ε_T (plain DP, no δ).",
     ):
         shown, pairs, ls = compute.laplace_process(*s.grid_args(), s.y, s.eta, s.seed)
-        c = st.columns(4)
-        c[0].metric(
-            "Share of flat steps (sampled)",
-            f"{ls.flat_empirical:.4f}",
-            help=f"Over {compute.N_LAPLACE} paths and all adjacent levels; the largest gap to theory is "
-            f"{ls.flat_gap:.3f}.",
-        )
-        c[1].metric(
-            "Share of flat steps (theory)",
-            f"{ls.flat_theory:.4f}",
-            help="The average of (b_fine/b_coarse)² over adjacent levels, b = 1/ε the noise scale.",
-        )
-        c[2].metric(
-            "Loss ℒ at the stop (path 1)",
-            number(ls.loss_stop, 4),
-            help=f"Stopped at ε_T = {number(ls.epsilon_stop, 4)} by the relative-error rule; neighbour y − 1.",
-        )
-        c[3].metric(
-            "Largest |ℒ| / ε over all paths and levels",
-            f"{ls.max_ratio:.4f}",
-            help="Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1.",
+        metric_row(
+            (
+                "Share of flat steps (sampled)",
+                f"{ls.flat_empirical:.4f}",
+                f"Over {compute.N_LAPLACE} paths and all adjacent levels; the largest gap to theory is "
+                f"{ls.flat_gap:.3f}.",
+            ),
+            (
+                "Share of flat steps (theory)",
+                f"{ls.flat_theory:.4f}",
+                "The average of (b_fine/b_coarse)² over adjacent levels, b = 1/ε the noise scale.",
+            ),
+            (
+                "Loss ℒ at the stop (path 1)",
+                number(ls.loss_stop, 4),
+                f"Stopped at ε_T = {number(ls.epsilon_stop, 4)} by the relative-error rule; neighbour y − 1.",
+            ),
+            (
+                "Largest |ℒ| / ε over all paths and levels",
+                f"{ls.max_ratio:.4f}",
+                "Lemma A.1: |ℒ| ≤ ε, so this never exceeds 1.",
+            ),
         )
         ui.chart(
             figs.laplace_process(shown, value=s.y),
@@ -199,17 +203,18 @@ def correlation(s: Settings, mech: str) -> None:
     """The correlation heatmap of one noise process with its two numbers."""
     ce, emp, theory, summ = compute.correlation(*s.grid_args(), mech, s.seed)
     label = figs.MECH_LABELS[mech]
-    c = st.columns(2)
-    c[0].metric(
-        f"Largest |sampled − theory| ({label})",
-        f"{summ.max_gap:.3f}",
-        help=f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
-        f"{2 / compute.N_CORR**0.5:.3f}.",
-    )
-    c[1].metric(
-        f"Mean correlation of neighbouring levels ({label})",
-        f"{summ.adjacent:.3f}",
-        help="min ε / max ε for adjacent levels of the grid: how much of the noise two steps share.",
+    metric_row(
+        (
+            f"Largest |sampled − theory| ({label})",
+            f"{summ.max_gap:.3f}",
+            f"{compute.N_CORR} coupled paths; the sampling error is about 2/√{compute.N_CORR} ≈ "
+            f"{2 / compute.N_CORR**0.5:.3f}.",
+        ),
+        (
+            f"Mean correlation of neighbouring levels ({label})",
+            f"{summ.adjacent:.3f}",
+            "min ε / max ε for adjacent levels of the grid: how much of the noise two steps share.",
+        ),
     )
     ui.chart(
         figs.correlation(ce, emp, theory, mechanism=mech),
@@ -256,24 +261,25 @@ def filters(s: Settings) -> None:
         paper="Theorem 3",
     ):
         df, cs = compute.concurrent(s.eps, s.delta, eps_post, s.y, s.eta, s.m, s.K, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            "Promise of the pair (ε + ε′, δ)",
-            f"({number(cs.epsilon_total, 3)}, {number(cs.delta_total)})",
-            help="By concurrent composition (the paper's Theorem 1) the interleaved releases of both "
-            "filters are together (ε + ε′, δ)-DP.",
-        )
-        c[1].metric(
-            "Gaussian releases (zCDP part)",
-            f"{cs.zcdp_returned}",
-            help=f"Odd counts of the queue, each a one-shot Gaussian at ε = (2+η)/(η·y); the part spent "
-            f"ρ = {number(cs.rho_spent, 4)} of ρ* = {number(cs.rho_budget, 4)}.",
-        )
-        c[2].metric(
-            "Laplace noise reductions returned (ex-post part)",
-            f"{cs.expost_returned}",
-            help="Even counts, each charged the ε_T where it stopped; the part spent "
-            f"{number(cs.expost_spent, 4)} of ε′ = {number(cs.expost_budget)}.",
+        metric_row(
+            (
+                "Promise of the pair (ε + ε′, δ)",
+                f"({number(cs.epsilon_total, 3)}, {number(cs.delta_total)})",
+                "By concurrent composition (the paper's Theorem 1) the interleaved releases of both "
+                "filters are together (ε + ε′, δ)-DP.",
+            ),
+            (
+                "Gaussian releases (zCDP part)",
+                f"{cs.zcdp_returned}",
+                f"Odd counts of the queue, each a one-shot Gaussian at ε = (2+η)/(η·y); the part spent "
+                f"ρ = {number(cs.rho_spent, 4)} of ρ* = {number(cs.rho_budget, 4)}.",
+            ),
+            (
+                "Laplace noise reductions returned (ex-post part)",
+                f"{cs.expost_returned}",
+                "Even counts, each charged the ε_T where it stopped; the part spent "
+                f"{number(cs.expost_spent, 4)} of ε′ = {number(cs.expost_budget)}.",
+            ),
         )
         ui.chart(
             figs.concurrent(df, rho_budget=cs.rho_budget, expost_budget=cs.expost_budget),
@@ -336,22 +342,23 @@ def _filter_losses(
     s: Settings, aggr: float, hist: pd.DataFrame, curve: pd.DataFrame, summ: compute.LossSummary
 ) -> None:
     """Panel 9's numbers and histogram: the total loss of whole filter runs against N(ρ*, 2ρ*)."""
-    c = st.columns(4)
-    c[0].metric(
-        "Average total loss (theory ρ*)",
-        number(summ.mean, 4),
-        help=f"Mean over the runs; each spent ρ = {number(summ.spent, 4)} on average of ρ* = {number(summ.rho, 4)}.",
-    )
-    c[1].metric(
-        "Variance of the total loss (theory 2ρ*)",
-        number(summ.var, 4),
-        help="How much the total loss varies from run to run.",
-    )
-    c[2].metric("Runs whose loss exceeded ε", number(summ.tail, 3), help="The sampled share.")
-    c[3].metric(
-        "Normal tail above ε",
-        number(summ.tail_gauss, 2),
-        help=f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {number(s.delta)}: the filter promises at most δ.",
+    metric_row(
+        (
+            "Average total loss (theory ρ*)",
+            number(summ.mean, 4),
+            f"Mean over the runs; each spent ρ = {number(summ.spent, 4)} on average of ρ* = {number(summ.rho, 4)}.",
+        ),
+        (
+            "Variance of the total loss (theory 2ρ*)",
+            number(summ.var, 4),
+            "How much the total loss varies from run to run.",
+        ),
+        ("Runs whose loss exceeded ε", number(summ.tail, 3), "The sampled share."),
+        (
+            "Normal tail above ε",
+            number(summ.tail_gauss, 2),
+            f"P[N(ρ*, 2ρ*) > ε], to compare with δ = {number(s.delta)}: the filter promises at most δ.",
+        ),
     )
     ui.chart(
         figs.loss_distribution(hist, curve, epsilon=s.eps, rho=summ.rho),
@@ -438,18 +445,19 @@ def costs(s: Settings) -> None:
         "results as n grows; a larger a makes the head steeper.",
     ):
         zdf, zs = compute.zipf_counts(zipf_a, users, s.seed, items)
-        m = st.columns(3)
-        m[0].metric("Largest count", f"{zs.largest:,}", help="The count of the most common item.")
-        m[1].metric(
-            "Items that could ever be released",
-            f"{zs.releasable}",
-            help=f"Counts of at least {zs.need:.1f}: below that, even the whole paper budget (ε = 10) cannot "
-            "reach relative error 0.1.",
-        )
-        m[2].metric(
-            "Normaliser Σ k^(−a)",
-            f"{zs.normaliser:.6f}",
-            help="Turns k^(−a) into probabilities; 13.212814 for a = 0.75 on items 1–300.",
+        metric_row(
+            ("Largest count", f"{zs.largest:,}", "The count of the most common item."),
+            (
+                "Items that could ever be released",
+                f"{zs.releasable}",
+                f"Counts of at least {zs.need:.1f}: below that, even the whole paper budget (ε = 10) cannot "
+                "reach relative error 0.1.",
+            ),
+            (
+                "Normaliser Σ k^(−a)",
+                f"{zs.normaliser:.6f}",
+                "Turns k^(−a) into probabilities; 13.212814 for a = 0.75 on items 1–300.",
+            ),
         )
         ui.chart(
             figs.zipf(zdf, a=zipf_a, n=users),
@@ -474,22 +482,23 @@ def martingale(s: Settings) -> None:
         paper="Lemma 6.1",
     ):
         shown, mean, summ = compute.martingale(*s.grid_args(), s.y, s.eta, lam, s.seed)
-        c = st.columns(3)
-        c[0].metric(
-            "Average of M at the stopping time",
-            f"{summ.stopped_mean:.3f} ± {2 * summ.stopped_se:.3f}",
-            help=f"{compute.N_MART} Brownian runs of y = {number(s.y)}, ± 2 standard errors; Lemma "
-            "6.1 says ≤ 1 (= 1 on a finite grid).",
-        )
-        c[1].metric(
-            "Runs stopped before the last level",
-            f"{summ.stopped_share:.1%}",
-            help="The share of runs whose stopping rule fired somewhere inside the grid.",
-        )
-        c[2].metric(
-            "Median stopping time t_T = 1/ε_T²",
-            number(summ.median_t_stop, 4),
-            help="Time runs backwards: the noise variance at the stop.",
+        metric_row(
+            (
+                "Average of M at the stopping time",
+                f"{summ.stopped_mean:.3f} ± {2 * summ.stopped_se:.3f}",
+                f"{compute.N_MART} Brownian runs of y = {number(s.y)}, ± 2 standard errors; Lemma "
+                "6.1 says ≤ 1 (= 1 on a finite grid).",
+            ),
+            (
+                "Runs stopped before the last level",
+                f"{summ.stopped_share:.1%}",
+                "The share of runs whose stopping rule fired somewhere inside the grid.",
+            ),
+            (
+                "Median stopping time t_T = 1/ε_T²",
+                number(summ.median_t_stop, 4),
+                "Time runs backwards: the noise variance at the stop.",
+            ),
         )
         ui.chart(
             figs.martingale(

@@ -16,6 +16,7 @@ from app.catalogue.noise_reduction import FIG3_TRIALS
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.noise_reduction import Settings
@@ -49,21 +50,22 @@ def figure3(s: Settings) -> None:
         "give 1.541.",
     ):
         err = compute.errata(compute.PAPER["epsilon"], compute.PAPER["delta"], s.m, s.K)
-        c = st.columns(3)
-        c[0].metric(
-            "ρ*(ε = 10, δ = 10⁻⁶)",
-            f"{err.rho_corrected:.6f}",
-            help="The zCDP budget of the paper's experiments: the largest ρ with ρ + 2√(ρ ln 10⁶) ≤ 10.",
-        )
-        c[1].metric(
-            "Σε² budget 2ρ* (paper: ≈ 2.705)",
-            f"{2 * err.rho_corrected:.6f}",
-            help="The same budget in the paper's units, the sum of squared noise levels paid.",
-        )
-        c[2].metric(
-            "2ρ* with the printed constant",
-            f"{2 * err.rho_printed:.6f}",
-            help="What the budget would be with Theorem 6's printed constant 2√(2ρ ln(1/δ)).",
+        metric_row(
+            (
+                "ρ*(ε = 10, δ = 10⁻⁶)",
+                f"{err.rho_corrected:.6f}",
+                "The zCDP budget of the paper's experiments: the largest ρ with ρ + 2√(ρ ln 10⁶) ≤ 10.",
+            ),
+            (
+                "Σε² budget 2ρ* (paper: ≈ 2.705)",
+                f"{2 * err.rho_corrected:.6f}",
+                "The same budget in the paper's units, the sum of squared noise levels paid.",
+            ),
+            (
+                "2ρ* with the printed constant",
+                f"{2 * err.rho_printed:.6f}",
+                "What the budget would be with Theorem 6's printed constant 2√(2ρ ln(1/δ)).",
+            ),
         )
 
     trials = int(params.control("fig3", container=st))

@@ -16,6 +16,7 @@ from app import ledger, params, ui
 from app.catalogue.r2dp import FAMILY
 from app.compute import r2dp as compute
 from app.notation import number, odds_factor, percent
+from app.views._metrics import metric_row
 from app.views.r2dp import explore, reproduce
 from app.views.r2dp._common import fmt, mixing_law_figure
 from dpcore import ledger as dl
@@ -215,37 +216,35 @@ def numbers(s: Settings, head: compute.Headline | None) -> None:
         best = compute.optimum(s.eps, s.gamma, s.sens, "two_point")
         if head is not None:
             st.markdown(f"**{head.law}**" + (" — rescaled so that its exact ε equals your budget." if s.lock else ""))
-            cols = st.columns(3)
-            cols[0].metric(
-                "exact ε — this law",
-                fmt(head.epsilon),
-                help="The privacy loss this law really spends: its worst case is an output exactly at the "
-                "true answer (Cor. 3.3).",
+            metric_row(
+                (
+                    "exact ε — this law",
+                    fmt(head.epsilon),
+                    "The privacy loss this law really spends: its worst case is an output exactly at the "
+                    "true answer (Cor. 3.3).",
+                ),
+                ("U(γ) — this law", fmt(head.usefulness), "The chance that a release is within ±γ of the true answer."),
+                (
+                    "ratio to Laplace at ε",
+                    f"{head.ratio:.3f}×",
+                    "How many times more often this law is within ±γ than Laplace noise at the same ε.",
+                ),
             )
-            cols[1].metric(
-                "U(γ) — this law",
-                fmt(head.usefulness),
-                help="The chance that a release is within ±γ of the true answer.",
-            )
-            cols[2].metric(
-                "ratio to Laplace at ε",
-                f"{head.ratio:.3f}×",
-                help="How many times more often this law is within ±γ than Laplace noise at the same ε.",
-            )
-        cols = st.columns(3)
-        cols[0].metric(
-            "Laplace U(γ) at ε",
-            fmt(best.laplace),
-            help="The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.",
-        )
-        cols[1].metric(
-            "best R²DP law (two-point) U(γ)",
-            fmt(best.usefulness),
-            help="No mixing law does better at this ε: the best one always has just two values of u, "
-            f"here {compute.describe(best.law)}.",
-        )
-        cols[2].metric(
-            "optimal staircase U(γ)",
-            fmt(compute.staircase(s.eps, s.gamma, s.sens)),
-            help="The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).",
+        metric_row(
+            (
+                "Laplace U(γ) at ε",
+                fmt(best.laplace),
+                "The chance that plain Laplace noise of scale Δ/ε is within ±γ: the baseline to beat.",
+            ),
+            (
+                "best R²DP law (two-point) U(γ)",
+                fmt(best.usefulness),
+                "No mixing law does better at this ε: the best one always has just two values of u, "
+                f"here {compute.describe(best.law)}.",
+            ),
+            (
+                "optimal staircase U(γ)",
+                fmt(compute.staircase(s.eps, s.gamma, s.sens)),
+                "The best any ε-DP additive noise can do (a staircase-shaped density, not an R²DP law).",
+            ),
         )

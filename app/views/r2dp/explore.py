@@ -13,6 +13,7 @@ from app.catalogue.r2dp import FAMILY
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.r2dp._common import fmt, mixing_law_figure
 
 if TYPE_CHECKING:
@@ -408,10 +409,11 @@ def two_point(s: Settings, u0: float, u1: float, p0: float) -> None:
             p=p0,
         )
         mh = compute.headline(key, s.eps, s.gamma, s.sens)
-        cols = st.columns(3)
-        cols[0].metric("your values: p₀ = P(u = u₀) solved", f"{compute.make_law(key).p:.4f}")
-        cols[1].metric("U(γ) of your two-point law", fmt(mh.usefulness))
-        cols[2].metric("its ratio to Laplace", f"{mh.ratio:.3f}×")
+        metric_row(
+            ("your values: p₀ = P(u = u₀) solved", f"{compute.make_law(key).p:.4f}"),
+            ("U(γ) of your two-point law", fmt(mh.usefulness)),
+            ("its ratio to Laplace", f"{mh.ratio:.3f}×"),
+        )
 
 
 def bernoulli(s: Settings, u0: float, u1: float, p0: float) -> None:

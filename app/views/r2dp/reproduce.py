@@ -13,6 +13,7 @@ from app import background, params, ui
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
 from app.notation import number
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.r2dp import Settings
@@ -53,10 +54,11 @@ def headline_points(s: Settings) -> None:
         )
         df = compute.headline_points()
         pct = compute.headline_percentages(df)
-        cols = st.columns(3)
-        cols[0].metric("best Uniform law, as % of Laplace (paper: 230 %)", f"{pct.uniform_of_laplace:.1f} %")
-        cols[1].metric("best Gamma law's gain over Laplace (paper: up to 125 %)", f"+{pct.gamma_improvement:.1f} %")
-        cols[2].metric("Laplace U(γ)", f"{pct.laplace:.6f}")
+        metric_row(
+            ("best Uniform law, as % of Laplace (paper: 230 %)", f"{pct.uniform_of_laplace:.1f} %"),
+            ("best Gamma law's gain over Laplace (paper: up to 125 %)", f"+{pct.gamma_improvement:.1f} %"),
+            ("Laplace U(γ)", f"{pct.laplace:.6f}"),
+        )
         st.dataframe(
             df.rename(columns={"U": "U(γ)", "U_laplace": "Laplace U(γ)", "ratio": "ratio to Laplace"}),
             hide_index=True,
@@ -102,9 +104,10 @@ def lemma(s: Settings) -> None:
     ):
         lem = compute.lemma()
         ui.paper_vs_exact("ε (Lemma 4.10)", lem.eps_printed, lem.eps_exact, fmt="{:.6f}")
-        cols = st.columns(2)
-        cols[0].metric("ln M(+Δ) — paper", f"{lem.lnM_printed:.4f}")
-        cols[1].metric("ln M(+Δ) — exact", f"{lem.lnM_exact:.6f}")
+        metric_row(
+            ("ln M(+Δ) — paper", f"{lem.lnM_printed:.4f}"),
+            ("ln M(+Δ) — exact", f"{lem.lnM_exact:.6f}"),
+        )
 
 
 def bernoulli_table(s: Settings) -> None:
@@ -277,17 +280,18 @@ def gaussian(s: Settings) -> None:
         "which the paper's per-σ formula cannot give.",
     ):
         cal = compute.gaussian_appendix(math.log(2.0), 0.05, 1.0)
-        cols = st.columns(3)
-        cols[0].metric(
-            "κ = σ/Δ (paper: about 2.65)",
-            f"{cal.kappa:.6f}",
-            help="The noise scale the paper's calibration (Le Ny & Pappas) asks for at ε = ln 2, δ = 0.05.",
-        )
-        cols[1].metric("δ as the paper's calibration claims", f"{cal.delta_printed:.4f}")
-        cols[2].metric(
-            "exact δ of that Gaussian",
-            f"{cal.delta_exact:.4f}",
-            help="The smallest δ for which N(0, σ²) noise is (ln 2, δ)-DP (Balle & Wang 2018).",
+        metric_row(
+            (
+                "κ = σ/Δ (paper: about 2.65)",
+                f"{cal.kappa:.6f}",
+                "The noise scale the paper's calibration (Le Ny & Pappas) asks for at ε = ln 2, δ = 0.05.",
+            ),
+            ("δ as the paper's calibration claims", f"{cal.delta_printed:.4f}"),
+            (
+                "exact δ of that Gaussian",
+                f"{cal.delta_exact:.4f}",
+                "The smallest δ for which N(0, σ²) noise is (ln 2, δ)-DP (Balle & Wang 2018).",
+            ),
         )
         st.caption(f"Usefulness at γ = 1: 1 − 2Q(γ/σ) = {cal.usefulness:.4f} (Thm A.3).")
         st.markdown(
