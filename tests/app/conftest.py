@@ -13,6 +13,18 @@ from app import registry
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = str(ROOT / "app" / "main.py")
 
+#: BR-DP's second counterexample in the paper's model (ε = 5, δ = 10⁻⁸, θ = 3, Δ = 0.2, ε_y = 0.3·ε), as an address:
+#: the paper's accountant says δ is met, the exact δ is 750 times the target.
+COUNTEREXAMPLE_B = {
+    "eps": "5",
+    "delta": "1e-08",
+    "theta": "3",
+    "sens": "0.2",
+    "acct": "paper",
+    "split": "true",
+    "share": "0.3",
+}
+
 
 def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
     """Run app/main.py, switched to pages/<script>, with the given URL query parameters."""
@@ -26,6 +38,17 @@ def open_page(script: str, query: dict[str, str] | None = None) -> AppTest:
     expected = next(p.url_path for p in registry.available_pages() if p.script == script)
     assert at.session_state["_page"] == expected, f"opened {at.session_state['_page']!r}, not {script}"
     return at
+
+
+def page_ok(at: AppTest) -> None:
+    """The page ran without an exception and shows no error."""
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def shown_metrics(at: AppTest) -> dict[str, str]:
+    """The page's metric cards: label → value as shown."""
+    return {m.label: m.value for m in at.metric}
 
 
 def open_boxes(at: AppTest, *keys: str) -> AppTest:

@@ -9,19 +9,10 @@ import pytest
 from app.notation import number
 from dpcore import audit as dpaudit
 from dpcore import brdp, r2dp
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, page_ok, shown_metrics, shown_numbers
 
 PAGE = "audit.py"
 SMALL = {"draws": "10000"}  # small samples keep each run fast
-
-
-def _ok(at) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def _charts(at) -> list[dict]:
@@ -30,8 +21,8 @@ def _charts(at) -> list[dict]:
 
 def test_renders_at_defaults():
     at = open_page(PAGE)
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     assert m["claimed ε"] == "1" and m["verdict"] == "consistent"
     assert len(_charts(at)) == 2  # panel 3 (bound vs n) only when asked for
     assert at.success  # the "consistent" message
@@ -39,10 +30,10 @@ def test_renders_at_defaults():
 
 def test_bound_vs_n_panel_on_request_never_beats_the_claim():
     at = open_page(PAGE, {"curve": "true"})
-    _ok(at)
+    page_ok(at)
     charts = _charts(at)
     assert len(charts) == 3
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert float(m["ε lower bound (95.0% conf.)"]) <= 1.0
 
 
@@ -64,10 +55,10 @@ CONTROLS = [
 @pytest.mark.parametrize("kind,key,value,query", CONTROLS, ids=[c[1] for c in CONTROLS])
 def test_each_control_changes_the_numbers(kind, key, value, query):
     at = open_page(PAGE, {**SMALL, **query})
-    _ok(at)
+    page_ok(at)
     before = _shown(at), [json.dumps(c) for c in _charts(at)]
     getattr(at, kind)(key=key).set_value(value).run()
-    _ok(at)
+    page_ok(at)
     after = _shown(at), [json.dumps(c) for c in _charts(at)]
     assert after[0] != before[0]
     assert after[1] != before[1]
@@ -85,7 +76,7 @@ def test_every_mechanism_renders_and_matches_dpcore(mech):
     at = open_page(PAGE, {"mech": mech, "eps": str(eps), "delta": str(delta), "draws": str(n), "seed": str(seed)})
     assert not at.exception, at.exception
     res = dpaudit.audit(mech, epsilon=eps, delta=delta, n=n, rng=seed, alpha=0.05, theta=1.0, epsilon_y_ratio=0.6)
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert m["claimed ε"] == number(res.claimed_epsilon, 4)
     assert m["ε lower bound (95.0% conf.)"] == number(res.epsilon_lb, 4)
     assert m[f"δ lower bound at ε = {res.claimed_epsilon:.3g}"] == number(res.delta_lb, 4)
@@ -95,14 +86,14 @@ def test_every_mechanism_renders_and_matches_dpcore(mech):
 def test_r2dp_claim_is_the_exact_epsilon_of_the_law():
     at = open_page(PAGE, {"mech": "r2dp", "eps": "3", **SMALL})
     law = r2dp.Gamma(2.0, float(r2dp.gamma_theta_for_epsilon(2.0, epsilon=3.0)))
-    assert _metrics(at)["claimed ε"] == number(r2dp.epsilon(law), 4)
+    assert shown_metrics(at)["claimed ε"] == number(r2dp.epsilon(law), 4)
 
 
 def test_counterexample_preset_is_caught():
     at = open_page(PAGE, SMALL)
     at.button(key="preset").click().run()
     assert not at.exception, at.exception
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert m["verdict"] == "VIOLATION"
     plan = brdp.make_plan(kernel="gaussian", epsilon=0.1, delta=1e-3, theta=0.1, sensitivity=5.0, epsilon_y=0.06)
     assert m["δ at the claimed ε — paper's accountant"] == number(plan.paper_delta, 3)
@@ -131,7 +122,7 @@ def test_bad_link_shows_a_message_and_the_page_keeps_working():
     at = open_page(PAGE, {"mech": "nope", "draws": "7", **{}})
     assert not at.exception, at.exception
     assert len(at.error) == 2
-    assert _metrics(at)["verdict"] == "consistent"
+    assert shown_metrics(at)["verdict"] == "consistent"
 
 
 def test_screen_shows_display_names_only():

@@ -13,29 +13,12 @@ import numpy as np
 import pytest
 
 from app import params
+from app.exercises import brdp as brdp_exercises
 from app.notation import number
 from dpcore import brdp
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import COUNTEREXAMPLE_B, open_page, page_ok, shown_metrics, shown_numbers
 
 PAGE = "brdp.py"
-COUNTEREXAMPLE_B = {
-    "eps": "5",
-    "delta": "1e-08",
-    "theta": "3",
-    "sens": "0.2",
-    "acct": "paper",
-    "split": "true",
-    "share": "0.3",
-}
-
-
-def _ok(at) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def _other(options, current):
@@ -44,8 +27,8 @@ def _other(options, current):
 
 def test_renders_at_defaults_with_sound_plan():
     at = open_page(PAGE)
-    _ok(at)
-    values = _metrics(at)
+    page_ok(at)
+    values = shown_metrics(at)
     assert values["δ at ε = 1 — exact"] == "10⁻⁵"
     assert not any("under-reports" in w.value for w in at.warning), "no under-reports warning at the sound defaults"
     # the idea's picture, then the Mechanism tab only (lazy tabs)
@@ -70,7 +53,7 @@ def test_each_budget_slider_changes_the_numbers(key, options):
     before = shown_numbers(at)
     slider = at.select_slider(key=key)
     slider.set_value(_other(options, slider.value)).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
 
 
@@ -103,18 +86,18 @@ def test_seed_changes_the_simulated_counters():
     at = open_page(PAGE)
     before = shown_numbers(at)
     at.number_input(key="seed").set_value(7).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
 
 
 def test_compositions_change_the_privacy_tab():
     at = open_page(PAGE, {"part": "Privacy"})
-    _ok(at)
+    page_ok(at)
     before = shown_numbers(at)
     at.select_slider(key="T").set_value(100).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
-    assert "ε after T = 100, exact" in _metrics(at)
+    assert "ε after T = 100, exact" in shown_metrics(at)
 
 
 @pytest.mark.parametrize(
@@ -129,19 +112,19 @@ def test_compositions_change_the_privacy_tab():
 )
 def test_subsampling_controls_change_the_subsampling_tab(key, value, query):
     at = open_page(PAGE, {"part": "Subsampling", "acct": "paper", "query": query})
-    _ok(at)
+    page_ok(at)
     before = shown_numbers(at)
     widget = at.radio(key=key) if key == "query" else at.select_slider(key=key)
     widget.set_value(value).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
 
 
 def test_metrics_match_dpcore():
     at = open_page(PAGE, {"eps": "2", "delta": "1e-05", "acct": "paper", "theta": "1", "sens": "1"})
-    _ok(at)
+    page_ok(at)
     plan = brdp.optimize(epsilon=2.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper")
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["BR-DP: chance within ±θ"] == f"{plan.acceptance:.4f}" == "0.4663"  # Fig. 2(b)
     assert values["noise's share of ε"] == number(plan.epsilon_y / 2.0, 3)
     assert values["δ at ε = 2 — exact"] == number(plan.exact_delta, 3)
@@ -154,7 +137,7 @@ def test_counterexample_shows_the_paper_underreports_warning():
     assert not at.exception, at.exception
     plan = brdp.make_plan(epsilon=5.0, delta=1e-8, sensitivity=0.2, theta=3.0, kernel="gaussian", epsilon_y=1.5)
     assert plan.exact_delta > 100 * 1e-8  # 7.5e-6, 750 times the target
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["δ at ε = 5 — exact"] == number(plan.exact_delta, 3)
     assert values["δ at ε = 5 — paper's accountant"] == number(plan.paper_delta, 3)
     assert any("under-reports" in w.value for w in at.warning)
@@ -166,7 +149,7 @@ def test_preset_button_loads_counterexample_a():
     assert not at.exception, at.exception
     assert at.select_slider(key="eps").value == 0.1
     assert at.select_slider(key="sens").value == 5.0
-    assert _metrics(at)["δ at ε = 0.1 — exact"] == "1"  # disjoint output ranges: exact δ = 1
+    assert shown_metrics(at)["δ at ε = 0.1 — exact"] == "1"  # disjoint output ranges: exact δ = 1
     assert any("under-reports" in w.value for w in at.warning)
     at.button(key="preset3").click().run()  # back to the sound defaults
     assert not at.exception
@@ -177,24 +160,24 @@ def test_preset_button_loads_counterexample_a():
 def test_reproduce_view_renders(part):
     query = {"view": "reproduce"} | ({"part": part} if part else {})
     at = open_page(PAGE, query)
-    _ok(at)
+    page_ok(at)
     assert at.get("plotly_chart") or at.dataframe
     assert not at.metric, "the reproduce view shows no number that follows the sidebar"
 
 
 def test_reproduce_view_ignores_the_sidebar():
     at = open_page(PAGE, {"view": "reproduce", "part": "Table I", "eps": "3"})
-    _ok(at)
+    page_ok(at)
     table = at.dataframe[0].value.set_index("mechanism")
     assert list(table.loc["SMP-Lap-BRDP"]).count("not reproduced") == 2  # said in words, not left blank
     at.select_slider(key="eps").set_value(0.5).run()
-    _ok(at)
+    page_ok(at)
     assert at.dataframe[0].value.set_index("mechanism").equals(table)
 
 
 def test_table1_caption_explains_the_laplace_gap():
     at = open_page(PAGE, {"view": "reproduce", "part": "Table I"})
-    _ok(at)
+    page_ok(at)
     caption = " ".join(c.value for c in at.caption)
     # the printed Lap-BRDP row (16.8 / 22.23) is the Laplace kernel alone at ε_y = 0.088 composed by RDP
     p = brdp.make_plan(epsilon=0.1, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="laplace", epsilon_y=0.088, q=0.0)
@@ -219,16 +202,16 @@ def _arr(v) -> np.ndarray:
 
 def test_recycler_player_reveals_the_draws_one_by_one():
     at = open_page(PAGE, {"acct": "paper"})
-    _ok(at)
-    total = int(_metrics(at)["draws revealed"].split("/")[1])
-    assert _metrics(at)["draws revealed"] == f"{total} / {total}"  # new settings: the whole run is shown
+    page_ok(at)
+    total = int(shown_metrics(at)["draws revealed"].split("/")[1])
+    assert shown_metrics(at)["draws revealed"] == f"{total} / {total}"  # new settings: the whole run is shown
     at.button(key="rc_reset").click().run()
-    _ok(at)
-    assert _metrics(at)["draws revealed"] == f"0 / {total}"
+    page_ok(at)
+    assert shown_metrics(at)["draws revealed"] == f"0 / {total}"
     at.button(key="rc_one").click().run()
-    assert _metrics(at)["draws revealed"] == f"1 / {total}"
+    assert shown_metrics(at)["draws revealed"] == f"1 / {total}"
     at.button(key="rc_ten").click().run()
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["draws revealed"] == f"11 / {total}"
     counted = sum(int(values[k]) for k in ("released in-bound", "released out-of-bound", "recycled"))
     assert counted == 11
@@ -239,18 +222,18 @@ def test_recycler_player_reveals_the_draws_one_by_one():
     live = at.table[0].value.set_index("counter")
     assert live.loc["mean draws per release", "formula (expected)"] == pytest.approx(plan.expected_draws)
     at.button(key="rc_playbtn").click().run()  # play: every fragment run reveals one more draw
-    _ok(at)
+    page_ok(at)
     assert at.button(key="rc_playbtn").label == "Pause"
-    first = int(_metrics(at)["draws revealed"].split("/")[0])
+    first = int(shown_metrics(at)["draws revealed"].split("/")[0])
     at.run()
-    assert int(_metrics(at)["draws revealed"].split("/")[0]) == first + 1
+    assert int(shown_metrics(at)["draws revealed"].split("/")[0]) == first + 1
     at.button(key="rc_playbtn").click().run()
     assert at.button(key="rc_playbtn").label == "Play"
 
 
 def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
     at = open_page(PAGE, {"part": "Subsampling", "acct": "paper", "query": "count"})
-    _ok(at)
+    page_ok(at)
     sizes = _chart(at, "p* vs size")
     names = {t["name"] for t in sizes["data"]}
     assert names == {"count, paper", "count, corrected"}
@@ -274,27 +257,16 @@ def test_subsampling_tab_draws_p_star_against_size_and_acceptance_against_eps():
     assert {"Lap-DP", "Gau-DP", "Lap-BRDP", "Gau-BRDP"} <= mechs
     assert all(0 <= y <= 1 for t in acc["data"] for y in _arr(t["y"]))
     at.radio(key="query").set_value("sum").run()
-    _ok(at)
+    page_ok(at)
     assert {t["name"] for t in _chart(at, "p* vs size")["data"]} == {"sum, paper", "sum, corrected"}
 
 
 def test_recycler_stream_stays_drawable_when_nearly_every_draw_is_recycled():
     """The paper's counterexample (ε = 0.1, θ = 0.1, Δ = 5, paper's accountant): q = 1 and p_θ ≈ 7e-4, so 40
     releases take ~55 000 draws; the stream shows whole releases up to 2 000 draws, the counters still use all."""
-    at = open_page(
-        "brdp.py",
-        {
-            "eps": "0.1",
-            "delta": "0.001",
-            "theta": "0.1",
-            "sens": "5",
-            "kernel": "gaussian",
-            "acct": "paper",
-            "split": "true",
-            "share": "0.6",
-            "qov": "false",
-        },
-    )
+    settings = next(e.settings for e in brdp_exercises.EXERCISES if e.id == "brdp-counterexample-a")
+    assert settings["eps"] == "0.1" and settings["sens"] == "5" and settings["share"] == "0.6"  # the case above
+    at = open_page("brdp.py", dict(settings))
     assert not at.exception, at.exception
     revealed = next(m.value for m in at.metric if m.label == "draws revealed")
     total = int(revealed.split("/")[1])
@@ -322,22 +294,22 @@ def test_the_experiment_charts_take_the_full_width():
 def test_kernel_delta_y_is_a_control_that_recalibrates_the_kernel():
     """Alg. 1's δ_y, separate from δ: off by default (δ_y = δ), in the address when on, and the plan follows it."""
     at = open_page(PAGE, {"acct": "paper"})
-    _ok(at)
+    page_ok(at)
     before = shown_numbers(at)
     at.toggle(key="dyov").set_value(True).run()
     at.select_slider(key="dy").set_value(1e-8).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
     plan = brdp.optimize(
         epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0, kernel="gaussian", accountant="paper", delta_y=1e-8
     )
-    assert f"{plan.acceptance:.4f}" in _metrics(at).values()
+    assert f"{plan.acceptance:.4f}" in shown_metrics(at).values()
     assert at.query_params["dy"] in ("1e-08", ["1e-08"]) and at.query_params["dyov"] in ("true", ["true"])
 
 
 def test_composition_tab_shows_remarks_3_and_4_beside_the_exact_composition():
     at = open_page(PAGE, {"part": "Privacy", "T": "100", "delta": "0.001"})
-    _ok(at)
+    page_ok(at)
     table = next(
         df.value for df in at.dataframe if "accountant" in df.value.columns and "ε after T" in df.value.columns
     )
@@ -357,7 +329,7 @@ def test_composition_tab_shows_remarks_3_and_4_beside_the_exact_composition():
 
 def test_fig6_panel_says_fig6b_does_not_reproduce():
     at = open_page(PAGE, {"view": "reproduce", "part": "Figs 5-6"})
-    _ok(at)
+    page_ok(at)
     text = " ".join(w.value for w in at.warning)
     assert "Fig. 6(b) does not reproduce" in text and "0.4749" in text and "0.0786" in text
 
@@ -378,7 +350,7 @@ def test_the_default_plan_meets_its_target_delta_exactly():
 
 def test_privacy_profile_panel_names_prop_3_and_says_it_fails():
     at = open_page(PAGE, {"part": "Privacy"})
-    _ok(at)
+    page_ok(at)
     assert any("Proposition 3" in c.value and "does not hold in general" in c.value for c in at.caption)
 
 
@@ -396,7 +368,7 @@ def test_remark_4_has_no_bound_where_one_release_cannot_reach_its_share_of_delta
         "share": "0.6",
     }
     at = open_page(PAGE, query)
-    _ok(at)
+    page_ok(at)
     table = next(
         df.value for df in at.dataframe if "accountant" in df.value.columns and "ε after T" in df.value.columns
     )

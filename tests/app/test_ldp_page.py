@@ -10,14 +10,10 @@ from app.compute import ldp as C
 from app.notation import tex
 from app.views import ldp as view
 from dpcore import ldp
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, shown_metrics, shown_numbers
 
 SCRIPT = "ldp.py"
 PARTS = tuple(view.EXPLORE_PARTS)
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -72,14 +68,14 @@ def test_each_control_changes_the_numbers_shown(kind, key, value, part):
 
 def test_rr_closed_form_metric_matches_dpcore():
     at = open_page(SCRIPT, {"part": "Filter", "eps": "0.5", "epsg": "3"})
-    value = _metrics(at)["Expected answered, binary randomized response"]
+    value = shown_metrics(at)["Expected answered, binary randomized response"]
     assert value == f"{ldp.rr_expected_accepted(0.5, 3.0):.3f}"
 
 
 def test_realized_loss_metric_matches_an_independent_count_for_randomized_response():
     """Binary randomized response: ℓ = ε|n₁ − n₀| (Example 1); the headline metric equals it for the shown answers."""
     at = open_page(SCRIPT, {"family": "rr", "dsize": "2", "nq": "6", "eps": "0.5", "xtrue": "1", "seed": "4"})
-    shown = _metrics(at)["Realized loss ℓ of the 6 answers"]
+    shown = shown_metrics(at)["Realized loss ℓ of the 6 answers"]
     drawn = next(c.value for c in at.caption if "answers drawn" in c.value)
     outs = [int(v) for v in drawn.split(": ")[-1].split()]
     assert len(outs) == 6
@@ -88,9 +84,9 @@ def test_realized_loss_metric_matches_an_independent_count_for_randomized_respon
 
 def test_ratio_toggle_shows_exp_of_the_loss():
     at = open_page(SCRIPT, {"eps": "0.5"})
-    loss = float(_metrics(at)["Realized loss ℓ of the 25 answers"])
+    loss = float(shown_metrics(at)["Realized loss ℓ of the 25 answers"])
     at.toggle(key="showratio").set_value(True).run()
-    ratio = float(_metrics(at)[tex("Realized loss e^ℓ of the 25 answers")])
+    ratio = float(shown_metrics(at)[tex("Realized loss e^ℓ of the 25 answers")])
     assert ratio == pytest.approx(math.exp(loss), rel=1e-3)
 
 
@@ -105,13 +101,13 @@ def test_budget_below_epsilon_shows_a_message():
     at = open_page(SCRIPT, {"epsg": "0.5", "eps": "1", "part": "Filter"})
     assert not at.exception and not at.error
     assert any("below the per-query" in i.value for i in at.info)
-    assert _metrics(at)["Answered under basic composition"] == "0 of 25"
+    assert shown_metrics(at)["Answered under basic composition"] == "0 of 25"
 
 
 def test_approximate_filter_panel_matches_dpcore():
     """The (ε, δ) variant: with pure queries it first answers ⌊ε_G/ε⌋ by adding up ε, then switches."""
     at = open_page(SCRIPT, {"part": "Filter"})
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert m["Switches to the look-ahead at"] == f"query {math.floor(4.0 / 1.0) + 1}"
     run = C.approximate_run("powers", 1.0, 4.0, 11, 25, 7, 0)
     assert m["Answered by the (ε, δ) variant"] == f"{run.accepted} of 25"
@@ -120,7 +116,7 @@ def test_approximate_filter_panel_matches_dpcore():
 def test_continuous_part_certified_loss_brackets_the_grid():
     at = open_page(SCRIPT, {"part": "Continuous", "regkind": "truncated", "nq": "4"})
     assert not at.exception and not at.error
-    m = _metrics(at)
+    m = shown_metrics(at)
     certified, attained, grid = (
         float(m[k]) for k in ("Certified loss U − Lo", "Attained loss (two real points)", "31 × 31 grid search")
     )
@@ -131,7 +127,7 @@ def test_reproduce_view_examples_and_erratum_warning():
     at = open_page(SCRIPT, {"view": "reproduce"})
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert m[tex("e^ℓ (paper: 1.5)")] == "1.5000"
     assert m["ℓ (ε units)"] == f"{math.log(1.5):.6f}"
     assert m["Λ(2) as printed in the paper"] == "0.109"
@@ -148,7 +144,7 @@ def test_reproduce_linear_evaluation_shows_both_numbers_and_the_reason():
     at = open_page(SCRIPT, {"view": "reproduce", "part": "Regressions"})
     at.button(key="run_linear").click().run()
     assert not at.exception, at.exception
-    m = _metrics(at)
+    m = shown_metrics(at)
     assert m[tex("Median answered at ε_G = 10 — paper")] == "47"
     reproduced = float(m[tex("Median answered at ε_G = 10 — reproduced (groups of 10)")])
     assert reproduced == ldp.linear_median_mismatch().reproduced

@@ -18,7 +18,7 @@ import pytest
 from app import ui
 from app.notation import number
 from dpcore import brdp
-from tests.app.conftest import open_page, record_parts
+from tests.app.conftest import COUNTEREXAMPLE_B, open_page, record_parts
 
 PAPER_PAGES = ["brdp.py", "noise_reduction.py", "svt.py", "ldp.py", "r2dp.py"]
 
@@ -167,17 +167,6 @@ def test_every_number_of_the_newcomer_layer_is_in_a_sentence_that_says_what_it_m
     # what a number means comes before it: ε is a budget that bounds how far one person moves the odds
     text = " ".join(numbers_panel + layers.texts("newcomer", "title", "markdown")[:2])
     assert "odds" in text and "×" in text, f"{script}: the budget's meaning for one person is not said"
-
-
-COUNTEREXAMPLE_B = {
-    "eps": "5",
-    "delta": "1e-08",
-    "theta": "3",
-    "sens": "0.2",
-    "acct": "paper",
-    "split": "true",
-    "share": "0.3",
-}
 
 
 def _plan(eps=1.0, delta=1e-5, theta=1.0, sens=1.0, accountant="exact", share=None) -> brdp.BRDPPlan:

@@ -21,7 +21,7 @@ from app.catalogue.poll import QUESTIONS
 from app.compute import poll as C
 from app.views.poll import _common
 from dpcore.ldp import rr_survey as rr
-from tests.app.conftest import open_boxes, open_page
+from tests.app.conftest import open_boxes, open_page, shown_metrics
 from tests.app.test_on_screen_text import _problems
 
 PUBLIC = "https://dp.example.edu/course"
@@ -39,10 +39,6 @@ def clock(polls, monkeypatch):
     offset = {"by": timedelta(0)}
     monkeypatch.setattr(polls, "clock", lambda: real() + offset["by"])
     return offset
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def _texts(at) -> str:
@@ -74,7 +70,7 @@ def test_start_a_poll_opens_the_projector_view(polls):
     poll = polls.by_id(poll_id)
     assert poll.question == QUESTIONS["cheat"] and poll.epsilon == 2.0 and poll.answers == 0
     assert at.title[0].value == QUESTIONS["cheat"]
-    assert _metrics(at)["So far"] == "0 answers"
+    assert shown_metrics(at)["So far"] == "0 answers"
     assert set(at.query_params) <= {"poll", "present"}  # the form's settings leave the projector's address
 
 
@@ -182,7 +178,7 @@ def test_the_projector_shows_the_count_and_the_estimate(polls):
     for i, r in enumerate(reports):
         polls.answer(poll.code, f"phone-{i}", r)
     at = open_page("poll.py", {"poll": poll.id})
-    shown = _metrics(at)
+    shown = shown_metrics(at)
     p = math.e / (1 + math.e)
     share = (11 / 20 - (1 - p)) / (2 * p - 1)  # Warner's estimate by hand
     assert shown["So far"] == "20 answers" and shown["Yes reports"] == "55 %"
@@ -203,7 +199,7 @@ def test_stop_closes_the_poll_and_the_replays_follow(polls):
     assert polls.by_id(poll.id).stopped_at is not None
     with pytest.raises(ps.PollClosed):
         polls.answer(poll.code, "late", True)
-    shown = _metrics(at)
+    shown = shown_metrics(at)
     e = rr.estimate(20, 30, 1.0)
     assert f"30 students, {100 * e.share:.0f} % of them truly Yes" in _texts(at)
     for eps in (1.0, 0.5):  # the spread of the estimate over replays of this class: √(p(1 − p)/n)/(2p − 1), by hand
@@ -212,7 +208,7 @@ def test_stop_closes_the_poll_and_the_replays_follow(polls):
         label = next(k for k in shown if k.startswith(f"Spread of the estimate at ε = {eps:g} "))
         assert shown[label] == f"± {100 * sd:.0f} points"
     at.select_slider(key="reps").set_value(2.0).run()
-    assert any(k.startswith("Spread of the estimate at ε = 2 ") for k in _metrics(at))
+    assert any(k.startswith("Spread of the estimate at ε = 2 ") for k in shown_metrics(at))
     assert at.query_params["reps"] in ("2", ["2"])  # the replay is a link: seeded, reproducible
 
 
@@ -292,5 +288,5 @@ def test_the_set_up_warning_for_a_local_address_is_the_teachers_not_the_projecte
     assert "Phones cannot open this address" in _texts(at)
     projected = open_page("poll.py", {"poll": poll_id, "present": "true"})
     assert not projected.exception
-    assert _metrics(projected)["So far"] == "0 answers"
+    assert shown_metrics(projected)["So far"] == "0 answers"
     assert "Phones cannot open this address" not in _texts(projected)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dpcore import r2dp
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, shown_metrics, shown_numbers
 
 PAGE = "r2dp.py"
 
@@ -21,10 +21,6 @@ def _chart_text(at, i: int) -> str:
     """The i-th chart's figure as readable JSON (Plotly escapes "/" and non-ASCII characters; a long title's line
     breaks read as spaces)."""
     return json.dumps(json.loads(_charts(at)[i]), ensure_ascii=False).replace("<br>", " ")
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 DEFAULT = {"eps": "5"}  # the page starts at ε = 5 (it says why on screen); the catalogue default is 1
@@ -43,9 +39,10 @@ def test_renders_at_defaults_without_error_or_warning():
         "Laplace U(γ) at ε",
         "best R²DP law (two-point) U(γ)",
         "optimal staircase U(γ)",
-    } <= set(_metrics(at))
-    assert _metrics(at)["exact ε — this law"] == "5.0000"
-    assert not any("(Algorithm 1)" in label for label in _metrics(at))  # the per-family optima are in part families
+    } <= set(shown_metrics(at))
+    assert shown_metrics(at)["exact ε — this law"] == "5.0000"
+    # the per-family optima are in part families
+    assert not any("(Algorithm 1)" in label for label in shown_metrics(at))
     text = " ".join(m.value for m in at.markdown)
     assert "e^{t u}" not in text.replace(r"e^{t u}\right]", "")  # raw braces only inside rendered LaTeX
 
@@ -121,7 +118,7 @@ def test_display_controls_change_a_chart(query, kind, key, value):
 
 def test_metrics_match_dpcore_for_a_free_gamma_law():
     at = open_page(PAGE, {"fam": "gamma", "lock": "false", "shape": "3", "gscale": "0.5", "gamma": "0.5", "sens": "1"})
-    values = _metrics(at)
+    values = shown_metrics(at)
     law = r2dp.Gamma(3.0, 0.5)
     assert values["exact ε — this law"] == f"{r2dp.epsilon(law, sensitivity=1.0):.4f}" == "1.6219"  # 4 ln 1.5
     # U = 1 − (1 + sγ)^(−ν) (Thm 4.5) written out
@@ -134,7 +131,7 @@ def test_lock_solves_the_scale_to_the_slider_epsilon():
     for fam in ("two_point", "gamma", "uniform", "truncnorm", "combo"):
         at = open_page(PAGE, {"fam": fam, "eps": "3"})
         assert not at.exception and not at.error, fam
-        assert _metrics(at)["exact ε — this law"] == "3.0000", fam
+        assert shown_metrics(at)["exact ε — this law"] == "3.0000", fam
 
 
 def test_over_budget_law_is_flagged_when_unlocked():
@@ -145,7 +142,7 @@ def test_over_budget_law_is_flagged_when_unlocked():
 def test_two_point_formula_warning_where_the_paper_understates_epsilon():
     at = open_page(PAGE, {"part": "explorers", "u0": "0.2", "u1": "0.8", "p0": "0.5"})
     assert not at.exception
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["ε (Thm 4.4) — paper's accountant"] == "0.544341"
     # exact ε of the two-point law written out (Cor. 3.3): ln(E[u] / E[u e^(−u)])
     exact = np.log((0.5 * 0.2 + 0.5 * 0.8) / (0.5 * 0.2 * np.exp(-0.2) + 0.5 * 0.8 * np.exp(-0.8)))
@@ -160,7 +157,7 @@ def test_bad_family_parameters_show_the_value_error_and_the_page_keeps_working()
     at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5"})
     assert not at.exception, at.exception
     assert any("b must be > a" in e.value for e in at.error)
-    assert "Laplace U(γ) at ε" in _metrics(at)  # the law-independent headline numbers still show
+    assert "Laplace U(γ) at ε" in shown_metrics(at)  # the law-independent headline numbers still show
     at = open_page(PAGE, {"fam": "uniform", "ulo": "10", "uhi": "5", "part": "explorers"})
     assert not at.exception, at.exception
     assert len(_charts(at)) == 2  # the law-independent panels still render
@@ -178,17 +175,17 @@ def test_reproduce_parts_render(part, charts):
 
 def test_reproduce_view_shows_the_headline_points_and_errata():
     at = open_page(PAGE, {"view": "reproduce"})
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["best Uniform law, as % of Laplace (paper: 230 %)"] == "230.0 %"
     assert values["best Gamma law's gain over Laplace (paper: up to 125 %)"] == "+123.9 %"
     at = open_page(PAGE, {"view": "reproduce", "part": "errata"})
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["ε (Lemma 4.10) — exact"] == "1.180112"
     assert values["ε (Lemma 4.10) — paper's accountant"] == "1.170300"
     warnings = " ".join(w.value for w in at.warning)
     assert "Lemma 4.10" in warnings and "u₀ = 0.2" in warnings
     at = open_page(PAGE, {"view": "reproduce", "part": "gaussian"})
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert values["exact δ of that Gaussian"] == "0.0069" and values["δ as the paper's calibration claims"] == "0.0500"
     at = open_page(PAGE, {"view": "reproduce", "part": "experiments"})
     assert any("Stand-in data" in m.value for m in at.markdown)
@@ -215,27 +212,27 @@ def test_scale_panel_draws_the_law_of_the_laplace_scale():
 def test_sample_button_draws_a_hundred_thousand_and_back():
     at = open_page(PAGE)
     few = "sampled share within ±γ (20,000 draws)"
-    assert few in _metrics(at)
+    assert few in shown_metrics(at)
     charts = _charts(at)
     at.button(key="r2dp_many").click().run()
     assert not at.exception, at.exception
-    many = _metrics(at)["sampled share within ±γ (100,000 draws)"]
+    many = shown_metrics(at)["sampled share within ±γ (100,000 draws)"]
     exact = 1 - (1 + _locked_gamma().theta * 0.1) ** -2.0
     assert abs(float(many) - exact) < 4 * np.sqrt(exact * (1 - exact) / 100_000)
     assert _charts(at)[1] != charts[1]
     at.select_slider(key="eps").set_value(2.0).run()  # the choice persists over other moves
-    assert any("(100,000 draws)" in label for label in _metrics(at))
+    assert any("(100,000 draws)" in label for label in shown_metrics(at))
     at.button(key="r2dp_few").click().run()
-    assert not at.exception and few in _metrics(at)
+    assert not at.exception and few in shown_metrics(at)
 
 
 def test_release_button_adds_one_release_and_keeps_u_secret():
     at = open_page(PAGE, {"nrel": "100"})
-    assert _metrics(at)["secret u of the latest release"] == "hidden"
-    before = _metrics(at)["latest release"]
+    assert shown_metrics(at)["secret u of the latest release"] == "hidden"
+    before = shown_metrics(at)["latest release"]
     at.button(key="r2dp_release").click().run()
     assert not at.exception, at.exception
-    values = _metrics(at)
+    values = shown_metrics(at)
     assert "share within ±γ after 101 releases" in values
     law = _locked_gamma()
     expected = 100.0 + r2dp.sample_noise(1, law, np.random.default_rng([0, 1]))[0]  # release 101: rng (seed, 1)
@@ -243,10 +240,10 @@ def test_release_button_adds_one_release_and_keeps_u_secret():
     assert values["secret u of the latest release"] == "hidden"
     assert not any("secret u" in df.value.columns for df in at.dataframe)
     at.button(key="r2dp_release").click().run()
-    assert "share within ±γ after 102 releases" in _metrics(at)
+    assert "share within ±γ after 102 releases" in shown_metrics(at)
     at.toggle(key="reveal").set_value(True).run()  # revealing shows the secret of exactly that release
     u = law.sample(1, np.random.default_rng([0, 2]))[0]
-    assert _metrics(at)["secret u of the latest release"] == f"{u:.4f}"
+    assert shown_metrics(at)["secret u of the latest release"] == f"{u:.4f}"
     table = next(df.value for df in at.dataframe if "secret u" in df.value.columns)
     assert table["release"].iloc[-1] == 102 and table["secret u"].iloc[-1] == pytest.approx(u)
     assert any("breaks R²DP" in w.value for w in at.warning)
@@ -254,7 +251,7 @@ def test_release_button_adds_one_release_and_keeps_u_secret():
 
 def test_families_part_compares_every_family_including_gamma_plus_truncated_normal():
     at = open_page(PAGE, {"part": "families"})
-    values = _metrics(at)
+    values = shown_metrics(at)
     best = r2dp.optimize(epsilon=5.0, gamma=0.1, sensitivity=1.0, family="gamma")
     assert values["best gamma U(γ) (Alg. 1)"] == f"{best.usefulness:.4f}"
     table = at.dataframe[0].value

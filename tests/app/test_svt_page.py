@@ -11,26 +11,17 @@ import pytest
 
 from app.notation import number, tex
 from dpcore import svt
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, page_ok, shown_metrics, shown_numbers
 
 PAGE = "svt.py"
 FAST = {"runs": "10"}  # keep the experiment small in tests
 
 
-def _ok(at) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
 def test_renders_at_defaults():
     at = open_page(PAGE)
-    _ok(at)
+    page_ok(at)
     assert at.title
-    assert {"threshold noise scale b", "query noise scale 1/λ", "correction r in use"} <= set(_metrics(at))
+    assert {"threshold noise scale b", "query noise scale 1/λ", "correction r in use"} <= set(shown_metrics(at))
     assert not at.warning, [w.value for w in at.warning]  # no erratum warning at the sound defaults
     assert at.header[0].value == "SVT at work"  # the picture of the idea comes before any number
 
@@ -38,7 +29,7 @@ def test_renders_at_defaults():
 @pytest.mark.parametrize("part", ["Correction", "Run", "Top-c", "Numerics"])
 def test_every_part_renders_at_defaults(part):
     at = open_page(PAGE, {"part": part, **FAST})
-    _ok(at)
+    page_ok(at)
     assert not at.warning, [w.value for w in at.warning]
 
 
@@ -70,25 +61,25 @@ CONTROLS = [
 @pytest.mark.parametrize("kind,key,value,query", CONTROLS, ids=[c[1] for c in CONTROLS])
 def test_each_control_changes_the_numbers(kind, key, value, query):
     at = open_page(PAGE, query)
-    _ok(at)
+    page_ok(at)
     before = shown_numbers(at)
     getattr(at, kind)(key=key).set_value(value).run()
-    _ok(at)
+    page_ok(at)
     assert shown_numbers(at) != before
 
 
 def test_view_switches_to_the_reproduction():
     at = open_page(PAGE, FAST)
     at.radio(key="view").set_value("reproduce").run()
-    _ok(at)
+    page_ok(at)
     assert any("Fig. 3" in h.value for h in at.header)
     assert len(at.get("plotly_chart")) <= 8  # one part at a time, not the whole paper on one page
 
 
 def test_metrics_match_dpcore():
     at = open_page(PAGE, {"eps": "0.5", "c": "1", "neg": "10", "alpha": "5"})
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     sp = svt.split_budget(0.5, c=1)
     corr = svt.optimal_correction(0.5, c=1, k=10, alpha=5.0)
     assert m["threshold noise scale b"] == number(sp.threshold_scale, 4)
@@ -101,7 +92,7 @@ def test_metrics_match_dpcore():
 def test_reference_values_at_the_paper_setting():
     # ε = 1, c = 50, k = 200: r^op = 564.4856 (independent computation); at α = 0 a count at the threshold is
     # accepted with probability exactly 1/(k + 1) = 1/201 (r^op solves S(r) = 1/(k + 1), Eq. 9)
-    m = _metrics(open_page(PAGE))
+    m = shown_metrics(open_page(PAGE))
     assert m["correction r in use"] == "564.5"
     assert m["P[yes] for a count at τ"] == number(1 / 201, 4)
 
@@ -110,8 +101,8 @@ def test_resample_erratum_warning():
     at = open_page(PAGE, {"part": "Numerics"})
     assert not at.warning
     at = open_page(PAGE, {"part": "Numerics", "resample": "true"})
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     sp = svt.split_budget(1.0, c=50)
     assert m["ε with a new threshold noise after each yes — exact"] == number(50 * sp.epsilon1 + sp.epsilon2, 4)
     assert m["ε with a new threshold noise after each yes — paper's accountant"] == number(50 * sp.epsilon1, 4)
@@ -121,8 +112,8 @@ def test_resample_erratum_warning():
 def test_eq8_erratum_warning_for_small_c():
     # c = 1, k = 10: Eq. 8 gives 0.03505, the exact shared-ρ value 0.02669 (both from an independent computation)
     at = open_page(PAGE, {"part": "Correction", "c": "1", "neg": "10"})
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     assert m["p(r) — paper's Eq. 8"] == "0.03505"
     assert m["p(r) — exact, shared ρ"] == "0.02669"
     assert any("Eq. 8 over-states" in w.value for w in at.warning)
@@ -131,23 +122,23 @@ def test_eq8_erratum_warning_for_small_c():
 def test_appending_erratum_warning_only_with_append():
     assert not open_page(PAGE, {"part": "Run"}).warning
     at = open_page(PAGE, {"part": "Run", "append": "true"})
-    _ok(at)
+    page_ok(at)
     assert any("t·p" in w.value for w in at.warning)
 
 
 def test_live_run_step_and_reset():
     at = open_page(PAGE, {"part": "Run"})
-    full = _metrics(at)["comparisons so far"]
+    full = shown_metrics(at)["comparisons so far"]
     n = full.split(" / ")[1]
     at.button(key="svt_reset").click().run()
-    assert _metrics(at)["comparisons so far"] == f"0 / {n}"
+    assert shown_metrics(at)["comparisons so far"] == f"0 / {n}"
     at.button(key="svt_one").click().run()
-    assert _metrics(at)["comparisons so far"] == f"1 / {n}"
+    assert shown_metrics(at)["comparisons so far"] == f"1 / {n}"
     at.button(key="svt_next").click().run()
-    assert _metrics(at)["yes-answers / c"].startswith("1 /")
+    assert shown_metrics(at)["yes-answers / c"].startswith("1 /")
     at.button(key="svt_end").click().run()
-    assert _metrics(at)["comparisons so far"] == full
-    _ok(at)
+    assert shown_metrics(at)["comparisons so far"] == full
+    page_ok(at)
 
 
 #: The reproduce view's parts and the figures each one shows.
@@ -162,7 +153,7 @@ REPRODUCE_PARTS = {
 @pytest.mark.parametrize("part", list(REPRODUCE_PARTS))
 def test_reproduce_parts_render(part):
     at = open_page(PAGE, {"view": "reproduce", "part": part, **FAST})
-    _ok(at)
+    page_ok(at)
     titles = " ".join(h.value for h in at.header)
     for fig in REPRODUCE_PARTS[part]:
         assert fig in titles
@@ -186,7 +177,7 @@ def test_experiment_caps_the_runs_below_a_minute():
 
 def test_experiment_states_its_cost_before_it_runs():
     at = open_page(PAGE, {"part": "Top-c", **FAST})
-    _ok(at)
+    page_ok(at)
     assert any("10 runs per point" in c.value and "of computing" in c.value for c in at.caption)
 
 
@@ -199,14 +190,14 @@ def test_log_scale_toggle_of_panel_5():
     at = open_page(PAGE, {"part": "Correction"})
     assert _chart_spec(at, "Success probability")["layout"]["yaxis"].get("type") != "log"
     at.toggle(key="logp").set_value(True).run()
-    _ok(at)
+    page_ok(at)
     assert _chart_spec(at, "Success probability")["layout"]["yaxis"]["type"] == "log"
 
 
 def test_score_gap_readouts_match_dpcore():
     at = open_page(PAGE, {"part": "Correction", "gap": "200"})
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     sp = svt.split_budget(1.0, c=50)
     r = svt.optimal_correction(1.0, c=50, k=200).r
     kw = dict(r=r, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale)
@@ -217,7 +208,7 @@ def test_score_gap_readouts_match_dpcore():
 
 def test_manual_split_costs_variance():
     at = open_page(PAGE, {"wsplit": "1"})
-    _ok(at)
+    page_ok(at)
     table = next(df.value for df in at.dataframe if "V(w)/V*" in df.value.columns)
     exp = table.set_index("query noise").loc["Exponential"]
     sp = svt.split_budget(1.0, c=50, w=1.0)
@@ -228,8 +219,8 @@ def test_manual_split_costs_variance():
 
 def test_tail_mass_sets_the_grid():
     at = open_page(PAGE, {"part": "Numerics", "tail": "0.001"})
-    _ok(at)
-    m = _metrics(at)
+    page_ok(at)
+    m = shown_metrics(at)
     sp = svt.split_budget(1.0, c=50)
     disc = svt.discretise_comparison(sp.threshold_scale, sp.query_scale, n_bins=101, tail_mass=1e-3)
     b, th = sp.threshold_scale, sp.query_scale
@@ -241,8 +232,8 @@ def test_tail_mass_sets_the_grid():
 def test_extreme_gumbel_setting_stays_fast_and_clean():
     # α ≫ the noise scales: dpcore's Gumbel quadrature optimiser takes minutes; the page uses Alg. 3 (FFT)
     at = open_page(PAGE, {"eps": "20", "c": "1", "neg": "1", "alpha": "500", "noise": "gumbel", "part": "Correction"})
-    _ok(at)
-    assert _metrics(at)["p(r) — paper's Eq. 8"]
+    page_ok(at)
+    assert shown_metrics(at)["p(r) — paper's Eq. 8"]
 
 
 @pytest.mark.parametrize("threshold", [200.0, 5_000.0])

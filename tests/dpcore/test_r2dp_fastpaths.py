@@ -229,6 +229,20 @@ def test_two_point_fail_scalar_matches_direct_law():
 # ---------------------------------------------------------------------------- optimisers: fast vs slow paths
 
 
+def _slow_roots(monkeypatch) -> None:
+    """The exact-ε root finders' slow paths (bisection, brentq) instead of their Newton steps."""
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scalar_root_newton",
+        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
+    monkeypatch.setattr(
+        r2dp.optimal,
+        "_scale_root_newton",
+        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess),
+    )
+
+
 @pytest.fixture
 def slow_paths(monkeypatch):
     """The optimisers on the slow paths: scipy's Nelder–Mead, brentq roots, 64-step bisection."""
@@ -241,16 +255,7 @@ def slow_paths(monkeypatch):
         return res.x, res.fun
 
     monkeypatch.setattr(r2dp.optimal, "_nelder_mead", nm)
-    monkeypatch.setattr(
-        r2dp.optimal,
-        "_scalar_root_newton",
-        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess),
-    )
-    monkeypatch.setattr(
-        r2dp.optimal,
-        "_scale_root_newton",
-        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess),
-    )
+    _slow_roots(monkeypatch)
     r2dp.optimal._family_law.cache_clear()
     yield
     r2dp.optimal._family_law.cache_clear()
@@ -305,16 +310,7 @@ def test_optima_beyond_app_range_fast_equal_slow(monkeypatch):
             res = r2dp.optimize(epsilon=eps, gamma=g, family=fam)
             assert r2dp.epsilon(res.family_law) == pytest.approx(eps, abs=1e-9)
             fast[(eps, g, fam)] = res.family_usefulness
-    monkeypatch.setattr(
-        r2dp.optimal,
-        "_scalar_root_newton",
-        lambda fun, eps, dq, guess, m0=None: _solvers._scalar_root(lambda t: fun(t)[0], eps, dq, guess),
-    )
-    monkeypatch.setattr(
-        r2dp.optimal,
-        "_scale_root_newton",
-        lambda fun, eps, dq, guess: _solvers._scale_root(lambda t: fun(t)[0], eps, dq, guess),
-    )
+    _slow_roots(monkeypatch)
     for (eps, g, fam), u in fast.items():
         r2dp.optimal._family_law.cache_clear()
         assert r2dp.optimize(epsilon=eps, gamma=g, family=fam).family_usefulness == pytest.approx(u, abs=1e-9)

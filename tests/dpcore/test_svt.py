@@ -496,30 +496,13 @@ def test_run_method_all_methods():
 def test_run_experiment_frame_and_progress():
     calls = []
     s = 1000 / np.arange(1, 201)
-    df = svt.run_experiment(
-        s,
-        threshold=100.0,
-        epsilons=[0.5, 2.0],
-        c=10,
-        n_runs=5,
-        traverses=[1, 3],
-        methods=["SVT-Exp (optimal)", "SVT-Lap"],
-        rng=1,
-        progress=calls.append,
-    )
+    methods = ["SVT-Exp (optimal)", "SVT-Lap"]
+    kw = dict(threshold=100.0, epsilons=[0.5, 2.0], c=10, n_runs=5, traverses=[1, 3], methods=methods, rng=1)
+    df = svt.run_experiment(s, progress=calls.append, **kw)
     assert len(df) == 2 * 2 * 2 and calls[-1] == pytest.approx(1.0) and len(calls) == 8
     for key in ("precision", "recall", "f1", "ncr"):
         assert np.all(df[f"{key}_lo"] <= df[key]) and np.all(df[key] <= df[f"{key}_hi"])
-    again = svt.run_experiment(
-        s,
-        threshold=100.0,
-        epsilons=[0.5, 2.0],
-        c=10,
-        n_runs=5,
-        traverses=[1, 3],
-        methods=["SVT-Exp (optimal)", "SVT-Lap"],
-        rng=1,
-    )
+    again = svt.run_experiment(s, **kw)
     pd.testing.assert_frame_equal(df, again)
 
 

@@ -666,23 +666,21 @@ def test_table1_gaussian_dp_row_against_mpmath():
 FIG6 = {"sum": (1.0, 30.0), "average": (0.01, 1.0), "count": (1.0, 3.0)}  # (Δ_f, θ): the panel's reading of Fig. 6
 
 
+def _fig6_plan(query: str, n: int, mode: str):
+    """Alg. 4 at Fig. 6's settings (ε = 0.1, δ = 10⁻⁵, σ_x = 10, p_c = 0.1) for ``query`` on |X| = ``n``."""
+    d, th = FIG6[query]
+    return brdp.optimal_sampling_rate(
+        epsilon=0.1, delta=1e-5, sensitivity=d, theta=th, n_records=n, query=query, sigma_x=10.0, p_c=0.1, mode=mode
+    )
+
+
 def test_subsampling_counted_correctly_brings_no_gain():
     """Sec. 7 keeps the kernel's sensitivity Δ_f for the rescaled subsample estimator, whose sensitivity is Δ_f/p.
     Counted correctly (Δ_f/p, true acceptance), Alg. 4 picks p* = 1 at Fig. 6's settings for all three queries and
     every |X| from 100 to 100 000: subsampling brings no gain."""
-    for query, (d, th) in FIG6.items():
+    for query in FIG6:
         for n in (100, 1000, 10_000, 100_000):
-            sp = brdp.optimal_sampling_rate(
-                epsilon=0.1,
-                delta=1e-5,
-                sensitivity=d,
-                theta=th,
-                n_records=n,
-                query=query,
-                sigma_x=10.0,
-                p_c=0.1,
-                mode="corrected",
-            )
+            sp = _fig6_plan(query, n, "corrected")
             assert sp.rate == 1.0, (query, n, sp.rate)
 
 
@@ -691,19 +689,7 @@ def test_fig6b_acceptance_does_not_grow_with_the_data_set_for_counts():
     |X| = 100 and 0.0786 at 100 000 (its true acceptance at |X| = 100 is 0.0795); the sum's is flat at 0.6730."""
 
     def acc(query, n, field="acceptance"):
-        d, th = FIG6[query]
-        sp = brdp.optimal_sampling_rate(
-            epsilon=0.1,
-            delta=1e-5,
-            sensitivity=d,
-            theta=th,
-            n_records=n,
-            query=query,
-            sigma_x=10.0,
-            p_c=0.1,
-            mode="paper",
-        )
-        return getattr(sp, field)
+        return getattr(_fig6_plan(query, n, "paper"), field)
 
     counts = [acc("count", n) for n in (100, 1000, 10_000, 100_000)]
     assert counts[0] == pytest.approx(0.4749, abs=5e-4) and counts[-1] == pytest.approx(0.0786, abs=5e-4)

@@ -84,22 +84,26 @@ def test_svt_bound_comes_close_to_the_claim():
     assert res.epsilon_bound.outcomes == (1,)  # the pattern (⊥, ⊤) found by quadrature above
 
 
-def test_brdp_paper_counterexample_is_caught():
-    """BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5,
-    ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
-    6.7e-4; the supports [−θ, θ] and [Δ − θ, Δ + θ] are disjoint, so the true δ at ε = 0.1 is 1."""
-    ce = A.COUNTEREXAMPLE
-    res = A.audit(
+def _audit_paper_plan(ce: dict, *, n: int, rng: int, alpha: float):
+    """The audit of BR-DP calibrated by the paper's accountant at a counterexample's settings."""
+    return A.audit(
         "brdp_paper",
         epsilon=ce["epsilon"],
         delta=ce["delta"],
         sensitivity=ce["sensitivity"],
         theta=ce["theta"],
         epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"],
-        n=100_000,
-        rng=1,
-        alpha=ALPHA,
+        n=n,
+        rng=rng,
+        alpha=alpha,
     )
+
+
+def test_brdp_paper_counterexample_is_caught():
+    """BR-DP calibrated by the paper's accountant where it fails (docs/errata.md): ε = 0.1, δ = 1e-3, θ = 0.1, Δ = 5,
+    ε_y = 0.06. Alg. 1 returns q = 1 and the paper's δ is
+    6.7e-4; the supports [−θ, θ] and [Δ − θ, Δ + θ] are disjoint, so the true δ at ε = 0.1 is 1."""
+    res = _audit_paper_plan(A.COUNTEREXAMPLE, n=100_000, rng=1, alpha=ALPHA)
     plan = brdp.make_plan(kernel="gaussian", epsilon=0.1, delta=1e-3, theta=0.1, sensitivity=5.0, epsilon_y=0.06)
     assert plan.q == 1.0 and res.paper_delta == pytest.approx(plan.paper_delta) and res.paper_delta < 1e-3
     assert res.verdict.startswith("VIOLATION")
@@ -148,17 +152,7 @@ def test_second_counterexample_is_not_detectable_at_feasible_n():
     p2 = float(np.diff(brdp.output_cdf(np.array([-3.0, -2.8]), center=0.2, **law))[0])
     assert p - math.exp(5.0) * p2 == pytest.approx(plan.exact_delta, rel=1e-3)  # this event carries the violation
     assert 40 / p2 > 1e8
-    res = A.audit(
-        "brdp_paper",
-        epsilon=ce["epsilon"],
-        delta=ce["delta"],
-        sensitivity=ce["sensitivity"],
-        theta=ce["theta"],
-        epsilon_y_ratio=ce["epsilon_y"] / ce["epsilon"],
-        n=1_000_000,
-        rng=5,
-        alpha=0.05,
-    )
+    res = _audit_paper_plan(ce, n=1_000_000, rng=5, alpha=0.05)
     assert res.exact_delta > 700 * ce["delta"]
     assert res.verdict == "consistent"  # missed: passing an audit is evidence, not proof
 
