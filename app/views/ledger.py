@@ -356,25 +356,17 @@ def export_import(current: dl.Ledger) -> None:
         "import is replayed through the enforcing accountant: what no longer fits is listed as refused, never dropped "
         "silently, and a malformed file leaves the ledger as it was.",
     ):
-        c = st.columns(2)
-        c[0].download_button(
-            "Export JSON",
-            current.to_json,
-            file_name="privacy-ledger.json",
-            mime="application/json",
-            key="export_json",
-            on_click="ignore",
-            icon=":material/download:",
-        )
-        c[1].download_button(
-            "Export CSV",
-            current.to_csv,
-            file_name="privacy-ledger.csv",
-            mime="text/csv",
-            key="export_csv",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        exports = (("JSON", current.to_json, "application/json"), ("CSV", current.to_csv, "text/csv"))
+        for column, (kind, data, mime) in zip(st.columns(2), exports, strict=True):
+            column.download_button(
+                f"Export {kind}",
+                data,
+                file_name=f"privacy-ledger.{kind.lower()}",
+                mime=mime,
+                key=f"export_{kind.lower()}",
+                on_click="ignore",
+                icon=":material/download:",
+            )
         st.file_uploader(
             f"Import a ledger (JSON or CSV, at most {dl.MAX_BYTES // 1024} KiB, {dl.MAX_RELEASES} releases)",
             type=["json", "csv"],
