@@ -17,16 +17,12 @@ from app.notation import number, tex
 from app.ui import column_words
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
-from tests.app.conftest import open_page, shown_numbers
+from tests.app.conftest import open_page, shown_metrics, shown_numbers
 
 
 def open_nr(query: dict[str, str] | None = None) -> AppTest:
     """Open the noise-reduction page (open_page checks that AppTest really landed on it)."""
     return open_page("noise_reduction.py", query)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def ledger(at: AppTest):
@@ -45,7 +41,7 @@ def test_renders_at_defaults_idea_first():
     assert at.header[0].value.startswith("The idea")  # one picture of the idea before any number
     charts = [c.key for c in at.get("plotly_chart")]
     assert charts[0] == "chart-idea"
-    m = metrics(at)
+    m = shown_metrics(at)
     rho = (1.0 / (math.sqrt(math.log(1e6) + 1.0) + math.sqrt(math.log(1e6)))) ** 2  # ε = 1 (catalogue), δ = 1e-6
     assert m["zCDP budget ρ*"] == number(rho) == "0.0174689"
     assert set(charts) == {"chart-idea", "chart-noise-paths", "chart-stopping-charges"}  # part "paths"
@@ -108,7 +104,7 @@ def test_seed_changes_the_numbers():
 @pytest.mark.parametrize("const,variant", [("corrected", "corrected"), ("printed", "as_printed")])
 def test_metrics_match_dpcore(const, variant):
     q = {"eps": "5", "delta": "1e-08", "y": "200", "K": "200", "eta": "0.2", "seed": "7", "const": const}
-    m = metrics(open_nr(q))
+    m = shown_metrics(open_nr(q))
     lg = math.log(1e8) * (2 if const == "printed" else 1)
     rho = (5.0 / (math.sqrt(lg + 5.0) + math.sqrt(lg))) ** 2  # largest ρ with ρ + 2√(cρ ln(1/δ)) ≤ ε, by hand
     assert m["zCDP budget ρ*"] == number(rho) == number(fl.rho_budget(5.0, 1e-8, variant=variant))
@@ -128,7 +124,7 @@ def test_erratum_warnings_only_where_the_paper_under_reports():
     assert any("ex-post ε (Theorem 5)" in w for w in warnings), warnings  # the printed bound drops the drift
     assert any("worst-case total ex-post" in w for w in warnings), warnings  # Lemma 5.2's admission rule
     assert not any("ρ*" in w for w in warnings), warnings  # the printed constant is loose, not an under-report
-    m = metrics(at)
+    m = shown_metrics(at)
     v = 0.01 * 20
     assert m["ex-post ε (Theorem 5) — exact"] == number(nr.brownian_expost_bound(v, gamma=0.01, delta=1e-6), 4)
     assert m["ex-post ε (Theorem 5) — paper's accountant"] == (
@@ -137,7 +133,7 @@ def test_erratum_warnings_only_where_the_paper_under_reports():
 
 
 def test_reproduce_budget_is_the_papers():
-    m = metrics(open_nr({"view": "reproduce"}))
+    m = shown_metrics(open_nr({"view": "reproduce"}))
     assert m["ρ*(ε = 10, δ = 10⁻⁶)"] == "1.353015"
     assert m["Σε² budget 2ρ* (paper: ≈ 2.705)"] == "2.706029"  # the paper's "roughly 2.705"
     assert m["2ρ* with the printed constant"] == "1.541386"
@@ -201,7 +197,7 @@ def test_live_ledger_accepts_refuses_and_resets():
 def test_concurrent_filter_promise_is_the_sum():
     at = open_nr({"part": "filter", "epspost": "2"})
     assert not at.exception, at.exception
-    m = metrics(at)
+    m = shown_metrics(at)
     assert m["Promise of the pair (ε + ε′, δ)"] == "(3, 10⁻⁶)"  # Theorem 3: (ε + ε′, δ'' + δ′) with δ′ = 0
     # the first count (y = 1000) is a one-shot Gaussian at ε = (2 + η)/(η·y): it fits ρ*(1, 1e-6) and is released
     assert int(m["Gaussian releases (zCDP part)"]) >= 1
@@ -226,7 +222,7 @@ def test_bad_links_show_a_message(query):
     assert not at.exception, at.exception
     key = next(iter(query))
     assert any(f"{key}=" in e.value for e in at.error), [e.value for e in at.error]
-    assert "zCDP budget ρ*" in metrics(at)
+    assert "zCDP budget ρ*" in shown_metrics(at)
 
 
 PART_CHARTS = {
@@ -257,7 +253,7 @@ def test_each_part_renders_its_panels(part):
 
 def test_time_inversion_loss_matches_dpcore():
     q = {"eps": "5", "y": "50", "eta": "0.2", "K": "50", "seed": "3", "nb": "down", "part": "structure"}
-    m = metrics(open_nr(q))
+    m = shown_metrics(open_nr(q))
     rho = fl.rho_budget(5.0, 1e-6)
     grid = np.geomspace(0.01, math.sqrt(2 * rho), 50)
     z = nr.brownian_path(grid, n_paths=5, rng=3)[0]  # path 1 of the path panel
@@ -271,45 +267,46 @@ def test_time_inversion_loss_matches_dpcore():
 
 def test_correlation_heatmap_matches_closed_form():
     at = open_nr({"K": "10", "spacing": "linear", "part": "structure"})
-    m = metrics(at)
+    m = shown_metrics(at)
     grid = np.sqrt(np.linspace(1e-4, 2 * fl.rho_budget(1.0, 1e-6), 10))
     for label in ("Brownian", "Laplace"):  # both processes, side by side
         assert m[f"Mean correlation of neighbouring levels ({label})"] == f"{np.mean(grid[:-1] / grid[1:]):.3f}"
         assert float(m[f"Largest |sampled − theory| ({label})"]) < 0.1  # 2000 paths: sampling error ≲ 0.045
 
 
-def test_filter_loss_distribution_matches_dpcore():
-    at = open_nr({"part": "filter", "eps": "2", "y": "50", "seed": "5"})
+def _filter_runs_match(query: dict[str, str], alpha: float, zcdp_share: float):
+    """The filter part at ε = 2, y = 50, seed 5 (and ``query``): its average and variance of the total loss are those
+    of dpcore's 1000 runs. Returns the shown metrics, ρ* and the runs."""
+    at = open_nr({"part": "filter", "eps": "2", "y": "50", "seed": "5"} | query)
     assert not at.exception, at.exception
-    m = metrics(at)
+    m = shown_metrics(at)
     rho = fl.rho_budget(2.0, 1e-6)
-    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.1, zcdp_share=0.4, levels=50, rng=5)
+    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=alpha, zcdp_share=zcdp_share, levels=50, rng=5)
     assert m["Average total loss (theory ρ*)"] == number(runs["loss"].mean(), 4)
     assert m["Variance of the total loss (theory 2ρ*)"] == number(runs["loss"].var(ddof=1), 4)
+    return m, rho, runs
+
+
+def test_filter_loss_distribution_matches_dpcore():
+    m, rho, runs = _filter_runs_match({}, alpha=0.1, zcdp_share=0.4)
     assert abs(runs["loss"].mean() - rho) < 4 * math.sqrt(2 * rho / 1000)  # N(ρ*, 2ρ*) (Thm 6)
     assert m["Normal tail above ε"] == number(stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)), 2)
     assert stats.norm.sf(2.0, loc=rho, scale=math.sqrt(2 * rho)) <= 1e-6  # the conversion is conservative
 
 
 def test_filter_mix_and_aggressiveness_match_dpcore():
-    at = open_nr({"part": "filter", "eps": "2", "y": "50", "seed": "5", "mix": "0.8", "stop": "2"})
-    assert not at.exception, at.exception
-    m = metrics(at)
-    rho = fl.rho_budget(2.0, 1e-6)
-    runs = nr.filter_losses(rho, n_runs=1000, value=50.0, alpha=0.2, zcdp_share=0.8, levels=50, rng=5)
-    assert m["Average total loss (theory ρ*)"] == number(runs["loss"].mean(), 4)
-    assert m["Variance of the total loss (theory 2ρ*)"] == number(runs["loss"].var(ddof=1), 4)
+    _filter_runs_match({"mix": "0.8", "stop": "2"}, alpha=0.2, zcdp_share=0.8)
 
 
 def test_zipf_panel_matches_dpcore():
-    m = metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2"}))
+    m = shown_metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2"}))
     assert m[tex("Normaliser Σ k^(−a)")] == f"{sum(k**-0.75 for k in range(1, 301)):.6f}" == "13.212814"
     counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 300))
     assert m["Largest count"] == f"{counts.max():,}"
 
 
 def test_zipf_support_size_matches_dpcore():
-    m = metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2", "items": "1000"}))
+    m = shown_metrics(open_nr({"part": "costs", "zipf": "0.75", "users": "16000", "seed": "2", "items": "1000"}))
     counts = np.random.default_rng([2, 3]).multinomial(16000, nr.zipf_probabilities(0.75, 1000))
     assert m["Largest count"] == f"{counts.max():,}"
     assert m[tex("Normaliser Σ k^(−a)")] == f"{(np.arange(1, 1001) ** -0.75).sum():.6f}"
@@ -318,7 +315,7 @@ def test_zipf_support_size_matches_dpcore():
 def test_backward_martingale_mean_at_stopping_time_is_one():
     at = open_nr({"part": "martingale", "y": "1000", "lam": "1", "seed": "4"})
     assert not at.exception, at.exception
-    m = metrics(at)
+    m = shown_metrics(at)
     mean, band = (float(v) for v in m["Average of M at the stopping time"].split(" ± "))
     assert abs(mean - 1.0) <= band + 0.01  # Lemma 6.1: E[M(τ)] = 1 on a finite grid, within 2 se
     rho = fl.rho_budget(1.0, 1e-6)
@@ -333,7 +330,7 @@ def test_backward_martingale_mean_at_stopping_time_is_one():
 def test_laplace_process_matches_dpcore():
     at = open_nr({"eps": "10", "K": "20", "y": "30", "eta": "0.2", "seed": "6", "part": "structure"})
     assert not at.exception, at.exception
-    m = metrics(at)
+    m = shown_metrics(at)
     grid = np.geomspace(0.01, math.sqrt(2 * fl.rho_budget(10.0, 1e-6)), 20)
     x = nr.laplace_path(grid, n_paths=2000, rng=np.random.default_rng([6, 10]))
     flat = (x[:, :-1] == x[:, 1:]).mean(axis=0)

@@ -36,6 +36,18 @@ def _clean_env(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
+def _python(args: list[str], *, cwd: Path, path: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    """``python <args>`` run in ``cwd`` with ``path`` (the repository or the installed copy) as its module path."""
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env=_clean_env(PYTHONPATH=str(path)),
+    )
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The project as ``pip install .`` installs it (no dependencies: those are this environment's), in a folder of
@@ -57,14 +69,7 @@ def test_importing_the_lesson_toolkit_changes_nothing_in_marimo():
         "assert marimo.md is md, 'app.lessons replaced marimo.md'; "
         "print(lessons.md('e^ε').text); print('---'); print(marimo.md('e^ε').text)"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        env=_clean_env(PYTHONPATH=str(ROOT)),
-    )
+    run = _python(["-c", code], cwd=ROOT, path=ROOT)
     assert run.returncode == 0, run.stderr
     ours, marimos = run.stdout.split("---")
     assert "marimo-tex" in ours and "e^{ε}" in ours, "the toolkit's md typesets the plainly written maths"
@@ -93,14 +98,7 @@ def test_pip_install_installs_every_module_a_lesson_imports(installed, tmp_path)
         f"    assert where.startswith({str(installed)!r}), (name, where)\n"
         "print(len(sys.modules))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-        env=_clean_env(PYTHONPATH=str(installed)),
-    )
+    run = _python(["-c", code], cwd=tmp_path, path=installed)
     assert run.returncode == 0, run.stderr
     assert len(modules) > 20  # the lessons import the toolkit, the compute layer, the figures and dpcore
 
@@ -110,13 +108,11 @@ def test_a_lesson_opened_from_another_directory_runs(installed, tmp_path):
     """``marimo export html`` runs every cell of the lesson; here from a folder outside the repository, with only the
     installed package on the path."""
     out = tmp_path / "audit.html"
-    run = subprocess.run(
-        [sys.executable, "-m", "marimo", "export", "html", str(ROOT / "notebooks" / "audit.py"), "-o", str(out)],
-        capture_output=True,
-        text=True,
+    run = _python(
+        ["-m", "marimo", "export", "html", str(ROOT / "notebooks" / "audit.py"), "-o", str(out)],
         cwd=tmp_path,
+        path=installed,
         timeout=600,
-        env=_clean_env(PYTHONPATH=str(installed)),
     )
     assert run.returncode == 0, run.stderr[-3000:]
     html = out.read_text()

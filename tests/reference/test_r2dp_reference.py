@@ -19,18 +19,9 @@ from scipy import integrate, stats
 from scipy.optimize import brentq
 
 from dpcore import r2dp
+from tests import r2dp_laws
 
-LAWS = {
-    "Dirac(2)": r2dp.Dirac(2.0),
-    "TwoPoint(1,2,.5)": r2dp.TwoPoint(1.0, 2.0, 0.5),
-    "TwoPoint(.2,.8,.5)": r2dp.TwoPoint(0.2, 0.8, 0.5),
-    "Gamma(3,.5)": r2dp.Gamma(3.0, 0.5),
-    "Gamma(.7,2)": r2dp.Gamma(0.7, 2.0),
-    "U(.5,9)": r2dp.Uniform(0.5, 9.0),
-    "U(0,4)": r2dp.Uniform(0.0, 4.0),
-    "TN(.5223,1.5454,.5223)": r2dp.TruncatedNormal(0.5223, 1.5454, 0.5223),
-    "TN(-1,2,.1)": r2dp.TruncatedNormal(-1.0, 2.0, 0.1),
-}
+LAWS = r2dp_laws.LAWS | {"TwoPoint(1,2,.5)": r2dp.TwoPoint(1.0, 2.0, 0.5)}
 
 
 def _mixture_density(w: float, law) -> float:
@@ -354,30 +345,42 @@ def test_truncated_normal_improvement_at_eps5_g01_is_real():
     assert 1 - e(lambda u: math.exp(-0.1 * u)) > 0.53672 + 1e-3
 
 
-def test_anchor_points_and_parameters():
-    # (ε, γ) = (10, 0.05): Laplace 0.393469, Gamma* 0.880834, Uniform* 0.904921, two-point 0.983699,
-    # staircase* 0.999093
-    res = {f: r2dp.optimize(epsilon=10, gamma=0.05, family=f) for f in ("gamma", "uniform", "two_point")}
-    assert res["gamma"].laplace_usefulness == pytest.approx(0.393469, abs=5e-7)
-    assert res["gamma"].usefulness == pytest.approx(0.880834, abs=5e-7)
-    assert res["uniform"].usefulness == pytest.approx(0.904921, abs=5e-7)
-    assert res["two_point"].usefulness == pytest.approx(0.983699, abs=5e-7)
-    assert r2dp.staircase_usefulness(10, gamma=0.05) == pytest.approx(0.999093, abs=5e-7)
+# (ε, γ): U of Laplace, Gamma*, Uniform*, two-point, staircase*; the Gamma* (k, θ), Uniform* (a, b) and two-point
+# (u₀, u₁, p) laws; the relative tolerance of the two-point law
+ANCHORS = {
+    (10, 0.05): (
+        (0.393469, 0.880834, 0.904921, 0.983699, 0.999093),
+        (0.94657, 169.2445),
+        (0.09943, 209.40),
+        (1.05346, 121.455, 0.01479),
+        3e-4,
+    ),
+    (5, 0.1): (
+        (0.393469, 0.528705, 0.526805, 0.660051, 0.936473),
+        (1.11354, 9.65154),
+        (0.25815, 16.987),
+        (1.16246, 22.6099, 0.29987),
+        1e-4,
+    ),
+}
+
+
+@pytest.mark.parametrize(("eps", "gamma"), list(ANCHORS))
+def test_anchor_points_and_parameters(eps, gamma):
+    (lap, gam, uni, two, stair), gamma_law, uniform_law, two_point_law, two_rel = ANCHORS[(eps, gamma)]
+    res = {f: r2dp.optimize(epsilon=eps, gamma=gamma, family=f) for f in ("gamma", "uniform", "two_point")}
+    assert res["gamma"].laplace_usefulness == pytest.approx(lap, abs=5e-7)
+    assert res["gamma"].usefulness == pytest.approx(gam, abs=5e-7)
+    assert res["uniform"].usefulness == pytest.approx(uni, abs=5e-7)
+    assert res["two_point"].usefulness == pytest.approx(two, abs=5e-7)
+    assert r2dp.staircase_usefulness(eps, gamma=gamma) == pytest.approx(stair, abs=5e-7)
     g, u, t = res["gamma"].law, res["uniform"].law, res["two_point"].law
-    assert (g.k, g.theta) == pytest.approx((0.94657, 169.2445), rel=2e-5)
-    assert (u.a, u.b) == pytest.approx((0.09943, 209.40), rel=1e-4)
-    assert (t.u0, t.u1, t.p) == pytest.approx((1.05346, 121.455, 0.01479), rel=3e-4)
-    # (5, 0.1): 0.393469, 0.528705, 0.526805, 0.660051, 0.936473
-    res = {f: r2dp.optimize(epsilon=5, gamma=0.1, family=f) for f in ("gamma", "uniform", "two_point")}
-    assert res["gamma"].laplace_usefulness == pytest.approx(0.393469, abs=5e-7)
-    assert res["gamma"].usefulness == pytest.approx(0.528705, abs=5e-7)
-    assert res["uniform"].usefulness == pytest.approx(0.526805, abs=5e-7)
-    assert res["two_point"].usefulness == pytest.approx(0.660051, abs=5e-7)
-    assert r2dp.staircase_usefulness(5, gamma=0.1) == pytest.approx(0.936473, abs=5e-7)
-    g, u, t = res["gamma"].law, res["uniform"].law, res["two_point"].law
-    assert (g.k, g.theta) == pytest.approx((1.11354, 9.65154), rel=2e-5)
-    assert (u.a, u.b) == pytest.approx((0.25815, 16.987), rel=1e-4)
-    assert (t.u0, t.u1, t.p) == pytest.approx((1.16246, 22.6099, 0.29987), rel=1e-4)
+    assert (g.k, g.theta) == pytest.approx(gamma_law, rel=2e-5)
+    assert (u.a, u.b) == pytest.approx(uniform_law, rel=1e-4)
+    assert (t.u0, t.u1, t.p) == pytest.approx(two_point_law, rel=two_rel)
+
+
+def test_anchor_point_where_laplace_is_optimal():
     # (1, 0.1): everything = Laplace 0.095163; staircase 0.146633
     for f in ("gamma", "uniform", "two_point", "truncnorm"):
         r = r2dp.optimize(epsilon=1, gamma=0.1, family=f)
