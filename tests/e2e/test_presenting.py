@@ -47,6 +47,15 @@ def _landed(page: Page, lesson: sequences.Lesson, i: int) -> None:
     page.wait_for_function(LANDED, arg=[lesson.steps[i].panel, FIGURE], timeout=TIMEOUT)
 
 
+def _projected(page: Page, app_url: str, lesson_id: str, i: int) -> sequences.Lesson:
+    """Open step ``i`` of a ready-made lesson on the projector (1280×720), landed; returns the lesson."""
+    lesson = sequences.LESSONS[lesson_id]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(_url(app_url, lesson, i), timeout=TIMEOUT)
+    _landed(page, lesson, i)
+    return lesson
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", list(sequences.LESSONS.values()), ids=list(sequences.LESSONS))
 def test_every_step_opens_on_its_figure_without_its_note(page: Page, app_url, lesson):
@@ -66,10 +75,7 @@ def test_every_step_opens_on_its_figure_without_its_note(page: Page, app_url, le
 
 @pytest.mark.slow
 def test_arrow_keys_move_and_the_presenter_view_follows_and_leads(page: Page, app_url):
-    lesson = sequences.LESSONS["brdp-svt"]
-    page.set_viewport_size(PROJECTOR)
-    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
-    _landed(page, lesson, 0)
+    lesson = _projected(page, app_url, "brdp-svt", 0)
     presenter = page.context.new_page()  # the teacher's laptop tab, in the same browser
     presenter.set_viewport_size({"width": 1280, "height": 800})
     presenter.goto(f"{app_url}/?{query_string({'seq': lesson.id, 'step': '1', 'presenter': 'true'})}", timeout=TIMEOUT)
@@ -108,10 +114,7 @@ def test_arrow_keys_move_and_the_presenter_view_follows_and_leads(page: Page, ap
 
 @pytest.mark.slow
 def test_the_arrow_keys_leave_a_focused_slider_alone(page: Page, app_url):
-    lesson = sequences.LESSONS["eps"]
-    page.set_viewport_size(PROJECTOR)
-    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
-    _landed(page, lesson, 0)
+    lesson = _projected(page, app_url, "eps", 0)
     slider = page.locator(".st-key-dpx-panel-epsilon-promise").get_by_role("slider", name="ε — privacy-loss budget")
     before = slider.get_attribute("aria-valuetext")
     slider.focus()
@@ -196,10 +199,7 @@ def test_the_presenter_view_draws_a_teachers_note_as_plain_text(page: Page, app_
 def test_a_projected_step_and_the_presenter_view_pass_axe(page: Page, app_url):
     from tests.e2e.test_accessibility import _serious, _settle
 
-    lesson = sequences.LESSONS["brdp-svt"]
-    page.set_viewport_size(PROJECTOR)
-    page.goto(_url(app_url, lesson, 3), timeout=TIMEOUT)
-    _landed(page, lesson, 3)
+    lesson = _projected(page, app_url, "brdp-svt", 3)
     _settle(page)
     assert _serious(page) == []
     page.goto(f"{app_url}/?{query_string({'seq': lesson.id, 'step': '4', 'presenter': 'true'})}", timeout=TIMEOUT)
@@ -211,10 +211,7 @@ def test_a_projected_step_and_the_presenter_view_pass_axe(page: Page, app_url):
 @pytest.mark.slow
 def test_the_arrow_keys_walk_a_whole_lesson_and_back(page: Page, app_url):
     """Every → lands on the next step's figure, every ← on the previous one's, across pages and parts."""
-    lesson = sequences.LESSONS["brdp-svt"]
-    page.set_viewport_size(PROJECTOR)
-    page.goto(_url(app_url, lesson, 0), timeout=TIMEOUT)
-    _landed(page, lesson, 0)
+    lesson = _projected(page, app_url, "brdp-svt", 0)
     last = len(lesson.steps) - 1
     for i in [*range(1, last + 1), *range(last - 1, -1, -1)]:
         page.keyboard.press("ArrowRight" if i > page.evaluate("() => window.dpxStep.data.step") else "ArrowLeft")
@@ -237,10 +234,7 @@ def test_while_the_teacher_speaks_the_next_view_is_prepared_in_a_hidden_frame(pa
     that view before → is pressed); a move replaces the frame without adding to the tab's history; the frame's own
     step agent stays still (it neither lands nor answers the presenter view); a lesson read at one's own pace (not
     presenting) prepares nothing."""
-    lesson = sequences.LESSONS["brdp-svt"]
-    page.set_viewport_size(PROJECTOR)
-    page.goto(_url(app_url, lesson, 1), timeout=TIMEOUT)
-    _landed(page, lesson, 1)
+    lesson = _projected(page, app_url, "brdp-svt", 1)
     page.wait_for_function(f"() => ({AHEAD})() !== null", timeout=TIMEOUT)
     src = urlsplit(page.evaluate(AHEAD))
     assert src.path.rstrip("/").endswith("/" + lesson.steps[2].page)
