@@ -19,6 +19,7 @@ from dpcore.noise_reduction.filter_budget import (
     _Ledger,
     _restore,
     _RunningTotal,
+    _saved,
     _SpentTotal,
 )
 from dpcore.noise_reduction.unified_filter import ZCDPFilter
@@ -135,12 +136,8 @@ class ExPostFilter(_Ledger):
             "delta": self.delta,
             "tol": self.tol,
             "record": self.record,
-            "epsilon_spent": self._eps.hi,
-            "epsilon_spent_residual": self._eps.lo,
-            "epsilon_spent_partials": self._eps.partials,
-            "delta_spent": self._delta.hi,
-            "delta_spent_residual": self._delta.lo,
-            "delta_spent_partials": self._delta.partials,
+            **_saved("epsilon_spent", self._eps),
+            **_saved("delta_spent", self._delta),
             "open": None if self._open is None else dict(self._open),
             "steps": self._steps,
             "entries": self.entries,

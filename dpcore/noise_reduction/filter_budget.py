@@ -181,6 +181,11 @@ class _SpentTotal:
         setattr(obj, self.attr, _RunningTotal(_v.nonnegative(self.name, value)))
 
 
+def _saved(key: str, total: _RunningTotal) -> dict[str, Any]:
+    """A running total as ``to_dict`` saves it for :func:`_restore`: ``key``, its residual and its exact partials."""
+    return {key: total.hi, f"{key}_residual": total.lo, f"{key}_partials": total.partials}
+
+
 def _restore(data: dict[str, Any], key: str) -> _RunningTotal:
     """The running total saved by ``to_dict`` as ``key + "_partials"`` (exact), or ``key`` and ``key + "_residual"``."""
     parts = data.get(f"{key}_partials")
