@@ -76,22 +76,7 @@ def _(controls, lessons):
 @app.cell
 def _(compute, p):
     # the chosen law, rescaled so that its exact ε equals the budget (the other parameters at the app's defaults)
-    key = compute.law_key(
-        p.fam,
-        lock=True,
-        epsilon=p.eps,
-        sensitivity=p.sens,
-        k=p.shape,
-        theta=1.0,
-        a=0.5,
-        b=10.0,
-        mu=2.0,
-        sigma=2.0,
-        low=0.5,
-        u0=0.5,
-        u1=50.0,
-        p=0.3,
-    )
+    key = compute.law_key(p.fam, lock=True, epsilon=p.eps, sensitivity=p.sens, k=p.shape)
     return (key,)
 
 

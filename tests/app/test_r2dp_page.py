@@ -288,22 +288,8 @@ def test_gaussian_appendix_numbers_against_closed_forms():
 def test_reuse_table_against_the_gamma_closed_form():
     from app.compute import r2dp as compute
 
-    key = compute.law_key(
-        "gamma",
-        lock=False,
-        epsilon=5.0,
-        sensitivity=1.0,
-        k=3.0,
-        theta=0.5,
-        a=0.5,
-        b=10.0,
-        mu=2.0,
-        sigma=2.0,
-        low=0.5,
-        u0=0.5,
-        u1=50.0,
-        p=0.3,
-    )
+    key = compute.law_key("gamma", lock=False, epsilon=5.0, sensitivity=1.0, k=3.0, theta=0.5)
+    assert key == ("gamma", False, None, None, 3.0, 0.5)  # an unlocked Gamma law is its shape and scale alone
     df = compute.reuse(key, 1.0, 4)
     n = df["queries"].to_numpy()
     # Gamma(k, θ): M⁽ⁿ⁾(t) ∝ (1 − θt)^(−k−n), so one reused draw costs (k + n) ln(1 + nΔqθ)

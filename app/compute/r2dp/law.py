@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from app.catalogue import get
 from app.compute._cache import cached
 from app.notation import number
 from dpcore import r2dp
@@ -50,24 +51,31 @@ class GammaPoint:
     theta: float
 
 
+#: The family controls' defaults (app.catalogue): a law's parameters where a caller leaves them out.
+_DEFAULT = {
+    key: float(get(key).default) for key in ("shape", "gscale", "ulo", "uhi", "nmu", "nsigma", "ncut", "u0", "u1", "p0")
+}
+
+
 def law_key(
     family: str,
     *,
     lock: bool,
     epsilon: float,
     sensitivity: float,
-    k: float,
-    theta: float,
-    a: float,
-    b: float,
-    mu: float,
-    sigma: float,
-    low: float,
-    u0: float,
-    u1: float,
-    p: float,
+    k: float = _DEFAULT["shape"],
+    theta: float = _DEFAULT["gscale"],
+    a: float = _DEFAULT["ulo"],
+    b: float = _DEFAULT["uhi"],
+    mu: float = _DEFAULT["nmu"],
+    sigma: float = _DEFAULT["nsigma"],
+    low: float = _DEFAULT["ncut"],
+    u0: float = _DEFAULT["u0"],
+    u1: float = _DEFAULT["u1"],
+    p: float = _DEFAULT["p0"],
 ) -> LawKey:
-    """The scalars that define the sidebar's law (only those that matter, so unrelated sliders keep cache hits)."""
+    """The scalars that define the sidebar's law (only those that matter, so unrelated sliders keep cache hits); a
+    family parameter not given is at its control's default."""
     budget = (epsilon, sensitivity) if lock else (None, None)
     shape: dict[str, tuple] = {
         "laplace": () if lock else (u0,),

@@ -392,22 +392,7 @@ def two_point(s: Settings, u0: float, u1: float, p0: float) -> None:
                 icon=":material/info:",
             )
             return
-        key = compute.law_key(
-            "two_point",
-            lock=True,
-            epsilon=s.eps,
-            sensitivity=s.sens,
-            k=1.0,
-            theta=1.0,
-            a=1.0,
-            b=1.0,
-            mu=1.0,
-            sigma=1.0,
-            low=1.0,
-            u0=u0,
-            u1=u1,
-            p=p0,
-        )
+        key = compute.law_key("two_point", lock=True, epsilon=s.eps, sensitivity=s.sens, u0=u0, u1=u1, p=p0)
         mh = compute.headline(key, s.eps, s.gamma, s.sens)
         metric_row(
             ("your values: p₀ = P(u = u₀) solved", f"{compute.make_law(key).p:.4f}"),
