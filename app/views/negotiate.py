@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
+import pandas as pd
 import streamlit as st
 
 from app import background, classroom, ledger, params, ui
@@ -141,6 +142,12 @@ _READABLE = {
 }
 
 
+def _table(frame: pd.DataFrame, direction: str, *, key: str) -> None:
+    """Every mechanism's row of the negotiation (ε for the accuracy, or accuracy for the ε), readable."""
+    shown = compute.table_view(frame, direction=direction)
+    st.dataframe(shown, hide_index=True, width="stretch", key=key, column_config=_READABLE)
+
+
 def _link() -> str:
     return classroom.share_url(getattr(st.context, "url", None), "negotiate", classroom.shareable_query("negotiate"))
 
@@ -215,13 +222,7 @@ def alternatives(s: Settings, neg: compute.Negotiation) -> None:
             "\n".join(f"- **{_md(name)}**: ε = {_md(eps)}. {_md(why)}" for name, eps, why in neg.answer.reasons)
         )
         with st.expander("All numbers as a table"):
-            st.dataframe(
-                compute.table_view(df, direction="forward"),
-                hide_index=True,
-                width="stretch",
-                key="eps-table",
-                column_config=_READABLE,
-            )
+            _table(df, "forward", key="eps-table")
 
 
 def brdp_story(s: Settings, req: compute.Requirement, neg: compute.Negotiation) -> None:
@@ -284,13 +285,7 @@ def at_the_answer(s: Settings, req: compute.Requirement, neg: compute.Negotiatio
                 name="accuracy vs epsilon",
                 alt="Accuracy of every mechanism against epsilon on a log axis, with the recommended epsilon marked.",
             )
-        st.dataframe(
-            compute.table_view(rev, direction="reverse"),
-            hide_index=True,
-            width="stretch",
-            key="acc-table",
-            column_config=_READABLE,
-        )
+        _table(rev, "reverse", key="acc-table")
 
 
 def what_it_means(s: Settings, answer: compute.Answer) -> None:
