@@ -12,7 +12,7 @@ from app.compute._cache import cached
 from app.compute.brdp.budget import acceptance
 from app.compute.brdp.plans import Query, optimal_plan
 from app.compute.brdp.privacy import COMPOSITION_INTERVAL
-from app.compute.brdp.sampling import experiment, experiment_acceptance, sampling_plan
+from app.compute.brdp.sampling import SampleKey, experiment, experiment_acceptance, sampling_plan
 from dpcore import brdp
 
 
@@ -60,7 +60,7 @@ def fig6() -> pd.DataFrame:
     for query, (d, th) in FIG6_SETTINGS.items():
         for n in FIG6_SIZES:
             for mode in ("paper", "corrected"):
-                sp = sampling_plan(0.1, 1e-5, d, th, query, n, mode)
+                sp = sampling_plan(SampleKey(0.1, 1e-5, d, th, query, n), mode)
                 rows.append(
                     {
                         "query": query,

@@ -306,14 +306,7 @@ def sampling_panels(s: Settings) -> None:
     ):
         done = background.result(
             compute.subsampling,
-            s.eps,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.sigma_x,
-            s.p_c,
+            s.sample,
             slot="subsampling",
             label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size",
         )
@@ -348,7 +341,7 @@ def sampling_panels(s: Settings) -> None:
                 alt="Acceptance of subsampled BR-DP against the sampling rate.",
             )
         st.dataframe(
-            compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate, s.sigma_x, s.p_c),
+            compute.at_rate(s.sample, s.rate),
             hide_index=True,
             width="stretch",
         )
