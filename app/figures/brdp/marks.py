@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from app.figures import style
 from app.figures.style import COLORS, LABEL_BACKGROUND, LABELS
 
 OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
@@ -58,28 +59,8 @@ def hband(y0: float, y1: float, text: str) -> tuple[dict, dict]:
 
 
 def hline(y: float, text: str) -> tuple[dict, dict]:
-    """A dotted horizontal reference line and its label."""
-    shape = {
-        "type": "line",
-        "y0": y,
-        "y1": y,
-        "x0": 0,
-        "x1": 1,
-        "xref": "paper",
-        "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5},
-    }
-    note = {
-        "y": y,
-        "x": 1.0,
-        "xref": "paper",
-        "text": text,
-        "showarrow": False,
-        "xanchor": "right",
-        "yanchor": "bottom",
-        "font": {"color": COLORS["reference"]},
-        "bgcolor": LABEL_BACKGROUND["light"],
-    }
-    return shape, note
+    """A dotted horizontal reference line, labelled at its right end."""
+    return style.hline(y, text, side="right")
 
 
 def _same(a: pd.Series, b: pd.Series) -> bool:

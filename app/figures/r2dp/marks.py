@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from app.catalogue.r2dp import FAMILY
+from app.figures import style
 from app.figures.style import COLORS, LABELS, line
 from app.notation import number
 
@@ -36,30 +37,9 @@ def _line(x, y, **kw) -> dict:
     return line(np.asarray(x), np.asarray(y), **kw)
 
 
-def hline(y: float, text: str, *, color: str = COLORS["reference"], yref: str = "y") -> tuple[dict, dict]:
-    """A dotted horizontal line across the plot and its label (shape, annotation)."""
-    shape = {
-        "type": "line",
-        "x0": 0,
-        "x1": 1,
-        "xref": "paper",
-        "y0": y,
-        "y1": y,
-        "yref": yref,
-        "line": {"color": color, "dash": "dot", "width": 1.5},
-    }
-    note = {
-        "x": 1,
-        "xref": "paper",
-        "y": y,
-        "yref": yref,
-        "text": text,
-        "showarrow": False,
-        "xanchor": "right",
-        "yanchor": "bottom",
-        "font": {"color": color},
-    }
-    return shape, note
+def hline(y: float, text: str, *, color: str = COLORS["reference"]) -> tuple[dict, dict]:
+    """A dotted horizontal line across the plot, labelled at its right end (shape, annotation)."""
+    return style.hline(y, text, color=color, side="right")
 
 
 def _solid(color: str) -> list:
