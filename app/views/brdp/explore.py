@@ -387,18 +387,9 @@ def sampling_panels(s: Settings) -> None:
     ):
         # one chart under the other: side by side, six boxes with their acceptance figures and six named curves
         # were squeezed into half the width
+        sandbox = (s.delta, s.sens, s.theta, s.query, s.n_records, s.acct, s.seed)  # both charts' records and plan
         stats = background.result(
-            compute.experiment,
-            s.eps,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.acct,
-            s.seed,
-            slot="experiment",
-            label="Releasing 1 000 answers per mechanism",
+            compute.experiment, s.eps, *sandbox, slot="experiment", label="Releasing 1 000 answers per mechanism"
         )
         if stats is not None:
             ui.chart(
@@ -410,16 +401,7 @@ def sampling_panels(s: Settings) -> None:
                 alt="Box plots of 1000 centred releases for six mechanisms with the theta band.",
             )
         curves = background.result(
-            compute.experiment_acceptance,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.acct,
-            s.seed,
-            slot="experiment-acceptance",
-            label="Releasing answers at every ε",
+            compute.experiment_acceptance, *sandbox, slot="experiment-acceptance", label="Releasing answers at every ε"
         )
         if curves is not None:
             ui.chart(
