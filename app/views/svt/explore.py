@@ -379,12 +379,7 @@ def _experiment(s: Settings) -> None:
         f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}, {runs} runs per point, seed {s.seed}. "
         f"About {max(1, round(cost))} s of computing on first view (then kept)."
     )
-    if runs < s.n_runs:
-        st.info(
-            f"{s.n_runs} runs on {ds.n_items} items would take over "
-            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
-            icon=":material/speed:",
-        )
+    say_capped(s, ds.n_items, runs)
     out = background.result(
         csvt.explore_experiment,
         s.data,
@@ -421,6 +416,16 @@ def _experiment(s: Settings) -> None:
         )
     best = df[df["epsilon"] == max(csvt.EXPERIMENT_EPSILONS)].set_index("method")[s.metric]
     st.dataframe(best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True)
+
+
+def say_capped(s: Settings, n_items: int, runs: int) -> None:
+    """Says when the sidebar's number of runs would pass the experiments' time limit, and how many are used."""
+    if runs < s.n_runs:
+        st.info(
+            f"{s.n_runs} runs on {n_items} items would take over "
+            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
+            icon=":material/speed:",
+        )
 
 
 def _accountant(s: Settings) -> None:

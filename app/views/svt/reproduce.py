@@ -17,6 +17,7 @@ from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
 from app.notation import number
+from app.views.svt.explore import say_capped
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -187,12 +188,7 @@ def _experiments(s: Settings) -> None:
         f"noise, rejected queries asked again, non-monotonic calibration, {runs} runs per point (sidebar), "
         f"seed {s.seed}. About {max(1, round(cost))} s of computing on first view (then kept)."
     )
-    if runs < s.n_runs:
-        st.info(
-            f"{s.n_runs} runs on {ds.n_items} items would take over "
-            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
-            icon=":material/speed:",
-        )
+    say_capped(s, ds.n_items, runs)
     out = background.result(
         csvt.reproduce_experiment,
         s.data,
