@@ -17,6 +17,7 @@ from app.views.svt.live import run_tab
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
+    from dpcore.data import Dataset
 
 
 def _named(table: pd.DataFrame) -> pd.DataFrame:
@@ -370,16 +371,15 @@ def _experiment(s: Settings) -> None:
             icon=":material/info:",
         )
     plan = csvt.explore_plan(len(csvt.EXPERIMENT_EPSILONS), s.trav_eff)
-    runs = csvt.capped_runs(s.data, s.n_runs, plan)
-    cost = csvt.experiment_seconds(s.data, runs, plan)
-    st.caption(
-        f"{ds.name}: {ds.n_items} items, τ = {number(t_exp)} ({n_above} items reach τ), c = {s.c}, "
+    runs = experiment_runs(
+        s,
+        ds,
+        plan,
+        f"{ds.n_items} items, τ = {number(t_exp)} ({n_above} items reach τ), c = {s.c}, "
         f"k = items / c = {ds.n_items // s.c}, α = 0, "
         f"{'a new threshold noise after each yes, ' if s.resample else ''}"
-        f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}, {runs} runs per point, seed {s.seed}. "
-        f"About {max(1, round(cost))} s of computing on first view (then kept)."
+        f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}",
     )
-    say_capped(s, ds.n_items, runs)
     out = background.result(
         csvt.explore_experiment,
         s.data,
@@ -418,14 +418,24 @@ def _experiment(s: Settings) -> None:
     st.dataframe(best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True)
 
 
-def say_capped(s: Settings, n_items: int, runs: int) -> None:
-    """Says when the sidebar's number of runs would pass the experiments' time limit, and how many are used."""
+def experiment_runs(
+    s: Settings, ds: Dataset, plan: tuple[tuple[int, int], ...], setting: str, runs_from: str = ""
+) -> int:
+    """The runs per point of a top-c experiment (the sidebar's, fewer where they would pass the time limit), stated
+    under ``setting`` with the seed and the first view's cost; a note says when they are fewer."""
+    runs = csvt.capped_runs(s.data, s.n_runs, plan)
+    cost = csvt.experiment_seconds(s.data, runs, plan)
+    st.caption(
+        f"{ds.name}: {setting}, {runs} runs per point{runs_from}, seed {s.seed}. "
+        f"About {max(1, round(cost))} s of computing on first view (then kept)."
+    )
     if runs < s.n_runs:
         st.info(
-            f"{s.n_runs} runs on {n_items} items would take over "
+            f"{s.n_runs} runs on {ds.n_items} items would take over "
             f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
             icon=":material/speed:",
         )
+    return runs
 
 
 def _accountant(s: Settings) -> None:
