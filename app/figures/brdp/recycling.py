@@ -106,30 +106,19 @@ def density(
                 "opacity": 0.3,
             }
         )
-    if _same(curves["kernel"], curves["dp"]) and same_traces:  # ε_y = ε: the kernel's curve under plain DP's
-        traces += [
-            line(
-                curves["x"],
-                curves["kernel"],
-                name="kernel alone (here ε_y = ε: plain DP's noise)",
-                color=COLORS["reference"],
-                dash="dash",
-                width=1.8,
-            ),
-            line(curves["x"], curves["dp"], name=_dp_name(kernel), color=COLORS[kernel]),
-        ]
-    elif _same(curves["kernel"], curves["dp"]):  # ε_y = ε: one curve, named for both
+    same = _same(curves["kernel"], curves["dp"])
+    if same and not same_traces:  # ε_y = ε: one curve, named for both
         traces.append(
             line(
                 curves["x"], curves["dp"], name=f"{_dp_name(kernel)} (= the kernel here: ε_y = ε)", color=COLORS[kernel]
             )
         )
-    else:
+    else:  # with same_traces at ε_y = ε, the kernel's curve under plain DP's
         traces += [
             line(
                 curves["x"],
                 curves["kernel"],
-                name="kernel alone at ε_y",
+                name="kernel alone (here ε_y = ε: plain DP's noise)" if same else "kernel alone at ε_y",
                 color=COLORS["reference"],
                 dash="dash",
                 width=1.8,

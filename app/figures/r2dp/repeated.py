@@ -83,21 +83,11 @@ def releases(df: pd.DataFrame, exact: float, *, true_answer: float, gamma: float
 def reuse(df: pd.DataFrame) -> go.Figure:
     """Composition: total ε of n releases with fresh secret draws (n·ε) and with one reused draw of u."""
     traces = [
-        _line(
-            df["queries"],
-            df["fresh draws"],
-            name="a fresh secret u per release (ε adds up)",
-            color=COLORS["laplace"],
-            mode="lines+markers",
-        ),
-        _line(
-            df["queries"],
-            df["one reused draw"],
-            name="one secret u reused for all releases (exact)",
-            color=COLORS["r2dp"],
-            dash="dash",
-            mode="lines+markers",
-        ),
+        _line(df["queries"], df[column], name=name, color=color, dash=dash, mode="lines+markers")
+        for column, name, color, dash in (
+            ("fresh draws", "a fresh secret u per release (ε adds up)", COLORS["laplace"], None),
+            ("one reused draw", "one secret u reused for all releases (exact)", COLORS["r2dp"], "dash"),
+        )
     ]
     return figure(
         traces,
