@@ -13,6 +13,14 @@ LEDGER_KEY = "ledger"  # URL key of the tab's saved privacy ledger (?ledger=<id>
 LEDGER_STATE = "privacy_ledger"  # session state of app.ledger: a dict whose "id" names the stored ledger
 
 
+def presenting() -> bool:
+    """Presentation mode is on (what the class sees is projected): the toggle's value, or on a page's first run (the
+    toggle is drawn after the page) the link's."""
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
+
+
 def saved_ledger() -> str | None:
     """The id of the tab's stored privacy ledger (None before its first change, or without a store)."""
     state = st.session_state.get(LEDGER_STATE)

@@ -13,7 +13,6 @@ figure built either way is the same JSON.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import math
 import os
@@ -26,6 +25,8 @@ import plotly.graph_objects as go
 from _plotly_utils.basevalidators import ColorscaleValidator
 
 from app import notation
+from app.figures.log_ticks import decades as _decades  # app.figures.frames labels its axes with it too
+from app.figures.typed_arrays import typed_array
 from dpcore.mechanisms.names import short_names
 
 #: Validate figures as they are built (tests only: see the module docstring).
@@ -142,41 +143,6 @@ def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     return shape, note
 
 
-def _decades(traces: list[dict], key: str) -> dict[str, Any]:
-    """Tick labels for a log axis over the traces' ``key`` values, written in full. Plotly abbreviates the labels
-    between powers of ten to their first digit ("0.01 2 5 0.1 2 5", read as "5, 10, 2"). Across one to
-    :data:`_FEW_DECADES` decades: 1, 2, 5, 10, 20, 50 …; across more: the powers of ten, with unlabelled ticks
-    between them on an x axis up to :data:`_MINOR_DECADES`; under one decade Plotly's own labels (0.06 0.08 0.1)."""
-    values = []
-    for t in traces:
-        try:
-            v = np.asarray(t.get(key, ()), dtype=float).ravel()
-        except (TypeError, ValueError):
-            continue
-        values.append(v[np.isfinite(v) & (v > 0)])
-    v = np.concatenate(values) if values else np.array([])
-    if v.size == 0 or v.max() < 10 * v.min() or v.max() > 1e12 * v.min():  # beyond 12 decades: Plotly thins them
-        return {}
-    lo, hi = float(v.min()), float(v.max())
-    decades = math.log10(hi / lo)
-    if decades <= _FEW_DECADES:
-        ticks = [
-            m * 10.0**k
-            for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
-            for m in (1, 2, 5)
-            if lo / 1.5 <= m * 10.0**k <= hi * 1.5
-        ]
-        return {"tickmode": "array", "tickvals": ticks, "ticktext": [notation.number(t) for t in ticks]}
-    minor = {"minor": {"dtick": "D1", "ticks": "outside", "ticklen": 4, "showgrid": False}}
-    return {"dtick": 1, **(minor if key == "x" and decades <= _MINOR_DECADES else {})}  # beside y labels, a comb
-
-
-#: A log axis over at most this many decades is labelled 1, 2, 5, 10 …; a longer one at the powers of ten.
-_FEW_DECADES = 2.5
-#: Unlabelled ticks between the powers of ten up to this many decades (beyond, they crowd the axis).
-_MINOR_DECADES = 5.0
-
-
 def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
     """Annotations in data coordinates on a log axis take log10 of the value (shapes take data values)."""
     out = dict(note)
@@ -223,55 +189,8 @@ def _as_checked(node: Any, typed: bool = True) -> Any:
     return node
 
 
-#: Plotly's short names of the array types it sends as base64 (``_plotly_utils.utils.plotlyjsShortTypes``).
-_SHORT_TYPES = {
-    "int8": "i1",
-    "uint8": "u1",
-    "int16": "i2",
-    "uint16": "u2",
-    "int32": "i4",
-    "uint32": "u4",
-    "float32": "f4",
-    "float64": "f8",
-}
 #: Keys under which Plotly leaves arrays as they are, however deep (``_plotly_utils.utils.is_skipped_key``).
 _NOT_TYPED = frozenset({"geojson", "layer", "layers", "range"})
-
-
-def _narrowest(v: np.ndarray) -> np.ndarray | None:
-    """A 64-bit integer array in the narrowest type that holds its values, as Plotly narrows it (plotly.js has no
-    64-bit integers); None when none does (Plotly then sends the numbers as a list)."""
-    lo, hi = v.min(), v.max()
-    kinds = ("int8", "int16", "int32") if v.dtype.kind == "i" else ("uint8", "uint16", "uint32")
-    for kind in kinds:
-        info = np.iinfo(kind)
-        if info.min <= lo and hi <= info.max:
-            return v.astype(kind)
-    return None
-
-
-def typed_array(v: Any) -> dict[str, str] | None:
-    """A numeric array (numpy, or a pandas Series of a numpy type) as the typed-array spec Plotly's ``to_dict`` would
-    make of it (``{"dtype": "f8", "bdata": <base64>}``, with ``"shape"`` for a table); None for anything else, which
-    Plotly then converts itself. The same result as ``_plotly_utils.utils.to_typed_array_spec`` without its checks of
-    what kind of object it was given, which cost more than the conversion itself (tests/app/test_figures.py compares
-    the two)."""
-    if hasattr(v, "to_numpy") and isinstance(getattr(v, "dtype", None), np.dtype) and getattr(v, "ndim", 0) == 1:
-        v = v.to_numpy()  # a pandas Series of a numpy type (not a nullable or Arrow-backed one)
-    if not isinstance(v, np.ndarray) or v.dtype.kind not in "uif" or v.size == 0:
-        return None
-    if v.dtype in (np.int64, np.uint64):
-        v = _narrowest(v)
-        if v is None:
-            return None
-    name = str(v.dtype)
-    if name not in _SHORT_TYPES:
-        return None
-    v = np.ascontiguousarray(v)
-    spec = {"dtype": _SHORT_TYPES[name], "bdata": base64.b64encode(v).decode("ascii")}
-    if v.ndim > 1:
-        spec["shape"] = str(v.shape)[1:-1]
-    return spec
 
 
 #: Keys whose string values are shown on the chart as text.

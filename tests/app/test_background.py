@@ -370,7 +370,7 @@ def test_every_page_job_runs_in_a_worker(no_wait):
     submitted = {
         "composition": jobs.submit(bc.composition, key, 2),
         "audit": jobs.submit(bc.audit, key),
-        "subsampling": jobs.submit(bc.subsampling, 1.0, 1e-5, 1.0, 1.0, "count", 1000),
+        "subsampling": jobs.submit(bc.subsampling, bc.SampleKey(1.0, 1e-5, 1.0, 1.0, "count", 1000)),
         "experiment": jobs.submit(bc.experiment, 1.0, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
         "experiment_acceptance": jobs.submit(bc.experiment_acceptance, 1e-5, 1.0, 1.0, "count", 1000, "exact", 0),
         "family_optima": jobs.submit(rc.family_optima, 1.0, 1.0, 1.0),

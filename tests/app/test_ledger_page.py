@@ -280,11 +280,11 @@ def test_table_labels_and_cells_write_maths_with_scripts():
     import pandas as pd
     import streamlit as st
 
-    from app import ui
+    from app import typeset
 
-    assert ui._label_in_words(st.column_config.NumberColumn("ε_max"))["label"] == "εₘₐₓ"
+    assert typeset._label_in_words(st.column_config.NumberColumn("ε_max"))["label"] == "εₘₐₓ"
     df = pd.DataFrame({"note": ["charged ε_i each", "plain words", None], "x": [1.5, 2.0, 3.0]})
-    shown = ui._cells_in_words(df)
+    shown = typeset._cells_in_words(df)
     assert list(shown["note"][:2]) == ["charged εᵢ each", "plain words"] and pd.isna(shown["note"][2])
     assert shown["x"].equals(df["x"]) and list(df["note"][:1]) == ["charged ε_i each"]  # the caller's frame kept
 

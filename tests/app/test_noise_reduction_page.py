@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from app import catalogue
 from app.notation import number, tex
-from app.ui import column_words
+from app.typeset import column_words
 from dpcore import filters as fl
 from dpcore import noise_reduction as nr
 from tests.app.conftest import open_page, shown_metrics, shown_numbers

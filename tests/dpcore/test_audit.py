@@ -10,6 +10,7 @@ from scipy import stats
 
 from dpcore import audit as A
 from dpcore import svt
+from dpcore.audit.claims import _svt_setup as svt_setup
 
 
 # ------------------------------------------------------------------------------------------- Clopper–Pearson
@@ -160,7 +161,7 @@ def test_bound_vs_n_shape_and_monotone_in_expectation():
 def test_svt_sampler_matches_the_exact_pattern_probabilities():
     """The vectorised SVT (c = 1) against svt.pattern_probability (quadrature), 4 standard errors."""
     eps, n = 1.0, 200_000
-    sp, r, a, a2 = A._svt_setup(eps, 1.0)
+    sp, r, a, a2 = svt_setup(eps, 1.0)
     kw = dict(threshold=0.0, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale, correction=r)
     for ans in (a, a2):
         out = A.svt_outputs(ans, split=sp, correction=r, n=n, rng=9)
@@ -177,7 +178,7 @@ def test_svt_sampler_matches_the_exact_pattern_probabilities():
 
 def test_svt_sampler_matches_run_svt():
     """Same law as dpcore.svt.run_svt (Alg. 2, c = 1): 1500 real runs vs the vectorised sampler, 4 s.e. per pattern."""
-    sp, r, a, _ = A._svt_setup(1.0, 1.0)
+    sp, r, a, _ = svt_setup(1.0, 1.0)
     runs = 1500
     g = np.random.default_rng(12)
     pats = []

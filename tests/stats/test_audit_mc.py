@@ -16,6 +16,7 @@ import pytest
 import dpcore
 from dpcore import audit as A
 from dpcore import brdp, svt
+from dpcore.audit.claims import _svt_setup as svt_setup
 
 ALPHA = 1e-3
 
@@ -70,7 +71,7 @@ def test_svt_stress_pair_is_tight_by_quadrature():
     """The SVT pair of the audit realises the full claimed ε: exact pattern probabilities (quadrature) give a
     loss of ε₁ + ε₂ for the pattern (⊥, ⊤) — so the audit is testing the claim where it is tight."""
     for eps in (0.5, 1.0, 3.0):
-        sp, r, a, a2 = A._svt_setup(eps, 1.0)
+        sp, r, a, a2 = svt_setup(eps, 1.0)
         kw = dict(threshold=0.0, threshold_scale=sp.threshold_scale, query_scale=sp.query_scale, correction=r)
         p = svt.pattern_probability(a, [False, True], **kw)
         p2 = svt.pattern_probability(a2, [False, True], **kw)

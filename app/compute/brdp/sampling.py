@@ -16,27 +16,34 @@ from dpcore import brdp
 SIGMA_X, MU_X, P_C = 10.0, 5.0, 0.1  # synthetic records x_i ~ N(μ, σ_x²); counting predicate share p_c (Fig. 6)
 
 
+class SampleKey(NamedTuple):
+    """A subsampled release's settings (Sec. 7): the target (ε, δ), the query's sensitivity Δ_f, the tolerance θ, the
+    query and the data-set size |X|, and the synthetic records' spread σ_x (sum, average) or counted share p_c
+    (count)."""
+
+    epsilon: float
+    delta: float
+    sensitivity: float
+    theta: float
+    query: Query
+    n_records: int
+    sigma_x: float = SIGMA_X
+    p_c: float = P_C
+
+
 def _rates(n_records: int, delta: float) -> np.ndarray:
     low = max(1.0 / n_records, 2.0 * delta, 1e-3)
     return np.geomspace(low, 1.0, 22) if low < 1 else np.array([1.0])
 
 
-def subsampling_curve(
-    epsilon: float,
-    delta: float,
-    sensitivity: float,
-    theta: float,
-    query: Query,
-    n_records: int,
-    sigma_x: float = SIGMA_X,
-    p_c: float = P_C,
-) -> pd.DataFrame:
+def subsampling_curve(key: SampleKey) -> pd.DataFrame:
     """Sampling vs perturbation noise against the rate p (Sec. 7), Gaussian kernel.
 
     For each p: inner budget from Thm. 4 inverted, σ_E from Prop. 6, kernel (σ_y, q) from Alg. 2 at the inner
     budget, in both modes: ``paper`` (sensitivity Δ_f, eq. 13 corrected) and ``corrected`` (Δ_f/p, true
     acceptance). Long form: mode, rate, sigma_e, sigma_y, total, acceptance.
     """
+    epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c = key
     rows = []
     for p in _rates(n_records, delta):
         p = float(p)
@@ -61,45 +68,16 @@ def subsampling_curve(
     return pd.DataFrame(rows)
 
 
-def sampling_plan(
-    epsilon: float,
-    delta: float,
-    sensitivity: float,
-    theta: float,
-    query: Query,
-    n_records: int,
-    mode: Mode,
-    sigma_x: float = SIGMA_X,
-    p_c: float = P_C,
-) -> brdp.SubsamplingPlan:
+def sampling_plan(key: SampleKey, mode: Mode) -> brdp.SubsamplingPlan:
     """Alg. 4's optimal sampling rate in ``paper`` or ``corrected`` mode."""
-    return brdp.optimal_sampling_rate(
-        epsilon=epsilon,
-        delta=delta,
-        sensitivity=sensitivity,
-        theta=theta,
-        n_records=n_records,
-        query=query,
-        sigma_x=sigma_x,
-        p_c=p_c,
-        mode=mode,
-    )
+    return brdp.optimal_sampling_rate(**key._asdict(), mode=mode)
 
 
 @cached
-def at_rate(
-    epsilon: float,
-    delta: float,
-    sensitivity: float,
-    theta: float,
-    query: Query,
-    n_records: int,
-    rate: float,
-    sigma_x: float = SIGMA_X,
-    p_c: float = P_C,
-) -> pd.DataFrame:
+def at_rate(key: SampleKey, rate: float) -> pd.DataFrame:
     """The subsampled BR-DP at the sidebar's rate p, in both modes: inner ε, σ_E, σ_y, q, acceptance as the
     paper computes it (eq. 13 corrected) and the true acceptance Pr(|E + N_brdp| ≤ θ)."""
+    epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c = key
     ei, di = (epsilon, delta) if rate >= 1 else brdp.deamplify(epsilon, delta, rate=rate)
     se = brdp.sampling_error_std(query, rate=rate, n_records=n_records, sigma_x=sigma_x, p_c=p_c) if rate < 1 else 0.0
     rows = []
@@ -125,25 +103,16 @@ def at_rate(
 SIZE_GRID = (100, 1000, 10_000, 100_000)  # |X| of the p*-against-|X| chart (Fig. 6 at the sidebar's settings)
 
 
-def rate_vs_size(
-    epsilon: float,
-    delta: float,
-    sensitivity: float,
-    theta: float,
-    query: Query,
-    n_records: int,
-    sigma_x: float = SIGMA_X,
-    p_c: float = P_C,
-) -> pd.DataFrame:
+def rate_vs_size(key: SampleKey) -> pd.DataFrame:
     """Alg. 4's p* and acceptance against |X| at the sidebar's settings, paper mode and corrected mode
     (Fig. 6); |X| = :data:`SIZE_GRID` and the sidebar's |X|."""
     rows = []
-    for n in sorted({*SIZE_GRID, int(n_records)}):
+    for n in sorted({*SIZE_GRID, int(key.n_records)}):
         for mode in ("paper", "corrected"):
-            sp = sampling_plan(epsilon, delta, sensitivity, theta, query, n, mode, sigma_x, p_c)
+            sp = sampling_plan(key._replace(n_records=n), mode)
             rows.append(
                 {
-                    "query": query,
+                    "query": key.query,
                     "mode": mode,
                     "n_records": n,
                     "rate": sp.rate,
@@ -161,23 +130,11 @@ class Subsampling(NamedTuple):
     by_size: pd.DataFrame  # :func:`rate_vs_size`
 
 
-def subsampling(
-    epsilon: float,
-    delta: float,
-    sensitivity: float,
-    theta: float,
-    query: Query,
-    n_records: int,
-    sigma_x: float = SIGMA_X,
-    p_c: float = P_C,
-) -> Subsampling:
+def subsampling(key: SampleKey) -> Subsampling:
     """Panel 9 as one background job (:mod:`app.background`): :func:`subsampling_curve` and :func:`rate_vs_size`
     (whose rows at the sidebar's |X| are Alg. 4's optima in both modes), for records of spread σ_x (sum, average)
     or a counted share p_c (count)."""
-    return Subsampling(
-        subsampling_curve(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c),
-        rate_vs_size(epsilon, delta, sensitivity, theta, query, n_records, sigma_x, p_c),
-    )
+    return Subsampling(subsampling_curve(key), rate_vs_size(key))
 
 
 def synthetic_records(query: Query, n_records: int, seed: int) -> np.ndarray:

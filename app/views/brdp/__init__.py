@@ -108,6 +108,13 @@ class Settings:
     p_c: float = compute.P_C
 
     @property
+    def sample(self) -> compute.SampleKey:
+        """The subsampled release the page shows (Sec. 7)."""
+        return compute.SampleKey(
+            self.eps, self.delta, self.sens, self.theta, self.query, self.n_records, self.sigma_x, self.p_c
+        )
+
+    @property
     def key(self) -> compute.PlanKey:
         """The plan the page shows."""
         return compute.PlanKey(

@@ -306,14 +306,7 @@ def sampling_panels(s: Settings) -> None:
     ):
         done = background.result(
             compute.subsampling,
-            s.eps,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.sigma_x,
-            s.p_c,
+            s.sample,
             slot="subsampling",
             label="Running Alg. 2 at every sampling rate and Alg. 4 at every data-set size",
         )
@@ -348,7 +341,7 @@ def sampling_panels(s: Settings) -> None:
                 alt="Acceptance of subsampled BR-DP against the sampling rate.",
             )
         st.dataframe(
-            compute.at_rate(s.eps, s.delta, s.sens, s.theta, s.query, s.n_records, s.rate, s.sigma_x, s.p_c),
+            compute.at_rate(s.sample, s.rate),
             hide_index=True,
             width="stretch",
         )
@@ -394,18 +387,9 @@ def sampling_panels(s: Settings) -> None:
     ):
         # one chart under the other: side by side, six boxes with their acceptance figures and six named curves
         # were squeezed into half the width
+        sandbox = (s.delta, s.sens, s.theta, s.query, s.n_records, s.acct, s.seed)  # both charts' records and plan
         stats = background.result(
-            compute.experiment,
-            s.eps,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.acct,
-            s.seed,
-            slot="experiment",
-            label="Releasing 1 000 answers per mechanism",
+            compute.experiment, s.eps, *sandbox, slot="experiment", label="Releasing 1 000 answers per mechanism"
         )
         if stats is not None:
             ui.chart(
@@ -417,16 +401,7 @@ def sampling_panels(s: Settings) -> None:
                 alt="Box plots of 1000 centred releases for six mechanisms with the theta band.",
             )
         curves = background.result(
-            compute.experiment_acceptance,
-            s.delta,
-            s.sens,
-            s.theta,
-            s.query,
-            s.n_records,
-            s.acct,
-            s.seed,
-            slot="experiment-acceptance",
-            label="Releasing answers at every ε",
+            compute.experiment_acceptance, *sandbox, slot="experiment-acceptance", label="Releasing answers at every ε"
         )
         if curves is not None:
             ui.chart(

@@ -17,6 +17,7 @@ from app import ledger, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number, odds_factor, percent
+from app.views.svt.live import HALTED
 from dpcore import ledger as dl
 
 TITLE = "Sparse vector technique: exponential noise and the optimal threshold correction"
@@ -61,6 +62,25 @@ class Settings:
     tail: float
     seed: int
     kmax: int = 10_000
+
+    @property
+    def run(self) -> tuple:
+        """The seeded run's settings, in the order of ``csvt.live_run`` (the run pictured, played and described)."""
+        return (
+            self.eps,
+            self.c,
+            self.k,
+            self.alpha,
+            self.threshold,
+            self.noise,
+            self.monotonic,
+            self.append,
+            self.traverses,
+            self.resample,
+            self.rule,
+            self.seed,
+            self.kmax,
+        )
 
     @property
     def trav_eff(self) -> int:
@@ -144,38 +164,9 @@ def picture(s: Settings) -> None:
         "yes-answers. Green dots above the line are the yes-answers.",
         key="svt-idea",
     ):
-        comp, info = csvt.live_run(
-            s.eps,
-            s.c,
-            s.k,
-            s.alpha,
-            s.threshold,
-            s.noise,
-            s.monotonic,
-            s.append,
-            s.traverses,
-            s.resample,
-            s.rule,
-            s.seed,
-            s.kmax,
-        )
+        comp, info = csvt.live_run(*s.run)
         ui.chart(
-            ui.memo_figure(
-                _first_look_figure,
-                s.eps,
-                s.c,
-                s.k,
-                s.alpha,
-                s.threshold,
-                s.noise,
-                s.monotonic,
-                s.append,
-                s.traverses,
-                s.resample,
-                s.rule,
-                s.seed,
-                s.kmax,
-            ),
+            ui.memo_figure(_first_look_figure, s.threshold, *s.run),
             comp.head(figs.FIRST_LOOK),
             name="svt at work",
             alt="The first comparisons of one SVT run: bars of true counts, dots of noisy counts, and the noisy "
@@ -188,20 +179,7 @@ def headline(s: Settings) -> None:
     with ui.panel("What one run spends, and what it finds"):
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-        _, info = csvt.live_run(
-            s.eps,
-            s.c,
-            s.k,
-            s.alpha,
-            s.threshold,
-            s.noise,
-            s.monotonic,
-            s.append,
-            s.traverses,
-            s.resample,
-            s.rule,
-            s.seed,
-        )
+        _, info = csvt.live_run(*s.run)  # the run pictured
         spent = acct.on if s.resample else acct.off
         chance = "" if acct.pure else f", except with a chance δ = {number(acct.delta, 3)}"
         text = (
@@ -227,7 +205,7 @@ def headline(s: Settings) -> None:
                 f" and answered yes {info.n_positive} time{'' if info.n_positive == 1 else 's'}, {right} of them "
                 f"for a count truly above the threshold τ = {number(s.threshold)}"
             )
-        text += f"{run}; it stopped {_HALTED[info.halted]}."
+        text += f"{run}; it stopped {HALTED[info.halted]}."
         if sm.r > 0:
             text += (
                 f"\n\nTo keep wrong yes-answers rare, the noisy threshold is raised by a correction "
@@ -283,13 +261,6 @@ def numbers(s: Settings) -> None:
         )
 
 
-#: How a run ended (LiveRun.halted), in words.
-_HALTED = {
-    "cutoff": "at its c-th yes-answer",
-    "k_max": "at its limit on comparisons",
-    "exhausted": "with the queue used up",
-}
-
 _RULE_WORDS = {
     "optimal": "the optimal correction",
     "mean": "by the mean of the query noise",
@@ -313,23 +284,7 @@ def _offer_to_ledger(s: Settings) -> None:
         pass  # the headline panel shows the error
 
 
-def _first_look_figure(
-    eps: float,
-    c: int,
-    k: int,
-    alpha: float,
-    threshold: float,
-    noise: str,
-    monotonic: bool,
-    append: bool,
-    traverses: int,
-    resample: bool,
-    rule: str,
-    seed: int,
-    kmax: int = 10_000,
-) -> go.Figure:
-    """The picture's chart, memoised by the run's settings (ui.memo_figure)."""
-    comp, _ = csvt.live_run(
-        eps, c, k, alpha, threshold, noise, monotonic, append, traverses, resample, rule, seed, kmax
-    )
+def _first_look_figure(threshold: float, *run: object) -> go.Figure:
+    """The picture's chart, memoised by the run's settings (``Settings.run``; ui.memo_figure)."""
+    comp, _ = csvt.live_run(*run)
     return figs.first_look(comp, threshold=threshold)

@@ -1,5 +1,5 @@
 """The explore view of the SVT page: five parts at the sidebar's settings (noise, correction, a live run, the top-c
-experiment, the numerics and the budget), one function per panel."""
+experiment, the numerics and the budget), one function per panel; the run part is :mod:`app.views.svt.live`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from app import background, instant, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
+from app.views.svt.live import run_tab
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
+    from dpcore.data import Dataset
 
 
 def _named(table: pd.DataFrame) -> pd.DataFrame:
@@ -269,52 +271,6 @@ def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:
     _theorem4(s, th)
 
 
-def run_tab(s: Settings) -> None:
-    """Panels 8–9: a live run and the effect of appending."""
-    with ui.panel(
-        "A live SVT run",
-        "SVT halts after c yes-answers; orange bars below the pink line are counts truly above τ it may still miss; "
-        "grey bars above it are counts below τ that would waste a slot. With “ask rejected queries again” on, the "
-        "queries answered no come back in later passes.",
-        key="svt-live-run",
-    ):
-        comp, info = csvt.live_run(
-            s.eps,
-            s.c,
-            s.k,
-            s.alpha,
-            s.threshold,
-            s.noise,
-            s.monotonic,
-            s.append,
-            s.traverses,
-            s.resample,
-            s.rule,
-            s.seed,
-            s.kmax,
-        )
-        st.caption(
-            f"Queue: {info.n_items} items with Zipf-like counts τ·c/i (exactly c items reach τ), shuffled with the "
-            f"seed; correction r = {number(info.correction, 4)}; at most kₘₐₓ = {number(s.kmax)} comparisons."
-        )
-        _live(s, comp, info)
-
-    with ui.panel(
-        "Appending: more passes, more chances",
-        "counts far above τ (large d) pull away from those below it as the number of passes t grows. The paper's "
-        "t·p (dashed) is a first-order guess that passes 1; the exact chance is 1 − (1 − p)^t with a fresh ρ per "
-        "pass and E_ρ[1 − F(ρ + r − d)^t] with the one shared ρ of Algorithm 2.",
-    ):
-        df, worst = csvt.appending(s.eps, s.c, s.k, s.alpha, s.monotonic, s.trav_eff)
-        ui.chart(
-            figs.appending(df, traverses=s.trav_eff),
-            df,
-            name="appending",
-            alt="Probability of selection within t passes against the count minus tau, exact and the paper's t·p.",
-        )
-        _appending_erratum(s, worst)
-
-
 def experiment_tab(s: Settings) -> None:
     """Panel 10: the top-c experiment."""
     with ui.panel(
@@ -402,96 +358,6 @@ def _theorem4(s: Settings, th: csvt.Theorem4) -> None:
     )
 
 
-def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
-    """Step / next yes / play / reset over the recorded comparisons of one seeded run (session state only)."""
-    ss = st.session_state
-    n = len(comp)
-    if ss.get("svt_sig") != s:  # new settings: show the whole new run
-        ss["svt_sig"], ss["svt_step"], ss["svt_play"] = s, n, False
-
-    @st.fragment(run_every=0.35 if ss.get("svt_play") else None)
-    def player() -> None:
-        cols = st.columns(6)
-        if cols[0].button("Reset", key="svt_reset", icon=":material/first_page:"):
-            ss["svt_step"], ss["svt_play"] = 0, False
-        if cols[1].button("Step", key="svt_one", icon=":material/skip_next:"):
-            ss["svt_step"] = min(ss["svt_step"] + 1, n)
-        if cols[2].button("+10", key="svt_ten"):
-            ss["svt_step"] = min(ss["svt_step"] + 10, n)
-        if cols[3].button("Next yes", key="svt_next"):
-            after = comp.index[(comp["positive"]) & (comp["step"] > ss["svt_step"])]
-            ss["svt_step"] = int(comp.loc[after[0], "step"]) if len(after) else n
-        playing = ss.get("svt_play", False)
-        if cols[4].button(
-            "Pause" if playing else "Play",
-            key="svt_playbtn",
-            icon=":material/pause:" if playing else ":material/play_arrow:",
-        ):
-            ss["svt_play"] = not playing
-            if not playing and ss["svt_step"] >= n:
-                ss["svt_step"] = 0
-            st.rerun()
-        if cols[5].button("End", key="svt_end", icon=":material/last_page:"):
-            ss["svt_step"], ss["svt_play"] = n, False
-        if playing:
-            ss["svt_step"] = min(ss["svt_step"] + max(1, n // 100), n)
-            if ss["svt_step"] >= n:
-                ss["svt_play"] = False
-                st.rerun()
-        step = int(min(ss["svt_step"], n))
-        last = comp.iloc[step - 1] if step else None
-        m = st.columns(5)
-        m[0].metric("comparisons so far", f"{step} / {n}")
-        m[1].metric("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}")
-        m[2].metric("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}")
-        m[3].metric("pass", f"{int(last['pass']) if step else 0}")
-        m[4].metric(
-            "threshold noises drawn",
-            f"{info.threshold_draws}",
-            help="1, unless a new threshold noise is drawn after each yes.",
-        )
-        ui.chart(
-            figs.live_run(comp, step=step, threshold=s.threshold),
-            comp.iloc[:step],
-            name="live run",
-            alt="Bars of true answers in queue order with noisy answers and the noisy threshold line.",
-        )
-        st.caption(
-            f"The full run stopped {_HALTED[info.halted]} after {info.n_comparisons} comparisons with "
-            f"{info.n_positive} yes-answers ({info.true_positives_selected} of them truly above τ)."
-        )
-
-    player()
-
-
-_HALTED = {
-    "cutoff": "at its c-th yes-answer",
-    "k_max": "at its limit on comparisons",
-    "exhausted": "with the queue used up",
-}
-
-
-def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
-    """The paper's t·p against the exact chance of being selected within t passes."""
-    if not s.append:
-        st.info(
-            "“Ask rejected queries again” is off: every query is compared once (t = 1), where t·p is exact. Turn it "
-            "on in the sidebar to see the paper's approximation at your t.",
-            icon=":material/info:",
-        )
-    st.markdown(f"At d = count − τ = {number(worst.d, 4)}, t = {s.trav_eff}:")
-    cols = st.columns(3)
-    cols[0].metric("P[selected] — paper's t·p", number(worst.paper, 4))
-    cols[1].metric("P[selected] — exact (shared ρ)", number(worst.exact, 4))
-    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4))
-    if worst.paper > worst.exact + 0.01:
-        st.warning(
-            f"The paper's t·p = {number(worst.paper, 3)} is wrong here (not even a probability once it "
-            f"passes 1); the exact chance is {number(worst.exact, 3)}.",
-            icon=":material/warning:",
-        )
-
-
 def _experiment(s: Settings) -> None:
     """Panel 10: the quality of every Table-3 method against ε and against passes, computed in the worker pool."""
     ds = csvt.dataset(s.data)
@@ -505,21 +371,15 @@ def _experiment(s: Settings) -> None:
             icon=":material/info:",
         )
     plan = csvt.explore_plan(len(csvt.EXPERIMENT_EPSILONS), s.trav_eff)
-    runs = csvt.capped_runs(s.data, s.n_runs, plan)
-    cost = csvt.experiment_seconds(s.data, runs, plan)
-    st.caption(
-        f"{ds.name}: {ds.n_items} items, τ = {number(t_exp)} ({n_above} items reach τ), c = {s.c}, "
+    runs = experiment_runs(
+        s,
+        ds,
+        plan,
+        f"{ds.n_items} items, τ = {number(t_exp)} ({n_above} items reach τ), c = {s.c}, "
         f"k = items / c = {ds.n_items // s.c}, α = 0, "
         f"{'a new threshold noise after each yes, ' if s.resample else ''}"
-        f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}, {runs} runs per point, seed {s.seed}. "
-        f"About {max(1, round(cost))} s of computing on first view (then kept)."
+        f"{f'up to {s.trav_eff} passes' if s.append else 'one pass'}",
     )
-    if runs < s.n_runs:
-        st.info(
-            f"{s.n_runs} runs on {ds.n_items} items would take over "
-            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
-            icon=":material/speed:",
-        )
     out = background.result(
         csvt.explore_experiment,
         s.data,
@@ -556,6 +416,26 @@ def _experiment(s: Settings) -> None:
         )
     best = df[df["epsilon"] == max(csvt.EXPERIMENT_EPSILONS)].set_index("method")[s.metric]
     st.dataframe(best.rename(f"{label} at ε = {number(max(csvt.EXPERIMENT_EPSILONS))}").reset_index(), hide_index=True)
+
+
+def experiment_runs(
+    s: Settings, ds: Dataset, plan: tuple[tuple[int, int], ...], setting: str, runs_from: str = ""
+) -> int:
+    """The runs per point of a top-c experiment (the sidebar's, fewer where they would pass the time limit), stated
+    under ``setting`` with the seed and the first view's cost; a note says when they are fewer."""
+    runs = csvt.capped_runs(s.data, s.n_runs, plan)
+    cost = csvt.experiment_seconds(s.data, runs, plan)
+    st.caption(
+        f"{ds.name}: {setting}, {runs} runs per point{runs_from}, seed {s.seed}. "
+        f"About {max(1, round(cost))} s of computing on first view (then kept)."
+    )
+    if runs < s.n_runs:
+        st.info(
+            f"{s.n_runs} runs on {ds.n_items} items would take over "
+            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
+            icon=":material/speed:",
+        )
+    return runs
 
 
 def _accountant(s: Settings) -> None:

@@ -17,6 +17,7 @@ from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
 from app.notation import number
+from app.views.svt.explore import experiment_runs
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -180,19 +181,14 @@ def experiments_part(s: Settings) -> None:
 def _experiments(s: Settings) -> None:
     ds = csvt.dataset(s.data)
     plan = csvt.reproduce_plan()
-    runs = csvt.capped_runs(s.data, s.n_runs, plan)
-    cost = csvt.experiment_seconds(s.data, runs, plan)
-    st.caption(
-        f"{ds.name}: Table 2's τ = {number(ds.threshold)}, c = {ds.c}, k = {ds.k}; α = 0, one threshold "
-        f"noise, rejected queries asked again, non-monotonic calibration, {runs} runs per point (sidebar), "
-        f"seed {s.seed}. About {max(1, round(cost))} s of computing on first view (then kept)."
+    runs = experiment_runs(
+        s,
+        ds,
+        plan,
+        f"Table 2's τ = {number(ds.threshold)}, c = {ds.c}, k = {ds.k}; α = 0, one threshold noise, rejected "
+        "queries asked again, non-monotonic calibration",
+        runs_from=" (sidebar)",
     )
-    if runs < s.n_runs:
-        st.info(
-            f"{s.n_runs} runs on {ds.n_items} items would take over "
-            f"{number(csvt.MAX_EXPERIMENT_SECONDS)} s: {runs} runs are used.",
-            icon=":material/speed:",
-        )
     out = background.result(
         csvt.reproduce_experiment,
         s.data,
