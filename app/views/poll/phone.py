@@ -23,9 +23,9 @@ STYLE = """
 <style>
 /* the question starts just under the top bar, on a phone's first screen with its buttons */
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
-[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > :is(script, .dpx-phone-only):only-child) {
-  display: none;
-}
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(
+  > [data-testid="stHtml"] > :is(script, .dpx-phone-only):only-child
+) { display: none; }
 [data-testid="stMain"] h1 { font-size: 2rem; line-height: 1.25; }
 [data-testid="stMain"] .dpx-phone-only { display: none !important; }
 .st-key-_dpx_poll_yes button, .st-key-_dpx_poll_no button { min-height: 4.2rem; }
