@@ -11,6 +11,7 @@ from typing import TypeVar
 import streamlit as st
 
 from app import jobs as bg
+from app import panels
 
 R = TypeVar("R")
 
@@ -34,6 +35,8 @@ def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: f
     that reruns the page once the job is done. Exceptions raised by ``fn`` are raised here (``ui.panel`` shows
     them). ``slot`` names the panel (unique on the page); ``label`` says what is being computed; ``wait`` overrides
     :func:`wait_seconds` for a panel that is usually quick (it is then drawn in the same run, without a placeholder)."""
+    if not panels.shown():  # in a panel drawn as its title only (presenting another panel): nothing to show
+        return None
     pending: dict[str, cf.Future] = st.session_state.setdefault(_PENDING, {})
     for _ in range(2):  # a job cancelled by another session is resubmitted once
         job = bg.submit(fn, *args)

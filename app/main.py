@@ -76,7 +76,8 @@ url_problems = st.container()  # top of the page, filled after the page's widget
 ui.make_lead(any(p.lead for p in _available if p.url_path == page.url_path))  # a page that opens with its answer
 ui.app_style(page.url_path)  # chart text and caption contrast in both themes, the phone's settings pointer
 strip = st.container()  # classroom strip (share link, glossary, presentation), filled once the page's widgets exist
-ui.new_run(presenting.step_panel(page.url_path))  # a lesson step opens on its panel (app.presenting)
+# a lesson step opens on its panel; presenting, the page's other panels are drawn as their titles (app.presenting)
+ui.new_run(presenting.step_panel(page.url_path), alone=presenting.alone(page.url_path))
 page.run()
 _by_path = {p.url_path: p for pages in sections.values() for p in pages}
 classroom.exercises(page.url_path, _by_path)  # "Try this" exercises under the page content

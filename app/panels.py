@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 _log = logging.getLogger("dp_explorer")
 
@@ -46,12 +47,27 @@ STEP_NAV_KEY = "dpx-step-nav"  # the container under a lesson step's panel that 
 _RUN = threading.local()  # this run's panels (a page runs in its session's script thread)
 
 
-def new_run(step_panel: str = "") -> None:
+def new_run(step_panel: str = "", *, alone: bool = False) -> None:
     """Start of a page run (app/main.py): no panel drawn yet; ``step_panel`` is the key of the panel the open lesson
-    step is about ("" when no step is open on this page)."""
+    step is about ("" when no step is open on this page). ``alone`` (presentation mode): the step's panel is drawn
+    in full and every other panel of the page as its title only (see :func:`panel`)."""
     _RUN.panels = {}
     _RUN.step_panel = step_panel
     _RUN.step_slot = None
+    _RUN.alone = alone and bool(step_panel)
+    _RUN.hidden = False
+    _RUN.titles_only = 0
+
+
+def shown() -> bool:
+    """False inside the body of a panel drawn as its title only: nothing it draws reaches the screen, so work that
+    only feeds the screen (a heavy panel's background job, app.background) can be left undone."""
+    return not getattr(_RUN, "hidden", False)
+
+
+def titles_only() -> int:
+    """How many panels this run has drawn as their title only."""
+    return getattr(_RUN, "titles_only", 0)
 
 
 def drawn_panels() -> dict[str, str]:
@@ -78,6 +94,10 @@ def panel(
     docs/architecture.md): lesson steps open on a panel by this key, so it stays when the title, the order or the
     page's parts change. A panel without one is named after its title (good for a teacher's own lesson, not for a
     ready-made one).
+
+    In presentation mode with a lesson step open on the page, the other panels are drawn as their title only: the
+    class sees the step's panel (scrolled to the top of the screen), and a move to the next step sends and draws
+    one panel's pictures, not the whole page's.
     """
     if key is not None and not PANEL_KEY.match(key):
         raise ValueError(f"key: a panel's key is lower-case words joined by hyphens, got {key!r}")
@@ -89,6 +109,7 @@ def panel(
         name = f"{name}-{sum(k.startswith(name) for k in drawn) + 1}"
     drawn[name] = title
     step = name == getattr(_RUN, "step_panel", "")
+    alone = getattr(_RUN, "alone", False) and not step and not getattr(_RUN, "hidden", False)
     with st.container(key=PANEL_PREFIX + name):
         if step:  # a lesson step opens on this panel: Previous / Next beside its title, what to notice under it
             with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
@@ -97,6 +118,14 @@ def panel(
             said = st.container()
         else:
             st.header(title, anchor=False)
+        if alone:  # presenting another panel of this page: its title only (the body still runs, unseen)
+            _RUN.titles_only = titles_only() + 1
+            try:
+                with _unsent(st.container()):
+                    yield
+            except Exception:  # noqa: BLE001 — not on screen; the panel shows it when it is drawn in full
+                _log.debug("a panel drawn as its title only failed", exc_info=True)
+            return
         try:
             yield
         except Exception as exc:  # noqa: BLE001 — a panel must never take the page down
@@ -105,6 +134,38 @@ def panel(
             if notice_text or paper:
                 with said if step else contextlib.nullcontext():
                     notice(notice_text, paper)
+
+
+@contextlib.contextmanager
+def _unsent(body: Any) -> Iterator[None]:
+    """Run the ``with`` body without sending what it draws into ``body`` to the browser.
+
+    A ``with`` body cannot be skipped, and the views' code must run as always (its controls keep their values and
+    the address its settings), so what is left out is the drawing: every element the body puts in ``body`` is
+    dropped on its way to the browser (not hashed, sent, or drawn by the projector's browser).
+    Anything drawn elsewhere meanwhile (the sidebar) is sent as usual."""
+    ctx = get_script_run_ctx()
+    cursor = getattr(body, "_cursor", None)
+    path = tuple(cursor.delta_path[:-1]) if cursor is not None else ()  # the block's path, without a child's index
+    if ctx is None or not path:
+        with body:
+            yield
+        return
+    send = ctx.enqueue  # every element a run draws reaches the browser through this (before it is serialised)
+
+    def enqueue(msg: Any) -> None:
+        if msg.WhichOneof("type") == "delta" and tuple(msg.metadata.delta_path[: len(path)]) == path:
+            return
+        send(msg)
+
+    ctx.enqueue = enqueue  # type: ignore[method-assign]
+    _RUN.hidden = True
+    try:
+        with body:
+            yield
+    finally:
+        del ctx.enqueue  # the class's own method again
+        _RUN.hidden = False
 
 
 def _slug(text: str) -> str:

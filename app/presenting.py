@@ -27,13 +27,15 @@ from typing import Any
 
 import streamlit as st
 
-from app import notation, sequences, ui
+from app import notation, panels, sequences, ui
 from app.exercises import query_string
 
 SEQ_KEY, STEP_KEY, PRESENTER_KEY = "seq", "step", "presenter"
 #: Container keys of the step's Previous / Next links; the step agent clicks them for ← / →.
 GO_PREV, GO_NEXT = "dpx-go-prev", "dpx-go-next"
 AGENT_KEY, KEEPER_KEY, PRESENTER_VIEW_KEY = "dpx-step-agent", "dpx-lesson-keeper", "dpx-presenter"
+#: session_state: the view (page, lesson, step) whose panel did not come when the others were drawn as titles only.
+_WHOLE_PAGE = "_dpx_whole_page"
 
 
 def channel(lesson: sequences.Lesson) -> str:
@@ -61,6 +63,16 @@ def step_panel(url_path: str) -> str:
     lesson, i = opened
     step = lesson.steps[i]
     return step.panel if step.page == url_path else ""
+
+
+def _view(url_path: str) -> tuple[str, str, str]:
+    return url_path, str(st.query_params.get(SEQ_KEY, "")), str(st.query_params.get(STEP_KEY, ""))
+
+
+def alone(url_path: str) -> bool:
+    """Presentation mode draws the open step's panel alone (the page's other panels as their titles, app.panels),
+    unless that panel was not on the page the last time (then the whole page, as without a lesson)."""
+    return ui.presenting() and st.session_state.get(_WHOLE_PAGE) != _view(url_path)
 
 
 def step_title(step: sequences.Step, titles: Mapping[str, str]) -> str:
@@ -141,7 +153,8 @@ def lesson_strip(
     url_path: str, pages: Mapping[str, Any] | None, present: bool, keep: Mapping[str, str], titles: Mapping[str, str]
 ) -> None:
     """The lesson a ``?seq=`` link opened: where we are and Previous / Next, at the top of the page (in presentation
-    mode a small counter) and beside the step's panel title; the step agent; never the speaker note."""
+    mode a small counter, the links only when the step's panel is not on the page) and beside the step's panel
+    title; the step agent; never the speaker note."""
     raw = st.query_params.get(SEQ_KEY)
     if not raw:
         return
@@ -158,7 +171,10 @@ def lesson_strip(
     with st.container(border=not present, key="lesson-strip"):
         if present:
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-                step_links(lesson, i, pages, keep, present=present, suffix="-top")
+                if slot is None:
+                    step_links(lesson, i, pages, keep, present=present, suffix="-top")
+                else:  # Previous / Next are beside the step's panel title, where the class looks
+                    st.markdown(f"view {i + 1} of {len(lesson.steps)}", width="content")
                 _presenter_link(lesson, i)
         else:
             # a teacher's own lesson brings its titles in its link: plain text (escaped), never Markdown
@@ -170,6 +186,9 @@ def lesson_strip(
                 step_links(lesson, i, pages, keep, present=present, suffix="-top", counter=False)
                 _presenter_link(lesson, i)
         if here and step.panel and slot is None:
+            if panels.titles_only():  # the page drew its other panels as titles only: draw it whole instead
+                st.session_state[_WHOLE_PAGE] = _view(url_path)
+                st.rerun()
             st.caption(
                 "This view's panel is not on the page any more (the page may have changed since the "
                 "lesson was made), so it opens at the top."

@@ -29,6 +29,7 @@ from app.panels import (  # noqa: F401 — the panel helpers, used by every page
     notice,
     panel,
     show_error,
+    shown,
     step_slot,
 )
 from app.typeset import (  # noqa: F401 — the typesetting, used by the pages and app/main.py as ui.*
@@ -319,6 +320,8 @@ def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, na
     every rerun either. Presentation mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's
     colours come from ``app_style``. A chart with an in-figure slider is noted for ``app.instant``.
     """
+    if not shown():  # in a panel drawn as its title only (presenting another panel): nothing to draw
+        return
     slug = _slug(name)
     sliders = fig.layout.sliders
     if sliders and sliders[0].name:  # an in-figure slider: its browser side is drawn after the page (app.instant)

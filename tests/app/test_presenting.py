@@ -54,7 +54,7 @@ def test_every_ready_made_step_opens_on_a_panel_of_its_view(lesson, i):
     # the agent scrolls to the panel only when the page drew it (its nav is then beside the panel's title)
     assert agent is not None and agent["panel"] == step.panel and agent["step"] == i, (agent, step.panel)
     links = _step_links(at)
-    assert len(links) == 2 * ((i > 0) + (i + 1 < len(lesson.steps))), links  # at the top and beside the panel
+    assert len(links) == (i > 0) + (i + 1 < len(lesson.steps)), links  # beside the panel, not again at the top
     assert not any("not on the page any more" in c.value for c in at.caption)
     everything = "\n".join(_texts(at._tree))
     assert step.say and step.say not in everything  # the note is for the presenter view only
@@ -276,3 +276,42 @@ def test_a_lesson_links_titles_are_plain_text_on_the_page():
     assert not any(title in m.value for m in at.markdown)
     bodies = [h.proto.body for h in at.get("html") if "dpx-lesson-where" in h.proto.body]
     assert bodies == ['<p class="dpx-lesson-where">Your lesson — view 1 of 2: ' + html.escape(title) + "</p>"]
+
+
+def test_presenting_a_step_draws_its_panel_alone_and_the_others_as_titles():
+    """The projected step draws one panel's pictures: the page's other panels keep their titles (so the page reads
+    the same) but nothing under them; a student's page outside presentation mode is drawn whole."""
+    lesson = sequences.LESSONS["brdp"]
+    i = next(k for k, s in enumerate(lesson.steps) if s.panel == "recycling-budget-split")
+    presenting_at = open_page("brdp.py", sequences.view_query(lesson, i, present=True))
+    reading_at = open_page("brdp.py", sequences.view_query(lesson, i, present=False))
+    for at in (presenting_at, reading_at):
+        assert not at.exception and not at.error
+    titles = [h.value for h in reading_at.header]
+    assert len(titles) >= 3 and [h.value for h in presenting_at.header] == titles  # every panel keeps its title
+    assert len(presenting_at.get("plotly_chart")) == 1  # the step's chart only
+    assert len(reading_at.get("plotly_chart")) >= 3
+    said = [c.value for c in presenting_at.caption if c.value.startswith("**What to notice:**")]
+    assert len(said) == 1  # the step panel's caption, not the others'
+
+
+def test_a_presented_step_whose_panel_is_gone_draws_the_whole_page():
+    """When the step's panel is not on the page (a teacher's lesson made before the page changed), presentation mode
+    draws the page whole, as without a lesson, and says why it opens at the top."""
+    code = sequences.encode([Step("brdp", {}, "note", "no-such-panel", "A view"), Step("", {}, "")])
+    at = open_page("brdp.py", {"seq": code, "step": "1", "present": "true"})
+    whole = open_page("brdp.py", {"present": "true"})
+    assert not at.exception and not at.error
+    assert any("not on the page any more" in c.value for c in at.caption)
+    assert len(at.get("plotly_chart")) == len(whole.get("plotly_chart")) >= 3
+
+
+def test_a_heavy_panel_drawn_as_its_title_starts_no_background_job(monkeypatch):
+    """Inside a panel drawn as its title only, app.background computes nothing (nobody would see it)."""
+    from app import background, panels
+
+    submitted = []
+    monkeypatch.setattr(background.bg, "submit", lambda *a: submitted.append(a))
+    monkeypatch.setattr(panels._RUN, "hidden", True, raising=False)
+    assert background.result(sum, (1, 2), slot="s", label="Sum") is None
+    assert submitted == []

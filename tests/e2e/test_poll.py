@@ -103,6 +103,10 @@ def test_a_class_of_twelve_phones(browser: Browser, poll_url: str, data_dir: Pat
         b.wait_for(timeout=TIMEOUT)
     expect(pages[0].get_by_text("Your answer goes through a coin first")).to_contain_text("73 %")
     pages[0].screenshot(path=str(ARTIFACTS / "poll-phone-question.png"))
+    # the question opens right under the top bar, with both buttons on the phone's first screen
+    question = pages[0].locator("[data-testid='stMain'] h1").bounding_box()
+    no = pages[0].get_by_role("button", name="No", exact=True).bounding_box()
+    assert question["y"] < 120 and no["y"] + no["height"] <= PHONE["viewport"]["height"], (question, no)
     for b in buttons:  # all twelve at once: each click returns as soon as it is dispatched
         b.click(no_wait_after=True)
     for page in pages:

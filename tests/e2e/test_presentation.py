@@ -42,7 +42,8 @@ def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
     strip = page.locator(".st-key-lesson-strip")
     expect(strip).to_contain_text("view 1 of 6", timeout=TIMEOUT)
     pages_before = len(page.context.pages)
-    strip.get_by_role("link", name=re.compile("Next")).click()
+    nav = page.locator(".st-key-dpx-step-nav")  # presenting, Previous / Next are beside the step's panel title
+    nav.get_by_role("link", name=re.compile("Next")).click()
     expect(page).to_have_url(re.compile(r".*step=2.*"), timeout=TIMEOUT)
     wait_for_app(page)
     assert len(page.context.pages) == pages_before
@@ -50,7 +51,7 @@ def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
     eps = page.get_by_role("slider", name="ε — privacy-loss budget")  # the page's control, not the picture's
     expect(eps).to_have_attribute("aria-valuetext", "0.1", timeout=TIMEOUT)
     expect(page.locator(".st-key-lesson-strip")).to_contain_text("view 2 of 6", timeout=TIMEOUT)
-    page.locator(".st-key-lesson-strip").get_by_role("link", name=re.compile("Previous")).click()
+    nav.get_by_role("link", name=re.compile("Previous")).click()
     expect(page).to_have_url(re.compile(r".*step=1.*"), timeout=TIMEOUT)
     wait_for_app(page)
     expect(eps).to_have_attribute("aria-valuetext", "1", timeout=TIMEOUT)

@@ -21,6 +21,11 @@ _THANKED = "_dpx_poll_thanked"  # session state: the codes this session's answer
 #: Two large buttons of the same look (neither answer is the suggested one), easy to hit on a phone.
 STYLE = """
 <style>
+/* the question starts just under the top bar, on a phone's first screen with its buttons */
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(
+  > [data-testid="stHtml"] > :is(script, .dpx-phone-only):only-child
+) { display: none; }
 [data-testid="stMain"] h1 { font-size: 2rem; line-height: 1.25; }
 [data-testid="stMain"] .dpx-phone-only { display: none !important; }
 .st-key-_dpx_poll_yes button, .st-key-_dpx_poll_no button { min-height: 4.2rem; }
