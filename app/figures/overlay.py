@@ -90,6 +90,7 @@ def _over(panels: list[str]) -> list[str]:
 
 
 def _note(note: dict[str, Any], layout: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A note without an arrow as a text trace, on the side of its point its anchor puts it (None: it cannot be)."""
     xa, ya = _ref(note.get("xref"), "x"), _ref(note.get("yref"), "y")
     if xa is None or ya is None or note.get("showarrow", True) or note.get("visible") is False:
         return None
@@ -113,7 +114,7 @@ def _note(note: dict[str, Any], layout: dict[str, Any]) -> list[dict[str, Any]] 
             "x": [x],
             "y": [y],
             "text": [note.get("text", "")],
-            "textposition": f"{_Y_SIDE.get(yanchor, 'middle')} {side}".replace("middle center", "middle center"),
+            "textposition": f"{_Y_SIDE.get(yanchor, 'middle')} {side}",
             "textfont": font,
             "xaxis": xa,
             "yaxis": ya,
