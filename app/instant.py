@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, catalogue, params, slides, ui
-from app.figures import frames
+from app.figures import frames, style
 from app.slider_js import SLIDERS_CSS, SLIDERS_JS
 
 COMPONENT_KEY = "dpx-instant"
@@ -67,8 +67,8 @@ def figure(
 
 def _roomy(build: slides.Build, value: Any, *args: Hashable) -> go.Figure:
     """The plain figure with the room at its foot its slider will take (``frames.with_room``)."""
-    fig = go.Figure(build(value, *args))  # a copy: a builder's figure may be remembered by its caller
-    return fig.update_layout(frames.with_room(fig.layout.to_plotly_json()))
+    fig = build(value, *args)  # copied, not changed: a builder's figure may be remembered by its caller
+    return go.Figure(data=fig.data, layout=frames.with_room(fig.layout.to_plotly_json()), _validate=style.VALIDATE)
 
 
 def _deck(*job: Any) -> tuple[Any]:
