@@ -222,7 +222,7 @@ def _extent(stop: dict[str, Any], axis: str, log: bool) -> list[float] | None:
     return [lo if zero and lo == 0.0 else lo - pad, hi if zero and hi == 0.0 else hi + pad]
 
 
-def fix_ranges(stops: list[dict[str, Any]], most_growth: float = 1.5) -> bool:
+def fix_ranges(stops: list[dict[str, Any]], most_growth: float = 2.5) -> bool:
     """The range of each of the plot's axes set at every stop where Plotly would autorange it or it changes from
     stop to stop: one range for all stops (everything shown at any stop, padded by 5% a side where Plotly pads) where
     that squeezes no stop's picture (at most ``most_growth`` times the narrowest range a stop needs), else each
