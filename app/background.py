@@ -29,12 +29,16 @@ def new_run() -> None:
     st.session_state[_WAITED] = False
 
 
-def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: float | None = None) -> R | None:
+def result(
+    fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: float | None = None, quiet: bool = False
+) -> R | None:
     """``fn(*args)`` if it is ready within :func:`wait_seconds` (only the run's first unfinished job is waited for,
     so a page with three heavy panels waits once, not three times); otherwise ``None`` after drawing a placeholder
     that reruns the page once the job is done. Exceptions raised by ``fn`` are raised here (``ui.panel`` shows
     them). ``slot`` names the panel (unique on the page); ``label`` says what is being computed; ``wait`` overrides
-    :func:`wait_seconds` for a panel that is usually quick (it is then drawn in the same run, without a placeholder)."""
+    :func:`wait_seconds` for a panel that is usually quick (it is then drawn in the same run, without a placeholder).
+    ``quiet``: for a panel drawn meanwhile without it (an in-figure slider's deck), no wait at all and a placeholder
+    that says nothing, only reruns the page once the job is done."""
     if not panels.shown():  # in a panel drawn as its title only (presenting another panel): nothing to show
         return None
     pending: dict[str, cf.Future] = st.session_state.setdefault(_PENDING, {})
@@ -44,12 +48,12 @@ def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: f
         if previous is not None and previous is not job:
             bg.release(previous)  # moved on: a queued job is dropped, a running one ends unless others wait for it
         try:
-            budget = bg.wait_seconds() if wait is None else wait
+            budget = 0.0 if quiet else bg.wait_seconds() if wait is None else wait
             value = job.result(timeout=0.0 if st.session_state.get(_WAITED) else budget)
         except cf.TimeoutError:
-            st.session_state[_WAITED] = True
+            st.session_state[_WAITED] = st.session_state.get(_WAITED) or not quiet
             pending[slot] = job
-            _placeholder(job, slot, label)
+            _placeholder(job, slot, label, quiet)
             return None
         except cf.CancelledError:
             continue
@@ -64,7 +68,7 @@ def result(fn: Callable[..., R], *args: Hashable, slot: str, label: str, wait: f
         pending.pop(slot, None)
         return value
     pending[slot] = job
-    _placeholder(job, slot, label)
+    _placeholder(job, slot, label, quiet)
     return None
 
 
@@ -87,15 +91,17 @@ def _failure(job: cf.Future, slot: str, label: str, exc: BaseException) -> None:
         st.rerun()
 
 
-def _placeholder(job: cf.Future, slot: str, label: str) -> None:
+def _placeholder(job: cf.Future, slot: str, label: str, quiet: bool = False) -> None:
     """A waiting note that polls ``job`` every ``POLL_SECONDS`` and reruns the page when it is done; it states the
-    time limit a job has (:func:`app.jobs.time_limit`)."""
+    time limit a job has (:func:`app.jobs.time_limit`). ``quiet``: it polls and reruns, and draws nothing."""
     state = {"first": True}
 
     def waiting() -> None:
         if not state["first"] and job.done():
             st.rerun()  # a full rerun: timers reset and the panel is drawn from the finished job
         state["first"] = False
+        if quiet:
+            return
         st.info(
             f"{label} … computing in the background; the rest of the page is live and this panel appears "
             f"when it is ready (a panel computes for at most {bg.duration(bg.time_limit())}).",

@@ -25,6 +25,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app import background, catalogue, params, slides, ui
+from app.figures import frames, style
 from app.slider_js import SLIDERS_CSS, SLIDERS_JS
 
 COMPONENT_KEY = "dpx-instant"
@@ -51,17 +52,23 @@ def figure(
 ) -> go.Figure:
     """``build(value, *args)`` with an in-figure slider over the stops of ``key``, opened at ``value`` (the page's
     figure, memoised like ``ui.memo_figure``). Until every stop is built (in a worker when the process has not built
-    it yet) the plain figure is drawn, with a note; the page reruns when the slider is ready. ``slot`` names the
-    picture on the page."""
+    it yet) the plain figure is drawn at once, with the room its slider will take, and the page reruns when the
+    slider is ready: a page run never waits for it. ``slot`` names the picture on the page."""
     if not slides.on_grid(key, value, stops):
         return ui.memo_figure(build, value, *args)
     job = (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
     if slides.known(*job) is slides.UNKNOWN:
-        done = background.result(_deck, *job, slot=f"slider-{slot}", label="The slider in this picture", wait=0.2)
+        done = background.result(_deck, *job, slot=f"slider-{slot}", label="The slider in this picture", quiet=True)
         if done is None:  # still computing: the plain figure meanwhile
-            return ui.memo_figure(build, value, *args)
+            return ui.memo_figure(_roomy, build, value, *args)
         slides.keep(done[0], *job)
     return slides.opened(value, *job, bold_titles=True)  # Streamlit draws a chart's title in bold
+
+
+def _roomy(build: slides.Build, value: Any, *args: Hashable) -> go.Figure:
+    """The plain figure with the room at its foot its slider will take (``frames.with_room``)."""
+    fig = build(value, *args)  # copied, not changed: a builder's figure may be remembered by its caller
+    return go.Figure(data=fig.data, layout=frames.with_room(fig.layout.to_plotly_json()), _validate=style.VALIDATE)
 
 
 def _deck(*job: Any) -> tuple[Any]:

@@ -34,7 +34,9 @@ const text = (s, i) => (s.currentvalue && s.currentvalue.prefix || "") + String(
 function goTo(gd, i) {
   const s = sliderOf(gd);
   if (!s || !s.steps[i] || activeOf(gd) === i) return;
-  window.Plotly.animate(gd, [s.steps[i].value], AT_ONCE);
+  // the step's own way of switching: without a redraw where its frames change traces' data only
+  const how = Array.isArray(s.steps[i].args) && s.steps[i].args[1] ? s.steps[i].args[1] : AT_ONCE;
+  window.Plotly.animate(gd, [s.steps[i].value], how);
 }
 
 function charts() {

@@ -17,7 +17,9 @@ against the page's builder at every stop).
 from __future__ import annotations
 
 import base64
+import copy
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,15 +27,20 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from app.figures import style
+from app.figures import overlay, style
 
-#: Switching to a frame: at once, no easing (a slider is read stop by stop), and redrawn (titles and marker lines are
-#: layout, which only a redraw updates).
-_AT_ONCE: dict[str, Any] = {
-    "mode": "immediate",
-    "frame": {"duration": 0, "redraw": True},
-    "transition": {"duration": 0},
-}
+
+def _at_once(redraw: bool) -> dict[str, Any]:
+    """Switching to a frame: at once, no easing (a slider is read stop by stop); redrawn only where a frame changes
+    more than traces' data (a title, the legend), which only a full redraw updates: otherwise Plotly's fast path
+    updates the traces alone."""
+    return {"mode": "immediate", "frame": {"duration": 0, "redraw": redraw}, "transition": {"duration": 0}}
+
+
+#: What a frame may change for the browser to switch it without redrawing: traces' data, of traces Plotly updates
+#: in place (``animatable`` in plotly.js).
+_FAST_KEYS = frozenset({"type", "x", "y", "text", "customdata", "width", "hovertext"})
+_FAST_TYPES = frozenset({"scatter", "bar"})
 #: Playing: each stop stays long enough to be read aloud in a class.
 PLAY_FRAME_MS = 700
 
@@ -87,6 +94,7 @@ class Slides:
     prefix: str
     play: bool
     name: str = ""
+    redraw: bool = True  # a switch of frames redraws the whole chart (else: the traces' data only)
 
     def index(self, value: str) -> int:
         """The stop whose address form is ``value``."""
@@ -99,24 +107,40 @@ class Slides:
         replaces the title the theme made bold)."""
         if not 0 <= active < len(self.stops):
             raise ValueError(f"active must be a stop's index, 0 to {len(self.stops) - 1}")
-        layout = dict(self.stops[active]["layout"])
-        # the slider under the x axis, the legend under the slider; the plot keeps its height
-        bottom = style.AXIS_ROOM + style.SLIDER_ROOM + style.LEGEND_ROOM
-        grow = max(0, bottom - int((layout.get("margin") or {}).get("b", 120)))
-        layout["margin"] = dict(layout.get("margin") or {}) | {"b": bottom}
-        layout["height"] = int(layout.get("height", 430)) + grow
-        legend = layout.get("legend") or {}
-        if legend.get("yref") != "container" and float(legend.get("y", 1.0)) < 0:  # hung below the plot: at the foot
-            layout["legend"] = legend | {"yref": "container", "y": 0.0, "yanchor": "bottom"}
+        layout = with_room(self.stops[active]["layout"])
+        bottom = layout["margin"]["b"]
         layout["sliders"] = [
-            slider(self.key, self.values, self.labels, active=active, prefix=self.prefix, play=self.play)
+            slider(
+                self.key,
+                self.values,
+                self.labels,
+                active=active,
+                prefix=self.prefix,
+                play=self.play,
+                redraw=self.redraw,
+            )
         ]
         if self.play:
-            layout["updatemenus"] = [play_button(self.values)]
+            layout["updatemenus"] = [play_button(self.values, redraw=self.redraw)]
         if self.name:  # what a screen reader calls the slider (the keyboard's proxy for it, app.slider_js)
             layout["meta"] = {"slider": self.name}
         frames = [_adapted(f, bottom, bold_titles) for f in self.frames]
         return go.Figure(data=self.stops[active]["data"], layout=layout, frames=frames, _validate=style.VALIDATE)
+
+
+def with_room(layout: dict[str, Any]) -> dict[str, Any]:
+    """A figure's layout (its JSON) with the room a slider needs at its foot: the slider under the x axis, the legend
+    under the slider; the plot keeps its height. A plain figure drawn while its slider is prepared gets the same
+    room, so the chart does not change size when the slider arrives."""
+    layout = dict(layout)
+    bottom = style.AXIS_ROOM + style.SLIDER_ROOM + style.LEGEND_ROOM
+    grow = max(0, bottom - int((layout.get("margin") or {}).get("b", 120)))
+    layout["margin"] = dict(layout.get("margin") or {}) | {"b": bottom}
+    layout["height"] = int(layout.get("height", 430)) + grow
+    legend = layout.get("legend") or {}
+    if legend.get("yref") != "container" and float(legend.get("y", 1.0)) < 0:  # hung below the plot: at the foot
+        layout["legend"] = legend | {"yref": "container", "y": 0.0, "yanchor": "bottom"}
+    return layout
 
 
 def _adapted(frame: dict[str, Any], bottom: int, bold: bool) -> dict[str, Any]:
@@ -135,16 +159,6 @@ def _adapted(frame: dict[str, Any], bottom: int, bold: bool) -> dict[str, Any]:
 _TICKS = ("tickmode", "tickvals", "ticktext", "dtick", "minor")
 
 
-def _values(v: Any) -> np.ndarray:
-    """The numbers of a trace's array or a shape's coordinate (typed arrays decoded), as floats."""
-    if isinstance(v, dict) and "bdata" in v:
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<")).astype(float)
-    try:
-        return np.asarray(v if isinstance(v, list) else [v], dtype=float).ravel()
-    except (TypeError, ValueError):
-        return np.array([])
-
-
 def _one_labelling(stops: list[dict[str, Any]]) -> None:
     """Give a log axis labelled differently at some stops (its span crosses a number of decades) the labelling of
     all stops' spans together, at every stop: the labels then stay put while the slider moves, and every frame sets
@@ -155,9 +169,14 @@ def _one_labelling(stops: list[dict[str, Any]]) -> None:
         if len(ticks) < 2 or logs != {True}:
             continue
         letter = axis[0]
-        values = [_values(t.get(letter)) for s in stops for t in s["data"] if t.get(f"{letter}axis", letter) == letter]
+        values = [
+            overlay.values_of(t.get(letter))
+            for s in stops
+            for t in s["data"]
+            if t.get(f"{letter}axis", letter) == letter
+        ]
         values += [
-            _values(sh.get(f"{letter}{end}"))
+            overlay.values_of(sh.get(f"{letter}{end}"))
             for s in stops
             for sh in s["layout"].get("shapes") or ()
             if sh.get(f"{letter}ref", letter) == letter
@@ -200,17 +219,39 @@ def slides(
     kinds = {tuple(t.get("type", "scatter") for t in s["data"]) for s in stops}
     if len(kinds) != 1:
         raise ValueError(f"the figure at every stop of {key!r} must have the same traces in the same order")
+    # the fast way first: marker lines and notes as traces, the axes held still; else every frame redraws
+    fast = copy.deepcopy(stops)
+    try:
+        made = (
+            _frames(fast, key, values, every=True)
+            if overlay.fix_ranges(fast) and overlay.marks_as_traces(fast)
+            else None
+        )
+    except ValueError:  # a layout setting at some stops only: the way below says which
+        made = None
+    if made is not None and _fast(*made, fast):
+        return Slides(tuple(fast), made[0], key, tuple(values), tuple(labels), prefix, play, name, redraw=False)
+    made = _frames(stops, key, values)
+    return Slides(tuple(stops), made[0], key, tuple(values), tuple(labels), prefix, play, name, redraw=True)
+
+
+def _frames(
+    stops: list[dict[str, Any]], key: str, values: Sequence[str], every: bool = False
+) -> tuple[tuple[dict[str, Any], ...], list[str]]:
+    """Each stop's frame (what changes from stop to stop, for every trace if ``every``), and the layout keys they
+    set. In place: the log axes' labelling made one for all stops."""
     _one_labelling(stops)
     first = stops[0]
     moving = [_changing([s["data"][i] for s in stops]) for i in range(len(first["data"]))]
-    traces = [i for i, keys in enumerate(moving) if keys]
+    # every trace where a frame is switched without a redraw: Plotly's fast path draws a subplot's listed traces only
+    traces = [i for i, keys in enumerate(moving) if keys or every]
     layout_keys = [k for k in _changing([s["layout"] for s in stops]) if k not in ("sliders", "updatemenus")]
     for k in layout_keys:  # a frame can set a layout value, never unset one: each setting must be at every stop
         shapes = {frozenset(_paths(s["layout"].get(k))) for s in stops}
         if len(shapes) > 1:
             odd = sorted(frozenset.union(*shapes) - frozenset.intersection(*shapes))
             raise ValueError(f"the layout's {k} sets {', '.join(odd[:3])} at some stops of {key!r} only")
-    frames = tuple(
+    made = tuple(
         {
             "name": values[n],
             # each trace names its type: Plotly reads a frame's trace without one as a scatter
@@ -223,11 +264,35 @@ def slides(
         }
         for n, s in enumerate(stops)
     )
-    return Slides(tuple(stops), frames, key, tuple(values), tuple(labels), prefix, play, name)
+    return made, layout_keys
+
+
+def _fast(made: tuple[dict[str, Any], ...], layout_keys: list[str], stops: list[dict[str, Any]]) -> bool:
+    """Whether the browser can switch these frames without a redraw: traces' data, of traces it updates in place,
+    and axes' ranges (which it sets in place too), nothing else."""
+
+    def rest(axis: Any) -> Any:
+        return {k: v for k, v in axis.items() if k != "range"} if isinstance(axis, dict) else axis
+
+    ranges_only = all(
+        re.fullmatch(r"[xy]axis[0-9]*", k)
+        and all(rest(s["layout"].get(k)) == rest(stops[0]["layout"].get(k)) for s in stops)
+        for k in layout_keys
+    )
+    return ranges_only and all(
+        set(t) <= _FAST_KEYS and t["type"] in _FAST_TYPES for frame in made for t in frame["data"]
+    )
 
 
 def slider(
-    key: str, values: Sequence[str], labels: Sequence[str], *, active: int, prefix: str, play: bool
+    key: str,
+    values: Sequence[str],
+    labels: Sequence[str],
+    *,
+    active: int,
+    prefix: str,
+    play: bool,
+    redraw: bool = True,
 ) -> dict[str, Any]:
     """The slider under the plot: one step per stop, each switching to its frame; its current value written with
     the parameter's symbol above the rail."""
@@ -235,7 +300,7 @@ def slider(
         "name": key,
         "active": active,
         "steps": [
-            {"label": label, "value": value, "method": "animate", "args": [[value], _AT_ONCE]}
+            {"label": label, "value": value, "method": "animate", "args": [[value], _at_once(redraw)]}
             for value, label in zip(values, labels, strict=True)
         ],
         "currentvalue": {"prefix": prefix, "visible": True, "xanchor": "left", "offset": 8, "font": {"size": 16}},
@@ -250,12 +315,12 @@ def slider(
     }
 
 
-def play_button(values: Sequence[str]) -> dict[str, Any]:
+def play_button(values: Sequence[str], redraw: bool = True) -> dict[str, Any]:
     """Play: the stops in order from the one shown, each shown for ``PLAY_FRAME_MS``."""
     playing = {
         "mode": "immediate",
         "fromcurrent": True,
-        "frame": {"duration": PLAY_FRAME_MS, "redraw": True},
+        "frame": {"duration": PLAY_FRAME_MS, "redraw": redraw},
         "transition": {"duration": 0},
     }
     return {

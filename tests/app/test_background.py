@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -630,3 +631,49 @@ def test_moving_on_ends_the_previous_running_job(no_wait, monkeypatch, scheduler
     assert second is not first and second.running()
     open(at.session_state["flag"], "w").close()
     assert second.result(timeout=60) == 4.0
+
+
+# --------------------------------------------------------------------------------------------- in-figure sliders
+
+
+def _held_figure(value: float, flag: str, page_pid: int) -> Any:
+    """A picture with an in-figure slider whose stops, built in a worker, wait for ``flag`` to appear; the page's
+    own figure (built in the page's process) does not wait."""
+    import plotly.graph_objects as go
+
+    deadline = time.monotonic() + 60
+    while os.getpid() != page_pid and not os.path.exists(flag) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return go.Figure(data=[{"type": "scatter", "y": [value, 2 * value]}], layout={"height": 430})
+
+
+def _slider_script() -> None:
+    import os
+
+    import streamlit as st
+
+    from app import instant
+    from tests.app.test_background import _held_figure
+
+    fig = instant.figure(_held_figure, "eps", 1.0, st.session_state["flag"], os.getpid(), slot="held")
+    st.metric("height", fig.layout.height)
+    st.metric("slider", bool(fig.layout.sliders))
+    st.metric("always", 1)
+
+
+def test_a_picture_is_drawn_at_once_while_its_slider_is_prepared(no_wait, tmp_path):
+    """The deck of every stop is built in a worker: the page draws the plain picture at once, with the room the
+    slider will take and no note that would move the page, and the slider appears in the run after the job."""
+    flag = str(tmp_path / "go")
+    at = AppTest.from_function(_slider_script, default_timeout=60)
+    at.session_state["flag"] = flag
+    at.run()
+    assert not at.exception
+    first = {m.label: m.value for m in at.metric}
+    assert first["slider"] == "False" and first["always"] == "1", "the page finished without the deck"
+    assert not at.info and not at.warning, "nothing announced that moves the page when the slider arrives"
+    open(flag, "w").close()
+    _wait_for_jobs()
+    at.run()
+    then = {m.label: m.value for m in at.metric}
+    assert then["slider"] == "True" and then["height"] == first["height"]

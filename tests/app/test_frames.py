@@ -120,6 +120,110 @@ def _picture(fig: dict) -> dict:
     return {"data": fig["data"], "layout": layout}
 
 
+#: What a deck changes about the picture's layout when its marks become traces (``app.figures.overlay``).
+MARKS = {"shapes", "annotations", "xaxis9", "yaxis9", "yaxis8", "yaxis7"}
+
+
+def _on_fraction(layout: dict, axis: str, letter: str) -> bool:
+    """Whether a value on ``axis`` is the plot's fraction: an invisible axis laid over one of the plot's own, its
+    range that axis's domain."""
+    over = layout.get(f"{letter}axis{axis[1:]}") or {}
+    under = layout.get(f"{letter}axis{str(over.get('overlaying', ''))[1:]}") or {}
+    domain = list(under.get("domain", [0.0, 1.0]))
+    return over.get("visible") is False and bool(over.get("overlaying")) and np.allclose(over["range"], domain)
+
+
+def _marks_drawn(got: dict, expected: dict) -> list[str]:
+    """Where the traces after the builder's own do not draw the builder's shapes and annotations (each where the
+    builder put it, in its colour; a shape spanning the plot's height once in each panel), in order, then nothing."""
+    n = len(expected["data"])
+    marks, lay, got_lay = got["data"][n:], expected["layout"], got["layout"]
+    if not marks:
+        return []
+    panels = 1 + sum(1 for k, v in lay.items() if k[:5] == "yaxis" and k[5:] and not (v or {}).get("overlaying"))
+    wanted = [sh for sh in lay.get("shapes") or [] for _ in range(panels if sh.get("yref") == "paper" else 1)]
+    shapes = len(wanted)
+    wanted += list(lay.get("annotations") or [])
+    problems = [
+        f"mark {i} is hovered or in the legend"
+        for i, m in enumerate(marks)
+        if m.get("hoverinfo") != "skip" or m.get("showlegend") is not False
+    ]
+    problems += [f"mark {i} draws what the builder did not" for i, m in enumerate(marks[len(wanted) :]) if len(m["x"])]
+    for i, (mark, item) in enumerate(zip(marks, wanted, strict=False)):
+        for letter in ("x", "y"):
+            axis, ref = mark.get(f"{letter}axis", letter), item.get(f"{letter}ref", letter)
+            if not (_on_fraction(got_lay, axis, letter) if ref == "paper" else axis == ref):
+                problems.append(f"mark {i}'s {letter} on {axis}, not where {ref} is")
+        if i < shapes:
+            xs, ys = np.asarray(mark["x"], dtype=float), np.asarray(mark["y"], dtype=float)
+            if not (
+                np.allclose(sorted(set(xs)), sorted({item["x0"], item["x1"]}))
+                and np.allclose(sorted(set(ys)), sorted({item["y0"], item["y1"]}))
+            ):
+                problems.append(f"shape {i} drawn at x {xs}, y {ys}")
+            if {k: v for k, v in mark["line"].items() if k in item.get("line", {})} != item.get("line", {}):
+                problems.append(f"shape {i} drawn as {mark['line']}, not {item.get('line')}")
+        else:
+            log_x = (lay.get("xaxis") or {}).get("type") == "log" and item.get("xref", "x") == "x"
+            log_y = (lay.get("yaxis") or {}).get("type") == "log" and item.get("yref", "y") == "y"
+            x = 10.0 ** item["x"] if log_x else item["x"]
+            y = 10.0 ** item["y"] if log_y else item["y"]
+            if list(mark["text"]) != [item["text"]] or not np.allclose([mark["x"][0], mark["y"][0]], [x, y]):
+                problems.append(f"note {item['text']!r} drawn as {mark['text']} at {mark['x']}, {mark['y']}")
+            if (mark.get("textfont") or {}).get("color") != (item.get("font") or {}).get("color"):
+                problems.append(f"note {item['text']!r} in another colour")
+    return problems
+
+
+def _ranges_hold(got: dict, expected: dict) -> list[str]:
+    """Where an axis the deck fixed does not show everything the builder's figure shows on it (nor its range)."""
+    problems = []
+    for name, axis in got["layout"].items():
+        if not (name[:5] in ("xaxis", "yaxis") and name not in MARKS and isinstance(axis, dict) and "range" in axis):
+            continue
+        ident, log = name[0] + name[5:], axis.get("type") == "log"
+        lo, hi = sorted(float(v) for v in axis["range"])
+        shown = [
+            np.asarray(t[name[0]], dtype=float).ravel()
+            for t in expected["data"]
+            if t.get(f"{name[0]}axis", name[0]) == ident and isinstance(t.get(name[0]), np.ndarray)
+        ]
+        values = np.concatenate(shown) if shown else np.array([])
+        values = values[np.isfinite(values) & ((values > 0) if log else True)]
+        values = np.log10(values) if log else values
+        span = (hi - lo) * 1e-9
+        if values.size and (values.min() < lo - span or values.max() > hi + span):
+            problems.append(f"{name} {lo, hi} cuts off {values.min(), values.max()}")
+        theirs = (expected["layout"].get(name) or {}).get("range")
+        if theirs is not None and (min(theirs) < lo - span or max(theirs) > hi + span):
+            problems.append(f"{name} {lo, hi} narrower than the builder's {theirs}")
+    return problems
+
+
+def _drawn_differences(got: dict, expected: dict) -> list[str]:
+    """Where a frame shows something else than the builder's figure at its stop: the builder's traces, its marks
+    (drawn as traces where a deck made them so), the rest of its layout, and axes that show all of it."""
+    n = len(expected["data"])
+    plain = [k for k in expected["layout"] if k not in MARKS]
+    exp_layout = {k: expected["layout"][k] for k in plain}
+    got_layout = {k: v for k, v in got["layout"].items() if k not in MARKS}
+    if not got["data"][n:]:  # marks kept as layout
+        exp_layout |= {k: v for k, v in expected["layout"].items() if k in ("shapes", "annotations")}
+        got_layout |= {k: v for k, v in got["layout"].items() if k in ("shapes", "annotations")}
+    for name in set(exp_layout) | set(got_layout):  # an axis's range is checked by what it shows (_ranges_hold)
+        if name[:5] in ("xaxis", "yaxis") and isinstance(got_layout.get(name), dict):
+            got_layout[name] = {k: v for k, v in got_layout[name].items() if k not in ("range", "autorange")}
+            exp_layout[name] = {
+                k: v for k, v in (exp_layout.get(name) or {}).items() if k not in ("range", "autorange")
+            }
+    return (
+        _same({"data": got["data"][:n], "layout": got_layout}, {"data": expected["data"], "layout": exp_layout})
+        + _marks_drawn(got, expected)
+        + _ranges_hold(got, expected)
+    )
+
+
 def _record(monkeypatch) -> tuple[list[tuple], list[go.Figure]]:
     """Every in-figure figure a page asks for (build, key, value, args, options) and every chart it draws."""
     asked: list[tuple] = []
@@ -155,12 +259,22 @@ def test_every_frame_is_the_figure_the_server_draws_at_its_stop(script, query, m
         assert [s["value"] for s in slider["steps"]] == [slides.catalogue.get(key).fmt(v) for v in stops]
         assert slider["name"] == key and slider["currentvalue"]["prefix"].endswith(("= ", ": "))
         assert slider["steps"][slider["active"]]["value"] == slides.catalogue.get(key).fmt(value)
-        assert not _same(_picture(plain), _picture(_plain(build(value, *args)))), "the figure as it opens"
+        opening = _drawn_differences(_picture(plain), _picture(_plain(build(value, *args))))
+        assert not opening, ("the figure as it opens", opening[:5])
+        redraw = {step["args"][1]["frame"]["redraw"] for step in slider["steps"]}
+        assert len(redraw) == 1
         for stop, frame in zip(stops, sent["frames"], strict=True):
             assert frame["name"] == slides.catalogue.get(key).fmt(stop)
+            if redraw == {False}:  # the fast way: Plotly updates the traces and axes' ranges, and nothing else
+                for name, axis in (frame.get("layout") or {}).items():
+                    assert name[:5] in ("xaxis", "yaxis"), (script, key, name)
+                    assert {k: v for k, v in axis.items() if k != "range"} == {
+                        k: v for k, v in sent["layout"][name].items() if k != "range"
+                    }, (script, key, name)
+                assert all(t["type"] in ("scatter", "bar") for t in frame["data"])
             expected = _picture(_plain(build(stop, *args)))
             got = _picture(_decoded(_at_stop(sent, frame)))
-            differences = _same(got, expected)
+            differences = _drawn_differences(got, expected)
             assert not differences, (script, key, stop, differences[:5])
 
 
@@ -218,4 +332,56 @@ def test_a_log_axis_is_labelled_for_every_stop_at_once():
     axes = [json.loads(pio.to_json(deck.at(i), validate=False))["layout"]["xaxis"] for i in (0, 1)]
     assert {k: v for k, v in axes[0].items() if k in TICKS} == {k: v for k, v in axes[1].items() if k in TICKS}
     assert axes[0]["dtick"] == 1  # 1 … 5000: 3.7 decades, labelled at the powers of ten
-    assert "xaxis" not in json.loads(pio.to_json(deck.at(0), validate=False))["frames"][1].get("layout", {})
+    frame = json.loads(pio.to_json(deck.at(0), validate=False))["frames"][1].get("layout", {}).get("xaxis", {})
+    assert {k: v for k, v in frame.items() if k in TICKS} in ({}, {k: v for k, v in axes[0].items() if k in TICKS})
+
+
+def _marked(at: float) -> go.Figure:
+    """A curve with a marker line and its note at ``at`` (the plot's full height), as the pages draw them."""
+    x = np.linspace(0.0, 10.0, 21)
+    return go.Figure(
+        data=[{"type": "scatter", "mode": "lines", "x": x, "y": x / 10}],
+        layout={
+            "shapes": [
+                {"type": "line", "x0": at, "x1": at, "y0": 0, "y1": 1, "yref": "paper", "line": {"dash": "dot"}}
+            ],
+            "annotations": [{"x": at, "y": 0.98, "yref": "paper", "text": f"k = {at}", "showarrow": False}],
+        },
+    )
+
+
+def test_a_marker_line_that_moves_is_a_trace_and_frames_switch_without_a_redraw():
+    deck = frames.slides([_marked(2.0), _marked(7.0)], key="k", values=["2", "7"], labels=["2", "7"], prefix="k = ")
+    fig = json.loads(pio.to_json(deck.at(1), validate=False))
+    assert {s["args"][1]["frame"]["redraw"] for s in fig["layout"]["sliders"][0]["steps"]} == {False}
+    assert "shapes" not in fig["layout"] and "annotations" not in fig["layout"]
+    assert all(not f.get("layout") for f in fig["frames"])
+    line, note = fig["data"][1], fig["data"][2]
+    assert line["x"] == [7.0, 7.0] and line["y"] == [0, 1] and note["text"] == ["k = 7.0"]
+    over = fig["layout"]["yaxis9"]  # the plot's fraction of height: a [0, 1] axis over the whole plot
+    assert over["overlaying"] == "y" and over["range"] == [0.0, 1.0] and over["visible"] is False
+    assert line["yaxis"] == note["yaxis"] == "y9" and line.get("xaxis", "x") == "x"
+    # the frame at 2 moves them back, and lists every trace (the fast path draws a subplot's listed traces only)
+    frame = fig["frames"][0]
+    assert frame["traces"] == [0, 1, 2]
+    assert _decoded(frame["data"][1]["x"]).tolist() == [2.0, 2.0] and frame["data"][2]["text"] == ["k = 2.0"]
+    assert fig["layout"]["xaxis"]["range"] == [0.0, 10.0]  # held still: Plotly's fast path does not autorange
+
+
+def test_a_title_that_changes_keeps_the_full_redraw():
+    figs = [go.Figure(data=[{"type": "scatter", "y": [k, 1]}], layout={"title": {"text": f"k = {k}"}}) for k in (1, 2)]
+    deck = frames.slides(figs, key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
+    steps = deck.at(0).layout.sliders[0].steps
+    assert {s.args[1]["frame"]["redraw"] for s in steps} == {True}
+
+
+def test_an_axis_one_range_would_squeeze_moves_with_the_stop():
+    def at(scale: float) -> go.Figure:
+        x = np.linspace(-scale, scale, 11)
+        return go.Figure(data=[{"type": "scatter", "mode": "lines", "x": x, "y": np.exp(-np.abs(x) / scale)}])
+
+    deck = frames.slides([at(1.0), at(100.0)], key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
+    fig = json.loads(pio.to_json(deck.at(0), validate=False))
+    assert fig["layout"]["xaxis"]["range"] == [-1.0, 1.0]  # a curve's x: not padded
+    assert fig["frames"][1]["layout"]["xaxis"]["range"] == [-100.0, 100.0]
+    assert fig["layout"]["sliders"][0]["steps"][1]["args"][1]["frame"]["redraw"] is False
