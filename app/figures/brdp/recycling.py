@@ -118,7 +118,13 @@ def density(
             line(
                 curves["x"],
                 curves["kernel"],
-                name="kernel alone (here ε_y = ε: plain DP's noise)" if same else "kernel alone at ε_y",
+                # one name at every θ when the figure's traces stay the same (an in-figure slider's frames then
+                # change data only, and switch without a redraw)
+                name="kernel alone at ε_y (plain DP's noise where ε_y = ε)"
+                if same_traces
+                else "kernel alone (here ε_y = ε: plain DP's noise)"
+                if same
+                else "kernel alone at ε_y",
                 color=COLORS["reference"],
                 dash="dash",
                 width=1.8,
