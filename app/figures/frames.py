@@ -125,7 +125,43 @@ class Slides:
         if self.name:  # what a screen reader calls the slider (the keyboard's proxy for it, app.slider_js)
             layout["meta"] = {"slider": self.name}
         frames = [_adapted(f, bottom, bold_titles) for f in self.frames]
-        return go.Figure(data=self.stops[active]["data"], layout=layout, frames=frames, _validate=style.VALIDATE)
+        return Opened.of(self.stops[active]["data"], layout, frames)
+
+
+class Opened(go.Figure):
+    """A deck opened at one stop whose frames stay as JSON until someone reads ``fig.frames``: making Plotly's
+    objects of every frame cost more than the rest of a page run, and Streamlit, marimo and ``plotly.io`` only
+    need the JSON (``to_dict``). Reading or setting ``frames`` turns them into Plotly's objects as usual. The JSON
+    frames are shared with the deck: read-only, like every remembered figure."""
+
+    _plain: list[dict[str, Any]] | None = None
+
+    @classmethod
+    def of(cls, data: Any, layout: dict[str, Any], frames: list[dict[str, Any]]) -> Opened:
+        fig = cls(data=data, layout=layout, _validate=style.VALIDATE)
+        fig._plain = frames
+        return fig
+
+    @property
+    def frames(self) -> Any:
+        if self._plain is not None:
+            plain, self._plain = self._plain, None
+            go.Figure.frames.fset(self, plain)
+        return go.Figure.frames.fget(self)
+
+    @frames.setter
+    def frames(self, value: Any) -> None:
+        self._plain = None
+        go.Figure.frames.fset(self, value)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self._plain is not None:
+            out["frames"] = list(self._plain)
+        return out
+
+    def to_plotly_json(self) -> dict[str, Any]:
+        return self.to_dict()
 
 
 def with_room(layout: dict[str, Any]) -> dict[str, Any]:
