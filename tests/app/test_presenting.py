@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Any
 
 import pytest
 from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
 from streamlit.util import AttributeDictionary
 
-from app import classroom, notation, presenting, registry, sequences, ui
+from app import classroom, notation, panels, presenting, registry, sequences, ui
 from app.sequences import Step
 from tests.app.conftest import MAIN, open_boxes, open_page
 
@@ -315,3 +316,43 @@ def test_a_heavy_panel_drawn_as_its_title_starts_no_background_job(monkeypatch):
     monkeypatch.setattr(panels._RUN, "hidden", True, raising=False)
     assert background.result(sum, (1, 2), slot="s", label="Sum") is None
     assert submitted == []
+
+
+def _panels(node: Any) -> dict[str, Any]:
+    """The page's panels (their containers), by panel key, from a run's element tree."""
+    found: dict[str, Any] = {}
+    for child in getattr(node, "children", {}).values():
+        block_id = getattr(getattr(child, "proto", None), "id", "")
+        if isinstance(block_id, str) and panels.PANEL_PREFIX in block_id:
+            found[block_id.split(panels.PANEL_PREFIX, 1)[1]] = child
+        found |= _panels(child)
+    return found
+
+
+def _elements(node: Any) -> list[str]:
+    """Every element (not block) under ``node``, by type."""
+    out: list[str] = []
+    for child in getattr(node, "children", {}).values():
+        if type(child).__name__ == "Block":
+            out += _elements(child)
+        else:
+            out.append(type(child).__name__)
+    return out
+
+
+def test_a_panel_drawn_as_its_title_sends_nothing_but_its_title():
+    """Presenting a step, each other panel reaches the browser as its header alone: its numbers, captions, tables,
+    buttons and charts are dropped on their way (what a run sends is what the test's element tree holds), while the
+    same panels read outside presentation mode carry them."""
+    lesson = sequences.LESSONS["brdp"]
+    i = next(k for k, s in enumerate(lesson.steps) if s.panel == "recycling-budget-split")
+    presenting_at = open_page("brdp.py", sequences.view_query(lesson, i, present=True))
+    reading_at = open_page("brdp.py", sequences.view_query(lesson, i, present=False))
+    presented, read = _panels(presenting_at.main), _panels(reading_at.main)
+    assert set(presented) == set(read) and "recycling-budget-split" in presented and len(presented) >= 3
+    for key, block in presented.items():
+        if key == "recycling-budget-split":
+            assert _elements(block) == _elements(read[key]) != ["Header"]
+        else:
+            assert _elements(block) == ["Header"], key
+            assert len(_elements(read[key])) > 1, key
