@@ -18,6 +18,7 @@ from app import background, instant, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.brdp import Settings
@@ -258,14 +259,11 @@ def privacy_panels(s: Settings) -> None:
         )
         if done is not None:
             totals, df = done
-            c = st.columns(3)
-            c[0].metric(
-                f"ε after T = {s.T}, exact",
-                number(totals["exact"], 4),
-                help=f"exact BR-DP PLD, at δ = {number(s.delta)}",
+            metric_row(
+                (f"ε after T = {s.T}, exact", number(totals["exact"], 4), f"exact BR-DP PLD, at δ = {number(s.delta)}"),
+                (f"ε after T = {s.T}, paper (Thm. 3)", number(totals["paper"], 4)),
+                (f"ε after T = {s.T}, plain DP", number(totals["dp"], 4)),
             )
-            c[1].metric(f"ε after T = {s.T}, paper (Thm. 3)", number(totals["paper"], 4))
-            c[2].metric(f"ε after T = {s.T}, plain DP", number(totals["dp"], 4))
             ui.chart(
                 figs.composition(df, delta=s.delta, compositions=s.T),
                 df,
@@ -316,17 +314,17 @@ def sampling_panels(s: Settings) -> None:
                 m: sizes[(sizes["mode"] == m) & (sizes["n_records"] == s.n_records)].iloc[0]
                 for m in ("paper", "corrected")
             }
-            c = st.columns(2)
-            c[0].metric(
-                "Alg. 4 p*, paper mode",
-                number(optima["paper"].rate, 3),
-                help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
-                f"{optima['paper'].true_acceptance:.3f}",
-            )
-            c[1].metric(
-                "p*, corrected (Δ / p, true acceptance)",
-                number(optima["corrected"].rate, 3),
-                help=f"true acceptance {optima['corrected'].true_acceptance:.3f}",
+            metric_row(
+                (
+                    "Alg. 4 p*, paper mode",
+                    number(optima["paper"].rate, 3),
+                    f"reported acceptance {optima['paper'].acceptance:.3f}; true {optima['paper'].true_acceptance:.3f}",
+                ),
+                (
+                    "p*, corrected (Δ / p, true acceptance)",
+                    number(optima["corrected"].rate, 3),
+                    f"true acceptance {optima['corrected'].true_acceptance:.3f}",
+                ),
             )
             ui.chart(
                 figs.subsampling_noise(df, rate=s.rate, query=s.query),

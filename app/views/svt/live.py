@@ -12,6 +12,7 @@ from app import ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -94,15 +95,16 @@ def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
                 st.rerun()
         step = int(min(ss["svt_step"], n))
         last = comp.iloc[step - 1] if step else None
-        m = st.columns(5)
-        m[0].metric("comparisons so far", f"{step} / {n}")
-        m[1].metric("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}")
-        m[2].metric("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}")
-        m[3].metric("pass", f"{int(last['pass']) if step else 0}")
-        m[4].metric(
-            "threshold noises drawn",
-            f"{info.threshold_draws}",
-            help="1, unless a new threshold noise is drawn after each yes.",
+        metric_row(
+            ("comparisons so far", f"{step} / {n}"),
+            ("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}"),
+            ("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}"),
+            ("pass", f"{int(last['pass']) if step else 0}"),
+            (
+                "threshold noises drawn",
+                f"{info.threshold_draws}",
+                "1, unless a new threshold noise is drawn after each yes.",
+            ),
         )
         ui.chart(
             figs.live_run(comp, step=step, threshold=s.threshold),
@@ -127,10 +129,11 @@ def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
             icon=":material/info:",
         )
     st.markdown(f"At d = count − τ = {number(worst.d, 4)}, t = {s.trav_eff}:")
-    cols = st.columns(3)
-    cols[0].metric("P[selected] — paper's t·p", number(worst.paper, 4))
-    cols[1].metric("P[selected] — exact (shared ρ)", number(worst.exact, 4))
-    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4))
+    metric_row(
+        ("P[selected] — paper's t·p", number(worst.paper, 4)),
+        ("P[selected] — exact (shared ρ)", number(worst.exact, 4)),
+        ("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4)),
+    )
     if worst.paper > worst.exact + 0.01:
         st.warning(
             f"The paper's t·p = {number(worst.paper, 3)} is wrong here (not even a probability once it "
