@@ -12,6 +12,7 @@ from app import ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
+from app.views import _player as player
 from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
@@ -59,41 +60,16 @@ def run_tab(s: Settings) -> None:
 
 def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
     """Step / next yes / play / reset over the recorded comparisons of one seeded run (session state only)."""
-    ss = st.session_state
     n = len(comp)
-    if ss.get("svt_sig") != s:  # new settings: show the whole new run
-        ss["svt_sig"], ss["svt_step"], ss["svt_play"] = s, n, False
+    player.start("svt", s, n)  # new settings: show the whole new run
 
-    @st.fragment(run_every=0.35 if ss.get("svt_play") else None)
-    def player() -> None:
-        cols = st.columns(6)
-        if cols[0].button("Reset", key="svt_reset", icon=":material/first_page:"):
-            ss["svt_step"], ss["svt_play"] = 0, False
-        if cols[1].button("Step", key="svt_one", icon=":material/skip_next:"):
-            ss["svt_step"] = min(ss["svt_step"] + 1, n)
-        if cols[2].button("+10", key="svt_ten"):
-            ss["svt_step"] = min(ss["svt_step"] + 10, n)
-        if cols[3].button("Next yes", key="svt_next"):
-            after = comp.index[(comp["positive"]) & (comp["step"] > ss["svt_step"])]
-            ss["svt_step"] = int(comp.loc[after[0], "step"]) if len(after) else n
-        playing = ss.get("svt_play", False)
-        if cols[4].button(
-            "Pause" if playing else "Play",
-            key="svt_playbtn",
-            icon=":material/pause:" if playing else ":material/play_arrow:",
-        ):
-            ss["svt_play"] = not playing
-            if not playing and ss["svt_step"] >= n:
-                ss["svt_step"] = 0
-            st.rerun()
-        if cols[5].button("End", key="svt_end", icon=":material/last_page:"):
-            ss["svt_step"], ss["svt_play"] = n, False
-        if playing:
-            ss["svt_step"] = min(ss["svt_step"] + max(1, n // 100), n)
-            if ss["svt_step"] >= n:
-                ss["svt_play"] = False
-                st.rerun()
-        step = int(min(ss["svt_step"], n))
+    def next_yes(now: int) -> int:
+        after = comp.index[(comp["positive"]) & (comp["step"] > now)]
+        return int(comp.loc[after[0], "step"]) if len(after) else n
+
+    @st.fragment(run_every=player.tick("svt", 0.35))
+    def play() -> None:
+        step = player.controls("svt", n, per_tick=max(1, n // 100), jump=("Next yes", next_yes), end=True)
         last = comp.iloc[step - 1] if step else None
         metric_row(
             ("comparisons so far", f"{step} / {n}"),
@@ -117,7 +93,7 @@ def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
             f"{info.n_positive} yes-answers ({info.true_positives_selected} of them truly above τ)."
         )
 
-    player()
+    play()
 
 
 def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
