@@ -73,6 +73,21 @@ def _s(page: str, panel: str, title: str, say: str, **query: str) -> Step:
     return Step(page, dict(query), say, panel, title)
 
 
+#: BR-DP's counterexample: the paper's accountant approves this plan, the exact privacy curve passes far above the
+#: target (counterexample A in docs/errata.md). One set of settings for every lesson that shows it.
+_PAPER_APPROVES = dict(
+    part="Privacy",
+    eps="0.1",
+    delta="0.001",
+    theta="0.1",
+    sens="5",
+    kernel="gaussian",
+    acct="paper",
+    split="true",
+    share="0.6",
+    qov="false",
+)
+
 #: Ready-made lessons, keyed by the id their links use. Each step opens on its panel (a key of ``app.ui.panel``).
 LESSONS: dict[str, Lesson] = {
     lesson.id: lesson
@@ -229,16 +244,7 @@ LESSONS: dict[str, Lesson] = {
                     "The paper approves, but it is wrong",
                     "The paper's accountant at these settings under-reports δ: compare its curve with the exact one at "
                     "the target ×.",
-                    part="Privacy",
-                    eps="0.1",
-                    delta="0.001",
-                    theta="0.1",
-                    sens="5",
-                    kernel="gaussian",
-                    acct="paper",
-                    split="true",
-                    share="0.6",
-                    qov="false",
+                    **_PAPER_APPROVES,
                 ),
                 _s(
                     "brdp",
@@ -375,16 +381,7 @@ LESSONS: dict[str, Lesson] = {
                     "The paper approves, but it is wrong",
                     "At these settings the paper's accountant says the plan is (0.1, 10⁻³)-DP; the exact curve passes "
                     "far above the target ×. Privacy claims need checking.",
-                    part="Privacy",
-                    eps="0.1",
-                    delta="0.001",
-                    theta="0.1",
-                    sens="5",
-                    kernel="gaussian",
-                    acct="paper",
-                    split="true",
-                    share="0.6",
-                    qov="false",
+                    **_PAPER_APPROVES,
                 ),
                 _s(
                     "svt",

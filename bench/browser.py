@@ -25,65 +25,28 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.serving import ONE_THREAD, served, streamlit_args  # noqa: E402
+
 
 @contextlib.contextmanager
 def app_server(port: int, *, log: Path | None = None, extra: tuple[str, ...] = ()) -> Iterator[subprocess.Popen]:
     """``streamlit run app/serve.py`` headless on 127.0.0.1:port (XSRF protection left on); stopped on exit."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    if log:
-        log.parent.mkdir(parents=True, exist_ok=True)
-    out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app" / "serve.py"),
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-            *extra,
-        ],
-        cwd=ROOT,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the app server on port {port} did not start (see {log})") from None
-                time.sleep(0.3)
+    with served(
+        streamlit_args(port, extra),
+        port,
+        health="/_stcore/health",
+        seconds=90,
+        what="the app server",
+        env=ONE_THREAD,
+        log=log,
+    ) as proc:
         yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if log:
-            out.close()
 
 
 def tree(pid: int) -> list[int]:

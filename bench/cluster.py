@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser import cpu_seconds, rss_mb  # noqa: E402
-from load import Session, pct, pick_slider, slider_state  # noqa: E402
+from load import Session, Tap, pct, pick_slider, slider_state  # noqa: E402
 
 from deploy.cluster import Cluster  # noqa: E402
 
@@ -45,42 +45,27 @@ OFFER_PAGES = ("baselines", "svt", "brdp", "noise_reduction", "r2dp", "ldp")  # 
 STATUS = re.compile(r"(\d+) releases? in the ledger")
 
 
-class Tap:
+class LedgerTap(Tap):
     """The session's websocket, also noting the buttons and the ledger status line of each run."""
 
     def __init__(self, ws):
-        self.ws = ws
+        super().__init__(ws)
+        self.reset()
+
+    def reset(self) -> None:
         self.buttons: dict[str, str] = {}  # widget id -> label
         self.status: int | None = None
         self.added = self.refused = 0
 
-    def reset(self) -> None:
-        self.buttons, self.status, self.added, self.refused = {}, None, 0, 0
-
-    async def send(self, data) -> None:
-        await self.ws.send(data)
-
-    async def recv(self):
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        data = await self.ws.recv()
-        fm = ForwardMsg()
-        fm.ParseFromString(data)
-        if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
-            el = fm.delta.new_element
-            which = el.WhichOneof("type")
-            if which == "button":
-                self.buttons[el.button.id] = el.button.label
-            elif which == "markdown" and (m := STATUS.search(el.markdown.body)):
-                self.status = int(m.group(1))
-            elif which == "alert" and el.alert.body.startswith("Added"):
-                self.added += 1
-            elif which == "alert" and el.alert.body.startswith("Refused"):
-                self.refused += 1
-        return data
-
-    async def close(self) -> None:
-        await self.ws.close()
+    def drawn(self, which: str, el) -> None:
+        if which == "button":
+            self.buttons[el.button.id] = el.button.label
+        elif which == "markdown" and (m := STATUS.search(el.markdown.body)):
+            self.status = int(m.group(1))
+        elif which == "alert" and el.alert.body.startswith("Added"):
+            self.added += 1
+        elif which == "alert" and el.alert.body.startswith("Refused"):
+            self.refused += 1
 
 
 @dataclass
@@ -110,7 +95,7 @@ class Stats:
 class ClusterSession(Session):
     async def connect(self) -> None:
         await super().connect()
-        self.ws = Tap(self.ws)
+        self.ws = LedgerTap(self.ws)
 
     async def run(self, **kw):
         self.ws.reset()

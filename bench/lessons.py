@@ -28,29 +28,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.serving import CHROMIUM_FLAGS, ONE_THREAD, free_port, marimo_args, served  # noqa: E402
+
 BUDGET_MS = 300.0
-FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 #: installed before the page loads: follows marimo's run messages on its WebSocket, so the bench knows when the
 #: kernel has finished every cell of a run ("completed-run") and when it is busy
 SOCKET = """(() => {
@@ -88,54 +77,14 @@ WATCH = """() => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def lesson_server(name: str) -> Iterator[str]:
-    port = _free_port()
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "marimo",
-            "run",
-            str(ROOT / "notebooks" / f"{name}.py"),
-            "--headless",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--no-token",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"lesson {name} did not start") from None
-                time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    port = free_port()
+    module = marimo_args(name, port)
+    with served(
+        module, port, health="/health", seconds=90, what=f"lesson {name}", env={**ONE_THREAD, "PYTHONPATH": str(ROOT)}
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 def measure(page, moves: int, cold: bool, pause: float = 0.3) -> tuple[list[float], list[float]]:
@@ -190,7 +139,7 @@ def main() -> None:
     rows = []
     unmeasured: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
         for name in names:
             with lesson_server(name) as url:
                 page = browser.new_page(viewport={"width": 1366, "height": 900})

@@ -101,7 +101,12 @@ class Session:
             open_timeout=60,
             ping_interval=None,
             compression=None,
+            additional_headers=self.headers(),
         )
+
+    def headers(self) -> dict[str, str] | None:
+        """Extra headers for the WebSocket's handshake (none: a browser's cookies are added by a subclass)."""
+        return None
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -170,6 +175,33 @@ class Session:
                         self.query = res.query
                     self.pages.update(res.pages)
                     return res
+
+
+class Tap:
+    """A session's websocket that shows every element the page draws to ``drawn`` on its way through."""
+
+    def __init__(self, ws):
+        self.ws = ws
+
+    async def send(self, data) -> None:
+        await self.ws.send(data)
+
+    async def recv(self):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        data = await self.ws.recv()
+        fm = ForwardMsg()
+        fm.ParseFromString(data)
+        if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            el = fm.delta.new_element
+            self.drawn(el.WhichOneof("type"), el)
+        return data
+
+    def drawn(self, which: str, el) -> None:
+        """Note an element drawn (``which`` is its kind: "button", "markdown", "alert", "metric" …)."""
+
+    async def close(self) -> None:
+        await self.ws.close()
 
 
 def other_views(script: str) -> list[str]:

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser import app_server, cpu_seconds  # noqa: E402
-from load import Session, pct  # noqa: E402
+from load import Session, Tap, pct  # noqa: E402
 
 QUESTION = "Have you ever copied someone else's homework?"
 TARGET_S = 30.0
@@ -67,48 +67,26 @@ class Phone(Session):
         self.thanked = False
         self.count: int | None = None
 
-    async def connect(self) -> None:
-        import websockets
+    def headers(self) -> dict[str, str] | None:
+        return {"Cookie": self.cookies} if self.cookies else None
 
-        self.ws = await websockets.connect(
-            f"ws://127.0.0.1:{self.port}/_stcore/stream",
-            subprotocols=["streamlit"],
-            origin=f"http://127.0.0.1:{self.port}",
-            max_size=None,
-            open_timeout=60,
-            ping_interval=None,
-            compression=None,
-            additional_headers={"Cookie": self.cookies} if self.cookies else None,
-        )
+    async def connect(self) -> None:
+        await super().connect()
         self.ws = _Tap(self.ws, self)
 
 
-class _Tap:
+class _Tap(Tap):
     def __init__(self, ws, phone: Phone):
-        self.ws, self.phone = ws, phone
+        super().__init__(ws)
+        self.phone = phone
 
-    async def send(self, data) -> None:
-        await self.ws.send(data)
-
-    async def recv(self):
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        data = await self.ws.recv()
-        fm = ForwardMsg()
-        fm.ParseFromString(data)
-        if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
-            el = fm.delta.new_element
-            which = el.WhichOneof("type")
-            if which == "button":
-                self.phone.buttons[el.button.label] = el.button.id
-            elif which == "alert" and "your answer is in" in el.alert.body:
-                self.phone.thanked = True
-            elif which == "metric" and (m := COUNT.match(el.metric.body)):
-                self.phone.count = int(m.group(1))
-        return data
-
-    async def close(self) -> None:
-        await self.ws.close()
+    def drawn(self, which: str, el) -> None:
+        if which == "button":
+            self.phone.buttons[el.button.label] = el.button.id
+        elif which == "alert" and "your answer is in" in el.alert.body:
+            self.phone.thanked = True
+        elif which == "metric" and (m := COUNT.match(el.metric.body)):
+            self.phone.count = int(m.group(1))
 
 
 def http_cookies(port: int, path: str) -> str:

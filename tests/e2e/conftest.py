@@ -8,29 +8,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bench.serving import CHROMIUM_FLAGS, free_port, marimo_args, served, streamlit_args
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "e2e"  # not test-results/: pytest-playwright wipes that folder
-CHROMIUM_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 def pytest_collection_modifyitems(items):
@@ -53,71 +40,17 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": exe, "args": CHROMIUM_FLAGS}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _served(
-    module: list[str], port: int, log_name: str, env: dict[str, str], health: str, seconds: int, what: str
-) -> Iterator[str]:
-    """Run ``python -m <module…>`` from the project root, wait until ``health`` answers 200 (at most ``seconds``),
-    yield the server's URL, then stop it."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / log_name, "w")  # noqa: SIM115 — closed after the server stops
-    proc = subprocess.Popen(
-        [sys.executable, "-m", *module], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **env}
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}{health}", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.terminate()
-        raise RuntimeError(f"{what} did not become healthy within {seconds} s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
 def serve(env: dict[str, str] | None = None) -> Iterator[str]:
     """Run ``streamlit run app/serve.py`` headless on a free loopback port (with ``env`` overrides); yield its URL."""
-    port = _free_port()
-    yield from _served(
-        [
-            "streamlit",
-            "run",
-            str(ROOT / "app" / "serve.py"),
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        port,
-        f"server-{port}.log",
-        # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
-        # Plotly's checked ones
-        {"DPX_VALIDATE_FIGURES": "0", **(env or {})},
-        "/_stcore/health",
-        60,
-        "the app server",
-    )
+    port = free_port()
+    # figures built as in production (unchecked: app.figures.style); tests/app/test_figures.py checks they equal
+    # Plotly's checked ones
+    env = {"DPX_VALIDATE_FIGURES": "0", **(env or {})}
+    log = ARTIFACTS / f"server-{port}.log"
+    with served(
+        streamlit_args(port), port, health="/_stcore/health", seconds=60, what="the app server", env=env, log=log
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="session")
@@ -128,17 +61,13 @@ def app_url() -> Iterator[str]:
 
 def serve_lesson(name: str) -> Iterator[str]:
     """Run ``marimo run notebooks/<name>.py`` (read-only app, no token) on a free loopback port; yield its URL."""
-    port = _free_port()
-    yield from _served(
-        ["marimo", "run", str(ROOT / "notebooks" / f"{name}.py"), "--headless", "--host", "127.0.0.1"]
-        + ["--port", str(port), "--no-token"],
-        port,
-        f"lesson-{name}-{port}.log",
-        {"PYTHONPATH": str(ROOT)},
-        "/health",
-        90,
-        "the lesson server",
-    )
+    port = free_port()
+    log = ARTIFACTS / f"lesson-{name}-{port}.log"
+    env = {"PYTHONPATH": str(ROOT)}
+    with served(
+        marimo_args(name, port), port, health="/health", seconds=90, what="the lesson server", env=env, log=log
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 def press_slider(slider, key: str, times: int, timeout_s: float = 30.0) -> None:

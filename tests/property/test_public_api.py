@@ -120,6 +120,13 @@ def M(
 
 
 G = dict(kernel="gaussian")
+BR = dict(epsilon=1.0, delta=1e-5, sensitivity=1.0, theta=1.0)  # the BR-DP calls' reference setting
+#: SVT's success probability of one correction r (Eq. 8, and exact with a shared threshold noise)
+SUCCESS = dict(
+    k=10, alpha=0.0, threshold_scale=1.0, query_scale=2.0, query_noise="exponential", threshold_noise="laplace"
+)
+#: the regression evaluations' small setting (two runs of a greedy adversary in two dimensions)
+REGRESSION = dict(n_runs=2, dimension=2, epsilon=1.0, group_size=2, true_value=0.0, method=None, max_queries=20, rng=0)
 CASES: list[Case] = [
     # accounting + baseline (dpcore.__all__)
     C("gaussian_sigma", 1.0, 1e-5, sensitivity=1.0, method="analytic"),
@@ -188,10 +195,7 @@ CASES: list[Case] = [
     ),
     C(
         "brdp.optimize",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         accountant="exact",
         objective="corrected",
         calibration="analytic",
@@ -227,10 +231,7 @@ CASES: list[Case] = [
     C("brdp.subsampled_acceptance", scale=1.0, theta=1.0, q=0.5, sigma_e=0.5, kernel="gaussian", variant="true"),
     C(
         "brdp.optimal_sampling_rate",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         n_records=1000,
         query="count",
         sigma_x=10.0,
@@ -241,10 +242,7 @@ CASES: list[Case] = [
     ),
     C(
         "brdp.budget_split_landscape",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         calibration="analytic",
         n=5,
         exact=False,
@@ -273,10 +271,7 @@ CASES: list[Case] = [
     C("brdp.loss_distribution", PLAN, n=50, fixed=("#0",)),
     C(
         "brdp.make_plan",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         epsilon_y=0.8,
         q=0.5,
         calibration="analytic",
@@ -286,10 +281,7 @@ CASES: list[Case] = [
         "brdp.experiment_releases",
         [1.0, 2.0, 3.0],
         query="sum",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         n_releases=5,
         accountant="paper",
         subsampling_mode="paper",
@@ -299,10 +291,7 @@ CASES: list[Case] = [
     ),
     C(
         "brdp.compare_accountants",
-        epsilon=1.0,
-        delta=1e-5,
-        sensitivity=1.0,
-        theta=1.0,
+        **BR,
         calibration="analytic",
         **G,
         slow=True,
@@ -449,12 +438,7 @@ CASES: list[Case] = [
     C(
         "svt.shared_success_probability",
         0.5,
-        k=10,
-        alpha=0.0,
-        threshold_scale=1.0,
-        query_scale=2.0,
-        query_noise="exponential",
-        threshold_noise="laplace",
+        **SUCCESS,
     ),
     C(
         "svt.split_budget",
@@ -470,12 +454,7 @@ CASES: list[Case] = [
     C(
         "svt.success_probability",
         0.5,
-        k=10,
-        alpha=0.0,
-        threshold_scale=1.0,
-        query_scale=2.0,
-        query_noise="exponential",
-        threshold_noise="laplace",
+        **SUCCESS,
         log=False,
     ),
     C("svt.upper_bound_topc", [1.0, 50.0, 100.0], epsilon=1.0, c=1, sensitivity=1.0, monotonic=False, rng=0),
@@ -679,28 +658,14 @@ CASES: list[Case] = [
         "ldp.regression_experiment",
         "linear",
         budgets=(2.0,),
-        n_runs=2,
-        dimension=2,
-        epsilon=1.0,
-        group_size=2,
-        true_value=0.0,
-        method=None,
-        max_queries=20,
-        rng=0,
+        **REGRESSION,
         slow=True,
     ),
     C(
         "ldp.regression_loss_paths",
         "linear",
         budget=2.0,
-        n_runs=2,
-        dimension=2,
-        epsilon=1.0,
-        group_size=2,
-        true_value=0.0,
-        method=None,
-        max_queries=20,
-        rng=0,
+        **REGRESSION,
         slow=True,
     ),
     C("ldp.logistic_median_reproduction", n_runs=2, budget=2.0, rng=0, slow=True),

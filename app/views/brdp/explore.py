@@ -18,6 +18,8 @@ from app import background, instant, params, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
+from app.views import _player as player
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.brdp import Settings
@@ -39,37 +41,13 @@ def _recycler_figure(key: compute.PlanKey, seed: int, theta: float, step: int | 
 def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
     """Reset / Step / +10 / Play over the recorded draws of one seeded run, with live counters beside the formulas.
     The step lives in session state; new settings show the whole new run."""
-    ss = st.session_state
     n = len(draws)
-    if ss.get("rc_sig") != (s.key, s.seed):
-        ss["rc_sig"], ss["rc_step"], ss["rc_play"] = (s.key, s.seed), n, False
+    player.start("rc", (s.key, s.seed), n)
 
-    @st.fragment(run_every=0.4 if ss.get("rc_play") else None)
-    def player() -> None:
-        c = st.columns(4)
-        if c[0].button("Reset", key="rc_reset", icon=":material/first_page:", width="stretch"):
-            ss["rc_step"], ss["rc_play"] = 0, False
-        if c[1].button("Step", key="rc_one", icon=":material/skip_next:", width="stretch"):
-            ss["rc_step"] = min(ss["rc_step"] + 1, n)
-        if c[2].button("+10", key="rc_ten", width="stretch"):
-            ss["rc_step"] = min(ss["rc_step"] + 10, n)
-        playing = ss.get("rc_play", False)
-        if c[3].button(
-            "Pause" if playing else "Play",
-            key="rc_playbtn",
-            width="stretch",
-            icon=":material/pause:" if playing else ":material/play_arrow:",
-        ):
-            ss["rc_play"] = not playing
-            if not playing and ss["rc_step"] >= n:
-                ss["rc_step"] = 0
-            st.rerun()
-        if playing:
-            ss["rc_step"] = min(ss["rc_step"] + max(1, n // 120), n)  # one draw a tick; long runs end in ~50 s
-            if ss["rc_step"] >= n:
-                ss["rc_play"] = False
-                st.rerun()
-        step = int(min(ss["rc_step"], n))
+    @st.fragment(run_every=player.tick("rc", 0.4))
+    def play() -> None:
+        # one draw a tick; long runs end in ~50 s
+        step = player.controls("rc", n, per_tick=max(1, n // 120), width="stretch")
         live = ui.memo_figure(_live_counters, s.key, s.seed, step)
         left, right = st.columns([3, 2])
         with left:
@@ -100,7 +78,7 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
                 hide_index=True,
             )
 
-    player()
+    play()
 
 
 def _live_counters(key: compute.PlanKey, seed: int, step: int) -> pd.DataFrame:
@@ -258,14 +236,11 @@ def privacy_panels(s: Settings) -> None:
         )
         if done is not None:
             totals, df = done
-            c = st.columns(3)
-            c[0].metric(
-                f"ε after T = {s.T}, exact",
-                number(totals["exact"], 4),
-                help=f"exact BR-DP PLD, at δ = {number(s.delta)}",
+            metric_row(
+                (f"ε after T = {s.T}, exact", number(totals["exact"], 4), f"exact BR-DP PLD, at δ = {number(s.delta)}"),
+                (f"ε after T = {s.T}, paper (Thm. 3)", number(totals["paper"], 4)),
+                (f"ε after T = {s.T}, plain DP", number(totals["dp"], 4)),
             )
-            c[1].metric(f"ε after T = {s.T}, paper (Thm. 3)", number(totals["paper"], 4))
-            c[2].metric(f"ε after T = {s.T}, plain DP", number(totals["dp"], 4))
             ui.chart(
                 figs.composition(df, delta=s.delta, compositions=s.T),
                 df,
@@ -316,17 +291,17 @@ def sampling_panels(s: Settings) -> None:
                 m: sizes[(sizes["mode"] == m) & (sizes["n_records"] == s.n_records)].iloc[0]
                 for m in ("paper", "corrected")
             }
-            c = st.columns(2)
-            c[0].metric(
-                "Alg. 4 p*, paper mode",
-                number(optima["paper"].rate, 3),
-                help=f"reported acceptance {optima['paper'].acceptance:.3f}; true "
-                f"{optima['paper'].true_acceptance:.3f}",
-            )
-            c[1].metric(
-                "p*, corrected (Δ / p, true acceptance)",
-                number(optima["corrected"].rate, 3),
-                help=f"true acceptance {optima['corrected'].true_acceptance:.3f}",
+            metric_row(
+                (
+                    "Alg. 4 p*, paper mode",
+                    number(optima["paper"].rate, 3),
+                    f"reported acceptance {optima['paper'].acceptance:.3f}; true {optima['paper'].true_acceptance:.3f}",
+                ),
+                (
+                    "p*, corrected (Δ / p, true acceptance)",
+                    number(optima["corrected"].rate, 3),
+                    f"true acceptance {optima['corrected'].true_acceptance:.3f}",
+                ),
             )
             ui.chart(
                 figs.subsampling_noise(df, rate=s.rate, query=s.query),

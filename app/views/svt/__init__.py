@@ -17,6 +17,7 @@ from app import ledger, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number, odds_factor, percent
+from app.views._metrics import metric_row
 from app.views.svt.live import HALTED
 from dpcore import ledger as dl
 
@@ -226,38 +227,39 @@ def numbers(s: Settings) -> None:
     with ui.panel("The run's noises and correction, in numbers"):
         sm = csvt.summary(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule)
         acct = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-        m = st.columns(5)
-        m[0].metric(
-            "threshold noise scale b",
-            number(sm.b, 4),
-            help="The typical size of the one noise ρ added to the threshold (Laplace, b = Δ/ε₁). It is drawn once "
-            "and shared by every comparison.",
-        )
-        m[1].metric(
-            "query noise scale 1/λ",
-            number(sm.scale, 4),
-            help="The typical size of the noise added to each count (its mean, for exponential noise; the paper "
-            "writes Exp(1/λ)). It grows with c: the budget ε₂ is shared by up to c yes-answers.",
-        )
-        m[2].metric(
-            "correction r in use",
-            number(sm.r, 4),
-            help=f"How far the noisy threshold is raised ({_RULE_WORDS[s.rule]}). The optimal r = "
-            f"{number(sm.r_op, 4)} rejects k = {s.k} counts below τ before accepting one above it with "
-            "the highest chance.",
-        )
-        m[3].metric(
-            "P[yes] for a count at τ",
-            number(sm.p_at_threshold, 4),
-            help="The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
-            "correction and α = 0 it is 1/(k + 1), whatever the noise.",
-        )
-        m[4].metric(
-            "ε one run spends",
-            number(acct.on if s.resample else acct.off, 4),
-            help=f"ε₁ = {number(acct.epsilon1, 4)} for the threshold plus ε₂ = {number(acct.epsilon2, 4)} "
-            "for the counts, however many queries are asked; a new threshold noise after each yes costs "
-            "c·ε₁ + ε₂.",
+        metric_row(
+            (
+                "threshold noise scale b",
+                number(sm.b, 4),
+                "The typical size of the one noise ρ added to the threshold (Laplace, b = Δ/ε₁). It is drawn once "
+                "and shared by every comparison.",
+            ),
+            (
+                "query noise scale 1/λ",
+                number(sm.scale, 4),
+                "The typical size of the noise added to each count (its mean, for exponential noise; the paper "
+                "writes Exp(1/λ)). It grows with c: the budget ε₂ is shared by up to c yes-answers.",
+            ),
+            (
+                "correction r in use",
+                number(sm.r, 4),
+                f"How far the noisy threshold is raised ({_RULE_WORDS[s.rule]}). The optimal r = "
+                f"{number(sm.r_op, 4)} rejects k = {s.k} counts below τ before accepting one above it with "
+                "the highest chance.",
+            ),
+            (
+                "P[yes] for a count at τ",
+                number(sm.p_at_threshold, 4),
+                "The chance that a count sitting exactly at the threshold is reported as above it. With the optimal "
+                "correction and α = 0 it is 1/(k + 1), whatever the noise.",
+            ),
+            (
+                "ε one run spends",
+                number(acct.on if s.resample else acct.off, 4),
+                f"ε₁ = {number(acct.epsilon1, 4)} for the threshold plus ε₂ = {number(acct.epsilon2, 4)} "
+                "for the counts, however many queries are asked; a new threshold noise after each yes costs "
+                "c·ε₁ + ε₂.",
+            ),
         )
 
 

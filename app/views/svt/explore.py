@@ -13,6 +13,7 @@ from app import background, instant, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
+from app.views._metrics import metric_row
 from app.views.svt.live import run_tab
 
 if TYPE_CHECKING:
@@ -173,18 +174,19 @@ def correction_tab(s: Settings) -> None:
                 alt="Density of Z, query noise minus threshold noise, with lines at 0, the mean and r-op.",
             )
         pa = csvt.acceptance_at(s.eps, s.c, s.k, s.alpha, s.noise, s.monotonic, s.rule, d)
-        m = st.columns(3)
-        m[0].metric(
-            f"P[yes] at τ − {number(d)}",
-            number(pa.below, 4),
-            help=f"A count {number(d)} below the threshold is wrongly reported as above it this "
-            f"often (correction r = {number(pa.r, 4)}).",
-        )
-        m[1].metric("P[yes] at τ", number(pa.at, 4), help="A count exactly at the threshold.")
-        m[2].metric(
-            f"P[yes] at τ + {number(d)}",
-            number(pa.above, 4),
-            help=f"A count {number(d)} above the threshold is rightly reported as above it this often.",
+        metric_row(
+            (
+                f"P[yes] at τ − {number(d)}",
+                number(pa.below, 4),
+                f"A count {number(d)} below the threshold is wrongly reported as above it this "
+                f"often (correction r = {number(pa.r, 4)}).",
+            ),
+            ("P[yes] at τ", number(pa.at, 4), "A count exactly at the threshold."),
+            (
+                f"P[yes] at τ + {number(d)}",
+                number(pa.above, 4),
+                f"A count {number(d)} above the threshold is rightly reported as above it this often.",
+            ),
         )
         st.dataframe(acc, hide_index=True, width="stretch")
 
@@ -293,13 +295,14 @@ def numerics_tab(s: Settings) -> None:
     ):
         pmf, acc, info = csvt.numeric_framework(s.eps, s.c, s.k, s.alpha, s.monotonic, s.n_bins, s.tail)
         row = acc[acc["n_bins"] == s.n_bins].iloc[0]
-        m = st.columns(6)
-        m[0].metric("r^op, closed form", number(info.r_op))
-        m[1].metric(f"r̄^op, {s.n_bins} bins", number(row["r_op_numeric"]))
-        m[2].metric("|r̄^op − r^op|", number(row["abs_error"], 3))
-        m[3].metric("RMS error of p̄", number(row["rms_error_p"], 3))
-        m[4].metric("grid half-width B", number(info.B, 5), help=f"bin width u = {number(info.u, 4)}")
-        m[5].metric("runtime", f"{row['runtime_ms']:.2f} ms")
+        metric_row(
+            ("r^op, closed form", number(info.r_op)),
+            (f"r̄^op, {s.n_bins} bins", number(row["r_op_numeric"])),
+            ("|r̄^op − r^op|", number(row["abs_error"], 3)),
+            ("RMS error of p̄", number(row["rms_error_p"], 3)),
+            ("grid half-width B", number(info.B, 5), f"bin width u = {number(info.u, 4)}"),
+            ("runtime", f"{row['runtime_ms']:.2f} ms"),
+        )
         left, right = st.columns(2)
         with left:
             ui.chart(
@@ -322,17 +325,18 @@ def numerics_tab(s: Settings) -> None:
 
 def _eq8_vs_exact(sm: csvt.Summary) -> None:
     """The paper's Eq. 7/8 treats the threshold noise as fresh for every comparison; Algorithm 2 shares one ρ."""
-    cols = st.columns(2)
-    cols[0].metric(
-        "p(r) — paper's Eq. 8",
-        number(sm.p_eq8, 4),
-        help="The chance of rejecting k counts below τ and then accepting one above it, as the paper "
-        "computes it: a fresh threshold noise for every comparison.",
-    )
-    cols[1].metric(
-        "p(r) — exact, shared ρ",
-        number(sm.p_shared, 4),
-        help="The same chance for the algorithm as run: one threshold noise shared by all comparisons.",
+    metric_row(
+        (
+            "p(r) — paper's Eq. 8",
+            number(sm.p_eq8, 4),
+            "The chance of rejecting k counts below τ and then accepting one above it, as the paper "
+            "computes it: a fresh threshold noise for every comparison.",
+        ),
+        (
+            "p(r) — exact, shared ρ",
+            number(sm.p_shared, 4),
+            "The same chance for the algorithm as run: one threshold noise shared by all comparisons.",
+        ),
     )
     gap = sm.p_eq8 / sm.p_shared - 1 if sm.p_shared > 0 else float("inf")
     if gap > 0.05:
@@ -346,12 +350,13 @@ def _eq8_vs_exact(sm: csvt.Summary) -> None:
 def _theorem4(s: Settings, th: csvt.Theorem4) -> None:
     """Theorem 4: the printed constant, the union bound of its proof done right, and the exact α."""
     st.markdown(f"**Theorem 4** (c = 1, ε₁ = ε₂ = ε/2, β = {number(th.beta)}, k = {s.k}): the α needed.")
-    cols = st.columns(5)
-    cols[0].metric("as printed 4(ln k + ln 2/β)/ε", number(th.printed, 4))
-    cols[1].metric("proof done right 8(…)/ε", number(th.corrected, 4))
-    cols[2].metric("exact: SVT-Exp + r^op", number(th.exp_rop, 4))
-    cols[3].metric("exact: SVT-Exp, r = 0", number(th.exp_r0, 4))
-    cols[4].metric("exact: SVT-Lap", number(th.lap_r0, 4))
+    metric_row(
+        ("as printed 4(ln k + ln 2/β)/ε", number(th.printed, 4)),
+        ("proof done right 8(…)/ε", number(th.corrected, 4)),
+        ("exact: SVT-Exp + r^op", number(th.exp_rop, 4)),
+        ("exact: SVT-Exp, r = 0", number(th.exp_r0, 4)),
+        ("exact: SVT-Lap", number(th.lap_r0, 4)),
+    )
     st.caption(
         "The written proof only supports 8(…)/ε, the same as Laplace SVT; the printed 4(…)/ε still holds "
         "numerically, and the gain over Laplace comes from r^op, not from the union bound."
@@ -441,15 +446,16 @@ def experiment_runs(
 def _accountant(s: Settings) -> None:
     """Panel 12: what one run spends; Theorem 3 as printed vs as its proof gives; the monotonic calibration misused."""
     a = csvt.accountant(s.eps, s.c, s.noise, s.monotonic)
-    m = st.columns(5)
-    m[0].metric("ε₁ (threshold)", number(a.epsilon1, 4), help="The budget spent on the one threshold noise.")
-    m[1].metric("ε₂ (counts)", number(a.epsilon2, 4), help="The budget shared by the at most c yes-answers.")
-    m[2].metric("split ε₂/ε₁", number(a.w, 4))
-    m[3].metric("ε, one threshold noise", number(a.off, 4), help="ε₁ + ε₂: what one run spends.")
-    m[4].metric(
-        "ε, new threshold noise after each yes",
-        number(a.on, 4),
-        help="c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).",
+    metric_row(
+        ("ε₁ (threshold)", number(a.epsilon1, 4), "The budget spent on the one threshold noise."),
+        ("ε₂ (counts)", number(a.epsilon2, 4), "The budget shared by the at most c yes-answers."),
+        ("split ε₂/ε₁", number(a.w, 4)),
+        ("ε, one threshold noise", number(a.off, 4), "ε₁ + ε₂: what one run spends."),
+        (
+            "ε, new threshold noise after each yes",
+            number(a.on, 4),
+            "c·ε₁ + ε₂: each redrawn threshold noise costs ε₁ again (Theorem 3, as its proof gives).",
+        ),
     )
     if s.resample:
         ui.paper_vs_exact(

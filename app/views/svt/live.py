@@ -12,6 +12,8 @@ from app import ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
+from app.views import _player as player
+from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
     from app.views.svt import Settings
@@ -58,51 +60,27 @@ def run_tab(s: Settings) -> None:
 
 def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
     """Step / next yes / play / reset over the recorded comparisons of one seeded run (session state only)."""
-    ss = st.session_state
     n = len(comp)
-    if ss.get("svt_sig") != s:  # new settings: show the whole new run
-        ss["svt_sig"], ss["svt_step"], ss["svt_play"] = s, n, False
+    player.start("svt", s, n)  # new settings: show the whole new run
 
-    @st.fragment(run_every=0.35 if ss.get("svt_play") else None)
-    def player() -> None:
-        cols = st.columns(6)
-        if cols[0].button("Reset", key="svt_reset", icon=":material/first_page:"):
-            ss["svt_step"], ss["svt_play"] = 0, False
-        if cols[1].button("Step", key="svt_one", icon=":material/skip_next:"):
-            ss["svt_step"] = min(ss["svt_step"] + 1, n)
-        if cols[2].button("+10", key="svt_ten"):
-            ss["svt_step"] = min(ss["svt_step"] + 10, n)
-        if cols[3].button("Next yes", key="svt_next"):
-            after = comp.index[(comp["positive"]) & (comp["step"] > ss["svt_step"])]
-            ss["svt_step"] = int(comp.loc[after[0], "step"]) if len(after) else n
-        playing = ss.get("svt_play", False)
-        if cols[4].button(
-            "Pause" if playing else "Play",
-            key="svt_playbtn",
-            icon=":material/pause:" if playing else ":material/play_arrow:",
-        ):
-            ss["svt_play"] = not playing
-            if not playing and ss["svt_step"] >= n:
-                ss["svt_step"] = 0
-            st.rerun()
-        if cols[5].button("End", key="svt_end", icon=":material/last_page:"):
-            ss["svt_step"], ss["svt_play"] = n, False
-        if playing:
-            ss["svt_step"] = min(ss["svt_step"] + max(1, n // 100), n)
-            if ss["svt_step"] >= n:
-                ss["svt_play"] = False
-                st.rerun()
-        step = int(min(ss["svt_step"], n))
+    def next_yes(now: int) -> int:
+        after = comp.index[(comp["positive"]) & (comp["step"] > now)]
+        return int(comp.loc[after[0], "step"]) if len(after) else n
+
+    @st.fragment(run_every=player.tick("svt", 0.35))
+    def play() -> None:
+        step = player.controls("svt", n, per_tick=max(1, n // 100), jump=("Next yes", next_yes), end=True)
         last = comp.iloc[step - 1] if step else None
-        m = st.columns(5)
-        m[0].metric("comparisons so far", f"{step} / {n}")
-        m[1].metric("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}")
-        m[2].metric("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}")
-        m[3].metric("pass", f"{int(last['pass']) if step else 0}")
-        m[4].metric(
-            "threshold noises drawn",
-            f"{info.threshold_draws}",
-            help="1, unless a new threshold noise is drawn after each yes.",
+        metric_row(
+            ("comparisons so far", f"{step} / {n}"),
+            ("yes-answers / c", f"{int(last['n_positive']) if step else 0} / {s.c}"),
+            ("yes-answers truly above τ", f"{int(last['n_true_selected']) if step else 0}"),
+            ("pass", f"{int(last['pass']) if step else 0}"),
+            (
+                "threshold noises drawn",
+                f"{info.threshold_draws}",
+                "1, unless a new threshold noise is drawn after each yes.",
+            ),
         )
         ui.chart(
             figs.live_run(comp, step=step, threshold=s.threshold),
@@ -115,7 +93,7 @@ def _live(s: Settings, comp: pd.DataFrame, info: csvt.LiveRun) -> None:
             f"{info.n_positive} yes-answers ({info.true_positives_selected} of them truly above τ)."
         )
 
-    player()
+    play()
 
 
 def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
@@ -127,10 +105,11 @@ def _appending_erratum(s: Settings, worst: csvt.AppendingGap) -> None:
             icon=":material/info:",
         )
     st.markdown(f"At d = count − τ = {number(worst.d, 4)}, t = {s.trav_eff}:")
-    cols = st.columns(3)
-    cols[0].metric("P[selected] — paper's t·p", number(worst.paper, 4))
-    cols[1].metric("P[selected] — exact (shared ρ)", number(worst.exact, 4))
-    cols[2].metric("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4))
+    metric_row(
+        ("P[selected] — paper's t·p", number(worst.paper, 4)),
+        ("P[selected] — exact (shared ρ)", number(worst.exact, 4)),
+        ("fresh ρ per pass, 1 − (1 − p)^t", number(worst.independent, 4)),
+    )
     if worst.paper > worst.exact + 0.01:
         st.warning(
             f"The paper's t·p = {number(worst.paper, 3)} is wrong here (not even a probability once it "
