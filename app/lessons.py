@@ -30,6 +30,7 @@ import copy
 import math
 import os
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -37,7 +38,7 @@ from typing import Any
 
 import marimo as mo
 
-from app import catalogue, notation
+from app import catalogue, notation, slides
 from app.compute._cache import Memory
 from app.exercises import query_string
 from app.exercises.check import EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
@@ -110,9 +111,7 @@ def ahead(fn: Any, *variants: tuple) -> None:
     worker has started are dropped. Only in a served lesson (``marimo run`` or the editor): a headless run or an
     export computes nothing ahead. One worker process is shared by every lesson and reader of the server.
     """
-    meta = mo.app_meta()
-    # a reader in a browser (an export to .ipynb also runs in "edit" mode, without a request)
-    if os.environ.get(AHEAD_ENV, "").lower() == "off" or meta.mode not in ("run", "edit") or meta.request is None:
+    if os.environ.get(AHEAD_ENV, "").lower() == "off" or not _served():
         return
     wanted = [(fn, args) for args in variants]
     with _lock:
@@ -127,6 +126,13 @@ def ahead(fn: Any, *variants: tuple) -> None:
                 except RuntimeError:  # the pool broke (a worker was killed): start a new one next time
                     _pool.clear()
                     return
+
+
+def _served() -> bool:
+    """Whether a reader in a browser runs this lesson (an export to .ipynb also runs in "edit" mode, without a
+    request; a headless run is in "script" mode)."""
+    meta = mo.app_meta()
+    return meta.mode in ("run", "edit") and meta.request is not None
 
 
 def _worker() -> cf.ProcessPoolExecutor:
@@ -148,6 +154,29 @@ def neighbours(p: Values, key: str) -> list[Values]:
         return []
     i = grid.index(value)
     return [p.replace(**{key: grid[j]}) for j in (i + 1, i - 1) if 0 <= j < len(grid)]
+
+
+#: the marimo output of each figure :func:`slide` handed out lately: (the figure, weakly; its output)
+_drawn: Memory[int, tuple[weakref.ref, Any]] = Memory(REMEMBERED)  # under _lock
+
+
+def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
+    """The app's picture with its in-figure slider over ``key`` (:func:`app.slides.figure`), opened at ``value``.
+
+    That figure is shared: the same object each time the lesson's control comes back to ``value``. A served lesson
+    remembers what marimo made of it (every stop's frame written out for the browser, the larger part of a move's
+    work), so moving a control back redraws it without writing the deck again; a headless run gets the figure.
+    """
+    fig = slides.figure(build, key, value, *args, **kwargs)
+    if not _served():
+        return fig
+    with _lock:
+        ref, html = _drawn.get(id(fig), (None, None))
+    if ref is None or ref() is not fig:
+        html = mo.as_html(fig)
+        with _lock:
+            _drawn[id(fig)] = (weakref.ref(fig), html)
+    return html
 
 
 def md(text: Any, *args: Any, **kwargs: Any) -> Any:

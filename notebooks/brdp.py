@@ -13,14 +13,14 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import brdp as compute
     from app.figures import brdp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import brdp
 
-    return brdp, compute, figs, lessons, md, mo, number, slides
+    return brdp, compute, figs, lessons, md, mo, number
 
 
 @app.cell
@@ -99,10 +99,10 @@ def _(md):
 
 
 @app.cell
-def _(density_at, key, md, mo, number, p, slides):
+def _(density_at, key, lessons, md, mo, number, p):
     mo.vstack(
         [
-            slides.figure(density_at, "theta", p.theta, key._replace(theta=None), 0),
+            lessons.slide(density_at, "theta", p.theta, key._replace(theta=None), 0),
             md(
                 "The slider under the picture moves θ and redraws it at once, with no waiting; your "
                 "controls above set "

@@ -15,14 +15,14 @@ def _():
 
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import ldp as compute
     from app.figures import ldp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import ldp
 
-    return compute, figs, ldp, lessons, math, md, mo, number, slides
+    return compute, figs, ldp, lessons, math, md, mo, number
 
 
 @app.cell
@@ -180,10 +180,10 @@ def _(compute, figs):
 
 
 @app.cell
-def _(beliefs_at, md, mo, number, p, slides, x_true):
+def _(beliefs_at, lessons, md, mo, number, p, x_true):
     mo.vstack(
         [
-            slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
+            lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
             md(
                 "The slider under the picture (and Play) moves k and redraws it at once, with no "
                 "waiting; your controls "

@@ -15,7 +15,7 @@ def _():
 
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import noise_reduction as compute
     from app.figures import noise_reduction as figs
     from app.lessons import md
@@ -23,7 +23,7 @@ def _():
     from dpcore import filters as fl
     from dpcore import noise_reduction as nr
 
-    return compute, figs, fl, lessons, math, md, mo, nr, number, slides
+    return compute, figs, fl, lessons, math, md, mo, nr, number
 
 
 @app.cell
@@ -105,8 +105,8 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, grid_args, idea_at, md, mo, number, p, slides, variant):
-    _chart1 = slides.figure(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
+def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
+    _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
     _slider = md(
         f"The slider under the picture (and Play) moves η and redraws it at once, with no waiting; your controls "
         f"above set everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of "

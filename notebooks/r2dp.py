@@ -15,14 +15,14 @@ def _():
 
     import marimo as mo
 
-    from app import catalogue, lessons, slides
+    from app import catalogue, lessons
     from app.compute import r2dp as compute
     from app.figures import r2dp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import r2dp
 
-    return catalogue, compute, figs, lessons, math, md, mo, number, r2dp, slides
+    return catalogue, compute, figs, lessons, math, md, mo, number, r2dp
 
 
 @app.cell
@@ -203,10 +203,10 @@ def _(compute, figs, p):
 
 
 @app.cell
-def _(compute, md, mo, number, p, slides, usefulness_at, usefulness_stops):
+def _(compute, lessons, md, mo, number, p, usefulness_at, usefulness_stops):
     mo.vstack(
         [
-            slides.figure(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
+            lessons.slide(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
             md(
                 "The slider under the picture moves ε and redraws it at once, with no waiting; your "
                 "controls above set "

@@ -13,14 +13,14 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import svt as csvt
     from app.figures import svt as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import svt
 
-    return csvt, figs, lessons, md, mo, number, slides, svt
+    return csvt, figs, lessons, md, mo, number, svt
 
 
 @app.cell
@@ -149,11 +149,11 @@ def _(md):
 
 
 @app.cell
-def _(comparison_at, lessons, md, mo, number, p, slides):
+def _(comparison_at, lessons, md, mo, number, p):
     _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
     mo.vstack(
         [
-            slides.figure(
+            lessons.slide(
                 comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
             ),
             md(
