@@ -10,8 +10,9 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   overriding ``p`` (``app.run(defs={"p": lessons.Values(eps=0.5, …)})``).
 * **Exercises** (:class:`Exercise`): a question, the right answer as the lesson shows it (or one of a few choices),
   two hints, why, and a worked solution, judged by the checker the app's exercises use
-  (:mod:`app.exercises.check`). One cell shows ``ex.input`` (a marimo input), the next ``ex.feedback(ex_input)``:
-  right, a hint, then a stronger hint; the solution stays folded until asked for or the third wrong answer.
+  (:mod:`app.exercises.check`). One cell makes ``ex_input = ex.input`` and shows ``ex.show(ex_input)``, the next
+  ``ex.feedback(ex_input)``: right, a hint, then a stronger hint; the solution stays folded until asked for or the
+  third wrong answer.
 * **Checks** of the "Reproduce the paper" section call :func:`check`, which shows a ✓ line and raises
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
@@ -265,7 +266,8 @@ def panel(group: Any, *, title: str = "Your settings", sidebar: bool = True) -> 
     """Show a control group, each control with its help text (what the quantity means) under it.
 
     By default in the lesson's sidebar, so the controls stay in view while the reader scrolls through the pictures
-    they drive (``sidebar=False`` shows them in place, e.g. for a section's own controls).
+    they drive (``sidebar=False`` shows them in place, e.g. for a section's own controls). Shown in the cell that
+    makes the controls: a cell that only refers to them would redraw the whole panel at every move.
     """
     rows = []
     for key, element in group.items():

@@ -61,7 +61,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "sens", "theta", "T", "calib")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -126,13 +125,8 @@ def _(lessons):
         r"$p' \le \frac{1.10517}{1 + 1.10517} = 0.52498$, i.e. **52.5 %**.",
     )
     odds_answer = ex_odds.input
-    return ex_odds, odds_answer
-
-
-@app.cell
-def _(ex_odds, odds_answer):
     ex_odds.show(odds_answer)
-    return
+    return ex_odds, odds_answer
 
 
 @app.cell
@@ -198,13 +192,8 @@ def _(lessons):
         "b = Δ/ε = **4**.",
     )
     sigma_answer = ex_sigma.input
-    return ex_sigma, sigma_answer
-
-
-@app.cell
-def _(ex_sigma, sigma_answer):
     ex_sigma.show(sigma_answer)
-    return
+    return ex_sigma, sigma_answer
 
 
 @app.cell
@@ -280,13 +269,8 @@ def _(lessons):
         solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
     )
     compose_answer = ex_compose.input
-    return compose_answer, ex_compose
-
-
-@app.cell
-def _(compose_answer, ex_compose):
     ex_compose.show(compose_answer)
-    return
+    return compose_answer, ex_compose
 
 
 @app.cell

@@ -67,7 +67,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "eta", "y", "K", "spacing", "process", "m", "const", delta=1e-6)
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -146,13 +145,8 @@ def _(lessons):
         "A count ten times smaller needs a level ten times larger and pays a hundred times more.",
     )
     stop_answer = ex_stop.input
-    return ex_stop, stop_answer
-
-
-@app.cell
-def _(ex_stop, stop_answer):
     ex_stop.show(stop_answer)
-    return
+    return ex_stop, stop_answer
 
 
 @app.cell
@@ -237,13 +231,8 @@ def _(lessons):
         r"= 1.35301$.",
     )
     rho_answer = ex_rho.input
-    return ex_rho, rho_answer
-
-
-@app.cell
-def _(ex_rho, rho_answer):
     ex_rho.show(rho_answer)
-    return
+    return ex_rho, rho_answer
 
 
 @app.cell
@@ -326,13 +315,8 @@ def _(lessons):
         r"$1 - 0.770693/1.353015 = 43\,\%$.",
     )
     printed_answer = ex_printed.input
-    return ex_printed, printed_answer
-
-
-@app.cell
-def _(ex_printed, printed_answer):
     ex_printed.show(printed_answer)
-    return
+    return ex_printed, printed_answer
 
 
 @app.cell

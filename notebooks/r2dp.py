@@ -62,7 +62,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "gamma", "sens", "fam", "shape", eps=5.0)
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -166,13 +165,8 @@ def _(lessons):
         r"$U = 1 - e^{-\varepsilon\gamma/\Delta} = 1 - e^{-0.1} = \mathbf{0.0952}$.",
     )
     laplace_answer = ex_laplace.input
-    return ex_laplace, laplace_answer
-
-
-@app.cell
-def _(ex_laplace, laplace_answer):
     ex_laplace.show(laplace_answer)
-    return
+    return ex_laplace, laplace_answer
 
 
 @app.cell
@@ -235,13 +229,8 @@ def _(lessons):
         r"$P(|W| > m\Delta) \ge e^{-m\varepsilon}$, so $U(m\Delta) \le 1 - e^{-m\varepsilon}$ — Laplace's value.",
     )
     whole_answer = ex_whole.input
-    return ex_whole, whole_answer
-
-
-@app.cell
-def _(ex_whole, whole_answer):
     ex_whole.show(whole_answer)
-    return
+    return ex_whole, whole_answer
 
 
 @app.cell
@@ -293,13 +282,8 @@ def _(lessons):
         r"$\varepsilon = \ln(0.5/0.26160) = \mathbf{0.6478}$.",
     )
     two_answer = ex_two.input
-    return ex_two, two_answer
-
-
-@app.cell
-def _(ex_two, two_answer):
     ex_two.show(two_answer)
-    return
+    return ex_two, two_answer
 
 
 @app.cell
