@@ -10,8 +10,9 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   overriding ``p`` (``app.run(defs={"p": lessons.Values(eps=0.5, …)})``).
 * **Exercises** (:class:`Exercise`): a question, the right answer as the lesson shows it (or one of a few choices),
   two hints, why, and a worked solution, judged by the checker the app's exercises use
-  (:mod:`app.exercises.check`). One cell shows ``ex.input`` (a marimo input), the next ``ex.feedback(ex_input)``:
-  right, a hint, then a stronger hint; the solution stays folded until asked for or the third wrong answer.
+  (:mod:`app.exercises.check`). One cell makes ``ex_input = ex.input`` and shows ``ex.show(ex_input)``, the next
+  ``ex.feedback(ex_input)``: right, a hint, then a stronger hint; the solution stays folded until asked for or the
+  third wrong answer.
 * **Checks** of the "Reproduce the paper" section call :func:`check`, which shows a ✓ line and raises
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
@@ -30,6 +31,7 @@ import copy
 import math
 import os
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -37,7 +39,7 @@ from typing import Any
 
 import marimo as mo
 
-from app import catalogue, notation
+from app import catalogue, notation, slides
 from app.compute._cache import Memory
 from app.exercises import query_string
 from app.exercises.check import EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
@@ -110,9 +112,7 @@ def ahead(fn: Any, *variants: tuple) -> None:
     worker has started are dropped. Only in a served lesson (``marimo run`` or the editor): a headless run or an
     export computes nothing ahead. One worker process is shared by every lesson and reader of the server.
     """
-    meta = mo.app_meta()
-    # a reader in a browser (an export to .ipynb also runs in "edit" mode, without a request)
-    if os.environ.get(AHEAD_ENV, "").lower() == "off" or meta.mode not in ("run", "edit") or meta.request is None:
+    if os.environ.get(AHEAD_ENV, "").lower() == "off" or not _served():
         return
     wanted = [(fn, args) for args in variants]
     with _lock:
@@ -127,6 +127,13 @@ def ahead(fn: Any, *variants: tuple) -> None:
                 except RuntimeError:  # the pool broke (a worker was killed): start a new one next time
                     _pool.clear()
                     return
+
+
+def _served() -> bool:
+    """Whether a reader in a browser runs this lesson (an export to .ipynb also runs in "edit" mode, without a
+    request; a headless run is in "script" mode)."""
+    meta = mo.app_meta()
+    return meta.mode in ("run", "edit") and meta.request is not None
 
 
 def _worker() -> cf.ProcessPoolExecutor:
@@ -148,6 +155,29 @@ def neighbours(p: Values, key: str) -> list[Values]:
         return []
     i = grid.index(value)
     return [p.replace(**{key: grid[j]}) for j in (i + 1, i - 1) if 0 <= j < len(grid)]
+
+
+#: the marimo output of each figure :func:`slide` handed out lately: (the figure, weakly; its output)
+_drawn: Memory[int, tuple[weakref.ref, Any]] = Memory(REMEMBERED)  # under _lock
+
+
+def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
+    """The app's picture with its in-figure slider over ``key`` (:func:`app.slides.figure`), opened at ``value``.
+
+    That figure is shared: the same object each time the lesson's control comes back to ``value``. A served lesson
+    remembers what marimo made of it (every stop's frame written out for the browser, the larger part of a move's
+    work), so moving a control back redraws it without writing the deck again; a headless run gets the figure.
+    """
+    fig = slides.figure(build, key, value, *args, **kwargs)
+    if not _served():
+        return fig
+    with _lock:
+        ref, html = _drawn.get(id(fig), (None, None))
+    if ref is None or ref() is not fig:
+        html = mo.as_html(fig)
+        with _lock:
+            _drawn[id(fig)] = (weakref.ref(fig), html)
+    return html
 
 
 def md(text: Any, *args: Any, **kwargs: Any) -> Any:
@@ -236,7 +266,8 @@ def panel(group: Any, *, title: str = "Your settings", sidebar: bool = True) -> 
     """Show a control group, each control with its help text (what the quantity means) under it.
 
     By default in the lesson's sidebar, so the controls stay in view while the reader scrolls through the pictures
-    they drive (``sidebar=False`` shows them in place, e.g. for a section's own controls).
+    they drive (``sidebar=False`` shows them in place, e.g. for a section's own controls). Shown in the cell that
+    makes the controls: a cell that only refers to them would redraw the whole panel at every move.
     """
     rows = []
     for key, element in group.items():

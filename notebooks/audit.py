@@ -51,7 +51,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("mech", "eps", "delta", "sens", "draws", "level", "seed")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -120,13 +119,8 @@ def _(lessons):
         solution=r"$\frac{e^{1}}{1 + e^{1}} = \frac{2.71828}{3.71828} = 0.73106$, i.e. **73.1 %**.",
     )
     rr_answer = ex_rr.input
-    return ex_rr, rr_answer
-
-
-@app.cell
-def _(ex_rr, rr_answer):
     ex_rr.show(rr_answer)
-    return
+    return ex_rr, rr_answer
 
 
 @app.cell
@@ -152,13 +146,8 @@ def _(lessons):
         "(q = 1), so P(output near 0 | D) = 1 and P(output near 0 | D′) = 0. Section 3 below runs it.",
     )
     ce_answer = ex_ce.input
-    return ce_answer, ex_ce
-
-
-@app.cell
-def _(ce_answer, ex_ce):
     ex_ce.show(ce_answer)
-    return
+    return ce_answer, ex_ce
 
 
 @app.cell

@@ -14,12 +14,12 @@ def _():
     import marimo as mo
 
     import dpcore
-    from app import compute, lessons, slides
+    from app import compute, lessons
     from app.figures import baselines as figs
     from app.lessons import md
     from app.notation import number
 
-    return compute, dpcore, figs, lessons, md, mo, number, slides
+    return compute, dpcore, figs, lessons, md, mo, number
 
 
 @app.cell
@@ -61,7 +61,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "sens", "theta", "T", "calib")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -88,12 +87,12 @@ def _(md):
 
 
 @app.cell
-def _(belief_at, compute, md, mo, number, p, slides):
+def _(belief_at, compute, lessons, md, mo, number, p):
     _table, _factor = compute.belief_table(p.eps)
     _half = _table.loc[_table["prior"] == 0.5, "largest_posterior"].item()
     mo.vstack(
         [
-            slides.figure(belief_at, "eps", p.eps, play=True),
+            lessons.slide(belief_at, "eps", p.eps, play=True),
             md(
                 "The slider under each picture of this lesson (and Play here) moves ε and redraws "
                 "that picture at once, "
@@ -126,13 +125,8 @@ def _(lessons):
         r"$p' \le \frac{1.10517}{1 + 1.10517} = 0.52498$, i.e. **52.5 %**.",
     )
     odds_answer = ex_odds.input
-    return ex_odds, odds_answer
-
-
-@app.cell
-def _(ex_odds, odds_answer):
     ex_odds.show(odds_answer)
-    return
+    return ex_odds, odds_answer
 
 
 @app.cell
@@ -159,13 +153,13 @@ def _(md):
 
 
 @app.cell
-def _(compute, densities_at, md, mo, number, p, slides):
+def _(compute, densities_at, lessons, md, mo, number, p):
     _cal = compute.calibration(p.eps, p.delta, p.sens, p.calib)
     _, _summary = compute.sampled_outputs(p.eps, p.delta, p.sens, p.calib, p.theta, 0)
     _within = dict(zip(_summary["mechanism"], _summary["exact_within_theta"], strict=True))
     mo.vstack(
         [
-            slides.figure(densities_at, "eps", p.eps, p.delta, p.sens, p.calib, p.theta),
+            lessons.slide(densities_at, "eps", p.eps, p.delta, p.sens, p.calib, p.theta),
             md(
                 f"At these settings the Gaussian needs σ = **{number(_cal.sigma, 4)}** and the Laplace b = "
                 f"**{number(_cal.laplace_scale, 4)}**. A release lands within ±θ = {number(p.theta)} of the "
@@ -178,8 +172,8 @@ def _(compute, densities_at, md, mo, number, p, slides):
 
 
 @app.cell
-def _(accuracy_at, p, slides):
-    slides.figure(accuracy_at, "eps", p.eps, p.theta, p.delta, p.sens, p.calib)
+def _(accuracy_at, lessons, p):
+    lessons.slide(accuracy_at, "eps", p.eps, p.theta, p.delta, p.sens, p.calib)
     return
 
 
@@ -198,13 +192,8 @@ def _(lessons):
         "b = Δ/ε = **4**.",
     )
     sigma_answer = ex_sigma.input
-    return ex_sigma, sigma_answer
-
-
-@app.cell
-def _(ex_sigma, sigma_answer):
     ex_sigma.show(sigma_answer)
-    return
+    return ex_sigma, sigma_answer
 
 
 @app.cell
@@ -280,13 +269,8 @@ def _(lessons):
         solution="Set ε = 1, δ = 10⁻⁵, T = 100 and read the totals: Gaussian **14.43**, Laplace **68.26**.",
     )
     compose_answer = ex_compose.input
-    return compose_answer, ex_compose
-
-
-@app.cell
-def _(compose_answer, ex_compose):
     ex_compose.show(compose_answer)
-    return
+    return compose_answer, ex_compose
 
 
 @app.cell

@@ -13,14 +13,14 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import brdp as compute
     from app.figures import brdp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import brdp
 
-    return brdp, compute, figs, lessons, md, mo, number, slides
+    return brdp, compute, figs, lessons, md, mo, number
 
 
 @app.cell
@@ -58,7 +58,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "theta", "sens", "kernel", "acct", "T")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -99,10 +98,10 @@ def _(md):
 
 
 @app.cell
-def _(density_at, key, md, mo, number, p, slides):
+def _(density_at, key, lessons, md, mo, number, p):
     mo.vstack(
         [
-            slides.figure(density_at, "theta", p.theta, key._replace(theta=None), 0),
+            lessons.slide(density_at, "theta", p.theta, key._replace(theta=None), 0),
             md(
                 "The slider under the picture moves θ and redraws it at once, with no waiting; your "
                 "controls above set "
@@ -158,13 +157,8 @@ def _(lessons):
         "p_θ / (1 − (1 − p_θ) q) = 0.1933 / (1 − 0.8067 · 0.2086) = **0.2324**.",
     )
     split_answer = ex_split.input
-    return ex_split, split_answer
-
-
-@app.cell
-def _(ex_split, split_answer):
     ex_split.show(split_answer)
-    return
+    return ex_split, split_answer
 
 
 @app.cell
@@ -251,13 +245,8 @@ def _(lessons):
         "**7.53 × 10⁻⁶**; divided by 10⁻⁸ that is **≈ 753**.",
     )
     exact_answer = ex_exact.input
-    return ex_exact, exact_answer
-
-
-@app.cell
-def _(ex_exact, exact_answer):
     ex_exact.show(exact_answer)
-    return
+    return ex_exact, exact_answer
 
 
 @app.cell
@@ -316,13 +305,8 @@ def _(lessons):
         "**14.43**.",
     )
     compose_answer = ex_compose.input
-    return compose_answer, ex_compose
-
-
-@app.cell
-def _(compose_answer, ex_compose):
     ex_compose.show(compose_answer)
-    return
+    return compose_answer, ex_compose
 
 
 @app.cell

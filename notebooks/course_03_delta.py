@@ -33,7 +33,6 @@ def _(ch, course, md):
 @app.cell
 def _(ch, lessons):
     controls = lessons.controls(ch.control)
-    # shown where it is made (beside the picture, as in the app), so moving it does not redraw the panel
     lessons.panel(controls, title="Move it and watch the picture", sidebar=False)
     return (controls,)
 
@@ -56,16 +55,11 @@ def _(ch, md, mo, p, pictures):
 
 
 @app.cell
-def _(ch, lessons):
+def _(ch, lessons, md, mo):
     ex = lessons.Exercise.from_check(ch.question, ch.check, ch.solution)
     answer = ex.input
-    return answer, ex
-
-
-@app.cell
-def _(answer, ex, md, mo):
     mo.vstack([md("## Check what you saw"), ex.show(answer)])
-    return
+    return answer, ex
 
 
 @app.cell

@@ -15,14 +15,14 @@ def _():
 
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import ldp as compute
     from app.figures import ldp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import ldp
 
-    return compute, figs, ldp, lessons, math, md, mo, number, slides
+    return compute, figs, ldp, lessons, math, md, mo, number
 
 
 @app.cell
@@ -51,7 +51,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "epsg", "nq", "dsize", "xtrue", "family", "prior", "seed")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -107,13 +106,8 @@ def _(lessons):
         r"probability 1/4, and $0.75 / 0.25 = 3 = e^{\varepsilon}$.",
     )
     rr_answer = ex_rr.input
-    return ex_rr, rr_answer
-
-
-@app.cell
-def _(ex_rr, rr_answer):
     ex_rr.show(rr_answer)
-    return
+    return ex_rr, rr_answer
 
 
 @app.cell
@@ -180,10 +174,10 @@ def _(compute, figs):
 
 
 @app.cell
-def _(beliefs_at, md, mo, number, p, slides, x_true):
+def _(beliefs_at, lessons, md, mo, number, p, x_true):
     mo.vstack(
         [
-            slides.figure(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
+            lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
             md(
                 "The slider under the picture (and Play) moves k and redraws it at once, with no "
                 "waiting; your controls "
@@ -212,13 +206,8 @@ def _(lessons):
         r"$\ell = \ln\frac{\Lambda(1)}{\Lambda(0)} = 2 \ln\frac{p}{1-p} = 2\varepsilon$ = **2**.",
     )
     balanced_answer = ex_balanced.input
-    return balanced_answer, ex_balanced
-
-
-@app.cell
-def _(balanced_answer, ex_balanced):
     ex_balanced.show(balanced_answer)
-    return
+    return balanced_answer, ex_balanced
 
 
 @app.cell
@@ -279,13 +268,8 @@ def _(lessons):
         "The trace continues: q₃ and q₄ are answered, q₅ would reach 3.375 and is refused.",
     )
     equal_answer = ex_equal.input
-    return equal_answer, ex_equal
-
-
-@app.cell
-def _(equal_answer, ex_equal):
     ex_equal.show(equal_answer)
-    return
+    return equal_answer, ex_equal
 
 
 @app.cell
@@ -339,13 +323,8 @@ def _(lessons):
         solution="E[# answered](ε = 1, ε_G = 4) = **8.344** (closed form); basic composition ⌊4/1⌋ = 4.",
     )
     count_answer = ex_count.input
-    return count_answer, ex_count
-
-
-@app.cell
-def _(count_answer, ex_count):
     ex_count.show(count_answer)
-    return
+    return count_answer, ex_count
 
 
 @app.cell

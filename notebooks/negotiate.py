@@ -50,7 +50,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("theta", "conf", "sens", "delta", "T")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -121,13 +120,8 @@ def _(lessons):
         solution=r"$\varepsilon = \frac{1}{2}\ln\frac{1}{1 - 0.9} = \frac{\ln 10}{2} = 1.1513.$",
     )
     laplace_answer = ex_laplace.input
-    return ex_laplace, laplace_answer
-
-
-@app.cell
-def _(ex_laplace, laplace_answer):
     ex_laplace.show(laplace_answer)
-    return
+    return ex_laplace, laplace_answer
 
 
 @app.cell
@@ -178,13 +172,8 @@ def _(lessons):
         solution=r"$\lfloor 1/0.06 \rfloor = \lfloor 16.67 \rfloor = 16.$",
     )
     count_answer = ex_count.input
-    return count_answer, ex_count
-
-
-@app.cell
-def _(count_answer, ex_count):
     ex_count.show(count_answer)
-    return
+    return count_answer, ex_count
 
 
 @app.cell

@@ -15,7 +15,7 @@ def _():
 
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import noise_reduction as compute
     from app.figures import noise_reduction as figs
     from app.lessons import md
@@ -23,7 +23,7 @@ def _():
     from dpcore import filters as fl
     from dpcore import noise_reduction as nr
 
-    return compute, figs, fl, lessons, math, md, mo, nr, number, slides
+    return compute, figs, fl, lessons, math, md, mo, nr, number
 
 
 @app.cell
@@ -67,7 +67,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "delta", "eta", "y", "K", "spacing", "process", "m", "const", delta=1e-6)
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -105,8 +104,8 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs, grid_args, idea_at, md, mo, number, p, slides, variant):
-    _chart1 = slides.figure(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
+def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
+    _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
     _slider = md(
         f"The slider under the picture (and Play) moves η and redraws it at once, with no waiting; your controls "
         f"above set everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of "
@@ -146,13 +145,8 @@ def _(lessons):
         "A count ten times smaller needs a level ten times larger and pays a hundred times more.",
     )
     stop_answer = ex_stop.input
-    return ex_stop, stop_answer
-
-
-@app.cell
-def _(ex_stop, stop_answer):
     ex_stop.show(stop_answer)
-    return
+    return ex_stop, stop_answer
 
 
 @app.cell
@@ -237,13 +231,8 @@ def _(lessons):
         r"= 1.35301$.",
     )
     rho_answer = ex_rho.input
-    return ex_rho, rho_answer
-
-
-@app.cell
-def _(ex_rho, rho_answer):
     ex_rho.show(rho_answer)
-    return
+    return ex_rho, rho_answer
 
 
 @app.cell
@@ -326,13 +315,8 @@ def _(lessons):
         r"$1 - 0.770693/1.353015 = 43\,\%$.",
     )
     printed_answer = ex_printed.input
-    return ex_printed, printed_answer
-
-
-@app.cell
-def _(ex_printed, printed_answer):
     ex_printed.show(printed_answer)
-    return
+    return ex_printed, printed_answer
 
 
 @app.cell

@@ -15,14 +15,14 @@ def _():
 
     import marimo as mo
 
-    from app import catalogue, lessons, slides
+    from app import catalogue, lessons
     from app.compute import r2dp as compute
     from app.figures import r2dp as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import r2dp
 
-    return catalogue, compute, figs, lessons, math, md, mo, number, r2dp, slides
+    return catalogue, compute, figs, lessons, math, md, mo, number, r2dp
 
 
 @app.cell
@@ -62,7 +62,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "gamma", "sens", "fam", "shape", eps=5.0)
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -166,13 +165,8 @@ def _(lessons):
         r"$U = 1 - e^{-\varepsilon\gamma/\Delta} = 1 - e^{-0.1} = \mathbf{0.0952}$.",
     )
     laplace_answer = ex_laplace.input
-    return ex_laplace, laplace_answer
-
-
-@app.cell
-def _(ex_laplace, laplace_answer):
     ex_laplace.show(laplace_answer)
-    return
+    return ex_laplace, laplace_answer
 
 
 @app.cell
@@ -203,10 +197,10 @@ def _(compute, figs, p):
 
 
 @app.cell
-def _(compute, md, mo, number, p, slides, usefulness_at, usefulness_stops):
+def _(compute, lessons, md, mo, number, p, usefulness_at, usefulness_stops):
     mo.vstack(
         [
-            slides.figure(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
+            lessons.slide(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
             md(
                 "The slider under the picture moves ε and redraws it at once, with no waiting; your "
                 "controls above set "
@@ -235,13 +229,8 @@ def _(lessons):
         r"$P(|W| > m\Delta) \ge e^{-m\varepsilon}$, so $U(m\Delta) \le 1 - e^{-m\varepsilon}$ — Laplace's value.",
     )
     whole_answer = ex_whole.input
-    return ex_whole, whole_answer
-
-
-@app.cell
-def _(ex_whole, whole_answer):
     ex_whole.show(whole_answer)
-    return
+    return ex_whole, whole_answer
 
 
 @app.cell
@@ -293,13 +282,8 @@ def _(lessons):
         r"$\varepsilon = \ln(0.5/0.26160) = \mathbf{0.6478}$.",
     )
     two_answer = ex_two.input
-    return ex_two, two_answer
-
-
-@app.cell
-def _(ex_two, two_answer):
     ex_two.show(two_answer)
-    return
+    return ex_two, two_answer
 
 
 @app.cell

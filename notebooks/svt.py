@@ -13,14 +13,14 @@ app = marimo.App(
 def _():
     import marimo as mo
 
-    from app import lessons, slides
+    from app import lessons
     from app.compute import svt as csvt
     from app.figures import svt as figs
     from app.lessons import md
     from app.notation import number
     from dpcore import svt
 
-    return csvt, figs, lessons, md, mo, number, slides, svt
+    return csvt, figs, lessons, md, mo, number, svt
 
 
 @app.cell
@@ -61,7 +61,6 @@ def _(md):
 @app.cell
 def _(lessons):
     controls = lessons.controls("eps", "c", "neg", "alpha", "thr", "noise", "corr", "mono", "seed")
-    # shown where it is made, so moving a slider does not redraw the whole panel
     lessons.panel(controls)
     return (controls,)
 
@@ -149,11 +148,11 @@ def _(md):
 
 
 @app.cell
-def _(comparison_at, lessons, md, mo, number, p, slides):
+def _(comparison_at, lessons, md, mo, number, p):
     _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
     mo.vstack(
         [
-            slides.figure(
+            lessons.slide(
                 comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
             ),
             md(
@@ -200,13 +199,8 @@ def _(lessons):
         r"gives $r^{op} = $ **564.49**.",
     )
     rop_answer = ex_rop.input
-    return ex_rop, rop_answer
-
-
-@app.cell
-def _(ex_rop, rop_answer):
     ex_rop.show(rop_answer)
-    return
+    return ex_rop, rop_answer
 
 
 @app.cell
@@ -226,13 +220,8 @@ def _(lessons):
         solution="r^op(ε = 0.1) = 5644.86 and r^op(ε = 1) = 564.486: the ratio is **10**.",
     )
     scale_answer = ex_scale.input
-    return ex_scale, scale_answer
-
-
-@app.cell
-def _(ex_scale, scale_answer):
     ex_scale.show(scale_answer)
-    return
+    return ex_scale, scale_answer
 
 
 @app.cell
@@ -258,13 +247,8 @@ def _(lessons):
         "with one shared ρ **0.02669**.",
     )
     eq8_answer = ex_eq8.input
-    return eq8_answer, ex_eq8
-
-
-@app.cell
-def _(eq8_answer, ex_eq8):
     ex_eq8.show(eq8_answer)
-    return
+    return eq8_answer, ex_eq8
 
 
 @app.cell

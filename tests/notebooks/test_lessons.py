@@ -274,6 +274,26 @@ def test_ahead_does_nothing_in_a_headless_run_or_an_export(monkeypatch):
     assert (max, (1, 2)) not in lessons._ahead
 
 
+def _dot_at(eps: float, height: int) -> go.Figure:
+    return go.Figure(go.Scatter(x=[eps], y=[1.0]), layout={"height": height})
+
+
+def test_a_served_lesson_writes_a_shared_picture_out_once(monkeypatch):
+    """:func:`lessons.slide` is the app's picture with its in-figure slider: a headless run gets the figure itself;
+    a served lesson gets what marimo draws of it, written out once per figure, so a control moved back to a value
+    seen before does not write the whole deck again."""
+    shared = lessons.slide(_dot_at, "eps", 1.0, 300)
+    assert isinstance(shared, go.Figure) and len(shared.frames) == len(catalogue.get("eps").grid)
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run", request=object()))
+    written, as_html = [], mo.as_html
+    monkeypatch.setattr(lessons.mo, "as_html", lambda fig: written.append(fig) or as_html(fig))
+    first = lessons.slide(_dot_at, "eps", 1.0, 300)
+    assert len(written) == 1 and written[0] is shared and "Plotly" in first.text  # the same figure, drawn
+    assert lessons.slide(_dot_at, "eps", 1.0, 300) is first and len(written) == 1  # moved back: not written again
+    other = lessons.slide(_dot_at, "eps", 2.0, 300)
+    assert len(written) == 2 and written[1] is not shared and other is not first
+
+
 def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
     """``make export``'s Jupyter half: the lesson as an .ipynb holding the outputs at its defaults (needs nbformat,
     which the notebooks extra installs)."""
