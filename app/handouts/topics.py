@@ -79,16 +79,18 @@ def course_handout() -> Handout:
         h.figure(
             pictures.slide(ch.slug, value),
             alt=pic.alt,
-            caption=f"{pic.reading} Drag the slider under the picture to see other values of {p.symbol or p.name}.",
+            caption=f"{pic.reading} (Numbers at the chapter's default setting, {_setting(p, value)}.) Drag the slider "
+            f"under the picture to see other values of {p.symbol or p.name}.",
         )
         h.text(f"**What to notice:** {ch.notice}", cls="notice")
         h.heading("Check what you saw", level=3)
-        h.text(ch.question)
-        h.details("First hint", ch.check.hints[0])
-        h.details("Second hint", ch.check.hints[1])
-        h.details("The answer", ch.solution)
+        h.exercise(ch.question, ch.check.hints, ch.solution, heading="Question")
         h.text(f"Going deeper: {ch.deeper.title} in the app, and its lesson.", cls="source")
     return h
+
+
+def _setting(p: Any, value: Any) -> str:
+    return f"{p.symbol} = {p.words(value)}" if p.symbol else f"{p.name}: {p.words(value)}"
 
 
 def paper_handout(paper: Paper) -> Handout:
