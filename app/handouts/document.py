@@ -33,6 +33,7 @@ class Handout:
     blocks: list[str] = field(default_factory=list)
     figures: int = 0
     answers: list[str] = field(default_factory=list)
+    _specs: dict[str, str] = field(default_factory=dict, repr=False)  # a figure's JSON → the id that carries it
 
     def heading(self, text: str, level: int = 2, new_page: bool = False) -> None:
         cls = ' class="new-page"' if new_page else ""
@@ -82,6 +83,13 @@ class Handout:
         payload = payload.replace("</", "<\\/")  # a "</script>" inside a label cannot end the script
         label = f' aria-label="{html.escape(alt)}"' if alt else ""
         cap = f"<figcaption>{words(caption)}</figcaption>" if caption else ""
+        first = self._specs.setdefault(payload, fid)
+        if first != fid:  # the same picture again (the page's and its lesson's): drawn from the JSON carried once
+            self.blocks.append(
+                f'<figure class="chart"><div id="{fid}" class="plot" data-spec="{first}-spec" '
+                f'style="height:{height}px"{label}></div>{cap}</figure>'
+            )
+            return
         self.blocks.append(
             f'<figure class="chart"><div id="{fid}" class="plot" style="height:{height}px"{label}></div>{cap}'
             f'<script type="application/json" id="{fid}-spec">{payload}</script></figure>'
@@ -112,7 +120,7 @@ DRAW_JS = r"""
 (() => {
   const config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ["sendDataToCloud"]};
   for (const div of document.querySelectorAll("div.plot")) {
-    const spec = JSON.parse(document.getElementById(div.id + "-spec").textContent);
+    const spec = JSON.parse(document.getElementById(div.dataset.spec || div.id + "-spec").textContent);
     Plotly.newPlot(div, spec.data, spec.layout, config).then((gd) => spec.frames.length ?
       Plotly.addFrames(gd, spec.frames) : gd);
   }

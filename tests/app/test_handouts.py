@@ -68,6 +68,9 @@ def test_a_handout_holds_its_pictures_with_their_sliders_and_its_words(handout):
         json.loads(s.replace("<\\/", "</"))
         for s in re.findall(r'<script type="application/json" id="figure-\d+-spec">(.*?)</script>', text, re.S)
     ]
+    carried = re.findall(r'<script type="application/json" id="(figure-\d+-spec)">(.*?)</script>', text, re.S)
+    assert len({payload for _, payload in carried}) == len(carried), topic  # a picture shown twice is carried once
+    assert set(re.findall(r'data-spec="([^"]+)"', text)) <= {fid for fid, _ in carried}
     with_slider = [s for s in specs if s["layout"].get("sliders")]
     assert with_slider, f"{topic}: no picture with an in-figure slider"
     for s in with_slider:  # every stop of the slider is a frame the handout carries
