@@ -44,24 +44,24 @@ class Handout:
         body = words(md)
         self.blocks.append(f'<div class="{cls}">{body}</div>' if cls else body)
 
-    def details(self, summary: str, md: str) -> None:
-        """Something to open on screen (a hint, a solution) that is printed open."""
-        self.blocks.append(f"<details><summary>{inline(summary)}</summary>{words(md)}</details>")
-
     def exercise(self, question: str, hints: tuple[str, ...], answer: str, heading: str = "Try this") -> None:
-        """A question with its hints to open one by one, and its answer folded: on screen it opens on a click; in
-        print the hints are printed open and the answer is not, it is on the answers' page at the end."""
+        """A question with its hints to open one by one, and its answer folded: on screen each opens on a click; in
+        print the hints are written out in a line or two and the answer is not: it is on the answers' page at the
+        end."""
         self.answers.append(answer)
         n = len(self.answers)
         ordinal = ("First", "Second", "Third", "Fourth")
         hint_blocks = "".join(
-            f"<details><summary>{ordinal[i] if i < len(ordinal) else 'Another'} hint</summary>{words(h)}</details>"
+            f'<details class="hint"><summary>{ordinal[i] if i < len(ordinal) else "Another"} hint</summary>'
+            f"{words(h)}</details>"
             for i, h in enumerate(hints)
         )
+        printed = " ".join(f"({i + 1}) {inline(h)}" for i, h in enumerate(hints))
         self.blocks.append(
             f'<section class="exercise" id="exercise-{n}"><p class="question"><strong>{inline(heading)} '
             f"({n}).</strong></p>{words(question)}{hint_blocks}"
-            f'<details class="answer"><summary>The answer</summary>{words(answer)}</details>'
+            + (f'<p class="print-only hints"><strong>Hints.</strong> {printed}</p>' if hints else "")
+            + f'<details class="answer"><summary>The answer</summary>{words(answer)}</details>'
             f'<p class="print-only source">The answer is on the answers’ page at the end ({n}).</p></section>'
         )
 
@@ -124,24 +124,20 @@ DRAW_JS = r"""
     Plotly.newPlot(div, spec.data, spec.layout, config).then((gd) => spec.frames.length ?
       Plotly.addFrames(gd, spec.frames) : gd);
   }
-  // In print every chart is redrawn at the printed page's width (A4 or Letter less the margins), at once: a resize
-  // to its box would come after the page is laid out for print, and the chart would be cut at the right. The hints
-  // are printed open; the answers stay folded (they are on the answers' page at the end).
-  let opened = [];
+  // In print every chart is redrawn at once at 1050 px wide, its height kept, and the print stylesheet scales it
+  // to the page's width (A4 or Letter less the margins): a resize to its box would come after the page is laid out
+  // for print and cut the chart at the right, and a chart drawn narrower would squeeze its plot between its title,
+  // slider and legend.
   const screen = new Map();
   window.addEventListener("beforeprint", () => {
     for (const d of document.querySelectorAll("div.plot.js-plotly-plot")) {
-      screen.set(d, {width: d.layout.width ?? null, height: d.layout.height ?? null});
-      Plotly.relayout(d, {width: 680, height: Math.min(d._fullLayout.height, 440)});
+      screen.set(d, {width: d.layout.width ?? null});
+      Plotly.relayout(d, {width: 1050});
     }
-    opened = [...document.querySelectorAll("details:not(.answer):not([open])")];
-    for (const d of opened) d.open = true;
   });
   window.addEventListener("afterprint", () => {
     for (const [d, size] of screen) Plotly.relayout(d, size);
     screen.clear();
-    for (const d of opened) d.open = false;
-    opened = [];
   });
 })();
 """
@@ -174,14 +170,13 @@ code { font-size: 0.92em; }
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
-  .new-page { break-before: page; page-break-before: always; border-top: 0; }
-  figure.chart { break-inside: avoid; page-break-inside: avoid; }
-  figure.chart div.plot { height: auto !important; }
-  details > *:not(summary) { display: block; }
-  details { break-inside: avoid; }
-  details.answer { display: none; }
+  h3 { margin: 0.8rem 0 0.3rem; }
+  .new-page { break-before: page; page-break-before: always; border-top: 0; margin-top: 0; padding-top: 0; }
+  figure.chart { break-inside: avoid; page-break-inside: avoid; margin: 0.4rem 0 0.8rem; }
+  figure.chart div.plot { width: 1050px; zoom: 0.65; }
+  section.exercise details { display: none; }
+  section.exercise { break-inside: avoid; margin: 0.5rem 0; }
   .print-only { display: block; }
-  section.exercise { break-inside: avoid; }
   .updatemenu-container, input.dpx-slider, button.dpx-play { display: none; }
 }
 """

@@ -81,7 +81,8 @@ def test_a_handout_holds_its_pictures_with_their_sliders_and_its_words(handout):
         assert {st["value"] for st in s["layout"]["sliders"][0]["steps"]} <= names
     if topic == topics.COURSE:
         assert len(with_slider) == 10 and text.count('class="new-page"') == 10  # a chapter a page in print
-        assert "Check what you saw" in text and "<details>" in text
+        assert "Check what you saw" in text and text.count('<details class="answer">') == 10
+        assert text.count('<details class="hint">') == 20  # two hints a chapter, each opened on its own
     else:
         assert "The lesson" in text and "<math" in text  # the lesson's equations, typeset as MathML
         assert "The paper in depth" not in text  # the newcomer layer, then only the panels with a slider
@@ -136,8 +137,9 @@ def test_a_paper_handout_carries_its_whole_lesson(topic):
     assert text.count('<details class="answer">') == exercises
     answers = re.search(r'<section class="answers print-only new-page">(.*?)</section>', text, re.S)
     assert answers is not None and answers[1].count("<li>") == exercises
-    # in print the answers are folded away and the answers' page is shown
-    assert re.search(r"@media print \{.*details\.answer \{ display: none; \}", text, re.S)
+    # in print the hints are written out, the answers left off the page and gathered on the answers' page
+    assert re.search(r"@media print \{.*section\.exercise details \{ display: none; \}", text, re.S)
+    assert text.count('<p class="print-only hints"><strong>Hints.</strong> (1) ') == exercises
     # a section of the lesson is one level under "The lesson"
     assert re.search(r"<h3>1 · ", text), topic
 
