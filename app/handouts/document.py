@@ -32,6 +32,8 @@ class Handout:
     subtitle: str = ""
     blocks: list[str] = field(default_factory=list)
     figures: int = 0
+    answers: list[str] = field(default_factory=list)
+    _specs: dict[str, str] = field(default_factory=dict, repr=False)  # a figure's JSON → the id that carries it
 
     def heading(self, text: str, level: int = 2, new_page: bool = False) -> None:
         cls = ' class="new-page"' if new_page else ""
@@ -42,9 +44,31 @@ class Handout:
         body = words(md)
         self.blocks.append(f'<div class="{cls}">{body}</div>' if cls else body)
 
-    def details(self, summary: str, md: str) -> None:
-        """Something to open on screen (a hint, a solution) that is printed open."""
-        self.blocks.append(f"<details><summary>{inline(summary)}</summary>{words(md)}</details>")
+    def exercise(self, question: str, hints: tuple[str, ...], answer: str, heading: str = "Try this") -> None:
+        """A question with its hints to open one by one, and its answer folded: on screen each opens on a click; in
+        print the hints are written out in a line or two and the answer is not: it is on the answers' page at the
+        end."""
+        self.answers.append(answer)
+        n = len(self.answers)
+        ordinal = ("First", "Second", "Third", "Fourth")
+        hint_blocks = "".join(
+            f'<details class="hint"><summary>{ordinal[i] if i < len(ordinal) else "Another"} hint</summary>'
+            f"{words(h)}</details>"
+            for i, h in enumerate(hints)
+        )
+        printed = " ".join(f"({i + 1}) {inline(h)}" for i, h in enumerate(hints))
+        self.blocks.append(
+            f'<section class="exercise" id="exercise-{n}"><p class="question"><strong>{inline(heading)} '
+            f"({n}).</strong></p>{words(question)}{hint_blocks}"
+            + (f'<p class="print-only hints"><strong>Hints.</strong> {printed}</p>' if hints else "")
+            + f'<details class="answer"><summary>The answer</summary>{words(answer)}</details>'
+            f'<p class="print-only source">The answer is on the answers’ page at the end ({n}).</p></section>'
+        )
+
+    def table(self, frame: Any) -> None:
+        """A table of numbers (a pandas frame), its columns named in words."""
+        named = frame.rename(columns=lambda c: str(c).replace("_", " "))
+        self.blocks.append(named.to_html(index=False, border=0, float_format=lambda v: f"{v:g}"))
 
     def figure(self, fig: Any, caption: str = "", alt: str = "") -> None:
         """A Plotly figure (a ``go.Figure`` or its JSON), frames and in-figure slider included."""
@@ -59,6 +83,13 @@ class Handout:
         payload = payload.replace("</", "<\\/")  # a "</script>" inside a label cannot end the script
         label = f' aria-label="{html.escape(alt)}"' if alt else ""
         cap = f"<figcaption>{words(caption)}</figcaption>" if caption else ""
+        first = self._specs.setdefault(payload, fid)
+        if first != fid:  # the same picture again (the page's and its lesson's): drawn from the JSON carried once
+            self.blocks.append(
+                f'<figure class="chart"><div id="{fid}" class="plot" data-spec="{first}-spec" '
+                f'style="height:{height}px"{label}></div>{cap}</figure>'
+            )
+            return
         self.blocks.append(
             f'<figure class="chart"><div id="{fid}" class="plot" style="height:{height}px"{label}></div>{cap}'
             f'<script type="application/json" id="{fid}-spec">{payload}</script></figure>'
@@ -67,11 +98,18 @@ class Handout:
     def html(self) -> str:
         """The whole file."""
         sub = f'<p class="subtitle">{inline(self.subtitle)}</p>' if self.subtitle else ""
+        answers = (
+            '<section class="answers print-only new-page"><h2>Answers</h2><ol>'
+            + "".join(f"<li>{words(a)}</li>" for a in self.answers)
+            + "</ol></section>"
+            if self.answers
+            else ""
+        )
         return (
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{html.escape(self.title)}</title><style>{CSS}{SLIDERS_CSS}</style></head><body><main>"
-            f"<h1>{inline(self.title)}</h1>{sub}{''.join(self.blocks)}</main>"
+            f"<h1>{inline(self.title)}</h1>{sub}{''.join(self.blocks)}{answers}</main>"
             f"<script>{plotly.offline.get_plotlyjs()}</script><script>{DRAW_JS}</script>"
             f"<script>{SLIDERS_JS}</script></body></html>\n"
         )
@@ -82,12 +120,25 @@ DRAW_JS = r"""
 (() => {
   const config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ["sendDataToCloud"]};
   for (const div of document.querySelectorAll("div.plot")) {
-    const spec = JSON.parse(document.getElementById(div.id + "-spec").textContent);
+    const spec = JSON.parse(document.getElementById(div.dataset.spec || div.id + "-spec").textContent);
     Plotly.newPlot(div, spec.data, spec.layout, config).then((gd) => spec.frames.length ?
       Plotly.addFrames(gd, spec.frames) : gd);
   }
-  window.addEventListener("beforeprint", () => { for (const d of document.querySelectorAll("div.plot"))
-    Plotly.Plots.resize(d); });
+  // In print every chart is redrawn at once at 1050 px wide, its height kept, and the print stylesheet scales it
+  // to the page's width (A4 or Letter less the margins): a resize to its box would come after the page is laid out
+  // for print and cut the chart at the right, and a chart drawn narrower would squeeze its plot between its title,
+  // slider and legend.
+  const screen = new Map();
+  window.addEventListener("beforeprint", () => {
+    for (const d of document.querySelectorAll("div.plot.js-plotly-plot")) {
+      screen.set(d, {width: d.layout.width ?? null});
+      Plotly.relayout(d, {width: 1050});
+    }
+  });
+  window.addEventListener("afterprint", () => {
+    for (const [d, size] of screen) Plotly.relayout(d, size);
+    screen.clear();
+  });
 })();
 """
 
@@ -108,6 +159,8 @@ math[display="block"] { margin: 0.8rem 0; font-size: 1.1em; }
 .warning { border-left: 4px solid #D55E00; padding: 0.2rem 0.9rem; background: #fdf3ec; }
 .source { color: #555; font-size: 0.9rem; }
 details { margin: 0.4rem 0; }
+section.exercise { border: 1px solid #ccc; border-radius: 4px; padding: 0.2rem 0.9rem 0.5rem; margin: 1rem 0; }
+.print-only { display: none; }
 summary { cursor: pointer; font-weight: 600; }
 table { border-collapse: collapse; margin: 0.8rem 0; }
 td, th { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
@@ -117,17 +170,20 @@ code { font-size: 0.92em; }
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
-  .new-page { break-before: page; page-break-before: always; border-top: 0; }
-  figure.chart { break-inside: avoid; page-break-inside: avoid; }
-  figure.chart div.plot { max-height: 12cm; }
-  details > *:not(summary) { display: block; }
-  details { break-inside: avoid; }
+  h3 { margin: 0.8rem 0 0.3rem; }
+  .new-page { break-before: page; page-break-before: always; border-top: 0; margin-top: 0; padding-top: 0; }
+  figure.chart { break-inside: avoid; page-break-inside: avoid; margin: 0.4rem 0 0.8rem; }
+  figure.chart div.plot { width: 1050px; zoom: 0.65; }
+  section.exercise details { display: none; }
+  section.exercise { break-inside: avoid; margin: 0.5rem 0; }
+  .print-only { display: block; }
   .updatemenu-container, input.dpx-slider, button.dpx-play { display: none; }
 }
 """
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$(?!\d)")  # may wrap a line
+# may wrap a line; a space before the closing $ only where the maths is plainly LaTeX ("$r^{op} = $ 564.49")
+_INLINE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?(?<!\s)|[^$]*[\\^_{][^$]*?)\$(?!\d)")
 _ICON = re.compile(r":material/[a-z_]+:\s?")
 _COLOUR = re.compile(r":(?:red|blue|green|orange|violet|gray|grey|rainbow|primary)(?:-background)?\[(.*?)\]")
 

@@ -5,13 +5,13 @@
   (:mod:`app.course`);
 * **a paper** — the app page at its defaults as a newcomer meets it (title, idea, picture, the numbers in
   sentences, down to "The paper in depth") and every panel of the page with an in-figure slider, read from a run
-  of the page itself; then the words and equations of the paper's lesson (``notebooks/<topic>.py``: its Markdown
-  cells, read as text, never run).
+  of the page itself; then the paper's lesson (``notebooks/<topic>.py``) as it first opens, run headless at its
+  default settings (:mod:`app.handouts.lesson`): its words with the numbers it computes, its equations, pictures,
+  exercises and reproduced results, its controls replaced by a sentence of the values used.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import textwrap
 from collections.abc import Callable, Iterator
@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from app import catalogue, course, instant, slides
 from app.course import pictures
+from app.handouts import lesson
 from app.handouts.document import Handout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,14 +80,12 @@ def course_handout() -> Handout:
         h.figure(
             pictures.slide(ch.slug, value),
             alt=pic.alt,
-            caption=f"{pic.reading} Drag the slider under the picture to see other values of {p.symbol or p.name}.",
+            caption=f"{pic.reading} (Numbers at the chapter's default setting, {lesson.setting(ch.control, value)}.) "
+            f"Drag the slider under the picture to see other values of {p.symbol or p.name}.",
         )
         h.text(f"**What to notice:** {ch.notice}", cls="notice")
         h.heading("Check what you saw", level=3)
-        h.text(ch.question)
-        h.details("First hint", ch.check.hints[0])
-        h.details("Second hint", ch.check.hints[1])
-        h.details("The answer", ch.solution)
+        h.exercise(ch.question, ch.check.hints, ch.solution, heading="Question")
         h.text(f"Going deeper: {ch.deeper.title} in the app, and its lesson.", cls="source")
     return h
 
@@ -111,42 +110,36 @@ def paper_handout(paper: Paper) -> Handout:
             h.text(value, cls="notice")
         else:
             h.text(value)
-    lesson = ROOT / "notebooks" / f"{paper.topic}.py"
-    if lesson.exists():
+    path = ROOT / "notebooks" / f"{paper.topic}.py"
+    if path.exists():
         h.heading("The lesson", new_page=True)
         h.text(
-            f"The words and equations of the lesson on this paper. Its other pictures, the numbers at your own "
-            f"settings and its exercises are in the lesson itself (`make lesson NAME={paper.topic}`) and on "
-            "the app's page.",
+            f"The lesson on this paper as it first opens, its numbers computed at its default settings. Its controls "
+            f"and answer boxes are in the lesson itself (`make lesson NAME={paper.topic}`) and on the app's page.",
             cls="source",
         )
-        for md in lesson_words(lesson):
-            h.text(md)
+        lesson_into(h, lesson.run(path))
     return h
 
 
-def lesson_words(path: Path) -> Iterator[str]:
-    """The Markdown a lesson shows as fixed text (its ``md`` calls with a literal string: the toolkit's
-    ``app.lessons.md`` or marimo's ``mo.md``), in order; the cells that say numbers at the reader's settings, and the
-    exercises, need the lesson itself."""
-    tree = ast.parse(path.read_text())
-    for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        for call in ast.walk(node):
-            if (
-                isinstance(call, ast.Call)
-                and _named_md(call.func)
-                and call.args
-                and isinstance(call.args[0], ast.Constant)
-                and isinstance(call.args[0].value, str)
-            ):
-                yield _under_the_lesson(_dedent(call.args[0].value))
-
-
-def _named_md(func: ast.expr) -> bool:
-    """Whether a call calls ``md(…)`` or ``<module>.md(…)``."""
-    return (isinstance(func, ast.Name) and func.id == "md") or (isinstance(func, ast.Attribute) and func.attr == "md")
+def lesson_into(h: Handout, outputs: Any) -> None:
+    """A lesson's outputs (:func:`app.handouts.lesson.run`) written into the handout in order, its sections one level
+    under "The lesson"."""
+    for item in lesson.shown(outputs):
+        if isinstance(item, lesson.Words):
+            text = _under_the_lesson(_dedent(item.text))
+            if text:
+                h.text(text)
+        elif isinstance(item, lesson.Settings) and item.values is not None:
+            h.text(lesson.settings_sentence(item.values), cls="notice")
+        elif isinstance(item, lesson.Question):
+            ex = item.exercise
+            question = ex.question + ("\n\nChoose one: " + " · ".join(ex.options) + "." if ex.options else "")
+            h.exercise(question, tuple(ex.hints), f"{ex.solution}\n\n{ex.why}" if ex.why else ex.solution)
+        elif isinstance(item, lesson.Table):
+            h.table(item.frame)
+        else:
+            h.figure(item)
 
 
 def _under_the_lesson(md: str) -> str:
