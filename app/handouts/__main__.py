@@ -4,6 +4,7 @@ by default: the first course and every paper)."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -16,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("topics", nargs="*", help="which handouts (default: all): " + ", ".join(topics.TOPICS))
     ap.add_argument("--out", default=str(topics.ROOT / "build" / "handouts"))
     a = ap.parse_args(argv)
+    # pages run outside a server: Streamlit warns that it has no script context, which says nothing to a reader
+    # (a handout that cannot be written raises, and says why)
+    logging.disable(logging.WARNING)
     os.environ.setdefault("DPX_BACKGROUND", "inline")  # a page's heavy panels computed in this process, no workers
     wanted = a.topics or list(topics.TOPICS)
     unknown = [t for t in wanted if t not in topics.TOPICS]
