@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, line, vband, vline
+from app.figures.style import COLORS, LABELS, figure, line, value_note, vband, vline
 from app.notation import number
 
 MECHS = ("gaussian", "laplace")
@@ -133,7 +133,8 @@ def belief(df: pd.DataFrame, *, epsilon: float) -> go.Figure:
     ]
     return figure(
         traces,
-        title=f"One answer at ε = {number(epsilon)} moves a belief only inside the band",
+        title="One answer moves a belief only inside the band",
+        notes=[value_note(f"at ε = {number(epsilon)}")],
         x="belief before the answer (that Alice is in the data)",
         y="belief after the answer",
         y_range=(0, 1.0),
