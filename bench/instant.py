@@ -9,8 +9,11 @@ For each page with an in-figure slider (``app.instant``) it opens the page and m
   slider: a server run, then the chart redrawn.
 
 t0 is ``performance.now()`` at the input event (a capturing ``keydown``, or the ``mousemove`` that crosses to the next
-stop), t1 the first animation frame at which the chart's shown data or its slider's stop differs from before (and, for
-the sidebar, Streamlit's status widget is gone). Between two moves the page is left to settle (the in-figure slider's
+stop), t1 the first animation frame at which the chart's shown data differs from before (its slider's grip moves
+before the chart is switched, so the stop alone does not count; for the sidebar, Streamlit's status widget gone too). A
+move after which the chart shows the same data although its stop moved is counted under "moves with no change"; an
+input that did not move the slider at all (seen with drags only) is counted apart, in brackets; each is printed
+with the stop before and after it. Between two moves the page is left to settle (the in-figure slider's
 catch-up run included), as a reader pauses to look. Also printed: the bytes the page's WebSocket received while it
 opened, and the size of each chart carrying an in-figure slider (its JSON: data, layout and frames).
 
@@ -53,7 +56,7 @@ CHART_JS = """(key) => Array.from(document.querySelectorAll('.js-plotly-plot')).
 SIG_JS = """(key) => {
   const gd = (CHART)(key);
   if (!gd) return '';
-  const parts = [String(gd._fullLayout.sliders[0].active)];
+  const parts = [String(gd._fullLayout.sliders[0].active)];  // the stop, then what the chart shows
   for (const t of gd._fullData || []) for (const k of ['x', 'y']) {
     const v = t[k]; if (!v || !v.length) continue;
     let s = 0; for (let i = 0; i < v.length; i++) { const f = +v[i]; if (Number.isFinite(f)) s += f; }
@@ -74,7 +77,8 @@ ARM_JS = """(sig) => {
 
 DONE_JS = """([key, sig, server]) => { const b = window.__bench; if (!b || b.t0 === null) return false;
   if (server && document.querySelector('[data-testid="stStatusWidget"]')) return false;
-  const now = (SIG)(key); if (now === sig || now === '') return false;
+  // the chart changed: its data (the slider's grip moves before the chart is switched: its stop alone is not enough)
+  const now = (SIG)(key); if (now === '' || now.replace(/^[^|]*/, '') === sig.replace(/^[^|]*/, '')) return false;
   return performance.now() - b.t0; }""".replace("SIG", SIG_JS)
 
 GRIP_JS = """(key) => {
@@ -104,7 +108,7 @@ def _p(samples: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def _timed(page, key: str, act, *, server: bool) -> float | None:
+def _timed(page, key: str, act, *, server: bool, missed: list[str], kind: str) -> float | None:
     sig = page.evaluate(SIG_JS, key)
     page.evaluate(ARM_JS, sig)
     act()
@@ -112,7 +116,12 @@ def _timed(page, key: str, act, *, server: bool) -> float | None:
         return float(
             page.wait_for_function(DONE_JS, arg=[key, sig, server], timeout=20_000, polling="raf").json_value()
         )
-    except Exception:  # noqa: BLE001 — no change within the timeout
+    except Exception:  # noqa: BLE001 — no change within the timeout: what the chart showed before and after
+        now = page.evaluate(SIG_JS, key)
+        before, after = sig.split("|")[0] or "(no chart)", now.split("|")[0] or "(no chart)"
+        # the stop moved and the chart shows the same: a move with no change; the stop did not move: a lost input
+        lost = "" if before != after else ", the input did not move the slider"
+        missed.append(f"{kind}: stop {before} → {after}{lost}")
         return None
 
 
@@ -123,7 +132,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
     page = ctx.new_page()
     received: list[int] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(len(f))))
-    out: dict = {"key": [], "drag": [], "sidebar": [], "misses": 0}
+    out: dict = {"key": [], "drag": [], "sidebar": [], "missed": []}
     try:
         page.goto(url, timeout=180_000)
         wait_idle(page, 180_000)
@@ -149,9 +158,10 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             if proxy.evaluate("(e) => e.value === e.max") and up:
                 keyname = "ArrowLeft"
             proxy.focus()
-            t = _timed(page, key, lambda k=keyname: page.keyboard.press(k), server=False)
+            t = _timed(
+                page, key, lambda k=keyname: page.keyboard.press(k), server=False, missed=out["missed"], kind="key"
+            )
             out["key"].append(t) if t is not None else None
-            out["misses"] += t is None
             _settle(page)
             box = page.wait_for_function(  # the chart may be drawn anew by a run meanwhile: wait until it is there
                 f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000
@@ -159,10 +169,16 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             page.mouse.move(box["x"], box["y"])
             page.mouse.down()
             target = box["x"] + box["sign"] * box["step"]
-            t = _timed(page, key, lambda x=target, y=box["y"]: page.mouse.move(x, y), server=False)
+            t = _timed(
+                page,
+                key,
+                lambda x=target, y=box["y"]: page.mouse.move(x, y),
+                server=False,
+                missed=out["missed"],
+                kind="drag",
+            )
             page.mouse.up()
             out["drag"].append(t) if t is not None else None
-            out["misses"] += t is None
             _settle(page)
             for attempt in range(3):  # the page may be redrawing the control (its catch-up run)
                 try:
@@ -175,14 +191,25 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
                         raise
                     _settle(page)
             t = _timed(
-                page, key, lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k), server=True
+                page,
+                key,
+                lambda k=("ArrowLeft" if at_top or not up else "ArrowRight"): own.press(k),
+                server=True,
+                missed=out["missed"],
+                kind="sidebar",
             )
             out["sidebar"].append(t) if t is not None else None
-            out["misses"] += t is None
             _settle(page)
     finally:
         ctx.close()
     return out
+
+
+def _misses(missed: list[str]) -> str:
+    """Moves after which the chart showed the same (the stop moved), and in brackets inputs that did not move the
+    slider at all (the pointer or key missed it: not a property of the chart)."""
+    lost = sum("did not move" in m for m in missed)
+    return f"{len(missed) - lost}" + (f" ({lost})" if lost else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,9 +246,11 @@ def main(argv: list[str] | None = None) -> int:
             charts = ", ".join(f"{b / 1e3:.0f} kB" for b in res["charts"])
             rows.append(
                 f"| {name} | {key} | {cells[0]} | {cells[1]} | {cells[2]} | "
-                f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {res['misses']} |"
+                f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {_misses(res['missed'])} |"
             )
             print(rows[-1], flush=True)
+            if res["missed"]:
+                print(f"  {name}: no change seen (stop before → after):", "; ".join(res["missed"]), flush=True)
         browser.close()
     load_after = os.getloadavg()
     head = [
@@ -235,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "| page | parameter | in the figure: arrow key, p50 / p95 | in the figure: drag one stop, p50 / p95 | "
         "sidebar: arrow key, p50 / p95 | page opened: WebSocket bytes received | charts with a slider (JSON) | "
-        "moves with no change |",
+        "moves with no change (inputs that did not move the slider) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     text = "\n".join(head + rows) + "\n"

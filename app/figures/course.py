@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, line, vband, vline
+from app.figures.style import COLORS, LABELS, figure, line, value_note, vband, vline
 from app.notation import number
 
 
@@ -16,16 +16,18 @@ def laplace_noise(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figur
             line(
                 df["x"],
                 df["density"],
-                name=f"Laplace noise at ε = {number(epsilon)}",
+                name="Laplace noise",
                 color=COLORS["laplace"],
                 fill="tozeroy",
                 fillcolor="rgba(213, 94, 0, 0.12)",
             )
         ],
-        title=f"The noise added to a count at ε = {number(epsilon)}",
+        title="The noise added to a count",
         x="noise added to the true count",
         y="how likely (density)",
         marks=[vband(-theta, theta, f"within ±{number(theta)}")],
+        notes=[value_note(f"at ε = {number(epsilon)}")],
+        showlegend=False,  # one curve, named by the title (its marks, drawn as traces, would bring a legend)
     )
 
 
@@ -82,12 +84,13 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     )
     return figure(
         traces,
-        title=f"How often the noise stays within ±{number(theta)}",
+        title="How often the noise stays within ±θ",
         x="ε (log scale; right = less private)",
         y="share within ±θ",
         log_x=True,
         y_range=(0, 1.02),
         marks=[target, vline(epsilon, f"Laplace needs ε = {number(epsilon, 3)}")],
+        notes=[value_note(f"θ = {number(theta)}")],
     )
 
 

@@ -117,6 +117,23 @@ def hline(
     return shape, note
 
 
+def value_note(text: str) -> dict:
+    """The value a picture is drawn at ("at ε = 2"), written above the plot's left end, under the title: a title
+    that says the value would make every stop of an in-figure slider redraw the whole chart, a note is drawn as a
+    trace there (``app.figures.overlay``)."""
+    return {
+        "x": 0.0,
+        "xref": "paper",
+        "y": 1.0,
+        "yref": "paper",
+        "text": f"<b>{text}</b>",
+        "showarrow": False,
+        "xanchor": "left",
+        "yanchor": "bottom",
+        "font": {"size": 15},
+    }
+
+
 def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
     """A shaded vertical band and its label (shape, annotation)."""
     shape = {
@@ -242,9 +259,11 @@ def figure(
     log_y: bool = False,
     marks: Sequence[tuple[dict, dict]] = (),
     y_range: tuple[float, float] | None = None,
+    notes: Sequence[dict] = (),
     **layout: Any,
 ) -> go.Figure:
-    """Build a figure with the shared layout: title, axis titles (with units), legend at the foot, compact margins."""
+    """Build a figure with the shared layout: title, axis titles (with units), legend at the foot, compact margins.
+    ``notes``: annotations of their own (:func:`value_note`), after the marks' labels."""
     # the axis spans the marker lines too (a vline at the ex-ante worst case can widen it by decades)
     spans = traces + [
         {
@@ -261,7 +280,7 @@ def figure(
     title = wrap_title(title)  # Plotly does not wrap a title: a long one ran off a phone-wide chart
     lines = title.count("<br>") + 1
     margin = dict(layout.get("margin") or _MARGIN)
-    above = [*layout.get("annotations", ()), *(m[1] for m in marks)]
+    above = [*layout.get("annotations", ()), *(m[1] for m in marks), *notes]
     layout["margin"] = margin | {"t": _top_margin(int(margin.get("t", _MARGIN["t"])), lines, above)}
     yaxis: dict[str, Any] = {"title": {"text": y}}
     if log_y:
@@ -289,11 +308,8 @@ def figure(
                 "hovermode": "x unified",
                 "height": 430,
                 "template": _NO_TEMPLATE,
-                **(
-                    {"shapes": [m[0] for m in marks], "annotations": [_on_axis(m[1], log_x, log_y) for m in marks]}
-                    if marks
-                    else {}
-                ),
+                **({"shapes": [m[0] for m in marks]} if marks else {}),
+                **({"annotations": [*(_on_axis(m[1], log_x, log_y) for m in marks), *notes]} if marks or notes else {}),
                 **layout,
             }
         ),

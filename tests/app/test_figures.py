@@ -483,3 +483,27 @@ def test_the_csv_of_a_chart_holds_the_data_of_the_settings_it_was_drawn_at(monke
     for name, frame in expected.items():
         data = drawn[name]
         assert (data() if callable(data) else data) == frame.to_csv(index=False).encode(), name
+
+
+def test_the_noise_densities_are_drawn_at_every_second_point_with_their_peaks():
+    """Half the grid's points (fewer to switch at each stop of the in-figure slider), still several per pixel column
+    of a chart, and each density's highest point (the Laplace peak at 0) among them."""
+    from app import compute
+    from app.figures import baselines
+
+    df = compute.densities(0.5, 1e-5, 1.0, "analytic")
+    fig = json.loads(pio.to_json(baselines.densities(df, theta=1.0), validate=False))
+    for trace in fig["data"][:2]:
+        x, y = (np.asarray(_decoded_values(trace[k])) for k in ("x", "y"))
+        assert len(x) == (len(df) + 1) // 2 >= 300
+        column = "gaussian" if trace["name"] == "Gaussian" else "laplace"
+        assert np.isclose(y.max(), df[column].max(), rtol=1e-12) and abs(x[np.argmax(y)]) < 1e-9
+        assert np.allclose(np.interp(df["x"], x, y), df[column], atol=0.02 * df[column].max())
+
+
+def _decoded_values(v):
+    if isinstance(v, dict) and "bdata" in v:
+        import base64
+
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<")).astype(float)
+    return np.asarray(v, dtype=float)

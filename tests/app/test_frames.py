@@ -385,3 +385,36 @@ def test_an_axis_one_range_would_squeeze_moves_with_the_stop():
     assert fig["layout"]["xaxis"]["range"] == [-1.0, 1.0]  # a curve's x: not padded
     assert fig["frames"][1]["layout"]["xaxis"]["range"] == [-100.0, 100.0]
     assert fig["layout"]["sliders"][0]["steps"][1]["args"][1]["frame"]["redraw"] is False
+
+
+#: Pictures whose value was once said by their title only (a title a frame changes makes every switch a full
+#: redraw): the value is now a note drawn as a trace, and every stop switches without a redraw.
+VALUE_NOTES = [
+    ("home", "eps", "ε"),
+    ("promise", "eps", "ε"),
+    ("noise", "eps", "ε"),
+    ("choose", "theta", "θ"),
+]
+
+
+@pytest.mark.parametrize("picture,key,symbol", VALUE_NOTES, ids=[p for p, _, _ in VALUE_NOTES])
+def test_a_picture_that_says_its_value_switches_without_a_redraw_and_shows_the_value_at_every_stop(
+    picture, key, symbol
+):
+    from app.course import pictures
+    from app.views import home
+
+    build, args = (home._belief_figure, ()) if picture == "home" else (pictures.figure_at, (picture,))
+    value = slides.catalogue.get(key).default
+    sent = json.loads(pio.to_json(slides.figure(build, key, value, *args, play=True), validate=False))
+    slider = sent["layout"]["sliders"][0]
+    assert {s["args"][1]["frame"]["redraw"] for s in slider["steps"]} == {False}
+    assert {b["args"][1]["frame"]["redraw"] for b in sent["layout"]["updatemenus"][0]["buttons"]} == {False}
+    title = sent["layout"]["title"]["text"]
+    for step, frame in zip(slider["steps"], sent["frames"], strict=True):
+        assert not frame.get("layout", {}).get("title")
+        shown = _at_stop(sent, frame)
+        texts = [str(x) for t in shown["data"] if t.get("mode") == "text" for x in t["text"]]
+        # the value as the slider's label writes it, in a note drawn above the plot, under the unchanged title
+        assert any(f"{symbol} = {step['label']}<" in t for t in texts), (step["label"], texts)
+        assert shown["layout"]["title"]["text"] == title
