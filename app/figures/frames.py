@@ -160,9 +160,6 @@ class Opened(go.Figure):
             out["frames"] = list(self._plain)
         return out
 
-    def to_plotly_json(self) -> dict[str, Any]:
-        return self.to_dict()
-
 
 def with_room(layout: dict[str, Any]) -> dict[str, Any]:
     """A figure's layout (its JSON) with the room a slider needs at its foot: the slider under the x axis, the legend
