@@ -28,6 +28,8 @@ has no processes or threads and reads an injected clock. This module acts on its
   touching the others. A job the scheduler reports overdue — no live session has waited for it during the grace
   period, or it ran past :func:`time_limit` seconds (:data:`JOB_TIME_LIMIT`, stated on its panel) — has its worker
   killed and replaced, and its panel says why. A watcher thread looks every :data:`WATCH_SECONDS` (:func:`watch`).
+* A fresh worker (replacing a recycled, dead or ended one) is forked on a thread of its own: the job waits for it,
+  the page run that asked for the job does not.
 * ``DPX_HEAVY_WAIT`` (seconds, default :data:`DEFAULT_WAIT`) sets how long a rerun waits inline;
   ``DPX_BACKGROUND=inline`` computes jobs in the calling thread instead (the test suite sets it, so AppTest sees every
   panel drawn in one run exactly as before; tests/app/test_background.py covers the worker path).
@@ -110,16 +112,11 @@ def _new_worker(express: bool) -> Worker:
         return Worker(context(PRELOAD), MEMORY_LIMIT, _worker.NICENESS if express else _worker.HEAVY_NICENESS)
 
 
-def _ready_worker(slot: Slot) -> Worker:
-    """The slot's worker, replaced when it is missing, dead or has run :data:`RECYCLE_AFTER` jobs (with the lock)."""
+def _worn(slot: Slot) -> bool:
+    """Whether the slot's worker must be replaced before its next job: missing, dead or has run :data:`RECYCLE_AFTER`
+    jobs (with the lock)."""
     worker = slot.worker
-    if worker is not None and (not worker.alive() or slot.done >= RECYCLE_AFTER):
-        worker.retire()
-        worker = slot.worker = None
-    if worker is None:
-        worker = slot.worker = _new_worker(slot.express)
-        slot.done = 0
-    return worker
+    return worker is None or not worker.alive() or slot.done >= RECYCLE_AFTER
 
 
 def recycled_pool(state: dict, workers: int, niceness: int | None = None) -> cf.ProcessPoolExecutor:
@@ -261,26 +258,63 @@ def _dispatch() -> None:
 
 
 def _start(item: Job) -> None:
-    """Send ``item`` to its slot's worker (a fresh one if the worker is gone); call with the lock."""
+    """Send ``item`` to its slot's worker; call with the lock. A worker that must be replaced first is replaced on a
+    thread of its own: forking one takes tens of milliseconds, and the caller is often a page run (the job waits for
+    its fresh worker, the page does not)."""
     slot = item.slot
     assert slot is not None  # every dispatched job has its slot
-    for attempt in range(2):
-        try:
-            worker = _ready_worker(slot)
-        except Exception as exc:  # noqa: BLE001 — no process could be started (e.g. out of memory): the panel says so
-            _settle(item, None, WorkerLost(f"no background worker could be started ({type(exc).__name__})"))
+    if _worn(slot):
+        _retire(slot)
+        threading.Thread(target=_start_fresh, args=(item,), name="dpx-background-start", daemon=True).start()
+        return
+    if not _send(item, slot.worker):
+        _retire(slot)  # the worker died while idle (killed): once more with a fresh one
+        threading.Thread(target=_start_fresh, args=(item,), name="dpx-background-start", daemon=True).start()
+
+
+def _retire(slot: Slot) -> None:
+    """Let the slot's worker go (with the lock): the next job starts a fresh one."""
+    if slot.worker is not None:
+        slot.worker.retire()
+    slot.worker = None
+
+
+def _start_fresh(item: Job) -> None:
+    """Start a fresh worker for ``item``'s slot without holding the lock, then send it ``item`` (unless the job ended
+    meanwhile: the worker then waits in its slot for the next one)."""
+    slot = item.slot
+    assert slot is not None
+    try:
+        worker = _new_worker(slot.express)
+    except Exception as exc:  # noqa: BLE001 — no process could be started (e.g. out of memory): the panel says so
+        with _LOCK:
+            if slot.item is item:
+                _settle(item, None, WorkerLost(f"no background worker could be started ({type(exc).__name__})"))
+        return
+    with _LOCK:
+        if slot.worker is None:
+            slot.worker, slot.done, worker = worker, 0, None
+        if worker is not None:  # another fresh worker took the place meanwhile
+            worker.retire()
+        if slot.item is not item:  # ended meanwhile (watch, time limit): nothing to send
             return
-        try:
-            worker.run(item.fn, item.args, functools.partial(_finished, slot, worker, item))
-            return
-        except OSError:  # the worker died while idle (killed): once more with a fresh one
-            worker.kill()
-            slot.worker = None
-            if attempt:
-                _settle(item, None, WorkerLost("no background worker could be started for this panel"))
-        except Exception as exc:  # noqa: BLE001 — a job that cannot be sent (not importable): the panel's error
-            _settle(item, None, exc)
-            return
+        if not _send(item, slot.worker):
+            _retire(slot)
+            _settle(item, None, WorkerLost("no background worker could be started for this panel"))
+
+
+def _send(item: Job, worker: Worker) -> bool:
+    """Send ``item`` to ``worker`` (with the lock); False when the worker is gone. A job that cannot be sent (not
+    importable) is settled with its error, the panel's to show."""
+    slot = item.slot
+    assert slot is not None
+    try:
+        worker.run(item.fn, item.args, functools.partial(_finished, slot, worker, item))
+    except OSError:
+        return False
+    except Exception as exc:  # noqa: BLE001 — a job that cannot be sent (not importable): the panel's error
+        _settle(item, None, exc)
+    return True
 
 
 def _finished(slot: Slot, worker: Worker, item: Job, value: Any, error: BaseException | None) -> None:

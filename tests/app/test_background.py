@@ -80,9 +80,16 @@ def _until_file(path: str, value: float) -> float:
     return value
 
 
-def _worker_of(job) -> object:
-    with jobs._LOCK:
-        return next(item.slot.worker for item in jobs.SCHEDULER.running_jobs() if item.future is job)
+def _worker_of(job, timeout: float = 60.0) -> object:
+    """The worker running ``job``; a job whose slot needed a fresh worker waits for it on a thread of its own, so
+    this waits (for the event, with a generous bound) until the job has been sent to one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with jobs._LOCK:
+            worker = next(item.slot.worker for item in jobs.SCHEDULER.running_jobs() if item.future is job)
+        if worker is not None or time.monotonic() > deadline:
+            return worker
+        time.sleep(0.01)
 
 
 # --------------------------------------------------------------------------------------------- the mechanism
@@ -279,6 +286,23 @@ def test_workers_are_replaced_after_a_number_of_jobs(no_wait, monkeypatch):
     pids = [jobs.submit(_pid_of, i).result(timeout=60)[1] for i in range(9)]
     assert len(set(pids)) >= 3, pids  # at least one new worker per pool of 3 jobs
     assert [jobs.submit(_pid_of, i).result(timeout=60)[0] for i in range(9)] == list(range(9))
+
+
+def test_a_fresh_worker_is_started_off_the_thread_that_submits(no_wait, monkeypatch):
+    """Replacing a worker (recycled, dead or missing) forks a process: the thread that asked (a page run) must not
+    wait for that, only the job does."""
+    monkeypatch.setattr(jobs, "RECYCLE_AFTER", 1)  # every job needs a fresh worker
+    started_in: list[str] = []
+    new_worker = jobs._new_worker
+
+    def recording(express: bool):
+        started_in.append(threading.current_thread().name)
+        return new_worker(express)
+
+    monkeypatch.setattr(jobs, "_new_worker", recording)
+    assert [jobs.submit(_pid_of, i).result(timeout=60)[0] for i in range(4)] == list(range(4))
+    assert len(started_in) >= 4, started_in
+    assert threading.current_thread().name not in started_in, started_in
 
 
 def test_memory_is_bounded(no_wait, scheduler):
