@@ -241,7 +241,6 @@ def _(md):
 def _(compute, figs, md, mo, number, p, x_true):
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _chart = figs.timeline(_t.table, _t, ratio=False)
-    _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _text = md(
         f"With ε_G = {number(p.epsg)} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic "
         f"composition stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went "

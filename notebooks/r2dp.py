@@ -114,7 +114,6 @@ def _(compute, figs, key, md, mo, number, p):
     _chart = figs.noise(
         _dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES
     )
-    _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
         f"±γ = {number(p.gamma)} with probability **{_head.usefulness:.4f}** — against "
