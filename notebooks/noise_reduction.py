@@ -106,10 +106,11 @@ def _(md):
 @app.cell
 def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
     _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
-    _slider = md(
-        f"The slider under the picture (and Play) moves η and redraws it at once, with no waiting; your controls "
-        f"above set everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of "
-        "noise levels), and the numbers below stay at the η set there."
+    _slider = lessons.slider_note(
+        "η",
+        f"ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of noise levels",
+        play=True,
+        stays="the numbers below stay",
     )
     _b = compute.budget(p.eps, p.delta, variant)
     _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
