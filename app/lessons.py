@@ -15,6 +15,8 @@ A lesson is a marimo notebook (a plain ``.py`` file) that imports this module, :
   third wrong answer.
 * **Checks** of the "Reproduce the paper" section call :func:`check`, which shows a ✓ line and raises
   :class:`LessonCheckFailed` when a reproduced number is off, so a headless run fails loudly.
+* **Pictures with their own slider** come from :func:`slide` (every stop travels with the figure), with
+  :func:`slider_note` under them: what that slider moves and what the lesson's controls still set.
 * **Links** to the app page with the same settings: :func:`app_link` (``DPX_APP_URL``, default the local
   ``make app`` address).
 * **Maths** is written plainly (``e^ε``, ``ε_y``, ``r^op``) or in ``$…$``: a lesson writes its text with :func:`md`
@@ -178,6 +180,17 @@ def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
         with _lock:
             _drawn[id(fig)] = (weakref.ref(fig), html)
     return html
+
+
+def slider_note(symbol: str, settings: str, *, play: bool = False, stays: str = "the rest of the lesson stays") -> Any:
+    """The sentence under a picture drawn with :func:`slide`: its own slider (and Play, with ``play``) moves
+    ``symbol`` at once, the lesson's controls set everything else (``settings``, written out: "ε = 1, the kernel"),
+    and ``stays`` (what the lesson goes on with) at the value of ``symbol`` set there."""
+    play_words = " (and Play)" if play else ""
+    return md(
+        f"The slider under the picture{play_words} moves {symbol} and redraws it at once, with no waiting; your "
+        f"controls above set everything else ({settings}), and {stays} at the {symbol} set there."
+    )
 
 
 def md(text: Any, *args: Any, **kwargs: Any) -> Any:

@@ -98,15 +98,12 @@ def _(md):
 
 
 @app.cell
-def _(density_at, key, lessons, md, mo, number, p):
+def _(density_at, key, lessons, mo, number, p):
     mo.vstack(
         [
             lessons.slide(density_at, "theta", p.theta, key._replace(theta=None), 0),
-            md(
-                "The slider under the picture moves θ and redraws it at once, with no waiting; your "
-                "controls above set "
-                f"everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and "
-                "the accountant), and the rest of the lesson stays at the θ set there."
+            lessons.slider_note(
+                "θ", f"ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and the accountant"
             ),
         ]
     )

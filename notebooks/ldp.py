@@ -174,16 +174,12 @@ def _(compute, figs):
 
 
 @app.cell
-def _(beliefs_at, lessons, md, mo, number, p, x_true):
+def _(beliefs_at, lessons, mo, number, p, x_true):
     mo.vstack(
         [
             lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
-            md(
-                "The slider under the picture (and Play) moves k and redraws it at once, with no "
-                "waiting; your controls "
-                f"above set everything else (ε = {number(p.eps)}, {p.dsize} possible values, x* = "
-                f"{x_true}, the prior), "
-                "and the rest of the lesson stays at the k set there."
+            lessons.slider_note(
+                "k", f"ε = {number(p.eps)}, {p.dsize} possible values, x* = {x_true}, the prior", play=True
             ),
         ]
     )
@@ -241,7 +237,6 @@ def _(md):
 def _(compute, figs, md, mo, number, p, x_true):
     _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _chart = figs.timeline(_t.table, _t, ratio=False)
-    _t = compute.timeline(p.family, p.eps, p.epsg, p.dsize, p.nq, x_true, p.seed)
     _text = md(
         f"With ε_G = {number(p.epsg)} the Bayesian filter answers **{_t.accepted} of {p.nq}** queries; basic "
         f"composition stops after **{_t.basic_accepted}**. The odometer ends at ℓ = {_t.loss:.4f} and went "

@@ -106,13 +106,14 @@ def _(md):
 @app.cell
 def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
     _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
-    _slider = md(
-        f"The slider under the picture (and Play) moves η and redraws it at once, with no waiting; your controls "
-        f"above set everything else (ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of "
-        "noise levels), and the numbers below stay at the η set there."
+    _slider = lessons.slider_note(
+        "η",
+        f"ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of noise levels",
+        play=True,
+        stays="the numbers below stay",
     )
     _b = compute.budget(p.eps, p.delta, variant)
-    _, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
+    _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _unit = "ρ_T" if p.process == "brownian" else "ε_T"
     _text = md(
         f"Over {compute.N_RUNS} runs of this release of y = {number(p.y)}, the median run stopped at ε_T = "
@@ -122,7 +123,6 @@ def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
         f"reached the tolerance, and {_summ.precision:.0%} of those were really within η (the rule only sees "
         "ŷ, so a few slip through)."
     )
-    _hist, _summ = compute.stopping(*grid_args, p.y, p.eta, p.process, 0)
     _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
     mo.vstack([_chart1, _slider, _text, _chart2])
     return
@@ -204,9 +204,9 @@ def _(md):
 @app.cell
 def _(compute, figs, grid_args, md, mo, number, p, variant):
     _odo = compute.odometer(*grid_args, p.y, p.eta, p.m, 0)
-    _chart = figs.odometer(_odo, budget=compute.budget(p.eps, p.delta, variant).rho)
-    _got = compute.odometer_summary(compute.odometer(*grid_args, p.y, p.eta, p.m, 0))
     _b = compute.budget(p.eps, p.delta, variant)
+    _chart = figs.odometer(_odo, budget=_b.rho)
+    _got = compute.odometer_summary(_odo)
     _text = md(
         f"With ε = {number(p.eps)} and δ = {number(p.delta)} the filter's budget is ρ* = "
         f"**{number(_b.rho)}**. Of the m = {p.m} counts, noise reduction returns **{_got.noise_reduction}** "

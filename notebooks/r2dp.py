@@ -114,7 +114,6 @@ def _(compute, figs, key, md, mo, number, p):
     _chart = figs.noise(
         _dens, _hist, _sampled, gamma=p.gamma, mass=_head.usefulness, log_y=False, draws=compute.MC_SAMPLES
     )
-    _head = compute.headline(key, p.eps, p.gamma, p.sens)
     _text = md(
         f"**{_head.law}.** Its exact ε is **{_head.epsilon:.4f}** (the budget), and a release is within "
         f"±γ = {number(p.gamma)} with probability **{_head.usefulness:.4f}** — against "
@@ -197,16 +196,11 @@ def _(compute, figs, p):
 
 
 @app.cell
-def _(compute, lessons, md, mo, number, p, usefulness_at, usefulness_stops):
+def _(compute, lessons, mo, number, p, usefulness_at, usefulness_stops):
     mo.vstack(
         [
             lessons.slide(usefulness_at, "eps", p.eps, compute.normalised(p.gamma, p.sens), stops=usefulness_stops),
-            md(
-                "The slider under the picture moves ε and redraws it at once, with no waiting; your "
-                "controls above set "
-                f"everything else (γ = {number(p.gamma)}, Δ = {number(p.sens)}), and the rest of the lesson stays at "
-                "the ε set there."
-            ),
+            lessons.slider_note("ε", f"γ = {number(p.gamma)}, Δ = {number(p.sens)}"),
         ]
     )
     return

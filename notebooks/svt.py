@@ -148,18 +148,15 @@ def _(md):
 
 
 @app.cell
-def _(comparison_at, lessons, md, mo, number, p):
+def _(comparison_at, lessons, mo, number, p):
     _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
     mo.vstack(
         [
             lessons.slide(
                 comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
             ),
-            md(
-                "The slider under the picture (and Play) moves k and redraws it at once, with no "
-                "waiting; your controls "
-                f"above set everything else (ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the "
-                "correction), and the rest of the lesson stays at the k set there."
+            lessons.slider_note(
+                "k", f"ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the correction", play=True
             ),
         ]
     )

@@ -183,6 +183,18 @@ def test_an_input_counts_its_own_tries():
     assert "the worked solution" in str(ex.feedback(box).text)
 
 
+def test_the_sentence_under_a_slid_picture():
+    """What the picture's own slider moves, what the controls set, and what stays at the slider's value."""
+    said = html.unescape(lessons.slider_note("θ", "ε = 1, the kernel").text)
+    assert (
+        "The slider under the picture moves θ and redraws it at once, with no waiting; your controls above set "
+        "everything else (ε = 1, the kernel), and the rest of the lesson stays at the θ set there." in said
+    )
+    said = html.unescape(lessons.slider_note("η", "y = 100", play=True, stays="the numbers below stay").text)
+    assert "The slider under the picture (and Play) moves η and" in said
+    assert "and the numbers below stay at the η set there." in said
+
+
 def test_a_lesson_starts_at_the_settings_in_its_address(monkeypatch):
     """An app page's "Open the lesson" link carries its settings: the lesson's controls start there (snapped to the
     nearest stop); what cannot be read is ignored."""
