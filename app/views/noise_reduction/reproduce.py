@@ -17,6 +17,7 @@ from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number
 from app.views._metrics import metric_row
+from app.views._parts import open_part
 
 if TYPE_CHECKING:
     from app.views.noise_reduction import Settings
@@ -26,12 +27,7 @@ _STARTED = "nr_started"  # session: the background runs this session asked for (
 
 def render(s: Settings) -> None:
     """The paper's results as lazy, URL-bound tabs (``?part=``)."""
-    drawers = {"Figure 3": figure3, "Reddit": reddit, "Costs": paper_costs, "Errata": errata}
-    tabs = params.parts(list(drawers))
-    for draw, tab in zip(drawers.values(), tabs, strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part({"Figure 3": figure3, "Reddit": reddit, "Costs": paper_costs, "Errata": errata}, s)
 
 
 def _started(key: tuple) -> bool:

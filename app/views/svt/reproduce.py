@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, TypeVar
 import pandas as pd
 import streamlit as st
 
-from app import background, params, ui
+from app import background, ui
 from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
 from app.notation import number
+from app.views._parts import open_part
 from app.views.svt.explore import experiment_runs
 
 if TYPE_CHECKING:
@@ -34,11 +35,7 @@ def render(s: Settings) -> None:
         "stated, each part says what is assumed.",
         icon=":material/info:",
     )
-    tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(PARTS, s)
 
 
 @cached_resource
