@@ -1,16 +1,12 @@
-"""Two layouts the pages repeat: a view's parts as URL-bound tabs of which only the open one is drawn, and charts side
-by side in one row of columns."""
+"""A view's parts as URL-bound tabs, of which only the open one is drawn: the layout of every page's explore and
+reproduce views."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
-import pandas as pd
-import plotly.graph_objects as go
-import streamlit as st
-
-from app import params, ui
+from app import params
 
 
 def open_part(parts: Mapping[str, Callable[..., None]], *args: Any, aliases: Mapping[str, str] | None = None) -> None:
@@ -23,19 +19,3 @@ def open_part(parts: Mapping[str, Callable[..., None]], *args: Any, aliases: Map
         if tab.open:
             with tab:
                 draw(*args)
-
-
-class Chart(NamedTuple):
-    """One chart of a row: what :func:`app.ui.chart` draws."""
-
-    fig: go.Figure
-    data: pd.DataFrame | Callable[[], pd.DataFrame]
-    name: str
-    alt: str
-
-
-def side_by_side(*charts: Chart, widths: Sequence[float] | None = None) -> None:
-    """The charts in one row, left to right, each in its own column (``widths`` relative, equal by default)."""
-    for column, chart in zip(st.columns(list(widths) if widths else len(charts)), charts, strict=True):
-        with column:
-            ui.chart(chart.fig, chart.data, name=chart.name, alt=chart.alt)
