@@ -14,12 +14,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, instant, params, ui
+from app import background, instant, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
 from app.views import _player as player
 from app.views._metrics import metric_row
+from app.views._parts import open_part
 
 if TYPE_CHECKING:
     from app.views.brdp import Settings
@@ -401,8 +402,4 @@ EXPLORE_TABS = {
 
 def render(s: Settings) -> None:
     """Four lazy, URL-bound tabs (``?part=``): only the open tab is computed and drawn."""
-    tabs = params.parts(list(EXPLORE_TABS))
-    for tab, draw in zip(tabs, EXPLORE_TABS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(EXPLORE_TABS, s)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import background, params, ui
+from app import background, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
+from app.views._parts import open_part
 
 
 def figures_2_to_4() -> None:
@@ -202,8 +203,4 @@ def render() -> None:
         "sidebar does not affect this view.",
         icon=":material/history_edu:",
     )
-    tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw()
+    open_part(PARTS)

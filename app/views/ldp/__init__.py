@@ -17,6 +17,7 @@ from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number, odds_factor
+from app.views._parts import open_part
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
 from dpcore import ledger as dl
@@ -77,11 +78,7 @@ def render(s: Settings) -> None:
     headline(s)
     ui.paper_in_depth(IN_DEPTH)
     numbers(s)
-    tabs = params.parts(EXPLORE_PARTS)
-    for tab, draw in zip(tabs, EXPLORE_PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(EXPLORE_PARTS, s)
 
 
 def idea(s: Settings) -> None:

@@ -9,16 +9,13 @@ from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
 from app.views._metrics import metric_row
+from app.views._parts import open_part
 from app.views.ldp._settings import Settings
 
 
 def render(s: Settings) -> None:
     """Three URL-bound parts; the heavy runs start on a button press."""
-    tabs = params.parts(PARTS)
-    for tab, draw in zip(tabs, PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(PARTS, s)
 
 
 def examples(s: Settings) -> None:

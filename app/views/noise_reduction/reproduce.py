@@ -17,6 +17,7 @@ from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
 from app.notation import number
 from app.views._metrics import metric_row
+from app.views._parts import open_part
 
 if TYPE_CHECKING:
     from app.views.noise_reduction import Settings
@@ -26,20 +27,17 @@ _STARTED = "nr_started"  # session: the background runs this session asked for (
 
 def render(s: Settings) -> None:
     """The paper's results as lazy, URL-bound tabs (``?part=``)."""
-    drawers = {"Figure 3": figure3, "Reddit": reddit, "Costs": paper_costs, "Errata": errata}
-    tabs = params.parts(list(drawers))
-    for draw, tab in zip(drawers.values(), tabs, strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part({"Figure 3": figure3, "Reddit": reddit, "Costs": paper_costs, "Errata": errata}, s)
 
 
-def _started(key: tuple) -> bool:
+def _asked(key: tuple, what: str, seconds: float, button: str) -> bool:
+    """The button "Run ``what``" with its cost, and whether this session has asked for the run of settings ``key`` (by
+    this press or an earlier one): the long runs start only when asked for."""
+    if st.button(
+        f"Run {what} (about {seconds:.0f} s of computing)", key=button, icon=":material/play_arrow:", type="primary"
+    ):
+        st.session_state.setdefault(_STARTED, set()).add(key)
     return key in st.session_state.get(_STARTED, set())
-
-
-def _start(key: tuple) -> None:
-    st.session_state.setdefault(_STARTED, set()).add(key)
 
 
 def figure3(s: Settings) -> None:
@@ -84,14 +82,7 @@ def figure3(s: Settings) -> None:
             "leaves the candidates; the selection costs ε_EM²/8 with ε_EM = 0.1; the noise-reduction grid has 1000 "
             "levels even in ε² up to the remaining budget; the data are redrawn for every trial."
         )
-        if st.button(
-            f"Run Figure 3 (about {seconds:.0f} s of computing)",
-            key="fig3_run",
-            icon=":material/play_arrow:",
-            type="primary",
-        ):
-            _start(key)
-        if not _started(key):
+        if not _asked(key, "Figure 3", seconds, "fig3_run"):
             st.caption(
                 f"It runs in the background (about {seconds:.0f} s for {trials} trials); the rest of the page "
                 "stays live, and a finished run is kept for everyone who asks for the same settings."
@@ -107,21 +98,15 @@ def figure3(s: Settings) -> None:
         )
         if df is None:
             return
-        c = st.columns(2)
-        with c[0]:
-            ui.chart(
-                figs.figure3(df, column="precision", title="Precision", y="precision (mean ± sd)"),
-                df,
-                name="figure 3 precision",
-                alt="Precision against sample size for both methods.",
-            )
-        with c[1]:
-            ui.chart(
-                figs.figure3(df, column="results", title="Number of results", y="results returned (mean ± sd)"),
-                df,
-                name="figure 3 results",
-                alt="Number of results against sample size for both methods.",
-            )
+        charts = (("precision", "Precision", "precision"), ("results", "Number of results", "results returned"))
+        for col, (column, title, y) in zip(st.columns(2), charts, strict=True):
+            with col:
+                ui.chart(
+                    figs.figure3(df, column=column, title=title, y=f"{y} (mean ± sd)"),
+                    df,
+                    name=f"figure 3 {column}",
+                    alt=f"{title} against sample size for both methods.",
+                )
         ref = compute.figure3_reference().rename(
             columns={"results_mean": "reference results", "precision_mean": "reference precision"}
         )
@@ -158,14 +143,7 @@ def reddit(s: Settings) -> None:
             f"{number(eem)} and smallest level ε_min = {number(emin)} as set above (the paper: ε_EM = 0.01 and "
             "0.0001, which reads as ε_min = 0.0001 or as ε_min² = 0.0001, i.e. ε_min = 0.01)."
         )
-        if st.button(
-            f"Run the Reddit setting (about {seconds:.0f} s of computing)",
-            key="reddit_run",
-            icon=":material/play_arrow:",
-            type="primary",
-        ):
-            _start(key)
-        if not _started(key):
+        if not _asked(key, "the Reddit setting", seconds, "reddit_run"):
             return
         df = background.result(
             compute.reddit_standin,

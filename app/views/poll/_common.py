@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -35,6 +36,19 @@ def store() -> ps.PollStore | None:
 
 def unavailable(exc: ls.StoreUnavailable) -> None:
     st.error(f"The poll could not be reached: {exc}. Try again in a moment.", icon=":material/cloud_off:")
+
+
+def find(lookup: Callable[[ps.PollStore], ps.Poll | None]) -> tuple[ps.PollStore, ps.Poll | None] | None:
+    """The store and the poll ``lookup`` reads from it (None where it names no poll), or None after saying on the
+    page why the store cannot be used or reached."""
+    polls = store()
+    if polls is None:
+        return None
+    try:
+        return polls, lookup(polls)
+    except ls.StoreUnavailable as exc:
+        unavailable(exc)
+        return None
 
 
 def join_url(code: str) -> str:

@@ -27,6 +27,7 @@ from app.figures import poll as F
 from app.notation import number
 from app.views.poll._common import (
     POLL_PAGE,
+    find,
     join_url,
     minutes_and_seconds,
     only_here,
@@ -34,7 +35,6 @@ from app.views.poll._common import (
     pct,
     points,
     short_join,
-    store,
     unavailable,
 )
 from dpcore.ldp import rr_survey as rr
@@ -58,14 +58,10 @@ def qr_png(url: str) -> bytes:
 
 
 def render(poll_id: str) -> None:
-    polls = store()
-    if polls is None:
+    found = find(lambda polls: polls.by_id(poll_id))
+    if found is None:
         return
-    try:
-        poll = polls.by_id(poll_id)
-    except ls.StoreUnavailable as exc:
-        unavailable(exc)
-        return
+    polls, poll = found
     if poll is None:
         st.title("Class poll")
         st.error(
@@ -92,12 +88,10 @@ def render(poll_id: str) -> None:
 
 def _live(poll_id: str, was_open: bool) -> None:
     """The numbers that change while phones answer (a fragment: rerun every two seconds while the poll is open)."""
-    polls = ps.get_poll_store()
-    try:
-        poll = polls.by_id(poll_id)
-    except ls.StoreUnavailable as exc:
-        unavailable(exc)
+    found = find(lambda polls: polls.by_id(poll_id))
+    if found is None:
         return
+    polls, poll = found
     if poll is None:
         return
     now = polls.clock()

@@ -14,7 +14,7 @@ import streamlit as st
 from app import ledger_store as ls
 from app import poll_store as ps
 from app import poll_voter
-from app.views.poll._common import coin, opens_at_top, pct, store, unavailable
+from app.views.poll._common import coin, find, opens_at_top, pct, unavailable
 from dpcore.ldp import rr_survey as rr
 
 _THANKED = "_dpx_poll_thanked"  # session state: the codes this session's answer was just counted for (not the answer)
@@ -38,14 +38,10 @@ def render(raw_code: str) -> None:
     st.html(STYLE)  # no "Open the settings" pointer: a phone answering a poll has no settings
     opens_at_top(f"join {ps.normal_code(raw_code)}")
     code = ps.normal_code(raw_code)
-    polls = store()
-    if polls is None:
+    found = find(lambda polls: polls.by_code(code))
+    if found is None:
         return
-    try:
-        poll = polls.by_code(code)
-    except ls.StoreUnavailable as exc:
-        unavailable(exc)
-        return
+    polls, poll = found
     if poll is None:
         shown = html.escape(raw_code.strip()[:12]) or "(none)"
         st.title("Class poll", anchor=False)

@@ -14,6 +14,7 @@ from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
 from app.views._metrics import metric_row
+from app.views._parts import open_part
 from app.views.svt.live import run_tab
 
 if TYPE_CHECKING:
@@ -28,11 +29,7 @@ def _named(table: pd.DataFrame) -> pd.DataFrame:
 
 def render(s: Settings) -> None:
     """The explore parts as tabs (``?part=``); only the open one runs."""
-    tabs = params.parts(list(PARTS), aliases=OLD_PART_NAMES)
-    for tab, draw in zip(tabs, PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(PARTS, s, aliases=OLD_PART_NAMES)
 
 
 #: Names the parts had in older links (``?tab=Live run``), still understood.

@@ -7,16 +7,19 @@ be downloaded). The top-c experiments run in the worker pool (:mod:`app.backgrou
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, params, ui
+from app import background, ui
 from app.compute import svt as csvt
 from app.compute._cache import cached_resource
 from app.figures import svt as figs
 from app.notation import number
+from app.views._parts import open_part
 from app.views.svt.explore import experiment_runs
 
 if TYPE_CHECKING:
@@ -34,11 +37,7 @@ def render(s: Settings) -> None:
         "stated, each part says what is assumed.",
         icon=":material/info:",
     )
-    tabs = params.parts(list(PARTS))
-    for tab, draw in zip(tabs, PARTS.values(), strict=True):
-        if tab.open:
-            with tab:
-                draw(s)
+    open_part(PARTS, s)
 
 
 @cached_resource
@@ -56,6 +55,12 @@ def _once(key: tuple, build: Callable[[], T]) -> T:
     return slot["value"]
 
 
+def _figure(name: str, build: Callable[[], go.Figure], data: pd.DataFrame, alt: str, *, fixed: tuple = ()) -> None:
+    """One of the paper's figures, built once under its ``name`` (with the sidebar's values that change it, ``fixed``)
+    and drawn with the data behind it."""
+    ui.chart(_once((name, *fixed), build), data, name=name, alt=alt)
+
+
 def accuracy_part(s: Settings) -> None:
     """Figs. 3, 4, 5 and Table 5: accuracy curves, variances, p(r) and the correction terms."""
     with ui.panel(
@@ -65,11 +70,11 @@ def accuracy_part(s: Settings) -> None:
         key="svt-fig3-accuracy",
     ):
         df = _once(("fig3 data",), csvt.fig3)
-        ui.chart(
-            _once(("fig3",), lambda: figs.alpha_beta(df, column="beta_eq8", title="Fig. 3 · β against α (k = 50)")),
+        _figure(
+            "fig3",
+            lambda: figs.alpha_beta(df, column="beta_eq8", title="Fig. 3 · β against α (k = 50)"),
             df,
-            name="fig3",
-            alt="Failure probability against alpha for the methods of Fig. 3.",
+            "Failure probability against alpha for the methods of Fig. 3.",
         )
 
         def fig3_table() -> pd.DataFrame:
@@ -97,12 +102,7 @@ def accuracy_part(s: Settings) -> None:
         "four parallel lines: V* ∝ 1/ε²; exponential lowest, Laplace ≈ 1.93× exponential.",
     ):
         df = _once(("fig4 data",), csvt.fig4)
-        ui.chart(
-            _once(("fig4",), lambda: figs.variance_vs_epsilon(df)),
-            df,
-            name="fig4",
-            alt="Minimal variance against epsilon, four noises.",
-        )
+        _figure("fig4", lambda: figs.variance_vs_epsilon(df), df, "Minimal variance against epsilon, four noises.")
         st.caption("Deviation: SVT-Gau needs a δ the paper does not give; δ = 1e-5 assumed.")
     with ui.panel(
         "Fig. 5 · p(r) (monotonic scales, c = 1)",
@@ -111,30 +111,25 @@ def accuracy_part(s: Settings) -> None:
         f5 = _once(("fig5 data",), csvt.fig5)
         left, right = st.columns(2)
         with left:
-            ui.chart(
-                _once(("fig5a",), lambda: figs.fig5_density(f5.a)),
-                f5.a,
-                name="fig5a",
-                alt="Density of Z at epsilon 0.1.",
-            )
-            ui.chart(
-                _once(("fig5c",), lambda: figs.fig5_curves(f5.c, param="alpha", title="Fig. 5(c) · several α")),
+            _figure("fig5a", lambda: figs.fig5_density(f5.a), f5.a, "Density of Z at epsilon 0.1.")
+            _figure(
+                "fig5c",
+                lambda: figs.fig5_curves(f5.c, param="alpha", title="Fig. 5(c) · several α"),
                 f5.c,
-                name="fig5c",
-                alt="p(r) for several alpha.",
+                "p(r) for several alpha.",
             )
         with right:
-            ui.chart(
-                _once(("fig5b",), lambda: figs.fig5_curves(f5.b, param="k", title="Fig. 5(b) · several k")),
+            _figure(
+                "fig5b",
+                lambda: figs.fig5_curves(f5.b, param="k", title="Fig. 5(b) · several k"),
                 f5.b,
-                name="fig5b",
-                alt="p(r) for several k.",
+                "p(r) for several k.",
             )
-            ui.chart(
-                _once(("fig5d",), lambda: figs.fig5_curves(f5.d, param="epsilon", title="Fig. 5(d) · several ε")),
+            _figure(
+                "fig5d",
+                lambda: figs.fig5_curves(f5.d, param="epsilon", title="Fig. 5(d) · several ε"),
                 f5.d,
-                name="fig5d",
-                alt="p(r) for several epsilon.",
+                "p(r) for several epsilon.",
             )
         st.caption(
             "Settings: (b) ε = 0.1, α = 0; (c) ε = 0.1, k = 10; (d) k = 10, α = 0. Deviation: the k, α and ε lists and "
@@ -159,12 +154,7 @@ def experiments_part(s: Settings) -> None:
     """Fig. 6 (the data) and Figs. 7/10, 8/11 (the top-c experiments) on the sidebar's data set."""
     with ui.panel("Fig. 6 · the data sets"):
         curves, info = _once(("fig6 data",), csvt.fig6)
-        ui.chart(
-            _once(("fig6",), lambda: figs.scores(curves, info)),
-            curves,
-            name="fig6",
-            alt="Sorted item counts of six data sets.",
-        )
+        _figure("fig6", lambda: figs.scores(curves, info), curves, "Sorted item counts of six data sets.")
         st.dataframe(info, hide_index=True)
         st.caption(
             "Deviation: four of the six curves are imitations (see the note above); Binary assumes 50 "
@@ -202,41 +192,19 @@ def _experiments(s: Settings) -> None:
     fig7, fig8 = out
     ten = fig7[fig7["traverses"] == 10]
     run = (s.data, runs, s.seed)
-    charts = (
-        (
-            0,
-            "fig7",
-            ten,
-            dict(metric="ncr", title="Fig. 7 · rank score against ε (t = 10)"),
-            "Rank score against epsilon for all methods.",
-        ),
-        (
-            0,
-            "fig8",
-            fig8,
-            dict(metric="ncr", x="traverses", title="Fig. 8 · rank score against passes (ε = 1)"),
-            "Rank score against the number of passes for all methods.",
-        ),
-        (
-            1,
-            "fig10",
-            ten,
-            dict(metric="f1", title="Fig. 10 · F1 against ε (t = 10)"),
-            "F1 against epsilon for all methods.",
-        ),
-        (
-            1,
-            "fig11",
-            fig8,
-            dict(metric="f1", x="traverses", title="Fig. 11 · F1 against passes (ε = 1)"),
-            "F1 against the number of passes for all methods.",
-        ),
-    )
-    cols = st.columns(2)
-    for col, name, data, kw, alt in charts:
-        with cols[col]:
-            fig = _once((name, *run), lambda data=data, kw=kw: figs.experiment(data, **kw))
-            ui.chart(fig, data, name=name, alt=alt)
+    # a 2 × 2 grid: the rank score (Figs. 7, 8) and F1 (Figs. 10, 11), each against ε and against the passes
+    against = (("epsilon", ten, "ε (t = 10)", "epsilon"), ("traverses", fig8, "passes (ε = 1)", "the number of passes"))
+    scores = (("ncr", "rank score", (7, 8)), ("f1", "F1", (10, 11)))
+    for column, (metric, score, numbers) in zip(st.columns(2), scores, strict=True):
+        with column:
+            for n, (x, data, x_title, x_alt) in zip(numbers, against, strict=True):
+                _figure(
+                    f"fig{n}",
+                    partial(figs.experiment, data, metric=metric, x=x, title=f"Fig. {n} · {score} against {x_title}"),
+                    data,
+                    f"{score.capitalize()} against {x_alt} for all methods.",
+                    fixed=run,
+                )
     if ds.name in ("Zipf", "Binary"):
         st.dataframe(_once(("reference table", *run), lambda: _reference_table(ds.name, fig7)), hide_index=True)
     st.caption(
@@ -280,11 +248,12 @@ def alpha_part(s: Settings) -> None:
         df = background.result(csvt.fig16, runs, s.seed, slot="svt-fig16", label="Fig. 16")
         if df is None:
             return
-        ui.chart(
-            _once(("fig16", runs, s.seed), lambda: figs.fig16(df)),
+        _figure(
+            "fig16",
+            lambda: figs.fig16(df),
             df,
-            name="fig16",
-            alt="Rank score of Algorithm 2 against epsilon, one line per alpha.",
+            "Rank score of Algorithm 2 against epsilon, one line per alpha.",
+            fixed=(runs, s.seed),
         )
 
         def ncr_table() -> pd.DataFrame:
@@ -308,24 +277,14 @@ def numerics_part(s: Settings) -> None:
         "runtime grows about linearly.",
     ):
         df, info = _once(("fig9 data",), csvt.fig9)
-        ui.chart(
-            _once(("fig9",), lambda: figs.fig9(df)),
-            df,
-            name="fig9",
-            alt="Numerical and analytic success probability against r.",
-        )
+        _figure("fig9", lambda: figs.fig9(df), df, "Numerical and analytic success probability against r.")
         st.caption(
             f"b = {number(info.b, 5)}, 1/λ = {number(info.scale, 5)}; r^op = {number(info.r_op)} (closed "
             f"form), {number(info.r_op_numeric)} (20 001 bins). Deviation: the split and c are not stated — "
             "c = 1, Table-4 split."
         )
         _, acc, _ = _once(("fig17 data",), lambda: csvt.numeric_framework(0.03, 1, 10, 0.0, False, 101))
-        ui.chart(
-            _once(("fig17",), lambda: figs.numeric_accuracy(acc)),
-            acc,
-            name="fig17",
-            alt="Error and runtime against the number of bins.",
-        )
+        _figure("fig17", lambda: figs.numeric_accuracy(acc), acc, "Error and runtime against the number of bins.")
         st.dataframe(acc, hide_index=True)
         st.caption(
             "An independent computation gives r̄^op = 338.870 (51 bins), 335.676 (101), 334.707 (1001). "
