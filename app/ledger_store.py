@@ -428,42 +428,32 @@ class LedgerStore:
         return self._guard(run, create=True)
 
     # ---- reading ----------------------------------------------------------------------------------------------
-    def load(self, ledger_id: str) -> Snapshot | None:
-        """The stored ledger with this id, or None when there is none."""
+    def _read(self, ledger_id: str, query: Callable[[sa.Connection], Any]) -> Any:
+        """``query`` on a reading connection, for a well-formed ledger id; None for any other id or when there is no
+        database to read yet."""
         if not is_ledger_id(ledger_id):
             return None
 
-        def run() -> Snapshot | None:
+        def run() -> Any:
             with self._reader.connect() as conn:
-                row = conn.execute(_LOAD, {"id": ledger_id}).first()
-            return None if row is None else self._snapshot(row)
+                return query(conn)
 
         return self._guard(run, create=False)
+
+    def load(self, ledger_id: str) -> Snapshot | None:
+        """The stored ledger with this id, or None when there is none."""
+        row = self._read(ledger_id, lambda conn: conn.execute(_LOAD, {"id": ledger_id}).first())
+        return None if row is None else self._snapshot(row)
 
     def seq(self, ledger_id: str) -> int | None:
         """How many entries the ledger has (changes whenever the ledger does); None when there is no such ledger."""
-        if not is_ledger_id(ledger_id):
-            return None
-
-        def run() -> int | None:
-            with self._reader.connect() as conn:
-                return conn.execute(_SEQ, {"id": ledger_id}).scalar()
-
-        return self._guard(run, create=False)
+        return self._read(ledger_id, lambda conn: conn.execute(_SEQ, {"id": ledger_id}).scalar())
 
     def history(self, ledger_id: str) -> list[Entry]:
         """Every entry of the ledger, oldest first."""
-        if not is_ledger_id(ledger_id):
-            return []
-
-        def run() -> list[Entry]:
-            with self._reader.connect() as conn:
-                rows = conn.execute(
-                    sa.select(entries).where(entries.c.ledger_id == ledger_id).order_by(entries.c.seq)
-                ).all()
-            return [Entry(int(r.seq), _utc(r.at), r.op, json.loads(r.data)) for r in rows]
-
-        return self._guard(run, create=False) or []
+        select = sa.select(entries).where(entries.c.ledger_id == ledger_id).order_by(entries.c.seq)
+        rows = self._read(ledger_id, lambda conn: conn.execute(select).all()) or []
+        return [Entry(int(r.seq), _utc(r.at), r.op, json.loads(r.data)) for r in rows]
 
     # ---- writing ----------------------------------------------------------------------------------------------
     def create(self, ledger: dl.Ledger | None = None, refusals: Sequence[Mapping[str, str]] = ()) -> Snapshot:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, line, value_note, vband, vline
+from app.figures.style import COLORS, LABELS, figure, line, privacy_profile, value_note, vband, vline
 from app.notation import number
 
 MECHS = ("gaussian", "laplace")
@@ -46,24 +44,11 @@ def profiles(df: pd.DataFrame, *, epsilon: float, delta: float) -> go.Figure:
     """Privacy profiles δ(ε′) on a log axis, with the calibration target (ε, δ) marked."""
     # δ = 0 cannot be drawn on a log axis; the line simply stops there
     traces = [line(df["epsilon"], df[m].where(df[m] > 0), name=LABELS[m], color=COLORS[m]) for m in MECHS]
-    traces.append(
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": [epsilon],
-            "y": [delta],
-            "name": "target (ε, δ)",
-            "marker": {"color": "black", "size": 11, "symbol": "x"},
-        }
-    )
-    low = math.log10(delta) - 4  # log axis, in log10 units: four decades below the target δ up to δ = 1
-    return figure(
+    return privacy_profile(
         traces,
+        epsilon=epsilon,
+        delta=delta,
         title="Privacy profile δ(ε′): every (ε′, δ) guarantee the mechanism gives at once",
-        x="ε′",
-        y="δ(ε′) (log scale)",
-        log_y=True,
-        y_range=(low, 0.05),
     )
 
 

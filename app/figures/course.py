@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, line, value_note, vband, vline
+from app.figures.style import COLORS, LABELS, figure, hline, line, value_note, vband, vline
 from app.notation import number
 
 
@@ -61,27 +61,7 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     """How often each noise lands within ±θ against ε (log axis), the confidence asked for as a dotted line and the ε
     Laplace noise needs marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in ("gaussian", "laplace")]
-    target = (
-        {
-            "type": "line",
-            "x0": 0,
-            "x1": 1,
-            "xref": "paper",
-            "y0": confidence,
-            "y1": confidence,
-            "line": {"color": COLORS["reference"], "dash": "dot", "width": 1.5},
-        },
-        {
-            "x": 0.0,
-            "xref": "paper",
-            "y": confidence,
-            "text": f"{confidence:.0%} of releases",
-            "showarrow": False,
-            "xanchor": "left",
-            "yanchor": "bottom",
-            "font": {"color": COLORS["reference"]},
-        },
-    )
+    target = hline(confidence, f"{confidence:.0%} of releases", backdrop=False)
     return figure(
         traces,
         title="How often the noise stays within ±θ",
@@ -159,27 +139,7 @@ def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
             color=COLORS["brdp_paper"],
         ),
     ]
-    limit = (
-        {
-            "type": "line",
-            "x0": 0,
-            "x1": 1,
-            "xref": "paper",
-            "y0": threshold,
-            "y1": threshold,
-            "line": {"color": COLORS["reference"], "dash": "dash", "width": 1.5},
-        },
-        {
-            "x": 1.0,
-            "xref": "paper",
-            "y": threshold,
-            "text": f"threshold {number(threshold)}",
-            "showarrow": False,
-            "xanchor": "right",
-            "yanchor": "bottom",
-            "font": {"color": COLORS["reference"]},
-        },
-    )
+    limit = hline(threshold, f"threshold {number(threshold)}", dash="dash", side="right", backdrop=False)
     return figure(
         traces,
         title=f"{len(part)} counts against one noisy threshold",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -18,34 +20,36 @@ PATH_COLORS = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9")
 MECH_LABELS = {"brownian": "Brownian", "laplace": "Laplace"}
 
 
+def _noise_band(bands: pd.DataFrame, *, name: str) -> list[dict]:
+    """The dashed band y ± 1/ε of the noise's typical size at each level: two edges under one legend entry."""
+    eps = bands["epsilon"].to_numpy()
+    edge: dict[str, Any] = {"color": COLORS["reference"], "width": 1, "dash": "dash", "legendgroup": "band"}
+    return [
+        line(eps, bands["band_high"].to_numpy(), name=name, **edge),
+        line(eps, bands["band_low"].to_numpy(), name="y − 1/ε", **edge, showlegend=False),
+    ]
+
+
+def _by_path(df: pd.DataFrame, n_paths: int) -> tuple[np.ndarray, np.ndarray]:
+    """The levels ε of a long path frame (path, epsilon, release) and its releases, one row per path."""
+    eps = df["epsilon"].to_numpy()[: len(df) // n_paths]
+    return eps, df["release"].to_numpy().reshape(n_paths, -1)
+
+
 def paths(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: float, mechanism: str) -> go.Figure:
     """Coupled paths Y(ε) shrinking onto y, the ±1/ε band, the acceptance region and each path's stop."""
-    be = bands["epsilon"].to_numpy()
     traces: list[dict] = [
+        *_noise_band(bands, name="y ± 1/ε (noise scale)"),
         line(
-            be,
-            bands["band_high"].to_numpy(),
-            name="y ± 1/ε (noise scale)",
-            color=COLORS["reference"],
-            width=1,
-            dash="dash",
-            legendgroup="band",
+            bands["epsilon"].to_numpy(),
+            bands["boundary"].to_numpy(),
+            name="stop once ŷ ≥ (2+α)/(αε)",
+            color="#000000",
+            width=1.5,
         ),
-        line(
-            be,
-            bands["band_low"].to_numpy(),
-            name="y − 1/ε",
-            color=COLORS["reference"],
-            width=1,
-            dash="dash",
-            legendgroup="band",
-            showlegend=False,
-        ),
-        line(be, bands["boundary"].to_numpy(), name="stop once ŷ ≥ (2+α)/(αε)", color="#000000", width=1.5),
     ]
     n = len(stops)
-    eps = df["epsilon"].to_numpy()[: len(df) // n]
-    rel = df["release"].to_numpy().reshape(n, -1)
+    eps, rel = _by_path(df, n)
     shape = "hv" if mechanism == "laplace" else "linear"
     for i in range(n):
         traces.append(
@@ -454,32 +458,12 @@ def idea(df: pd.DataFrame, stops: pd.DataFrame, bands: pd.DataFrame, *, value: f
     """The idea in one picture: one noise path shrinking onto y as ε grows, stopping once it is accurate enough.
 
     ``plain``: labels in words only (the first course has not met y, ŷ or ε_T)."""
-    be = bands["epsilon"].to_numpy()
-    n = len(stops)
-    eps = df["epsilon"].to_numpy()[: len(df) // n]
-    rel = df["release"].to_numpy().reshape(n, -1)[0]
+    eps, releases = _by_path(df, len(stops))
+    rel = releases[0]
     stop = stops.iloc[0]
     k = int(np.searchsorted(eps, float(stop["epsilon_stop"])))
     traces: list[dict] = [
-        line(
-            be,
-            bands["band_high"].to_numpy(),
-            name="typical size of the noise" if plain else "typical noise y ± 1/ε",
-            color=COLORS["reference"],
-            width=1,
-            dash="dash",
-            legendgroup="band",
-        ),
-        line(
-            be,
-            bands["band_low"].to_numpy(),
-            name="y − 1/ε",
-            color=COLORS["reference"],
-            width=1,
-            dash="dash",
-            legendgroup="band",
-            showlegend=False,
-        ),
+        *_noise_band(bands, name="typical size of the noise" if plain else "typical noise y ± 1/ε"),
         line(eps[: k + 1], rel[: k + 1], name="what the analyst sees", color=NR, width=2.5),
         line(eps[k:], rel[k:], name="never released (stopped)", color=NR, width=1, opacity=0.3, dash="dot"),
         {

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, figure
+from app.figures.style import COLORS, figure, span
 from app.notation import number
 
 TRUTH, COIN, ESTIMATE, REPLAY = "#7F7F7F", "#0072B2", "#D55E00", "#009E73"
@@ -55,35 +55,9 @@ def coin_line(
     notes: list[dict] = []
     if observed is not None and estimate is not None:
         if band is not None:
-            shapes.append(
-                {
-                    "type": "rect",
-                    "xref": "paper",
-                    "x0": 0,
-                    "x1": 1,
-                    "y0": 100 * band[0],
-                    "y1": 100 * band[1],
-                    "fillcolor": ESTIMATE,
-                    "opacity": 0.12,
-                    "line": {"width": 0},
-                    "layer": "below",
-                }
-            )
+            shapes.append(span("y", 100 * band[0], 100 * band[1], color=ESTIMATE, opacity=0.12))
         if interval is not None:
-            shapes.append(
-                {
-                    "type": "rect",
-                    "yref": "paper",
-                    "y0": 0,
-                    "y1": 1,
-                    "x0": 100 * interval[0],
-                    "x1": 100 * interval[1],
-                    "fillcolor": ESTIMATE,
-                    "opacity": 0.12,
-                    "line": {"width": 0},
-                    "layer": "below",
-                }
-            )
+            shapes.append(span("x", 100 * interval[0], 100 * interval[1], color=ESTIMATE, opacity=0.12))
         x = 100 * min(1.0, max(0.0, estimate))
         traces.append(
             {

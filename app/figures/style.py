@@ -91,9 +91,16 @@ def vline(x: float, text: str, *, position: str = "bottom") -> tuple[dict, dict]
 
 
 def hline(
-    y: float, text: str, *, color: str = COLORS["reference"], dash: str = "dot", side: str = "left"
+    y: float,
+    text: str,
+    *,
+    color: str = COLORS["reference"],
+    dash: str = "dot",
+    side: str = "left",
+    backdrop: bool = True,
 ) -> tuple[dict, dict]:
-    """A horizontal marker line across the plot and its label at the left or right end (shape, annotation)."""
+    """A horizontal marker line across the plot and its label at the left or right end (shape, annotation);
+    ``backdrop``: the label on a box of the page's colour (False: written straight on the plot)."""
     shape = {
         "type": "line",
         "x0": 0,
@@ -112,7 +119,7 @@ def hline(
         "xanchor": side,
         "yanchor": "bottom",
         "font": {"color": color},
-        "bgcolor": LABEL_BACKGROUND["light"],
+        **({"bgcolor": LABEL_BACKGROUND["light"]} if backdrop else {}),
     }
     return shape, note
 
@@ -134,30 +141,36 @@ def value_note(text: str) -> dict:
     }
 
 
-def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
-    """A shaded vertical band and its label (shape, annotation)."""
-    shape = {
+def span(axis: str, lo: float, hi: float, *, color: str, opacity: float) -> dict:
+    """A shaded rectangle across the whole plot from ``lo`` to ``hi`` on ``axis`` ("x": upright, "y": level), drawn
+    below the traces."""
+    across = "y" if axis == "x" else "x"
+    return {
         "type": "rect",
-        "x0": x0,
-        "x1": x1,
-        "y0": 0,
-        "y1": 1,
-        "yref": "paper",
-        "fillcolor": COLORS["reference"],
-        "opacity": 0.12,
+        f"{axis}0": lo,
+        f"{axis}1": hi,
+        f"{across}0": 0,
+        f"{across}1": 1,
+        f"{across}ref": "paper",
+        "fillcolor": color,
+        "opacity": opacity,
         "line": {"width": 0},
         "layer": "below",
     }
-    note = {
-        "x": x0,
-        "y": 0.98,
-        "yref": "paper",
-        "text": text,
-        "showarrow": False,
-        "xanchor": "left",
-        "bgcolor": LABEL_BACKGROUND["light"],
-    }
-    return shape, note
+
+
+def band(axis: str, lo: float, hi: float, text: str, *, color: str, opacity: float) -> tuple[dict, dict]:
+    """A shaded band across the plot (:func:`span`) and its label at the band's top left (shape, annotation)."""
+    where = {"x": lo, "y": 0.98, "yref": "paper"} if axis == "x" else {"x": 0.0, "xref": "paper", "y": hi}
+    note = {**where, "text": text, "showarrow": False, "xanchor": "left", "bgcolor": LABEL_BACKGROUND["light"]}
+    if axis == "y":
+        note["yanchor"] = "bottom"
+    return span(axis, lo, hi, color=color, opacity=opacity), note
+
+
+def vband(x0: float, x1: float, text: str) -> tuple[dict, dict]:
+    """A shaded vertical band and its label (shape, annotation)."""
+    return band("x", x0, x1, text, color=COLORS["reference"], opacity=0.12)
 
 
 def _on_axis(note: dict, log_x: bool, log_y: bool) -> dict:
@@ -321,6 +334,21 @@ def figure(
 #: screen shows at the phone's smaller title size (13 px, the app's stylesheet), or a chart half a laptop page wide
 #: at the full size; a chart across a laptop page would show some 120.
 TITLE_CHARS = 62
+
+
+def privacy_profile(traces: list[dict], *, epsilon: float, delta: float, title: str, size: int = 11) -> go.Figure:
+    """Privacy profiles δ(ε′) (``traces``) on a log axis from four decades below the target δ up to δ = 1, the target
+    (ε, δ) the mechanisms are calibrated to marked with a cross of ``size``."""
+    target = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": [epsilon],
+        "y": [delta],
+        "name": "target (ε, δ)",
+        "marker": {"color": "black", "size": size, "symbol": "x"},
+    }
+    low = math.log10(delta) - 4  # log axis, in log10 units
+    return figure([*traces, target], title=title, x="ε′", y="δ(ε′) (log scale)", log_y=True, y_range=(low, 0.05))
 
 
 def wrap_title(title: str, chars: int = TITLE_CHARS) -> str:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from app.figures import style
-from app.figures.style import COLORS, LABEL_BACKGROUND, LABELS
+from app.figures.style import COLORS, LABELS
 
 OUTCOME_COLORS = {"released in-bound": "#009E73", "released out-of-bound": "#E69F00", "recycled": "#BBBBBB"}
 #: What a draw's outcome means, as its legend says it (the simulator's outcome names are the paper's terms).
@@ -33,29 +33,7 @@ ACCOUNTANT_NAMES = {
 
 def hband(y0: float, y1: float, text: str) -> tuple[dict, dict]:
     """A shaded horizontal band and its label (shape, annotation): the acceptable set ±θ."""
-    shape = {
-        "type": "rect",
-        "y0": y0,
-        "y1": y1,
-        "x0": 0,
-        "x1": 1,
-        "xref": "paper",
-        "fillcolor": COLORS["brdp"],
-        "opacity": 0.10,
-        "line": {"width": 0},
-        "layer": "below",
-    }
-    note = {
-        "y": y1,
-        "x": 0.0,
-        "xref": "paper",
-        "text": text,
-        "showarrow": False,
-        "xanchor": "left",
-        "yanchor": "bottom",
-        "bgcolor": LABEL_BACKGROUND["light"],
-    }
-    return shape, note
+    return style.band("y", y0, y1, text, color=COLORS["brdp"], opacity=0.10)
 
 
 def hline(y: float, text: str) -> tuple[dict, dict]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -13,7 +11,7 @@ from app.figures.brdp.marks import (
     _same,
     hline,
 )
-from app.figures.style import COLORS, LABELS, figure, line, vline
+from app.figures.style import COLORS, LABELS, figure, line, privacy_profile, vline
 from app.notation import number
 
 
@@ -125,23 +123,13 @@ def profile(df: pd.DataFrame, *, epsilon: float, delta: float, kernel: str) -> g
     traces += [
         line(df["epsilon"], pos(df["paper"]), name="BR-DP, the paper's δ (Prop. 2)", color=COLORS["brdp_paper"]),
         line(df["epsilon"], pos(df["exact"]), name="BR-DP, exact δ", color=COLORS["brdp"]),
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": [epsilon],
-            "y": [delta],
-            "name": "target (ε, δ)",
-            "marker": {"color": "black", "size": 12, "symbol": "x"},
-        },
     ]
-    low = math.log10(delta) - 4  # log axis, in log10 units: four decades below the target δ up to δ = 1
-    return figure(
+    return privacy_profile(
         traces,
+        epsilon=epsilon,
+        delta=delta,
         title="Privacy profile δ(ε′): the exact curve must pass below the target",
-        x="ε′",
-        y="δ(ε′) (log scale)",
-        log_y=True,
-        y_range=(low, 0.05),
+        size=12,
     )
 
 

@@ -19,27 +19,34 @@ from app.figures.ldp.palette import (
 from app.figures.style import figure, hline, line
 from app.notation import number
 
+#: One series of a chart: its x, its y, its legend name and its colour.
+Series = tuple[Any, Any, str, str]
+
+
+def _against_paper(computed: Series, printed: Series, *, size: int) -> list[dict]:
+    """What the app computes, as bars, and the values the paper prints, as diamonds of ``size`` over them."""
+    (x, y, name, color), (px, py, paper_name, paper_color) = computed, printed
+    return [
+        {"type": "bar", "x": x, "y": y, "name": name, "marker": {"color": color}},
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": px,
+            "y": py,
+            "name": paper_name,
+            "marker": {"color": paper_color, "size": size, "symbol": "diamond"},
+        },
+    ]
+
 
 def example2(df: pd.DataFrame) -> go.Figure:
     """Example 2: Λ(x) of outputs (1, 0, 1) with the values the paper prints (x = 2 misprinted)."""
     printed = df.dropna(subset=["paper"])
-    traces = [
-        {
-            "type": "bar",
-            "x": df["x"],
-            "y": df["likelihood"],
-            "name": "Λ(x) from the queries of Eq. 11",
-            "marker": {"color": LIKE},
-        },
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": printed["x"],
-            "y": printed["paper"],
-            "name": "paper's table",
-            "marker": {"color": "black", "size": 11, "symbol": "diamond"},
-        },
-    ]
+    traces = _against_paper(
+        (df["x"], df["likelihood"], "Λ(x) from the queries of Eq. 11", LIKE),
+        (printed["x"], printed["paper"], "paper's table", "black"),
+        size=11,
+    )
     return figure(
         traces,
         title="Example 2: Λ(x) for outputs (1, 0, 1); max/min = 0.144/0.096 = 1.5",
@@ -110,23 +117,11 @@ def loss_paths(df: pd.DataFrame, *, budget: float, title: str) -> go.Figure:
 def healthcare(df: pd.DataFrame, s: Any) -> go.Figure:
     """App. E: the 16 output patterns sorted by exact loss, paper's values as markers, medians and the budget 4."""
     d = df.sort_values("certified")
-    traces = [
-        {
-            "type": "bar",
-            "x": d["pattern"],
-            "y": d["certified"],
-            "name": "exact (certified B&B)",
-            "marker": {"color": BAYES},
-        },
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": d["pattern"],
-            "y": d["paper"],
-            "name": "paper (App. E)",
-            "marker": {"color": BUDGET, "size": 10, "symbol": "diamond"},
-        },
-    ]
+    traces = _against_paper(
+        (d["pattern"], d["certified"], "exact (certified B&B)", BAYES),
+        (d["pattern"], d["paper"], "paper (App. E)", BUDGET),
+        size=10,
+    )
     marks = [
         hline(s.exact_median, f"exact median {s.exact_median:.4f}", color=BAYES, dash="dot", side="right"),
         hline(4.0, "budget ε_G = 4", color=BUDGET, dash="dash", side="right"),

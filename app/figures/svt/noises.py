@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import hline, line, vline
-from app.figures.svt.palette import _BELOW, _GREY, NOISE_COLORS, NOISE_LABELS, figure
+from app.figures.svt.palette import _BELOW, _GREY, NOISE_COLORS, NOISE_LABELS, figure, noise_lines
 from app.notation import number
 
 
@@ -47,10 +47,7 @@ def noise_zoo(df: pd.DataFrame, *, selected: str) -> go.Figure:
 def budget_split(curves: pd.DataFrame, opt: pd.DataFrame, *, w: float | None = None) -> go.Figure:
     """Panel 2: V(w)·ε² against the split w (log–log) with the optimum w* of each family (Tables 4/6) and a
     line at the hand-picked split ``w``."""
-    traces = [
-        line(p["w"], p["V_eps2"], name=NOISE_LABELS[n], color=NOISE_COLORS[n])
-        for n, p in curves.groupby("noise", sort=False)
-    ]
+    traces = noise_lines(curves, "w", "V_eps2")
     traces.append(
         {
             "type": "scatter",
@@ -110,16 +107,7 @@ def split_bars(opt: pd.DataFrame, *, epsilon: float) -> go.Figure:
 
 def query_loss(df: pd.DataFrame, *, per_positive: float) -> go.Figure:
     """Panel 3 left: per-positive privacy loss of each query noise with the allowance ε₂/c."""
-    traces = [
-        line(
-            p["x"],
-            p["loss"],
-            name=NOISE_LABELS[n],
-            color=NOISE_COLORS[n],
-            width=3 if n == "exponential" else 2,
-        )
-        for n, p in df.groupby("noise", sort=False)
-    ]
+    traces = noise_lines(df, "x", "loss", width=2, exponential={"width": 3})
     return figure(
         traces,
         title="Query noise: ln S(x − 2Δ) − ln S(x)",
@@ -139,16 +127,7 @@ def threshold_loss(df: pd.DataFrame, *, epsilon1: float) -> go.Figure:
         "gaussian": "Gaussian (not pure DP)",
         "exponential": "Exponential (beyond the paper)",
     }
-    traces = [
-        line(
-            p["u"],
-            p["loss"],
-            name=names[n],
-            color=NOISE_COLORS[n],
-            dash="dot" if n == "exponential" else None,
-        )
-        for n, p in df.groupby("noise", sort=False)
-    ]
+    traces = noise_lines(df, "u", "loss", names=names, exponential={"dash": "dot"})
     return figure(
         traces,
         title="Threshold noise: ln f(u − Δ) − ln f(u)",

@@ -3,11 +3,14 @@ method, the figure helper and the legend placed under a plot."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures import style
-from app.figures.style import COLORS
+from app.figures.style import COLORS, line
 
 #: One colour per noise family / Table-3 method (Okabe–Ito), shared by every SVT chart.
 NOISE_COLORS = {
@@ -51,6 +54,24 @@ def figure(traces: list[dict], **kw) -> go.Figure:
     """:func:`app.figures.style.figure` with the traces' data as numpy arrays (its axes make room for their titles
     and tick labels, which side-by-side charts need)."""
     return style.figure([_numpy(t) for t in traces], **kw)
+
+
+def noise_lines(
+    df: pd.DataFrame,
+    x: str,
+    y: str,
+    *,
+    names: Mapping[str, str] = NOISE_LABELS,
+    width: float = 2.5,
+    exponential: Mapping[str, Any] | None = None,
+) -> list[dict]:
+    """One line per noise family of a long frame (column ``noise``), in the family's colour and in the frame's order;
+    ``exponential``: line options that single out the exponential noise, the paper's."""
+    traces = []
+    for n, p in df.groupby("noise", sort=False):
+        options: dict[str, Any] = {"width": width, **((exponential or {}) if n == "exponential" else {})}
+        traces.append(line(p[x], p[y], name=names[n], color=NOISE_COLORS[n], **options))
+    return traces
 
 
 #: What the learner reads for each quality measure of the top-c experiment.

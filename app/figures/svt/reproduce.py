@@ -7,16 +7,13 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import line
-from app.figures.svt.palette import _BELOW, NOISE_COLORS, NOISE_LABELS, figure
+from app.figures.svt.palette import _BELOW, NOISE_COLORS, figure, noise_lines
 from app.notation import number
 
 
 def variance_vs_epsilon(df: pd.DataFrame) -> go.Figure:
     """Fig. 4: V* against ε (log–log), four query-noise types, c = 50."""
-    traces = [
-        line(p["epsilon"], p["V"], name=NOISE_LABELS[n], color=NOISE_COLORS[n])
-        for n, p in df.groupby("noise", sort=False)
-    ]
+    traces = noise_lines(df, "epsilon", "V")
     return figure(
         traces,
         title="Fig. 4 · minimal comparison variance V* (c = 50)",
