@@ -44,16 +44,6 @@ register(
         topic="negotiate",
     ),
     Param(
-        "cut",
-        "",
-        "queries to select (cutoff)",
-        "The sparse vector technique stops after this many queries above the threshold; its noise grows with it.",
-        1,
-        (1, 2, 5, 10, 20, 50, 100),
-        glossary="sparse vector technique",
-        topic="negotiate",
-    ),
-    Param(
         "below",
         "",
         "queries below the threshold before each one above",

@@ -94,7 +94,14 @@ def sidebar() -> Settings:
                 )
             )
         if kind == "topc":
-            cut = int(params.control("cut"))
+            cut = int(
+                params.control(
+                    "c",
+                    default=1,
+                    help="SVT halts after c answers above the threshold, and its noise grows with c. This page starts "
+                    "at c = 1, the simplest top-c request (one query to select); the SVT page starts at 50.",
+                )
+            )
             below = int(params.control("below"))
         conf = float(params.control("conf"))
         sens = float(params.control("sens"))

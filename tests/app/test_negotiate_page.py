@@ -204,7 +204,7 @@ CONTROLS = [
     ({"req": "relative"}, "select_slider", "size", 50.0),
     ({"req": "relative"}, "number_input", "seed", 5),
     ({"req": "topc"}, "select_slider", "theta", 10.0),
-    ({"req": "topc"}, "select_slider", "cut", 2),
+    ({"req": "topc"}, "select_slider", "c", 2),
     ({"req": "topc"}, "select_slider", "below", 20),
 ]
 
