@@ -58,6 +58,9 @@ class ExPostFilter(_Ledger):
         """Ex-post ε still available, clamped at 0."""
         return self._eps.remaining(self.epsilon)
 
+    def _spent_and_remaining(self) -> tuple[float, float]:
+        return self.epsilon_spent, self.remaining_epsilon
+
     @property
     def guarantee(self) -> tuple[float, float]:
         """(ε, δ) guarantee of the filtered transcript."""
@@ -91,16 +94,7 @@ class ExPostFilter(_Ledger):
 
     def _log_admission(self, status: str, label: str, epsilon_max: float, delta: float) -> None:
         """The entry of a mechanism refused or started: nothing charged yet."""
-        self._log(
-            mechanism="ex_post",
-            label=label,
-            status=status,
-            epsilon_max=epsilon_max,
-            delta=delta,
-            charge=0.0,
-            spent=self.epsilon_spent,
-            remaining=self.remaining_epsilon,
-        )
+        self._log("ex_post", label, status, 0.0, epsilon_max=epsilon_max, delta=delta)
 
     def charge(self, epsilon_stop: float, *, label: str | None = None) -> float:
         """Charge the realised ex-post loss bound ℰ_n(y_n) ≤ the admitted ε_max; returns the remainder."""
@@ -115,17 +109,7 @@ class ExPostFilter(_Ledger):
         d = self._open["delta"]
         self._open = None
         self._eps.add(es)
-        self._log(
-            mechanism="ex_post",
-            label=lab,
-            status="accepted",
-            epsilon_max=em,
-            epsilon_stop=es,
-            delta=d,
-            charge=es,
-            spent=self.epsilon_spent,
-            remaining=self.remaining_epsilon,
-        )
+        self._log("ex_post", lab, "accepted", es, epsilon_max=em, epsilon_stop=es, delta=d)
         return self.remaining_epsilon
 
     def to_dict(self) -> dict[str, Any]:

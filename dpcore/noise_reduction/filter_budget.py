@@ -221,12 +221,19 @@ class _Ledger:
         self._entries: list[dict[str, Any]] = []
         self._steps = 0
 
-    def _log(self, **entry: Any) -> None:
+    def _spent_and_remaining(self) -> tuple[float, float]:
+        """The budget spent so far and what is left, in the filter's own unit (ρ or ε)."""
+        raise NotImplementedError
+
+    def _log(self, mechanism: str, label: str, status: str, charge: float, **entry: Any) -> None:
+        """Record one decision (``entry``: the ledger's other columns it fills) with the budget spent and
+        remaining as they stand after it; a filter that keeps no ledger only counts the step."""
         self._steps += 1
         if self.record:
-            row = {c: entry.get(c) for c in _LEDGER_COLUMNS}
-            row["step"] = self._steps
-            self._entries.append(row)
+            spent, remaining = self._spent_and_remaining()
+            fields = dict(entry, mechanism=mechanism, label=label, status=status, charge=charge)
+            fields.update(spent=spent, remaining=remaining, step=self._steps)
+            self._entries.append({c: fields.get(c) for c in _LEDGER_COLUMNS})
 
     @property
     def entries(self) -> list[dict[str, Any]]:
