@@ -51,7 +51,6 @@ class ExPostFilter(_Ledger):
         self.tol = _v.nonnegative("tol", tol)
         self._eps = _RunningTotal()
         self._delta = _RunningTotal()
-        self._open: dict[str, Any] | None = None
 
     @property
     def remaining_epsilon(self) -> float:
@@ -122,9 +121,7 @@ class ExPostFilter(_Ledger):
             "record": self.record,
             **_saved("epsilon_spent", self._eps),
             **_saved("delta_spent", self._delta),
-            "open": None if self._open is None else dict(self._open),
-            "steps": self._steps,
-            "entries": self.entries,
+            **self._saved_ledger(),
         }
 
     @classmethod
@@ -142,9 +139,7 @@ class ExPostFilter(_Ledger):
         f._delta = _restore(data, "delta_spent")
         if not (_fits(f._eps, 0.0, f.epsilon, f.tol) and _fits(f._delta, 0.0, f.delta, f.tol)):
             raise ValueError(f"epsilon_spent = {f.epsilon_spent:g} exceeds the budget {f.epsilon:g}")
-        f._entries = [dict(e) for e in data.get("entries", [])]
-        f._steps = int(data.get("steps", len(f._entries)))
-        f._open = None if data.get("open") is None else dict(data["open"])
+        f._restore_ledger(data, [dict(e) for e in data.get("entries", [])])
         return f
 
 

@@ -220,6 +220,21 @@ class _Ledger:
         self.record = bool(record)
         self._entries: list[dict[str, Any]] = []
         self._steps = 0
+        self._open: dict[str, Any] | None = None  # the mechanism admitted and not yet charged
+
+    def _saved_ledger(self) -> dict[str, Any]:
+        """The ledger part of a filter's ``to_dict``: the mechanism still open, the step count and the entries."""
+        return {
+            "open": None if self._open is None else dict(self._open),
+            "steps": self._steps,
+            "entries": self.entries,
+        }
+
+    def _restore_ledger(self, data: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+        """Take back the ledger part of ``to_dict`` output (its ``entries`` already read and checked)."""
+        self._entries = entries
+        self._steps = int(data.get("steps", len(entries)))
+        self._open = None if data.get("open") is None else dict(data["open"])
 
     def _spent_and_remaining(self) -> tuple[float, float]:
         """The budget spent so far and what is left, in the filter's own unit (ρ or ε)."""

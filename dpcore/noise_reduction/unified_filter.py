@@ -77,7 +77,6 @@ class PrivacyFilter(_Ledger):
         self.rho_budget = float(rho_budget(self.epsilon, self.delta, variant=self.variant))
         self._rho = _RunningTotal()
         self._delta = _RunningTotal()
-        self._open: dict[str, Any] | None = None
 
     @classmethod
     def from_rho(cls, rho: float, *, delta: float = 1e-6, record: bool = True, **kw: Any) -> PrivacyFilter:
@@ -278,9 +277,7 @@ class PrivacyFilter(_Ledger):
             "rho_budget": self.rho_budget,
             **_saved("rho_spent", self._rho),
             **_saved("delta_spent", self._delta),
-            "open": None if self._open is None else dict(self._open),
-            "steps": self._steps,
-            "entries": self.entries,
+            **self._saved_ledger(),
         }
 
     @classmethod
@@ -309,9 +306,7 @@ class PrivacyFilter(_Ledger):
             raise ValueError(f"rho_spent = {f.rho_spent:g} exceeds the budget {f.rho_budget:g}")
         if not _fits(f._delta, 0.0, f.delta_mechanisms, f.tol):
             raise ValueError(f"delta_spent = {f.delta_spent:g} exceeds delta_mechanisms = {f.delta_mechanisms:g}")
-        f._entries = entries
-        f._steps = int(data.get("steps", len(entries)))
-        f._open = None if data.get("open") is None else dict(data["open"])
+        f._restore_ledger(data, entries)
         return f
 
 
