@@ -57,15 +57,23 @@ app: $(VENV)/.installed-notebooks
 	DPX_LESSONS_URL=http://127.0.0.1:$(APP_LESSON_PORT) $(BIN)/streamlit run app/serve.py --server.headless true \
 		--server.address 127.0.0.1 --server.port 8501 --browser.gatherUsageStats false
 
-# Debian chromium for the browser tests: installed when missing and we can (root, or password-less sudo).
-chromium:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+# Debian packages for the tests that need a program: installed when its check fails and we can (root, or
+# password-less sudo); otherwise a line says which tests will be skipped. Arguments: the shell check that the program
+# is there, the packages, what installing says (nothing when empty), what to say when it cannot be installed.
+comma := ,
+define debian_install
+	@if $(1); then :; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "installing Debian chromium for the browser tests"; \
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		$(if $(3),echo "$(3)";) \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
 	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else echo "chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true)"; fi
+		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
+	else echo "$(4)"; fi
+endef
+
+# Debian chromium for the browser tests.
+chromium:
+	$(call debian_install,command -v chromium >/dev/null 2>&1,chromium,installing Debian chromium for the browser tests,chromium not found and cannot be installed here: browser tests will be skipped (they fail under CI=true))
 
 test: $(VENV)/.installed-test lint chromium postgres podman nginx-if-possible
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
@@ -139,24 +147,13 @@ export: $(VENV)/.installed-notebooks
 # the cluster. Installed when missing and we can (root, or password-less sudo), like chromium above.
 .PHONY: postgres nginx cluster
 postgres:
-	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1; then :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "installing Debian postgresql for the ledger-store tests"; \
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
-	else echo "PostgreSQL not found and cannot be installed here: its store tests will be skipped (they fail under CI=true)"; fi
+	$(call debian_install,ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1,postgresql,installing Debian postgresql for the ledger-store tests,PostgreSQL not found and cannot be installed here: its store tests will be skipped (they fail under CI=true))
 
 # nginx: the cluster needs it; the test command installs it where it can for the header and limit tests
 # (tests/e2e/test_security.py: skipped without it, failed under CI=true)
 .PHONY: nginx-if-possible
 nginx-if-possible:
-	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
-	else echo "nginx not found and cannot be installed here: its tests will be skipped (they fail under CI=true)"; fi
+	$(call debian_install,command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ],nginx-light,,nginx not found and cannot be installed here: its tests will be skipped (they fail under CI=true))
 
 nginx: nginx-if-possible
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { echo "nginx not found and cannot be installed here"; exit 1; }
@@ -165,13 +162,7 @@ nginx: nginx-if-possible
 # browser test). Installed when missing and we can, like chromium above.
 .PHONY: podman image image-run
 podman:
-	@if command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 && [ -x /usr/sbin/debootstrap ]; then :; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "installing Debian podman, runc and debootstrap for the container image test"; \
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-		sudo -n apt-get update -qq && sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; \
-	else echo "podman not found and cannot be installed here: the image test will be skipped (it fails under CI=true)"; fi
+	$(call debian_install,command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 && [ -x /usr/sbin/debootstrap ],podman runc debootstrap,installing Debian podman$(comma) runc and debootstrap for the container image test,podman not found and cannot be installed here: the image test will be skipped (it fails under CI=true))
 
 # the container image (localhost/dp-explorer:latest), and the image served on http://127.0.0.1:8501 (ledgers in the
 # named volume dpx-data)

@@ -667,8 +667,7 @@ def _overrides(fx: dict[str, Any]) -> dict[str, Callable[[], object]]:
 
 
 def _table2_kwargs(data) -> dict[str, Any]:
-    first = next(iter(data.TABLE2.values()))
-    return {k: getattr(first, k) for k in ("n_records", "n_items", "threshold", "avg_length", "top_support", "n_above")}
+    return next(iter(data.TABLE2.values())).generator
 
 
 #: Generic representative values by parameter name (app defaults).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import optimize
@@ -70,6 +71,13 @@ class TransactionSpec:
     top_support: float  # assumed: fraction of records containing the most frequent item
     n_above: int  # assumed: number of items whose support reaches the threshold
     real: bool  # real-world data set in the paper (we only generate a stand-in)
+
+    @property
+    def generator(self) -> dict[str, Any]:
+        """The settings of the synthetic stand-in: the keywords of :func:`item_supports` and
+        :func:`transaction_scores` (all but ``rng``)."""
+        names = ("n_records", "n_items", "threshold", "avg_length", "top_support", "n_above")
+        return {k: getattr(self, k) for k in names}
 
 
 #: Table 2 rows (records, items, threshold) with assumed average length, top-item support and n_above.
@@ -184,13 +192,5 @@ def svt_dataset(name: str, rng=None) -> Dataset:
     if name == "Zipf":
         return Dataset(name, zipf_scores(), 200.0, 50, False)
     row = TABLE2[name]
-    scores = transaction_scores(
-        n_records=row.n_records,
-        n_items=row.n_items,
-        threshold=row.threshold,
-        avg_length=row.avg_length,
-        top_support=row.top_support,
-        n_above=row.n_above,
-        rng=rng,
-    )
+    scores = transaction_scores(**row.generator, rng=rng)
     return Dataset(name, scores, float(row.threshold), row.c, True)

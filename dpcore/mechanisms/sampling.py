@@ -47,15 +47,18 @@ class Sample:
     paper_delta: float = math.nan
 
 
+def _at_the_claim(s: AuditSettings, out_d: np.ndarray, out_dprime: np.ndarray, setting: str, **known: float) -> Sample:
+    """Real-valued outputs of a mechanism calibrated to the audit's own (ε, δ), which it therefore claims;
+    ``known``: what is known exactly about it (``exact_delta``, ``paper_delta``)."""
+    return Sample(out_d, out_dprime, s.epsilon, s.delta, False, None, setting, **known)
+
+
 def sample_laplace(s: AuditSettings, g: np.random.Generator) -> Sample:
     b = accounting.laplace_scale(s.epsilon, sensitivity=s.sensitivity, delta=s.delta)
-    return Sample(
+    return _at_the_claim(
+        s,
         g.laplace(0.0, b, s.n),
         g.laplace(s.sensitivity, b, s.n),
-        s.epsilon,
-        s.delta,
-        False,
-        None,
         f"Laplace noise b = {b:.4g} on a true answer 0 vs Δ = {s.sensitivity:g}",
         exact_delta=float(accounting.laplace_delta(s.epsilon, scale=b, sensitivity=s.sensitivity)),
     )
@@ -69,13 +72,10 @@ def _need_delta(s: AuditSettings, what: str) -> None:
 def sample_gaussian(s: AuditSettings, g: np.random.Generator) -> Sample:
     _need_delta(s, "the Gaussian mechanism")
     sd = accounting.gaussian_sigma(s.epsilon, s.delta, sensitivity=s.sensitivity)
-    return Sample(
+    return _at_the_claim(
+        s,
         g.normal(0.0, sd, s.n),
         g.normal(s.sensitivity, sd, s.n),
-        s.epsilon,
-        s.delta,
-        False,
-        None,
         f"Gaussian noise σ = {sd:.4g} (analytic) on 0 vs Δ = {s.sensitivity:g}",
         exact_delta=float(accounting.gaussian_delta(s.epsilon, sigma=sd, sensitivity=s.sensitivity)),
     )
@@ -89,42 +89,24 @@ def _sample_brdp(s: AuditSettings, g: np.random.Generator, plan: brdp.BRDPPlan, 
         f"BR-DP, Gaussian kernel σ = {plan.scale:.4g}, θ = {s.theta:g}, q = {plan.q:.4g} from {who}; "
         f"centre 0 vs Δ = {s.sensitivity:g}"
     )
-    return Sample(
-        x,
-        y,
-        s.epsilon,
-        s.delta,
-        False,
-        None,
-        setting,
-        exact_delta=plan.exact_delta,
-        paper_delta=plan.paper_delta if paper else math.nan,
+    return _at_the_claim(
+        s, x, y, setting, exact_delta=plan.exact_delta, paper_delta=plan.paper_delta if paper else math.nan
     )
+
+
+def _brdp_calibration(s: AuditSettings) -> dict[str, Any]:
+    """What a BR-DP plan of the audit is calibrated to: the setting's (ε, δ, Δ, θ), Gaussian kernel (δ > 0 checked)."""
+    _need_delta(s, "BR-DP")
+    return dict(epsilon=s.epsilon, delta=s.delta, sensitivity=s.sensitivity, theta=s.theta, kernel="gaussian")
 
 
 def sample_brdp_exact(s: AuditSettings, g: np.random.Generator) -> Sample:
-    _need_delta(s, "BR-DP")
-    plan = brdp.optimize(
-        epsilon=s.epsilon,
-        delta=s.delta,
-        sensitivity=s.sensitivity,
-        theta=s.theta,
-        kernel="gaussian",
-        accountant="exact",
-    )
+    plan = brdp.optimize(**_brdp_calibration(s), accountant="exact")
     return _sample_brdp(s, g, plan, "the exact accountant", paper=False)
 
 
 def sample_brdp_paper(s: AuditSettings, g: np.random.Generator) -> Sample:
-    _need_delta(s, "BR-DP")
-    plan = brdp.make_plan(
-        epsilon=s.epsilon,
-        delta=s.delta,
-        sensitivity=s.sensitivity,
-        theta=s.theta,
-        kernel="gaussian",
-        epsilon_y=s.epsilon_y_ratio * s.epsilon,
-    )
+    plan = brdp.make_plan(**_brdp_calibration(s), epsilon_y=s.epsilon_y_ratio * s.epsilon)
     return _sample_brdp(s, g, plan, "the paper's accountant (Alg. 1)", paper=True)
 
 

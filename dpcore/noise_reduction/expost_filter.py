@@ -51,12 +51,14 @@ class ExPostFilter(_Ledger):
         self.tol = _v.nonnegative("tol", tol)
         self._eps = _RunningTotal()
         self._delta = _RunningTotal()
-        self._open: dict[str, Any] | None = None
 
     @property
     def remaining_epsilon(self) -> float:
         """Ex-post ε still available, clamped at 0."""
         return self._eps.remaining(self.epsilon)
+
+    def _spent_and_remaining(self) -> tuple[float, float]:
+        return self.epsilon_spent, self.remaining_epsilon
 
     @property
     def guarantee(self) -> tuple[float, float]:
@@ -91,16 +93,7 @@ class ExPostFilter(_Ledger):
 
     def _log_admission(self, status: str, label: str, epsilon_max: float, delta: float) -> None:
         """The entry of a mechanism refused or started: nothing charged yet."""
-        self._log(
-            mechanism="ex_post",
-            label=label,
-            status=status,
-            epsilon_max=epsilon_max,
-            delta=delta,
-            charge=0.0,
-            spent=self.epsilon_spent,
-            remaining=self.remaining_epsilon,
-        )
+        self._log("ex_post", label, status, 0.0, epsilon_max=epsilon_max, delta=delta)
 
     def charge(self, epsilon_stop: float, *, label: str | None = None) -> float:
         """Charge the realised ex-post loss bound ℰ_n(y_n) ≤ the admitted ε_max; returns the remainder."""
@@ -115,17 +108,7 @@ class ExPostFilter(_Ledger):
         d = self._open["delta"]
         self._open = None
         self._eps.add(es)
-        self._log(
-            mechanism="ex_post",
-            label=lab,
-            status="accepted",
-            epsilon_max=em,
-            epsilon_stop=es,
-            delta=d,
-            charge=es,
-            spent=self.epsilon_spent,
-            remaining=self.remaining_epsilon,
-        )
+        self._log("ex_post", lab, "accepted", es, epsilon_max=em, epsilon_stop=es, delta=d)
         return self.remaining_epsilon
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,9 +121,7 @@ class ExPostFilter(_Ledger):
             "record": self.record,
             **_saved("epsilon_spent", self._eps),
             **_saved("delta_spent", self._delta),
-            "open": None if self._open is None else dict(self._open),
-            "steps": self._steps,
-            "entries": self.entries,
+            **self._saved_ledger(),
         }
 
     @classmethod
@@ -158,9 +139,7 @@ class ExPostFilter(_Ledger):
         f._delta = _restore(data, "delta_spent")
         if not (_fits(f._eps, 0.0, f.epsilon, f.tol) and _fits(f._delta, 0.0, f.delta, f.tol)):
             raise ValueError(f"epsilon_spent = {f.epsilon_spent:g} exceeds the budget {f.epsilon:g}")
-        f._entries = [dict(e) for e in data.get("entries", [])]
-        f._steps = int(data.get("steps", len(f._entries)))
-        f._open = None if data.get("open") is None else dict(data["open"])
+        f._restore_ledger(data, [dict(e) for e in data.get("entries", [])])
         return f
 
 

@@ -220,13 +220,35 @@ class _Ledger:
         self.record = bool(record)
         self._entries: list[dict[str, Any]] = []
         self._steps = 0
+        self._open: dict[str, Any] | None = None  # the mechanism admitted and not yet charged
 
-    def _log(self, **entry: Any) -> None:
+    def _saved_ledger(self) -> dict[str, Any]:
+        """The ledger part of a filter's ``to_dict``: the mechanism still open, the step count and the entries."""
+        return {
+            "open": None if self._open is None else dict(self._open),
+            "steps": self._steps,
+            "entries": self.entries,
+        }
+
+    def _restore_ledger(self, data: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+        """Take back the ledger part of ``to_dict`` output (its ``entries`` already read and checked)."""
+        self._entries = entries
+        self._steps = int(data.get("steps", len(entries)))
+        self._open = None if data.get("open") is None else dict(data["open"])
+
+    def _spent_and_remaining(self) -> tuple[float, float]:
+        """The budget spent so far and what is left, in the filter's own unit (ρ or ε)."""
+        raise NotImplementedError
+
+    def _log(self, mechanism: str, label: str, status: str, charge: float, **entry: Any) -> None:
+        """Record one decision (``entry``: the ledger's other columns it fills) with the budget spent and
+        remaining as they stand after it; a filter that keeps no ledger only counts the step."""
         self._steps += 1
         if self.record:
-            row = {c: entry.get(c) for c in _LEDGER_COLUMNS}
-            row["step"] = self._steps
-            self._entries.append(row)
+            spent, remaining = self._spent_and_remaining()
+            fields = dict(entry, mechanism=mechanism, label=label, status=status, charge=charge)
+            fields.update(spent=spent, remaining=remaining, step=self._steps)
+            self._entries.append({c: fields.get(c) for c in _LEDGER_COLUMNS})
 
     @property
     def entries(self) -> list[dict[str, Any]]:

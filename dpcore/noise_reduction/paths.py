@@ -23,7 +23,50 @@ from dpcore.noise_reduction._checks import MAX_PATHS, _grid
 __all__ = ["BrownianSampler", "LaplaceSampler", "brownian_path", "laplace_path"]
 
 
-class BrownianSampler:
+class _LevelSampler:
+    """A noise reduction sampled one level at a time: ``n_paths`` paths moved to ever larger levels ε.
+
+    A subclass says how its noise moves from the current level to the next (:meth:`_advance`) and what the
+    noise at the current level is (:meth:`_noise`); this class checks that the levels increase and records them.
+    """
+
+    def __init__(self, *, n_paths: int, sensitivity: float, rng: np.random.Generator | int | None) -> None:
+        self.n_paths = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
+        self.sensitivity = _v.scale("sensitivity", sensitivity)
+        self._rng = _v.rng(rng)
+        self._eps = 0.0
+        self.epsilons: list[float] = []
+
+    @property
+    def epsilon(self) -> float:
+        """Current noise level (0 before the first step)."""
+        return self._eps
+
+    @property
+    def noise(self) -> np.ndarray:
+        """Noise at the current level, shape (n_paths,)."""
+        return self._noise()
+
+    def step(self, epsilon: float) -> np.ndarray:
+        """Noise at the next level ``epsilon`` (> the current one), shape (n_paths,)."""
+        eps = _v.scale("epsilon", epsilon)
+        if not eps > self._eps:
+            raise ValueError(f"epsilon must be > the current level {self._eps:g}, got {eps:g}")
+        self._advance(eps)
+        self._eps = eps
+        self.epsilons.append(eps)
+        return self._noise()
+
+    def _advance(self, eps: float) -> None:
+        """Move every path from the current level to the larger level ``eps``."""
+        raise NotImplementedError
+
+    def _noise(self) -> np.ndarray:
+        """A fresh array of the noise at the current level."""
+        raise NotImplementedError
+
+
+class BrownianSampler(_LevelSampler):
     """Brownian noise reduction sampled one level at a time, for grids chosen while running.
 
     Def 4.4 / Lemma 4.1. ``step(epsilon)`` returns the noise Z = Δ·B(1/ε²) at the next (larger) level,
@@ -40,31 +83,16 @@ class BrownianSampler:
         form: str = "increment",
         rng: np.random.Generator | int | None = None,
     ) -> None:
-        self.n_paths = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
-        self.sensitivity = _v.scale("sensitivity", sensitivity)
+        super().__init__(n_paths=n_paths, sensitivity=sensitivity, rng=rng)
         self.form = _v.choice("form", form, ("increment", "bridge"))
-        self._rng = _v.rng(rng)
         self._s = 0.0
-        self._eps = 0.0
         self._w = np.zeros(self.n_paths)  # W(s) = s * B(1/s) in unit-sensitivity units
         self._z = np.zeros(self.n_paths)  # B(1/s) in unit-sensitivity units
-        self.epsilons: list[float] = []
 
-    @property
-    def epsilon(self) -> float:
-        """Current noise level (0 before the first step)."""
-        return self._eps
+    def _noise(self) -> np.ndarray:
+        return self.sensitivity * self._z
 
-    @property
-    def noise(self) -> np.ndarray:
-        """Noise at the current level, shape (n_paths,)."""
-        return self.sensitivity * self._z.copy()
-
-    def step(self, epsilon: float) -> np.ndarray:
-        """Noise at the next level ``epsilon`` (> the current one), shape (n_paths,)."""
-        eps = _v.scale("epsilon", epsilon)
-        if not eps > self._eps:
-            raise ValueError(f"epsilon must be > the current level {self._eps:g}, got {eps:g}")
+    def _advance(self, eps: float) -> None:
         s_next = eps * eps
         ds = max(s_next - self._s, 0.0)
         xi = self._rng.standard_normal(self.n_paths)
@@ -75,9 +103,6 @@ class BrownianSampler:
             self._z = (self._s / s_next) * self._z + math.sqrt(ds) / s_next * xi
             self._w = s_next * self._z
         self._s = s_next
-        self._eps = eps
-        self.epsilons.append(eps)
-        return self.sensitivity * self._z.copy()
 
 
 def brownian_path(
@@ -157,7 +182,7 @@ def _laplace_reverse_step_one(x1: float, b1: float, b2: float, gen: np.random.Ge
     return float(-x if x1 < 0 else x)
 
 
-class LaplaceSampler:
+class LaplaceSampler(_LevelSampler):
     """Laplace noise reduction sampled one level at a time with the exact reverse step.
 
     Appendix A, Def A.1 (Koufogiannis et al.). The noise at level ε is X(b), b = Δ/ε, where X is the
@@ -173,38 +198,20 @@ class LaplaceSampler:
         sensitivity: float = 1.0,
         rng: np.random.Generator | int | None = None,
     ) -> None:
-        self.n_paths = _v.integer("n_paths", n_paths, low=1, high=MAX_PATHS)
-        self.sensitivity = _v.scale("sensitivity", sensitivity)
-        self._rng = _v.rng(rng)
+        super().__init__(n_paths=n_paths, sensitivity=sensitivity, rng=rng)
         self._b = math.inf
-        self._eps = 0.0
         self._x = np.zeros(self.n_paths)
-        self.epsilons: list[float] = []
 
-    @property
-    def epsilon(self) -> float:
-        """Current noise level (0 before the first step)."""
-        return self._eps
-
-    @property
-    def noise(self) -> np.ndarray:
-        """Noise at the current level, shape (n_paths,)."""
+    def _noise(self) -> np.ndarray:
         return self._x.copy()
 
-    def step(self, epsilon: float) -> np.ndarray:
-        """Noise at the next level ``epsilon`` (> the current one), shape (n_paths,)."""
-        eps = _v.scale("epsilon", epsilon)
-        if not eps > self.epsilon:
-            raise ValueError(f"epsilon must be > the current level {self.epsilon:g}, got {eps:g}")
+    def _advance(self, eps: float) -> None:
         b2 = self.sensitivity / eps
         if math.isinf(self._b):
             self._x = self._rng.laplace(0.0, b2, self.n_paths)
         else:
             self._x = _laplace_reverse_step(self._x, self._b, b2, self._rng)
         self._b = b2
-        self._eps = eps
-        self.epsilons.append(eps)
-        return self._x.copy()
 
 
 def laplace_path(

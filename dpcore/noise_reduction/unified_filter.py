@@ -77,7 +77,6 @@ class PrivacyFilter(_Ledger):
         self.rho_budget = float(rho_budget(self.epsilon, self.delta, variant=self.variant))
         self._rho = _RunningTotal()
         self._delta = _RunningTotal()
-        self._open: dict[str, Any] | None = None
 
     @classmethod
     def from_rho(cls, rho: float, *, delta: float = 1e-6, record: bool = True, **kw: Any) -> PrivacyFilter:
@@ -94,6 +93,9 @@ class PrivacyFilter(_Ledger):
     def remaining_rho(self) -> float:
         """zCDP budget still available, clamped at 0."""
         return self._rho.remaining(self.rho_budget)
+
+    def _spent_and_remaining(self) -> tuple[float, float]:
+        return self.rho_spent, self.remaining_rho
 
     @property
     def remaining_epsilon_max(self) -> float:
@@ -157,8 +159,8 @@ class PrivacyFilter(_Ledger):
         e = _pos("epsilon_max", epsilon_max)
         return half_square_terms(e), d  # ε_max²/2 exactly, as floats whose sum it is
 
-    def _refuse(self, msg: str, **entry: Any) -> None:
-        self._log(status="refused", charge=0.0, spent=self.rho_spent, remaining=self.remaining_rho, **entry)
+    def _refuse(self, msg: str, *, mechanism: str, label: str, **entry: Any) -> None:
+        self._log(mechanism, label, "refused", 0.0, **entry)
         raise BudgetExceeded(msg)
 
     def charge_zcdp(self, rho: float, *, delta: float = 0.0, label: str = "zCDP") -> float:
@@ -182,19 +184,7 @@ class PrivacyFilter(_Ledger):
         self._rho.add(r)
         if d:
             self._delta.add(d)
-        if self.record:
-            self._log(
-                mechanism="zcdp",
-                label=str(label),
-                status="accepted",
-                rho=r,
-                delta=d,
-                charge=r,
-                spent=self.rho_spent,
-                remaining=self.remaining_rho,
-            )
-        else:
-            self._steps += 1
+        self._log("zcdp", str(label), "accepted", r, rho=r, delta=d)
         return self.remaining_rho
 
     def start_noise_reduction(self, epsilon_max: float, *, label: str = "noise reduction") -> None:
@@ -216,16 +206,7 @@ class PrivacyFilter(_Ledger):
                 epsilon_max=e,
             )
         self._open = {"epsilon_max": e, "rho": w, "label": str(label)}
-        self._log(
-            mechanism="noise_reduction",
-            label=str(label),
-            status="started",
-            rho=w,
-            epsilon_max=e,
-            charge=0.0,
-            spent=self.rho_spent,
-            remaining=self.remaining_rho,
-        )
+        self._log("noise_reduction", str(label), "started", 0.0, rho=w, epsilon_max=e)
 
     def charge_noise_reduction(
         self, epsilon_stop: float, *, epsilon_max: float | None = None, label: str | None = None
@@ -252,17 +233,7 @@ class PrivacyFilter(_Ledger):
         c = half_square_up(es)
         self._open = None
         self._rho.add(half_square_terms(es))
-        self._log(
-            mechanism="noise_reduction",
-            label=lab,
-            status="accepted",
-            rho=c,
-            epsilon_max=em,
-            epsilon_stop=es,
-            charge=c,
-            spent=self.rho_spent,
-            remaining=self.remaining_rho,
-        )
+        self._log("noise_reduction", lab, "accepted", c, rho=c, epsilon_max=em, epsilon_stop=es)
         return self.remaining_rho
 
     def run_noise_reduction(
@@ -287,14 +258,7 @@ class PrivacyFilter(_Ledger):
             res = release_with_stopping(value, epsilons=grid, alpha=alpha, sensitivity=sensitivity, rng=rng)
         except Exception:
             self._open = None  # nothing was released: withdraw the admission
-            self._log(
-                mechanism="noise_reduction",
-                label=str(label),
-                status="withdrawn",
-                charge=0.0,
-                spent=self.rho_spent,
-                remaining=self.remaining_rho,
-            )
+            self._log("noise_reduction", str(label), "withdrawn", 0.0)
             raise
         self.charge_noise_reduction(res.epsilon_stop)
         return res
@@ -313,9 +277,7 @@ class PrivacyFilter(_Ledger):
             "rho_budget": self.rho_budget,
             **_saved("rho_spent", self._rho),
             **_saved("delta_spent", self._delta),
-            "open": None if self._open is None else dict(self._open),
-            "steps": self._steps,
-            "entries": self.entries,
+            **self._saved_ledger(),
         }
 
     @classmethod
@@ -344,9 +306,7 @@ class PrivacyFilter(_Ledger):
             raise ValueError(f"rho_spent = {f.rho_spent:g} exceeds the budget {f.rho_budget:g}")
         if not _fits(f._delta, 0.0, f.delta_mechanisms, f.tol):
             raise ValueError(f"delta_spent = {f.delta_spent:g} exceeds delta_mechanisms = {f.delta_mechanisms:g}")
-        f._entries = entries
-        f._steps = int(data.get("steps", len(entries)))
-        f._open = None if data.get("open") is None else dict(data["open"])
+        f._restore_ledger(data, entries)
         return f
 
 

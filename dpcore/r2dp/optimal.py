@@ -400,20 +400,18 @@ def _opt_two_point(eps: float, dq: float, gam: float) -> MixingLaw:
     return TwoPoint(u1, u0, p1)
 
 
+#: The optimiser of each single family (Gamma+TN combines two of them, in :func:`_family_law`).
+_FAMILY_OPTIMA = {"two_point": _opt_two_point, "gamma": _opt_gamma, "uniform": _opt_uniform, "truncnorm": _opt_tn}
+
+
 @functools.lru_cache(maxsize=1024)
 def _family_law(eps: float, dq: float, gam: float, family: str) -> MixingLaw:
     """The best law found inside one family (pure in its scalars, memoised: Alg. 1's Gamma+TN re-uses the Gamma
     and truncated-normal optima, and pages asking for the same (ε, γ, Δq) share them)."""
     if family == "laplace":
         return Dirac(eps / dq)
-    if family == "two_point":
-        return _opt_two_point(eps, dq, gam)
-    if family == "gamma":
-        return _opt_gamma(eps, dq, gam)
-    if family == "uniform":
-        return _opt_uniform(eps, dq, gam)
-    if family == "truncnorm":
-        return _opt_tn(eps, dq, gam)
+    if family in _FAMILY_OPTIMA:
+        return _FAMILY_OPTIMA[family](eps, dq, gam)
     g_law = _family_law(eps, dq, gam, "gamma")
     t_law = _family_law(eps, dq, gam, "truncnorm")
     fam_law = _opt_gamma_tn(eps, dq, gam, [g_law, t_law])

@@ -115,20 +115,23 @@ def _gau_gau_logcdf_logsf(z: np.ndarray, sigma1: float, sigma2: float) -> tuple[
     return special.log_ndtr(z / s), special.log_ndtr(-z / s)
 
 
+#: (log Γ, log S) of Z = v − ρ by (threshold noise, query noise): the pairs with a closed form or a quadrature here.
+_PAIR_LOGS = {
+    ("laplace", "exponential"): _exp_lap_logcdf_logsf,
+    ("laplace", "laplace"): _lap_lap_logcdf_logsf,
+    ("laplace", "gumbel"): _gum_lap_logcdf_logsf,
+    ("gaussian", "gaussian"): _gau_gau_logcdf_logsf,
+}
+
+
 def _pair_logs(z, threshold_scale: float, query_scale: float, query_noise: str, threshold_noise: str):
-    if threshold_noise == "laplace":
-        if query_noise == "exponential":
-            return _exp_lap_logcdf_logsf(z, threshold_scale, query_scale)
-        if query_noise == "laplace":
-            return _lap_lap_logcdf_logsf(z, threshold_scale, query_scale)
-        if query_noise == "gumbel":
-            return _gum_lap_logcdf_logsf(z, threshold_scale, query_scale)
-    if threshold_noise == "gaussian" and query_noise == "gaussian":
-        return _gau_gau_logcdf_logsf(z, threshold_scale, query_scale)
-    raise ValueError(
-        "noise pair (threshold_noise, query_noise) must be one of (laplace, exponential|laplace|gumbel) or "
-        f"(gaussian, gaussian); got ({threshold_noise}, {query_noise})"
-    )
+    logs = _PAIR_LOGS.get((threshold_noise, query_noise))
+    if logs is None:
+        raise ValueError(
+            "noise pair (threshold_noise, query_noise) must be one of (laplace, exponential|laplace|gumbel) or "
+            f"(gaussian, gaussian); got ({threshold_noise}, {query_noise})"
+        )
+    return logs(z, threshold_scale, query_scale)
 
 
 def comparison_cdf(

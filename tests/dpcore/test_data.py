@@ -44,14 +44,7 @@ def test_generators_bad_input(fn, kwargs, name):
 @pytest.mark.parametrize("name", ["T40I10D100K", "BMS-POS", "Kosarak"])
 def test_transaction_stand_ins_match_table2(name):
     row = data.TABLE2[name]
-    p = data.item_supports(
-        n_records=row.n_records,
-        n_items=row.n_items,
-        threshold=row.threshold,
-        avg_length=row.avg_length,
-        top_support=row.top_support,
-        n_above=row.n_above,
-    )
+    p = data.item_supports(**row.generator)
     assert p.size == row.n_items and np.all(np.diff(p) <= 0) and p[0] == pytest.approx(row.top_support)
     assert p.sum() == pytest.approx(row.avg_length, rel=1e-9)  # mean transaction length
     # the expected support crosses the threshold between ranks n_above and n_above + 1
