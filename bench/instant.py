@@ -57,10 +57,13 @@ SIG_JS = """(key) => {
   const gd = (CHART)(key);
   if (!gd) return '';
   const parts = [String(gd._fullLayout.sliders[0].active)];  // the stop, then what the chart shows
+  // each array's sum and its sum weighted by position: a belief (bars summing to one) that moves between the values
+  // keeps its sum, not its weighted sum
   for (const t of gd._fullData || []) for (const k of ['x', 'y']) {
     const v = t[k]; if (!v || !v.length) continue;
-    let s = 0; for (let i = 0; i < v.length; i++) { const f = +v[i]; if (Number.isFinite(f)) s += f; }
-    parts.push(k + v.length + ':' + s.toPrecision(10));
+    let s = 0, w = 0;
+    for (let i = 0; i < v.length; i++) { const f = +v[i]; if (Number.isFinite(f)) { s += f; w += (i + 1) * f; } }
+    parts.push(k + v.length + ':' + s.toPrecision(10) + ':' + w.toPrecision(10));
   }
   return parts.join('|');
 }""".replace("CHART", CHART_JS)

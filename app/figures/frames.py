@@ -276,8 +276,7 @@ def _frames(
     _one_labelling(stops)
     first = stops[0]
     moving = [_changing([s["data"][i] for s in stops]) for i in range(len(first["data"]))]
-    # every trace where a frame is switched without a redraw: Plotly's fast path draws a subplot's listed traces only
-    traces = [i for i, keys in enumerate(moving) if keys or every]
+    traces = _listed(stops, moving) if every else [i for i, keys in enumerate(moving) if keys]
     layout_keys = [k for k in _changing([s["layout"] for s in stops]) if k not in ("sliders", "updatemenus")]
     for k in layout_keys:  # a frame can set a layout value, never unset one: each setting must be at every stop
         shapes = {frozenset(_paths(s["layout"].get(k))) for s in stops}
@@ -298,6 +297,51 @@ def _frames(
         for n, s in enumerate(stops)
     )
     return made, layout_keys
+
+
+#: A trace that draws nothing and that the legend cannot hide (no entry, no group): what a frame lists for a plot whose
+#: traces all stay.
+_ANCHOR: dict[str, Any] = {
+    "type": "scatter",
+    "mode": "lines",
+    "x": [None],
+    "y": [None],
+    "showlegend": False,
+    "hoverinfo": "skip",
+}
+
+
+def _listed(stops: list[dict[str, Any]], moving: list[list[str]]) -> list[int]:
+    """The traces each frame lists where frames are switched without a redraw. Plotly's fast path replots the listed
+    traces alone, plot by plot (one pair of axes), and drops a plot's drawing where it lists none of its traces. So a
+    plot with a trace that moves lists all its traces (their stacking kept, a fill redrawn with its neighbour); a plot
+    whose traces all stay lists one trace the legend cannot hide (a reader may hide any other), redrawn as it was:
+    its other traces are not touched, and their pixels need not be painted again. A plot without one gets one drawing
+    nothing. In place: such a trace is added to every stop, and ``moving`` gets its entry."""
+    data = stops[0]["data"]
+    plots: dict[tuple[str, str, Any], list[int]] = {}
+    for i, t in enumerate(data):
+        plots.setdefault((t.get("xaxis") or "x", t.get("yaxis") or "y", t.get("zorder") or 0), []).append(i)
+    listed: list[int] = []
+    for (xaxis, yaxis, zorder), members in plots.items():
+        if any(moving[i] or data[i].get("type", "scatter") != "scatter" or data[i].get("fill") for i in members):
+            listed += members
+            continue
+        steady = [
+            i
+            for i in members
+            if data[i].get("showlegend") is False
+            and not data[i].get("legendgroup")
+            and data[i].get("visible", True) is True
+        ]
+        if not steady:
+            anchor = _ANCHOR | {"xaxis": xaxis, "yaxis": yaxis} | ({"zorder": zorder} if zorder else {})
+            for s in stops:
+                s["data"].append(copy.deepcopy(anchor))
+            moving.append([])
+            steady = [len(data) - 1]
+        listed.append(steady[0])
+    return sorted(listed)
 
 
 def _fast(made: tuple[dict[str, Any], ...], layout_keys: list[str], stops: list[dict[str, Any]]) -> bool:

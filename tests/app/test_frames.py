@@ -149,7 +149,11 @@ def _marks_drawn(got: dict, expected: dict) -> list[str]:
         for i, m in enumerate(marks)
         if m.get("hoverinfo") != "skip" or m.get("showlegend") is not False
     ]
-    problems += [f"mark {i} draws what the builder did not" for i, m in enumerate(marks[len(wanted) :]) if len(m["x"])]
+    problems += [  # after the marks: traces that draw nothing, if any (what a frame lists for a plot that stays)
+        f"mark {i} draws what the builder did not"
+        for i, m in enumerate(marks[len(wanted) :])
+        if np.isfinite(np.asarray(m["x"], dtype=float)).any()
+    ]
     for i, (mark, item) in enumerate(zip(marks, wanted, strict=False)):
         for letter in ("x", "y"):
             axis, ref = mark.get(f"{letter}axis", letter), item.get(f"{letter}ref", letter)
@@ -361,11 +365,62 @@ def test_a_marker_line_that_moves_is_a_trace_and_frames_switch_without_a_redraw(
     over = fig["layout"]["yaxis9"]  # the plot's fraction of height: a [0, 1] axis over the whole plot
     assert over["overlaying"] == "y" and over["range"] == [0.0, 1.0] and over["visible"] is False
     assert line["yaxis"] == note["yaxis"] == "y9" and line.get("xaxis", "x") == "x"
-    # the frame at 2 moves them back, and lists every trace (the fast path draws a subplot's listed traces only)
+    # the frame at 2 moves them back; the curve stays, so its plot lists a trace that draws nothing in its place
     frame = fig["frames"][0]
-    assert frame["traces"] == [0, 1, 2]
-    assert _decoded(frame["data"][1]["x"]).tolist() == [2.0, 2.0] and frame["data"][2]["text"] == ["k = 2.0"]
+    assert frame["traces"] == [1, 2, 3]
+    anchor = fig["data"][3]
+    assert anchor["x"] == [None] and anchor["showlegend"] is False and not anchor.get("legendgroup")
+    assert _decoded(frame["data"][0]["x"]).tolist() == [2.0, 2.0] and frame["data"][1]["text"] == ["k = 2.0"]
+    assert frame["data"][2] == {"type": "scatter"}  # the trace drawing nothing, drawn again as it was
     assert fig["layout"]["xaxis"]["range"] == [0.0, 10.0]  # held still: Plotly's fast path does not autorange
+
+
+def _panels(at: float, *, legend: bool, fill: str | None = None) -> go.Figure:
+    """Two plots, one above the other: curves that stay in each (the lower one's without a legend entry, or in a
+    legend group, or filled to the curve before), and a marker line across the upper one at ``at``."""
+    x = np.linspace(0.0, 10.0, 11)
+    lower = {"yaxis": "y2", "showlegend": False} | ({"legendgroup": "a"} if legend else {})
+    return go.Figure(
+        data=[
+            {"type": "scatter", "x": x, "y": x / 10, "name": "a", "legendgroup": "a"},
+            {"type": "scatter", "x": x, "y": x / 20, "name": "b"},
+            {"type": "scatter", "x": x, "y": x / 30, **lower},
+            {"type": "scatter", "x": x, "y": x / 40, **lower, **({"fill": fill} if fill else {})},
+        ],
+        layout={
+            "yaxis": {"domain": [0.5, 1.0]},
+            "yaxis2": {"domain": [0.0, 0.4]},
+            "shapes": [{"type": "line", "x0": at, "x1": at, "y0": 0, "y1": 1, "yref": "paper"}],
+        },
+    )
+
+
+def _listed(figs: list[go.Figure]) -> tuple[list[int], list[dict]]:
+    deck = frames.slides(figs, key="k", values=["2", "7"], labels=["2", "7"], prefix="k = ")
+    fig = json.loads(pio.to_json(deck.at(0), validate=False))
+    assert {s["args"][1]["frame"]["redraw"] for s in fig["layout"]["sliders"][0]["steps"]} == {False}
+    assert len({tuple(f["traces"]) for f in fig["frames"]}) == 1
+    return fig["frames"][0]["traces"], fig["data"]
+
+
+def test_a_plot_whose_traces_all_stay_lists_one_trace_the_legend_cannot_hide():
+    # Plotly's fast path drops the drawing of a plot none of whose traces a frame lists, and a reader may hide a
+    # trace from the legend (a click hides its group, a double click every other trace with a legend entry)
+    traces, data = _listed([_panels(2.0, legend=False), _panels(7.0, legend=False)])
+    assert [(t.get("yaxis"), t["x"]) for t in data[4:6]] == [("y9", [2.0, 2.0]), ("y8", [2.0, 2.0])]  # the lines
+    # the upper plot's curves both have a legend entry: it gets a trace that draws nothing and the legend cannot hide;
+    # the lower plot lists its first curve (no entry, no group), the marker lines are listed since they move
+    assert len(data) == 7 and data[6]["yaxis"] == "y" and data[6]["x"] == [None] and data[6]["showlegend"] is False
+    assert not data[6].get("legendgroup") and data[6]["hoverinfo"] == "skip"
+    assert traces == [2, 4, 5, 6]
+    # in a legend group the lower curves may be hidden: that plot gets its own trace drawing nothing
+    traces, data = _listed([_panels(2.0, legend=True), _panels(7.0, legend=True)])
+    assert [(t["yaxis"], t["x"]) for t in data[6:]] == [("y", [None]), ("y2", [None])] and traces == [4, 5, 6, 7]
+
+
+def test_a_plot_with_a_fill_lists_all_its_traces():
+    traces, _ = _listed([_panels(2.0, legend=False, fill="tonexty"), _panels(7.0, legend=False, fill="tonexty")])
+    assert traces == [2, 3, 4, 5, 6]
 
 
 def test_a_title_that_changes_keeps_the_full_redraw():

@@ -177,3 +177,39 @@ def test_the_in_figure_slider_is_a_keyboard_slider_with_its_value_in_words(count
         arg=other.element_handle(),
         timeout=TIMEOUT,
     )
+
+
+#: The curves a chart should draw and does not: every shown trace with a line through two points or more, by name.
+UNDRAWN = """(gd) => gd._fullData
+  .filter((t) => t.visible === true && String(t.mode).includes('lines')
+    && Array.from(t.y || []).filter((v) => v !== null && Number.isFinite(+v)).length > 1)
+  .filter((t) => { const g = gd.querySelector('g.trace' + t.uid); const p = g && g.querySelector('path.js-line');
+    return !(p && p.getAttribute('d')); })
+  .map((t) => t.name || t.uid)"""
+
+
+def test_switching_frames_keeps_every_curve_drawn_with_some_hidden_from_the_legend(counted: Page, app_url):
+    """R²DP's usefulness chart switches its frames redrawing its moving marker lines only: the curves that stay
+    (two plots of them, some hidden by the reader from the legend) are all still drawn at the next stops."""
+    page = counted
+    selector = _chart(None, "eps")
+    _open(page, f"{app_url}/r2dp?part=Families", selector)
+    chart = _slider_chart(page, selector, "eps")
+    assert chart.evaluate(UNDRAWN) == []
+    chart.locator("g.legend g.traces", has_text="Laplace").first.click()  # hides Laplace's curves in both plots
+    page.wait_for_function(
+        "(g) => g._fullData.filter((t) => t.visible === 'legendonly').length === 2",
+        arg=chart.element_handle(),
+        timeout=TIMEOUT,
+    )
+    slider = chart.locator("input.dpx-slider")
+    for key in ("ArrowRight", "ArrowRight", "ArrowLeft"):
+        before = _state(chart)["active"]
+        slider.focus()
+        page.keyboard.press(key)
+        page.wait_for_function(
+            "([g, a]) => g._fullLayout.sliders[0].active !== a", arg=[chart.element_handle(), before], timeout=TIMEOUT
+        )
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert chart.evaluate(UNDRAWN) == [], key
+        assert chart.evaluate("(g) => g._fullData.filter((t) => t.visible === 'legendonly').length") == 2

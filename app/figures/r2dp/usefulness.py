@@ -96,6 +96,38 @@ def _log_ratio_ticks(zmax: float) -> dict:
     }
 
 
+def _level(x: Any, y: Any, z: Any, level: float, name: str, line: dict) -> dict:
+    """The contour line z = ``level`` alone, in the legend as ``name`` (a one-colour line, not hovered)."""
+    return {
+        "type": "contour",
+        "x": x,
+        "y": y,
+        "z": z,
+        "showscale": False,
+        "contours": {"start": level, "end": level, "size": 1, "coloring": "lines"},
+        "colorscale": _solid(line["color"]),
+        "line": line,
+        "name": name,
+        "showlegend": True,
+        "hoverinfo": "skip",
+    }
+
+
+def _shaded(x: Any, y: Any, z: Any, colorscale: str, name: str, hovertemplate: str) -> dict:
+    """z over (x, y) as filled contours, with a colour bar for U(γ)."""
+    return {
+        "type": "contour",
+        "x": x,
+        "y": y,
+        "z": z,
+        "colorscale": colorscale,
+        "contours": {"coloring": "heatmap"},
+        "colorbar": {"title": {"text": "U(γ)"}},
+        "name": name,
+        "hovertemplate": hovertemplate,
+    }
+
+
 def improvement_map(df: pd.DataFrame, two_point: pd.DataFrame, *, family: str, epsilon: float, g: float) -> go.Figure:
     """log-coloured ratio U*_family/U_Lap over (ε, γ/Δ), threshold 2/(1 − g), two-point boundary."""
     piv = df.pivot(index="g", columns="epsilon", values="ratio")
@@ -117,19 +149,14 @@ def improvement_map(df: pd.DataFrame, two_point: pd.DataFrame, *, family: str, e
             "name": FAMILY_LABELS.get(family, family),
             "hovertemplate": "ε %{x}, γ/Δ %{y}: log10 ratio %{z:.3f}<extra></extra>",
         },
-        {
-            "type": "contour",
-            "x": list(tp.columns),
-            "y": list(tp.index),
-            "z": tp.to_numpy(),
-            "showscale": False,
-            "contours": {"start": 1.001, "end": 1.001, "size": 1, "coloring": "lines"},
-            "colorscale": _solid("white"),
-            "line": {"color": "white", "width": 2, "dash": "dash"},
-            "name": "two-point beats Laplace (boundary)",
-            "showlegend": True,
-            "hoverinfo": "skip",
-        },
+        _level(
+            list(tp.columns),
+            list(tp.index),
+            tp.to_numpy(),
+            1.001,
+            "two-point beats Laplace (boundary)",
+            {"color": "white", "width": 2, "dash": "dash"},
+        ),
         _line(thr["threshold_epsilon"], thr["g"], name="local threshold ε = 2/(1 − γ/Δ)", color="red", width=2),
         _marker(epsilon, g, "you are here", "white"),
     ]
@@ -154,43 +181,9 @@ def landscape(df: pd.DataFrame, best: Any, *, current: Any, epsilon: float) -> g
     eps = df["epsilon"].to_numpy().reshape(shape).T
     gap = np.clip(eps - np.minimum(df["necessary_condition"].to_numpy().reshape(shape).T, 1e6), -50, 50)
     traces = [
-        {
-            "type": "contour",
-            "x": k,
-            "y": th,
-            "z": useful,
-            "colorscale": "Blues",
-            "contours": {"coloring": "heatmap"},
-            "colorbar": {"title": {"text": "U(γ)"}},
-            "name": "usefulness",
-            "hovertemplate": "log10 ν %{x:.2f}, log10 s %{y:.2f}: U %{z:.3f}<extra></extra>",
-        },
-        {
-            "type": "contour",
-            "x": k,
-            "y": th,
-            "z": eps,
-            "showscale": False,
-            "name": f"exact ε = {number(epsilon)}",
-            "contours": {"start": epsilon, "end": epsilon, "size": 1, "coloring": "lines"},
-            "colorscale": _solid("black"),
-            "line": {"color": "black", "width": 3},
-            "showlegend": True,
-            "hoverinfo": "skip",
-        },
-        {
-            "type": "contour",
-            "x": k,
-            "y": th,
-            "z": gap,
-            "showscale": False,
-            "name": "ε = ln M(Δ) (Thm 4.2 boundary)",
-            "contours": {"start": 0, "end": 0, "size": 1, "coloring": "lines"},
-            "colorscale": _solid("red"),
-            "line": {"color": "red", "width": 2, "dash": "dash"},
-            "showlegend": True,
-            "hoverinfo": "skip",
-        },
+        _shaded(k, th, useful, "Blues", "usefulness", "log10 ν %{x:.2f}, log10 s %{y:.2f}: U %{z:.3f}<extra></extra>"),
+        _level(k, th, eps, epsilon, f"exact ε = {number(epsilon)}", {"color": "black", "width": 3}),
+        _level(k, th, gap, 0, "ε = ln M(Δ) (Thm 4.2 boundary)", {"color": "red", "width": 2, "dash": "dash"}),
         _marker(math.log10(best.k), math.log10(best.theta), "constrained optimum", "gold", "star"),
     ]
     if current is not None:
@@ -214,30 +207,10 @@ def two_point_map(
     piv = df.pivot(index="u1_over_ustar", columns="u0_over_ustar", values="usefulness")
     x, y = np.log10(piv.columns.to_numpy()), np.log10(piv.index.to_numpy())
     traces = [
-        {
-            "type": "contour",
-            "x": x,
-            "y": y,
-            "z": piv.to_numpy(),
-            "colorscale": "Greens",
-            "contours": {"coloring": "heatmap"},
-            "colorbar": {"title": {"text": "U(γ)"}},
-            "name": "U",
-            "hovertemplate": "log10 u₀/u* %{x:.2f}, log10 u₁/u* %{y:.2f}: U %{z:.4f}<extra></extra>",
-        },
-        {
-            "type": "contour",
-            "x": x,
-            "y": y,
-            "z": piv.to_numpy(),
-            "showscale": False,
-            "contours": {"start": laplace, "end": laplace, "size": 1, "coloring": "lines"},
-            "colorscale": _solid(FAMILY_COLORS["laplace"]),
-            "line": {"color": FAMILY_COLORS["laplace"], "width": 2},
-            "name": "= Laplace usefulness",
-            "showlegend": True,
-            "hoverinfo": "skip",
-        },
+        _shaded(
+            x, y, piv.to_numpy(), "Greens", "U", "log10 u₀/u* %{x:.2f}, log10 u₁/u* %{y:.2f}: U %{z:.4f}<extra></extra>"
+        ),
+        _level(x, y, piv.to_numpy(), laplace, "= Laplace usefulness", {"color": FAMILY_COLORS["laplace"], "width": 2}),
     ]
     for point, name, color, symbol in (
         (best, "global optimum", "gold", "star"),

@@ -3,7 +3,9 @@ family, and three explorers. One part per tab (``?part=…``); a tab's panels ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -86,37 +88,52 @@ def noise(s: Settings, head: compute.Headline | None) -> None:
         )
 
 
+def _law_chart(
+    head: compute.Headline | None,
+    title: str,
+    idea: str,
+    build: Callable[..., go.Figure],
+    args: tuple[Hashable, ...],
+    data: Callable[[], Any],
+    *,
+    name: str,
+    alt: str,
+) -> None:
+    """A panel of the sidebar's law with its one chart, ``build(*args)`` (memoised), under its idea; nothing but the
+    idea while the law's parameters are not valid (``head`` None)."""
+    with ui.panel(title, idea):
+        if _paused(head):
+            return
+        ui.chart(ui.memo_figure(build, *args), data, name=name, alt=alt)
+
+
 def scale_law(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel(
+    _law_chart(
+        head,
         "The same law, as noise scales",
         "R²DP is a random mix of Laplace mechanisms: each release uses "
         "the noise scale b = 1/u it drew. Laplace uses the single scale b* = Δ/ε.",
-    ):
-        if _paused(head):
-            return
-        ui.chart(
-            ui.memo_figure(mixing_law_figure, s.key, s.eps, s.sens, s.seed, True),
-            lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, True),
-            name="scale law",
-            alt="Density or probabilities of the Laplace noise scale b = 1/u, with b* marked.",
-        )
+        mixing_law_figure,
+        (s.key, s.eps, s.sens, s.seed, True),
+        lambda: compute.mixing_law(s.key, s.eps, s.sens, s.seed, True),
+        name="scale law",
+        alt="Density or probabilities of the Laplace noise scale b = 1/u, with b* marked.",
+    )
 
 
 def loss(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel(
+    _law_chart(
+        head,
         "Where the privacy is spent",
         "R²DP spends its full ε only at outputs equal to the true answer "
         "(y = 0 here) and less elsewhere; Laplace spends ε on a whole half-line. The curve is "
         "antisymmetric about Δ/2.",
-    ):
-        if _paused(head):
-            return
-        ui.chart(
-            ui.memo_figure(_loss_figure, s.key, s.eps, s.sens, head.epsilon),
-            lambda: compute.loss_profile(s.key, s.eps, s.sens),
-            name="privacy loss",
-            alt="Privacy loss of the law and of Laplace against the output y.",
-        )
+        _loss_figure,
+        (s.key, s.eps, s.sens, head.epsilon if head else math.nan),  # (not drawn while paused)
+        lambda: compute.loss_profile(s.key, s.eps, s.sens),
+        name="privacy loss",
+        alt="Privacy loss of the law and of Laplace against the output y.",
+    )
 
 
 def mgf(s: Settings, head: compute.Headline | None) -> None:
@@ -199,20 +216,18 @@ def simulator(s: Settings, head: compute.Headline | None) -> None:
 
 
 def reuse(s: Settings, head: compute.Headline | None) -> None:
-    with ui.panel(
+    _law_chart(
+        head,
         "Many releases: fresh draws or one reused draw",
         "with a fresh secret u per release the ε's add "
         "up (n·ε). Reusing one draw of u for all n releases changes the total to "
         "ln(M⁽ⁿ⁾(0)/M⁽ⁿ⁾(−nΔ)) — sometimes less, sometimes more than n·ε, depending on the law.",
-    ):
-        if _paused(head):
-            return
-        ui.chart(
-            ui.memo_figure(_reuse_figure, s.key, s.sens),
-            lambda: compute.reuse(s.key, s.sens),
-            name="reuse",
-            alt="Total epsilon of n releases with fresh draws and with one reused draw of u.",
-        )
+        _reuse_figure,
+        (s.key, s.sens),
+        lambda: compute.reuse(s.key, s.sens),
+        name="reuse",
+        alt="Total epsilon of n releases with fresh draws and with one reused draw of u.",
+    )
 
 
 def metrics(s: Settings, head: compute.Headline | None) -> None:
