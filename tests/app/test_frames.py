@@ -442,6 +442,30 @@ def test_an_axis_one_range_would_squeeze_moves_with_the_stop():
     assert fig["layout"]["sliders"][0]["steps"][1]["args"][1]["frame"]["redraw"] is False
 
 
+def test_an_axis_that_moves_keeps_the_margins_beside_the_plot_still():
+    """A margin that changes between two stops makes Plotly redraw the whole chart (its axes grow margins for their
+    labels): where frames move an axis's range, the margins are wide enough for any stop's labels, at every stop."""
+
+    def at(scale: float, margin: dict | None = None) -> go.Figure:
+        x = np.linspace(-scale, scale, 11)
+        fig = go.Figure(data=[{"type": "scatter", "mode": "lines", "x": x, "y": np.exp(-np.abs(x) / scale) / scale}])
+        return fig.update_layout(margin=margin) if margin else fig
+
+    wide = {"l": 130, "r": 20, "t": 60, "b": 120}
+    for figs, left, right in (([at(1.0), at(100.0)], 100, 40), ([at(1.0, wide), at(100.0, wide)], 130, 40)):
+        deck = frames.slides(figs, key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
+        assert not deck.redraw
+        assert {(s["layout"]["margin"]["l"], s["layout"]["margin"]["r"]) for s in deck.stops} == {(left, right)}
+        fig = json.loads(pio.to_json(deck.at(1), validate=False))
+        assert (fig["layout"]["margin"]["l"], fig["layout"]["margin"]["r"]) == (left, right)
+        assert all("margin" not in f["layout"] for f in fig["frames"])  # the same at every stop: no frame sets it
+    # axes held still: the margins the builder asked for
+    still = [at(1.0, wide) for _ in range(2)]
+    still[1].data[0].y = still[1].data[0].y * 0.9
+    deck = frames.slides(still, key="k", values=["1", "2"], labels=["1", "2"], prefix="k = ")
+    assert {(s["layout"]["margin"]["l"], s["layout"]["margin"]["r"]) for s in deck.stops} == {(130, 20)}
+
+
 #: Pictures whose value was once said by their title only (a title a frame changes makes every switch a full
 #: redraw): the value is now a note drawn as a trace, and every stop switches without a redraw.
 VALUE_NOTES = [

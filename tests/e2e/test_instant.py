@@ -213,3 +213,33 @@ def test_switching_frames_keeps_every_curve_drawn_with_some_hidden_from_the_lege
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         assert chart.evaluate(UNDRAWN) == [], key
         assert chart.evaluate("(g) => g._fullData.filter((t) => t.visible === 'legendonly').length") == 2
+
+
+#: Pictures whose frames move an axis's range (the page, the panel, the slider's key).
+MOVING_AXES = [("baselines", "classic-noise", "eps"), ("brdp", None, "theta"), ("course?chapter=noise", None, "eps")]
+
+#: Every stop in turn, as the in-figure slider switches them; the plot's margins at each (Plotly's own layout).
+MARGINS_AT_EVERY_STOP = """async (gd) => {
+  const how = gd.layout.sliders[0].steps[0].args[1];
+  const seen = new Set();
+  for (const f of gd._transitionData._frames) {
+    // a switch that redraws the whole chart may never settle its promise: two seconds at the most per stop
+    await Promise.race([window.Plotly.animate(gd, [f.name], how), new Promise((r) => setTimeout(r, 2000))]);
+    const s = gd._fullLayout._size;
+    seen.add([s.l, s.r, s.t, s.b].map(Math.round).join(' '));
+  }
+  return Array.from(seen);
+}"""
+
+
+@pytest.mark.parametrize("path,panel,key", MOVING_AXES, ids=[p.split("?")[0] for p, _, _ in MOVING_AXES])
+def test_an_axis_that_moves_with_the_slider_never_changes_the_margins(counted: Page, app_url, path, panel, key):
+    """A margin that changes between two stops (tick labels of another width) makes Plotly redraw the whole chart,
+    slider and legend included, which took 200-600 ms where the axes alone take a few: the margins stay put."""
+    page = counted
+    selector = _chart(panel, key)
+    _open(page, f"{app_url}/{path}", selector)
+    chart = _slider_chart(page, selector, key)
+    moving = "(g) => g._transitionData._frames.some((f) => f.layout && (f.layout.xaxis || f.layout.yaxis))"
+    assert chart.evaluate(moving), "this picture's axes no longer move: pick one whose do"
+    assert len(chart.evaluate(MARGINS_AT_EVERY_STOP)) == 1
