@@ -15,6 +15,7 @@ reported ε up, so neither is on the unsafe side of the exact conversion.
 
 from __future__ import annotations
 
+import abc
 import math
 from typing import Any
 
@@ -211,7 +212,7 @@ def _fits(total: _RunningTotal, x: float | tuple[float, ...], budget: float, tol
     return math.fsum([*total._sum.partials, *terms, -budget, tol * budget]) <= 0.0
 
 
-class _Ledger:
+class _Ledger(abc.ABC):
     """Shared ledger machinery: entries are plain dicts (JSON-friendly)."""
 
     kind = "base"
@@ -236,9 +237,9 @@ class _Ledger:
         self._steps = int(data.get("steps", len(entries)))
         self._open = None if data.get("open") is None else dict(data["open"])
 
+    @abc.abstractmethod
     def _spent_and_remaining(self) -> tuple[float, float]:
         """The budget spent so far and what is left, in the filter's own unit (ρ or ε)."""
-        raise NotImplementedError
 
     def _log(self, mechanism: str, label: str, status: str, charge: float, **entry: Any) -> None:
         """Record one decision (``entry``: the ledger's other columns it fills) with the budget spent and

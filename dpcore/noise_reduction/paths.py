@@ -12,6 +12,7 @@ noise Z_k shrinks and the values are coupled so that only the last release carri
 
 from __future__ import annotations
 
+import abc
 import math
 from typing import Any
 
@@ -23,7 +24,7 @@ from dpcore.noise_reduction._checks import MAX_PATHS, _grid
 __all__ = ["BrownianSampler", "LaplaceSampler", "brownian_path", "laplace_path"]
 
 
-class _LevelSampler:
+class _LevelSampler(abc.ABC):
     """A noise reduction sampled one level at a time: ``n_paths`` paths moved to ever larger levels ε.
 
     A subclass says how its noise moves from the current level to the next (:meth:`_advance`) and what the
@@ -57,13 +58,13 @@ class _LevelSampler:
         self.epsilons.append(eps)
         return self._noise()
 
+    @abc.abstractmethod
     def _advance(self, eps: float) -> None:
         """Move every path from the current level to the larger level ``eps``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _noise(self) -> np.ndarray:
         """A fresh array of the noise at the current level."""
-        raise NotImplementedError
 
 
 class BrownianSampler(_LevelSampler):
