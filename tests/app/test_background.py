@@ -254,15 +254,21 @@ def test_a_dead_idle_worker_is_replaced(no_wait, scheduler, express):
     assert slot.worker is not dead
 
 
-def test_warm_starts_the_workers_off_the_calling_thread(no_wait, scheduler, monkeypatch):
-    started_in: list[str] = []
+@pytest.fixture
+def started_in(monkeypatch) -> list[str]:
+    """The name of the thread each fresh worker is forked on, in order."""
+    names: list[str] = []
     new_worker = jobs._new_worker
 
     def recording(express: bool):
-        started_in.append(threading.current_thread().name)
+        names.append(threading.current_thread().name)
         return new_worker(express)
 
     monkeypatch.setattr(jobs, "_new_worker", recording)
+    return names
+
+
+def test_warm_starts_the_workers_off_the_calling_thread(no_wait, scheduler, monkeypatch, started_in):
     monkeypatch.setitem(jobs._STATE, "warming", False)
     background.warm()
     slots = [*jobs.SCHEDULER.slots[False], *jobs.SCHEDULER.slots[True]]
@@ -288,18 +294,10 @@ def test_workers_are_replaced_after_a_number_of_jobs(no_wait, monkeypatch):
     assert [jobs.submit(_pid_of, i).result(timeout=60)[0] for i in range(9)] == list(range(9))
 
 
-def test_a_fresh_worker_is_started_off_the_thread_that_submits(no_wait, monkeypatch):
+def test_a_fresh_worker_is_started_off_the_thread_that_submits(no_wait, monkeypatch, started_in):
     """Replacing a worker (recycled, dead or missing) forks a process: the thread that asked (a page run) must not
     wait for that, only the job does."""
     monkeypatch.setattr(jobs, "RECYCLE_AFTER", 1)  # every job needs a fresh worker
-    started_in: list[str] = []
-    new_worker = jobs._new_worker
-
-    def recording(express: bool):
-        started_in.append(threading.current_thread().name)
-        return new_worker(express)
-
-    monkeypatch.setattr(jobs, "_new_worker", recording)
     assert [jobs.submit(_pid_of, i).result(timeout=60)[0] for i in range(4)] == list(range(4))
     assert len(started_in) >= 4, started_in
     assert threading.current_thread().name not in started_in, started_in
