@@ -288,6 +288,9 @@ def bench_pages(n: int = 21, only: str | None = None) -> None:
         undo()
         variants = _variants(first, parts)
         for query in variants:
+            # each view starts with idle workers: the jobs another view left queued (decks of its pictures) are not
+            # this view's cost; its own (each new value's deck) are, and stay in its rows
+            _drain_background()
             at = first if not query else _open(main, page.script, query)
             tag = ", ".join(f"{k}={v}" for k, v in query.items()) or "default view"
             slider, options = _slider(at)
