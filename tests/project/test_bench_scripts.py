@@ -124,3 +124,32 @@ def test_the_poll_bench_counts_a_lost_answer_as_an_error():
         assert "| errors | 1 | 0 (**MISSED**) |" in text
     late = poll.Stats(answered=[0.05] * 3, done_at=[101.0, 102.0, 131.0], projector=[3])
     assert "≤ 30 s (**MISSED**)" in poll.report("t", a, late, 100.0, (3, 3), cpu=1.0, wall=40.0)
+
+
+def test_the_ab_comparison_takes_the_median_of_each_sides_runs(tmp_path):
+    """`bench/compare.py` pairs the rows of several runs at two commits by page view and measurement (whatever the
+    slider's key and run count) and compares the medians: 30, 40, 90 ms against 33, 50, 48 ms is 40 → 48, a ratio of
+    1.20, flagged at 1.10; a row missing from one run is left out."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import compare
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    head = "| name | p50 | p95 | budget | ok? |\n|---|---|---|---|---|\n"
+
+    def table(name: str, p95: str, extra: bool = False) -> str:
+        path = tmp_path / name
+        row = f"| page Home [default view] (eps: new value, cold cache, n = 21) | 20.0 ms | {p95} | — | ok |\n"
+        more = "| page Home [default view] (eps: revisited value, warm cache, n = 21) | 1 ms | 2 ms | — | ok |\n"
+        path.write_text(head + row + (more if extra else ""))
+        return str(path)
+
+    a = [table("a1.md", "30.0 ms"), table("a2.md", "40.0 ms"), table("a3.md", "90.0 ms", extra=True)]
+    b = [table("b1.md", "33.0 ms", extra=True), table("b2.md", "50.0 ms"), table("b3.md", "0.048 s")]
+    out = compare.compare(a, b, over=1.10)
+    lines = [line for line in out.splitlines() if line.startswith("| page Home")]
+    assert lines == [
+        "| page Home [default view] (new value, cold cache) | 20.0 ms | 20.0 ms | 40.0 ms | 48.0 ms | **1.20** "
+        "| 30, 40, 90; 33, 50, 48 |"
+    ]
+    assert out.splitlines()[-1].startswith("1 of 1 rows") and out.endswith("median ratio over the rows 1.20.")
