@@ -15,7 +15,8 @@ move after which the chart shows the same data although its stop moved is counte
 input that did not move the slider at all (seen with drags only) is counted apart, in brackets; each is printed
 with the stop before and after it. Between two moves the page is left to settle (the in-figure slider's
 catch-up run included), as a reader pauses to look. Also printed: the bytes the page's WebSocket received while it
-opened, and the size of each chart carrying an in-figure slider (its JSON: data, layout and frames).
+opened, the size of each chart carrying an in-figure slider (its JSON: data, layout and frames), and every move's
+time in order (a p95 of 20 moves is one or two moves: which ones, and whether they come together).
 
     python bench/instant.py [--port 8617] [--moves 20] [--pages home,baselines]
 
@@ -252,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{res['opened_bytes'] / 1e6:.2f} MB | {charts} | {_misses(res['missed'])} |"
             )
             print(rows[-1], flush=True)
+            for kind in ("key", "drag", "sidebar"):  # every move, in order: a slow move is a moment, not a page
+                print(f"  {name} {kind} (ms): {' '.join(f'{t:.0f}' for t in res[kind])}", flush=True)
             if res["missed"]:
                 print(f"  {name}: no change seen (stop before → after):", "; ".join(res["missed"]), flush=True)
         browser.close()
