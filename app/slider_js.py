@@ -136,11 +136,11 @@ function wire(gd) {
     }
     if (how === "follow" || S.shown[key] === value) return;
     S.shown[key] = value;
-    // the rest after this chart's redraw: the other charts over the same parameter, the address, the page
+    // the other charts over the same parameter now, so that they are painted in the same frame as this one
+    follow(gd, key, value);
+    // the rest after the redraw: the address, the page
     requestAnimationFrame(() => setTimeout(() => {
-      if (S.shown[key] !== value) return;  // moved on meanwhile
-      follow(gd, key, value);
-      if (S.onMove) S.onMove(key, value, how);
+      if (S.shown[key] === value && S.onMove) S.onMove(key, value, how);  // unless moved on meanwhile
     }, 0));
   });
   place(gd);
