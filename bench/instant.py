@@ -154,10 +154,28 @@ SETTLED_JS = """() => { const a = document.querySelector('[data-testid="stApp"]'
     && !(window.dpxInstant && window.dpxInstant.timer); }"""
 
 
+#: The page's DOM has not changed for ``ms`` milliseconds (a chart drawn anew by a run changes it for a while after
+#: Streamlit reports the run finished). The observer is installed once per page.
+QUIET_JS = """(ms) => {
+  if (!window.__benchQuiet) {
+    window.__benchQuiet = {last: performance.now()};
+    new MutationObserver(() => { window.__benchQuiet.last = performance.now(); })
+      .observe(document.body, {childList: true, subtree: true, attributes: true});
+  }
+  return performance.now() - window.__benchQuiet.last > ms;
+}"""
+
+
 def _settle(page) -> None:
+    """Until the page rests: no run, no catch-up pending, and nothing redrawn for a moment (a move made while a
+    chart is drawn anew would time that redraw, or miss a grip that is not there yet)."""
     page.wait_for_timeout(200)
     page.wait_for_function(SETTLED_JS, timeout=60_000)
-    page.wait_for_timeout(300)
+    try:
+        page.wait_for_function(QUIET_JS, arg=300, timeout=15_000)
+    except Exception:  # noqa: BLE001 — a page that never rests (an animation): go on, as the bench did before
+        page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED_JS, timeout=60_000)
 
 
 def _p(samples: list[float], q: float) -> float:
