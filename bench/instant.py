@@ -137,9 +137,10 @@ DONE_JS = """() => { const b = window.__bench; if (!b || b.t0 === null || b.t1 =
   if (b.tall === null && performance.now() - b.t0 < 3000) return false;
   return [b.t1, b.sigs.length > 1 ? b.tall : null]; }"""
 
-GRIP_JS = """(key) => {
+GRIP_JS = """([key, scroll]) => {
   const gd = (CHART)(key);
-  gd.scrollIntoView({block: 'center'});
+  if (!gd) return null;
+  if (scroll) gd.scrollIntoView({block: 'center'});
   const g = gd.querySelector('.slider-grip-rect').getBoundingClientRect();
   const r = gd.querySelector('.slider-rail-rect').getBoundingClientRect();
   if (!(r.width > 0 && g.width > 0)) return null;  // the slider is being drawn anew (the page's catch-up run)
@@ -201,6 +202,18 @@ def _timed(page, key: str, act, *, server: bool, missed: list[str], kind: str) -
         return None
 
 
+def _grip(page, key: str) -> dict:
+    """Where the slider's grip is, once it stays put: the chart may be drawn anew by a run, and the page may still
+    be scrolling (the grip read twice, 150 ms apart, at the same place)."""
+    box = None
+    for _ in range(20):
+        box = page.wait_for_function(GRIP_JS, arg=[key, box is None], timeout=60_000).json_value()
+        page.wait_for_timeout(150)
+        if page.evaluate(GRIP_JS, [key, False]) == box:
+            return box
+    return box
+
+
 def measure(browser, url: str, key: str, moves: int) -> dict:
     from app import catalogue
 
@@ -241,9 +254,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
                 out["key"].append(t[0])
                 out["key_all"] += [t[1]] if t[1] is not None else []
             _settle(page)
-            box = page.wait_for_function(  # the chart may be drawn anew by a run meanwhile: wait until it is there
-                f"() => ({CHART_JS})({key!r}) ? ({GRIP_JS})({key!r}) : null", timeout=60_000
-            ).json_value()
+            box = _grip(page, key)
             page.mouse.move(box["x"], box["y"])
             page.mouse.down()
             target = box["x"] + box["sign"] * box["step"]
