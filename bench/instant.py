@@ -9,18 +9,21 @@ For each page with an in-figure slider (``app.instant``) it opens the page and m
   slider: a server run, then the chart redrawn.
 
 Both ends are read in the page, by the page's clock: t0 is ``performance.now()`` at the input event (a capturing
-``keydown``, or the ``mousemove`` that crosses to the next stop), t1 the first animation frame (just before it is
-painted) at which the chart shows the new stop: its data differs from before (its slider's grip moves before the chart
-is switched, so the stop alone does not count) and each axis has the range the stop gives it (a stop that moves an
-axis has its new axes drawn a frame after its curves); for the sidebar, Streamlit's status widget gone too. The test
-driver collects the times afterwards, so its own round trips to the browser are not counted. A page that keeps other
-charts over the same parameter at the same stop (the baselines) also gets the time until all of them changed. A
-move after which the chart shows the same data although its stop moved is counted under "moves with no change"; an
-input that did not move the slider at all (seen with drags only) is counted apart, in brackets; each is printed
-with the stop before and after it. Between two moves the page is left to settle (the in-figure slider's
-catch-up run included), as a reader pauses to look. Also printed: the bytes the page's WebSocket received while it
-opened, the size of each chart carrying an in-figure slider (its JSON: data, layout and frames), and every move's
-time in order (a p95 of 20 moves is one or two moves: which ones, and whether they come together).
+``keydown``, or the ``mousemove`` that crosses to the next stop), t1 the moment the first frame that shows the chart at
+the new stop has been rendered (a look queued from every animation frame, which runs after that frame's callbacks and
+rendering): its data differs from before (its slider's grip moves before the chart is switched, so the stop alone
+does not count) and each axis has the range the stop gives it (a stop that moves an axis has its new axes drawn by
+Plotly in an animation-frame callback, a frame after its curves); for the sidebar, Streamlit's status widget gone too.
+The test driver collects the times afterwards, so its own round trips to the browser are not counted. Printed too:
+the start of the next animation frame with the chart changed (a frame later, or two where Plotly draws the axes after
+the look of that frame). A page that keeps other charts over the same parameter at the same stop (the baselines)
+also gets the time until all of them changed. A move after which the chart shows the same data although its stop
+moved is counted under "moves with no change"; an input that did not move the slider at all is counted apart, in
+brackets; each is printed with the stop before and after it. Between two moves the page is left to settle (the
+in-figure slider's catch-up run included, until the page's DOM has rested), as a reader pauses to look. Also printed:
+the bytes the page's WebSocket received while it opened, the size of each chart carrying an in-figure slider (its
+JSON: data, layout and frames), and every move's time in order (a p95 of 20 moves is one or two moves: which ones,
+and whether they come together).
 
     python bench/instant.py [--port 8617] [--moves 20] [--pages home,baselines]
 
@@ -93,36 +96,37 @@ AXES_JS = """(gd) => {
   return true;
 }"""
 
-# The clock runs in the page: t0 at the input event, t1 in the first animation frame (just before the frame is painted)
-# at which the chart shows the new stop. The test driver only collects the times afterwards: its own round trips to
-# the browser (tens of milliseconds) are not part of what a reader waits for.
+# The clock runs in the page: t0 at the input event, t1 when the first frame that shows the chart at the new stop has
+# been rendered (a look queued from each animation frame runs after that frame's callbacks and its rendering; Plotly
+# draws a stop's new axes in an animation-frame callback of its own). The test driver only collects the times
+# afterwards: its own round trips to the browser (tens of milliseconds) are not part of what a reader waits for.
+# Also kept: the first animation frame that starts with the chart changed (``tnext``, a frame later or so).
 ARM_JS = (
     """([key, server]) => {
   const charts = (ALL)(key);
   window.__bench = {key: key, server: server, sig: (SIG)(key), sigs: charts.map((g) => (GDSIG)(g)), t0: null,
-                    t1: null, tall: null};
+                    t1: null, tall: null, tnext: null};
   if (!window.__benchListeners) {
     window.__benchListeners = true;
     const start = () => { if (window.__bench && window.__bench.t0 === null) window.__bench.t0 = performance.now(); };
     document.addEventListener('keydown', start, true);
     document.addEventListener('mousemove', (e) => { if (e.buttons) start(); }, true);
     const body = (s) => s.replace(/^[^|]*/, '');  // the data, not the stop
-    const tick = () => { try {  // a chart being drawn anew may lack parts for a moment: look again next frame
+    const look = (rendered) => { try {
       const b = window.__bench;
-      if (b && b.t0 !== null && (b.t1 === null || b.tall === null)
-          && !(b.server && document.querySelector('[data-testid="stStatusWidget"]'))) {
-        const now = performance.now() - b.t0;
-        // changed: its data differs from before the input, its axes at the stop's ranges (a server run redraws whole)
-        const changed = (gd, before) => { const s = (GDSIG)(gd);
-          return s !== '' && body(s) !== body(before) && (b.server || (AXES)(gd)); };
-        const main = (CHART)(b.key);
-        if (b.t1 === null && main && changed(main, b.sig)) b.t1 = now;
-        const all = (ALL)(b.key);
-        if (b.tall === null && all.length === b.sigs.length && all.every((g, i) => changed(g, b.sigs[i]))) b.tall = now;
-      }
-      } catch (e) { /* next frame */ }
-      requestAnimationFrame(tick);
-    };
+      if (!b || b.t0 === null || (b.t1 !== null && b.tall !== null && b.tnext !== null)
+          || (b.server && document.querySelector('[data-testid="stStatusWidget"]'))) return;
+      const now = performance.now() - b.t0;
+      // changed: its data differs from before the input, its axes at the stop's ranges (a server run redraws whole)
+      const changed = (gd, before) => { const s = (GDSIG)(gd);
+        return s !== '' && body(s) !== body(before) && (b.server || (AXES)(gd)); };
+      const main = (CHART)(b.key);
+      if (!rendered) { if (b.tnext === null && main && changed(main, b.sig)) b.tnext = now; return; }
+      if (b.t1 === null && main && changed(main, b.sig)) b.t1 = now;
+      const all = (ALL)(b.key);
+      if (b.tall === null && all.length === b.sigs.length && all.every((g, i) => changed(g, b.sigs[i]))) b.tall = now;
+    } catch (e) { /* a chart being drawn anew may lack parts for a moment: look again */ } };
+    const tick = () => { look(false); setTimeout(() => look(true), 0); requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   }
 }""".replace("ALL", ALL_JS)
@@ -134,8 +138,8 @@ ARM_JS = (
 
 #: Done: the chart changed, and every other chart over the parameter too (or 3 s passed: one that never follows).
 DONE_JS = """() => { const b = window.__bench; if (!b || b.t0 === null || b.t1 === null) return false;
-  if (b.tall === null && performance.now() - b.t0 < 3000) return false;
-  return [b.t1, b.sigs.length > 1 ? b.tall : null]; }"""
+  if ((b.tall === null || b.tnext === null) && performance.now() - b.t0 < 3000) return false;
+  return [b.t1, b.sigs.length > 1 ? b.tall : null, b.tnext]; }"""
 
 GRIP_JS = """([key, scroll]) => {
   const gd = (CHART)(key);
@@ -184,15 +188,18 @@ def _p(samples: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def _timed(page, key: str, act, *, server: bool, missed: list[str], kind: str) -> tuple[float, float | None] | None:
-    """One move: the page's time from the input to the changed chart, and to every chart over ``key`` changed (None
-    where the page has one such chart); None where no change came (noted in ``missed``)."""
+def _timed(
+    page, key: str, act, *, server: bool, missed: list[str], kind: str
+) -> tuple[float, float | None, float | None] | None:
+    """One move: the page's time from the input to the changed chart rendered, to every chart over ``key`` changed
+    (None where the page has one such chart), and to the next animation frame's start with the chart changed; None
+    where no change came (noted in ``missed``)."""
     sig = page.evaluate(SIG_JS, key)
     page.evaluate(ARM_JS, [key, server])
     act()
     try:
-        t1, tall = page.wait_for_function(DONE_JS, timeout=20_000, polling="raf").json_value()
-        return float(t1), None if tall is None else float(tall)
+        t1, tall, tnext = page.wait_for_function(DONE_JS, timeout=20_000, polling="raf").json_value()
+        return float(t1), None if tall is None else float(tall), None if tnext is None else float(tnext)
     except Exception:  # noqa: BLE001 — no change within the timeout: what the chart showed before and after
         now = page.evaluate(SIG_JS, key)
         before, after = sig.split("|")[0] or "(no chart)", now.split("|")[0] or "(no chart)"
@@ -221,7 +228,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
     page = ctx.new_page()
     received: list[int] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(len(f))))
-    out: dict = {"key": [], "drag": [], "sidebar": [], "key_all": [], "missed": []}
+    out: dict = {"key": [], "drag": [], "sidebar": [], "key_all": [], "key_next": [], "drag_next": [], "missed": []}
     try:
         page.goto(url, timeout=180_000)
         wait_idle(page, 180_000)
@@ -253,6 +260,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             if t is not None:
                 out["key"].append(t[0])
                 out["key_all"] += [t[1]] if t[1] is not None else []
+                out["key_next"] += [t[2]] if t[2] is not None else []
             _settle(page)
             box = _grip(page, key)
             page.mouse.move(box["x"], box["y"])
@@ -268,6 +276,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             )
             page.mouse.up()
             out["drag"] += [t[0]] if t is not None else []
+            out["drag_next"] += [t[2]] if t is not None and t[2] is not None else []
             _settle(page)
             for attempt in range(3):  # the page may be redrawing the control (its catch-up run)
                 try:
@@ -339,8 +348,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(rows[-1], flush=True)
             # every move, in order: a slow move is a moment, not a page
-            for kind in ("key", "key_all", "drag", "sidebar"):
+            for kind in ("key", "key_all", "key_next", "drag", "drag_next", "sidebar"):
                 print(f"  {name} {kind} (ms): {' '.join(f'{t:.0f}' for t in res[kind])}", flush=True)
+            nxt = [f"{_p(res[k], 0.95):.0f}" if res[k] else "—" for k in ("key_next", "drag_next")]
+            print(f"  {name}: p95 at the next frame's start, key / drag: {' / '.join(nxt)} ms", flush=True)
             if res["missed"]:
                 print(f"  {name}: no change seen (stop before → after):", "; ".join(res["missed"]), flush=True)
         browser.close()
