@@ -9,21 +9,21 @@ For each page with an in-figure slider (``app.instant``) it opens the page and m
   slider: a server run, then the chart redrawn.
 
 Both ends are read in the page, by the page's clock: t0 is ``performance.now()`` at the input event (a capturing
-``keydown``, or the ``mousemove`` that crosses to the next stop), t1 the moment the first frame that shows the chart at
-the new stop has been rendered (a look queued from every animation frame, which runs after that frame's callbacks and
-rendering): its data differs from before (its slider's grip moves before the chart is switched, so the stop alone
-does not count) and each axis has the range the stop gives it (a stop that moves an axis has its new axes drawn by
-Plotly in an animation-frame callback, a frame after its curves); for the sidebar, Streamlit's status widget gone too.
-The test driver collects the times afterwards, so its own round trips to the browser are not counted. Printed too:
-the start of the next animation frame with the chart changed (a frame later, or two where Plotly draws the axes after
-the look of that frame). A page that keeps other charts over the same parameter at the same stop (the baselines)
-also gets the time until all of them changed. A move after which the chart shows the same data although its stop
-moved is counted under "moves with no change"; an input that did not move the slider at all is counted apart, in
-brackets; each is printed with the stop before and after it. Between two moves the page is left to settle (the
+``keydown``, or the ``mousemove`` that crosses to the next stop), t1 the first moment the page holds the chart at the
+new stop, which the rendering that comes next paints (the page is looked at at the start of every animation frame and
+right after its rendering): its data differs from before (its slider's grip moves before the chart is switched, so the
+stop alone does not count) and each axis has the range the stop gives it (a stop that moves an axis has its new axes
+drawn by Plotly in an animation-frame callback, a frame after its curves); for the sidebar, Streamlit's status widget
+gone too. The test driver collects the times afterwards, so its own round trips to the browser are not counted. Printed
+too: the p95 of the looks at a frame's start alone (the reading before the look after rendering was added; a frame late
+where Plotly draws the axes after that look). A page that keeps other charts over the same parameter at the same stop
+(the baselines) also gets the time until all of them changed. A move after which the chart shows the same data although
+its stop moved is counted under "moves with no change"; an input that did not move the slider at all is counted apart,
+in brackets; each is printed with the stop before and after it. Between two moves the page is left to settle (the
 in-figure slider's catch-up run included, until the page's DOM has rested), as a reader pauses to look. Also printed:
-the bytes the page's WebSocket received while it opened, the size of each chart carrying an in-figure slider (its
-JSON: data, layout and frames), and every move's time in order (a p95 of 20 moves is one or two moves: which ones,
-and whether they come together).
+the bytes the page's WebSocket received while it opened, the size of each chart carrying an in-figure slider (its JSON:
+data, layout and frames), and every move's time in order (a p95 of 20 moves is one or two moves: which ones, and whether
+they come together).
 
     python bench/instant.py [--port 8617] [--moves 20] [--pages home,baselines]
 
@@ -96,11 +96,13 @@ AXES_JS = """(gd) => {
   return true;
 }"""
 
-# The clock runs in the page: t0 at the input event, t1 when the first frame that shows the chart at the new stop has
-# been rendered (a look queued from each animation frame runs after that frame's callbacks and its rendering; Plotly
-# draws a stop's new axes in an animation-frame callback of its own). The test driver only collects the times
-# afterwards: its own round trips to the browser (tens of milliseconds) are not part of what a reader waits for.
-# Also kept: the first animation frame that starts with the chart changed (``tnext``, a frame later or so).
+# The clock runs in the page: t0 at the input event, t1 the first moment the page holds the chart at the new stop (its
+# data, and its axes where the stop moves them), which the rendering that comes next paints. The page is looked at
+# twice an animation frame: at its start, and right after its rendering (a message posted from the frame's callback,
+# which runs before timers); Plotly draws a stop's new axes in an animation-frame callback of its own, after the look
+# at that frame's start. The test driver only collects the times afterwards: its own round trips to the browser (tens
+# of milliseconds) are not part of what a reader waits for. Also kept: the first look at a frame's start that saw the
+# change (``tnext``), the reading of the bench before the look after rendering was added.
 ARM_JS = (
     """([key, server]) => {
   const charts = (ALL)(key);
@@ -112,7 +114,7 @@ ARM_JS = (
     document.addEventListener('keydown', start, true);
     document.addEventListener('mousemove', (e) => { if (e.buttons) start(); }, true);
     const body = (s) => s.replace(/^[^|]*/, '');  // the data, not the stop
-    const look = (rendered) => { try {
+    const look = (atStart) => { try {
       const b = window.__bench;
       if (!b || b.t0 === null || (b.t1 !== null && b.tall !== null && b.tnext !== null)
           || (b.server && document.querySelector('[data-testid="stStatusWidget"]'))) return;
@@ -121,12 +123,15 @@ ARM_JS = (
       const changed = (gd, before) => { const s = (GDSIG)(gd);
         return s !== '' && body(s) !== body(before) && (b.server || (AXES)(gd)); };
       const main = (CHART)(b.key);
-      if (!rendered) { if (b.tnext === null && main && changed(main, b.sig)) b.tnext = now; return; }
-      if (b.t1 === null && main && changed(main, b.sig)) b.t1 = now;
+      const now1 = main && changed(main, b.sig);
+      if (b.t1 === null && now1) b.t1 = now;
+      if (atStart && b.tnext === null && now1) b.tnext = now;
       const all = (ALL)(b.key);
       if (b.tall === null && all.length === b.sigs.length && all.every((g, i) => changed(g, b.sigs[i]))) b.tall = now;
     } catch (e) { /* a chart being drawn anew may lack parts for a moment: look again */ } };
-    const tick = () => { look(false); setTimeout(() => look(true), 0); requestAnimationFrame(tick); };
+    const after = new MessageChannel();
+    after.port1.onmessage = () => look(false);
+    const tick = () => { look(true); after.port2.postMessage(0); requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   }
 }""".replace("ALL", ALL_JS)
@@ -351,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             for kind in ("key", "key_all", "key_next", "drag", "drag_next", "sidebar"):
                 print(f"  {name} {kind} (ms): {' '.join(f'{t:.0f}' for t in res[kind])}", flush=True)
             nxt = [f"{_p(res[k], 0.95):.0f}" if res[k] else "—" for k in ("key_next", "drag_next")]
-            print(f"  {name}: p95 at the next frame's start, key / drag: {' / '.join(nxt)} ms", flush=True)
+            print(f"  {name}: p95 of the looks at a frame's start alone, key / drag: {' / '.join(nxt)} ms", flush=True)
             if res["missed"]:
                 print(f"  {name}: no change seen (stop before → after):", "; ".join(res["missed"]), flush=True)
         browser.close()
