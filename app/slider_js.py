@@ -125,6 +125,20 @@ function wire(gd) {
   gd.on("plotly_sliderend", released);
   gd.on("plotly_animated", () => { if (S.playing) { S.playing = false; if (S.onMove) S.onMove(null, null, "idle"); } });
   gd.on("plotly_afterplot", () => place(gd));
+  // A frame that moves an axis: its ranges set now, before Plotly applies the frame's data (a microtask later), so
+  // that the switch finds the axes where the frame wants them and draws the stop whole in this frame; left to
+  // Plotly, the new axes would come from an axis transition at the next animation frame.
+  gd.on("plotly_animatingframe", (e) => {
+    const lay = e && e.frame && e.frame.layout;
+    if (!lay) return;
+    const ranges = {};
+    for (const k of Object.keys(lay)) {
+      const want = /^[xy]axis[0-9]*$/.test(k) && lay[k] && lay[k].range;
+      const now = want && gd._fullLayout[k] && gd._fullLayout[k].range;
+      if (Array.isArray(want) && now && (now[0] !== want[0] || now[1] !== want[1])) ranges[k + ".range"] = want.slice();
+    }
+    if (Object.keys(ranges).length) window.Plotly.relayout(gd, ranges);
+  });
   gd.on("plotly_sliderchange", (e) => {
     const key = String(e.slider.name), value = String(e.step.value);
     const how = e.interaction ? "drag" : (gd.dpxHow || "play");
