@@ -34,7 +34,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -163,29 +163,16 @@ def neighbours(p: Values, key: str) -> list[Values]:
 _drawn: Memory[int, tuple[weakref.ref, Any]] = Memory(REMEMBERED)  # under _lock
 
 
-def slide(build: Any, key: str, value: Any, *args: Any, ahead: Sequence[tuple] = (), **kwargs: Any) -> Any:
+def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
     """The app's picture with its in-figure slider over ``key`` (:func:`app.slides.figure`), opened at ``value``.
 
     That figure is shared: the same object each time the lesson's control comes back to ``value``. A served lesson
     remembers what marimo made of it (every stop's frame written out for the browser, the larger part of a move's
     work), so moving a control back redraws it without writing the deck again; a headless run gets the figure.
-
-    ``ahead``: other settings of ``args`` a reader is likely to choose next (the lesson's first slider one stop
-    up and down, :func:`neighbours`). A served lesson builds their pictures, every stop and what marimo makes of
-    them, in a thread while the reader looks at this one, so that walking along that slider finds each picture
-    ready (the deck's builder is often the lesson's own function, which a worker process could not be sent).
     """
     fig = slides.figure(build, key, value, *args, **kwargs)
     if not _served():
         return fig
-    html = _html(fig)
-    if ahead and os.environ.get(AHEAD_ENV, "").lower() != "off":
-        _prepare([(build, key, value, tuple(a), kwargs) for a in ahead if tuple(a) != tuple(args)])
-    return html
-
-
-def _html(fig: Any) -> Any:
-    """What marimo makes of ``fig``, remembered for the figure object (shared, :func:`slide`)."""
     with _lock:
         ref, html = _drawn.get(id(fig), (None, None))
     if ref is None or ref() is not fig:
@@ -193,34 +180,6 @@ def _html(fig: Any) -> Any:
         with _lock:
             _drawn[id(fig)] = (weakref.ref(fig), html)
     return html
-
-
-#: The pictures :func:`slide` builds ahead: the latest plan (a newer one replaces it) and the thread working on it.
-_planned: dict[str, Any] = {"jobs": [], "thread": None}  # under _lock
-
-
-def _prepare(jobs: list[tuple]) -> None:
-    """Build ``jobs`` (:func:`slide`'s arguments) in the background, replacing any plan not yet done."""
-    with _lock:
-        _planned["jobs"] = list(jobs)
-        thread = _planned["thread"]
-        if thread is None or not thread.is_alive():
-            thread = threading.Thread(target=_build_planned, name="lesson-slides-ahead", daemon=True)
-            _planned["thread"] = thread
-            thread.start()
-
-
-def _build_planned() -> None:
-    while True:
-        with _lock:
-            if not _planned["jobs"]:
-                _planned["thread"] = None
-                return
-            build, key, value, args, kwargs = _planned["jobs"].pop(0)
-        try:
-            _html(slides.figure(build, key, value, *args, **kwargs))
-        except Exception:  # noqa: BLE001 — a picture ahead that fails fails again, visibly, when the reader gets there
-            continue
 
 
 def slider_note(symbol: str, settings: str, *, play: bool = False, stays: str = "the rest of the lesson stays") -> Any:

@@ -177,20 +177,7 @@ def _(compute, figs):
 def _(beliefs_at, lessons, mo, number, p, x_true):
     mo.vstack(
         [
-            lessons.slide(
-                beliefs_at,
-                "nq",
-                p.nq,
-                p.family,
-                p.eps,
-                p.dsize,
-                x_true,
-                p.seed,
-                p.prior,
-                play=True,
-                # the picture at the next stops of ε, built while the reader looks at this one
-                ahead=[(p.family, _q.eps, p.dsize, x_true, p.seed, p.prior) for _q in lessons.neighbours(p, "eps")],
-            ),
+            lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
             lessons.slider_note(
                 "k", f"ε = {number(p.eps)}, {p.dsize} possible values, x* = {x_true}, the prior", play=True
             ),

@@ -105,8 +105,7 @@ def _(md):
 
 @app.cell
 def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
-    _next = [((_q.eps, *grid_args[1:]), p.y, 0) for _q in lessons.neighbours(p, "eps")]  # ε's next stops
-    _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True, ahead=_next)
+    _chart1 = lessons.slide(idea_at, "eta", p.eta, grid_args, p.y, 0, play=True)
     _slider = lessons.slider_note(
         "η",
         f"ε = {number(p.eps)}, δ = {number(p.delta)}, y = {number(p.y)}, the grid of noise levels",

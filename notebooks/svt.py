@@ -153,20 +153,7 @@ def _(comparison_at, lessons, mo, number, p):
     mo.vstack(
         [
             lessons.slide(
-                comparison_at,
-                "neg",
-                p.neg,
-                p.eps,
-                p.c,
-                p.alpha,
-                p.noise,
-                p.mono,
-                p.corr,
-                _d,
-                play=True,
-                shown="k = ",
-                # the picture at the next stops of ε, built while the reader looks at this one
-                ahead=[(_q.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d) for _q in lessons.neighbours(p, "eps")],
+                comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
             ),
             lessons.slider_note(
                 "k", f"ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the correction", play=True

@@ -306,36 +306,6 @@ def test_a_served_lesson_writes_a_shared_picture_out_once(monkeypatch):
     assert len(written) == 2 and written[1] is not shared and other is not first
 
 
-def test_a_served_lesson_builds_the_pictures_of_the_next_stops_while_the_reader_looks(monkeypatch):
-    """``slide(..., ahead=[...])``: a served lesson builds the pictures at the settings a reader is likely to choose
-    next (every stop, and what marimo makes of them) in a thread, so that the move there builds and writes nothing;
-    with computing ahead switched off, or in a headless run, nothing is built ahead."""
-    built: list[tuple] = []
-
-    def dots(eps: float, height: int) -> go.Figure:
-        built.append((eps, height))
-        return _dot_at(eps, height)
-
-    stops = len(catalogue.get("eps").grid)
-    monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
-    lessons.slide(dots, "eps", 1.0, 301, ahead=[(302,)])  # headless: the figure only, nothing ahead
-    assert lessons._planned["thread"] is None and len(built) == stops
-    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run", request=object()))
-    written, as_html = [], mo.as_html
-    monkeypatch.setattr(lessons.mo, "as_html", lambda fig: written.append(fig) or as_html(fig))
-    lessons.slide(dots, "eps", 1.0, 303, ahead=[(304,), (305,), (303,)])  # the setting shown is not built again
-    thread = lessons._planned["thread"]
-    if thread is not None:
-        thread.join(timeout=60)
-    assert sorted({h for _, h in built}) == [301, 303, 304, 305] and len(built) == 4 * stops
-    assert len(written) == 3  # the picture shown and the two ahead, each written out once
-    ready = lessons.slide(dots, "eps", 1.0, 304)  # the reader moves there: nothing built or written
-    assert len(built) == 4 * stops and len(written) == 3 and "Plotly" in ready.text
-    monkeypatch.setenv(lessons.AHEAD_ENV, "off")
-    lessons.slide(dots, "eps", 1.0, 306, ahead=[(307,)])
-    assert lessons._planned["thread"] is None and not any(h == 307 for _, h in built)
-
-
 def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
     """``make export``'s Jupyter half: the lesson as an .ipynb holding the outputs at its defaults (needs nbformat,
     which the notebooks extra installs)."""
