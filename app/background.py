@@ -17,6 +17,10 @@ R = TypeVar("R")
 
 _PENDING = "_background_pending"  # session_state: panel slot → this session's job still running
 _WAITED = "_background_waited"  # session_state: this run already waited once (later panels do not wait again)
+#: Seconds a quiet job (a picture's in-figure slider) waits before it starts: a reader who moves the sidebar's slider
+#: on within this time has it cancelled unstarted, so a drag across ten values prepares one slider, not ten, and no
+#: slider being prepared competes with the runs of the drag (bench/results.md, the BR-DP page).
+QUIET_AFTER = 0.3
 
 
 def warm() -> None:
@@ -37,13 +41,14 @@ def result(
     that reruns the page once the job is done. Exceptions raised by ``fn`` are raised here (``ui.panel`` shows
     them). ``slot`` names the panel (unique on the page); ``label`` says what is being computed; ``wait`` overrides
     :func:`wait_seconds` for a panel that is usually quick (it is then drawn in the same run, without a placeholder).
-    ``quiet``: for a panel drawn meanwhile without it (an in-figure slider's deck), no wait at all and a placeholder
-    that says nothing, only reruns the page once the job is done."""
+    ``quiet``: for a panel drawn meanwhile without it (an in-figure slider's deck), a job that starts once the page has
+    rested (:data:`QUIET_AFTER`), no wait at all and a placeholder that says nothing, only reruns the page once the
+    job is done."""
     if not panels.shown():  # in a panel drawn as its title only (presenting another panel): nothing to show
         return None
     pending: dict[str, cf.Future] = st.session_state.setdefault(_PENDING, {})
     for _ in range(2):  # a job cancelled by another session is resubmitted once
-        job = bg.submit(fn, *args)
+        job = bg.submit(fn, *args, after=QUIET_AFTER if quiet else 0.0)
         previous = pending.get(slot)
         if previous is not None and previous is not job:
             bg.release(previous)  # moved on: a queued job is dropped, a running one ends unless others wait for it

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import functools
+import math
 import multiprocessing
 import os
 import threading
@@ -101,7 +102,7 @@ def _alive(session: str) -> bool:
 #: The scheduling rules' state for this server process (tests install their own, with a fake clock and limits).
 SCHEDULER = Scheduler(time.monotonic, alive=_alive, limits=Limits())
 _LOCK = threading.RLock()  # re-entrant: settling a job dispatches the next, which may settle one at once
-_STATE: dict[str, Any] = {"warming": False, "watcher": None}
+_STATE: dict[str, Any] = {"warming": False, "watcher": None, "wake": math.inf}  # wake: a timer is set for then
 
 
 def _new_worker(express: bool) -> Worker:
@@ -227,9 +228,10 @@ def wait_seconds() -> float:
     return value if 0.0 <= value < float("inf") else DEFAULT_WAIT
 
 
-def submit(fn: Callable[..., R], *args: Hashable, session: str | None = None) -> cf.Future:
+def submit(fn: Callable[..., R], *args: Hashable, session: str | None = None, after: float = 0.0) -> cf.Future:
     """The shared job computing ``fn(*args)``: the existing one (finished, running or queued) or a new one, queued
-    for ``session`` (default: the calling Streamlit session)."""
+    for ``session`` (default: the calling Streamlit session) to start no sooner than ``after`` seconds from now
+    (inline, at once)."""
     key = (fn.__module__, fn.__qualname__, args)
     sid = _session_id() if session is None else session
     with _LOCK:
@@ -237,7 +239,7 @@ def submit(fn: Callable[..., R], *args: Hashable, session: str | None = None) ->
         if job is not None:
             return job
         if not inline():
-            job = SCHEDULER.enqueue(key, fn, args, sid)
+            job = SCHEDULER.enqueue(key, fn, args, sid, after)
             _dispatch()
             return job
     job = cf.Future()  # inline: computed here, outside the lock
@@ -250,11 +252,26 @@ def submit(fn: Callable[..., R], *args: Hashable, session: str | None = None) ->
 
 
 def _dispatch() -> None:
-    """Run the jobs the scheduler hands to free places (call with the lock)."""
+    """Run the jobs the scheduler hands to free places (call with the lock), and look again when the next deferred
+    job may start."""
     for item in SCHEDULER.dispatch():
         _start(item)
     if SCHEDULER.running_jobs() and _STATE["watcher"] is None:
         _watcher()
+    due = SCHEDULER.next_due()
+    if due is not None and due < _STATE.get("wake", math.inf):
+        _STATE["wake"] = due
+        timer = threading.Timer(max(0.0, due - SCHEDULER.clock()), _wake, args=(due,))
+        timer.daemon = True
+        timer.start()
+
+
+def _wake(due: float) -> None:
+    """A deferred job's time has come: dispatch (the timer set for ``due``)."""
+    with _LOCK:
+        if _STATE.get("wake") == due:
+            _STATE["wake"] = math.inf
+        _dispatch()
 
 
 def _start(item: Job) -> None:

@@ -13,6 +13,8 @@
 * Capped: a session runs at most ``max_running_per_session`` jobs at once and keeps at most
   ``max_queued_per_session`` queued (older ones are dropped); jobs outside any session (session ``""``: tests, the
   bench) are not capped.
+* Deferred: a job may be queued to start no sooner than some seconds later (``after``): a picture's in-figure slider
+  is prepared once the page has rested, and a reader who moves on before then has it cancelled unstarted.
 * Ended: a queued job whose sessions have all ended is cancelled instead of run; a running one no live session has
   waited for during ``grace_seconds``, or one past its time limit, is reported by :meth:`Scheduler.overdue`.
 
@@ -25,6 +27,7 @@ every call, starts the jobs :meth:`Scheduler.dispatch` hands out and reports eac
 from __future__ import annotations
 
 import concurrent.futures as cf
+import math
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -53,10 +56,10 @@ class Limits:
 class Job:
     """A queued or running job: what to compute, the future handed to panels, and the sessions waiting for it."""
 
-    __slots__ = ("key", "fn", "args", "future", "sessions", "charged", "started", "slot", "orphaned")
+    __slots__ = ("key", "fn", "args", "future", "sessions", "charged", "started", "slot", "orphaned", "due")
 
-    def __init__(self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str):
-        self.key, self.fn, self.args = key, fn, args
+    def __init__(self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str, due: float = -math.inf):
+        self.key, self.fn, self.args, self.due = key, fn, args, due  # due: no start before then (the clock's seconds)
         self.future: cf.Future = cf.Future()
         self.sessions = {session}
         self.charged, self.started = session, 0.0  # the session whose turn ran it, and when (the clock's seconds)
@@ -117,10 +120,12 @@ class Scheduler:
                 item.orphaned = None
         return job
 
-    def enqueue(self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str) -> cf.Future:
+    def enqueue(
+        self, key: Hashable, fn: Callable[..., Any], args: tuple, session: str, after: float = 0.0
+    ) -> cf.Future:
         """A new job computing ``fn(*args)`` queued for ``session`` (its oldest queued jobs beyond the cap are
-        dropped); :meth:`dispatch` hands it to a place."""
-        item = Job(key, fn, args, session)
+        dropped); :meth:`dispatch` hands it to a place, not before ``after`` seconds from now (:meth:`next_due`)."""
+        item = Job(key, fn, args, session, self.clock() + after if after > 0 else -math.inf)
         self._queues.setdefault(session, deque()).append(item)
         self._queued[key] = item
         self.keep(key, item.future)
@@ -158,7 +163,8 @@ class Scheduler:
             now = self.clock()
             free_express = [slot for slot in self.slots[True] if slot.item is None]
             free_regular = [slot for slot in self.slots[False] if slot.item is None]
-            ready = [s for s in self._queues if not s or self._running_of(s) < limits.max_running_per_session]
+            due = {s: item for s, q in self._queues.items() if (item := _first_due(q, now)) is not None}
+            ready = [s for s in due if not s or self._running_of(s) < limits.max_running_per_session]
             if not (free_express or free_regular) or not ready:
                 break
             # least recent use of the workers first (a reader who just arrived goes before a neighbour who has been
@@ -171,7 +177,8 @@ class Scheduler:
             else:
                 break  # the express places are kept for light sessions
             q = self._queues[session]
-            item = q.popleft()
+            item = due[session]
+            q.remove(item)
             if not q:
                 del self._queues[session]
             self._dispatched += 1
@@ -262,6 +269,13 @@ class Scheduler:
     def running_jobs(self) -> list[Job]:
         return list(self._running)
 
+    def next_due(self) -> float | None:
+        """When the earliest queued job that may not start yet may start (the clock's seconds); None if none waits
+        for its time. The caller calls :meth:`dispatch` again then."""
+        now = self.clock()
+        later = [item.due for q in self._queues.values() for item in q if item.due > now]
+        return min(later, default=None)
+
     # ------------------------------------------------------------------------------------------------ inside
     def _running_of(self, session: str) -> int:
         return sum(item.charged == session for item in self._running)
@@ -292,3 +306,8 @@ class Scheduler:
         item.future.cancel()
         if self._jobs.get(item.key) is item.future:
             del self._jobs[item.key]
+
+
+def _first_due(q: deque[Job], now: float) -> Job | None:
+    """A session's first queued job that may start at ``now`` (its queue order kept among those)."""
+    return next((item for item in q if item.due <= now), None)

@@ -227,6 +227,15 @@ def test_moving_on_cancels_this_sessions_queued_job(no_wait, scheduler, tmp_path
     assert {m.label: m.value for m in at.metric} == {"square": "16.0", "always": "5.0"}
 
 
+def test_a_deferred_job_starts_by_itself_once_its_time_has_come(no_wait, scheduler):
+    """A job queued to start later (a picture's slider, once the page has rested) waits although the workers are
+    free, then starts with no page run asking again: a timer dispatches it (the scheduler reads the test's clock)."""
+    job = jobs.submit(_pid, session="reader", after=0.3)
+    assert not job.running() and not job.done() and jobs.queued() == {"reader": 1}
+    scheduler.now += 0.3
+    assert job.result(timeout=60) != os.getpid(), "it ran in a worker"
+
+
 def test_waiting_for_every_job_skips_cancelled_ones(no_wait, scheduler, tmp_path):
     """A queued job cancelled before it ran never finishes; waiting for all jobs (the bench, the tests) must not
     wait for it until the timeout."""

@@ -30,8 +30,8 @@ class Harness:
         self.scheduler = Scheduler(self.clock, alive=lambda s: s not in self.gone, limits=Limits(**limits))
         self.started: list[str] = []  # keys in the order the scheduler started them
 
-    def submit(self, key: str, session: str):
-        job = self.scheduler.find(key, session) or self.scheduler.enqueue(key, print, (key,), session)
+    def submit(self, key: str, session: str, after: float = 0.0):
+        job = self.scheduler.find(key, session) or self.scheduler.enqueue(key, print, (key,), session, after)
         self.dispatch()
         return job
 
@@ -201,6 +201,36 @@ def test_a_cancelled_queued_job_frees_its_place_and_never_runs():
     assert not any(j.cancelled() for j in kept), "the cancelled job no longer counts against the queue"
     h.finish("busy")
     assert h.started == ["busy", "new0"]
+
+
+def test_a_deferred_job_starts_at_its_time_and_not_before():
+    """A picture's slider is prepared once the page has rested: its job waits its ``after`` seconds although a worker
+    is free, the scheduler says when to look again, and the job starts then."""
+    h = Harness(workers=1, express_workers=1)
+    deck = h.submit("deck", "reader", after=0.3)
+    assert h.started == [] and not deck.running()
+    assert h.scheduler.next_due() == pytest.approx(1000.3, abs=1e-9)
+    h.clock.now += 0.2999
+    h.dispatch()
+    assert h.started == [], "not before its time"
+    h.clock.now += 0.0001
+    h.dispatch()
+    assert h.started == ["deck"] and deck.running()
+    assert h.scheduler.next_due() is None
+
+
+def test_a_deferred_job_released_before_its_time_never_runs_and_holds_up_nothing():
+    """A reader who moves on before the slider's job started has it cancelled unstarted; their page's other jobs,
+    queued after it but due at once, are not held up by it."""
+    h = Harness(workers=1, express_workers=0)
+    deck = h.submit("deck-eps1", "reader", after=0.3)
+    panel = h.submit("panel", "reader")
+    assert h.started == ["panel"], "the job due at once goes first"
+    h.scheduler.release(deck, "reader")
+    assert deck.cancelled()
+    h.submit("deck-eps2", "reader", after=0.3)
+    h.finish("panel", after=0.3)
+    assert h.started == ["panel", "deck-eps2"], "the cancelled deck never ran"
 
 
 def test_finishing_a_job_completes_its_future_and_a_finished_job_is_shared():
