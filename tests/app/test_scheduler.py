@@ -225,6 +225,7 @@ def test_a_deferred_job_released_before_its_time_never_runs_and_holds_up_nothing
     h = Harness(workers=1, express_workers=0)
     deck = h.submit("deck-eps1", "reader", after=0.3)
     panel = h.submit("panel", "reader")
+    assert panel.running()
     assert h.started == ["panel"], "the job due at once goes first"
     h.scheduler.release(deck, "reader")
     assert deck.cancelled()
