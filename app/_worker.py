@@ -21,7 +21,14 @@ multiprocessing.spawn._fixup_main_from_name = lambda mod_name: None  # noqa: SLF
 
 streamlit.logger.set_log_level("error")
 
+# pandas keeps text columns in Arrow arrays, and Arrow's default allocator (mimalloc) reserves about 1 GiB of address
+# space at its first allocation. Made in the forkserver (a module below builds a table with text when imported), that
+# reservation would count against every worker's data limit (RLIMIT_DATA, app.jobs) and leave it no room at all; the
+# system allocator reserves nothing ahead.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
 import dpcore  # noqa: E402,F401 — imported for the workers
+from app import decks, slides  # noqa: E402,F401 — the in-figure sliders' pictures (their decks built ahead)
 from app.compute import brdp, ldp, negotiate, r2dp  # noqa: E402,F401
 
 #: How much lower a worker's CPU priority is than the server's: on a 2-core machine a heavy job started by a slider

@@ -56,7 +56,7 @@ def figure(
     slider is ready: a page run never waits for it. ``slot`` names the picture on the page."""
     if not slides.on_grid(key, value, stops):
         return ui.memo_figure(build, value, *args)
-    job = (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
+    job = slides.job_of(build, key, args, play, shown, stops)
     if slides.known(*job) is slides.UNKNOWN:
         done = background.result(_deck, *job, slot=f"slider-{slot}", label="The slider in this picture", quiet=True)
         if done is None:  # still computing: the plain figure meanwhile

@@ -105,7 +105,7 @@ def _harvest() -> None:
                 _memory[key] = job.result()
 
 
-def ahead(fn: Any, *variants: tuple) -> None:
+def ahead(fn: Any, *variants: tuple, family: Any = None) -> None:
     """Start computing ``fn(*args)`` for each ``args`` in ``variants`` in a worker process, for :func:`remember`.
 
     A lesson passes the settings a reader is likely to choose next, e.g. the slider's neighbouring stops
@@ -113,6 +113,7 @@ def ahead(fn: Any, *variants: tuple) -> None:
     move is drawn at once. Settings already remembered or started are skipped; earlier plans for ``fn`` that no
     worker has started are dropped. Only in a served lesson (``marimo run`` or the editor): a headless run or an
     export computes nothing ahead. One worker process is shared by every lesson and reader of the server.
+    ``family``: only the earlier plans whose first argument is ``family`` are dropped (:func:`slides_ahead`).
     """
     if os.environ.get(AHEAD_ENV, "").lower() == "off" or not _served():
         return
@@ -120,7 +121,8 @@ def ahead(fn: Any, *variants: tuple) -> None:
     with _lock:
         _harvest()
         for key, job in list(_ahead.items()):
-            if key[0] is fn and key not in wanted and job.cancel():
+            mine = key[0] is fn and (family is None or (bool(key[1]) and key[1][0] is family))
+            if mine and key not in wanted and job.cancel():
                 del _ahead[key]
         for key in wanted:
             if key not in _memory and key not in _ahead:
@@ -170,6 +172,11 @@ def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
     remembers what marimo made of it (every stop's frame written out for the browser, the larger part of a move's
     work), so moving a control back redraws it without writing the deck again; a headless run gets the figure.
     """
+    job = slides.job_of(build, key, args, **kwargs)
+    if slides.known(*job) is slides.UNKNOWN:  # computed ahead in the worker (slides_ahead)?
+        deck = _take_ahead((slides.deck, job))
+        if deck is not _MISSING:
+            slides.keep(deck, *job)
     fig = slides.figure(build, key, value, *args, **kwargs)
     if not _served():
         return fig
@@ -180,6 +187,13 @@ def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
         with _lock:
             _drawn[id(fig)] = (weakref.ref(fig), html)
     return html
+
+
+def slides_ahead(build: Any, key: str, *variants: tuple, **kwargs: Any) -> None:
+    """Build in the worker the in-figure slider of :func:`slide` for each tuple of ``build``'s other arguments in
+    ``variants`` (the settings a reader is likely to choose next: :func:`neighbours`), so that the next move only
+    opens it. ``build`` must be importable by name (``app.decks``); ``kwargs`` as for :func:`slide`."""
+    ahead(slides.deck, *(slides.job_of(build, key, args, **kwargs) for args in variants), family=build)
 
 
 def slider_note(symbol: str, settings: str, *, play: bool = False, stays: str = "the rest of the lesson stays") -> Any:

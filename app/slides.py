@@ -74,16 +74,16 @@ UNKNOWN: Any = object()
 def known(*job: Any) -> Any:
     """The deck remembered for ``job`` (:func:`deck`'s arguments; None: it cannot be built), or :data:`UNKNOWN`."""
     with _LOCK:
-        return _DECKS.get(_job(*job), UNKNOWN)
+        return _DECKS.get(job_of(*job), UNKNOWN)
 
 
 def keep(d: frames.Slides | None, *job: Any) -> None:
     """Remember the deck for ``job`` (:func:`deck`'s arguments), computed elsewhere (a worker process)."""
     with _LOCK:
-        _DECKS[_job(*job)] = d
+        _DECKS[job_of(*job)] = d
 
 
-def _job(
+def job_of(
     build: Build,
     key: str,
     args: tuple[Hashable, ...],
@@ -91,6 +91,7 @@ def _job(
     shown: str | None = None,
     stops: tuple[Any, ...] | None = None,
 ) -> tuple:
+    """:func:`deck`'s arguments as one hashable tuple, in its order (what a deck is remembered under)."""
     return (build, key, tuple(args), play, shown, None if stops is None else tuple(stops))
 
 
@@ -98,7 +99,7 @@ def opened(value: Any, *job: Any, bold_titles: bool = False) -> go.Figure:
     """The figure of the deck for ``job`` (:func:`deck`'s arguments) opened at ``value``, the deck computed here if
     not remembered; the plain figure where the deck cannot be built. ``bold_titles``: the frames' titles in bold, as
     Streamlit draws a chart's title. Shared by every caller (remembered for the whole process)."""
-    return _opened(_job(*job), value, bold_titles)
+    return _opened(job_of(*job), value, bold_titles)
 
 
 @cached_resource(max_entries=64)

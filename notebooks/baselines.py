@@ -23,17 +23,12 @@ def _():
 
 
 @app.cell
-def _(compute, figs):
-    # The app's pictures at one value of ε: every stop of ε travels with the chart (app.slides), so the slider under
-    # a picture redraws it in the browser; the controls above set the rest.
-    def belief_at(eps):
-        return figs.belief(compute.belief_curve(eps), epsilon=eps)
-
-    def densities_at(eps, delta, sens, calib, theta):
-        return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
-
-    def accuracy_at(eps, theta, delta, sens, calib):
-        return figs.accuracy(compute.accuracy_curve(theta, delta, sens, calib), epsilon=eps, theta=theta)
+def _():
+    # The app's pictures at one value of ε (app.decks): every stop of ε travels with the chart (app.slides), so the
+    # slider under a picture redraws it in the browser; the controls above set the rest.
+    from app.decks import accuracy as accuracy_at
+    from app.decks import belief as belief_at
+    from app.decks import densities as densities_at
 
     return accuracy_at, belief_at, densities_at
 

@@ -24,12 +24,10 @@ def _():
 
 
 @app.cell
-def _(compute, figs):
-    # The app's picture at one θ: every stop of θ travels with the chart (app.slides), so the slider under it redraws
-    # it in the browser; the controls above set the rest.
-    def density_at(theta, key, seed):
-        curves, hist = compute.density(key._replace(theta=theta), seed)
-        return figs.density(curves, hist, kernel=key.kernel, theta=theta, same_traces=True)
+def _():
+    # The app's picture at one stop of θ (app.decks): every stop travels with the chart (app.slides), so the slider
+    # under it redraws it in the browser; the controls above set the rest.
+    from app.decks import recycling_density as density_at
 
     return (density_at,)
 
@@ -99,9 +97,14 @@ def _(md):
 
 @app.cell
 def _(density_at, key, lessons, mo, number, p):
+    _chart = lessons.slide(density_at, "theta", p.theta, key._replace(theta=None), 0)
+    # the picture's slider at the next stops of ε, built by the worker while the reader looks
+    lessons.slides_ahead(
+        density_at, "theta", *[(key._replace(theta=None, epsilon=_q.eps), 0) for _q in lessons.neighbours(p, "eps")]
+    )
     mo.vstack(
         [
-            lessons.slide(density_at, "theta", p.theta, key._replace(theta=None), 0),
+            _chart,
             lessons.slider_note(
                 "θ", f"ε = {number(p.eps)}, δ = {number(p.delta)}, Δ = {number(p.sens)}, the kernel and the accountant"
             ),

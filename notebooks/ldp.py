@@ -164,20 +164,23 @@ def _(md):
 
 
 @app.cell
-def _(compute, figs):
-    # The app's picture after k answers: every stop of k travels with the chart (app.slides), so the slider under it
-    # (and Play) walks through the answers in the browser; the controls above set the rest.
-    def beliefs_at(nq, family, eps, dsize, x, seed, prior):
-        return figs.beliefs(compute.beliefs(family, eps, dsize, nq, x, seed, prior).table)
+def _():
+    # The app's picture at one stop of k (app.decks): every stop travels with the chart (app.slides), so the slider
+    # under it redraws it in the browser; the controls above set the rest.
+    from app.decks import posterior as beliefs_at
 
     return (beliefs_at,)
 
 
 @app.cell
 def _(beliefs_at, lessons, mo, number, p, x_true):
+    _chart = lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True)
+    # the picture's slider at the next stops of ε, built by the worker while the reader looks
+    _next = [(p.family, _q.eps, p.dsize, x_true, p.seed, p.prior) for _q in lessons.neighbours(p, "eps")]
+    lessons.slides_ahead(beliefs_at, "nq", *_next, play=True)
     mo.vstack(
         [
-            lessons.slide(beliefs_at, "nq", p.nq, p.family, p.eps, p.dsize, x_true, p.seed, p.prior, play=True),
+            _chart,
             lessons.slider_note(
                 "k", f"ε = {number(p.eps)}, {p.dsize} possible values, x* = {x_true}, the prior", play=True
             ),

@@ -27,12 +27,10 @@ def _():
 
 
 @app.cell
-def _(compute, figs):
-    # The app's picture at one η: every stop of η travels with the chart (app.slides), so the slider under it (and
-    # Play) redraws it in the browser; the controls above set the rest.
-    def idea_at(eta, grid, y, seed):
-        df, stops = compute.paths(*grid, y, eta, "brownian", seed)
-        return figs.idea(df, stops, compute.bands(*grid, y, eta), value=y)
+def _():
+    # The app's picture at one stop of η (app.decks): every stop travels with the chart (app.slides), so the slider
+    # under it redraws it in the browser; the controls above set the rest.
+    from app.decks import noise_reduction_idea as idea_at
 
     return (idea_at,)
 
@@ -124,6 +122,9 @@ def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
         "ŷ, so a few slip through)."
     )
     _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
+    # the picture's slider at the next stops of ε, built by the worker while the reader looks
+    _next = [((_q.eps, *grid_args[1:]), p.y, 0) for _q in lessons.neighbours(p, "eps")]
+    lessons.slides_ahead(idea_at, "eta", *_next, play=True)
     mo.vstack([_chart1, _slider, _text, _chart2])
     return
 

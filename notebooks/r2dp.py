@@ -26,13 +26,13 @@ def _():
 
 
 @app.cell
-def _(catalogue, compute, figs):
-    # The app's picture at one ε: every stop of ε inside the curves' range (0.1 … 20, so the axis stays put) travels
-    # with the chart (app.slides), so the slider under it redraws it in the browser; the controls above set the rest.
-    def usefulness_at(eps, g):
-        return figs.usefulness_vs_epsilon(compute.usefulness_vs_epsilon(g), epsilon=eps)
+def _():
+    # The app's picture at one ε (app.decks): every stop of ε inside the curves' range (0.1 … 20, so the axis stays
+    # put) travels with the chart (app.slides), so the slider under it redraws it in the browser; the controls above
+    # set the rest.
+    from app.decks import USEFULNESS_STOPS as usefulness_stops
+    from app.decks import usefulness as usefulness_at
 
-    usefulness_stops = tuple(e for e in catalogue.get("eps").grid if e >= 0.1)
     return usefulness_at, usefulness_stops
 
 

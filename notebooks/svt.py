@@ -24,13 +24,10 @@ def _():
 
 
 @app.cell
-def _(csvt, figs):
-    # The app's picture at one k: every stop of k travels with the chart (app.slides), so the slider under it (and
-    # Play) redraws it in the browser; the controls above set the rest.
-    def comparison_at(k, eps, c, alpha, noise, mono, rule, d):
-        sm = csvt.summary(eps, c, k, alpha, noise, mono, rule)
-        df, _ = csvt.comparison(eps, c, k, alpha, noise, mono)
-        return figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d)
+def _():
+    # The app's picture at one stop of k (app.decks): every stop travels with the chart (app.slides), so the slider
+    # under it redraws it in the browser; the controls above set the rest.
+    from app.decks import threshold_comparison as comparison_at
 
     return (comparison_at,)
 
@@ -150,11 +147,15 @@ def _(md):
 @app.cell
 def _(comparison_at, lessons, mo, number, p):
     _d = lessons.defaults("gap").gap  # the page's distance of a count from τ, at its default
+    _chart = lessons.slide(
+        comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
+    )
+    # the picture's slider at the next stops of ε, built by the worker while the reader looks
+    _next = [(_q.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d) for _q in lessons.neighbours(p, "eps")]
+    lessons.slides_ahead(comparison_at, "neg", *_next, play=True, shown="k = ")
     mo.vstack(
         [
-            lessons.slide(
-                comparison_at, "neg", p.neg, p.eps, p.c, p.alpha, p.noise, p.mono, p.corr, _d, play=True, shown="k = "
-            ),
+            _chart,
             lessons.slider_note(
                 "k", f"ε = {number(p.eps)}, c = {p.c}, α = {number(p.alpha)}, the noise and the correction", play=True
             ),

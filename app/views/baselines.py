@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import dpcore
-from app import compute, instant, ledger, params, ui
+from app import compute, decks, instant, ledger, params, ui
 from app.figures import baselines as figs
 from app.notation import number, odds_factor, percent
 from app.views._metrics import metric_row
@@ -82,7 +82,7 @@ def noise(s: Settings) -> None:
         key="classic-noise",
     ):
         ui.chart(
-            instant.figure(_densities_figure, "eps", s.eps, s.delta, s.sens, s.calib, s.theta, slot="classic-noise"),
+            instant.figure(decks.densities, "eps", s.eps, s.delta, s.sens, s.calib, s.theta, slot="classic-noise"),
             lambda: compute.densities(s.eps, s.delta, s.sens, s.calib),
             name="noise densities",
             alt="Line chart of the Gaussian and Laplace noise densities at the calibrated scales, with the band "
@@ -165,7 +165,7 @@ def accuracy(s: Settings) -> None:
         key="classic-accuracy",
     ):
         ui.chart(
-            instant.figure(_accuracy_figure, "eps", s.eps, s.theta, s.delta, s.sens, s.calib, slot="classic-accuracy"),
+            instant.figure(decks.accuracy, "eps", s.eps, s.theta, s.delta, s.sens, s.calib, slot="classic-accuracy"),
             lambda: compute.accuracy_curve(s.theta, s.delta, s.sens, s.calib),
             name="accuracy vs epsilon",
             alt="Probability that the noise is within plus or minus theta, against epsilon, for both mechanisms.",
@@ -227,14 +227,6 @@ def samples(s: Settings) -> None:
 
 
 # The charts, memoised by the settings they depend on (ui.memo_figure).
-
-
-def _densities_figure(eps: float, delta: float, sens: float, calib: str, theta: float) -> go.Figure:
-    return figs.densities(compute.densities(eps, delta, sens, calib), theta=theta)
-
-
-def _accuracy_figure(eps: float, theta: float, delta: float, sens: float, calib: str) -> go.Figure:
-    return figs.accuracy(compute.accuracy_curve(theta, delta, sens, calib), epsilon=eps, theta=theta)
 
 
 def _profiles_figure(eps: float, delta: float, sens: float, calib: str) -> go.Figure:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from app import compute, course, instant, links, params, registry, ui
-from app.figures import baselines as figs
+from app import compute, course, decks, instant, links, params, registry, ui
 from app.notation import number
 
 IDEA = (
@@ -70,7 +68,7 @@ def _promise() -> None:
     with left:
         df = compute.belief_curve(eps)
         ui.chart(
-            instant.figure(_belief_figure, "eps", eps, slot="epsilon-promise", play=True),
+            instant.figure(decks.belief, "eps", eps, slot="epsilon-promise", play=True),
             df,
             name="what epsilon promises",
             alt="For every belief an observer holds before seeing an answer, the lowest and highest belief she "
@@ -89,11 +87,6 @@ def _promise() -> None:
         "* **δ (delta)** is a small probability with which that promise may fail; keep it far below one over the "
         "number of people in the data."
     )
-
-
-def _belief_figure(eps: float) -> go.Figure:
-    """The picture at one ε (every stop of ε travels with the chart: app.instant)."""
-    return figs.belief(compute.belief_curve(eps), epsilon=eps)
 
 
 def start_here() -> None:

@@ -484,6 +484,23 @@ def test_a_job_over_the_memory_limit_is_refused_with_a_message(no_wait, monkeypa
     assert jobs.submit(_allocate, 0.25).result(timeout=60) == 2**25, "the worker survives and works on"
 
 
+def _data_in_use() -> int:
+    """The calling process's data memory in bytes (VmData: what RLIMIT_DATA counts)."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmData:"))
+
+
+def test_a_fresh_worker_has_room_under_its_memory_limit(no_wait):
+    """What the forkserver imported once (every in-figure slider's picture included) leaves a worker most of its data
+    limit: an allocator that reserved its address space ahead in the forkserver would count against every worker."""
+    from app import decks, slides
+
+    used = jobs.submit(_data_in_use).result(timeout=60)
+    assert used < jobs.MEMORY_LIMIT / 2, f"a fresh worker already uses {used / 2**20:.0f} MiB of its data limit"
+    job = slides.job_of(decks.posterior, "nq", ("rr", 1.0, 2, 1, 0, "uniform"), play=True)
+    assert jobs.submit(slides.deck, *job).result(timeout=60) is not None, "a worker builds a picture's slider"
+
+
 def test_worker_memory_is_capped():
     import subprocess
     import sys

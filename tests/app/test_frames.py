@@ -480,10 +480,10 @@ VALUE_NOTES = [
 def test_a_picture_that_says_its_value_switches_without_a_redraw_and_shows_the_value_at_every_stop(
     picture, key, symbol
 ):
+    from app import decks
     from app.course import pictures
-    from app.views import home
 
-    build, args = (home._belief_figure, ()) if picture == "home" else (pictures.figure_at, (picture,))
+    build, args = (decks.belief, ()) if picture == "home" else (pictures.figure_at, (picture,))
     value = slides.catalogue.get(key).default
     sent = json.loads(pio.to_json(slides.figure(build, key, value, *args, play=True), validate=False))
     slider = sent["layout"]["sliders"][0]

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, instant, ui
+from app import background, decks, instant, ui
 from app.compute import brdp as compute
 from app.figures import brdp as figs
 from app.notation import number
@@ -112,7 +112,9 @@ def mechanism_panels(s: Settings) -> None:
         paper="Proposition 1",
     ):
         ui.chart(
-            instant.figure(_density_at, "theta", s.theta, s.key._replace(theta=None), s.seed, slot="recycling-density"),
+            instant.figure(
+                decks.recycling_density, "theta", s.theta, s.key._replace(theta=None), s.seed, slot="recycling-density"
+            ),
             lambda: compute.density(s.key, s.seed).curves,
             name="output density",
             alt="Densities of the kernel at eps_y, plain DP and BR-DP, with a histogram of sampled outputs.",
@@ -122,12 +124,6 @@ def mechanism_panels(s: Settings) -> None:
 def _counters_table(key: compute.PlanKey, seed: int) -> pd.DataFrame:
     counters = compute.recycler(key, seed).counters
     return counters.rename(columns={"simulated": f"simulated ({compute.RECYCLER_COUNTED} releases)"})
-
-
-def _density_at(theta: float, key: compute.PlanKey, seed: int) -> go.Figure:
-    """The output density at one θ (every stop of θ travels with the chart: app.instant)."""
-    curves, hist = compute.density(key._replace(theta=theta), seed)
-    return figs.density(curves, hist, kernel=key.kernel, theta=theta, same_traces=True)
 
 
 def budget_panels(s: Settings) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import instant, ui
+from app import decks, instant, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number
@@ -47,7 +47,17 @@ def posterior(s: Settings) -> None:
         )
         ui.chart(
             instant.figure(
-                _beliefs_at, "nq", s.nq, s.family, s.eps, s.dsize, s.x, s.seed, s.prior, slot="ldp-posterior", play=True
+                decks.posterior,
+                "nq",
+                s.nq,
+                s.family,
+                s.eps,
+                s.dsize,
+                s.x,
+                s.seed,
+                s.prior,
+                slot="ldp-posterior",
+                play=True,
             ),
             b.table,
             name="prior and posterior",
@@ -177,11 +187,6 @@ def leakage(s: Settings) -> None:
 
 
 # The part's charts, memoised by the settings they depend on (ui.memo_figure).
-
-
-def _beliefs_at(nq: int, family: str, eps: float, dsize: int, x: int, seed: int, prior: str) -> go.Figure:
-    """Prior and posterior after ``nq`` answers (every stop of k travels with the chart: app.instant)."""
-    return F.beliefs(C.beliefs(family, eps, dsize, nq, x, seed, prior).table)
 
 
 def _statement_figure(

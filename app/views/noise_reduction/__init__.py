@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from app import instant, ledger, params, ui
+from app import decks, instant, ledger, params, ui
 from app.compute import noise_reduction as compute
-from app.figures import noise_reduction as figs
 from app.notation import number, odds_factor, percent
 from app.views._metrics import metric_row
 from app.views.noise_reduction import explore, reproduce
@@ -119,7 +117,16 @@ def idea(s: Settings) -> None:
     ):
         df, _ = compute.paths(*s.grid_args(), s.y, s.eta, "brownian", s.seed)
         ui.chart(
-            instant.figure(_idea_at, "eta", s.eta, s.grid_args(), s.y, s.seed, slot="noise-reduction-idea", play=True),
+            instant.figure(
+                decks.noise_reduction_idea,
+                "eta",
+                s.eta,
+                s.grid_args(),
+                s.y,
+                s.seed,
+                slot="noise-reduction-idea",
+                play=True,
+            ),
             df[df["path"] == 1],
             name="idea",
             alt="One Brownian noise-reduction path: the released value against the noise level, converging on "
@@ -232,9 +239,3 @@ def shortfall(s: Settings) -> compute.Shortfall | None:
             icon=":material/info:",
         )
     return short
-
-
-def _idea_at(eta: float, grid: tuple, y: float, seed: int) -> go.Figure:
-    """The idea's chart at one η (every stop of η travels with the chart: app.instant)."""
-    df, stops = compute.paths(*grid, y, eta, "brownian", seed)
-    return figs.idea(df, stops, compute.bands(*grid, y, eta), value=y)

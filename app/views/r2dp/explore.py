@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, instant, params, ui
+from app import background, decks, instant, params, ui
 from app.catalogue.r2dp import FAMILY
 from app.compute import r2dp as compute
 from app.figures import r2dp as figs
@@ -292,7 +292,7 @@ def vs_epsilon(s: Settings, head: compute.Headline | None) -> None:
         "the staircase is always on top.",
     ):
         ui.chart(
-            instant.figure(_usefulness_at, "eps", s.eps, s.g, slot="r2dp-usefulness", stops=USEFULNESS_STOPS),
+            instant.figure(decks.usefulness, "eps", s.eps, s.g, slot="r2dp-usefulness", stops=decks.USEFULNESS_STOPS),
             lambda: compute.usefulness_vs_epsilon(s.g),
             name="usefulness vs epsilon",
             alt="Optimised usefulness of each family, Laplace and the staircase against epsilon, with ratios.",
@@ -300,12 +300,6 @@ def vs_epsilon(s: Settings, head: compute.Headline | None) -> None:
 
 
 #: The stops of the in-figure ε slider: those inside the curves' range (0.1 … 20), so the axis stays put.
-USEFULNESS_STOPS = tuple(e for e in params.EPSILON_OPTIONS if e >= 0.1)
-
-
-def _usefulness_at(eps: float, g: float) -> go.Figure:
-    """Usefulness against ε with one ε marked (every stop of ε travels with the chart: app.instant)."""
-    return figs.usefulness_vs_epsilon(compute.usefulness_vs_epsilon(g), epsilon=eps)
 
 
 def vs_gamma(s: Settings, head: compute.Headline | None) -> None:

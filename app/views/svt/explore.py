@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app import background, instant, params, ui
+from app import background, decks, instant, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
 from app.notation import number
@@ -152,7 +152,7 @@ def correction_tab(s: Settings) -> None:
         with picture:
             ui.chart(
                 instant.figure(
-                    _comparison_at,
+                    decks.threshold_comparison,
                     "neg",
                     s.k,
                     s.eps,
@@ -242,15 +242,6 @@ def correction_tab(s: Settings) -> None:
         )
         if done is not None:
             _accuracy_curves(s, *done)
-
-
-def _comparison_at(
-    k: int, eps: float, c: int, alpha: float, noise: str, monotonic: bool, rule: str, d: float
-) -> go.Figure:
-    """The comparison at one k (every stop of k travels with the chart: app.instant)."""
-    sm = csvt.summary(eps, c, k, alpha, noise, monotonic, rule)
-    df, _ = csvt.comparison(eps, c, k, alpha, noise, monotonic)
-    return figs.comparison(df, mean=sm.mean, r_op=sm.r_op, r=sm.r, d=d)
 
 
 def _accuracy_curves(s: Settings, df: pd.DataFrame, th: csvt.Theorem4) -> None:
