@@ -45,20 +45,11 @@ def posterior(s: Settings) -> None:
                 "The value(s) under which the answers were most likely: the top of Λ.",
             ),
         )
+        fig = instant.figure(
+            decks.posterior, "nq", s.nq, s.family, s.eps, s.dsize, s.x, s.seed, s.prior, slot="ldp-posterior", play=True
+        )
         ui.chart(
-            instant.figure(
-                decks.posterior,
-                "nq",
-                s.nq,
-                s.family,
-                s.eps,
-                s.dsize,
-                s.x,
-                s.seed,
-                s.prior,
-                slot="ldp-posterior",
-                play=True,
-            ),
+            fig,
             b.table,
             name="prior and posterior",
             alt="Bars of the prior and posterior belief over the values of X with the likelihood as a line.",
