@@ -4,6 +4,10 @@ Each set changes some of the values of the lesson's ``p`` (its main control grou
 Keys are catalogue URL keys. Choose sets that move the lesson somewhere else: a small and a large ε, another δ …
 """
 
+import os
+
+import plotly.graph_objects as go
+
 OTHER_SETS: dict[str, tuple[dict, dict]] = {
     "baselines": (
         {"eps": 0.2, "delta": 1e-8, "T": 100, "theta": 10.0},
@@ -57,3 +61,9 @@ def computed_by(x: object) -> tuple[int, object]:
     import os
 
     return os.getpid(), x
+
+
+def picture_by(eps: float, height: int) -> go.Figure:
+    """A picture at one ε whose title names the process that drew it (a worker, or the lesson's own)."""
+    title = {"text": f"pid {os.getpid()}"}
+    return go.Figure(go.Scatter(x=[eps], y=[1.0]), layout={"height": height, "title": title})

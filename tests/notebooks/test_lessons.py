@@ -17,9 +17,9 @@ import marimo as mo
 import plotly.graph_objects as go
 import pytest
 
-from app import catalogue, lessons
+from app import catalogue, decks, lessons, slides
 from app.course import chapter
-from tests.notebooks.lesson_params import OTHER_SETS, computed_by
+from tests.notebooks.lesson_params import OTHER_SETS, computed_by, picture_by
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("*.py") if not p.name.startswith("_"))
@@ -304,6 +304,28 @@ def test_a_served_lesson_writes_a_shared_picture_out_once(monkeypatch):
     assert lessons.slide(_dot_at, "eps", 1.0, 300) is first and len(written) == 1  # moved back: not written again
     other = lessons.slide(_dot_at, "eps", 2.0, 300)
     assert len(written) == 2 and written[1] is not shared and other is not first
+
+
+def test_a_served_lesson_takes_the_slider_its_worker_built_ahead(monkeypatch):
+    """:func:`lessons.slides_ahead` builds a picture's in-figure slider at the next settings in the worker, and
+    :func:`lessons.slide` opens the worker's deck there instead of building it again; plans for one picture leave
+    another picture's plans alone. Each stop's title names the process that drew it."""
+    monkeypatch.setattr(lessons.mo, "app_meta", lambda: types.SimpleNamespace(mode="run", request=object()))
+    monkeypatch.delenv(lessons.AHEAD_ENV, raising=False)
+    lessons.slides_ahead(picture_by, "eps", (301,), (302,))
+    lessons.slides_ahead(decks.belief, "eps", ())  # another picture's plan
+    planned = [slides.job_of(picture_by, "eps", (h,)) for h in (301, 302)]
+    assert all((slides.deck, job) in lessons._ahead for job in planned), "the first picture's plans are kept"
+    for job in planned:
+        lessons._ahead[(slides.deck, job)].result(timeout=120)
+
+    def drawn_by(height: int) -> str:
+        lessons.slide(picture_by, "eps", 1.0, height)
+        return slides.known(*slides.job_of(picture_by, "eps", (height,))).stops[0]["layout"]["title"]["text"]
+
+    worker = drawn_by(301)
+    assert worker != f"pid {os.getpid()}" and drawn_by(302) == worker, "opened from the worker's decks"
+    assert drawn_by(304) == f"pid {os.getpid()}", "a setting never planned is drawn here"
 
 
 def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
