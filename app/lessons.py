@@ -173,8 +173,8 @@ def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
     work), so moving a control back redraws it without writing the deck again; a headless run gets the figure.
     """
     job = slides.job_of(build, key, args, **kwargs)
-    if slides.known(*job) is slides.UNKNOWN:  # computed ahead in the worker (slides_ahead)?
-        deck = _take_ahead((slides.deck, job))
+    if slides.known(*job) is slides.UNKNOWN:  # built ahead in the worker (slides_ahead)?
+        deck = _built_ahead((slides.deck, job))
         if deck is not _MISSING:
             slides.keep(deck, *job)
     fig = slides.figure(build, key, value, *args, **kwargs)
@@ -189,11 +189,25 @@ def slide(build: Any, key: str, value: Any, *args: Any, **kwargs: Any) -> Any:
     return html
 
 
+def _built_ahead(key: tuple) -> Any:
+    """What the worker computed ahead under ``key`` (finished, or waited for if started; the deck itself, shared and
+    read-only, not a copy), or ``_MISSING``."""
+    with _lock:
+        _harvest()
+        value = _memory.get(key, _MISSING)
+        if value is not _MISSING:
+            del _memory[key]  # the caller keeps it from now on
+            return value
+    return _take_ahead(key)
+
+
 def slides_ahead(build: Any, key: str, *variants: tuple, **kwargs: Any) -> None:
     """Build in the worker the in-figure slider of :func:`slide` for each tuple of ``build``'s other arguments in
-    ``variants`` (the settings a reader is likely to choose next: :func:`neighbours`), so that the next move only
-    opens it. ``build`` must be importable by name (``app.decks``); ``kwargs`` as for :func:`slide`."""
-    ahead(slides.deck, *(slides.job_of(build, key, args, **kwargs) for args in variants), family=build)
+    ``variants`` (the settings a reader is likely to choose next: :func:`neighbours`) that is not built yet, so that
+    the next move only opens it. ``build`` must be importable by name (``app.decks``); ``kwargs`` as for
+    :func:`slide`."""
+    jobs = [slides.job_of(build, key, args, **kwargs) for args in variants]
+    ahead(slides.deck, *(job for job in jobs if slides.known(*job) is slides.UNKNOWN), family=build)
 
 
 def slider_note(symbol: str, settings: str, *, play: bool = False, stays: str = "the rest of the lesson stays") -> Any:

@@ -318,6 +318,7 @@ def test_a_served_lesson_takes_the_slider_its_worker_built_ahead(monkeypatch):
     assert all((slides.deck, job) in lessons._ahead for job in planned), "the first picture's plans are kept"
     for job in planned:
         lessons._ahead[(slides.deck, job)].result(timeout=120)
+    lessons.remember(computed_by, "another cell")  # which gathers the finished plans in
 
     def drawn_by(height: int) -> str:
         lessons.slide(picture_by, "eps", 1.0, height)
@@ -326,6 +327,9 @@ def test_a_served_lesson_takes_the_slider_its_worker_built_ahead(monkeypatch):
     worker = drawn_by(301)
     assert worker != f"pid {os.getpid()}" and drawn_by(302) == worker, "opened from the worker's decks"
     assert drawn_by(304) == f"pid {os.getpid()}", "a setting never planned is drawn here"
+    lessons.slides_ahead(picture_by, "eps", (301,), (304,), (305,))
+    again = {job[2][0] for fn, job in lessons._ahead if fn is slides.deck and job[0] is picture_by}
+    assert again == {305}, "a slider already built is not planned again"
 
 
 def test_a_lesson_exports_to_jupyter_with_its_outputs(tmp_path):
