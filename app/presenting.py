@@ -518,9 +518,19 @@ export default function (component) {
     }
     return;
   }
+  const K = window.dpxKept || (window.dpxKept = { tries: 0, timer: null });
+  clearTimeout(K.timer);
   if (data.code === null) {  // a new session of this tab (a pasted address, a reload): hand back what the tab kept
     const kept = store.getItem(KEY);
-    if (kept) setTriggerValue("kept", kept);
+    // asked again until the page has read it (a few times at most): a rerun the server starts at the same moment
+    // (a picture's slider just ready) can take the place of the one this asks for
+    const ask = () => {
+      if (!kept || K.tries >= 4) return;
+      K.tries += 1;
+      setTriggerValue("kept", kept);
+      K.timer = setTimeout(ask, 1500);
+    };
+    ask();
     return;
   }
   if (data.code) store.setItem(KEY, data.code);
