@@ -51,7 +51,14 @@ def _open(page: Page, url: str, selector: str) -> None:
 
 
 def _slider_chart(page: Page, selector: str, key: str):
-    """The first chart matching ``selector`` whose in-figure slider sets ``key``."""
+    """The first chart matching ``selector`` whose in-figure slider sets ``key``, once it is there (a picture's slider
+    is prepared after the page has rested, so another chart's may come first)."""
+    page.wait_for_function(
+        "([sel, key]) => Array.from(document.querySelectorAll(sel)).some((g) => g.layout && g.layout.sliders "
+        "&& g.layout.sliders[0] && g.layout.sliders[0].name === key && g.querySelector('input.dpx-slider'))",
+        arg=[selector, key],
+        timeout=TIMEOUT,
+    )
     charts = page.locator(selector)
     for i in range(charts.count()):
         c = charts.nth(i)
