@@ -60,12 +60,12 @@ def streamlit_args(port: int, extra: Sequence[str] = ()) -> list[str]:
     ]
 
 
-def marimo_args(name: str, port: int) -> list[str]:
-    """``marimo run notebooks/<name>.py`` (read-only app, no token) headless on 127.0.0.1:port."""
+def marimo_args(name: str, port: int, root: Path = ROOT) -> list[str]:
+    """``marimo run <root>/notebooks/<name>.py`` (read-only app, no token) headless on 127.0.0.1:port."""
     return [
         "marimo",
         "run",
-        str(ROOT / "notebooks" / f"{name}.py"),
+        str(root / "notebooks" / f"{name}.py"),
         "--headless",
         "--host",
         "127.0.0.1",
@@ -85,16 +85,18 @@ def served(
     what: str,
     env: Mapping[str, str] | None = None,
     log: Path | None = None,
+    cwd: Path = ROOT,
 ) -> Iterator[subprocess.Popen]:
-    """Run ``python -m <module…>`` from the project root (``env`` on top of this process's environment, output to
-    ``log`` or nowhere), wait until ``http://127.0.0.1:<port><health>`` answers 200, yield the process; stop it on
-    exit. Raises ``RuntimeError`` when the process ends first or ``seconds`` pass without an answer."""
+    """Run ``python -m <module…>`` from ``cwd``, the project root unless told (``env`` on top of this process's
+    environment, output to ``log`` or nowhere), wait until ``http://127.0.0.1:<port><health>`` answers 200, yield the
+    process; stop it on exit. Raises ``RuntimeError`` when the process ends first or ``seconds`` pass without an
+    answer."""
     if log:
         log.parent.mkdir(parents=True, exist_ok=True)
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 — closed after the server stops
     proc = subprocess.Popen(
         [sys.executable, "-m", *module],
-        cwd=ROOT,
+        cwd=cwd,
         stdout=out,
         stderr=subprocess.STDOUT,
         env={**os.environ, **(env or {})},
