@@ -102,12 +102,12 @@ AXES_JS = """(gd) => {
 # which runs before timers); Plotly draws a stop's new axes in an animation-frame callback of its own, after the look
 # at that frame's start. The test driver only collects the times afterwards: its own round trips to the browser (tens
 # of milliseconds) are not part of what a reader waits for. Also kept: the first look at a frame's start that saw the
-# change (``tnext``), the reading of the bench before the look after rendering was added.
+# change (``tstart``), the reading of the bench before the look after rendering was added.
 ARM_JS = (
     """([key, server]) => {
   const charts = (ALL)(key);
   window.__bench = {key: key, server: server, sig: (SIG)(key), sigs: charts.map((g) => (GDSIG)(g)), t0: null,
-                    t1: null, tall: null, tnext: null};
+                    t1: null, tall: null, tstart: null};
   if (!window.__benchListeners) {
     window.__benchListeners = true;
     const start = () => { if (window.__bench && window.__bench.t0 === null) window.__bench.t0 = performance.now(); };
@@ -116,7 +116,7 @@ ARM_JS = (
     const body = (s) => s.replace(/^[^|]*/, '');  // the data, not the stop
     const look = (atStart) => { try {
       const b = window.__bench;
-      if (!b || b.t0 === null || (b.t1 !== null && b.tall !== null && b.tnext !== null)
+      if (!b || b.t0 === null || (b.t1 !== null && b.tall !== null && b.tstart !== null)
           || (b.server && document.querySelector('[data-testid="stStatusWidget"]'))) return;
       const now = performance.now() - b.t0;
       // changed: its data differs from before the input, its axes at the stop's ranges (a server run redraws whole)
@@ -125,7 +125,7 @@ ARM_JS = (
       const main = (CHART)(b.key);
       const now1 = main && changed(main, b.sig);
       if (b.t1 === null && now1) b.t1 = now;
-      if (atStart && b.tnext === null && now1) b.tnext = now;
+      if (atStart && b.tstart === null && now1) b.tstart = now;
       const all = (ALL)(b.key);
       if (b.tall === null && all.length === b.sigs.length && all.every((g, i) => changed(g, b.sigs[i]))) b.tall = now;
     } catch (e) { /* a chart being drawn anew may lack parts for a moment: look again */ } };
@@ -143,8 +143,8 @@ ARM_JS = (
 
 #: Done: the chart changed, and every other chart over the parameter too (or 3 s passed: one that never follows).
 DONE_JS = """() => { const b = window.__bench; if (!b || b.t0 === null || b.t1 === null) return false;
-  if ((b.tall === null || b.tnext === null) && performance.now() - b.t0 < 3000) return false;
-  return [b.t1, b.sigs.length > 1 ? b.tall : null, b.tnext]; }"""
+  if ((b.tall === null || b.tstart === null) && performance.now() - b.t0 < 3000) return false;
+  return [b.t1, b.sigs.length > 1 ? b.tall : null, b.tstart]; }"""
 
 GRIP_JS = """([key, scroll]) => {
   const gd = (CHART)(key);
@@ -203,8 +203,8 @@ def _timed(
     page.evaluate(ARM_JS, [key, server])
     act()
     try:
-        t1, tall, tnext = page.wait_for_function(DONE_JS, timeout=20_000, polling="raf").json_value()
-        return float(t1), None if tall is None else float(tall), None if tnext is None else float(tnext)
+        t1, tall, tstart = page.wait_for_function(DONE_JS, timeout=20_000, polling="raf").json_value()
+        return float(t1), None if tall is None else float(tall), None if tstart is None else float(tstart)
     except Exception:  # noqa: BLE001 — no change within the timeout: what the chart showed before and after
         now = page.evaluate(SIG_JS, key)
         before, after = sig.split("|")[0] or "(no chart)", now.split("|")[0] or "(no chart)"
@@ -233,7 +233,15 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
     page = ctx.new_page()
     received: list[int] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(len(f))))
-    out: dict = {"key": [], "drag": [], "sidebar": [], "key_all": [], "key_next": [], "drag_next": [], "missed": []}
+    out: dict = {
+        "key": [],
+        "drag": [],
+        "sidebar": [],
+        "key_all": [],
+        "key_at_start": [],
+        "drag_at_start": [],
+        "missed": [],
+    }
     try:
         page.goto(url, timeout=180_000)
         wait_idle(page, 180_000)
@@ -265,7 +273,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             if t is not None:
                 out["key"].append(t[0])
                 out["key_all"] += [t[1]] if t[1] is not None else []
-                out["key_next"] += [t[2]] if t[2] is not None else []
+                out["key_at_start"] += [t[2]] if t[2] is not None else []
             _settle(page)
             box = _grip(page, key)
             page.mouse.move(box["x"], box["y"])
@@ -281,7 +289,7 @@ def measure(browser, url: str, key: str, moves: int) -> dict:
             )
             page.mouse.up()
             out["drag"] += [t[0]] if t is not None else []
-            out["drag_next"] += [t[2]] if t is not None and t[2] is not None else []
+            out["drag_at_start"] += [t[2]] if t is not None and t[2] is not None else []
             _settle(page)
             for attempt in range(3):  # the page may be redrawing the control (its catch-up run)
                 try:
@@ -353,9 +361,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(rows[-1], flush=True)
             # every move, in order: a slow move is a moment, not a page
-            for kind in ("key", "key_all", "key_next", "drag", "drag_next", "sidebar"):
+            for kind in ("key", "key_all", "key_at_start", "drag", "drag_at_start", "sidebar"):
                 print(f"  {name} {kind} (ms): {' '.join(f'{t:.0f}' for t in res[kind])}", flush=True)
-            nxt = [f"{_p(res[k], 0.95):.0f}" if res[k] else "—" for k in ("key_next", "drag_next")]
+            nxt = [f"{_p(res[k], 0.95):.0f}" if res[k] else "—" for k in ("key_at_start", "drag_at_start")]
             print(f"  {name}: p95 of the looks at a frame's start alone, key / drag: {' / '.join(nxt)} ms", flush=True)
             if res["missed"]:
                 print(f"  {name}: no change seen (stop before → after):", "; ".join(res["missed"]), flush=True)
