@@ -533,6 +533,7 @@ export default function (component) {
     ask();
     return;
   }
+  K.tries = 0;  // the page has read what it holds: a later new session of this window (a reconnect) may ask again
   if (data.code) store.setItem(KEY, data.code);
   else store.removeItem(KEY);
 }

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from app import notation, sequences
+from app import notation, presenting, sequences
 from app.exercises import query_string
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_browser import wait_for_app
@@ -160,6 +160,29 @@ def test_a_lesson_being_built_survives_a_pasted_address(page: Page, app_url):
     wait_for_app(page)
     page.get_by_role("button", name="My lesson").click()
     expect(page.get_by_test_id("stPopoverBody").get_by_text("No views yet.")).to_be_visible(timeout=TIMEOUT)
+
+
+#: A window that gets a new session several times without a reload (the server restarted, the socket reconnected):
+#: each new session's keeper renders with no code, then with the code the page read back. Driven on the app's own
+#: origin (its health address runs no script of the app's, so nothing else touches the tab's storage).
+RECONNECTS = """async (js) => {
+  const keeper = (await import(URL.createObjectURL(new Blob([js], {type: 'text/javascript'})))).default;
+  window.sessionStorage.setItem('dpx-my-lesson', 'kept-code');
+  const asked = [];
+  for (let session = 0; session < 6; session++) {
+    keeper({data: {code: null}, setTriggerValue: (name, value) => asked.push([session, name, value])});
+    keeper({data: {code: 'kept-code'}, setTriggerValue: () => {}});  // the page read it back
+  }
+  return asked;
+}"""
+
+
+@pytest.mark.slow
+def test_the_lesson_keeper_hands_the_lesson_back_to_every_new_session_of_a_window(page: Page, app_url):
+    page.goto(f"{app_url}/_stcore/health", timeout=TIMEOUT)
+    asked = page.evaluate(RECONNECTS, presenting._KEEPER_JS)
+    assert asked == [[session, "kept", "kept-code"] for session in range(6)]
+    assert page.evaluate("() => window.sessionStorage.getItem('dpx-my-lesson')") == "kept-code"
 
 
 #: Pages that open with their idea's picture (the tools open with their answer, and the privacy filter's page with a
