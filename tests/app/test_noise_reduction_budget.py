@@ -10,12 +10,14 @@ level taken as the correctly rounded √s_i, whose square can be an ulp above th
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from app.compute.noise_reduction.releases import _release_doubling
+from app.compute.noise_reduction.ledger import ledger_add, ledger_new
+from app.compute.noise_reduction.releases import _release_doubling, _widest, odometer
 from dpcore import filters as fl
 from dpcore.noise_reduction import doubling
 
@@ -81,3 +83,39 @@ def test_the_concurrent_filters_gaussians_record_at_least_their_exact_cost():
     for y, charge in zip(zcdp["true_count"], zcdp["charge"], strict=True):
         e = (2.0 + 0.07) / (0.07 * float(y))
         assert Fraction(float(charge)) >= Fraction(e) ** 2 / 2, f"y = {y}: recorded below ε²/2"
+
+
+def _admits(flt: fl.PrivacyFilter, eps_max: float) -> bool:
+    """Whether a noise reduction whose grid ends at ``eps_max`` fits what the filter has left, in exact arithmetic:
+    the charges it accepted plus ε_max²/2 within its budget ρ*."""
+    return _recorded(flt) + Fraction(eps_max) ** 2 / 2 <= Fraction(float(flt.rho_budget))
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 0.5, 1.0, 2.0, 3.0, 10.0])
+@pytest.mark.parametrize("delta", [1e-6, 1e-5])
+def test_a_noise_reduction_grid_ends_at_the_largest_level_the_budget_admits(epsilon, delta):
+    """√(2ρ) rounds to the nearest float, and its exact half-square is above ρ for about half the budgets: a grid
+    ending there was refused whole by the filter, which compares budgets exactly, and the page then released no count
+    at all while doubling released several. The grid now ends at the largest float that fits, checked in fractions."""
+    flt = fl.PrivacyFilter(epsilon, delta)
+    for step in range(4):  # a fresh filter, then after charges of a few sizes
+        top = _widest(flt)
+        assert _admits(flt, top), "the grid's top level must fit"
+        assert not _admits(flt, math.nextafter(top, math.inf)), "and be the largest level that fits"
+        assert flt.can_start(epsilon_max=top)
+        flt.charge_zcdp(float(flt.remaining_rho) * (0.1 + 0.2 * step), label=f"charge {step}")
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0, 3.0, 10.0])
+@pytest.mark.parametrize("delta", [1e-6, 1e-5])
+def test_the_first_count_of_a_queue_is_never_refused_a_noise_reduction(epsilon, delta):
+    """A fresh budget whose top level is above the grid's first one admits the first count's noise reduction (the
+    whole remaining budget, Rogers et al. 2023, condition (4)); the live ledger's button says the same."""
+    df = odometer(epsilon, delta, "corrected", 20, "geometric", 1000.0, 0.05, 20, 0)
+    first = df[(df["method"] == "noise_reduction") & (df["count"] == 1)]
+    assert first["status"].item() != "refused"
+    state = ledger_new(epsilon, delta, "corrected")
+    step = ledger_add(
+        state, "noise_reduction", value=1000.0, count=20, alpha=0.05, levels=20, spacing="geometric", seed=0
+    )
+    assert not step.message.startswith("Refused"), step.message

@@ -38,11 +38,29 @@ class Outcome:
 REFUSED = Outcome("refused", math.nan, 0.0)
 
 
+def _widest(flt: fl.PrivacyFilter) -> float:
+    """The largest ε_max whose worst case ε_max²/2 fits what ``flt`` has left, to the ulp.
+
+    √(2ρ) of the float ρ left is rounded, and ρ itself is a rounded difference, so the exact half-square of √(2ρ) can
+    be over what is left by an ulp (the filter, which compares budgets exactly, would then refuse the whole grid) or
+    under it: step to the neighbouring float while the filter's own verdict says so (a few steps: both roundings are
+    within an ulp)."""
+    top = math.sqrt(2.0 * flt.remaining_rho)
+    for _ in range(64):
+        if top > 0.0 and not flt.can_start(epsilon_max=top):
+            top = math.nextafter(top, 0.0)
+        elif flt.can_start(epsilon_max=math.nextafter(top, math.inf)):
+            top = math.nextafter(top, math.inf)
+        else:
+            break
+    return top
+
+
 def _release_nr(
     flt: fl.PrivacyFilter, y: float, *, alpha: float, levels: int, spacing: str, rng: np.random.Generator, label: str
 ) -> Outcome:
     """One Brownian noise reduction whose grid ends at the whole remaining budget, admitted by ``flt``."""
-    top = math.sqrt(2.0 * flt.remaining_rho)
+    top = _widest(flt)
     eps_min = math.sqrt(EPS2_MIN)
     eps = make_grid(top, levels, spacing) if top > eps_min * (1 + 1e-9) else np.array([eps_min])
     try:
