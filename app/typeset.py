@@ -249,8 +249,14 @@ def _text_in_words(text: str) -> str:
     return notation.plain(notation.numbers_in(text))
 
 
+#: A text cell that is a code name (``noise_reduction``), written with spaces; one-letter parts are maths (``r_op``).
+_CODE_NAME = re.compile(r"[a-z]{2,}(?:_[a-z0-9]{2,})+")
+
+
 def _cell_in_words(v: object) -> object:
-    return _text_in_words(v) if isinstance(v, str) and not v.startswith("http") else v
+    if not isinstance(v, str) or v.startswith("http"):
+        return v
+    return _text_in_words(v.replace("_", " ") if _CODE_NAME.fullmatch(v) else v)
 
 
 def _label_in_words(config: object) -> object:

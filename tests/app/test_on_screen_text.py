@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app import course, notation, registry
+from app import course, notation, registry, typeset
 from tests.app.conftest import open_page, record_parts
 
 VIEWS = (
@@ -36,6 +36,13 @@ def _texts(at) -> list[tuple[str, str]]:
             out += [(f"{kind} option", str(o)) for o in getattr(e, "options", [])]
     out += [("expander", e.label) for e in at.expander] + [("tab", t.label) for t in at.tabs]
     out += [("table column", str(c)) for df in at.dataframe for c in df.value.columns]
+    out += [
+        ("table cell", v)
+        for df in at.dataframe
+        for c in df.value.columns
+        for v in df.value[c].head(200)
+        if isinstance(v, str) and not v.startswith("http")
+    ]
     for chart in at.get("plotly_chart"):
         spec = json.loads(chart.proto.spec)
         layout = spec.get("layout", {})
@@ -53,10 +60,12 @@ def _problems(at) -> list[str]:
     found = []
     for kind, text in _texts(at):
         shown = _VERBATIM.sub(" ", text)
-        if _RAW_MATHS.search(shown) and kind != "table column":
+        if _RAW_MATHS.search(shown) and kind not in ("table column", "table cell"):  # cells: plain text, no $…$
             found.append(f"untypeset maths in {kind}: {text[:90]!r}")
         if kind == "table column" and _SNAKE.search(text):
             found.append(f"code name as a column: {text!r}")
+        if kind == "table cell" and _SNAKE.fullmatch(text):
+            found.append(f"code name in a table: {text!r}")
         if kind in (
             "radio option",
             "selectbox option",
@@ -75,6 +84,7 @@ def test_the_checks_catch_what_they_are_for():
     assert _RAW_MATHS.search(r"ε\_y = 0.12 (Markdown-escaped)")
     assert not _RAW_MATHS.search(_VERBATIM.sub(" ", notation.tex("the kernel runs at ε_y, at most e^ε times")))
     assert _SNAKE.search("bm_cost_se") and not _SNAKE.search("cost, noise reduction")
+    assert typeset._cell_in_words("noise_reduction") == "noise reduction" and typeset._cell_in_words("r_op") != "r op"
     assert _LOWER_NOISE.search("threshold ρ ~ laplace") and _LOWER_NOISE.search("Fig. 5(b): laplace kernel")
     assert _LOWER_NOISE.search("exponential") and not _LOWER_NOISE.search("SVT, exponential noise + correction")
 
