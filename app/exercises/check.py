@@ -45,7 +45,8 @@ def read_number(text: str) -> float | None:
                 return sign * float(m["m"] or 1.0) * 10.0 ** int(exp)
             except (ValueError, OverflowError):
                 return None
-    if re.fullmatch(r"[0-9]{1,3}(?:[ ,][0-9]{3})+(?:\.[0-9]+)?", s):  # 1,490 or 1 490: thousands
+    # 1,490 or 1 490: thousands (a first group of 0 is not one: 0,622 is a decimal comma)
+    if re.fullmatch(r"[1-9][0-9]{0,2}(?:[ ,][0-9]{3})+(?:\.[0-9]+)?", s):
         s = s.replace(",", "").replace(" ", "")
     elif s.count(",") == 1 and "." not in s:  # 0,9: a decimal comma
         s = s.replace(",", ".")

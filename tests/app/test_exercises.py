@@ -59,6 +59,9 @@ def test_read_number_reads_what_people_type():
     assert read_number("1,490") == 1490 and read_number("1 490") == 1490 and read_number("0,25") == 0.25
     assert read_number("−0.5") == -0.5 and read_number("753×") == 753 and read_number("10⁻⁵") == 1e-5
     assert read_number("abc") is None and read_number("") is None and read_number("1e999") is None
+    # a decimal comma with three decimals: no count of thousands starts with 0
+    assert read_number("0,622") == 0.622 and read_number("−0,125") == -0.125 and read_number("10,622") == 10622
+    assert Check("62.2 %", HINTS).is_right("0,622") is True
 
 
 def test_tries_teach_before_they_tell():
