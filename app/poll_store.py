@@ -129,8 +129,9 @@ def is_poll_id(value: Any) -> bool:
 
 
 def normal_code(value: Any) -> str:
-    """A join code as typed (``" abc7x9 "``) in its stored form (``"ABC7X9"``); "" for anything that is not text."""
-    return value.strip().upper() if isinstance(value, str) else ""
+    """A join code as typed (``" abc7x9 "``, or spaced out as the projector writes it, ``"ABC 7X9"``) in its stored
+    form (``"ABC7X9"``); "" for anything that is not text."""
+    return "".join(value.split()).replace("-", "").upper() if isinstance(value, str) else ""
 
 
 def is_code(value: Any) -> bool:

@@ -86,7 +86,7 @@ def test_own_question_is_required_and_kept(polls):
 def test_a_student_who_came_to_the_start_page_types_the_code(polls):
     poll = polls.create(QUESTIONS["sleep"], 1.0, 10)
     at = open_page("poll.py")
-    at.text_input(key="_dpx_poll_code").input(f" {poll.code.lower()} ").run()
+    at.text_input(key="_dpx_poll_code").input(f" {poll.code.lower()} ")  # in a form: sent with its button
     at.button(key="_dpx_poll_join").click().run()
     assert not at.exception and at.title[0].value == QUESTIONS["sleep"]
     assert [b.label for b in at.button if b.key in ("_dpx_poll_yes", "_dpx_poll_no")] == ["Yes", "No"]
@@ -153,6 +153,24 @@ def test_a_second_answer_from_another_tab_is_refused_politely(polls):
     assert not at.exception and not at.error
     assert any("answered this poll already" in i.value for i in at.info)
     assert polls.by_code(poll.code).answers == 1
+
+
+def test_a_code_typed_spaced_out_as_the_projector_writes_it_opens_the_poll(polls):
+    poll = polls.create(QUESTIONS["sleep"], 1.0, 10)
+    spaced = " ".join(poll.code[:3].lower()) + "  " + " ".join(poll.code[3:])  # "a c e  3 4 7"
+    at = open_page("poll.py")
+    at.text_input(key="_dpx_poll_code").input(spaced)
+    at.button(key="_dpx_poll_join").click().run()
+    assert not at.exception and at.title[0].value == QUESTIONS["sleep"]
+
+
+def test_a_mistyped_code_offers_the_box_again(polls):
+    poll = polls.create(QUESTIONS["sleep"], 1.0, 10)
+    at = open_page("poll.py", {"join": "QQQQQQ"})
+    assert any("There is no poll with the code" in e.value for e in at.error)
+    at.text_input(key="_dpx_poll_code").input(poll.code)
+    at.button(key="_dpx_poll_join").click().run()
+    assert not at.exception and not at.error and at.title[0].value == QUESTIONS["sleep"]
 
 
 def test_unknown_and_closed_codes_get_a_clear_message(polls, clock):

@@ -51,6 +51,16 @@ def find(lookup: Callable[[ps.PollStore], ps.Poll | None]) -> tuple[ps.PollStore
         return None
 
 
+def join_form(label: str = "The code on the projector") -> None:
+    """A box for the code on the projector and a button that opens its poll; Enter (a phone keyboard's Go) opens it
+    too."""
+    with st.form("_dpx_poll_join_form", border=False):
+        code = st.text_input(label, key="_dpx_poll_code", max_chars=16, placeholder="e.g. ACE347")
+        opened = st.form_submit_button("Open the poll", key="_dpx_poll_join")
+    if opened and code.strip():
+        st.switch_page(str(POLL_PAGE.path), query_params={JOIN_KEY: ps.normal_code(code)[:12] or code.strip()[:12]})
+
+
 def join_url(code: str) -> str:
     """The link a phone opens: the app's public address (``DPX_PUBLIC_URL`` when set) + ``/poll?join=<code>``."""
     return f"{classroom.app_root(st.context.url, PAGE)}/{PAGE}?{JOIN_KEY}={code}"

@@ -14,7 +14,7 @@ import streamlit as st
 from app import ledger_store as ls
 from app import poll_store as ps
 from app import poll_voter
-from app.views.poll._common import coin, find, opens_at_top, pct, unavailable
+from app.views.poll._common import coin, find, join_form, opens_at_top, pct, unavailable
 from dpcore.ldp import rr_survey as rr
 
 _THANKED = "_dpx_poll_thanked"  # session state: the codes this session's answer was just counted for (not the answer)
@@ -46,10 +46,11 @@ def render(raw_code: str) -> None:
         shown = html.escape(raw_code.strip()[:12]) or "(none)"
         st.title("Class poll", anchor=False)
         st.error(
-            f"There is no poll with the code **{shown}**. Check the code on the projector and open its link "
-            "again, or ask your teacher for it.",
+            f"There is no poll with the code **{shown}**. Check the code on the projector and type it again, or ask "
+            "your teacher for its link.",
             icon=":material/search_off:",
         )
+        join_form()
         return
     st.caption("Class poll")
     st.title(poll.question, anchor=False)

@@ -11,7 +11,7 @@ from app import poll_store as ps
 from app.catalogue.poll import OWN, QUESTIONS
 from app.figures import poll as F
 from app.notation import number
-from app.views.poll._common import JOIN_KEY, POLL_KEY, POLL_PAGE, pct, store, unavailable
+from app.views.poll._common import POLL_KEY, POLL_PAGE, join_form, pct, store, unavailable
 from dpcore.ldp import rr_survey as rr
 
 TITLE = "Class poll: randomized response, live"
@@ -105,9 +105,7 @@ def _picture(eps: float) -> None:
 def _join_box() -> None:
     """For a student who came to /poll itself: type the code from the projector."""
     with st.expander("Answering a poll? Type its code", icon=":material/smartphone:"):
-        code = st.text_input("The code on the projector", key="_dpx_poll_code", max_chars=12, placeholder="e.g. ACE347")
-        if st.button("Open the poll", key="_dpx_poll_join") and code.strip():
-            st.switch_page(str(POLL_PAGE.path), query_params={JOIN_KEY: ps.normal_code(code) or code.strip()[:12]})
+        join_form()
 
 
 __all__ = ["IDEA", "TITLE", "render"]
