@@ -161,6 +161,28 @@ def test_a_class_of_twelve_phones(browser: Browser, poll_url: str, data_dir: Pat
         c.close()
 
 
+@pytest.mark.slow
+def test_a_phone_types_the_code_and_presses_go(browser: Browser, poll_url: str):
+    """A student who came to /poll types the code spaced out as the projector writes it and presses the keyboard's
+    Go (Enter); a mistyped code leaves the box on the page to try again."""
+    teacher = browser.new_context(viewport={"width": 1280, "height": 720})
+    _, code = _start(teacher.new_page(), poll_url)
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{poll_url}/poll", timeout=TIMEOUT)
+    phone.get_by_text("Answering a poll? Type its code").click()
+    box = phone.get_by_label("The code on the projector")
+    box.fill("QQ QQQQ")
+    box.press("Enter")
+    expect(phone.get_by_text("There is no poll with the code")).to_be_visible(timeout=TIMEOUT)
+    box = phone.get_by_label("The code on the projector")
+    box.fill(" ".join(code.lower()))
+    box.press("Enter")
+    expect(phone.get_by_role("button", name="Yes")).to_be_visible(timeout=TIMEOUT)
+    assert f"join={code}" in phone.url
+    for c in (teacher, phone.context):
+        c.close()
+
+
 def test_axe_on_the_projector_and_the_phones(browser: Browser, poll_url: str):
     """No critical or serious axe-core finding on the projector (open and closed) and on a phone (the question, the
     thanks); headings start at h1."""
