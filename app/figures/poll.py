@@ -3,6 +3,7 @@ estimate), and replays of the same class at two values of ε."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
@@ -103,6 +104,9 @@ def replays(frame: pd.DataFrame, *, share: float) -> go.Figure:
     """Histograms of the estimates of many replays of one class (``frame``: columns ``epsilon``, ``estimate`` in
     [0, 1], one row per replay), one colour per ε, with the share the replays start from."""
     traces = []
+    # the bins reach every estimate: the unbiased estimate of a small class can land far outside 0–100 %
+    low = min(-150.0, 5.0 * math.floor(20.0 * float(frame["estimate"].min())) - 5.0)
+    high = max(250.0, 5.0 * math.ceil(20.0 * float(frame["estimate"].max())) + 5.0)
     for color, (eps, part) in zip((COIN, REPLAY), frame.groupby("epsilon", sort=False), strict=False):
         traces.append(
             {
@@ -111,7 +115,7 @@ def replays(frame: pd.DataFrame, *, share: float) -> go.Figure:
                 "name": f"replayed at ε = {number(float(eps))}",
                 "opacity": 0.6,
                 "marker": {"color": color},
-                "xbins": {"start": -150, "end": 250, "size": 5},
+                "xbins": {"start": low, "end": high, "size": 5},
                 "histnorm": "percent",
                 "hovertemplate": "estimate %{x} %: %{y:.1f} % of replays<extra></extra>",
             }

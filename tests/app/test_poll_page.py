@@ -19,6 +19,7 @@ from app import classroom, poll_voter
 from app import poll_store as ps
 from app.catalogue.poll import QUESTIONS
 from app.compute import poll as C
+from app.figures import poll as F
 from app.views.poll import _common
 from dpcore.ldp import rr_survey as rr
 from tests.app.conftest import open_boxes, open_page, shown_metrics
@@ -228,6 +229,29 @@ def test_stop_closes_the_poll_and_the_replays_follow(polls):
     at.select_slider(key="reps").set_value(2.0).run()
     assert any(k.startswith("Spread of the estimate at ε = 2 ") for k in shown_metrics(at))
     assert at.query_params["reps"] in ("2", ["2"])  # the replay is a link: seeded, reproducible
+
+
+def test_a_class_of_one_replays_in_words_and_every_estimate_in_a_bin(polls):
+    """One answer at ε = 1: the estimate of a replay is (λ − q)/(2p − 1) with λ ∈ {0, 1}, i.e. −0.58 or 1.58 (and
+    −1.54 or 2.54 at ε = 0.5), outside 0–100 %; the histogram's bins reach them and the page says why."""
+    poll = polls.create(QUESTIONS["phone"], 1.0, 10)
+    polls.answer(poll.code, "only-phone", True)
+    at = open_page("poll.py", {"poll": poll.id})
+    at.button(key="_dpx_poll_stop").click().run()
+    assert not at.exception
+    text = _texts(at)
+    assert "1 student," in text and "1 students" not in text
+    assert "less than 0 % or more than 100 %" in text
+    deltas = [m.proto.delta for m in at.metric if m.label.startswith("Spread of the estimate")]
+    assert len(deltas) == 2 and all(d == "typical 95 % interval: all of 0–100 %" for d in deltas), deltas
+    r = C.replays(1, 1.0, 1.0, 0.5, 0)
+    for trace in F.replays(r.frame, share=1.0).data:
+        bins = trace.xbins
+        assert min(trace.x) >= bins.start and max(trace.x) < bins.end, (trace.name, min(trace.x), max(trace.x))
+    for eps in (1.0, 0.5):  # the two possible estimates, by hand
+        p = math.exp(eps) / (1 + math.exp(eps))
+        values = sorted(r.frame.loc[r.frame["epsilon"] == eps, "estimate"].unique())
+        assert values == pytest.approx([(0 - (1 - p)) / (2 * p - 1), (1 - (1 - p)) / (2 * p - 1)])
 
 
 def test_replays_are_seeded_and_centred_on_the_class():

@@ -238,6 +238,10 @@ def _reveals(epsilon: float) -> None:
     )
 
 
+#: A 95 % interval this wide (as a share) covers every possible share: the class is too small to tell at this ε.
+WHOLE_RANGE = 0.995
+
+
 def _replays(poll: ps.Poll) -> None:
     """After the poll: the same class answering again through a coin of another ε (seeded simulation)."""
     with ui.panel(
@@ -250,8 +254,8 @@ def _replays(poll: ps.Poll) -> None:
             return
         e = C.estimate(poll.yes, poll.answers, poll.epsilon)
         st.markdown(
-            f"The replays keep this class: {poll.answers} students, {pct(e.share)} of them truly Yes (the "
-            "poll's estimate). Each replay draws every coin afresh."
+            f"The replays keep this class: {poll.answers} {'student' if poll.answers == 1 else 'students'}, "
+            f"{pct(e.share)} of them truly Yes (the poll's estimate). Each replay draws every coin afresh."
         )
         left, right = st.columns(2)
         other = float(params.control("reps", container=left))
@@ -263,7 +267,9 @@ def _replays(poll: ps.Poll) -> None:
             col.metric(
                 f"Spread of the estimate at ε = {number(run.epsilon, 3)} ({which})",
                 f"± {points(run.std_error)}",
-                f"typical 95 % interval: {points(run.typical_width)} wide",
+                f"typical 95 % interval: {points(run.typical_width)} wide"
+                if run.typical_width < WHOLE_RANGE
+                else "typical 95 % interval: all of 0–100 %",
                 delta_color="off",
                 delta_arrow="off",
                 help="One standard deviation of the estimate over replays of the same class (exact), and "
@@ -274,6 +280,12 @@ def _replays(poll: ps.Poll) -> None:
             f"One replay at ε = {number(ex.epsilon, 3)} (seed {seed}): {ex.yes} of {ex.answers} Yes reports, "
             f"an estimate of {pct(ex.share)} (95 % interval {pct(ex.low)} to {pct(ex.high)})."
         )
+        if ((r.frame["estimate"] < 0) | (r.frame["estimate"] > 1)).any():
+            st.caption(
+                "Some replays estimate less than 0 % or more than 100 % Yes: the estimate undoes the coin's "
+                "flips on average, and with few answers that stretches it past the possible shares (the "
+                "projector shows such an estimate as 0 % or 100 %). The more answers, the closer they stay."
+            )
         ui.chart(
             F.replays(r.frame, share=r.true_yes / r.answers),
             r.frame,
