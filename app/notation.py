@@ -24,7 +24,11 @@ from collections.abc import Callable
 _GREEK = "α-ωΑ-Ωϑϕϵℓℒ"
 _LETTER = f"A-Za-z{_GREEK}"
 #: regions never touched: $$…$$, $…$, `code`, link targets, HTML tags, Streamlit icon codes, bare URLs
-_SKIP = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S)
+#: Regions left as written: display and inline maths (an inline formula may run over a line break of its paragraph,
+#: not over a blank line), code, link targets, HTML tags, icon codes and addresses.
+_SKIP = re.compile(
+    r"\$\$.*?\$\$|\$(?:[^$\n]|\n(?![ \t]*\n))+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S
+)
 _GROUP = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\{(?:[^{}]|\{[^{}]*\})*\}"
 _SCRIPT = re.compile(
     rf"(?P<base>(?<![{_LETTER}])[A-Za-z]{{2,}}(?=[_^])|[{_LETTER}0-9]\u0304?|\))"

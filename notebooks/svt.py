@@ -194,7 +194,7 @@ def _(lessons):
         "than five times the mean noise.",
         solution=r"With $\varepsilon_1 = 0.05525$, $\varepsilon_2 = 0.94475$: $b = 1/\varepsilon_1 = 18.100$, "
         r"$1/\lambda = 2\cdot 50/\varepsilon_2 = 105.848$. Solving $S(r) = 1/201$ with the closed form of App. D "
-        r"gives $r^{op} = $ **564.49**.",
+        r"gives $r^{op}$ = **564.49**.",
     )
     rop_answer = ex_rop.input
     ex_rop.show(rop_answer)

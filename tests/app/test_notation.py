@@ -49,12 +49,21 @@ def test_each_surface_gets_its_form(written, latex, markup, unicode):
         "[the lesson](http://127.0.0.1:2719/?file=brdp_x.py)",  # a link target
         ":material/menu_book: read this",  # an icon code
         "already $e^{x}$ typeset",
+        "a formula run over a line break, $\\varepsilon = \\varepsilon_1 +\n    \\varepsilon_2$, is typeset whole",
         "no maths here at all",
     ],
 )
 def test_what_is_not_maths_is_left_alone(text):
     assert tex(text) == text
     assert html(text) == text
+
+
+def test_a_blank_line_ends_an_unclosed_dollar():
+    """A lone $ (a price) does not make the next paragraph's scripts maths: only a line break within one paragraph
+    may fall inside an inline formula."""
+    assert (
+        tex("costs $5 each.\n\nThe kernel runs at ε_y, at $2") == "costs $5 each.\n\nThe kernel runs at $ε_{y}$, at $2"
+    )
 
 
 @pytest.mark.parametrize("written", [c[0] for c in CASES])

@@ -17,7 +17,9 @@ VIEWS = (
     + [("course.py", {"chapter": slug}) for slug in course.SLUGS[1:]]
 )  # every chapter of the first course
 #: Regions a reader sees typeset or verbatim: $…$, `code`, link targets, HTML tags, icon codes, addresses.
-_VERBATIM = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S)
+_VERBATIM = re.compile(
+    r"\$\$.*?\$\$|\$(?:[^$\n]|\n(?![ \t]*\n))+\$|`[^`]*`|\]\([^)]*\)|<[^>]+>|:material/[a-z_]+:|https?://\S+", re.S
+)
 _RAW_MATHS = re.compile(r"[A-Za-zα-ωΑ-Ω0-9)ℓ]\u0304?\\?[\^_][A-Za-zα-ωΑ-Ω0-9({−-]")
 _SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 #: a noise family used as a name (a label, an option, after "~" or ":"), not as a word in a sentence

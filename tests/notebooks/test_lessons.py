@@ -52,6 +52,24 @@ def test_lesson_runs_at_defaults(default_run):
     assert any(o is not None for o in outputs)
 
 
+#: What a reader sees as text: everything outside typeset maths (KaTeX), code, the charts' data and the tags.
+_NOT_TEXT = re.compile(r"<marimo-tex\b.*?</marimo-tex>|<code\b.*?</code>|<pre\b.*?</pre>|<[^>]+>", re.S)
+
+
+def test_every_formula_of_a_lesson_is_typeset(default_run):
+    """No dollar sign and no TeX command (``\\varepsilon``, ``\\frac``) left in the text a reader sees: a formula
+    that runs over a line break, or one that ends in a space (``$r = $``), would otherwise show as raw LaTeX."""
+    path, _, outputs, _ = default_run
+    found = []
+    for out in outputs:
+        text = getattr(out, "text", None)
+        if not isinstance(text, str):
+            continue
+        shown = html.unescape(_NOT_TEXT.sub(" ", text))
+        found += [shown[max(0, m.start() - 40) : m.end() + 20] for m in re.finditer(r"\$|\\[A-Za-z]{2,}", shown)]
+    assert not found, f"{path.stem}: raw LaTeX on the page: {found[:5]}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("which", [0, 1])
 def test_lesson_runs_at_other_parameter_sets(default_run, which):
