@@ -19,7 +19,7 @@ import streamlit as st
 from app import notation, params, presenting, registry, sequences, ui
 from app.catalogue import GLOSSARY
 from app.exercises import query_string as _query
-from app.exercises.check import HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
+from app.exercises.check import CLOSE, HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Reply, Tries
 from app.links import PRESENT_KEY, in_app_query
 
 SEQ_KEY, STEP_KEY = "seq", "step"  # URL keys of a lesson sequence and its current view (app/sequences.py)
@@ -406,7 +406,7 @@ def answer_box(check: Check, solution: str, key: str) -> Reply:
         st.success(reply.text, icon=":material/check_circle:")
     elif reply.state in (HINT, STRONGER, SOLVED):
         st.warning(reply.text, icon=":material/lightbulb:")
-    elif reply.state == UNREADABLE:
+    elif reply.state in (UNREADABLE, CLOSE):
         st.info(reply.text, icon=":material/edit:")
     shown = reply.solution or reply.state == RIGHT or st.session_state.get(f"{key}_solution", False)
     if shown:

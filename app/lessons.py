@@ -44,7 +44,7 @@ import marimo as mo
 from app import catalogue, notation, slides
 from app.compute._cache import Memory
 from app.exercises import query_string
-from app.exercises.check import EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
+from app.exercises.check import CLOSE, EMPTY, RIGHT, UNREADABLE, Check, Reply, Tries, read_number
 
 #: Where the Streamlit app runs; lesson links open its pages with the lesson's settings.
 APP_URL_ENV = "DPX_APP_URL"
@@ -430,7 +430,7 @@ class Exercise:
         tries = getattr(answer, "_dpx_tries", None)
         value = answer.value if hasattr(answer, "value") else answer
         reply = tries.answer(self.checker, value) if tries is not None else self.reply(value)
-        kind = {RIGHT: "success", EMPTY: "neutral", UNREADABLE: "info"}.get(reply.state, "warn")
+        kind = {RIGHT: "success", EMPTY: "neutral", UNREADABLE: "info", CLOSE: "info"}.get(reply.state, "warn")
         solution = md(self.solution)
         shown = reply.solution or reply.state == RIGHT
         return mo.vstack(

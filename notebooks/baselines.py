@@ -180,9 +180,11 @@ def _(lessons):
         answer="14.06",
         hints=(
             "Set ε = 0.5, Δ = 2 and δ = 10⁻⁵ in the sidebar and read σ under the noise picture.",
-            "At ε = 1 and Δ = 1 the Gaussian needs σ of about 3.7; halving ε and doubling Δ each double σ.",
+            "σ grows exactly in proportion to Δ, so at Δ = 2 it is twice σ at Δ = 1. In ε it is not proportional to "
+            "1/ε: halving ε from 1 takes σ from 3.73 to a little less than double. Read σ at ε = 0.5, Δ = 1 first.",
         ),
-        why="Noise is proportional to Δ/ε: halving ε or doubling Δ doubles σ (7.03 at Δ = 1 becomes 14.06).",
+        why="σ is proportional to Δ (7.03 at Δ = 1 becomes 14.06 at Δ = 2). In ε the analytic Gaussian grows a "
+        "little slower than 1/ε: 3.73 at ε = 1 and 7.03, not 7.46, at ε = 0.5.",
         solution="σ(ε = 0.5, δ = 10⁻⁵, Δ = 2) = 2 · σ(0.5, 10⁻⁵, 1) = 2 · 7.032 = **14.06**; the Laplace scale is "
         "b = Δ/ε = **4**.",
     )

@@ -110,7 +110,8 @@ def _(answer, compute, figs, lessons, md, mo, p, req):
 @app.cell
 def _(lessons):
     ex_laplace = lessons.Exercise(
-        question="Requirement: within ±2 in 90 % of releases, Δ = 1. Which ε does Laplace noise need?",
+        question="Requirement: within ±2 in 90 % of releases, Δ = 1. Which ε does Laplace noise need exactly, to "
+        "three decimals? (The answer at the top of the page rounds it up to two digits.)",
         answer="1.151",
         hints=(
             "Laplace noise of scale b stays within ±θ with probability 1 − e^(−θ/b); solve for the scale.",

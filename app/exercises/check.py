@@ -7,6 +7,9 @@ both count for "0.9"; 52.5 counts for "52 %"). A share may be written in any of 
 "90" or "0.9" for a shown "90 %", and "39.35 %" for a shown "0.3935" when the check is a share. A decimal comma, a
 Unicode minus, a trailing "×" and powers of ten (10⁻⁵, 7.5·10⁻⁶, 7.5e-6) are read too.
 
+A number given to fewer digits than the page shows but right to those digits (62 for "62.2 %") is asked for the
+page's digits: not counted as a wrong try, and not told "too low".
+
 Tries teach before they tell: the first wrong answer gets ``hints[0]`` (where to look, never the value), the second
 ``hints[1]`` (a stronger pointer, still no value), and the third the worked solution, which the reader may also ask
 for at any time. Nothing here draws: :mod:`app.classroom` (Streamlit) and :mod:`app.lessons` (marimo) show the
@@ -21,10 +24,16 @@ from dataclasses import dataclass, field
 
 #: Replies, in the order a reader meets them.
 EMPTY, RIGHT, HINT, STRONGER, SOLVED, UNREADABLE = "empty", "right", "hint", "stronger", "solution", "unreadable"
+#: A number right to the fewer digits it gives (62 for a shown 62.2 %): asked for the page's digits, not a wrong try.
+CLOSE = "close"
 
 _SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
 _POWER = re.compile(r"^(?:(?P<m>[0-9]*\.?[0-9]+)\s*[·×x*]\s*)?10(?P<e>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
 _CARET = re.compile(r"^(?:(?P<m>[0-9]*\.?[0-9]+)\s*[·×x*]\s*)?10\^\(?(?P<e>-?[0-9]+)\)?$")
+
+
+#: 1,490 or 1 490: thousands (a first group of 0 is not one: 0,622 is a decimal comma)
+_THOUSANDS = re.compile(r"[1-9][0-9]{0,2}(?:[ ,][0-9]{3})+(?:\.[0-9]+)?")
 
 
 def read_number(text: str) -> float | None:
@@ -45,8 +54,7 @@ def read_number(text: str) -> float | None:
                 return sign * float(m["m"] or 1.0) * 10.0 ** int(exp)
             except (ValueError, OverflowError):
                 return None
-    # 1,490 or 1 490: thousands (a first group of 0 is not one: 0,622 is a decimal comma)
-    if re.fullmatch(r"[1-9][0-9]{0,2}(?:[ ,][0-9]{3})+(?:\.[0-9]+)?", s):
+    if _THOUSANDS.fullmatch(s):
         s = s.replace(",", "").replace(" ", "")
     elif s.count(",") == 1 and "." not in s:  # 0,9: a decimal comma
         s = s.replace(",", ".")
@@ -73,10 +81,25 @@ def _decimals_and_scale(shown: str) -> tuple[float, float]:
     return value, 0.5 * 10.0 ** (-decimals) * scale
 
 
+def _typed_half_unit(text: str) -> float | None:
+    """Half a unit of the last digit of a typed number, in its own unit ("62" → 0.5, "0,62" → 0.005, "7.5e-6" →
+    0.05e-6), or None when it is not a number."""
+    body = text.strip().replace("\u2212", "-").lstrip("+-").strip()
+    m = re.fullmatch(r"([0-9]*\.?[0-9]+)[eE]([-+]?[0-9]+)", body)
+    if m:
+        return 0.5 * 10.0 ** (-len(m[1].partition(".")[2]) + int(m[2]))
+    if body.count(",") == 1 and "." not in body and not _THOUSANDS.fullmatch(body):
+        body = body.replace(",", ".")
+    try:
+        return _decimals_and_scale(body)[1]
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class Reply:
-    """What the reader is told: ``state`` is one of EMPTY, RIGHT, HINT, STRONGER, SOLVED, UNREADABLE; ``text`` the
-    words; ``solution`` is True when the worked solution is to be shown open."""
+    """What the reader is told: ``state`` is one of EMPTY, RIGHT, HINT, STRONGER, SOLVED, UNREADABLE, CLOSE; ``text``
+    the words; ``solution`` is True when the worked solution is to be shown open."""
 
     state: str
     text: str
@@ -85,7 +108,17 @@ class Reply:
     @property
     def right(self) -> bool | None:
         """True / False once answered; None when there is nothing to judge yet."""
-        return None if self.state in (EMPTY, UNREADABLE) else self.state == RIGHT
+        return None if self.state in (EMPTY, UNREADABLE, CLOSE) else self.state == RIGHT
+
+
+def _precision(shown: str) -> str:
+    """How precisely a shown answer is written, in words: "one decimal", "three decimals", "a whole number"."""
+    body = shown.strip().removesuffix("%").strip().removesuffix("×").strip()
+    m = _POWER.match(body.lstrip("-\u2212")) or _CARET.match(body.lstrip("-\u2212"))
+    mantissa = (m["m"] or "1") if m else body
+    n = len(mantissa.partition(".")[2])
+    words = {0: "a whole number", 1: "one decimal", 2: "two decimals", 3: "three decimals", 4: "four decimals"}
+    return words.get(n, f"{n} decimals") + (" before the power of ten" if m and n else "")
 
 
 @dataclass(frozen=True)
@@ -150,6 +183,25 @@ class Check:
         target, half = _decimals_and_scale(self.shown)
         return any(abs(x - target) <= half * (1 + 1e-9) + 1e-15 for x in found)
 
+    def is_close(self, raw: str) -> bool:
+        """A number given to fewer digits than the page shows, and right to those digits: the shown answer rounds to
+        it (62 or 0.62 for a shown "62.2 %", 1.2 for a shown "1.151")."""
+        text = str(raw).strip()
+        half = _typed_half_unit(text.removesuffix("%").strip()) if not self.options else None
+        if half is None:
+            return False
+        target, shown_half = _decimals_and_scale(self.shown)
+        x = read_number(text.removesuffix("%").strip())
+        if x is None:
+            return False
+        if self.percent:
+            pairs = [(x, half)] if text.endswith("%") else [(x, half), (100.0 * x, 100.0 * half)]
+        elif self.share:
+            pairs = [(x / 100.0, half / 100.0)] if text.endswith("%") else [(x, half), (x / 100.0, half / 100.0)]
+        else:
+            pairs = [] if text.endswith("%") else [(x, half)]
+        return any(h > shown_half * (1 + 1e-9) and abs(v - target) <= h * (1 + 1e-9) for v, h in pairs)
+
     def direction(self, raw: str) -> str:
         """ "too high" / "too low" for a wrong number (compared in the shown unit), "" otherwise."""
         found = [x for x in self.candidates(raw) if not math.isnan(x)]
@@ -172,6 +224,12 @@ class Check:
             )
         if ok:
             return Reply(RIGHT, "Right. " + self.why if self.why else "Right.")
+        if self.is_close(raw):
+            return Reply(
+                CLOSE,
+                f"Close: that is right to the digits you gave. Give it as precisely as the page shows it "
+                f"({_precision(self.shown)}).",
+            )
         tries = wrong_before + 1
         where = self.direction(raw)
         said = f"Not yet: that is {where}. " if where else "Not yet. "

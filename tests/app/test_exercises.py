@@ -9,7 +9,7 @@ import re
 import pytest
 
 from app import course, registry
-from app.exercises.check import EMPTY, HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Tries, read_number
+from app.exercises.check import CLOSE, EMPTY, HINT, RIGHT, SOLVED, STRONGER, UNREADABLE, Check, Tries, read_number
 
 HINTS = ("Look at the picture.", "Read the number under it.")
 
@@ -62,6 +62,33 @@ def test_read_number_reads_what_people_type():
     # a decimal comma with three decimals: no count of thousands starts with 0
     assert read_number("0,622") == 0.622 and read_number("−0,125") == -0.125 and read_number("10,622") == 10622
     assert Check("62.2 %", HINTS).is_right("0,622") is True
+
+
+@pytest.mark.parametrize(
+    ("shown", "typed", "precision"),
+    [
+        ("62.2 %", "62", "one decimal"),  # the first course's chapter 1, at ε = 0.5
+        ("62.2 %", "0.62", "one decimal"),
+        ("39.6 %", "40", "one decimal"),
+        ("14.06", "14", "two decimals"),
+        ("1.151", "1.2", "three decimals"),  # the negotiate lesson's answer, rounded up as the page recommends it
+        ("7.53·10⁻⁶", "7.5e-6", "two decimals before the power of ten"),
+    ],
+)
+def test_an_answer_right_to_fewer_digits_is_asked_for_the_pages_digits(shown, typed, precision):
+    """Not "too low" (which sends the reader the wrong way) and not a wrong try: the shown answer rounds to what was
+    typed, at the typed precision."""
+    check = Check(shown, HINTS)
+    tries = Tries()
+    reply = tries.answer(check, typed)
+    assert reply.state == CLOSE and reply.right is None and precision in reply.text, reply.text
+    assert "too" not in reply.text and not tries.wrong
+    assert tries.answer(check, shown.replace("·10⁻⁶", "e-6")).state == RIGHT
+
+
+@pytest.mark.parametrize(("shown", "typed"), [("62.2 %", "61"), ("1.151", "1.1"), ("14.06", "15"), ("1,490", "1500")])
+def test_an_answer_wrong_at_its_own_digits_is_wrong(shown, typed):
+    assert Check(shown, HINTS).reply(typed).state == HINT
 
 
 def test_tries_teach_before_they_tell():

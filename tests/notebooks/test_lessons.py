@@ -178,10 +178,11 @@ def test_exercise_checker_messages():
     ex = lessons.Exercise("q", "3.731", "because", "solution", ("look at the chart", "read the second line"))
     assert ex.check("3.731") == (True, "Right. because")
     assert ex.check("3,7312")[0] is True  # a decimal comma is read too
-    ok, message = ex.check("4")
+    ok, message = ex.check("5")
     assert ok is False and "too high" in message and "look at the chart" in message
-    assert "read the second line" in ex.check("4", wrong_before=1)[1]
-    assert ex.reply("4", wrong_before=2).solution
+    assert "read the second line" in ex.check("5", wrong_before=1)[1]
+    assert ex.reply("5", wrong_before=2).solution
+    assert ex.check("3.7") == (None, ex.reply("3.7").text) and "three decimals" in ex.reply("3.7").text  # close
     assert ex.check("abc")[0] is None  # unreadable: not judged, not counted
     share = lessons.Exercise("q", "0.9", "why", "sol", ("h1", "h2"), share=True)
     assert all(share.check(v)[0] for v in ("0.9", "0.905", "90%", "90 %"))  # the chart's 0.9 for 0.905
