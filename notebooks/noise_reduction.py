@@ -286,8 +286,11 @@ def _(md):
     ## 5 · Noise reduction against doubling, count by count
 
     The cost of one accurate count, in $\varepsilon^2$: an oracle that knew $y$ would pay
-    $((2+\eta)/(\eta y))^2$. Noise reduction pays close to it; doubling pays for every failed try, about 2–3× more.
-    (The budget here is the paper's, $\sum \varepsilon^2 \le 2.706$.)
+    $((2+\eta)/(\eta y))^2$. Noise reduction pays close to it for the counts its grid can tell apart; doubling pays
+    for every failed try, about 2–3× more there. But the grid is even in $\varepsilon^2$: a count that needs less
+    than its first step, about $2.7/K$, still pays that step, while doubling starts at $\varepsilon^2 = 10^{-4}$ and
+    pays less. So on the right of the picture, for large counts, doubling wins, and more levels $K$ push that point
+    further right (the paper uses $K = 1000$). (The budget here is the paper's, $\sum \varepsilon^2 \le 2.706$.)
     """)
     return
 

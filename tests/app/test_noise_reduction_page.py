@@ -13,6 +13,7 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from app import catalogue
+from app.compute.noise_reduction.paper import costs
 from app.notation import number, tex
 from app.typeset import column_words
 from dpcore import filters as fl
@@ -351,3 +352,18 @@ def test_reddit_panel_exposes_the_selection_budget_and_the_smallest_level():
     assert not at.exception and not at.error
     assert at.select_slider(key="eem").value == 0.05 and at.select_slider(key="emin").value == 0.01
     assert any(tex("ε_EM") + " = 0.05" in c.value and tex("ε_min") + " = 0.01" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("levels", [20, 100, 1000])
+def test_a_large_count_pays_the_grids_first_step_and_doubling_wins_there(levels):
+    """The cost panel's reading: on a grid even in ε² from ε²_min = 10⁻⁴ to 2ρ*(10, 10⁻⁶), a count that the first
+    level cannot release at relative error η but the second can pays exactly the second level, ε²_min + (2ρ* −
+    ε²_min)/(K − 1); doubling, which starts at ε²_min and doubles, pays less for such a count."""
+    top = 2.0 * float(fl.rho_budget(10.0, 1e-6))
+    eta = 0.05
+    step = 1e-4 + (top - 1e-4) / (levels - 1)
+    # a count the second level releases almost surely and the first almost never: (2 + η)/(η·y) ≈ √step / 3
+    y = float(round(3.0 * (2.0 + eta) / eta / math.sqrt(step)))
+    row = costs(levels, eta, y, 0).set_index("value").loc[y]
+    assert row["bm_cost"] == pytest.approx(step, rel=0.02)
+    assert row["doubling_cost"] < row["bm_cost"]
