@@ -173,8 +173,10 @@ def lesson_strip(
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 if slot is None:
                     step_links(lesson, i, pages, keep, present=present, suffix="-top")
-                else:  # Previous / Next are beside the step's panel title, where the class looks
-                    st.markdown(f"view {i + 1} of {len(lesson.steps)}", width="content")
+                else:  # Previous / Next and "view i of n" are beside the step's panel title, where the class looks;
+                    # here the lesson and the step by the name the presenter view gives it
+                    named = f"{lesson.title} · {step_title(step, titles)}"
+                    st.html(f'<p class="dpx-lesson-where" style="margin: 0">{html.escape(notation.plain(named))}</p>', width="content")
                 _presenter_link(lesson, i)
         else:
             # a teacher's own lesson brings its titles in its link: plain text (escaped), never Markdown

@@ -49,7 +49,12 @@ def _(ch, md, mo, p, pictures):
     _pic = pictures.picture(ch.slug, _value)
     # the app's picture: every stop of the control travels with it, so its own slider redraws it at once
     mo.vstack(
-        [pictures.slide(ch.slug, _value), md(_pic.reading), md(f"<small>**What to notice:** {ch.notice}</small>")]
+        [
+            pictures.slide(ch.slug, _value),
+            md(f"<small>{pictures.LESSON_SLIDER_NOTE}</small>"),
+            md(_pic.reading),
+            md(f"<small>**What to notice:** {ch.notice}</small>"),
+        ]
     )
     return
 

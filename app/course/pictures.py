@@ -257,6 +257,13 @@ def figure_at(value: Any, slug: str) -> go.Figure:
 STOPS: dict[str, tuple[Any, ...]] = {"random_scale": tuple(e for e in catalogue.get("eps").grid if e >= 0.1)}
 
 
+#: Under a chapter's picture in a lesson, where the page does not follow the picture's own slider (the app's does).
+LESSON_SLIDER_NOTE = (
+    "The slider under the picture moves the picture only. The sentence below it and the check follow the slider "
+    "above the picture."
+)
+
+
 def slide(slug: str, value: Any) -> go.Figure:
     """The figure of chapter ``slug`` at ``value`` carrying every stop of its control, with an in-figure slider and
     a play button (``app.slides``; the app builds the same figure through ``app.instant``)."""

@@ -422,8 +422,8 @@ def take_away(
             + (
                 "Its link opens this view."
                 if reports.public_link(_link())
-                else "It carries no link back: this app has no public address (whoever runs it sets one with "
-                "`DPX_PUBLIC_URL`)."
+                else "It carries no link back to this view: this copy of the app has no address outside this "
+                "computer."
             )
         )
 

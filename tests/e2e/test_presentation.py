@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from app import sequences
 from tests.e2e.test_browser import wait_for_app
 
 TIMEOUT = 60_000
@@ -40,9 +41,11 @@ def test_presentation_scales_charts_and_hides_chrome(page: Page, app_url):
 def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
     _open(page, f"{app_url}/?eps=1&seq=eps&step=1&present=true")
     strip = page.locator(".st-key-lesson-strip")
-    expect(strip).to_contain_text("view 1 of 6", timeout=TIMEOUT)
-    pages_before = len(page.context.pages)
     nav = page.locator(".st-key-dpx-step-nav")  # presenting, Previous / Next are beside the step's panel title
+    expect(nav).to_contain_text("view 1 of 6", timeout=TIMEOUT)
+    expect(strip).not_to_contain_text("view 1 of 6")  # said once, beside the title
+    expect(strip).to_contain_text(f"{sequences.LESSONS['eps'].title} · {sequences.LESSONS['eps'].steps[0].title}")
+    pages_before = len(page.context.pages)
     nav.get_by_role("link", name=re.compile("Next")).click()
     expect(page).to_have_url(re.compile(r".*step=2.*"), timeout=TIMEOUT)
     wait_for_app(page)
@@ -50,7 +53,7 @@ def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
     assert "present=true" in page.url and "eps=0.1" in page.url
     eps = page.get_by_role("slider", name="ε — privacy-loss budget")  # the page's control, not the picture's
     expect(eps).to_have_attribute("aria-valuetext", "0.1", timeout=TIMEOUT)
-    expect(page.locator(".st-key-lesson-strip")).to_contain_text("view 2 of 6", timeout=TIMEOUT)
+    expect(nav).to_contain_text("view 2 of 6", timeout=TIMEOUT)
     nav.get_by_role("link", name=re.compile("Previous")).click()
     expect(page).to_have_url(re.compile(r".*step=1.*"), timeout=TIMEOUT)
     wait_for_app(page)

@@ -124,8 +124,8 @@ def _join(poll: ps.Poll, is_open: bool) -> None:
     st.markdown(f"Scan, or open **{short_join(url)}**")
     if only_here(url) and not ui.presenting():  # the teacher's set-up note, not the class's
         st.caption(
-            ":material/warning: Phones cannot open this address: set `DPX_PUBLIC_URL` to one the class can "
-            "reach (see the README)."
+            ":material/warning: Phones cannot open this address: it is this computer's own. Whoever runs the app "
+            "can give it one the class can reach (`DPX_PUBLIC_URL`, see the README)."
         )
 
 
