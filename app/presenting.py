@@ -176,7 +176,10 @@ def lesson_strip(
                 else:  # Previous / Next and "view i of n" are beside the step's panel title, where the class looks;
                     # here the lesson and the step by the name the presenter view gives it
                     named = f"{lesson.title} · {step_title(step, titles)}"
-                    st.html(f'<p class="dpx-lesson-where" style="margin: 0">{html.escape(notation.plain(named))}</p>', width="content")
+                    st.html(
+                        f'<p class="dpx-lesson-where" style="margin: 0">{html.escape(notation.plain(named))}</p>',
+                        width="content",
+                    )
                 _presenter_link(lesson, i)
         else:
             # a teacher's own lesson brings its titles in its link: plain text (escaped), never Markdown

@@ -422,8 +422,7 @@ def take_away(
             + (
                 "Its link opens this view."
                 if reports.public_link(_link())
-                else "It carries no link back to this view: this copy of the app has no address outside this "
-                "computer."
+                else "It carries no link back to this view: this copy of the app has no address outside this computer."
             )
         )
 
