@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -73,6 +74,11 @@ def alone(url_path: str) -> bool:
     """Presentation mode draws the open step's panel alone (the page's other panels as their titles, app.panels),
     unless that panel was not on the page the last time (then the whole page, as without a lesson)."""
     return ui.presenting() and st.session_state.get(_WHOLE_PAGE) != _view(url_path)
+
+
+def _reason(exc: ValueError) -> str:
+    """A lesson link's problem in words (the address key that names it, "seq: " or "step: ", left out)."""
+    return re.sub(r"^(seq|step): ", "", str(exc))
 
 
 def step_title(step: sequences.Step, titles: Mapping[str, str]) -> str:
@@ -162,7 +168,8 @@ def lesson_strip(
         lesson, i = sequences.parse(raw, st.query_params.get(STEP_KEY))
     except ValueError as exc:
         st.error(
-            f"This lesson link could not be read: {exc}. The page shows its own settings.", icon=":material/link_off:"
+            f"This lesson link could not be read: {_reason(exc)}. The page shows its own settings.",
+            icon=":material/link_off:",
         )
         return
     step = lesson.steps[i]
@@ -245,7 +252,7 @@ def presenter_view(titles: Mapping[str, str]) -> None:
     try:
         lesson, i = sequences.parse(str(st.query_params.get(SEQ_KEY)), st.query_params.get(STEP_KEY))
     except ValueError as exc:
-        st.error(f"This lesson link could not be read: {exc}.", icon=":material/link_off:")
+        st.error(f"This lesson link could not be read: {_reason(exc)}.", icon=":material/link_off:")
         return
     st.title("Presenter view", anchor=False)
     st.markdown(

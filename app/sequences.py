@@ -495,9 +495,10 @@ def decode(seq: str) -> Lesson:
     if seq in LESSONS:
         return LESSONS[seq]
     shown = seq if len(seq) <= 30 else seq[:30] + "…"
+    titles = ", ".join(f"“{lesson.title}”" for lesson in LESSONS.values())
     raise ValueError(
-        f"seq: the link names the lesson {shown!r}, but the ready-made lessons are "
-        f"{', '.join(LESSONS)} (or a lesson built with 'Add this view to my lesson')"
+        f"seq: it names a lesson “{shown}” this app does not have; its ready-made lessons are {titles} (or a "
+        "lesson built with “Add this view to my lesson”)"
     )
 
 
@@ -512,7 +513,8 @@ def parse(seq: str, step: str | None) -> tuple[Lesson, int]:
         n = 0
     if not 1 <= n <= len(lesson.steps):
         raise ValueError(
-            f"step: must be a whole number from 1 to {len(lesson.steps)} for this lesson, got {step.strip()[:20]!r}"
+            f"step: it asks for view “{step.strip()[:20]}” of “{lesson.title}”, which has views 1 to "
+            f"{len(lesson.steps)}"
         )
     return lesson, n - 1
 

@@ -85,14 +85,14 @@ def test_a_lesson_never_carries_a_ledger_id():
 @pytest.mark.parametrize(
     "seq,step,match",
     [
-        ("nope", None, "ready-made lessons are"),
+        ("nope", None, "ready-made lessons are “A first course"),
         ("~not-base64!!", None, "damaged"),
         ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["nowhere",{}]]')).decode(), None, "not one of the app"),
         ("~" + base64.urlsafe_b64encode(zlib.compress(b'{"a":1}')).decode(), None, "damaged"),
         ("~" + base64.urlsafe_b64encode(zlib.compress(b'[["",{"eps":1}]]')).decode(), None, "unreadable value"),
-        ("eps", "0", "from 1 to 6"),
-        ("eps", "7", "from 1 to 6"),
-        ("eps", "two", "from 1 to 6"),
+        ("eps", "0", "views 1 to 6"),
+        ("eps", "7", "views 1 to 6"),
+        ("eps", "two", "views 1 to 6"),
         ("~" + "A" * 5000, None, "damaged"),
         # a step's setting is a number, an option or a part's name, never markup or a link (a lesson's next-view link
         # carries it)

@@ -62,7 +62,10 @@ def test_lesson_next_keeps_tab_and_presentation(page: Page, app_url):
 
 def test_bad_lesson_link_shows_a_message(page: Page, app_url):
     _open(page, f"{app_url}/baselines?seq=nonsense&step=2")
-    expect(page.get_by_text(re.compile("This lesson link could not be read"))).to_be_visible(timeout=TIMEOUT)
+    message = page.get_by_text(re.compile("This lesson link could not be read"))
+    expect(message).to_be_visible(timeout=TIMEOUT)
+    expect(message).to_contain_text("“nonsense” this app does not have")  # in words: no address key, no lesson id
+    expect(message).not_to_contain_text("seq:")
     expect(page.locator("h1")).to_be_visible()
 
 
