@@ -133,19 +133,24 @@ def epsilon_dots(df: pd.DataFrame, *, title: str, stated: Callable[[float], str]
     )
 
 
+#: Curves that can lie on one another (at θ = Δ Laplace, the staircase and R²DP's best deliver the same accuracy):
+#: Laplace wide and solid underneath, the others broken on top of it, so that every one stays in sight.
+_CURVE_DASH = {"brdp_paper": "dash", "staircase": "dash", "r2dp": "dot", "r2dp_two_point": "dashdot"}
+_CURVE_WIDTH = {"laplace": 5.0, "r2dp_two_point": 2.0}
+
+
 def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_title: str) -> go.Figure:
     """Accuracy of each mechanism against ε (log axis), with the slider's ε and the required confidence marked."""
     traces = []
     for mech, part in df.groupby("mechanism", sort=False):
-        dash = "dash" if mech == "brdp_paper" else None
         traces.append(
             line(
                 part["epsilon"],
                 part["accuracy"],
                 name=part["label"].iloc[0],
                 color=ROW_COLORS[mech],
-                dash=dash,
-                width=2.5 if mech != "r2dp_two_point" else 2.0,
+                dash=_CURVE_DASH.get(mech),
+                width=_CURVE_WIDTH.get(mech, 2.5),
             )
         )
     marks = [

@@ -507,3 +507,24 @@ def _decoded_values(v):
 
         return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]).newbyteorder("<")).astype(float)
     return np.asarray(v, dtype=float)
+
+
+def test_curves_that_lie_on_one_another_stay_in_sight():
+    """At θ = Δ Laplace, the staircase and R²DP's best deliver the same accuracy at every ε: their lines coincide, so
+    each pair must differ in dash or width, and none may be drawn solid over another, or the recommended Laplace
+    disappears under the staircase."""
+    from app.compute import negotiate as C
+    from app.figures import negotiate as F
+
+    fig = F.accuracy_curves(C.curves(C.Requirement()), epsilon=3.0, confidence=0.95, y_title="P")
+    traces = [(t.name, np.asarray(t.y, dtype=float), t.line.dash, t.line.width) for t in fig.data if t.name]
+    same = [
+        (a, b)
+        for i, a in enumerate(traces)
+        for b in traces[i + 1 :]
+        if len(a[1]) == len(b[1]) and np.allclose(a[1], b[1], atol=1e-3)
+    ]
+    assert same, "the test needs curves that coincide"
+    for a, b in same:
+        assert (a[2], a[3]) != (b[2], b[3]), (a[0], b[0])
+        assert b[2] not in (None, "solid"), f"{b[0]} is drawn solid over {a[0]} and hides it"
