@@ -227,6 +227,12 @@ def md(text: Any, *args: Any, **kwargs: Any) -> Any:
     return mo.md(notation.tex(text) if isinstance(text, str) else text, *args, **kwargs)
 
 
+def in_depth(text: str, title: str = "The formal statement") -> Any:
+    """The paper's layer of an idea, one click away: folded under the one-sentence idea, so that a newcomer meets
+    the first picture before the formulas."""
+    return mo.accordion({title: md(text)})
+
+
 class LessonCheckFailed(AssertionError):
     """A number the lesson reproduces from a paper is not what the paper (or the exact computation) says."""
 

@@ -26,14 +26,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # The privacy audit: catching a mechanism that leaks
 
     **The idea in one sentence.** Run a mechanism many times on two data sets $D, D'$ that differ in one person;
     if some outcome $S$ is far likelier on one than on the other, likelier than its $(\varepsilon, \delta)$ allows,
     the privacy claim is false.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     An $(\varepsilon, \delta)$-DP mechanism promises $\Pr[M(D) \in S] \le e^{\varepsilon}\Pr[M(D') \in S] + \delta$
     for every outcome $S$. We cannot see the probabilities, only counts of outputs; exact (Clopper–Pearson)
     confidence bounds $P_{lo} \le \Pr[M(D) \in S]$ and $P'_{hi} \ge \Pr[M(D') \in S]$ turn counts into a
@@ -44,7 +49,9 @@ def _(md):
     If $\varepsilon_{lb}$ exceeds the claimed ε, the claim is false. The outcome $S$ is chosen on half of the
     outputs and counted on the other half, so choosing it costs nothing in confidence (Jagielski, Ullman & Oprea
     2020; Ding et al. 2018).
-    """)
+    """),
+        ]
+    )
     return
 
 

@@ -34,13 +34,18 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # What ε and δ promise: the Gaussian and Laplace mechanisms
 
     **The idea in one sentence.** A differentially private answer is the true answer plus random noise, scaled so
     that no single person's data can change what the answer reveals by more than the budget ε allows.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     Formally, a mechanism $M$ is $(\varepsilon, \delta)$-differentially private when, for any two data sets $D, D'$
     that differ in one person and every set of outputs $S$,
 
@@ -49,7 +54,9 @@ def _(md):
     This lesson follows the app's *Gaussian & Laplace* page: first what the promise means for someone watching
     the output, then the two classic ways to keep it, how accurate they are, and what happens when you release many
     answers. Move the sliders: every picture and number below follows them.
-    """)
+    """),
+        ]
+    )
     return
 
 

@@ -33,14 +33,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # Budget recycling: redraw the noisy answers that miss
 
     **The idea in one sentence.** Add noise as usual, but when the noisy answer misses the truth by more than
     θ, throw it away with probability $q$ and draw again — more answers land within $\pm\theta$, and every
     redraw costs a little privacy (Jiang, Du, Sharma & Yan 2024, *Budget Recycling Differential Privacy*).
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     A noise *kernel* (Gaussian or Laplace) is calibrated to a share $\varepsilon_y \le \varepsilon$ of the budget.
     A draw lands within $\pm\theta$ with probability $p_\theta$; a draw that misses is redrawn with probability
     $q$. The chance that the **released** answer is within $\pm\theta$ (the paper's Eq. 9) is
@@ -49,7 +54,9 @@ def _(md):
 
     and on average $1/(1 - (1-p_\theta)\,q)$ draws are made per release. The picture shows the draws of 40
     releases at your settings: grey draws were thrown away and redrawn.
-    """)
+    """),
+        ]
+    )
     return
 
 

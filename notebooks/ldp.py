@@ -26,14 +26,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # Local DP: what did the answers *actually* reveal?
 
     **The idea in one sentence.** An ε-LDP answer *could* move anyone's belief about you by a factor $e^{\varepsilon}$,
     but the answers that really came out usually move it much less — so a filter that charges only what was
     actually revealed can answer many more questions within the same budget.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     In **local** differential privacy each person randomizes their own answer before sending it. A query $q$ about
     a person whose secret is $X \in D$ is **ε-LDP** when, for every two values $x, x'$ and every answer $y$
     (Pan 2023, Def. 2.1),
@@ -44,7 +49,9 @@ def _(md):
     Local Privacy Accounting* (arXiv 2307.08159): randomized response, the **realized** privacy loss of the answers
     that came out against the worst case, and the **Bayesian privacy filter** that keeps the realized loss within a
     budget $\varepsilon_G$. Move the controls: every picture and number below follows them.
-    """)
+    """),
+        ]
+    )
     return
 
 

@@ -28,13 +28,18 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # From an accuracy requirement to a privacy budget
 
     **The idea in one sentence.** Start from the accuracy a user needs, "the count must be within ±θ of the truth
     in a share $p$ of releases", and find the smallest ε each mechanism needs to deliver it.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     For Laplace noise of scale $b = \Delta/\varepsilon$ the chance of landing within ±θ is
     $\Pr[|\mathrm{Lap}(b)| \le \theta] = 1 - e^{-\varepsilon\theta/\Delta}$, so the requirement
     $1 - e^{-\varepsilon\theta/\Delta} \ge p$ gives in one line
@@ -43,7 +48,9 @@ def _(md):
 
     Other mechanisms have no closed form; the app bisects in ε, because more budget never makes them less accurate.
     This lesson follows the app's *Negotiate a budget* page.
-    """)
+    """),
+        ]
+    )
     return
 
 

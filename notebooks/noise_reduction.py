@@ -36,14 +36,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # Accuracy first: noise reduction and privacy filters
 
     **The idea in one sentence.** Instead of fixing the privacy budget and living with the noise it gives, release a
     very noisy answer, remove noise step by step, and stop as soon as the answer is accurate enough: you pay only for
     the noise level where you stopped.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     A *Brownian noise reduction* releases the true count $y$ plus noise at increasing levels
     $\varepsilon_1 < \varepsilon_2 < \dots$ (less noise at each step), with the noise values coupled through one
     Brownian motion $B$:
@@ -58,7 +63,9 @@ def _(md):
 
     This lesson follows the app's *Accuracy first* page. Move the sliders in the sidebar: every picture and number
     below follows them.
-    """)
+    """),
+        ]
+    )
     return
 
 

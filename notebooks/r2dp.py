@@ -37,14 +37,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # R²DP: draw the noise scale at random
 
     **The idea in one sentence.** The Laplace mechanism adds noise of one fixed scale $b = \Delta/\varepsilon$;
     R²DP (Mohammady et al. 2020) first draws the *inverse* scale $u = 1/b$ at random — fresh and secret for every
     release — and then adds Laplace noise of scale $1/u$.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     Everything about such a mechanism follows from one function of the law of $u$, its moment generating function
     $M(t) = \mathbb{E}\big[e^{t u}\big]$:
 
@@ -55,7 +60,9 @@ def _(md):
     tolerance $\gamma$ of the truth — and $\varepsilon$ the exact privacy loss. The lesson starts at ε = 5 because
     below ε ≈ 2 none of the paper's laws beats Laplace (you will see why); move the sliders and every picture and
     number follows.
-    """)
+    """),
+        ]
+    )
     return
 
 

@@ -33,14 +33,19 @@ def _():
 
 
 @app.cell
-def _(md):
-    md(r"""
+def _(lessons, md, mo):
+    mo.vstack(
+        [
+            md(r"""
     # The sparse vector technique with exponential noise
 
     **The idea in one sentence.** The sparse vector technique (SVT) screens a long stream of counts — *is this item's
     count above the threshold τ?* — by comparing each noisy count with one noisy threshold, and pays privacy only for
     the at most $c$ counts it reports as above.
 
+    Move the sliders: every picture and number below follows them. The formal statement is folded just below.
+    """),
+            lessons.in_depth(r"""
     For the $i$-th count $q_i$ it draws a query noise $v_i$ and answers **yes** (⊤) when
 
     $$q_i + v_i \;\ge\; \tau + \rho + r ,$$
@@ -51,7 +56,9 @@ def _(md):
     Chen (2024) show that the query noise may be **exponential**, $v_i \sim \mathrm{Exp}(1/\lambda)$ with scale
     $1/\lambda = 2c\Delta/\varepsilon_2$: it only pushes counts up, and has half the variance of a Laplace noise of
     the same scale. Here Δ = 1: one person changes a count by at most 1.
-    """)
+    """),
+        ]
+    )
     return
 
 
