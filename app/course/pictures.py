@@ -83,7 +83,7 @@ def _noise(eps: float) -> Picture:
 
 
 def _delta(delta: float) -> Picture:
-    df = compute.densities(1.0, delta, SENS, "analytic")
+    df = ccourse.two_noises(delta, 1.0, widest_delta=min(catalogue.get("delta").grid))
     _, summary = compute.sampled_outputs(1.0, delta, SENS, "analytic", THETA, 0)
     within = dict(zip(summary["mechanism"], summary["exact_within_theta"], strict=True))
     return Picture(
