@@ -227,3 +227,22 @@ def test_go_deeper_names_the_paper_only_where_the_page_is_a_papers():
         headers = [h.value for h in at.header]
         expected = "Go deeper: the paper" if ch.deeper.page in chapters.PAPER_PAGES else "Go deeper"
         assert expected in headers and (expected == "Go deeper: the paper") == (ch.deeper.page == "brdp"), headers
+
+
+def test_the_noise_and_delta_pictures_keep_their_axis_so_the_spread_shows():
+    """Every value of the chapter's control is drawn over the same noise axis; at ε/2 the Laplace density falls to
+    half its peak at twice the distance (b·ln 2 with b = Δ/ε, by hand), and at a larger δ the Gaussian is narrower."""
+
+    one, half = pictures.picture("noise", 1.0), pictures.picture("noise", 0.5)
+    for pic in (one, half):
+        assert (pic.data["x"].min(), pic.data["x"].max()) == (one.data["x"].min(), one.data["x"].max())
+
+    def half_max(df):
+        top = df["density"].max()
+        return float(df.loc[df["density"] >= top / 2, "x"].max())
+
+    assert half_max(one.data) == pytest.approx(math.log(2), abs=0.02)
+    assert half_max(half.data) == pytest.approx(2 * math.log(2), abs=0.02)
+    tight, loose = pictures.picture("delta", 1e-12).data, pictures.picture("delta", 0.1).data
+    assert (tight["x"].min(), tight["x"].max()) == (loose["x"].min(), loose["x"].max())
+    assert loose["gaussian"].max() > tight["gaussian"].max()  # a larger δ: a narrower, taller Gaussian
