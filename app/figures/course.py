@@ -46,6 +46,10 @@ def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.F
                 dash=None if family == "laplace" else "dash",
             )
         )
+    lowest = float(df["epsilon"].min())
+    # an ε left of the curves (they start where the random scale can first gain) is said, not marked: a mark there
+    # would stretch the axis and leave the picture's left third empty
+    shown = epsilon >= lowest * (1 - 1e-9)
     return figure(
         traces,
         title=f"How often a release lands within ±{number(theta)}",
@@ -53,7 +57,10 @@ def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.F
         y="chance within ±" + number(theta),
         log_x=True,
         y_range=(0, 1.02),
-        marks=[vline(epsilon, f"ε = {number(epsilon)}")],
+        marks=[vline(epsilon, f"ε = {number(epsilon)}")] if shown else [],
+        notes=[]
+        if shown
+        else [value_note(f"ε = {number(epsilon)} is left of the picture, which starts at {number(lowest)}")],
     )
 
 

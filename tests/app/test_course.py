@@ -246,3 +246,16 @@ def test_the_noise_and_delta_pictures_keep_their_axis_so_the_spread_shows():
     tight, loose = pictures.picture("delta", 1e-12).data, pictures.picture("delta", 0.1).data
     assert (tight["x"].min(), tight["x"].max()) == (loose["x"].min(), loose["x"].max())
     assert loose["gaussian"].max() > tight["gaussian"].max()  # a larger δ: a narrower, taller Gaussian
+
+
+def test_an_epsilon_left_of_the_random_scale_curves_is_said_not_marked():
+    """The random-scale chapter's curves start at ε = 0.1; its control goes lower. A mark at ε = 0.01 stretched the
+    log axis and left the left third of the picture empty: now nothing is drawn left of the curves, and a note says
+    where ε is."""
+    fig = pictures.picture("random_scale", 0.01).figure
+    xs = [float(x) for t in fig.data if t.x is not None for x in t.x if x is not None]
+    assert min(xs) >= 0.1 * (1 - 1e-9)
+    assert fig.layout.xaxis.range is None or 10 ** fig.layout.xaxis.range[0] >= 0.09
+    assert any("ε = 0.01 is left of the picture" in (a.text or "") for a in fig.layout.annotations)
+    marked = pictures.picture("random_scale", 1.0).figure
+    assert any(abs(float(x) - 1.0) < 1e-12 for t in marked.data if t.x is not None for x in t.x if x is not None)
