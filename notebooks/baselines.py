@@ -295,8 +295,8 @@ def _(md):
     ## Reproduce: the reference numbers
 
     Each line is recomputed now and checked against an independent value: the published calibration constants,
-    the exact profile at the target, dp_accounting's own Gaussian accountant, and the sampling error of 100 000
-    seeded draws.
+    the exact profile at the target, the Gaussian accountant of Google's *dp-accounting* library, and the sampling
+    error of 100 000 seeded draws.
     """)
     return
 
@@ -337,13 +337,13 @@ def _(compute, dpcore, lessons, md, mo, number, p):
             ),
             lessons.check(
                 abs(_total.gaussian - _ref) < 1e-2,
-                f"exact Gaussian total ε after T = {p.T} agrees with dp_accounting "
+                f"exact Gaussian total ε after T = {p.T} agrees with Google's dp-accounting library "
                 f"({_total.gaussian:.4f} vs {_ref:.4f})",
             )
             if _ref is not None
             else md(
                 f"ℹ The total ε = {number(_total.gaussian, 5)} is past 709, where e^ε no longer fits in "
-                "ordinary floating point: dp_accounting cannot follow it there, so this lesson does not "
+                "ordinary floating point: the dp-accounting library cannot follow it there, so this lesson does not "
                 "compare (its own totals are computed in log space)."
             ),
             lessons.check(
