@@ -13,6 +13,8 @@ from app.notation import number
 
 Kind = Literal["slider", "choice", "toggle", "seed"]
 
+#: The largest random seed a control takes (numpy's seeds go further; an address keeps it short).
+SEED_MAX = 2**31 - 1
 _E_SERIES = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 
@@ -186,7 +188,8 @@ register(
         "seed",
         "",
         "random seed",
-        "Same seed, same random draws: share the link and others see exactly your samples.",
+        "Same seed, same random draws: share the link and others see exactly your samples. Any whole number from 0 "
+        f"to {SEED_MAX:,}.",
         0,
         kind="seed",
     ),
@@ -197,5 +200,3 @@ register(
         {"explore": "Explore", "reproduce": "Reproduce the paper"},
     ),
 )
-
-SEED_MAX = 2**31 - 1
