@@ -191,7 +191,8 @@ def several(sens: float, delta: float) -> tuple[tuple[words.StatRow, ...], _spli
         if result is None:
             return rows, None
         best = result.best
-        st.markdown(f"**All {len(rows)} together: {words.split_total(best)}.**")
+        together = "Both together" if len(rows) == 2 else f"All {len(rows)} together"
+        st.markdown(f"**{together}: {words.split_total(best)}.**")
         st.dataframe(words.split_table(result), hide_index=True, width="stretch", key="split-table")
         st.markdown("\n".join(f"- {line}" for line in result.reasoning))
         st.caption(

@@ -135,7 +135,7 @@ def test_the_visitors_split_is_on_the_page_and_in_the_report(monkeypatch):
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     closed = math.log(20) / 50 + math.log(10) / 30
-    line = next(m.value for m in at.markdown if m.value.startswith("**All 2 together"))
+    line = next(m.value for m in at.markdown if m.value.startswith("**Both together"))
     assert f"ε = {closed:.4g} with δ = 0" in line, (line, closed)
     assert rows.shape == (2, 4)
     assert "Several statistics: the split" in pages[-1] and "counts per age band" in pages[-1]
@@ -160,7 +160,7 @@ def test_a_share_link_reopens_the_visitors_list_of_statistics():
     fresh = open_page(PAGE, dict(QUERY) | {"stats": link})
     assert not fresh.exception and not fresh.error, [e.value for e in fresh.error]
     closed = math.log(20) / 100 + math.log(10) / 30
-    line = next(m.value for m in fresh.markdown if m.value.startswith("**All 2 together"))
+    line = next(m.value for m in fresh.markdown if m.value.startswith("**Both together"))
     assert f"ε = {closed:.4g} with δ = 0" in line, (line, closed)
     assert dict(fresh.query_params)["stats"] == link  # the reopened view's own link is the same
 
@@ -170,5 +170,5 @@ def test_a_bad_list_in_the_link_is_reported_and_the_example_shown(raw):
     at = open_page(PAGE, dict(QUERY) | {"stats": raw})
     assert not at.exception
     assert any("list of statistics could not be read" in e.value for e in at.error), [e.value for e in at.error]
-    assert any(m.value.startswith("**All 2 together") for m in at.markdown)
+    assert any(m.value.startswith("**Both together") for m in at.markdown)
     assert "stats" not in dict(at.query_params)
