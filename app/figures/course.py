@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -100,11 +102,29 @@ def composition(df: pd.DataFrame, *, compositions: int) -> go.Figure:
         "laplace": "Laplace noise, counted exactly",
         "gaussian": "Gaussian noise, counted exactly",
     }
-    traces = []
+    short = {"reference": "simple sum", "laplace": "Laplace, exactly", "gaussian": "Gaussian, exactly"}
+    traces, ends = [], []
     for m, name in names.items():
-        part = df[df["mechanism"] == m]
+        part = df[df["mechanism"] == m].sort_values("T")
         traces.append(
             line(part["T"], part["epsilon"], name=name, color=COLORS[m], dash="dot" if m == "reference" else None)
+        )
+        # each line named at its right end, where a newcomer looks, not only in the legend under the slider
+        last = part.iloc[-1]
+        ends.append(
+            {
+                # at the plot's right edge; on a log axis an annotation takes log10 of the value, a hair inside the
+                # axis's range (Plotly hides one even a rounding error outside it)
+                "xref": "x domain",
+                "x": 1.0,
+                "y": math.log10(float(last["epsilon"])) - 1e-6,
+                "xanchor": "right",
+                "yanchor": "top" if m == "laplace" else "bottom",
+                "text": short[m],
+                "showarrow": False,
+                "font": {"color": COLORS[m]},
+                "bgcolor": "rgba(255, 255, 255, 0.8)",
+            }
         )
     return figure(
         traces,
@@ -114,6 +134,7 @@ def composition(df: pd.DataFrame, *, compositions: int) -> go.Figure:
         log_x=True,
         log_y=True,
         marks=[vline(compositions, f"T = {compositions}", position="top")],
+        notes=ends,
     )
 
 

@@ -259,3 +259,14 @@ def test_an_epsilon_left_of_the_random_scale_curves_is_said_not_marked():
     assert any("ε = 0.01 is left of the picture" in (a.text or "") for a in fig.layout.annotations)
     marked = pictures.picture("random_scale", 1.0).figure
     assert any(abs(float(x) - 1.0) < 1e-12 for t in marked.data if t.x is not None for x in t.x if x is not None)
+
+
+def test_the_budget_picture_names_its_lines_where_they_end():
+    """At a projector's 1280×720 the legend sits below the picture's slider, out of sight: each line is also named at
+    its right end, inside the axis's range (Plotly hides an annotation even a rounding error outside it)."""
+    fig = pictures.picture("budget", 10).figure
+    ends = {a.text: a for a in fig.layout.annotations if a.xref == "x domain"}
+    assert set(ends) == {"simple sum", "Laplace, exactly", "Gaussian, exactly"}
+    top = max(float(y) for t in fig.data for y in t.y)
+    for name, note in ends.items():
+        assert note.x == 1.0 and note.y <= math.log10(top), name
