@@ -86,8 +86,8 @@ def _(compute, figs, md, mechanisms, mo, number, p):
     )
     _text2 = md(f"""
     The mechanism claims ε = {number(_r.claimed_epsilon, 4)} (δ = {number(_r.claimed_delta, 3)}). From
-    {p.draws:,} outputs per data set the audit proves, with {p.level:.1%} confidence, that the true ε is at least
-    **{number(_r.epsilon_lb, 4)}** and the true δ at the claimed ε at least **{number(_r.delta_lb, 3)}**.
+    {p.draws:,} outputs per data set the audit proves, with {100 * p.level:.1f} % confidence, that the true ε is at
+    least **{number(_r.epsilon_lb, 4)}** and the true δ at the claimed ε at least **{number(_r.delta_lb, 3)}**.
     Verdict: {_verdict}.
     """)
     mo.vstack([_text1, _chart, _text2])

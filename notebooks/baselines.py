@@ -104,7 +104,7 @@ def _(belief_at, compute, lessons, md, mo, number, p):
             ),
             md(
                 f"At ε = {number(p.eps)} the odds can move by at most e^ε = **{number(_factor, 3)}×**: a "
-                f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{_half:.1%}**, whatever "
+                f"sceptic who gives 50 % to “Alice is in the data” ends at most at **{100 * _half:.1f} %**, whatever "
                 "she sees."
             ),
         ]

@@ -124,8 +124,8 @@ def _(compute, figs, grid_args, idea_at, lessons, md, mo, number, p, variant):
         f"Over {compute.N_RUNS} runs of this release of y = {number(p.y)}, the median run stopped at ε_T = "
         f"**{number(_summ.median_epsilon_stop, 4)}** and paid **{number(_summ.median_charge, 4)}** "
         f"({_unit}); a release that never stopped would pay **{number(_summ.worst_charge, 4)}**, which for "
-        f"Brownian noise is the whole budget ρ* = {number(_b.rho, 4)}. {_summ.accepted:.0%} of the runs "
-        f"reached the tolerance, and {_summ.precision:.0%} of those were really within η (the rule only sees "
+        f"Brownian noise is the whole budget ρ* = {number(_b.rho, 4)}. {100 * _summ.accepted:.0f} % of the runs "
+        f"reached the tolerance, and {100 * _summ.precision:.0f} % of those were really within η (the rule only sees "
         "ŷ, so a few slip through)."
     )
     _chart2 = figs.stopping(_hist, worst=_summ.worst_charge, mechanism=p.process)
@@ -432,7 +432,8 @@ def _(compute, figs, lessons, mo):
                 "Figure 3: noise reduction returns more counts than doubling at every sample size",
             ),
             lessons.check(
-                _gap < 0.15, f"the means agree with an independent re-implementation (1000 trials) within {_gap:.0%}"
+                _gap < 0.15,
+                f"the means agree with an independent re-implementation (1000 trials) within {100 * _gap:.0f} %",
             ),
         ]
     )

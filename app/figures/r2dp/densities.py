@@ -96,7 +96,7 @@ def loss_profile(df: pd.DataFrame, *, eps_law: float, epsilon: float, sensitivit
     ]
     marks = [
         hline(eps_law, f"+ε of this law = {number(eps_law, 4)}"),
-        hline(-eps_law, f"−ε = {number(-eps_law, 4)}"),
+        hline(-eps_law, f"−ε = −{number(eps_law, 4)}"),
         vline(0.0, "q(d)"),
         vline(sensitivity, "q(d′)"),
     ]
