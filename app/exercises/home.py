@@ -21,7 +21,8 @@ EXERCISES: tuple[Exercise, ...] = (
     ),
     Exercise(
         "home-eps01",
-        "Set ε = 0.1. Where can the 50 % sceptic end up (in %)? Note the largest factor on the odds too.",
+        "Set ε = 0.1. How high can the 50 % sceptic's belief end up, at most (in %)? (Then note the largest factor "
+        "on her odds too: the worked solution gives it.)",
         {"eps": "0.1"},
         "The odds move by at most e^0.1 = **1.11×**, so her belief stays at or below **52.5 %**: a single "
         "answer barely tells her anything. That is what a small ε buys.",
@@ -36,7 +37,8 @@ EXERCISES: tuple[Exercise, ...] = (
     ),
     Exercise(
         "home-eps5",
-        "Set ε = 5. Where can the 50 % sceptic end up now (in %)? And an observer who started at only 1 %?",
+        "Set ε = 5. How high can the 50 % sceptic's belief end up now, at most (in %)? (Then look up an observer "
+        "who started at only 1 %: the worked solution gives both.)",
         {"eps": "5"},
         "At up to **99.3 %** and **60.0 %**: the odds can move by e^5 ≈ 148×. One answer at ε = 5 can "
         "almost reveal membership, which is why such an ε is a weak promise for a single release.",
