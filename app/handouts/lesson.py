@@ -77,6 +77,8 @@ def _swaps() -> list[tuple[Any, str, Callable[..., Any]]]:
     return [
         (lessons, "md", lambda text, *a, **k: Words(text) if isinstance(text, str) else text),
         (lessons, "panel", lambda group, *a, **k: Settings(tuple(group))),
+        # on paper nothing is folded: the formal statement is written out where the lesson folds it
+        (lessons, "in_depth", lambda text, *a, **k: Words(text)),
         (lessons, "app_link", _nothing),
         (lessons, "course_links", _nothing),
         (lessons.Exercise, "show", lambda self, element: Question(self)),

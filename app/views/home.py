@@ -77,8 +77,8 @@ def _promise() -> None:
         )
         half = table.loc[table["prior"] == 0.5, "largest_posterior"].item()
         ui.notice(
-            f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {half:.1%} by any single "
-            f"answer at ε = {number(eps)}. Small ε keeps the band thin; at ε = 5 one answer can almost "
+            f"a sceptic who gave 50 % to “Alice is in the data” can be pushed to at most {100 * half:.1f} % by any "
+            f"single answer at ε = {number(eps)}. Small ε keeps the band thin; at ε = 5 one answer can almost "
             "reveal membership."
         )
     st.markdown(

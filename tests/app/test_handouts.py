@@ -148,8 +148,8 @@ def test_a_handout_says_the_numbers_the_lesson_computes():
     """A sentence the baselines lesson computes, at its default ε = 1, with its numbers computed here."""
     seen = " ".join(_reading(topics.build("baselines").html()).split())
     factor = f"{math.exp(1):.3g}"  # the most the odds can move at ε = 1: e¹
-    sceptic = f"{math.e / (1 + math.e):.1%}"  # a 50 % prior, its odds multiplied by e at most
-    assert factor == "2.72" and sceptic == "73.1%"
+    sceptic = f"{100 * math.e / (1 + math.e):.1f} %"  # a 50 % prior, its odds multiplied by e at most
+    assert factor == "2.72" and sceptic == "73.1 %"
     assert f"At ε = 1 the odds can move by at most eε = {factor}×" in seen
     assert f"ends at most at {sceptic}" in seen
 
