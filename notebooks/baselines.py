@@ -53,7 +53,7 @@ def _(lessons, md, mo):
 
     This lesson follows the app's *Gaussian & Laplace* page: first what the promise means for someone watching
     the output, then the two classic ways to keep it, how accurate they are, and what happens when you release many
-    answers. Move the sliders: every picture and number below follows them.
+    answers.
     """),
         ]
     )

@@ -48,7 +48,7 @@ def _(lessons, md, mo):
     This lesson follows the app's *Local DP* page and Mingen Pan's paper *Actual Knowledge Gain as Privacy Loss in
     Local Privacy Accounting* (arXiv 2307.08159): randomized response, the **realized** privacy loss of the answers
     that came out against the worst case, and the **Bayesian privacy filter** that keeps the realized loss within a
-    budget $\varepsilon_G$. Move the controls: every picture and number below follows them.
+    budget $\varepsilon_G$.
     """),
         ]
     )

@@ -61,8 +61,7 @@ def _(lessons, md, mo):
     (Rogers, Samorodnitsky, Wu & Ramdas, NeurIPS 2023). A **privacy filter** then adds up such costs, and ordinary
     ones, under one overall $(\varepsilon, \delta)$ budget, refusing anything that could overrun it.
 
-    This lesson follows the app's *Accuracy first* page. Move the sliders in the sidebar: every picture and number
-    below follows them.
+    This lesson follows the app's *Accuracy first* page.
     """),
         ]
     )
