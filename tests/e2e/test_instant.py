@@ -199,7 +199,9 @@ def test_switching_frames_keeps_every_curve_drawn_with_some_hidden_from_the_lege
     """R²DP's usefulness chart switches its frames redrawing its moving marker lines only: the curves that stay
     (two plots of them, some hidden by the reader from the legend) are all still drawn at the next stops."""
     page = counted
-    selector = _chart(None, "eps")
+    # pinned to its panel: under load another picture of the part can be drawn above it later, and "the first chart"
+    # would then be another one
+    selector = _chart("usefulness-against", "eps")
     _open(page, f"{app_url}/r2dp?part=Families", selector)
     chart = _slider_chart(page, selector, "eps")
     assert chart.evaluate(UNDRAWN) == []
