@@ -229,6 +229,9 @@ MOVING_AXES = [("baselines", "classic-noise", "eps"), ("brdp", None, "theta"), (
 
 #: Every stop in turn, as the in-figure slider switches them; the plot's margins at each (Plotly's own layout).
 MARGINS_AT_EVERY_STOP = """async (gd) => {
+  // the page must not catch up with a stop meanwhile: a busy machine can take longer than the rest it waits for
+  // between two switches, and the page's run would draw the chart anew under this loop
+  if (window.dpxSliders) window.dpxSliders.onMove = null;
   const how = gd.layout.sliders[0].steps[0].args[1];
   const seen = new Set();
   for (const f of gd._transitionData._frames) {
