@@ -4,10 +4,11 @@ it leaves from the address; the link's own values must survive that)."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import press_slider
 from tests.e2e.test_browser import wait_for_app
@@ -25,8 +26,11 @@ def test_the_go_deeper_link_opens_the_paper_page_at_the_chapters_setting(page: P
     press_slider(slider, "ArrowLeft", 2)
     chosen = slider.get_attribute("aria-valuetext")
     assert chosen != start
-    wait_for_app(page)
     link = page.locator("[data-testid='stMain'] a").filter(has_text="with this setting").first
+    # The slider shows its new stop at once, but the run that rewrites the link starts a moment later (the press is
+    # sent after a short pause), so an idle page right after the press may still carry the old link.
+    expect(link).to_have_attribute("href", re.compile(rf"[?&]eps={re.escape(chosen)}(&|$)"), timeout=TIMEOUT)
+    wait_for_app(page)
     assert dict(parse_qsl(urlsplit(link.get_attribute("href")).query))["eps"] == chosen
     link.click()
     page.wait_for_url(lambda url: urlsplit(url).path.endswith("/baselines"), timeout=TIMEOUT)
