@@ -4,6 +4,7 @@ and an exercise answered in the page is checked at once."""
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -80,3 +81,32 @@ def test_a_lesson_has_no_serious_accessibility_violation(page: Page, lesson_url,
     if size[0] > 1000:  # the settings sidebar is open on a wide screen: δ is chosen from its stops, in words
         chosen = page.locator("select").first.evaluate("s => s.options[s.selectedIndex].text")
         assert chosen == "10⁻⁶", chosen
+
+
+def test_a_lesson_asks_nothing_of_another_site(page: Page, lesson_url):
+    """Everything a lesson shows is served by the lesson itself: no request leaves its address while it loads, draws
+    its charts and redraws one (marimo's chart component would otherwise fetch MathJax from a public CDN)."""
+    own = urlsplit(lesson_url).netloc
+    elsewhere: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            elsewhere.append(r.url)
+            if urlsplit(r.url).scheme not in ("data", "blob") and urlsplit(r.url).netloc != own
+            else None
+        ),
+    )
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(lesson_url + "/", timeout=TIMEOUT)
+    chart = page.locator(".js-plotly-plot").first
+    expect(chart).to_be_visible(timeout=TIMEOUT)
+    before = chart.evaluate(BAND)
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    deadline = time.monotonic() + 30
+    while chart.evaluate(BAND) == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    page.wait_for_timeout(1000)
+    assert page.locator(".js-plotly-plot").count() >= 2  # the page really drew its pictures
+    assert elsewhere == [], elsewhere
