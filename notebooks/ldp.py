@@ -80,6 +80,24 @@ def _(md, p):
 
 
 @app.cell
+def _(compute, figs, md, mo, p, x_true):
+    # The idea's picture comes first, before any definition: what the answers revealed against what is charged.
+    mo.vstack(
+        [
+            figs.idea(
+                compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False
+            ),
+            md(
+                "The solid line is what your answers actually revealed about the person after each one; the dotted "
+                "line is what the worst case charges for the same answers, and the dashed line the budget ε_G that "
+                "section 3's filter keeps to. Section 2 says how the solid line is measured."
+            ),
+        ]
+    )
+    return
+
+
+@app.cell
 def _(md):
     md(r"""
     ## 1 · Local DP and randomized response
@@ -135,25 +153,22 @@ def _(md):
     $$\ell = \ln \max_x \Lambda(x) - \ln \min_x \Lambda(x).$$
 
     Basic composition charges $\sum_i \varepsilon_i$, the worst case over *all* answers that could have come out;
-    $\ell$ is what the answers that *did* come out reveal, and $\ell \le \sum_i \varepsilon_i$ always. The blue line
-    is the realized loss after each of your $k$ answers, the dotted one what basic composition charges.
+    $\ell$ is what the answers that *did* come out reveal, and $\ell \le \sum_i \varepsilon_i$ always. In the
+    picture at the top, the solid line is the realized loss after each of your $k$ answers, the dotted one what basic
+    composition charges.
     """)
     return
 
 
 @app.cell
-def _(compute, figs, md, mo, number, p, x_true):
-    _chart = figs.idea(
-        compute.realized_path(p.family, p.eps, p.dsize, p.nq, x_true, p.seed), budget=p.epsg, ratio=False
-    )
+def _(compute, md, number, p, x_true):
     _b = compute.beliefs(p.family, p.eps, p.dsize, p.nq, x_true, p.seed, p.prior)
-    _text = md(
+    md(
         f"The {p.nq} answers drawn at x* = {x_true} realize ℓ = **{_b.loss:.4f}**, while basic composition charges "
         f"Σε = **{number(_b.basic, 4)}**. The most likely value is "
         f"{', '.join(str(v) for v in _b.argmax[:5])}; the least likely "
         f"{', '.join(str(v) for v in _b.argmin[:5])}."
     )
-    mo.vstack([_chart, _text])
     return
 
 

@@ -94,6 +94,17 @@ SLIDERS: dict[str, tuple[str, ...]] = {
 }
 
 
+def test_a_lesson_shows_a_picture_of_its_idea_before_it_asks_anything(default_run):
+    """Idea, picture, then numbers: the first chart comes before the first exercise (the local-DP lesson used to
+    open on a definition and an exercise, its first picture a screen and a half down)."""
+    path, _, outputs, _ = default_run
+    shown = [html.unescape(mo.as_html(o).text) if o is not None else "" for o in outputs]
+    pictures = [i for i, o in enumerate(outputs) if o is not None and _plotly_figures(o)]
+    asks = [i for i, text in enumerate(shown) if "data-placeholder='\"your answer\"'" in text]
+    assert pictures, f"{path.stem} draws no picture"
+    assert not asks or pictures[0] < asks[0], f"{path.stem}: an exercise (cell {asks[0]}) before the first picture"
+
+
 def _sliders_expected(name: str) -> tuple[str, ...]:
     if name.startswith("course_"):
         return (chapter(name.split("_", 2)[2]).control,)
