@@ -42,12 +42,16 @@ def clock(polls, monkeypatch):
     return offset
 
 
+NBSP = "\u00a0"
+
+
 def _texts(at) -> str:
+    """The page's text as a reader reads it (a no-break space is a space)."""
     return " ".join(
         str(e.value)
         for kind in ("title", "markdown", "caption", "info", "success", "error", "warning")
         for e in getattr(at, kind)
-    )
+    ).replace(NBSP, " ")
 
 
 def _qr_link(at) -> str:
@@ -200,11 +204,12 @@ def test_the_projector_shows_the_count_and_the_estimate(polls):
     shown = shown_metrics(at)
     p = math.e / (1 + math.e)
     share = (11 / 20 - (1 - p)) / (2 * p - 1)  # Warner's estimate by hand
-    assert shown["So far"] == "20 answers" and shown["Yes reports"] == "55 %"
-    assert shown["Estimated true share of Yes"] == f"{100 * share:.0f} %"
+    # a share on the projector keeps its sign on its line: a no-break space before the %
+    assert shown["So far"] == "20 answers" and shown["Yes reports"] == f"55{NBSP}%"
+    assert shown["Estimated true share of Yes"] == f"{100 * share:.0f}{NBSP}%"
     delta = next(m for m in at.metric if m.label == "Estimated true share of Yes").proto.delta
     e = rr.estimate(11, 20, 1.0)
-    assert delta == f"95 % interval: {100 * e.low:.0f} % to {100 * e.high:.0f} %"
+    assert delta == f"95 % interval: {100 * e.low:.0f}{NBSP}% to {100 * e.high:.0f}{NBSP}%"
     assert "ℓ(Yes) = 1 for a Yes and ℓ(No) = 1 for a No" in _texts(at)
 
 

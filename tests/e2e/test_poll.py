@@ -128,7 +128,7 @@ def test_a_class_of_twelve_phones(browser: Browser, poll_url: str, data_dir: Pat
         .filter(has_text="Yes reports")
         .locator("[data-testid='stMetricValue']")
     ).to_have_text(f"{100 * e.observed:.0f} %", timeout=TIMEOUT)
-    assert metric(projector, "Estimated true share of Yes") == f"{100 * e.share:.0f} %"
+    assert metric(projector, "Estimated true share of Yes") == f"{100 * e.share:.0f}\u00a0%"  # no-break space
     expect(projector.get_by_text(f"95 % interval: {100 * e.low:.0f} % to {100 * e.high:.0f} %")).to_be_visible()
     projector.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
     projector.screenshot(path=str(ARTIFACTS / "poll-projector.png"))
