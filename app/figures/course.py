@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.figures.style import COLORS, LABELS, figure, hline, line, value_note, vband, vline
-from app.notation import number
+from app.notation import number, percent
 
 
 def laplace_noise(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
@@ -70,7 +70,7 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     """How often each noise lands within ±θ against ε (log axis), the confidence asked for as a dotted line and the ε
     Laplace noise needs marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in ("gaussian", "laplace")]
-    target = hline(confidence, f"{confidence:.0%} of releases", backdrop=False)
+    target = hline(confidence, f"{percent(confidence, 0)} of releases", backdrop=False)
     return figure(
         traces,
         title="How often the noise stays within ±θ",

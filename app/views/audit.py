@@ -15,7 +15,7 @@ import streamlit as st
 from app import params, ui
 from app.compute import audit as compute
 from app.figures import audit as figs
-from app.notation import number
+from app.notation import number, percent
 from app.views._metrics import metric_row
 from dpcore import audit as dpaudit
 
@@ -125,9 +125,9 @@ def verdict(s: Settings, view: compute.AuditView) -> None:
                 f"The privacy the mechanism promises (claimed δ = {number(res.claimed_delta, 3)}).",
             ),
             (
-                f"ε lower bound ({s.level:.1%} conf.)",
+                f"ε lower bound ({percent(s.level)} conf.)",
                 number(res.epsilon_lb, 4),
-                f"The true ε is at least this, with {s.level:.1%} confidence. It comes from the outcome "
+                f"The true ε is at least this, with {percent(s.level)} confidence. It comes from the outcome "
                 f"{res.epsilon_bound.event}: {res.epsilon_bound.k:,} of {res.epsilon_bound.n:,} vs "
                 f"{res.epsilon_bound.k_prime:,} of {res.epsilon_bound.n_prime:,} held-out outputs.",
             ),
@@ -144,7 +144,7 @@ def verdict(s: Settings, view: compute.AuditView) -> None:
         )
         if res.caught:
             st.error(
-                f"**The claim is beaten.** With {s.level:.1%} confidence the true privacy loss exceeds the "
+                f"**The claim is beaten.** With {percent(s.level)} confidence the true privacy loss exceeds the "
                 f"claim (ε ≥ {number(res.epsilon_lb, 4)} vs {number(res.claimed_epsilon, 3)} claimed; δ "
                 f"≥ {number(res.delta_lb, 4)} at the claimed ε vs "
                 f"{number(res.claimed_delta, 3)}).",

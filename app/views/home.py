@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from app import compute, course, decks, instant, links, params, registry, ui
-from app.notation import number
+from app.notation import number, percent
 
 IDEA = (
     "Differential privacy adds carefully calibrated noise to every answer, so that whether or not **your** record is "
@@ -57,8 +57,8 @@ def _promise() -> None:
             )
             shown = pd.DataFrame(
                 {
-                    "belief before": [f"{p:.0%}" for p in table["prior"]],
-                    f"at most, after one answer at ε = {number(eps)}": [f"{q:.1%}" for q in table["largest_posterior"]],
+                    "belief before": [percent(p, 0) for p in table["prior"]],
+                    f"at most, after one answer at ε = {number(eps)}": [percent(q) for q in table["largest_posterior"]],
                 }
             )
             st.dataframe(shown, hide_index=True, width="stretch")

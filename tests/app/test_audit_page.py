@@ -34,7 +34,7 @@ def test_bound_vs_n_panel_on_request_never_beats_the_claim():
     charts = _charts(at)
     assert len(charts) == 3
     m = shown_metrics(at)
-    assert float(m["ε lower bound (95.0% conf.)"]) <= 1.0
+    assert float(m["ε lower bound (95.0 % conf.)"]) <= 1.0
 
 
 # (widget kind, key, new value, URL query that shows the control)
@@ -78,7 +78,7 @@ def test_every_mechanism_renders_and_matches_dpcore(mech):
     res = dpaudit.audit(mech, epsilon=eps, delta=delta, n=n, rng=seed, alpha=0.05, theta=1.0, epsilon_y_ratio=0.6)
     m = shown_metrics(at)
     assert m["claimed ε"] == number(res.claimed_epsilon, 4)
-    assert m["ε lower bound (95.0% conf.)"] == number(res.epsilon_lb, 4)
+    assert m["ε lower bound (95.0 % conf.)"] == number(res.epsilon_lb, 4)
     assert m[f"δ lower bound at ε = {res.claimed_epsilon:.3g}"] == number(res.delta_lb, 4)
     assert m["verdict"] == ("VIOLATION" if res.caught else "consistent")
 

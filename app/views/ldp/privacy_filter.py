@@ -7,7 +7,7 @@ import streamlit as st
 from app import params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
-from app.notation import number
+from app.notation import number, percent
 from app.views._metrics import metric_row
 from app.views.ldp._settings import Settings
 
@@ -76,8 +76,8 @@ def remaining(s: Settings) -> None:
                 "The Simplified filter answers a query of level ε_q when ℓ + ε_q ≤ ε_G.",
             ),
         )
-        st.progress(t.remaining_share, text=f"Bayesian filter: {t.remaining_share:.0%} of ε_G left")
-        st.progress(t.basic_remaining_share, text=f"Adding up ε: {t.basic_remaining_share:.0%} of ε_G left")
+        st.progress(t.remaining_share, text=f"Bayesian filter: {percent(t.remaining_share, 0)} of ε_G left")
+        st.progress(t.basic_remaining_share, text=f"Adding up ε: {percent(t.basic_remaining_share, 0)} of ε_G left")
 
 
 def counts(s: Settings) -> None:

@@ -17,7 +17,7 @@ import streamlit as st
 from app import background, params, ui
 from app.compute import noise_reduction as compute
 from app.figures import noise_reduction as figs
-from app.notation import number
+from app.notation import number, percent
 from app.views._metrics import metric_row
 
 if TYPE_CHECKING:
@@ -78,13 +78,13 @@ def paths(s: Settings) -> None:
         metric_row(
             (
                 "Runs that reached the tolerance",
-                f"{summ.accepted:.1%}",
+                percent(summ.accepted),
                 "The share of runs whose stopping rule fired before the last level; the others are "
                 "discarded (and still paid for).",
             ),
             (
                 "Really within η, of those",
-                f"{summ.precision:.1%}",
+                percent(summ.precision),
                 "The share of accepted answers with |ŷ/y − 1| < η: the rule only sees ŷ, so a few slip.",
             ),
             (
@@ -292,10 +292,10 @@ def filters(s: Settings) -> None:
     aggr = float(params.control("stop", container=st))
     with ui.panel(
         f"The privacy loss of whole filter runs ({compute.N_FILTER_RUNS} runs)",
-        f"the filter mixes Gaussian releases ({mix:.0%}) with noise reductions of y ({1 - mix:.0%}) that stop "
-        "adaptively, until the budget is used up; yet the total loss against a worst-case neighbour is just "
-        "N(ρ*, 2ρ*), the loss of one Gaussian mechanism with zCDP ρ* (Thm 6). Runs beyond ε are far rarer than δ "
-        "allows: the conversion to (ε, δ) is conservative.",
+        f"the filter mixes Gaussian releases ({percent(mix, 0)}) with noise reductions of y "
+        f"({percent(1 - mix, 0)}) that stop adaptively, until the budget is used up; yet the total loss against a "
+        "worst-case neighbour is just N(ρ*, 2ρ*), the loss of one Gaussian mechanism with zCDP ρ* (Thm 6). Runs "
+        "beyond ε are far rarer than δ allows: the conversion to (ε, δ) is conservative.",
         paper="Theorem 6",
     ):
         done = background.result(
@@ -493,7 +493,7 @@ def martingale(s: Settings) -> None:
             ),
             (
                 "Runs stopped before the last level",
-                f"{summ.stopped_share:.1%}",
+                percent(summ.stopped_share),
                 "The share of runs whose stopping rule fired somewhere inside the grid.",
             ),
             (

@@ -3,6 +3,7 @@ experiment, the numerics and the budget), one function per panel; the run part i
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -12,7 +13,7 @@ import streamlit as st
 from app import background, decks, instant, params, ui
 from app.compute import svt as csvt
 from app.figures import svt as figs
-from app.notation import number
+from app.notation import number, percent
 from app.views._metrics import metric_row
 from app.views._parts import open_part
 from app.views.svt.live import run_tab
@@ -329,7 +330,12 @@ def _eq8_vs_exact(sm: csvt.Summary) -> None:
     gap = sm.p_eq8 / sm.p_shared - 1 if sm.p_shared > 0 else float("inf")
     if gap > 0.05:
         st.warning(
-            f"Eq. 8 over-states the success probability by {gap:.0%} here: it treats the threshold noise as "
+            (
+                "Eq. 8 gives a chance of success where the algorithm as run has none"
+                if math.isinf(gap)
+                else f"Eq. 8 over-states the success probability by {percent(gap, 0)} here"
+            )
+            + ": it treats the threshold noise as "
             "fresh for every comparison, but Algorithm 2 shares one ρ. The exact value is the dashed curve.",
             icon=":material/warning:",
         )
