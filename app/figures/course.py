@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.figures.style import COLORS, LABELS, figure, hline, line, value_note, vband, vline
+from app.figures.style import COLORS, LABELS, curve_label, figure, hline, line, value_note, vband, vline
 from app.notation import number, percent
+
+#: The two noises the course compares, in the order drawn.
+NOISES = ("gaussian", "laplace")
 
 
 def laplace_noise(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
@@ -48,6 +52,30 @@ def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.F
                 dash=None if family == "laplace" else "dash",
             )
         )
+    lap = df[df["family"] == "laplace"].sort_values("epsilon")
+    best = df[df["family"] == "two_point"].sort_values("epsilon")
+    # each curve named on itself where the two have parted: Laplace below its own line, the random scale above
+    labels = [
+        curve_label(
+            lap["epsilon"],
+            lap["usefulness"],
+            at_y=0.4,
+            text="Laplace",
+            color=COLORS["laplace"],
+            side="right",
+            above=False,
+            log_x=True,
+        ),
+        curve_label(
+            best["epsilon"],
+            best["usefulness"],
+            at_y=0.6,
+            text="best random scale",
+            color=COLORS["r2dp"],
+            side="left",
+            log_x=True,
+        ),
+    ]
     lowest = float(df["epsilon"].min())
     # an ε left of the curves (they start where the random scale can first gain) is said, not marked: a mark there
     # would stretch the axis and leave the picture's left third empty
@@ -60,9 +88,12 @@ def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.F
         log_x=True,
         y_range=(0, 1.02),
         marks=[vline(epsilon, f"ε = {number(epsilon)}")] if shown else [],
-        notes=[]
-        if shown
-        else [value_note(f"ε = {number(epsilon)} is left of the picture, which starts at {number(lowest)}")],
+        notes=labels
+        + (
+            []
+            if shown
+            else [value_note(f"ε = {number(epsilon)} is left of the picture, which starts at {number(lowest)}")]
+        ),
     )
 
 
@@ -71,6 +102,23 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     Laplace noise needs marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in ("gaussian", "laplace")]
     target = hline(confidence, f"{percent(confidence, 0)} of releases", backdrop=False)
+    # each curve named on itself: the left one where it crosses one half, on its left; the other high up on its
+    # right (at one half it meets the line marking the ε Laplace needs, which moves with it)
+    half = {m: float(np.interp(0.5, np.maximum.accumulate(df[m].to_numpy(float)), df["epsilon"])) for m in NOISES}
+    first = min(half, key=half.__getitem__)
+    labels = [
+        curve_label(
+            df["epsilon"],
+            df[m],
+            at_y=0.5 if m == first else 0.8,
+            text=LABELS[m],
+            color=COLORS[m],
+            side="left" if m == first else "right",
+            above=m == first,
+            log_x=True,
+        )
+        for m in NOISES
+    ]
     return figure(
         traces,
         title="How often the noise stays within ±θ",
@@ -79,19 +127,35 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
         log_x=True,
         y_range=(0, 1.02),
         marks=[target, vline(epsilon, f"Laplace needs ε = {number(epsilon, 3)}")],
-        notes=[value_note(f"θ = {number(theta)}")],
+        notes=[value_note(f"θ = {number(theta)}"), *labels],
     )
 
 
 def two_noises(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """The Gaussian and the Laplace noise that keep the promise at ε (δ for the Gaussian), answers within ±θ shaded."""
-    traces = [line(df["x"], df[m], name=f"{LABELS[m]} noise", color=COLORS[m]) for m in ("gaussian", "laplace")]
+    traces = [line(df["x"], df[m], name=f"{LABELS[m]} noise", color=COLORS[m]) for m in NOISES]
+    # each curve named on itself: the Gaussian on its left flank at half its height, Laplace just right of its peak
+    gauss = df[df["x"] <= 0]
+    labels = [
+        curve_label(
+            gauss["x"],
+            gauss["gaussian"],
+            at_y=float(df["gaussian"].max()) / 2,
+            text="Gaussian",
+            color=COLORS["gaussian"],
+            side="left",
+        ),
+        curve_label(
+            df["x"], df["laplace"], at_x=0.5 * theta + 0.5, text="Laplace", color=COLORS["laplace"], side="right"
+        ),
+    ]
     return figure(
         traces,
         title=f"The noise each mechanism adds at ε = {number(epsilon)}",
         x="noise added to the true count",
         y="how likely (density)",
         marks=[vband(-theta, theta, f"within ±{number(theta)}")],
+        notes=labels,
     )
 
 
@@ -168,12 +232,54 @@ def screening(comp: pd.DataFrame, *, shown: int, threshold: float) -> go.Figure:
         ),
     ]
     limit = hline(threshold, f"threshold {number(threshold)}", dash="dash", side="right", backdrop=False)
+    # the noisy threshold and the first "above" named on the picture (the legend sits under the chart, out of sight
+    # beside the chapter's control); on the log y axis a note's y is given in log10
+    labels = []
+    if len(part):
+        # both notes at every stop of the slider, with no text where there is nothing to name (an in-figure slider
+        # switches stops in place only while every stop has the same notes); a value a log axis cannot show (≤ 0)
+        # gets no text either
+        def note(x: float, y: float, text: str, color: str, xanchor: str, yanchor: str) -> dict:
+            shown = y > 0
+            return {
+                "x": x,
+                "y": math.log10(y if shown else threshold),
+                "text": text if shown else "",
+                "showarrow": False,
+                "xanchor": xanchor,
+                "yanchor": yanchor,
+                "font": {"color": color},
+            }
+
+        start = part.iloc[0]  # at the line's left end: the true threshold's label sits at the right end
+        labels.append(
+            note(
+                float(start["step"]),
+                float(start["noisy_threshold"]),
+                "noisy threshold",
+                COLORS["brdp_paper"],
+                "left",
+                "bottom",
+            )
+        )
+        first = above.iloc[0] if len(above) else part.iloc[0]
+        labels.append(
+            note(
+                float(first["step"]),
+                float(first["noisy_answer"]) if len(above) else 0.0,
+                "   “above”",
+                COLORS["brdp"],
+                "left",
+                "middle",
+            )
+        )
     return figure(
         traces,
         title=f"{len(part)} counts against one noisy threshold",
         x="count number (in the order screened)",
         y="noisy count (log scale)",
         marks=[limit],
+        notes=labels,
         log_y=True,
         hovermode="closest",
     )

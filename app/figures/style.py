@@ -141,6 +141,45 @@ def value_note(text: str) -> dict:
     }
 
 
+def curve_label(
+    x: Any,
+    y: Any,
+    *,
+    at_y: float | None = None,
+    at_x: float | None = None,
+    text: str,
+    color: str,
+    side: str,
+    above: bool = True,
+    log_x: bool = False,
+) -> dict:
+    """A line's name written beside the line itself, where a reader looks (a legend at the chart's foot is out of
+    sight under a tall control or a projected page). The point is on the line: at the x where it reaches ``at_y``
+    (the line rising from left to right) or at ``at_x``; the text sits on ``side`` ("left"/"right") of it, above or
+    below. Text only, no arrow or shift, so an in-figure slider's deck draws it as a trace (:mod:`app.figures.overlay`).
+    On a log x axis the point's x is given in log10, as Plotly places annotations there."""
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    xs, ys = xs[keep], ys[keep]
+    if at_y is not None:
+        rising = np.maximum.accumulate(ys)  # np.interp needs increasing values; a flat stretch keeps its first x
+        px, py = float(np.interp(at_y, rising, xs)), float(at_y)
+    elif at_x is not None:
+        order = np.argsort(xs)
+        px, py = float(at_x), float(np.interp(at_x, xs[order], ys[order]))
+    else:
+        raise ValueError("curve_label needs at_y or at_x")
+    return {
+        "x": math.log10(px) if log_x else px,
+        "y": py,
+        "text": text,
+        "showarrow": False,
+        "xanchor": "right" if side == "left" else "left",
+        "yanchor": "bottom" if above else "top",
+        "font": {"color": color},
+    }
+
+
 def span(axis: str, lo: float, hi: float, *, color: str, opacity: float) -> dict:
     """A shaded rectangle across the whole plot from ``lo`` to ``hi`` on ``axis`` ("x": upright, "y": level), drawn
     below the traces."""

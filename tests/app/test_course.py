@@ -270,3 +270,32 @@ def test_the_budget_picture_names_its_lines_where_they_end():
     top = max(float(y) for t in fig.data for y in t.y)
     for name, note in ends.items():
         assert note.x == 1.0 and note.y <= math.log10(top), name
+
+
+def _notes(fig) -> dict[str, object]:
+    return {a.text.strip(): a for a in fig.layout.annotations if a.text and a.text.strip()}
+
+
+def test_the_pictures_with_two_lines_name_them_on_the_lines():
+    """At 1280×720 a chart's legend sits under the chapter's control, out of sight: the noise, accuracy, random-scale
+    and screening pictures name their lines on the picture, each name at a point on its own line (checked against the
+    closed forms: Laplace's density e^(−|x|ε/Δ)·ε/(2Δ); Laplace within ±θ in a share 1 − e^(−εθ/Δ), one half at
+    ε = ln 2·Δ/θ; a Gaussian at half its height at σ·√(2 ln 2) from its centre)."""
+    noises = pictures.picture("delta", 1e-5).figure
+    notes = _notes(noises)
+    assert {"Gaussian", "Laplace"} <= set(notes)
+    lap = notes["Laplace"]
+    assert lap.y == pytest.approx(0.5 * math.exp(-abs(lap.x)), rel=0.01)  # ε = 1, Δ = 1
+    gauss_peak = float(pictures.picture("delta", 1e-5).data["gaussian"].max())
+    sigma = 1 / (gauss_peak * math.sqrt(2 * math.pi))
+    g = notes["Gaussian"]
+    assert g.x == pytest.approx(-sigma * math.sqrt(2 * math.log(2)), rel=0.02) and g.y == pytest.approx(gauss_peak / 2)
+
+    accuracy = _notes(pictures.picture("choose", 1.0).figure)
+    assert {"Gaussian", "Laplace"} <= set(accuracy)
+    assert 10 ** accuracy["Laplace"].x == pytest.approx(math.log(2), rel=0.02)
+    assert accuracy["Laplace"].xanchor == "right" and accuracy["Gaussian"].xanchor == "left"  # each outside the pair
+
+    assert {"Laplace", "best random scale"} <= set(_notes(pictures.picture("random_scale", 1.0).figure))
+    screening = _notes(pictures.picture("sparse", 1.0).figure)
+    assert {"noisy threshold", "“above”"} <= set(screening)
