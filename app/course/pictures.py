@@ -28,7 +28,7 @@ from app.figures import course as fcourse
 from app.figures import ldp as fldp
 from app.figures import noise_reduction as fnr
 from app.figures import svt as fsvt
-from app.notation import number
+from app.notation import number, percent
 
 DELTA, SENS, THETA = ccourse.DELTA, ccourse.SENSITIVITY, ccourse.THETA
 #: The noise-reduction chapter's fixed settings: the page's defaults (ε = 1, δ = 10⁻⁶, a count of 1000, 100 levels).
@@ -38,11 +38,6 @@ NR_COUNT = 1000.0
 LDP = ("powers", 11, 25, 7, 0)
 #: The R²DP chapter's error tolerance (the page's default γ, as a share of Δ).
 R2DP_TOLERANCE = 0.1
-
-
-def _pct(share: float, decimals: int = 0) -> str:
-    """A share as a percentage the way the course writes it: 39 %, 73.1 %."""
-    return f"{100 * share:.{decimals}f} %"
 
 
 @dataclass(frozen=True)
@@ -66,7 +61,7 @@ def _promise(eps: float) -> Picture:
         "For every belief an observer holds before an answer, the lowest and highest belief she can hold after one "
         "answer at this epsilon: a band around the diagonal that widens as epsilon grows.",
         f"At ε = {number(eps)}, a sceptic who gave 50 % to “Alice is in the data” can end at most at "
-        f"**{_pct(half, 1)}** after one answer: her odds grow by at most ×{number(factor, 3)}.",
+        f"**{percent(half, 1)}** after one answer: her odds grow by at most ×{number(factor, 3)}.",
     )
 
 
@@ -78,7 +73,7 @@ def _noise(eps: float) -> Picture:
         "The density of the Laplace noise added to a count at this epsilon, sharply peaked at zero, with the band "
         "of answers within one of the truth shaded.",
         f"At ε = {number(eps)} the noise scale is b = {number(lap.scale, 3)}: a released count is within ±1 of the "
-        f"true count in **{_pct(lap.within)}** of releases.",
+        f"true count in **{percent(lap.within, 0)}** of releases.",
     )
 
 
@@ -92,7 +87,7 @@ def _delta(delta: float) -> Picture:
         "The bell-shaped Gaussian noise and the sharp-peaked Laplace noise that keep the promise at epsilon 1, "
         "with the band of answers within one of the truth shaded.",
         f"At ε = 1 and δ = {number(delta)}, the Gaussian lands within ±1 of the truth in "
-        f"**{_pct(within['gaussian'])}** of releases, Laplace noise in **{_pct(within['laplace'])}**.",
+        f"**{percent(within['gaussian'], 0)}** of releases, Laplace noise in **{percent(within['laplace'], 0)}**.",
     )
 
 
@@ -145,8 +140,8 @@ def _redraw(eps: float) -> Picture:
         draws,
         "Successive noise draws of 40 releases, coloured released within the tolerance, released outside it, or "
         "thrown away and redrawn, with the band of accurate answers shaded.",
-        f"At ε = {number(eps)} (δ = 10⁻⁵, exact cost), **{_pct(plan.acceptance, 1)}** of BR-DP releases land "
-        f"within ±1 of the truth; plain Gaussian noise, same guarantee: {_pct(plan.dp_acceptance, 1)}.",
+        f"At ε = {number(eps)} (δ = 10⁻⁵, exact cost), **{percent(plan.acceptance, 1)}** of BR-DP releases land "
+        f"within ±1 of the truth; plain Gaussian noise, same guarantee: {percent(plan.dp_acceptance, 1)}.",
     )
 
 
@@ -223,8 +218,8 @@ def _random_scale(eps: float) -> Picture:
         df,
         "How often a release lands within 0.1 of the truth against epsilon: Laplace noise and the best random noise "
         "scale, which pulls ahead only at larger epsilon.",
-        f"At ε = {number(eps)}, a release is within ±0.1 of the truth in **{_pct(best.laplace, 1)}** of releases with "
-        f"Laplace noise and in {_pct(best.usefulness, 1)} with the best random scale.",
+        f"At ε = {number(eps)}, a release is within ±0.1 of the truth in **{percent(best.laplace, 1)}** of releases "
+        f"with Laplace noise and in {percent(best.usefulness, 1)} with the best random scale.",
     )
 
 
