@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -48,7 +49,7 @@ def read_table(data: bytes) -> pd.DataFrame:
             io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True, nrows=MAX_ROWS + 1
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error, ValueError) as exc:
-        raise BadFile(f"The file is not a CSV table: {str(exc).strip().splitlines()[0][:120]}") from None
+        raise BadFile(_unreadable(str(exc))) from None
     first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
     header = [c.strip() for c in first] if len(first) == len(frame.columns) else [str(c).strip() for c in frame.columns]
     if not header or any(_looks_like_data(h) for h in header):
@@ -64,6 +65,27 @@ def read_table(data: bytes) -> pd.DataFrame:
         raise BadFile(f"The file has more than {MAX_ROWS:,} rows; upload a smaller extract.")
     frame.columns = header
     return frame
+
+
+#: What the CSV parser says of a row with more cells than the header, and of a quote never closed.
+_CELLS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def _unreadable(said: str) -> str:
+    """Why the file is not a CSV table, in the reader's words (not the parser's)."""
+    if m := _CELLS.search(said):
+        header, line, cells = (int(g) for g in m.groups())
+        return (
+            f"Line {line} of the file has {cells} cells where the header row names {header} columns: a value with a "
+            'comma in it needs quotes ("Smith, J."). Correct that line and upload again.'
+        )
+    if m := _QUOTE.search(said):
+        return (
+            f"A quotation mark opened on line {int(m.group(1)) + 1} is never closed. Close it (or remove it) and "
+            "upload again."
+        )
+    return "The file is not a CSV table (values separated by commas, one header row naming the columns)."
 
 
 def _looks_like_data(cell: str) -> bool:

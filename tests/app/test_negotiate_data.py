@@ -47,6 +47,13 @@ BAD = {
     "empty": ("empty.csv", b"", "empty"),
     "header only": ("head.csv", b"county,income\n", "no data rows"),
     "too large": ("big.csv", b"county,income\n" + b"Ashford,30200\n" * 80_000, "at most 1 MB"),
+    # the parser's own words ("Error tokenizing data. C error: …") are not shown: the line and what to do are
+    "ragged row": (
+        "ragged.csv",
+        b"county,income\nAshford,30200\nSmith, J.,15000\n",
+        "Line 3 of the file has 3 cells where the header row names 2 columns",
+    ),
+    "open quote": ("quote.csv", b'county,income\n"Ashford,30200\n', "opened on line 2 is never closed"),
 }
 
 
@@ -56,6 +63,7 @@ def test_a_bad_file_gets_one_clear_message_and_nothing_else(case):
     at, charts = _upload(name, content)
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and message in errors[0], errors
+    assert "error" not in errors[0].lower() and "EOF" not in errors[0]  # no parser jargon
     assert len(at.get("plotly_chart")) == charts  # no chart of the file
     assert not any("true value" in t.value.columns for t in at.dataframe)
 
