@@ -45,7 +45,8 @@ def idea(df: pd.DataFrame, *, budget: float | None, ratio: bool) -> go.Figure:
     marks = []
     if budget is not None:
         b = math.exp(budget) if ratio and budget < 700 else budget
-        marks.append(hline(b, "budget ε_G", color=BUDGET, dash="dash", side="right"))
+        # named at its left end: the lines reach the budget on the right, where the name sat over them
+        marks.append(hline(b, "budget ε_G", color=BUDGET, dash="dash", side="left"))
     return figure(
         traces,
         title="The answers usually reveal far less than the worst case charges",
@@ -84,7 +85,8 @@ def timeline(df: pd.DataFrame, s: Any, *, ratio: bool) -> go.Figure:
             "marker": {"color": BUDGET, "size": 10, "symbol": "x"},
         },
     ]
-    marks = [hline(float(df[_col("budget", ratio)].iloc[0]), "budget ε_G", color=BUDGET, dash="dash", side="right")]
+    # named at its left end: refusals (× on the budget line) come late, on the right, where the name sat under them
+    marks = [hline(float(df[_col("budget", ratio)].iloc[0]), "budget ε_G", color=BUDGET, dash="dash", side="left")]
     if s.basic_stop is not None:
         marks.append(vline(s.basic_stop - 0.5, "basic composition stops", position="top"))
     if s.first_rejection is not None:
