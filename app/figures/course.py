@@ -101,7 +101,9 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     """How often each noise lands within ±θ against ε (log axis), the confidence asked for as a dotted line and the ε
     Laplace noise needs marked."""
     traces = [line(df["epsilon"], df[m], name=LABELS[m], color=COLORS[m]) for m in ("gaussian", "laplace")]
-    target = hline(confidence, f"{percent(confidence, 0)} of releases", backdrop=False)
+    line_, label = hline(confidence, f"{percent(confidence, 0)} of releases", backdrop=False)
+    # its name under the line: above it, at the plot's top left, it ran into the "θ = …" note when projected
+    target = (line_, label | {"yanchor": "top"})
     # each curve named on itself: the left one where it crosses one half, on its left; the other high up on its
     # right (at one half it meets the line marking the ε Laplace needs, which moves with it)
     half = {m: float(np.interp(0.5, np.maximum.accumulate(df[m].to_numpy(float)), df["epsilon"])) for m in NOISES}
