@@ -147,8 +147,12 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
         )
     )
     # a marker line's label sits on the page's background (app.figures.style.LABEL_BACKGROUND), drawn for a white page
+    # and a note drawn as text (an in-figure slider's deck, app.figures.overlay) has a halo Plotly draws in the
+    # contrast of its grey ink, white: on a dark page it is a white smear, so it takes the page's colour there
+    halo = ", ".join(f"{x}px {y}px 1px {label_background}" for x, y in ((1, 1), (-1, -1), (1, -1), (-1, 1)))
     labels = (
         f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
+        f'{box} .textpoint text[style*="text-shadow"] {{ text-shadow: {halo} !important; }}\n'
         if label_background
         else ""
     )
@@ -167,7 +171,7 @@ def _stylesheet(theme: str | None) -> str:
         .replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]")
         .replace('[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
     )
-    dark = _chart_css(style.INK["dark"], label_background="rgb(14, 17, 23)")  # Streamlit's dark page
+    dark = _chart_css(style.INK["dark"], label_background="rgb(23, 22, 20)")  # Streamlit's dark page
     if theme == "dark":
         charts = dark
     elif theme == "light":
@@ -258,6 +262,9 @@ _BASE_CSS = """
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 [data-testid="stPageLink"] p { white-space: normal; }
+/* a slider's value in the text colour, not the accent: legible on the dark theme's background too */
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stSidebar"] [data-testid="stSliderThumbValue"] { color: inherit; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .dpx-phone-only { display: block; }
   [data-testid="stMain"] .dpx-open-settings { min-height: 44px; padding: 0.4rem 0.9rem; margin-right: 0.5rem;

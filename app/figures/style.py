@@ -50,7 +50,7 @@ LABELS: dict[str, str] = short_names()
 
 #: Behind a marker line's label: the page's background, slightly see-through, so a curve passing under the label
 #: never crosses its text (the dark theme's is swapped in by :func:`for_screen`).
-LABEL_BACKGROUND: dict[str, str] = {"light": "rgba(255,255,255,0.85)", "dark": "rgba(14,17,23,0.85)"}
+LABEL_BACKGROUND: dict[str, str] = {"light": "rgba(255,255,255,0.85)", "dark": "rgba(23,22,20,0.85)"}
 
 
 def line(x: Any, y: Any, *, name: str, color: str, width: float = 2.5, dash: str | None = None, **kw: Any) -> dict:
