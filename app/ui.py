@@ -262,6 +262,9 @@ _BASE_CSS = """
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { opacity: 1; }
 [data-testid="stMain"] .dpx-phone-only { display: none; }
 [data-testid="stPageLink"] p { white-space: normal; }
+/* a number's name is never cut short with "…" in a narrow column: it wraps onto a second line */
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"],
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { white-space: normal; overflow: visible; }
 /* a slider's value in the text colour, not the accent: legible on the dark theme's background too */
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stSidebar"] [data-testid="stSliderThumbValue"] { color: inherit; }

@@ -166,3 +166,22 @@ def test_the_dark_theme_has_no_serious_axe_violation_on_the_poll_page(browser, a
     ]
     assert not serious, serious
     ctx.close()
+
+
+@pytest.mark.parametrize("path", ["brdp", "svt"])
+def test_no_number_s_name_is_cut_short(page: Page, app_url, path):
+    """A metric's name in a narrow column wraps instead of ending in "…" ("mean draws per rel…" on BR-DP's page,
+    "threshold noise sca…" on SVT's): every label's text box is as wide as its text. The window is as tall as the
+    page, so the metrics of every part are drawn."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/{path}", timeout=60_000)
+    _settle(page)
+    tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1280, "height": min(int(tall), 8000)})
+    page.wait_for_timeout(1500)
+    cut = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-testid=stMetricLabel] [data-testid=stMarkdownContainer]'))"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
+    )
+    labels = page.locator("[data-testid=stMetricLabel]").count()
+    assert labels >= 4 and not cut, cut
