@@ -40,42 +40,15 @@ def laplace_noise(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figur
 def random_scale_gain(df: pd.DataFrame, *, epsilon: float, theta: float) -> go.Figure:
     """How often a release lands within ±θ against ε: Laplace noise and the best random noise scale (R²DP)."""
     names = {"laplace": "Laplace (one fixed scale)", "two_point": "best random scale (R²DP)"}
-    traces = []
+    # each curve also named on itself where the two have parted: Laplace below its own line, the random scale above
+    on_line = {"laplace": ("Laplace", 0.4, "right", False), "two_point": ("best random scale", 0.6, "left", True)}
+    traces, labels = [], []
     for family, name in names.items():
         part = df[df["family"] == family].sort_values("epsilon")
-        traces.append(
-            line(
-                part["epsilon"],
-                part["usefulness"],
-                name=name,
-                color=COLORS["laplace" if family == "laplace" else "r2dp"],
-                dash=None if family == "laplace" else "dash",
-            )
-        )
-    lap = df[df["family"] == "laplace"].sort_values("epsilon")
-    best = df[df["family"] == "two_point"].sort_values("epsilon")
-    # each curve named on itself where the two have parted: Laplace below its own line, the random scale above
-    labels = [
-        curve_label(
-            lap["epsilon"],
-            lap["usefulness"],
-            at_y=0.4,
-            text="Laplace",
-            color=COLORS["laplace"],
-            side="right",
-            above=False,
-            log_x=True,
-        ),
-        curve_label(
-            best["epsilon"],
-            best["usefulness"],
-            at_y=0.6,
-            text="best random scale",
-            color=COLORS["r2dp"],
-            side="left",
-            log_x=True,
-        ),
-    ]
+        x, y, color = part["epsilon"], part["usefulness"], COLORS["laplace" if family == "laplace" else "r2dp"]
+        traces.append(line(x, y, name=name, color=color, dash=None if family == "laplace" else "dash"))
+        text, height, side, above = on_line[family]
+        labels.append(curve_label(x, y, at_y=height, text=text, color=color, side=side, above=above, log_x=True))
     lowest = float(df["epsilon"].min())
     # an ε left of the curves (they start where the random scale can first gain) is said, not marked: a mark there
     # would stretch the axis and leave the picture's left third empty
