@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -79,8 +78,7 @@ def accuracy_needed(df: pd.DataFrame, *, theta: float, confidence: float, epsilo
     target = (line_, label | {"yanchor": "top"})
     # each curve named on itself: the left one where it crosses one half, on its left; the other high up on its
     # right (at one half it meets the line marking the ε Laplace needs, which moves with it)
-    half = {m: float(np.interp(0.5, np.maximum.accumulate(df[m].to_numpy(float)), df["epsilon"])) for m in NOISES}
-    first = min(half, key=half.__getitem__)
+    first = max(NOISES, key=lambda m: float(df[m].mean()))  # over one ε grid, the curve that rises first is higher
     labels = [
         curve_label(
             df["epsilon"],
