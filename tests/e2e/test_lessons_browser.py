@@ -110,3 +110,44 @@ def test_a_lesson_asks_nothing_of_another_site(page: Page, lesson_url):
     page.wait_for_timeout(1000)
     assert page.locator(".js-plotly-plot").count() >= 2  # the page really drew its pictures
     assert elsewhere == [], elsewhere
+
+
+#: the last picture whose in-figure slider runs over ε (the baselines' accuracy against ε)
+LAST_EPS_DECK = """() => {
+  const charts = Array.from(document.querySelectorAll('marimo-plotly'))
+    .map(h => (h.shadowRoot || h).querySelector('.js-plotly-plot'))
+    .filter(el => el && el.layout && (el.layout.sliders || []).some(s => s.name === 'eps'));
+  return charts[charts.length - 1];
+}"""
+#: that picture's stop, its drawn width, and whether the browser draws it now (false while its section is out of
+#: sight and skipped)
+SEEN = f"""() => {{
+  const el = ({LAST_EPS_DECK})();
+  if (!el) return {{stop: null, width: 0, drawn: false}};
+  const s = el.layout.sliders.find(s => s.name === 'eps');
+  return {{stop: s.steps[s.active].value, width: el._fullLayout.width,
+          drawn: el.checkVisibility({{contentVisibilityAuto: true}})}};
+}}"""
+
+
+def test_a_section_out_of_sight_is_skipped_and_up_to_date_when_scrolled_to(page: Page, lesson_url):
+    """Sections far below the reader are not restyled on every move (notebooks/lesson.css): the browser skips them
+    until they come near. A picture redrawn while skipped must still show the new value, at its full width, once the
+    reader scrolls to it."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(lesson_url + "/", timeout=TIMEOUT)
+    chart = page.locator(".js-plotly-plot").first
+    expect(chart).to_be_visible(timeout=TIMEOUT)
+    page.wait_for_function(f"() => ({SEEN})().stop === '1'", timeout=TIMEOUT)
+    assert page.evaluate(SEEN)["drawn"] is False  # far below the first screen: skipped
+    before = chart.evaluate(BAND)
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # ε 1 → 1.2
+    page.wait_for_function(f"() => ({SEEN})().stop === '1.2'", timeout=TIMEOUT)
+    assert chart.evaluate(BAND) != before
+    page.evaluate(f"() => ({LAST_EPS_DECK})().scrollIntoView({{block: 'center'}})")
+    page.wait_for_function(f"() => ({SEEN})().drawn", timeout=TIMEOUT)
+    seen = page.evaluate(SEEN)
+    assert seen["stop"] == "1.2"
+    assert seen["width"] > 600  # drawn at the column's width, not at a skipped section's
