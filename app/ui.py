@@ -150,9 +150,15 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
     # and a note drawn as text (an in-figure slider's deck, app.figures.overlay) has a halo Plotly draws in the
     # contrast of its grey ink, white: on a dark page it is a white smear, so it takes the page's colour there
     halo = ", ".join(f"{x}px {y}px 1px {label_background}" for x, y in ((1, 1), (-1, -1), (1, -1), (-1, 1)))
+    face, grip = style.DARK_CONTROL["face"], style.DARK_CONTROL["grip"]
     labels = (
         f'{box} .annotation [style*="fill: rgb(255, 255, 255)"] {{ fill: {label_background} !important; }}\n'
         f'{box} .textpoint text[style*="text-shadow"] {{ text-shadow: {halo} !important; }}\n'
+        # an in-figure slider and its play button: Plotly's near-white face would be a bright bar on a dark page
+        f"{box} .slider-rail-rect, {box} .updatemenu-item-rect {{ fill: {face} !important; }}\n"
+        f"{box} .slider-grip-rect, {box} .updatemenu-button:hover .updatemenu-item-rect "
+        f"{{ fill: {grip} !important; }}\n"
+        f"{box} .slider-tick-rect {{ fill: {ink} !important; }}\n"
         if label_background
         else ""
     )

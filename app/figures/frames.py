@@ -405,14 +405,17 @@ def slider(
             for value, label in zip(values, labels, strict=True)
         ],
         "currentvalue": {"prefix": prefix, "visible": True, "xanchor": "left", "offset": 8, "font": {"size": 16}},
-        "x": 0.14 if play else 0.0,
-        "len": 0.86 if play else 1.0,
+        "x": 0.0,
+        "len": 1.0,
         "xanchor": "left",
         "y": 0.0,
         "yanchor": "top",
-        "pad": {"t": style.AXIS_ROOM, "b": 0, "l": 0, "r": 0},
+        # the rail starts clear of the play button whatever the chart's width (a share of the width met the button
+        # on a narrow chart)
+        "pad": {"t": style.AXIS_ROOM, "b": 0, "l": style.PLAY_ROOM if play else 0, "r": 0},
         "ticklen": 4,
         "minorticklen": 2,
+        "bordercolor": style.CONTROL_EDGE,
     }
 
 
@@ -433,6 +436,7 @@ def play_button(values: Sequence[str], redraw: bool = True) -> dict[str, Any]:
         "y": 0.0,
         "yanchor": "top",
         "pad": {"t": style.AXIS_ROOM + 30, "r": 8},
+        "bordercolor": style.CONTROL_EDGE,
         "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, playing]}],
     }
 

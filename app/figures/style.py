@@ -48,6 +48,13 @@ COLORS: dict[str, str] = {
 LABELS: dict[str, str] = short_names()
 
 
+#: The outline of an in-figure slider's rail and grip and of its play button: 3.2 : 1 on white and 5.6 : 1 on the dark
+#: theme's page (WCAG's 3 : 1 for a control's edges; Plotly's own light grey is 1.7 : 1 on white).
+CONTROL_EDGE = "#8a8f99"
+#: The rail and the button's face on the dark theme (``app.ui``'s stylesheet): Plotly's near-white, made for a
+#: white page, is a bright bar across a dark chart; the grip a shade lighter than the rail.
+DARK_CONTROL = {"face": "#3a3c44", "grip": "#5d616b"}
+
 #: Behind a marker line's label: the page's background, slightly see-through, so a curve passing under the label
 #: never crosses its text (the dark theme's is swapped in by :func:`for_screen`).
 LABEL_BACKGROUND: dict[str, str] = {"light": "rgba(255,255,255,0.85)", "dark": "rgba(23,22,20,0.85)"}
@@ -493,6 +500,9 @@ AXIS_ROOM, PRESENT_AXIS_ROOM = 58, 82
 #: Room (px) the slider itself takes: its current value, the rail, its ticks and (not in presentation mode, where
 #: the current value alone is written, large) the stops' labels.
 SLIDER_ROOM, PRESENT_SLIDER_ROOM = 80, 50
+#: Room (px) left of the slider's rail for the play button ("▶ Play", about 58 px at the chart's text size and 90 px
+#: at the presentation legend's), with a gap.
+PLAY_ROOM, PRESENT_PLAY_ROOM = 72, 106
 #: Room (px) under the slider for a legend of one or two rows (in presentation mode the legend sits beside the plot).
 LEGEND_ROOM = 64
 
@@ -503,7 +513,7 @@ def _present_slider(fig: go.Figure, update: dict[str, Any]) -> None:
     slider = fig.layout.sliders[0]
     update["sliders"] = [
         {
-            "pad": {"t": PRESENT_AXIS_ROOM},
+            "pad": {"t": PRESENT_AXIS_ROOM} | ({"l": PRESENT_PLAY_ROOM} if fig.layout.updatemenus else {}),
             "font": {"size": 1, "color": "rgba(0,0,0,0)"},
             "currentvalue": {"font": {"size": PRESENT_FONT, "color": INK["light"]}, "offset": 4},
         }

@@ -127,6 +127,17 @@ def test_chart_text_and_marks_readable_in_both_themes(browser, app_url, scheme):
     for halo in halos:
         for colour in re.findall(r"rgba?\([^)]*\)", halo):
             assert _contrast(_rgb(colour), bg) < 1.2, (scheme, halo, bg)
+    # the picture's slider and play button: a face close to the page's colour (Plotly's near-white was a bright bar
+    # across a dark chart) and an outline that shows (WCAG 1.4.11: 3 : 1 for a control's edges)
+    controls = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] .slider-rail-rect, "
+        "[data-testid=stPlotlyChart] .updatemenu-item-rect')).map(r => [getComputedStyle(r).fill, "
+        "getComputedStyle(r).stroke])"
+    )
+    assert len(controls) >= 2, "the chapter's picture has a slider and a play button"
+    for face, edge in controls:
+        assert _contrast(_rgb(face), bg) < 2, (scheme, face, bg)
+        assert _contrast(_rgb(edge), bg) >= 3, (scheme, edge, bg)
     ctx.close()
 
 
