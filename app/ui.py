@@ -134,10 +134,11 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
     text = ", ".join(
         f"{box} {sel}"
         for sel in (
-            ".xtick text",
-            ".ytick text",
-            ".g-xtitle text",
-            ".g-ytitle text",
+            # every axis's tick labels and title: Plotly names them by axis ("xtick", "y2tick", "g-x2title"), and a
+            # second panel's axes were left in Streamlit's pale grey
+            'g[class$="tick"] > text',
+            'g[class^="g-x"][class$="title"] text',
+            'g[class^="g-y"][class$="title"] text',
             ".gtitle",
             ".legendtext",
             ".legendtitletext",

@@ -84,8 +84,7 @@ def test_axe_headings_and_chart_text(page: Page, app_url, path, query):
     for a, b in zip(levels, levels[1:], strict=False):
         assert b <= a + 1, f"heading level jumps from h{a} to h{b}: {levels}"
     ticks = page.evaluate(
-        "() => Array.from(document.querySelectorAll('.xtick text, .ytick text')).slice(0, 20)"
-        ".map(t => getComputedStyle(t).fill)"
+        "() => Array.from(document.querySelectorAll('g[class$=\"tick\"] > text')).map(t => getComputedStyle(t).fill)"
     )
     bg = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
     for fill in ticks:
