@@ -546,6 +546,18 @@ def _present_slider(fig: go.Figure, update: dict[str, Any]) -> None:
     del slider
 
 
+def _no_small_text(fig: go.Figure) -> None:
+    """Presentation mode: a note or a text trace whose size was set (the value a picture is drawn at, 15 px beside
+    the chart's 12) at least at ``PRESENT_FONT``, like the text that takes the chart's font. In place."""
+    for trace in fig.data:
+        font = getattr(trace, "textfont", None)
+        if font is not None and isinstance(font.size, int | float) and font.size < PRESENT_FONT:
+            font.size = PRESENT_FONT
+    for note in fig.layout.annotations or ():
+        if isinstance(note.font.size, int | float) and note.font.size < PRESENT_FONT:
+            note.font.size = PRESENT_FONT
+
+
 def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> go.Figure:
     """Adapt ``fig`` in place to the browser's ``theme`` ("light", "dark", or None before the browser said) and return
     it.
@@ -593,6 +605,8 @@ def for_screen(fig: go.Figure, *, theme: str | None, present: bool = False) -> g
     if present and lay.sliders:  # the larger current value at the slider's right end, clear of the play button
         for slider in fig.layout.sliders:
             slider.currentvalue.xanchor = "right"
+    if present:
+        _no_small_text(fig)
     if theme == "dark":
         ink = INK["dark"]
         for trace in fig.data:

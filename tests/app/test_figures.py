@@ -528,3 +528,18 @@ def test_curves_that_lie_on_one_another_stay_in_sight():
     for a, b in same:
         assert (a[2], a[3]) != (b[2], b[3]), (a[0], b[0])
         assert b[2] not in (None, "solid"), f"{b[0]} is drawn solid over {a[0]} and hides it"
+
+
+def test_presentation_writes_no_note_smaller_than_the_chart_s_text():
+    """A picture's value note ("θ = 1") is set at 15 px, above the chart's 12; projected, where the chart's text is
+    24 px, it stayed at 15 and was the one thing on the chart the back of the room could not read."""
+    from app.course import pictures
+
+    fig = pictures.slide("choose", 1.0)
+    sized = [t.textfont.size for t in fig.data if t.textfont is not None and t.textfont.size is not None]
+    assert 15 in sized  # the note as drawn for a laptop
+    shown = style.for_screen(go.Figure(fig), theme=None, present=True)
+    sizes = [t.textfont.size for t in shown.data if t.textfont is not None and t.textfont.size is not None]
+    sizes += [a.font.size for a in shown.layout.annotations if a.font.size is not None]
+    assert sizes and min(sizes) >= style.PRESENT_FONT
+    assert 15 in [t.textfont.size for t in fig.data if t.textfont is not None]  # the shared figure is left as it was
