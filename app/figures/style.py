@@ -331,8 +331,14 @@ def figure(
         }
         for m in marks
     ]
+    spelled = {
+        key: isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log"
+        for axis, key in (("xaxis", "x"), ("yaxis", "y"))
+    }
+    # a marker's label is placed in log10 on a log axis, whether made so here or by the caller
+    on_log_x, on_log_y = log_x or spelled["x"], log_y or spelled["y"]
     for axis, key in (("xaxis", "x"), ("yaxis", "y")):  # a log axis the caller spelled out gets full labels too
-        if isinstance(layout.get(axis), dict) and layout[axis].get("type") == "log":
+        if spelled[key]:
             layout[axis] = _decades(spans, key) | layout[axis]
         if isinstance(layout.get(axis), dict):  # an axis the caller spelled out makes room for its labels too
             layout[axis] = _ROOMY | layout[axis]
@@ -368,7 +374,11 @@ def figure(
                 "height": 430,
                 "template": _NO_TEMPLATE,
                 **({"shapes": [m[0] for m in marks]} if marks else {}),
-                **({"annotations": [*(_on_axis(m[1], log_x, log_y) for m in marks), *notes]} if marks or notes else {}),
+                **(
+                    {"annotations": [*(_on_axis(m[1], on_log_x, on_log_y) for m in marks), *notes]}
+                    if marks or notes
+                    else {}
+                ),
                 **layout,
             }
         ),

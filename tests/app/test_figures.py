@@ -543,3 +543,42 @@ def test_presentation_writes_no_note_smaller_than_the_chart_s_text():
     sizes += [a.font.size for a in shown.layout.annotations if a.font.size is not None]
     assert sizes and min(sizes) >= style.PRESENT_FONT
     assert 15 in [t.textfont.size for t in fig.data if t.textfont is not None]  # the shared figure is left as it was
+
+
+def _misplaced_labels(fig: dict) -> list[str]:
+    """The labels of marker lines (``style.vline``/``hline``: a line across the plot, its note next) that are not at
+    their line: on a log axis a note takes log10 of the value, a shape the value itself."""
+    layout = fig.get("layout") or {}
+    shapes, notes = layout.get("shapes") or [], layout.get("annotations") or []
+    wrong = []
+    for shape, note in zip(shapes, notes, strict=False):
+        if shape.get("type") != "line":
+            continue
+        for letter, across in (("x", "y"), ("y", "x")):
+            ref = shape.get(f"{letter}ref", letter)
+            if (
+                shape.get(f"{across}ref") != "paper"
+                or ref == "paper"
+                or shape.get(f"{letter}0") != shape.get(f"{letter}1")
+            ):
+                continue
+            if note.get(f"{letter}ref", letter) != ref or not isinstance(note.get(letter), int | float):
+                continue
+            axis = layout.get(f"{letter}axis{ref[1:]}") or {}
+            at = float(shape[f"{letter}0"])
+            want = np.log10(at) if axis.get("type") == "log" else at
+            if not np.isclose(note[letter], want, rtol=1e-9, atol=1e-12):
+                wrong.append(f"{note.get('text')!r} at {letter} = {note[letter]}, its line at {at}")
+    return wrong
+
+
+@pytest.mark.parametrize("script,query", VIEWS, ids=[f"{s}-{q.get('view', 'explore')}" for s, q in VIEWS])
+def test_every_marker_line_s_label_sits_at_its_line(script, query, monkeypatch):
+    """Local DP's "w = 0.01" stood at the right end of its plot, far from its line at w = 10⁻²: the axis was made a
+    log axis by the caller, and the label kept the plain value where Plotly reads a note's place in log10."""
+    labels = _record_parts(monkeypatch)
+    built = _figures_of(script, query, monkeypatch)
+    for label in labels[1:]:
+        built += _figures_of(script, {**query, "part": label}, monkeypatch)
+    wrong = [(fast["layout"].get("title", {}).get("text"), w) for _, fast in built for w in _misplaced_labels(fast)]
+    assert not wrong, wrong
