@@ -195,3 +195,22 @@ def test_no_number_s_name_is_cut_short(page: Page, app_url, path):
     )
     labels = page.locator("[data-testid=stMetricLabel]").count()
     assert labels >= 4 and not cut, cut
+
+
+def test_a_short_table_shows_every_column_without_scrolling_sideways(page: Page, app_url):
+    """Local DP's guessing table (six columns, two rows) had long column names, so its last column ("LDP bound Σε")
+    was cut at the column's edge on a laptop; its columns now carry short names (the long sense on hover) and the
+    whole table fits."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/ldp", timeout=60_000)
+    _settle(page)
+    tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1280, "height": min(int(tall), 8000)})
+    page.wait_for_timeout(1500)
+    widths = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[data-testid=stDataFrame] .dvn-scroller'))"
+        ".map(s => [s.scrollWidth, s.clientWidth])"
+    )
+    assert widths, "the local DP page draws its guessing table"
+    for full, shown in widths:
+        assert full <= shown + 1, (full, shown)

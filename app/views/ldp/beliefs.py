@@ -174,7 +174,34 @@ def leakage(s: Settings) -> None:
         "in chance of success (the realized g-leakage) is at most the realized loss ℓ, which is at most the LDP "
         "bound (Thm 3.3, Cor. 3.1).",
     ):
-        st.dataframe(C.qif(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior), hide_index=True, width="stretch")
+        st.dataframe(
+            C.qif(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior),
+            hide_index=True,
+            width="stretch",
+            column_config=_QIF_COLUMNS,
+        )
+
+
+#: The guessing table's columns under names short enough for all six to fit a laptop's column (the last one was cut
+#: off), with what each means on hover.
+_QIF_COLUMNS = {
+    "what the adversary wants": st.column_config.TextColumn("the observer wants to"),
+    "chance of success before": st.column_config.NumberColumn(
+        "success before", help="Her chance of guessing right from her prior belief alone."
+    ),
+    "chance of success after": st.column_config.NumberColumn(
+        "success after", help="Her chance of guessing right once she has seen the answers."
+    ),
+    "g-leakage (ln of the ratio)": st.column_config.NumberColumn(
+        "g-leakage", help="ln(success after / success before): how much the answers raised her chance, in ε units."
+    ),
+    "realized loss ℓ": st.column_config.NumberColumn(
+        "realized loss ℓ", help="What these answers revealed at most, for any guess and any prior."
+    ),
+    "LDP bound Σε": st.column_config.NumberColumn(
+        "LDP bound Σε", help="What adding up the answers' ε charges, whatever they were."
+    ),
+}
 
 
 # The part's charts, memoised by the settings they depend on (ui.memo_figure).
