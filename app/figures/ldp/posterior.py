@@ -145,6 +145,8 @@ def output_losses(df: pd.DataFrame, *, ratio: bool) -> go.Figure:
             "x": labels,
             "y": loss,
             "name": "realized loss of the pattern",
+            # its colours are the probabilities of the colour bar; a legend entry would show one of them, the palest
+            "showlegend": False,
             "customdata": np.column_stack([df["pattern"], [number(v, 3) for v in df["probability"]]]),
             "hovertemplate": "pattern %{customdata[0]}<br>loss %{y:.4g}<br>P(pattern | x*) %{customdata[1]}"
             "<extra></extra>",
