@@ -212,7 +212,8 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
                 help="The total privacy loss of all releases by this accountant, at δ = "
                 f"{number(row.delta, 3)}. {row.note}",
             )
-        shown = res.assign(name=res["name"].map(NAMES))
+        # the verdict in words: a read-only checkbox is drawn pale, as if it did not count
+        shown = res.assign(name=res["name"].map(NAMES), within=res["within"].map({True: "yes", False: "no: over"}))
         shown = shown.rename(
             columns={
                 "name": "accountant",
