@@ -139,6 +139,40 @@ _CURVE_DASH = {"brdp_paper": "dash", "staircase": "dash", "r2dp": "dot", "r2dp_t
 _CURVE_WIDTH = {"laplace": 5.0, "r2dp_two_point": 2.0}
 
 
+#: What a marker's label covers, in the accuracy chart's units: its height as a share of the y axis, and its width in
+#: decades of the ε axis (about 90 px of a 3.6-decade plot on a laptop).
+_LABEL_HEIGHT, _LABEL_DECADES = 0.08, 0.5
+
+
+def _span(log_x: np.ndarray, y: np.ndarray, a: float, b: float) -> tuple[float, float]:
+    """The lowest and highest point of the curve (``y`` over ``log10`` ε, ascending) between ε = a and ε = b."""
+    ends = np.interp(np.log10([a, b]), log_x, y)
+    between = y[(log_x >= math.log10(a)) & (log_x <= math.log10(b))]
+    every = np.concatenate([ends, between])
+    return float(every.min()), float(every.max())
+
+
+def _free_places(df: pd.DataFrame, epsilon: float, confidence: float) -> tuple[str, str]:
+    """Where the labels of the ε line and of the required-confidence line cross fewer curves: the ε label at the
+    plot's top or its foot (right of the line), the confidence label at the plot's left or right end. The curves rise
+    from 0 to 1 with ε, so a fixed place met them at some settings (at ε = 3 both labels sat on the curves)."""
+    lo_x, hi_x = float(df["epsilon"].min()), float(df["epsilon"].max())
+    wide = 10.0**_LABEL_DECADES
+    crossed = {"top": 0, "bottom": 0, "left": 0, "right": 0}
+    for _, part in df.groupby("mechanism", sort=False):
+        part = part.sort_values("epsilon")
+        x, y = np.log10(part["epsilon"].to_numpy(float)), part["accuracy"].to_numpy(float)
+        low, high = _span(x, y, epsilon, epsilon * wide)
+        crossed["top"] += high >= 1.0 - _LABEL_HEIGHT
+        crossed["bottom"] += low <= _LABEL_HEIGHT
+        for end, (a, b) in (("left", (lo_x, lo_x * wide)), ("right", (hi_x / wide, hi_x))):
+            low, high = _span(x, y, a, b)
+            crossed[end] += low <= confidence + _LABEL_HEIGHT and high >= confidence
+    position = "bottom" if crossed["bottom"] < crossed["top"] else "top"
+    side = "left" if crossed["left"] <= crossed["right"] else "right"
+    return position, side
+
+
 def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_title: str) -> go.Figure:
     """Accuracy of each mechanism against ε (log axis), with the slider's ε and the required confidence marked."""
     traces = []
@@ -153,10 +187,15 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
                 width=_CURVE_WIDTH.get(mech, 2.5),
             )
         )
+    position, side = _free_places(df, epsilon, confidence)
+    lo_x = float(df["epsilon"].min())
+    # both labels at the top left (a small ε, a high confidence): the confidence's under its line, clear of the other
+    crowded = position == "top" and side == "left" and confidence >= 1 - 2 * _LABEL_HEIGHT
+    crowded = crowded and epsilon <= lo_x * 10.0 ** (2 * _LABEL_DECADES)
     marks = [
-        vline(epsilon, f"ε = {number(epsilon)}", position="top"),
-        hline(confidence, f"required {number(confidence)}", side="right"),
-    ]  # the ε label sits top left
+        vline(epsilon, f"ε = {number(epsilon)}", position=position),
+        hline(confidence, f"required {number(confidence)}", side=side, below=crowded),
+    ]
     return figure(
         traces,
         title="What each mechanism delivers at each ε",

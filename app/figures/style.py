@@ -105,9 +105,11 @@ def hline(
     dash: str = "dot",
     side: str = "left",
     backdrop: bool = True,
+    below: bool = False,
 ) -> tuple[dict, dict]:
     """A horizontal marker line across the plot and its label at the left or right end (shape, annotation);
-    ``backdrop``: the label on a box of the page's colour (False: written straight on the plot)."""
+    ``backdrop``: the label on a box of the page's colour (False: written straight on the plot); ``below``: the label
+    under the line instead of over it."""
     shape = {
         "type": "line",
         "x0": 0,
@@ -124,7 +126,7 @@ def hline(
         "text": text,
         "showarrow": False,
         "xanchor": side,
-        "yanchor": "bottom",
+        "yanchor": "top" if below else "bottom",
         "font": {"color": color},
         **({"bgcolor": LABEL_BACKGROUND["light"]} if backdrop else {}),
     }

@@ -582,3 +582,28 @@ def test_every_marker_line_s_label_sits_at_its_line(script, query, monkeypatch):
         built += _figures_of(script, {**query, "part": label}, monkeypatch)
     wrong = [(fast["layout"].get("title", {}).get("text"), w) for _, fast in built for w in _misplaced_labels(fast)]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 3.0, 10.0])
+@pytest.mark.parametrize("confidence", [0.5, 0.95])
+def test_the_negotiation_s_marker_labels_sit_clear_of_the_curves(epsilon, confidence):
+    """The accuracy chart's curves rise from 0 to 1 with ε: at ε = 3 the "ε = 3" label (at the plot's top) and the
+    "required 0.95" label (at its right end) both sat on the curves. Each label now takes the place no curve passes
+    through: read from the drawn curves, within the label's height (8 % of the axis) and width (half a decade)."""
+    from app.compute import negotiate as cn
+    from app.figures import negotiate as fn
+
+    fig = fn.accuracy_curves(cn.curves(cn.Requirement()), epsilon=epsilon, confidence=confidence, y_title="P")
+    curves = [(np.asarray(t.x, float), np.asarray(t.y, float)) for t in fig.data]
+    lo_x, hi_x = min(x.min() for x, _ in curves), max(x.max() for x, _ in curves)
+
+    def crosses(a: float, b: float, bottom: float, top: float) -> bool:
+        grid = np.geomspace(a, b, 200)
+        return any(np.any((np.interp(grid, x, y) >= bottom) & (np.interp(grid, x, y) <= top)) for x, y in curves)
+
+    eps_note, conf_note = fig.layout.annotations[0], fig.layout.annotations[1]
+    band = (0.0, 0.08) if eps_note.y < 0.5 else (0.92, 1.02)
+    assert not crosses(epsilon, epsilon * 10**0.5, *band), (eps_note.text, eps_note.y)
+    a, b = (lo_x, lo_x * 10**0.5) if conf_note.xanchor == "left" else (hi_x / 10**0.5, hi_x)
+    band = (confidence - 0.08, confidence) if conf_note.yanchor == "top" else (confidence, confidence + 0.08)
+    assert not crosses(a, b, *band), (conf_note.text, conf_note.xanchor, conf_note.yanchor)
