@@ -178,17 +178,22 @@ def test_the_dark_theme_has_no_serious_axe_violation_on_the_poll_page(browser, a
     ctx.close()
 
 
+def _open_whole(page: Page, url: str) -> None:
+    """Open ``url`` at a laptop's width in a window as tall as the page (8000 px at most), so every part is drawn."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(url, timeout=60_000)
+    _settle(page)
+    tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1280, "height": min(int(tall), 8000)})
+    page.wait_for_timeout(1500)
+
+
 @pytest.mark.parametrize("path", ["brdp", "svt"])
 def test_no_number_s_name_is_cut_short(page: Page, app_url, path):
     """A metric's name in a narrow column wraps instead of ending in "…" ("mean draws per rel…" on BR-DP's page,
     "threshold noise sca…" on SVT's): every label's text box is as wide as its text. The window is as tall as the
     page, so the metrics of every part are drawn."""
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{app_url}/{path}", timeout=60_000)
-    _settle(page)
-    tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": 1280, "height": min(int(tall), 8000)})
-    page.wait_for_timeout(1500)
+    _open_whole(page, f"{app_url}/{path}")
     cut = page.evaluate(
         "() => Array.from(document.querySelectorAll('[data-testid=stMetricLabel] [data-testid=stMarkdownContainer]'))"
         ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
@@ -201,12 +206,7 @@ def test_a_short_table_shows_every_column_without_scrolling_sideways(page: Page,
     """Local DP's guessing table (six columns, two rows) had long column names, so its last column ("LDP bound Σε")
     was cut at the column's edge on a laptop; its columns now carry short names (the long sense on hover) and the
     whole table fits."""
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{app_url}/ldp", timeout=60_000)
-    _settle(page)
-    tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": 1280, "height": min(int(tall), 8000)})
-    page.wait_for_timeout(1500)
+    _open_whole(page, f"{app_url}/ldp")
     widths = page.evaluate(
         "() => Array.from(document.querySelectorAll('[data-testid=stDataFrame] .dvn-scroller'))"
         ".map(s => [s.scrollWidth, s.clientWidth])"
