@@ -152,10 +152,11 @@ def _span(log_x: np.ndarray, y: np.ndarray, a: float, b: float) -> tuple[float, 
     return float(every.min()), float(every.max())
 
 
-def _free_places(df: pd.DataFrame, epsilon: float, confidence: float) -> tuple[str, str]:
+def _free_places(df: pd.DataFrame, epsilon: float, confidence: float) -> tuple[str, str, bool]:
     """Where the labels of the ε line and of the required-confidence line cross fewer curves: the ε label at the
-    plot's top or its foot (right of the line), the confidence label at the plot's left or right end. The curves rise
-    from 0 to 1 with ε, so a fixed place met them at some settings (at ε = 3 both labels sat on the curves)."""
+    plot's top or its foot (right of the line), the confidence label at the plot's left or right end, and under its
+    line when both labels would meet at the top left (a small ε, a high confidence). The curves rise from 0 to 1
+    with ε, so a fixed place met them at some settings (at ε = 3 both labels sat on the curves)."""
     lo_x, hi_x = float(df["epsilon"].min()), float(df["epsilon"].max())
     wide = 10.0**_LABEL_DECADES
     crossed = {"top": 0, "bottom": 0, "left": 0, "right": 0}
@@ -170,7 +171,8 @@ def _free_places(df: pd.DataFrame, epsilon: float, confidence: float) -> tuple[s
             crossed[end] += low <= confidence + _LABEL_HEIGHT and high >= confidence
     position = "bottom" if crossed["bottom"] < crossed["top"] else "top"
     side = "left" if crossed["left"] <= crossed["right"] else "right"
-    return position, side
+    below = position == "top" and side == "left" and confidence >= 1 - 2 * _LABEL_HEIGHT and epsilon <= lo_x * wide**2
+    return position, side, below
 
 
 def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_title: str) -> go.Figure:
@@ -187,14 +189,10 @@ def accuracy_curves(df: pd.DataFrame, *, epsilon: float, confidence: float, y_ti
                 width=_CURVE_WIDTH.get(mech, 2.5),
             )
         )
-    position, side = _free_places(df, epsilon, confidence)
-    lo_x = float(df["epsilon"].min())
-    # both labels at the top left (a small ε, a high confidence): the confidence's under its line, clear of the other
-    crowded = position == "top" and side == "left" and confidence >= 1 - 2 * _LABEL_HEIGHT
-    crowded = crowded and epsilon <= lo_x * 10.0 ** (2 * _LABEL_DECADES)
+    position, side, below = _free_places(df, epsilon, confidence)
     marks = [
         vline(epsilon, f"ε = {number(epsilon)}", position=position),
-        hline(confidence, f"required {number(confidence)}", side=side, below=crowded),
+        hline(confidence, f"required {number(confidence)}", side=side, below=below),
     ]
     return figure(
         traces,
