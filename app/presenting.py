@@ -265,16 +265,27 @@ def presenter_view(titles: Mapping[str, str]) -> None:
 def keep_lesson(mine: list[sequences.Step] | None) -> list[sequences.Step] | None:
     """Keep "My lesson" in this tab's ``sessionStorage``: write it when it changes; in a new session of the tab (a
     pasted address, a reload) read it back. ``mine`` is None while this session has not read it yet; returns the
-    steps the tab had kept when they come back in this run, else None."""
+    steps the tab had kept when they come back in this run, else None.
+
+    What the tab sent back is read before the keeper is drawn, so the run that reads it already hands the code back:
+    the keeper stops asking. (Each ask is a rerun of the page the tab was on; one landing just after a click on Next
+    would take that move's place, and the page would stay where it was.)"""
+    back = None if mine else _kept_steps(st.session_state.get(KEEPER_KEY))
+    held = back or mine
     code = ""
-    if mine:
+    if held:
         try:
-            code = sequences.encode(mine)
+            code = sequences.encode(held)
         except ValueError:
             code = ""  # too long for a link: the popover says so; the tab keeps what it had
-    result = _KEEPER(key=KEEPER_KEY, data={"code": None if mine is None else code}, on_kept_change="ignore")
-    kept = getattr(result, "kept", None) if result is not None else None
-    if mine or not isinstance(kept, str) or not kept.startswith(sequences.CUSTOM_PREFIX):
+    _KEEPER(key=KEEPER_KEY, data={"code": None if held is None else code}, on_kept_change="ignore")
+    return back
+
+
+def _kept_steps(sent: Any) -> list[sequences.Step] | None:
+    """The steps of the lesson code the tab sent back (the keeper's ``kept``), or None for anything else."""
+    kept = sent.get("kept") if isinstance(sent, Mapping) else None
+    if not isinstance(kept, str) or not kept.startswith(sequences.CUSTOM_PREFIX):
         return None
     try:
         return list(sequences.decode(kept).steps)
@@ -530,14 +541,21 @@ export default function (component) {
     }
     return;
   }
-  const K = window.dpxKept || (window.dpxKept = { tries: 0, timer: null });
+  const K = window.dpxKept || (window.dpxKept = { tries: 0, timer: null, moved: 0 });
   clearTimeout(K.timer);
+  if (!K.watching) {  // a click on a link moves to another view: an ask sent just after it would take its place
+    K.watching = true;
+    document.addEventListener("click", (e) => {
+      if (e.target && e.target.closest && e.target.closest("a[href]")) K.moved = Date.now();
+    }, true);
+  }
   if (data.code === null) {  // a new session of this tab (a pasted address, a reload): hand back what the tab kept
     const kept = store.getItem(KEY);
     // asked again until the page has read it (a few times at most): a rerun the server starts at the same moment
     // (a picture's slider just ready) can take the place of the one this asks for
     const ask = () => {
       if (!kept || K.tries >= 4) return;
+      if (Date.now() - K.moved < 1500) { K.timer = setTimeout(ask, 1500); return; }  // asked on the next view
       K.tries += 1;
       setTriggerValue("kept", kept);
       K.timer = setTimeout(ask, 1500);

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
-from streamlit.util import AttributeDictionary
 
 from app import classroom, notation, panels, presenting, registry, sequences, ui
 from app.sequences import Step
@@ -184,27 +183,32 @@ def test_start_again_asks_before_it_drops_the_views():
 
 def test_the_tab_keeps_the_lesson_and_a_new_session_gets_it_back(monkeypatch):
     """The keeper writes the lesson's code to the tab's storage when it changes; a new session of the tab (a pasted
-    address) reads it back. The browser side is tested in tests/e2e/test_presenting.py; here the component's answer
-    is played by a stand-in."""
+    address) reads it back, and the run that reads it already hands the code to the tab (so the tab stops asking).
+    The browser side is tested in tests/e2e/test_presenting.py; here the component is played by a stand-in and the
+    tab's answer by the component's state."""
     steps = [Step("baselines", {"eps": "2"}, "first", "classic-noise", "How much noise?"), Step("svt", {"c": "5"})]
     sent: list[dict] = []
 
     def keeper(*, key, data, on_kept_change):
         sent.append(data)
-        return AttributeDictionary({"kept": sequences.encode(steps)})
 
     monkeypatch.setattr(presenting, "_KEEPER", keeper)
     at = open_page("svt.py")
-    assert sent[0] == {"code": None}  # a new session: it asks the tab
-    assert at.session_state[classroom.MY_LESSON] == steps
+    assert sent == [{"code": None}]  # a new session: it asks the tab
+    assert classroom.MY_LESSON not in at.session_state
+    at.session_state[presenting.KEEPER_KEY] = {"kept": sequences.encode(steps)}  # the tab's answer
     at.run()
-    assert sent[-1] == {"code": sequences.encode(steps)}  # and from then on tells it
+    assert at.session_state[classroom.MY_LESSON] == steps
+    assert sent[-1] == {"code": sequences.encode(steps)}  # told in the same run, and from then on
 
 
 def test_keep_lesson_ignores_what_is_not_a_lesson(monkeypatch):
-    monkeypatch.setattr(presenting, "_KEEPER", lambda **kw: AttributeDictionary({"kept": "~damaged!!"}))
+    monkeypatch.setattr(presenting, "_KEEPER", lambda **kw: None)
     at = open_page("baselines.py")
-    assert not at.exception and classroom.MY_LESSON not in at.session_state
+    for answer in ({"kept": "~damaged!!"}, {"kept": "https://example.org"}, {"kept": 3}, "~not a mapping"):
+        at.session_state[presenting.KEEPER_KEY] = answer
+        at.run()
+        assert not at.exception and classroom.MY_LESSON not in at.session_state
 
 
 # --------------------------------------------------------------------------------------------------- panels

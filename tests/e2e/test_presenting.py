@@ -162,6 +162,33 @@ def test_a_lesson_being_built_survives_a_pasted_address(page: Page, app_url):
     expect(page.get_by_test_id("stPopoverBody").get_by_text("No views yet.")).to_be_visible(timeout=TIMEOUT)
 
 
+#: Counts the keeper's asks in this window (the keeper takes the object it finds, see app.presenting).
+COUNT_ASKS = """(() => {
+  let tries = 0;
+  window.dpxKeptAsks = 0;
+  window.dpxKept = { timer: null, moved: 0,
+    get tries() { return tries; },
+    set tries(v) { if (v > tries) window.dpxKeptAsks += 1; tries = v; } };
+})()"""
+
+
+@pytest.mark.slow
+def test_a_new_session_asks_the_tab_for_its_lesson_once(page: Page, app_url):
+    """The run that reads the lesson back from the tab already hands its code to the tab, so the tab asks once: each
+    ask is a rerun of the page, and one sent just after a click on Next took that move's place (the lesson stayed on
+    its view, with the next view's address)."""
+    code = sequences.encode([sequences.Step("baselines", {"eps": "2"}), sequences.Step("svt", {"c": "5"})])
+    page.goto(f"{app_url}/_stcore/health", timeout=TIMEOUT)
+    page.evaluate("(code) => window.sessionStorage.setItem('dpx-my-lesson', code)", code)
+    page.add_init_script(COUNT_ASKS)
+    page.goto(f"{app_url}/baselines", timeout=TIMEOUT)
+    wait_for_app(page)
+    page.wait_for_function("() => window.dpxKeptAsks > 0 && window.dpxKept.tries === 0", timeout=TIMEOUT)
+    assert page.evaluate("() => window.dpxKeptAsks") == 1
+    page.get_by_role("button", name="My lesson").click()
+    expect(page.get_by_test_id("stPopoverBody").locator("ol li")).to_have_count(2, timeout=TIMEOUT)
+
+
 #: A window that gets a new session several times without a reload (the server restarted, the socket reconnected):
 #: each new session's keeper renders with no code, then with the code the page read back. Driven on the app's own
 #: origin (its health address runs no script of the app's, so nothing else touches the tab's storage).
