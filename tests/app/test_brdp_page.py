@@ -375,3 +375,31 @@ def test_remark_4_has_no_bound_where_one_release_cannot_reach_its_share_of_delta
     plan = brdp.make_plan(epsilon=0.1, delta=1e-3, sensitivity=5.0, theta=0.1, kernel="gaussian", epsilon_y=0.06)
     assert math.isinf(brdp.composed_epsilon(1e-3 / 20, compositions=1, plan=plan))  # δ/(2T) at T = 10
     assert math.isinf(table.set_index("accountant").loc["Remark 4: advanced", "ε after T"])
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplace"])
+def test_the_drawn_output_density_follows_prop_1_and_jumps_upright_at_the_tolerance(kernel):
+    """The curves of the output-density picture: BR-DP's density is the kernel's, times 1 − q outside ±θ, over
+    1 − (1 − p_θ) q (Prop. 1, with the kernel's density and p_θ from scipy), and at ±θ the curve holds a point inside
+    the band and one a hair outside it, so the step is drawn upright however few points the curve has."""
+    from scipy import stats
+
+    from app.compute import brdp as cbrdp
+    from app.figures.brdp import recycling
+
+    key = cbrdp.PlanKey(1.0, 1e-5, 1.0, 1.0, kernel, "exact")
+    plan = cbrdp.plan(key)
+    curves, hist = cbrdp.density(key, 0)
+    law = (stats.norm if kernel == "gaussian" else stats.laplace)(scale=plan.scale)
+    p_theta = law.cdf(1.0) - law.cdf(-1.0)
+    x = curves["x"].to_numpy()
+    expected = law.pdf(x) * np.where(np.abs(x) <= 1.0, 1.0, 1.0 - plan.q) / (1.0 - (1.0 - p_theta) * plan.q)
+    np.testing.assert_allclose(curves["brdp"], expected, rtol=1e-9)
+    for edge in (-1.0, 1.0):
+        inside, outside = edge, np.nextafter(edge, math.copysign(np.inf, edge))
+        assert inside in x and outside in x
+        step = curves["brdp"][x == outside].iloc[0] / curves["brdp"][x == inside].iloc[0]
+        assert step == pytest.approx(1.0 - plan.q, rel=1e-9)
+    # equal bins: the bars carry one width, the bins' own
+    bars = recycling.density(curves, hist, kernel=kernel, theta=1.0).data[0]
+    assert bars.type == "bar" and bars.width == pytest.approx(hist["bin_right"][0] - hist["bin_left"][0])

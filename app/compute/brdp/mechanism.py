@@ -19,6 +19,9 @@ RECYCLER_SHOWN = 40  # releases drawn in the recycler stream
 RECYCLER_MAX_DRAWS = 2_000
 RECYCLER_COUNTED = 20_000  # releases behind the live counters
 DENSITY_SAMPLES = 20_000
+#: Points of each density curve across the picture: smooth at a chart's width (a lesson's in-figure slider sends
+#: every stop's curves to the browser, so each point is paid for on every move).
+DENSITY_POINTS = 201
 
 
 class Recycler(NamedTuple):
@@ -89,8 +92,10 @@ def density(key: PlanKey, seed: int, n: int = DENSITY_SAMPLES) -> OutputDensity:
     seeded Monte-Carlo histogram of n BR-DP releases (direct sampler)."""
     p = plan(key)
     half = max(4.0 * p.scale, 7.0 * p.scale if p.kernel == "laplace" else 0.0, 1.5 * p.theta)
-    x = np.linspace(-half, half, 401)
-    x = np.sort(np.concatenate([x, [-p.theta, p.theta]]))  # the jumps at ±θ are drawn sharp
+    x = np.linspace(-half, half, DENSITY_POINTS)
+    # the jumps at ±θ drawn upright: the last point inside the band (|x| ≤ θ) and the first one outside it
+    out = np.nextafter(p.theta, np.inf)
+    x = np.sort(np.concatenate([x, [-out, -p.theta, p.theta, out]]))
     kw = {"kernel": p.kernel, "theta": p.theta}
     curves = pd.DataFrame(
         {

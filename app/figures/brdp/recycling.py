@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -95,12 +96,14 @@ def density(
     traces = []
     if hist is not None:
         n = int(hist["samples"].iloc[0])
+        widths = (hist["bin_right"] - hist["bin_left"]).to_numpy()
         traces.append(
             {
                 "type": "bar",
                 "x": (hist["bin_left"] + hist["bin_right"]) / 2,
                 "y": hist["empirical_density"],
-                "width": hist["bin_right"] - hist["bin_left"],
+                # equal bins: one width, not one per bar (an in-figure slider sends every stop's bars)
+                "width": float(widths[0]) if np.allclose(widths, widths[0]) else widths,
                 "name": f"{n:,} sampled BR-DP outputs",
                 "marker": {"color": COLORS["brdp"]},
                 "opacity": 0.3,
