@@ -18,7 +18,7 @@ import streamlit as st
 
 from app import notation, params, registry
 from app.compute._cache import cached_resource
-from app.figures import style
+from app.figures import screen, style
 from app.links import presenting
 from app.panels import (  # noqa: F401 — the panel helpers, used by every page as ui.*
     PANEL_KEY,
@@ -174,11 +174,11 @@ def _chart_css(ink: str, label_background: str | None = None) -> str:
 def _stylesheet(theme: str | None) -> str:
     """The ``<style>`` element of :func:`app_style` for a theme (None: not known yet), written once per process."""
     light = (
-        _chart_css(style.INK["light"])
+        _chart_css(screen.INK["light"])
         .replace('[style*="fill: rgb(0, 0, 0)"]', "[data-dpx-never]")
         .replace('[style*="stroke: rgb(0, 0, 0)"]', "[data-dpx-never]")
     )
-    dark = _chart_css(style.INK["dark"], label_background="rgb(23, 22, 20)")  # Streamlit's dark page
+    dark = _chart_css(screen.INK["dark"], label_background="rgb(23, 22, 20)")  # Streamlit's dark page
     if theme == "dark":
         charts = dark
     elif theme == "light":
@@ -334,7 +334,7 @@ def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, na
     The CSV is built only when the button is clicked (``to_csv`` on every rerun would cost each chart time;
     bench/results-where-time-goes.md); ``data`` may be
     a function that returns the frame, so that a chart remembered by :func:`memo_figure` does not fetch its data on
-    every rerun either. Presentation mode enlarges the chart's text (``app.figures.style.for_screen``); the theme's
+    every rerun either. Presentation mode enlarges the chart's text (``app.figures.screen.for_screen``); the theme's
     colours come from ``app_style``. A chart with an in-figure slider is noted for ``app.instant``.
     """
     if not shown():  # in a panel drawn as its title only (presenting another panel): nothing to draw
@@ -344,7 +344,7 @@ def chart(fig: go.Figure, data: pd.DataFrame | Callable[[], pd.DataFrame], *, na
     if sliders and sliders[0].name:  # an in-figure slider: its browser side is drawn after the page (app.instant)
         st.session_state.setdefault(IN_FIGURE_SLIDERS, {})[str(sliders[0].name)] = True
     if presenting():  # on a copy: a memoised figure is shared by every session of the process
-        fig = style.for_screen(go.Figure(fig), theme=None, present=True)
+        fig = screen.for_screen(go.Figure(fig), theme=None, present=True)
     st.plotly_chart(fig, key=f"chart-{slug}", alt=alt, config={"displaylogo": False})
     st.download_button(
         "Download the data (CSV)",

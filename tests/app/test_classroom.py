@@ -19,7 +19,7 @@ from scipy import integrate, optimize, stats
 
 from app import classroom, registry, sequences
 from app.exercises import Exercise
-from app.figures import style
+from app.figures import screen
 from app.notation import tex
 from tests.app.conftest import open_boxes, open_page, read_number, shown_numbers
 
@@ -489,10 +489,10 @@ def test_presentation_mode_enlarges_only_its_own_charts(script, query):
     """Pages whose figures are memoised share one figure object between sessions: a teacher's projector-size text
     must not reach a student's screen on the same server."""
     teacher = open_page(script, query | {"present": "true"})
-    assert set(_chart_font_sizes(teacher)) == {style.PRESENT_FONT}
+    assert set(_chart_font_sizes(teacher)) == {screen.PRESENT_FONT}
     student = open_page(script, query)
     sizes = _chart_font_sizes(student)
-    assert sizes and style.PRESENT_FONT not in sizes
+    assert sizes and screen.PRESENT_FONT not in sizes
 
 
 def test_presentation_css_is_a_fixed_stylesheet():

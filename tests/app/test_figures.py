@@ -21,7 +21,7 @@ from plotly import basedatatypes
 
 from app import params, registry, slides, ui
 from app.compute._cache import Memory, cached_resource
-from app.figures import style
+from app.figures import screen, style
 from tests.app.conftest import open_page
 
 VIEWS = [(p.script, {}) for p in registry.available_pages()] + [
@@ -126,19 +126,19 @@ def test_log_axes_write_their_labels_in_full():
 
 
 def test_presentation_wraps_a_long_title_instead_of_cutting_it():
-    from app.figures import style
+    from app.figures import screen, style
 
     long = "One answer at ε = 1 can move a belief only inside the shaded band"
     fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
-    shown = style.for_screen(fig, theme="light", present=True).layout
+    shown = screen.for_screen(fig, theme="light", present=True).layout
     lines = shown.title.text.split("<br>")
-    assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= style.PRESENT_TITLE_CHARS for t in lines)
-    assert shown.margin.t >= 40 + (style.PRESENT_FONT + 12) * 2  # room above the plot for both lines
+    assert len(lines) == 2 and " ".join(lines) == long and all(len(t) <= screen.PRESENT_TITLE_CHARS for t in lines)
+    assert shown.margin.t >= 40 + (screen.PRESENT_FONT + 12) * 2  # room above the plot for both lines
 
 
 def test_presentation_wraps_a_title_already_wrapped_for_a_phone():
     """A long title arrives in lines of up to 62 characters; at the projector's size each line is wrapped again."""
-    from app.figures import style
+    from app.figures import screen, style
 
     long = (
         "Privacy loss of the Gaussian and Laplace mechanisms at the same ε, composed over every release of the "
@@ -146,8 +146,8 @@ def test_presentation_wraps_a_title_already_wrapped_for_a_phone():
     )
     fig = style.figure([style.line([1, 2], [1, 2], name="a", color="#000")], title=long, x="x", y="y")
     assert fig.layout.title.text.count("<br>") == 1
-    lines = style.for_screen(fig, theme="light", present=True).layout.title.text.split("<br>")
-    assert " ".join(lines) == long and all(len(t) <= style.PRESENT_TITLE_CHARS for t in lines)
+    lines = screen.for_screen(fig, theme="light", present=True).layout.title.text.split("<br>")
+    assert " ".join(lines) == long and all(len(t) <= screen.PRESENT_TITLE_CHARS for t in lines)
 
 
 def test_no_empty_band_between_a_title_and_its_plot():
@@ -265,7 +265,7 @@ def test_the_negotiation_dots_name_each_row_above_it_and_keep_few_level_ticks():
 def test_presentation_keeps_a_long_legend_compact():
     """At the projector's 24 px a legend of eight long names took four rows, a third of the chart: its text is
     smaller than the rest, so three names share a row."""
-    from app.figures import style
+    from app.figures import screen, style
 
     fig = style.figure(
         [style.line([0, 1], [0, 1], name=f"curve number {i} (right axis)", color="#000") for i in range(8)],
@@ -273,9 +273,9 @@ def test_presentation_keeps_a_long_legend_compact():
         x="x",
         y="y",
     )
-    shown = style.for_screen(fig, theme="dark", present=True).layout
-    assert shown.legend.font.size == style.PRESENT_LEGEND_FONT < style.PRESENT_FONT == shown.xaxis.tickfont.size
-    assert shown.legend.font.color == style.INK["dark"]
+    shown = screen.for_screen(fig, theme="dark", present=True).layout
+    assert shown.legend.font.size == screen.PRESENT_LEGEND_FONT < screen.PRESENT_FONT == shown.xaxis.tickfont.size
+    assert shown.legend.font.color == screen.INK["dark"]
 
 
 def test_every_axis_makes_room_for_its_end_labels():
@@ -538,10 +538,10 @@ def test_presentation_writes_no_note_smaller_than_the_chart_s_text():
     fig = pictures.slide("choose", 1.0)
     sized = [t.textfont.size for t in fig.data if t.textfont is not None and t.textfont.size is not None]
     assert 15 in sized  # the note as drawn for a laptop
-    shown = style.for_screen(go.Figure(fig), theme=None, present=True)
+    shown = screen.for_screen(go.Figure(fig), theme=None, present=True)
     sizes = [t.textfont.size for t in shown.data if t.textfont is not None and t.textfont.size is not None]
     sizes += [a.font.size for a in shown.layout.annotations if a.font.size is not None]
-    assert sizes and min(sizes) >= style.PRESENT_FONT
+    assert sizes and min(sizes) >= screen.PRESENT_FONT
     assert 15 in [t.textfont.size for t in fig.data if t.textfont is not None]  # the shared figure is left as it was
 
 

@@ -234,7 +234,7 @@ def test_every_ready_made_step_names_a_stable_panel_key():
 
 
 def test_presentation_charts_fit_a_projector_and_keep_their_legend_off_the_axis_title():
-    from app.figures import style
+    from app.figures import screen, style
 
     fig = style.figure(
         [{"type": "scatter", "x": [0, 1], "y": [0, 1], "name": "a"}],
@@ -244,13 +244,13 @@ def test_presentation_charts_fit_a_projector_and_keep_their_legend_off_the_axis_
         height=470,
         legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0.0},
     )
-    shown = style.for_screen(fig, theme=None, present=True).layout
-    assert shown.height == style.PRESENT_HEIGHT
+    shown = screen.for_screen(fig, theme=None, present=True).layout
+    assert shown.height == screen.PRESENT_HEIGHT
     assert (shown.legend.yref, shown.legend.yanchor, shown.legend.y) == ("container", "bottom", 0.0)
     plain = style.figure(
         [{"type": "scatter", "x": [0, 1], "y": [0, 1]}], title="t", x="x", y="y", legend={"orientation": "v", "y": 1.0}
     )
-    assert style.for_screen(plain, theme=None, present=True).layout.legend.yref != "container"  # left as it was
+    assert screen.for_screen(plain, theme=None, present=True).layout.legend.yref != "container"  # left as it was
 
 
 def test_a_link_from_another_page_keeps_its_part_and_settings():
