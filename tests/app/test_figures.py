@@ -166,13 +166,13 @@ def test_no_empty_band_between_a_title_and_its_plot():
         )
         return fig.layout.margin.t
 
-    assert top("one line", 130) == style._MARGIN["t"]
+    assert top("one line", 130) == style.MARGIN["t"]
     assert top("one line", 40) == 40  # a chart in a narrow column may keep a smaller one
     assert top("one<br>two<br>three", 40) == style._TITLE_ROOM + 3 * style._TITLE_LINE  # every line has room
     labels = [{"x": 0.5, "y": 1.0, "yref": "paper", "yanchor": "bottom", "text": "acc 0.9", "showarrow": False}]
-    assert top("one line", 130, annotations=labels) == style._MARGIN["t"] + style._LABEL_ROW
+    assert top("one line", 130, annotations=labels) == style.MARGIN["t"] + style._LABEL_ROW
     inside = [{"x": 0.5, "y": 0.98, "yref": "paper", "text": "inside", "showarrow": False}]
-    assert top("one line", 130, annotations=inside) == style._MARGIN["t"]
+    assert top("one line", 130, annotations=inside) == style.MARGIN["t"]
 
 
 def test_a_title_wraps_only_past_its_width_and_once():
