@@ -21,7 +21,7 @@ from app.figures.ldp.palette import (
     _col,
     _loss_axis,
 )
-from app.figures.style import figure, hline, line, vline
+from app.figures.style import MARGIN, figure, hline, line, vline
 from app.notation import number
 
 _BLUES = np.array([[int(v) for v in c[4:-1].split(",")] for c in sequential.Blues], dtype=float)  # light → dark
@@ -93,6 +93,7 @@ def statement_band(bands: pd.DataFrame, *, ratio: bool, text: str) -> go.Figure:
         showlegend=False,
         hovermode="closest",
         height=300,
+        margin=MARGIN | {"b": 60},  # no legend below it: room for the axis title only
         xaxis={"title": {"text": x_title}, **({"type": "log"} if ratio else {})},
     )
 
