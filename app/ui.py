@@ -385,7 +385,7 @@ def paper_vs_exact(
         return fmt.format(x) if fmt is not None else notation.number(x, digits)
 
     worse = (exact > paper * (1 + 1e-9) + 1e-300) if paper_underreports is None else paper_underreports
-    left, right = st.columns(2)
+    left, right = st.columns(2, vertical_alignment="bottom")  # the longer name may wrap: the numbers stay level
     left.metric(f"{label} — paper's accountant", show(paper), help=help)
     right.metric(f"{label} — exact", show(exact))
     if worse:

@@ -11,6 +11,8 @@ Card = tuple[str, Any] | tuple[str, Any, str | None]
 
 
 def metric_row(*cards: Card) -> None:
-    """The cards side by side, one column each, in order."""
-    for column, (label, value, *help_) in zip(st.columns(len(cards)), cards, strict=True):
+    """The cards side by side, one column each, in order, their numbers on one line: a name that wraps onto a second
+    line in a narrow column pushes its card's top up, not its number down."""
+    columns = st.columns(len(cards), vertical_alignment="bottom")
+    for column, (label, value, *help_) in zip(columns, cards, strict=True):
         column.metric(label, value, help=help_[0] if help_ else None)

@@ -199,7 +199,7 @@ def totals(s: Settings, acc: compute.Accounts) -> None:
         "can cost more than basic composition, and the filter converts at only half the session δ.",
     ):
         res = acc.totals
-        cols = st.columns(len(res))
+        cols = st.columns(len(res), vertical_alignment="bottom")  # the numbers on one line
         for col, row in zip(cols, res.itertuples(), strict=True):
             verdict = "within budget" if row.within else "over budget"
             enforcing = " · enforcing" if row.name == s.enforce else ""

@@ -304,17 +304,18 @@ def what_it_means(s: Settings, answer: compute.Answer) -> None:
         "whatever they knew before.",
     ):
         m = compute.meaning(eps)
-        c1, c2 = st.columns(2)
-        c1.metric(
-            "Largest factor on an observer's odds, e^ε",
-            number(m["odds"], 4),
-            help="However sure an observer was before, one output multiplies their odds by at most this.",
-        )
-        c2.metric(
-            f"Largest posterior from a {number(100 * m['prior'])} % prior",
-            f"{number(100 * m['posterior'], 3)} %",
-            help="An observer who thought there was a 1 % chance you are in the data can, after one output, "
-            "believe it with at most this probability.",
+        metric_row(
+            (
+                "Largest factor on an observer's odds, e^ε",
+                number(m["odds"], 4),
+                "However sure an observer was before, one output multiplies their odds by at most this.",
+            ),
+            (
+                f"Largest posterior from a {number(100 * m['prior'])} % prior",
+                f"{number(100 * m['posterior'], 3)} %",
+                "An observer who thought there was a 1 % chance you are in the data can, after one output, "
+                "believe it with at most this probability.",
+            ),
         )
         st.markdown(
             "**Budgets of real deployments**, each with its unit of privacy and its source. A budget per "

@@ -19,6 +19,34 @@ def test_every_page_renders_without_exception(script):
     assert at.title, "each page has a title"
 
 
+def _rows_of_numbers(node):
+    """The rows of columns in ``node`` with a number card (``st.metric``) in two or more of them, with their cards."""
+    kids = list(getattr(node, "children", {}).values())
+    columns = [k for k in kids if getattr(k, "type", None) == "column"]
+    cards = [[x for x in c.children.values() if getattr(x, "type", None) == "metric"] for c in columns]
+    if sum(bool(c) for c in cards) >= 2:
+        yield columns, [card for column in cards for card in column]
+    for k in kids:
+        yield from _rows_of_numbers(k)
+
+
+@pytest.mark.parametrize("script", PAGES)
+def test_a_row_of_numbers_keeps_its_numbers_on_one_line(script):
+    """Cards side by side sit on their bottom edge, so a name that wraps onto a second line in a narrow column lifts
+    its card instead of pushing its number below its neighbours' (a row where only some cards carry a small line
+    under the number stays top-aligned: bottom-aligned, that line would lift those numbers instead)."""
+    at = open_page(script)
+    checked = 0
+    for columns, cards in _rows_of_numbers(at.main):
+        if len({bool(card.delta) for card in cards}) == 1:
+            checked += 1
+            assert all(c.proto.vertical_alignment == c.proto.VerticalAlignment.BOTTOM for c in columns), [
+                card.label for card in cards
+            ]
+    if script in ("baselines.py", "svt.py", "ldp.py", "r2dp.py", "ledger.py", "audit.py"):
+        assert checked, "these pages open on a row of numbers"
+
+
 def test_home_links_only_to_existing_pages():
     at = open_page("home.py")
     md = " ".join(m.value for m in at.markdown)

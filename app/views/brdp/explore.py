@@ -61,7 +61,7 @@ def recycler_player(s: Settings, draws: pd.DataFrame) -> None:
             )
         with right:
             st.metric("draws revealed", f"{step} / {n}")
-            m = st.columns(2)
+            m = st.columns(2, vertical_alignment="bottom")
             for i, row in enumerate(live.itertuples()):
                 fmt = "{:.3f}" if i == 3 else "{:.0f}"
                 m[i % 2].metric(

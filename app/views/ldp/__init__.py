@@ -146,7 +146,7 @@ def numbers(s: Settings) -> None:
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         unit = "e^ℓ" if s.ratio else "ℓ"
-        c = [*st.columns(2), *st.columns(2)]  # two rows: the labels are long
+        c = [*st.columns(2, vertical_alignment="bottom"), *st.columns(2, vertical_alignment="bottom")]  # long labels
         c[0].metric(
             f"Realized loss {unit} of the {s.nq} answers",
             C.show_loss(b.loss, s.ratio),

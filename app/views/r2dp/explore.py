@@ -196,7 +196,7 @@ def simulator(s: Settings, head: compute.Headline | None) -> None:
             alt="Histogram of released values and the running share within gamma against the exact value.",
         )
         total = len(df)
-        cols = st.columns(4)
+        cols = st.columns(4, vertical_alignment="bottom")
         cols[0].metric(
             "latest release",
             f"{df['released'].iloc[-1]:.4f}",
