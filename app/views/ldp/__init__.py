@@ -17,6 +17,7 @@ from app import ledger, params, ui
 from app.compute import ldp as C
 from app.figures import ldp as F
 from app.notation import number, odds_factor
+from app.views._metrics import metric_row
 from app.views._parts import open_part
 from app.views.ldp import beliefs, continuous, privacy_filter, reproduce
 from app.views.ldp._settings import Settings
@@ -146,26 +147,29 @@ def numbers(s: Settings) -> None:
         b = C.beliefs(s.family, s.eps, s.dsize, s.nq, s.x, s.seed, s.prior)
         t = C.timeline(s.family, s.eps, s.epsg, s.dsize, s.nq, s.x, s.seed)
         unit = "e^ℓ" if s.ratio else "ℓ"
-        c = [*st.columns(2, vertical_alignment="bottom"), *st.columns(2, vertical_alignment="bottom")]  # long labels
-        c[0].metric(
-            f"Realized loss {unit} of the {s.nq} answers",
-            C.show_loss(b.loss, s.ratio),
-            help="What the k answers, all answered, actually revealed: the largest factor (on the log "
-            "scale) by which they can have moved any observer's belief about the person.",
+        metric_row(  # two rows of two: the names are long
+            (
+                f"Realized loss {unit} of the {s.nq} answers",
+                C.show_loss(b.loss, s.ratio),
+                "What the k answers, all answered, actually revealed: the largest factor (on the log "
+                "scale) by which they can have moved any observer's belief about the person.",
+            ),
+            (
+                f"LDP bound Σε of the {s.nq} answers ({unit})",
+                C.show_loss(b.basic, s.ratio),
+                "Basic composition Σε: the worst case over every answer the queries could have given.",
+            ),
         )
-        c[1].metric(
-            f"LDP bound Σε of the {s.nq} answers ({unit})",
-            C.show_loss(b.basic, s.ratio),
-            help="Basic composition Σε: the worst case over every answer the queries could have given.",
-        )
-        c[2].metric(
-            "Answered by the Bayesian filter",
-            f"{t.accepted} of {s.nq}",
-            help=f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
-            "give keeps the realized loss within ε_G.",
-        )
-        c[3].metric(
-            "Answered under basic composition",
-            f"{t.basic_accepted} of {s.nq}",
-            help="Basic composition answers while Σε ≤ ε_G, whatever the answers were.",
+        metric_row(
+            (
+                "Answered by the Bayesian filter",
+                f"{t.accepted} of {s.nq}",
+                f"With budget ε_G = {number(s.epsg)}: a query is answered only if every answer it could "
+                "give keeps the realized loss within ε_G.",
+            ),
+            (
+                "Answered under basic composition",
+                f"{t.basic_accepted} of {s.nq}",
+                "Basic composition answers while Σε ≤ ε_G, whatever the answers were.",
+            ),
         )

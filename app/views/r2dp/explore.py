@@ -196,16 +196,17 @@ def simulator(s: Settings, head: compute.Headline | None) -> None:
             alt="Histogram of released values and the running share within gamma against the exact value.",
         )
         total = len(df)
-        cols = st.columns(4, vertical_alignment="bottom")
-        cols[0].metric(
-            "latest release",
-            f"{df['released'].iloc[-1]:.4f}",
-            help=f"Release {total}: {n} simulated" + (f" + {extra} by the button" if extra else ""),
-        )
-        cols[1].metric(f"share within ±γ after {total} releases", f"{df['running_share'].iloc[-1]:.4f}")
-        cols[2].metric("exact U(γ)", f"{exact:.4f}")
         secrets = compute.secret_draws(s.key, s.sens, n, s.seed, extra)
-        cols[3].metric("secret u of the latest release", f"{secrets['secret u'].iloc[-1]:.4f}" if reveal else "hidden")
+        metric_row(
+            (
+                "latest release",
+                f"{df['released'].iloc[-1]:.4f}",
+                f"Release {total}: {n} simulated" + (f" + {extra} by the button" if extra else ""),
+            ),
+            (f"share within ±γ after {total} releases", f"{df['running_share'].iloc[-1]:.4f}"),
+            ("exact U(γ)", f"{exact:.4f}"),
+            ("secret u of the latest release", f"{secrets['secret u'].iloc[-1]:.4f}" if reveal else "hidden"),
+        )
         if reveal:
             st.warning(
                 "Revealing u breaks R²DP: given u the release is plain Laplace(1/u), whose ε is Δ·u. Never "
